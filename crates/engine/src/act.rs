@@ -1,0 +1,155 @@
+//! Running one state's actions. Element actions wait for their target in short slices;
+//! between slices the engine looks at the page, so a popup that covers the target (and is
+//! recognised as a higher-priority state) takes over instead of stalling the action.
+
+use std::time::Duration;
+
+use statewright_workflow::{Action, Config, Params};
+use tokio::sync::mpsc::UnboundedSender;
+use tokio::time::Instant;
+
+use crate::driver::{Driver, DriverError};
+use crate::event::Event;
+use crate::executor::DriverErrorAt;
+use crate::matcher::Matcher;
+
+/// How long one look for a target lasts before the engine checks whether the page has
+/// moved to another state. Short enough to react to a popup within a frame or two of
+/// polling, long enough that a normal wait costs few round trips.
+const SLICE: Duration = Duration::from_millis(250);
+
+pub(crate) enum StateActions {
+    Completed,
+    /// Another state took over the page while an action waited for its target.
+    Preempted,
+}
+
+pub(crate) struct ActionRun<'a> {
+    pub step: u32,
+    pub state_index: usize,
+    pub state: &'a str,
+    pub actions: &'a [Action],
+    /// The same actions with secrets masked, for events.
+    pub display: &'a [Action],
+    pub config: &'a Config,
+    pub params: &'a Params,
+    pub events: &'a UnboundedSender<Event>,
+    pub started: Instant,
+}
+
+impl ActionRun<'_> {
+    /// Runs the actions in order; returns how it ended and how many actions were performed.
+    pub async fn execute<D: Driver>(
+        &self,
+        driver: &mut D,
+        matcher: &Matcher,
+    ) -> (Result<StateActions, DriverErrorAt>, u32) {
+        let mut performed = 0;
+        for (index, action) in self.actions.iter().enumerate() {
+            if index > 0 && self.config.action_period > 0.0 {
+                tokio::time::sleep(Duration::from_secs_f64(self.config.action_period)).await;
+            }
+            let display = &self.display[index];
+            let _ = self.events.send(Event::ActionStarted {
+                step: self.step,
+                state: self.state.to_owned(),
+                index,
+                action: display.clone(),
+            });
+            let began = Instant::now();
+            let result = self.perform(driver, matcher, action, index).await;
+            performed += 1;
+            let (outcome, attempts, error) = match result {
+                Attempt::Done(outcome, attempts) => (Some(outcome), attempts, None),
+                Attempt::Preempted { by_state, reason } => {
+                    tracing::info!(state = self.state, index, by_state, "action preempted");
+                    let _ = self.events.send(Event::ActionPreempted {
+                        step: self.step,
+                        state: self.state.to_owned(),
+                        index,
+                        by_state,
+                        reason,
+                    });
+                    return (Ok(StateActions::Preempted), performed);
+                }
+                Attempt::Failed(error, attempts) => (None, attempts, Some(error)),
+            };
+            let _ = self.events.send(Event::ActionFinished {
+                step: self.step,
+                state: self.state.to_owned(),
+                index,
+                action: display.clone(),
+                elapsed_ms: self.started.elapsed().as_millis() as u64,
+                duration_ms: began.elapsed().as_millis() as u64,
+                attempts,
+                detail: outcome
+                    .as_ref()
+                    .and_then(|o| o.detail.as_deref())
+                    .map(|d| self.params.redact(d)),
+                error: error.as_ref().map(|e| self.params.redact(&e.to_string())),
+                artifact: outcome.and_then(|o| o.artifact),
+            });
+            if let Some(error) = error {
+                return (Err(DriverErrorAt { index, error }), performed);
+            }
+        }
+        (Ok(StateActions::Completed), performed)
+    }
+
+    async fn perform<D: Driver>(
+        &self,
+        driver: &mut D,
+        matcher: &Matcher,
+        action: &Action,
+        index: usize,
+    ) -> Attempt {
+        let timeout = match action {
+            Action::Wait { seconds } => {
+                tokio::time::sleep(Duration::try_from_secs_f64(*seconds).unwrap_or(Duration::ZERO))
+                    .await;
+                return Attempt::Done(Default::default(), 1);
+            }
+            Action::WaitFor {
+                timeout: Some(t), ..
+            } => *t,
+            _ => self.config.action_timeout,
+        };
+        let deadline =
+            Instant::now() + Duration::try_from_secs_f64(timeout).unwrap_or(Duration::MAX);
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            let patience = if action.target().is_some() {
+                SLICE.min(deadline.saturating_duration_since(Instant::now()))
+            } else {
+                deadline.saturating_duration_since(Instant::now())
+            };
+            let error = match driver.perform(action, patience).await {
+                Ok(outcome) => return Attempt::Done(outcome, attempts),
+                Err(error) if error.is_retryable() && Instant::now() < deadline => error,
+                Err(error) => return Attempt::Failed(error, attempts),
+            };
+            // Blocked: has the page become another state (a popup over the target, say)?
+            let signals = match driver.signals(matcher.probes(), None, Duration::ZERO).await {
+                Ok(signals) => signals,
+                Err(e) => return Attempt::Failed(e, attempts),
+            };
+            if let Some(&top) = matcher.matching(&signals).first()
+                && top != self.state_index
+            {
+                let by_state = matcher.state_name(top).to_owned();
+                return Attempt::Preempted {
+                    by_state,
+                    reason: format!("action {index} was blocked: {error}"),
+                };
+            }
+            tracing::trace!(attempts, %error, "target not actionable yet");
+        }
+    }
+}
+
+enum Attempt {
+    Done(crate::driver::Outcome, u32),
+    Preempted { by_state: String, reason: String },
+    Failed(DriverError, u32),
+}

@@ -1,0 +1,117 @@
+//! The narrow interface between the engine and a browser (or anything else that can show
+//! state and take actions). The engine knows nothing of CDP; drivers know nothing of states.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use statewright_workflow::{Action, SelectorKind, TextMatch};
+
+/// A check that must be evaluated inside the page. URL and title checks are evaluated by
+/// the engine from `Signals::url` and `Signals::title`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Probe {
+    Text { value: String, mode: TextMatch },
+    Element { by: SelectorKind, selector: String },
+}
+
+/// What the page shows right now: everything the engine needs to recognise a state.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Signals {
+    pub url: String,
+    pub title: String,
+    /// One result per probe, in the order the probes were given.
+    pub results: Vec<bool>,
+    /// Probes the page could not evaluate (e.g. a selector that only fails at run time).
+    #[serde(default)]
+    pub errors: Vec<ProbeError>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProbeError {
+    pub index: usize,
+    pub message: String,
+}
+
+/// A record of the page at one step: for people, reviewers and later learning.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Observation {
+    pub url: String,
+    pub title: String,
+    /// The page's visible text, whitespace-normalised and truncated.
+    pub text: String,
+    /// Interactive elements with stable ids (`e12`), as the driver reports them.
+    pub elements: serde_json::Value,
+    /// A PNG screenshot of the viewport.
+    #[serde(skip)]
+    pub screenshot: Option<Arc<Vec<u8>>>,
+}
+
+/// Something an action produced that belongs in the run's folder.
+#[derive(Debug, Clone)]
+pub struct Artifact {
+    pub filename: String,
+    pub bytes: Arc<Vec<u8>>,
+}
+
+/// What a successful action reports back.
+#[derive(Debug, Clone, Default)]
+pub struct Outcome {
+    /// A short human description of what was acted on, e.g. `button "Sign in"`.
+    pub detail: Option<String>,
+    pub artifact: Option<Artifact>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DriverError {
+    /// The target is not (yet) actionable; the engine may retry until the action's timeout.
+    /// `reason` is a stable code such as `not_found`, `not_visible`, `obscured`.
+    #[error("{message}")]
+    NotActionable { reason: String, message: String },
+    /// The action can never succeed as written (an invalid selector, no such option…).
+    #[error("{0}")]
+    Invalid(String),
+    /// The browser went away or stopped answering; the run cannot go on.
+    #[error("browser failure: {0}")]
+    Browser(String),
+}
+
+impl DriverError {
+    pub fn is_retryable(&self) -> bool {
+        matches!(self, DriverError::NotActionable { .. })
+    }
+}
+
+pub type DriverResult<T> = Result<T, DriverError>;
+
+/// A recording of the page that finishes on its own, independent of the driver.
+pub type ObserveFuture = Pin<Box<dyn Future<Output = DriverResult<Observation>> + Send + 'static>>;
+
+/// A browser (or desktop) under the engine's control.
+pub trait Driver: Send {
+    /// Reads the current signals for `probes`. With `since`, first waits until the signals
+    /// differ from it, or until `timeout` passes; drivers should wake up as soon as the
+    /// page changes rather than sleep the whole timeout.
+    fn signals(
+        &mut self,
+        probes: &[Probe],
+        since: Option<&Signals>,
+        timeout: Duration,
+    ) -> impl Future<Output = DriverResult<Signals>> + Send;
+
+    /// Performs one action (never `wait`, which the engine does itself). An element action
+    /// waits up to `patience` for its target to become actionable and otherwise fails with
+    /// `NotActionable`, so the engine can look around before trying again.
+    fn perform(
+        &mut self,
+        action: &Action,
+        patience: Duration,
+    ) -> impl Future<Output = DriverResult<Outcome>> + Send;
+
+    /// Starts recording the page. The returned future owns what it needs, so the engine
+    /// can let it finish in the background while the next action runs.
+    fn observe(&mut self) -> ObserveFuture;
+}

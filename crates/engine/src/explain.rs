@@ -1,0 +1,58 @@
+//! One-paragraph explanations of failures, written for the person reading the terminal.
+
+use crate::event::Failure;
+
+pub fn failure(failure: &Failure) -> String {
+    match failure {
+        Failure::FailureState { state, message } => {
+            format!("reached failure state `{state}`: {message}")
+        }
+        Failure::Stuck { state, seconds } => format!(
+            "stuck in state `{state}`: it still matched {seconds} s after its actions ran (state_timeout); \
+             its actions did not lead anywhere, or the next page is not described by any state"
+        ),
+        Failure::NoState {
+            seconds,
+            url,
+            title,
+            closest,
+        } => {
+            let mut text = format!(
+                "no state matched for {seconds} s (no_states_timeout) at {url} (title {title:?})"
+            );
+            for d in closest {
+                text.push_str(&format!(
+                    "\n  closest: `{}` ({}/{} checks pass; failing: {})",
+                    d.state,
+                    d.passed,
+                    d.total,
+                    d.failing.join("; ")
+                ));
+            }
+            text
+        }
+        Failure::Ambiguous { states } => format!(
+            "several states matched at once ({}) and allow_multiple_states is false; make their checks exclusive",
+            states
+                .iter()
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Failure::RecursionLimit { limit } => {
+            format!(
+                "entered states {limit} times (recursion_limit) without reaching a terminal state; the run is looping"
+            )
+        }
+        Failure::Action {
+            state,
+            index,
+            action,
+            error,
+        } => {
+            format!("in state `{state}`, action {index} ({action}) failed: {error}")
+        }
+        Failure::Driver { error } => format!("the browser failed: {error}"),
+        Failure::Setup { error } => format!("cannot start: {error}"),
+    }
+}

@@ -1,0 +1,22 @@
+//! Statewright's deterministic engine: it recognises which state of a workflow the page is
+//! in, runs that state's actions, and repeats until a terminal state, emitting typed events.
+//!
+//! The engine talks to the world only through [`Driver`], so its semantics are tested with
+//! the scripted driver in [`scripted`] under paused tokio time, and against real Chromium by
+//! the driver crates.
+
+mod act;
+pub mod driver;
+pub mod event;
+mod executor;
+pub mod explain;
+pub mod matcher;
+pub mod scripted;
+
+pub use driver::{
+    Artifact, Driver, DriverError, DriverResult, Observation, ObserveFuture, Outcome, Probe,
+    Signals,
+};
+pub use event::{CheckResult, Diagnosis, Event, Failure, RunStatus};
+pub use executor::{RunReport, run};
+pub use tokio_util::sync::CancellationToken;

@@ -1,0 +1,279 @@
+//! Recognising states: the workflow's checks compiled into one deduplicated list of page
+//! probes (evaluated in a single round trip) plus URL and title predicates evaluated here.
+
+use std::collections::HashMap;
+
+use regex::Regex;
+use statewright_workflow::{Check, SelectorKind, TextMatch, TitleMatch, UrlMatch, Workflow};
+
+use crate::driver::{Probe, Signals};
+use crate::event::{CheckResult, Diagnosis};
+
+enum Predicate {
+    Url(UrlMatch, String, Option<Regex>),
+    Title(TitleMatch, String, Option<Regex>),
+    Probe(usize),
+}
+
+struct CompiledCheck {
+    predicate: Predicate,
+    negate: bool,
+    description: String,
+}
+
+/// The compiled form of a bound workflow's checks.
+pub struct Matcher {
+    probes: Vec<Probe>,
+    states: Vec<Vec<CompiledCheck>>,
+    names: Vec<String>,
+}
+
+impl Matcher {
+    /// Compiles every state's checks. Fails only on a pattern that binding made invalid.
+    pub fn new(workflow: &Workflow) -> Result<Self, String> {
+        let mut probes = Vec::new();
+        let mut probe_index: HashMap<Probe, usize> = HashMap::new();
+        let mut states = Vec::new();
+        for state in &workflow.states {
+            let mut compiled = Vec::new();
+            for check in &state.checks {
+                let pattern = |value: &str| {
+                    Regex::new(value).map_err(|e| {
+                        format!("state `{}`: invalid pattern `{value}`: {e}", state.name)
+                    })
+                };
+                let (predicate, negate) = match check {
+                    Check::Url {
+                        mode,
+                        value,
+                        negate,
+                    } => {
+                        let re = (*mode == UrlMatch::Pattern)
+                            .then(|| pattern(value))
+                            .transpose()?;
+                        (Predicate::Url(*mode, value.clone(), re), *negate)
+                    }
+                    Check::Title {
+                        mode,
+                        value,
+                        negate,
+                    } => {
+                        let re = (*mode == TitleMatch::Pattern)
+                            .then(|| pattern(value))
+                            .transpose()?;
+                        (Predicate::Title(*mode, value.clone(), re), *negate)
+                    }
+                    Check::Text {
+                        mode,
+                        value,
+                        negate,
+                    } => {
+                        let probe = Probe::Text {
+                            value: value.clone(),
+                            mode: *mode,
+                        };
+                        (
+                            Predicate::Probe(intern(&mut probes, &mut probe_index, probe)),
+                            *negate,
+                        )
+                    }
+                    Check::Element {
+                        by,
+                        selector,
+                        negate,
+                    } => {
+                        let probe = Probe::Element {
+                            by: *by,
+                            selector: selector.clone(),
+                        };
+                        (
+                            Predicate::Probe(intern(&mut probes, &mut probe_index, probe)),
+                            *negate,
+                        )
+                    }
+                };
+                compiled.push(CompiledCheck {
+                    predicate,
+                    negate,
+                    description: describe(check),
+                });
+            }
+            states.push(compiled);
+        }
+        let names = workflow.states.iter().map(|s| s.name.clone()).collect();
+        Ok(Self {
+            probes,
+            states,
+            names,
+        })
+    }
+
+    pub fn state_name(&self, index: usize) -> &str {
+        &self.names[index]
+    }
+
+    pub fn probes(&self) -> &[Probe] {
+        &self.probes
+    }
+
+    /// Indexes of the states whose checks all hold, in priority order.
+    pub fn matching(&self, signals: &Signals) -> Vec<usize> {
+        (0..self.states.len())
+            .filter(|&i| self.state_matches(i, signals))
+            .collect()
+    }
+
+    fn state_matches(&self, index: usize, signals: &Signals) -> bool {
+        let checks = &self.states[index];
+        !checks.is_empty() && checks.iter().all(|c| self.holds(c, signals))
+    }
+
+    fn holds(&self, check: &CompiledCheck, signals: &Signals) -> bool {
+        let raw = match &check.predicate {
+            Predicate::Url(mode, value, re) => match mode {
+                UrlMatch::Exact => signals.url == *value,
+                UrlMatch::Prefix => signals.url.starts_with(value.as_str()),
+                UrlMatch::Pattern => re.as_ref().is_some_and(|re| re.is_match(&signals.url)),
+            },
+            Predicate::Title(mode, value, re) => match mode {
+                TitleMatch::Exact => signals.title == *value,
+                TitleMatch::Contains => signals.title.contains(value.as_str()),
+                TitleMatch::Pattern => re.as_ref().is_some_and(|re| re.is_match(&signals.title)),
+            },
+            // A probe the page could not evaluate counts as failing, negated or not.
+            Predicate::Probe(i) if signals.errors.iter().any(|e| e.index == *i) => return false,
+            Predicate::Probe(i) => signals.results.get(*i).copied().unwrap_or(false),
+        };
+        raw != check.negate
+    }
+
+    /// Each check of a state with its result, for the record of a state entry.
+    pub fn check_results(&self, index: usize, signals: &Signals) -> Vec<CheckResult> {
+        self.states[index]
+            .iter()
+            .map(|c| CheckResult {
+                check: c.description.clone(),
+                passed: self.holds(c, signals),
+            })
+            .collect()
+    }
+
+    /// The states closest to matching (most checks passing first), for "no state" errors.
+    pub fn diagnose(&self, signals: &Signals, limit: usize) -> Vec<Diagnosis> {
+        let mut all: Vec<Diagnosis> = (0..self.states.len())
+            .map(|i| {
+                let results = self.check_results(i, signals);
+                Diagnosis {
+                    state: self.names[i].clone(),
+                    passed: results.iter().filter(|r| r.passed).count(),
+                    total: results.len(),
+                    failing: results
+                        .into_iter()
+                        .filter(|r| !r.passed)
+                        .map(|r| r.check)
+                        .collect(),
+                }
+            })
+            .collect();
+        // Stable sort keeps priority order among equally close states.
+        all.sort_by(|a, b| {
+            let score = |d: &Diagnosis| d.passed as f64 / d.total.max(1) as f64;
+            score(b).total_cmp(&score(a))
+        });
+        all.truncate(limit);
+        all
+    }
+
+    /// Probe errors rendered for people, e.g. a selector the page rejected.
+    pub fn probe_errors(&self, signals: &Signals) -> Vec<String> {
+        signals
+            .errors
+            .iter()
+            .map(|e| match self.probes.get(e.index) {
+                Some(p) => format!("{}: {}", describe_probe(p), e.message),
+                None => e.message.clone(),
+            })
+            .collect()
+    }
+}
+
+fn intern(probes: &mut Vec<Probe>, index: &mut HashMap<Probe, usize>, probe: Probe) -> usize {
+    *index.entry(probe.clone()).or_insert_with(|| {
+        probes.push(probe);
+        probes.len() - 1
+    })
+}
+
+fn describe_probe(probe: &Probe) -> String {
+    match probe {
+        Probe::Text {
+            value,
+            mode: TextMatch::Equals,
+        } => format!("text {value:?}"),
+        Probe::Text {
+            value,
+            mode: TextMatch::Contains,
+        } => format!("text contains {value:?}"),
+        Probe::Element {
+            by: SelectorKind::Css,
+            selector,
+        } => format!("element {selector:?}"),
+        Probe::Element {
+            by: SelectorKind::Xpath,
+            selector,
+        } => format!("element xpath {selector:?}"),
+    }
+}
+
+/// A one-line human form of a check, e.g. `url starts with "https://x/"`.
+pub fn describe(check: &Check) -> String {
+    let (negate, text) = match check {
+        Check::Url {
+            mode,
+            value,
+            negate,
+        } => (
+            *negate,
+            match mode {
+                UrlMatch::Exact => format!("url = {value:?}"),
+                UrlMatch::Prefix => format!("url starts with {value:?}"),
+                UrlMatch::Pattern => format!("url matches /{value}/"),
+            },
+        ),
+        Check::Title {
+            mode,
+            value,
+            negate,
+        } => (
+            *negate,
+            match mode {
+                TitleMatch::Exact => format!("title = {value:?}"),
+                TitleMatch::Contains => format!("title contains {value:?}"),
+                TitleMatch::Pattern => format!("title matches /{value}/"),
+            },
+        ),
+        Check::Text {
+            mode,
+            value,
+            negate,
+        } => (
+            *negate,
+            describe_probe(&Probe::Text {
+                value: value.clone(),
+                mode: *mode,
+            }),
+        ),
+        Check::Element {
+            by,
+            selector,
+            negate,
+        } => (
+            *negate,
+            describe_probe(&Probe::Element {
+                by: *by,
+                selector: selector.clone(),
+            }),
+        ),
+    };
+    if negate { format!("not {text}") } else { text }
+}

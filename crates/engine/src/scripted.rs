@@ -1,0 +1,276 @@
+//! A scripted driver for testing engine logic: a page reduced to a URL, a title and sets
+//! of visible texts and element selectors, changed on a schedule or in reaction to actions.
+//! It runs on tokio time, so tests pause the clock and still exercise every timeout.
+
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use statewright_workflow::{Action, Target, TextMatch};
+use tokio::time::Instant;
+
+use crate::driver::{
+    Driver, DriverError, DriverResult, Observation, ObserveFuture, Outcome, Probe, Signals,
+};
+
+/// One change to the scripted page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    Url(String),
+    Title(String),
+    ShowText(String),
+    HideText(String),
+    ShowElement(String),
+    HideElement(String),
+    /// Makes actions on this target key fail as not actionable (e.g. covered by a popup).
+    Block(String),
+    Unblock(String),
+}
+
+#[derive(Debug, Default, Clone)]
+struct Page {
+    url: String,
+    title: String,
+    texts: BTreeSet<String>,
+    elements: BTreeSet<String>,
+    blocked: BTreeSet<String>,
+}
+
+impl Page {
+    fn apply(&mut self, change: &Change) {
+        match change {
+            Change::Url(u) => self.url = u.clone(),
+            Change::Title(t) => self.title = t.clone(),
+            Change::ShowText(t) => drop(self.texts.insert(t.clone())),
+            Change::HideText(t) => drop(self.texts.remove(t)),
+            Change::ShowElement(e) => drop(self.elements.insert(e.clone())),
+            Change::HideElement(e) => drop(self.elements.remove(e)),
+            Change::Block(k) => drop(self.blocked.insert(k.clone())),
+            Change::Unblock(k) => drop(self.blocked.remove(k)),
+        }
+    }
+
+    fn signals(&self, probes: &[Probe]) -> Signals {
+        let results = probes
+            .iter()
+            .map(|p| match p {
+                Probe::Text {
+                    value,
+                    mode: TextMatch::Equals,
+                } => self.texts.contains(value),
+                Probe::Text {
+                    value,
+                    mode: TextMatch::Contains,
+                } => self.texts.iter().any(|t| t.contains(value.as_str())),
+                Probe::Element { selector, .. } => self.elements.contains(selector),
+            })
+            .collect();
+        Signals {
+            url: self.url.clone(),
+            title: self.title.clone(),
+            results,
+            errors: Vec::new(),
+        }
+    }
+
+    fn target_present(&self, target: &Target) -> bool {
+        match (&target.css, &target.xpath, &target.text) {
+            (Some(s), _, _) | (_, Some(s), _) => self.elements.contains(s),
+            (_, _, Some(t)) => self.texts.contains(t),
+            _ => true,
+        }
+    }
+}
+
+struct Reaction {
+    action: String,
+    after: Duration,
+    changes: Vec<Change>,
+}
+
+/// A short key naming an action and its target: `click #go`, `navigate_to http://x/`,
+/// `type #q`, `press_key Enter`. Tests use it to script reactions and read the log.
+pub fn action_key(action: &Action) -> String {
+    let target = action.target().map(|t| {
+        t.css
+            .clone()
+            .or_else(|| t.xpath.clone())
+            .or_else(|| t.text.clone())
+            .or_else(|| t.role.clone())
+            .unwrap_or_default()
+    });
+    let arg = match action {
+        Action::NavigateTo { url } => Some(url.clone()),
+        Action::PressKey { key } => Some(key.clone()),
+        _ => target,
+    };
+    match arg {
+        Some(arg) => format!("{} {arg}", action.kind()),
+        None => action.kind().to_owned(),
+    }
+}
+
+/// The scripted driver. Build it, schedule changes, run the engine on it, read `log`.
+pub struct ScriptedDriver {
+    page: Page,
+    start: Instant,
+    schedule: Vec<(Instant, Change)>,
+    reactions: Vec<Reaction>,
+    invalid: BTreeSet<String>,
+    /// Every action performed (its `action_key`), in order.
+    pub log: Arc<Mutex<Vec<String>>>,
+    /// How long each performed action takes.
+    pub action_latency: Duration,
+}
+
+impl ScriptedDriver {
+    /// A page at `url` with nothing on it, scripted from now (call under paused time).
+    pub fn new(url: &str) -> Self {
+        Self {
+            page: Page {
+                url: url.to_owned(),
+                ..Page::default()
+            },
+            start: Instant::now(),
+            schedule: Vec::new(),
+            reactions: Vec::new(),
+            invalid: BTreeSet::new(),
+            log: Arc::default(),
+            action_latency: Duration::ZERO,
+        }
+    }
+
+    /// Applies `changes` now, before the run starts.
+    pub fn with(mut self, changes: impl IntoIterator<Item = Change>) -> Self {
+        for change in changes {
+            self.page.apply(&change);
+        }
+        self
+    }
+
+    /// Schedules `changes` at `at` after the driver was created.
+    pub fn at(mut self, at: Duration, changes: impl IntoIterator<Item = Change>) -> Self {
+        let when = self.start + at;
+        self.schedule.extend(changes.into_iter().map(|c| (when, c)));
+        self
+    }
+
+    /// When the action with key `action` is performed, applies `changes` `after` later.
+    pub fn on(
+        mut self,
+        action: &str,
+        after: Duration,
+        changes: impl IntoIterator<Item = Change>,
+    ) -> Self {
+        self.reactions.push(Reaction {
+            action: action.to_owned(),
+            after,
+            changes: changes.into_iter().collect(),
+        });
+        self
+    }
+
+    /// The action with this key fails with an `Invalid` error.
+    pub fn invalid(mut self, action: &str) -> Self {
+        self.invalid.insert(action.to_owned());
+        self
+    }
+
+    fn apply_due(&mut self) {
+        let now = Instant::now();
+        self.schedule.sort_by_key(|(when, _)| *when);
+        let due = self
+            .schedule
+            .iter()
+            .take_while(|(when, _)| *when <= now)
+            .count();
+        for (_, change) in self.schedule.drain(..due) {
+            self.page.apply(&change);
+        }
+    }
+
+    /// Sleeps until the next scheduled change or `deadline`, whichever is first.
+    async fn sleep_toward(&self, deadline: Instant) {
+        let next = self
+            .schedule
+            .iter()
+            .map(|(when, _)| *when)
+            .min()
+            .map_or(deadline, |w| w.min(deadline));
+        tokio::time::sleep_until(next).await;
+    }
+}
+
+impl Driver for ScriptedDriver {
+    async fn signals(
+        &mut self,
+        probes: &[Probe],
+        since: Option<&Signals>,
+        timeout: Duration,
+    ) -> DriverResult<Signals> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            self.apply_due();
+            let signals = self.page.signals(probes);
+            if since != Some(&signals) || Instant::now() >= deadline {
+                return Ok(signals);
+            }
+            self.sleep_toward(deadline).await;
+        }
+    }
+
+    async fn perform(&mut self, action: &Action, patience: Duration) -> DriverResult<Outcome> {
+        let key = action_key(action);
+        let deadline = Instant::now() + patience;
+        if self.invalid.contains(&key) {
+            return Err(DriverError::Invalid(format!("{key} cannot be performed")));
+        }
+        if let Some(target) = action.target() {
+            loop {
+                self.apply_due();
+                if self.page.target_present(target) && !self.page.blocked.contains(&key) {
+                    break;
+                }
+                if Instant::now() >= deadline {
+                    let reason = if self.page.blocked.contains(&key) {
+                        "obscured"
+                    } else {
+                        "not_found"
+                    };
+                    return Err(DriverError::NotActionable {
+                        reason: reason.into(),
+                        message: format!("{key}: {reason}"),
+                    });
+                }
+                self.sleep_toward(deadline).await;
+            }
+        }
+        tokio::time::sleep(self.action_latency).await;
+        self.log.lock().expect("log lock").push(key.clone());
+        let now = Instant::now();
+        for reaction in self.reactions.iter().filter(|r| r.action == key) {
+            self.schedule.extend(
+                reaction
+                    .changes
+                    .iter()
+                    .map(|c| (now + reaction.after, c.clone())),
+            );
+        }
+        if let Action::NavigateTo { url } = action {
+            self.page.url = url.clone();
+        }
+        Ok(Outcome {
+            detail: Some(key),
+            artifact: None,
+        })
+    }
+
+    fn observe(&mut self) -> ObserveFuture {
+        let observation = Observation {
+            url: self.page.url.clone(),
+            title: self.page.title.clone(),
+            ..Observation::default()
+        };
+        Box::pin(async move { Ok(observation) })
+    }
+}

@@ -1,0 +1,243 @@
+//! Reading workflow files: JSON syntax, format detection, typed deserialisation with
+//! positioned errors, then validation. Both native files and CliGent files come in here.
+
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::cligent;
+use crate::diagnostic::{Diagnostic, Diagnostics, Reporter, Severity};
+use crate::model::{Action, Check, Workflow};
+use crate::span::{JsonPath, SpanIndex};
+use crate::validate::validate;
+
+/// Which dialect a file was written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SourceFormat {
+    Native,
+    /// Seed 000's format: a bare array of states, or `{"states", "config", "parameters"}`.
+    CliGent,
+}
+
+/// A workflow that passed validation, with any warnings.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub workflow: Workflow,
+    pub format: SourceFormat,
+    pub warnings: Diagnostics,
+}
+
+/// Reads and validates a workflow file.
+pub fn load_file(path: &Path) -> Result<Loaded, Diagnostics> {
+    let file = path.display().to_string();
+    let src = std::fs::read_to_string(path).map_err(|e| {
+        Diagnostics(vec![Diagnostic {
+            severity: Severity::Error,
+            file: file.clone(),
+            line: 1,
+            column: 1,
+            path: String::new(),
+            message: format!("cannot read the workflow file: {e}"),
+            help: Some("check the path and that the file is UTF-8 text".into()),
+        }])
+    })?;
+    // A CliGent array has no name of its own: the file's stem stands in.
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    load_str(&src, &file, &stem)
+}
+
+/// Parses and validates workflow text. `file` names it in diagnostics; `fallback_name`
+/// names workflows whose format has no name field.
+pub fn load_str(src: &str, file: &str, fallback_name: &str) -> Result<Loaded, Diagnostics> {
+    let value: Value = serde_json::from_str(src).map_err(|e| {
+        Diagnostics(vec![Diagnostic {
+            severity: Severity::Error,
+            file: file.to_owned(),
+            line: e.line().max(1),
+            column: e.column().max(1),
+            path: String::new(),
+            message: format!("invalid JSON: {}", strip_position(&e.to_string())),
+            help: Some(
+                "a workflow file is a JSON document; check quotes, commas and brackets near here"
+                    .into(),
+            ),
+        }])
+    })?;
+    let index = SpanIndex::new(src);
+    let mut report = Reporter::new(file, &index);
+    let format = detect(&value);
+    let workflow = match format {
+        SourceFormat::Native => native(&value, &mut report),
+        SourceFormat::CliGent => cligent::convert(&value, fallback_name, &mut report),
+    };
+    if let Some(workflow) = &workflow {
+        validate(workflow, format, &mut report);
+    }
+    match workflow {
+        Some(workflow) if !report.has_errors() => Ok(Loaded {
+            workflow,
+            format,
+            warnings: Diagnostics(report.found),
+        }),
+        _ => Err(Diagnostics(report.found)),
+    }
+}
+
+/// Native files carry `"version"`; everything else is read as CliGent.
+fn detect(value: &Value) -> SourceFormat {
+    match value {
+        Value::Object(map) if map.contains_key("version") => SourceFormat::Native,
+        _ => SourceFormat::CliGent,
+    }
+}
+
+fn strip_position(message: &str) -> &str {
+    message.rsplit_once(" at line ").map_or(message, |(m, _)| m)
+}
+
+/// Deserialises a native file. Checks and actions are deserialised one by one first, so
+/// that one file with several mistakes gets all of them reported, each at its own place.
+fn native(value: &Value, report: &mut Reporter) -> Option<Workflow> {
+    if let Some(states) = value.get("states").and_then(Value::as_array) {
+        let states_path = JsonPath::root().key("states");
+        for (si, state) in states.iter().enumerate() {
+            let state_path = states_path.index(si);
+            for (key, typed) in [
+                ("checks", check_piece as PieceCheck),
+                ("actions", action_piece),
+            ] {
+                if let Some(items) = state.get(key).and_then(Value::as_array) {
+                    for (i, item) in items.iter().enumerate() {
+                        typed(item, &state_path.key(key).index(i), report);
+                    }
+                }
+            }
+        }
+    }
+    if report.has_errors() {
+        return None;
+    }
+    deserialize::<Workflow>(value, &JsonPath::root(), report)
+}
+
+type PieceCheck = fn(&Value, &JsonPath, &mut Reporter);
+
+fn check_piece(item: &Value, path: &JsonPath, report: &mut Reporter) {
+    deserialize::<Check>(item, path, report);
+}
+
+fn action_piece(item: &Value, path: &JsonPath, report: &mut Reporter) {
+    deserialize::<Action>(item, path, report);
+}
+
+/// Deserialises `value` (found at `base`), reporting a failure at the most precise place.
+pub(crate) fn deserialize<T: DeserializeOwned>(
+    value: &Value,
+    base: &JsonPath,
+    report: &mut Reporter,
+) -> Option<T> {
+    match serde_path_to_error::deserialize::<_, T>(value) {
+        Ok(t) => Some(t),
+        Err(err) => {
+            let mut path = base.clone();
+            for seg in err.path().iter() {
+                match seg {
+                    serde_path_to_error::Segment::Seq { index } => path = path.index(*index),
+                    serde_path_to_error::Segment::Map { key } => path = path.key(key),
+                    _ => {}
+                }
+            }
+            let message = err.inner().to_string();
+            let value_at = lookup(value, &path, base);
+            report_serde_error(&message, &path, value_at, report);
+            None
+        }
+    }
+}
+
+fn lookup<'v>(root: &'v Value, path: &JsonPath, base: &JsonPath) -> Option<&'v Value> {
+    let mut v = root;
+    for seg in path.0.get(base.0.len()..)? {
+        v = match seg {
+            crate::span::Seg::Key(k) => v.get(k)?,
+            crate::span::Seg::Index(i) => v.get(i)?,
+        };
+    }
+    Some(v)
+}
+
+/// Turns serde's message into a diagnostic with a place and a hint.
+fn report_serde_error(
+    message: &str,
+    path: &JsonPath,
+    value: Option<&Value>,
+    report: &mut Reporter,
+) {
+    if let Some(field) = quoted_after(message, "unknown field `") {
+        let expected = message.split_once(", expected ").map(|(_, e)| e.to_owned());
+        let help = expected.map(|e| format!("the fields allowed here are {e}"));
+        report.error_at_key(&path.key(&field), format!("unknown field `{field}`"), help);
+        return;
+    }
+    if let Some(variant) = quoted_after(message, "unknown variant `") {
+        let expected = message
+            .split_once(", expected ")
+            .map_or(String::new(), |(_, e)| e.to_owned());
+        // For tagged checks and actions, point at the "type" value.
+        let at = if value.is_some_and(|v| v.get("type").is_some()) {
+            path.key("type")
+        } else {
+            path.clone()
+        };
+        let suggestion = crate::validate::closest(
+            &variant,
+            expected.split(", ").map(|s| {
+                s.trim_matches(|c| c == '`' || c == ' ')
+                    .trim_start_matches("one of `")
+            }),
+        );
+        let mut help = format!("expected {expected}");
+        if let Some(s) = suggestion {
+            help = format!("did you mean `{s}`? ({help})");
+        }
+        report.error(
+            &at,
+            format!("unknown {} `{variant}`", variant_kind(path)),
+            Some(help),
+        );
+        return;
+    }
+    if let Some(field) = quoted_after(message, "missing field `") {
+        report.error(
+            path,
+            format!("missing field `{field}`"),
+            Some(format!("add \"{field}\": … here")),
+        );
+        return;
+    }
+    report.error(path, message.to_owned(), None);
+}
+
+fn variant_kind(path: &JsonPath) -> &'static str {
+    let parent = path.0.iter().rev().find_map(|s| match s {
+        crate::span::Seg::Key(k) => Some(k.as_str()),
+        _ => None,
+    });
+    match parent {
+        Some("actions") => "action",
+        Some("checks") => "check type",
+        _ => "value",
+    }
+}
+
+fn quoted_after(message: &str, prefix: &str) -> Option<String> {
+    let rest = message.split_once(prefix)?.1;
+    Some(rest.split_once('`')?.0.to_owned())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,390 @@
+//! The native workflow model: what a `.json` workflow file deserialises into.
+//!
+//! Everything here is data. Actions are a closed set of typed variants; nothing in a
+//! workflow is ever evaluated. Field order in these structs is the order in which files are
+//! written, so saved files diff cleanly.
+
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The version written into every native file; bumped on incompatible format changes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A finite-state machine of one task.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Workflow {
+    /// Format version; always 1 for now. Files without it are read as CliGent files.
+    pub version: u32,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Named inputs, referenced as `{{name}}` in URLs, text, selectors and check values.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub parameters: IndexMap<String, Parameter>,
+    #[serde(default, skip_serializing_if = "Config::is_default")]
+    pub config: Config,
+    /// States in priority order: when several match, the first one wins.
+    pub states: Vec<State>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Parameter {
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Used when the run does not supply a value. Without one the parameter is required.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<String>,
+    /// Secret values never reach logs, run records or screenshots' metadata.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub secret: bool,
+}
+
+/// Executor knobs. Durations are in seconds, as in CliGent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// When several states match at once: true picks the first, false fails the run.
+    pub allow_multiple_states: bool,
+    /// Longest wait between two evaluations of the states when the page reports no change.
+    pub transition_period: f64,
+    /// How long no state may match before the run fails.
+    pub no_states_timeout: f64,
+    /// Pause between two actions of a state.
+    pub action_period: f64,
+    /// How long a non-continuous state may keep matching after its actions ran.
+    pub state_timeout: f64,
+    /// How long an element action waits for its target to become actionable.
+    pub action_timeout: f64,
+    /// The most state entries one run may make.
+    pub recursion_limit: u32,
+    /// Browser viewport used for new pages.
+    pub viewport: Viewport,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            allow_multiple_states: true,
+            transition_period: 0.5,
+            no_states_timeout: 30.0,
+            action_period: 0.0,
+            state_timeout: 30.0,
+            action_timeout: 10.0,
+            recursion_limit: 100,
+            viewport: Viewport::default(),
+        }
+    }
+}
+
+impl Config {
+    fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Viewport {
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Default for Viewport {
+    fn default() -> Self {
+        Self {
+            width: 1280,
+            height: 800,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct State {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// "Where am I": all must hold for the state to match. An empty list never matches.
+    pub checks: Vec<Check>,
+    /// "What to do here", in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<Action>,
+    /// A continuous state re-runs its actions on every pass instead of once per entry.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub continuous: bool,
+    /// The states this state's actions are expected to lead to.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub next: Vec<String>,
+    /// Present on terminal states: entering one ends the run after its actions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terminal: Option<Terminal>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Terminal {
+    pub outcome: Outcome,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Success,
+    Failure,
+}
+
+/// One predicate on the live page. `negate` inverts it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Check {
+    /// The page URL.
+    Url {
+        #[serde(default, rename = "match", skip_serializing_if = "is_default")]
+        mode: UrlMatch,
+        value: String,
+        #[serde(default, skip_serializing_if = "is_false")]
+        negate: bool,
+    },
+    /// The document title.
+    Title {
+        #[serde(default, rename = "match", skip_serializing_if = "is_default")]
+        mode: TitleMatch,
+        value: String,
+        #[serde(default, skip_serializing_if = "is_false")]
+        negate: bool,
+    },
+    /// Visible text: some element's whitespace-normalised text equals (or contains) `value`.
+    Text {
+        #[serde(default, rename = "match", skip_serializing_if = "is_default")]
+        mode: TextMatch,
+        value: String,
+        #[serde(default, skip_serializing_if = "is_false")]
+        negate: bool,
+    },
+    /// An element matching the selector is present and visible.
+    Element {
+        #[serde(default, skip_serializing_if = "is_default")]
+        by: SelectorKind,
+        selector: String,
+        #[serde(default, skip_serializing_if = "is_false")]
+        negate: bool,
+    },
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum UrlMatch {
+    #[default]
+    Exact,
+    Prefix,
+    /// A regular expression (Rust `regex` syntax), searched anywhere in the URL.
+    Pattern,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TitleMatch {
+    #[default]
+    Exact,
+    Contains,
+    Pattern,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TextMatch {
+    #[default]
+    Equals,
+    Contains,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SelectorKind {
+    #[default]
+    Css,
+    Xpath,
+}
+
+/// How an action finds its element. Exactly one of `css`, `xpath`, `text` or `role` is set;
+/// `name` narrows `role` by accessible name; `nth` picks among several matches (0-based).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Target {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub css: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub xpath: Option<String>,
+    /// The element whose whitespace-normalised visible text equals this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// An ARIA role (explicit or implicit), e.g. `button`, `link`, `textbox`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    /// With `role`: the accessible name, matched exactly after whitespace normalisation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nth: Option<u32>,
+}
+
+/// The typed action whitelist. Nothing outside this enum can run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    NavigateTo {
+        url: String,
+    },
+    Click {
+        target: Target,
+        #[serde(default, skip_serializing_if = "is_default")]
+        button: MouseButton,
+        /// 2 for a double click.
+        #[serde(default = "one", skip_serializing_if = "is_one")]
+        count: u32,
+        /// Where inside the element, as fractions of its width and height (default centre).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        position: Option<Position>,
+    },
+    Type {
+        target: Target,
+        text: String,
+        /// Empty the field before typing.
+        #[serde(default, skip_serializing_if = "is_false")]
+        clear: bool,
+    },
+    /// A key name (`Enter`, `Tab`, `a`) or a combination (`Control+A`), sent to the focused element.
+    PressKey {
+        key: String,
+    },
+    Scroll {
+        direction: Direction,
+        /// Pixels.
+        #[serde(default = "default_scroll_amount")]
+        amount: u32,
+        /// Scroll inside this element instead of the page.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<Target>,
+    },
+    ScrollTo {
+        target: Target,
+    },
+    Hover {
+        target: Target,
+    },
+    /// Choose an option of a `<select>` by its value or its visible label (one of them).
+    SelectOption {
+        target: Target,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        value: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        label: Option<String>,
+    },
+    Wait {
+        seconds: f64,
+    },
+    /// Wait until the target is visible (default timeout: the workflow's `action_timeout`).
+    WaitFor {
+        target: Target,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        timeout: Option<f64>,
+    },
+    /// Save the page's HTML into the run folder.
+    SaveHtml {
+        filename: String,
+    },
+    /// Save a PNG screenshot into the run folder.
+    Screenshot {
+        filename: String,
+    },
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MouseButton {
+    #[default]
+    Left,
+    Right,
+    Middle,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Position {
+    pub x: f64,
+    pub y: f64,
+}
+
+impl Action {
+    /// The snake_case name used in files and logs.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Action::NavigateTo { .. } => "navigate_to",
+            Action::Click { .. } => "click",
+            Action::Type { .. } => "type",
+            Action::PressKey { .. } => "press_key",
+            Action::Scroll { .. } => "scroll",
+            Action::ScrollTo { .. } => "scroll_to",
+            Action::Hover { .. } => "hover",
+            Action::SelectOption { .. } => "select_option",
+            Action::Wait { .. } => "wait",
+            Action::WaitFor { .. } => "wait_for",
+            Action::SaveHtml { .. } => "save_html",
+            Action::Screenshot { .. } => "screenshot",
+        }
+    }
+
+    /// The element this action works on, if any.
+    pub fn target(&self) -> Option<&Target> {
+        match self {
+            Action::Click { target, .. }
+            | Action::Type { target, .. }
+            | Action::ScrollTo { target }
+            | Action::Hover { target }
+            | Action::SelectOption { target, .. }
+            | Action::WaitFor { target, .. } => Some(target),
+            Action::Scroll { target, .. } => target.as_ref(),
+            _ => None,
+        }
+    }
+}
+
+impl State {
+    pub fn is_terminal(&self) -> bool {
+        self.terminal.is_some()
+    }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_default<T: Default + PartialEq>(t: &T) -> bool {
+    *t == T::default()
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
+}
+
+fn default_scroll_amount() -> u32 {
+    500
+}

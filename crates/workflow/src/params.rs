@@ -1,0 +1,355 @@
+//! `{{name}}` parameter references: parsing templates, binding values, masking secrets.
+
+use std::collections::HashSet;
+
+use indexmap::IndexMap;
+
+use crate::model::Workflow;
+use crate::span::JsonPath;
+
+/// A piece of a template string.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Piece<'s> {
+    Literal(&'s str),
+    /// A reference; `offset` is the character index of its `{{`.
+    Param {
+        name: &'s str,
+        offset: usize,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateError {
+    pub offset: usize,
+    pub message: String,
+}
+
+/// Splits `s` into literals and `{{ name }}` references. Names are identifiers
+/// (`[A-Za-z_][A-Za-z0-9_]*`); whitespace inside the braces is allowed.
+pub fn parse_template(s: &str) -> Result<Vec<Piece<'_>>, TemplateError> {
+    let mut pieces = Vec::new();
+    let mut rest = s;
+    let mut consumed = 0; // bytes of `s` already split off
+    while let Some(open) = rest.find("{{") {
+        if open > 0 {
+            pieces.push(Piece::Literal(&rest[..open]));
+        }
+        let offset = s[..consumed + open].chars().count();
+        let after = &rest[open + 2..];
+        let Some(close) = after.find("}}") else {
+            return Err(TemplateError {
+                offset,
+                message: "`{{` is never closed with `}}`".into(),
+            });
+        };
+        let name = after[..close].trim();
+        let valid = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
+            return Err(TemplateError {
+                offset,
+                message: format!(
+                    "`{{{{{}}}}}` is not a parameter reference: names are letters, digits and `_`",
+                    &after[..close]
+                ),
+            });
+        }
+        pieces.push(Piece::Param { name, offset });
+        let used = open + 2 + close + 2;
+        consumed += used;
+        rest = &rest[used..];
+    }
+    if !rest.is_empty() {
+        pieces.push(Piece::Literal(rest));
+    }
+    Ok(pieces)
+}
+
+/// The values of a run's parameters, and which of them are secret.
+#[derive(Debug, Clone, Default)]
+pub struct Params {
+    values: IndexMap<String, String>,
+    secret: HashSet<String>,
+}
+
+/// Why a run's parameters could not be bound.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParamError {
+    #[error("unknown parameter `{name}`; this workflow declares: {declared}")]
+    Unknown { name: String, declared: String },
+    #[error("parameter `{0}` has no default; pass it with --param {0}=VALUE")]
+    Missing(String),
+}
+
+pub const MASK: &str = "••••••";
+
+impl Params {
+    /// Binds `supplied` values over the workflow's defaults.
+    pub fn bind(workflow: &Workflow, supplied: &[(String, String)]) -> Result<Self, ParamError> {
+        let mut values = IndexMap::new();
+        for (name, value) in supplied {
+            if !workflow.parameters.contains_key(name) {
+                let declared = workflow
+                    .parameters
+                    .keys()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>();
+                let declared = if declared.is_empty() {
+                    "(none)".to_owned()
+                } else {
+                    declared.join(", ")
+                };
+                return Err(ParamError::Unknown {
+                    name: name.clone(),
+                    declared,
+                });
+            }
+            values.insert(name.clone(), value.clone());
+        }
+        for (name, param) in &workflow.parameters {
+            if !values.contains_key(name) {
+                let default = param
+                    .default
+                    .clone()
+                    .ok_or_else(|| ParamError::Missing(name.clone()))?;
+                values.insert(name.clone(), default);
+            }
+        }
+        let secret = workflow
+            .parameters
+            .iter()
+            .filter(|(_, p)| p.secret)
+            .map(|(n, _)| n.clone())
+            .collect();
+        Ok(Self { values, secret })
+    }
+
+    /// Fills in every reference. Unknown references are left as written; validation rejects
+    /// them before a run starts.
+    pub fn render(&self, template: &str) -> String {
+        self.render_with(template, false)
+    }
+
+    /// Like `render`, but secret values are replaced by a mask: for logs and run records.
+    pub fn render_masked(&self, template: &str) -> String {
+        self.render_with(template, true)
+    }
+
+    /// Replaces any secret value that appears literally in `text` (e.g. in an error message
+    /// that quotes what was typed) by the mask.
+    pub fn redact(&self, text: &str) -> String {
+        let mut out = text.to_owned();
+        for name in &self.secret {
+            if let Some(value) = self.values.get(name).filter(|v| !v.is_empty()) {
+                out = out.replace(value.as_str(), MASK);
+            }
+        }
+        out
+    }
+
+    /// The values with secrets masked, for run records.
+    pub fn masked_values(&self) -> IndexMap<String, String> {
+        self.values
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.clone(),
+                    if self.secret.contains(k) {
+                        MASK.to_owned()
+                    } else {
+                        v.clone()
+                    },
+                )
+            })
+            .collect()
+    }
+
+    fn render_with(&self, template: &str, mask: bool) -> String {
+        let Ok(pieces) = parse_template(template) else {
+            return template.to_owned();
+        };
+        let mut out = String::with_capacity(template.len());
+        for piece in pieces {
+            match piece {
+                Piece::Literal(text) => out.push_str(text),
+                Piece::Param { name, .. } if mask && self.secret.contains(name) => {
+                    out.push_str(MASK)
+                }
+                Piece::Param { name, .. } => match self.values.get(name) {
+                    Some(value) => out.push_str(value),
+                    None => {
+                        out.push_str("{{");
+                        out.push_str(name);
+                        out.push_str("}}");
+                    }
+                },
+            }
+        }
+        out
+    }
+}
+
+impl Workflow {
+    /// Every string of the workflow's states that may hold `{{name}}` references, with its
+    /// path: check values, selectors and targets, URLs, typed text, keys, option values and
+    /// file names.
+    pub fn template_strings_mut(&mut self) -> Vec<(JsonPath, &mut String)> {
+        use crate::model::{Action, Check};
+        let mut out = Vec::new();
+        let states = JsonPath::root().key("states");
+        for (si, state) in self.states.iter_mut().enumerate() {
+            let state_path = states.index(si);
+            for (ci, check) in state.checks.iter_mut().enumerate() {
+                let path = state_path.key("checks").index(ci);
+                match check {
+                    Check::Url { value, .. }
+                    | Check::Title { value, .. }
+                    | Check::Text { value, .. } => out.push((path.key("value"), value)),
+                    Check::Element { selector, .. } => out.push((path.key("selector"), selector)),
+                }
+            }
+            for (ai, action) in state.actions.iter_mut().enumerate() {
+                let path = state_path.key("actions").index(ai);
+                let (target, strings): (
+                    Option<&mut crate::model::Target>,
+                    Vec<(&str, &mut String)>,
+                ) = match action {
+                    Action::NavigateTo { url } => (None, vec![("url", url)]),
+                    Action::Type { target, text, .. } => (Some(target), vec![("text", text)]),
+                    Action::PressKey { key } => (None, vec![("key", key)]),
+                    Action::SaveHtml { filename } | Action::Screenshot { filename } => {
+                        (None, vec![("filename", filename)])
+                    }
+                    Action::SelectOption {
+                        target,
+                        value,
+                        label,
+                    } => {
+                        let mut v = Vec::new();
+                        if let Some(value) = value {
+                            v.push(("value", value));
+                        }
+                        if let Some(label) = label {
+                            v.push(("label", label));
+                        }
+                        (Some(target), v)
+                    }
+                    Action::Click { target, .. }
+                    | Action::ScrollTo { target }
+                    | Action::Hover { target }
+                    | Action::WaitFor { target, .. } => (Some(target), vec![]),
+                    Action::Scroll { target, .. } => (target.as_mut(), vec![]),
+                    Action::Wait { .. } => (None, vec![]),
+                };
+                for (key, s) in strings {
+                    out.push((path.key(key), s));
+                }
+                if let Some(target) = target {
+                    let tpath = path.key("target");
+                    for (key, field) in [
+                        ("css", &mut target.css),
+                        ("xpath", &mut target.xpath),
+                        ("text", &mut target.text),
+                        ("role", &mut target.role),
+                        ("name", &mut target.name),
+                    ] {
+                        if let Some(s) = field {
+                            out.push((tpath.key(key), s));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A copy with every reference filled in (`mask` hides secrets, for display).
+    pub fn bound(&self, params: &Params, mask: bool) -> Workflow {
+        let mut copy = self.clone();
+        for (_, s) in copy.template_strings_mut() {
+            *s = if mask {
+                params.render_masked(s)
+            } else {
+                params.render(s)
+            };
+        }
+        copy
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_split_into_literals_and_references() {
+        let pieces = parse_template("{{site}}/q?x={{ term }}&é={{a_1}}").unwrap();
+        assert_eq!(
+            pieces,
+            vec![
+                Piece::Param {
+                    name: "site",
+                    offset: 0
+                },
+                Piece::Literal("/q?x="),
+                Piece::Param {
+                    name: "term",
+                    offset: 13
+                },
+                Piece::Literal("&é="),
+                Piece::Param {
+                    name: "a_1",
+                    offset: 26
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn malformed_references_are_errors_with_offsets() {
+        assert_eq!(parse_template("ab{{x").unwrap_err().offset, 2);
+        assert!(
+            parse_template("{{ bad name }}")
+                .unwrap_err()
+                .message
+                .contains("not a parameter reference")
+        );
+        assert!(parse_template("{{}}").is_err());
+        assert_eq!(
+            parse_template("no refs { } }}").unwrap(),
+            vec![Piece::Literal("no refs { } }}")]
+        );
+    }
+
+    fn workflow(json: &str) -> Workflow {
+        serde_json::from_str(json).unwrap()
+    }
+
+    const WF: &str = r#"{"version": 1, "name": "w", "parameters": {
+        "user": {"default": "ann"}, "pw": {"secret": true, "default": "hunter2"}, "q": {}},
+        "states": []}"#;
+
+    #[test]
+    fn binding_uses_defaults_and_rejects_unknown_or_missing() {
+        let wf = workflow(WF);
+        let p = Params::bind(&wf, &[("q".into(), "kettle".into())]).unwrap();
+        assert_eq!(p.render("{{user}}:{{pw}}:{{q}}"), "ann:hunter2:kettle");
+        assert_eq!(p.render_masked("{{user}}:{{pw}}"), format!("ann:{MASK}"));
+        assert_eq!(
+            p.redact("typed hunter2 into #pw"),
+            format!("typed {MASK} into #pw")
+        );
+        assert_eq!(p.masked_values()["pw"], MASK);
+        assert_eq!(
+            Params::bind(&wf, &[]).unwrap_err(),
+            ParamError::Missing("q".into())
+        );
+        assert!(matches!(
+            Params::bind(&wf, &[("nope".into(), "1".into())]),
+            Err(ParamError::Unknown { .. })
+        ));
+    }
+}

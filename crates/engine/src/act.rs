@@ -82,10 +82,7 @@ impl ActionRun<'_> {
                 elapsed_ms: self.started.elapsed().as_millis() as u64,
                 duration_ms: began.elapsed().as_millis() as u64,
                 attempts,
-                detail: outcome
-                    .as_ref()
-                    .and_then(|o| o.detail.as_deref())
-                    .map(|d| self.params.redact(d)),
+                detail: outcome.as_ref().and_then(|o| o.detail.as_deref()).map(|d| self.params.redact(d)),
                 error: error.as_ref().map(|e| self.params.redact(&e.to_string())),
                 artifact: outcome.and_then(|o| o.artifact),
             });
@@ -96,26 +93,16 @@ impl ActionRun<'_> {
         (Ok(StateActions::Completed), performed)
     }
 
-    async fn perform<D: Driver>(
-        &self,
-        driver: &mut D,
-        matcher: &Matcher,
-        action: &Action,
-        index: usize,
-    ) -> Attempt {
+    async fn perform<D: Driver>(&self, driver: &mut D, matcher: &Matcher, action: &Action, index: usize) -> Attempt {
         let timeout = match action {
             Action::Wait { seconds } => {
-                tokio::time::sleep(Duration::try_from_secs_f64(*seconds).unwrap_or(Duration::ZERO))
-                    .await;
+                tokio::time::sleep(Duration::try_from_secs_f64(*seconds).unwrap_or(Duration::ZERO)).await;
                 return Attempt::Done(Default::default(), 1);
             }
-            Action::WaitFor {
-                timeout: Some(t), ..
-            } => *t,
+            Action::WaitFor { timeout: Some(t), .. } => *t,
             _ => self.config.action_timeout,
         };
-        let deadline =
-            Instant::now() + Duration::try_from_secs_f64(timeout).unwrap_or(Duration::MAX);
+        let deadline = Instant::now() + Duration::try_from_secs_f64(timeout).unwrap_or(Duration::MAX);
         let mut attempts = 0;
         loop {
             attempts += 1;
@@ -138,10 +125,7 @@ impl ActionRun<'_> {
                 && top != self.state_index
             {
                 let by_state = matcher.state_name(top).to_owned();
-                return Attempt::Preempted {
-                    by_state,
-                    reason: format!("action {index} was blocked: {error}"),
-                };
+                return Attempt::Preempted { by_state, reason: format!("action {index} was blocked: {error}") };
             }
             tracing::trace!(attempts, %error, "target not actionable yet");
         }

@@ -105,11 +105,7 @@ pub trait Driver: Send {
     /// Performs one action (never `wait`, which the engine does itself). An element action
     /// waits up to `patience` for its target to become actionable and otherwise fails with
     /// `NotActionable`, so the engine can look around before trying again.
-    fn perform(
-        &mut self,
-        action: &Action,
-        patience: Duration,
-    ) -> impl Future<Output = DriverResult<Outcome>> + Send;
+    fn perform(&mut self, action: &Action, patience: Duration) -> impl Future<Output = DriverResult<Outcome>> + Send;
 
     /// Starts recording the page. The returned future owns what it needs, so the engine
     /// can let it finish in the background while the next action runs.

@@ -24,23 +24,13 @@ pub enum Failure {
     /// A non-continuous state kept matching after its actions, for `state_timeout`.
     Stuck { state: String, seconds: f64 },
     /// No state matched for `no_states_timeout`.
-    NoState {
-        seconds: f64,
-        url: String,
-        title: String,
-        closest: Vec<Diagnosis>,
-    },
+    NoState { seconds: f64, url: String, title: String, closest: Vec<Diagnosis> },
     /// Several states matched and `allow_multiple_states` is false.
     Ambiguous { states: Vec<String> },
     /// More state entries than `recursion_limit`.
     RecursionLimit { limit: u32 },
     /// An action failed (after waiting for its target, where it has one).
-    Action {
-        state: String,
-        index: usize,
-        action: String,
-        error: String,
-    },
+    Action { state: String, index: usize, action: String, error: String },
     /// The browser failed.
     Driver { error: String },
     /// The workflow cannot run as bound (e.g. a parameter made a pattern invalid).

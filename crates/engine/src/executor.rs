@@ -50,10 +50,7 @@ pub async fn run<D: Driver>(
         actions: 0,
         observations: JoinSet::new(),
     };
-    run.emit(Event::RunStarted {
-        workflow: workflow.name.clone(),
-        states: workflow.states.len(),
-    });
+    run.emit(Event::RunStarted { workflow: workflow.name.clone(), states: workflow.states.len() });
     let end = tokio::select! {
         result = run.execute(driver) => match result {
             Ok(never) => match never {},
@@ -68,11 +65,7 @@ pub async fn run<D: Driver>(
 
 /// Why the loop stopped, short of success.
 enum End {
-    Terminal {
-        state: String,
-        outcome: TerminalOutcome,
-        message: String,
-    },
+    Terminal { state: String, outcome: TerminalOutcome, message: String },
     Failed(Failure),
     Cancelled,
 }
@@ -104,8 +97,7 @@ impl Run<'_> {
 
     /// Loops until the run ends; every way out is an `End`, terminal states included.
     async fn execute<D: Driver>(&mut self, driver: &mut D) -> Result<Infallible, End> {
-        let matcher =
-            Matcher::new(&self.bound).map_err(|error| End::Failed(Failure::Setup { error }))?;
+        let matcher = Matcher::new(&self.bound).map_err(|error| End::Failed(Failure::Setup { error }))?;
         let config = self.bound.config.clone();
         let transition = secs(config.transition_period);
         let mut signals = self.read(driver, &matcher, None, Duration::ZERO).await?;
@@ -128,22 +120,12 @@ impl Run<'_> {
                         closest: matcher.diagnose(&signals, 3),
                     }));
                 }
-                signals = self
-                    .read(
-                        driver,
-                        &matcher,
-                        Some(&signals),
-                        transition.min(deadline - now),
-                    )
-                    .await?;
+                signals = self.read(driver, &matcher, Some(&signals), transition.min(deadline - now)).await?;
                 continue;
             };
             no_state_since = None;
             if matched.len() > 1 && !config.allow_multiple_states {
-                let states = matched
-                    .iter()
-                    .map(|&i| self.bound.states[i].name.clone())
-                    .collect();
+                let states = matched.iter().map(|&i| self.bound.states[i].name.clone()).collect();
                 return Err(End::Failed(Failure::Ambiguous { states }));
             }
             if let Some((previous, done_at)) = last
@@ -164,22 +146,13 @@ impl Run<'_> {
                     deadline
                 };
                 if now < wait_until {
-                    signals = self
-                        .read(
-                            driver,
-                            &matcher,
-                            Some(&signals),
-                            transition.min(wait_until - now),
-                        )
-                        .await?;
+                    signals = self.read(driver, &matcher, Some(&signals), transition.min(wait_until - now)).await?;
                     continue;
                 }
             }
             entries += 1;
             if entries > config.recursion_limit {
-                return Err(End::Failed(Failure::RecursionLimit {
-                    limit: config.recursion_limit,
-                }));
+                return Err(End::Failed(Failure::RecursionLimit { limit: config.recursion_limit }));
             }
             visits[current] += 1;
             self.enter(driver, &matcher, &signals, current, visits[current]);
@@ -209,25 +182,14 @@ impl Run<'_> {
         let signals = driver
             .signals(matcher.probes(), since, timeout)
             .await
-            .map_err(|e| {
-                End::Failed(Failure::Driver {
-                    error: self.params.redact(&e.to_string()),
-                })
-            })?;
+            .map_err(|e| End::Failed(Failure::Driver { error: self.params.redact(&e.to_string()) }))?;
         for error in matcher.probe_errors(&signals) {
             tracing::warn!("check could not be evaluated: {error}");
         }
         Ok(signals)
     }
 
-    fn enter<D: Driver>(
-        &mut self,
-        driver: &mut D,
-        matcher: &Matcher,
-        signals: &Signals,
-        index: usize,
-        visit: u32,
-    ) {
+    fn enter<D: Driver>(&mut self, driver: &mut D, matcher: &Matcher, signals: &Signals, index: usize, visit: u32) {
         self.steps += 1;
         let step = self.steps;
         let state = &self.bound.states[index];
@@ -276,19 +238,12 @@ impl Run<'_> {
         self.actions += performed;
         match outcome {
             Ok(outcome) => Ok(outcome),
-            Err(DriverErrorAt {
-                index: action_index,
-                error,
-            }) => Err(End::Failed(match error {
-                DriverError::Browser(e) => Failure::Driver {
-                    error: self.params.redact(&e),
-                },
+            Err(DriverErrorAt { index: action_index, error }) => Err(End::Failed(match error {
+                DriverError::Browser(e) => Failure::Driver { error: self.params.redact(&e) },
                 other => Failure::Action {
                     state: state.name.clone(),
                     index: action_index,
-                    action: self.display.states[index].actions[action_index]
-                        .kind()
-                        .to_owned(),
+                    action: self.display.states[index].actions[action_index].kind().to_owned(),
                     error: self.params.redact(&other.to_string()),
                 },
             })),
@@ -297,48 +252,15 @@ impl Run<'_> {
 
     fn finish(&self, end: End) -> RunReport {
         let (status, end_state, outcome, message, failure) = match end {
-            End::Terminal {
-                state,
-                outcome: TerminalOutcome::Success,
-                message,
-            } => (
-                RunStatus::Succeeded,
-                Some(state),
-                Some(TerminalOutcome::Success),
-                message,
-                None,
-            ),
-            End::Terminal {
-                state,
-                outcome: TerminalOutcome::Failure,
-                message,
-            } => {
-                let failure = Failure::FailureState {
-                    state: state.clone(),
-                    message: message.clone(),
-                };
-                (
-                    RunStatus::Failed,
-                    Some(state),
-                    Some(TerminalOutcome::Failure),
-                    message,
-                    Some(failure),
-                )
+            End::Terminal { state, outcome: TerminalOutcome::Success, message } => {
+                (RunStatus::Succeeded, Some(state), Some(TerminalOutcome::Success), message, None)
             }
-            End::Failed(failure) => (
-                RunStatus::Failed,
-                None,
-                None,
-                crate::explain::failure(&failure),
-                Some(failure),
-            ),
-            End::Cancelled => (
-                RunStatus::Cancelled,
-                None,
-                None,
-                "cancelled".to_owned(),
-                None,
-            ),
+            End::Terminal { state, outcome: TerminalOutcome::Failure, message } => {
+                let failure = Failure::FailureState { state: state.clone(), message: message.clone() };
+                (RunStatus::Failed, Some(state), Some(TerminalOutcome::Failure), message, Some(failure))
+            }
+            End::Failed(failure) => (RunStatus::Failed, None, None, crate::explain::failure(&failure), Some(failure)),
+            End::Cancelled => (RunStatus::Cancelled, None, None, "cancelled".to_owned(), None),
         };
         let report = RunReport {
             status,

@@ -11,15 +11,8 @@ pub fn failure(failure: &Failure) -> String {
             "stuck in state `{state}`: it still matched {seconds} s after its actions ran (state_timeout); \
              its actions did not lead anywhere, or the next page is not described by any state"
         ),
-        Failure::NoState {
-            seconds,
-            url,
-            title,
-            closest,
-        } => {
-            let mut text = format!(
-                "no state matched for {seconds} s (no_states_timeout) at {url} (title {title:?})"
-            );
+        Failure::NoState { seconds, url, title, closest } => {
+            let mut text = format!("no state matched for {seconds} s (no_states_timeout) at {url} (title {title:?})");
             for d in closest {
                 text.push_str(&format!(
                     "\n  closest: `{}` ({}/{} checks pass; failing: {})",
@@ -33,23 +26,14 @@ pub fn failure(failure: &Failure) -> String {
         }
         Failure::Ambiguous { states } => format!(
             "several states matched at once ({}) and allow_multiple_states is false; make their checks exclusive",
-            states
-                .iter()
-                .map(|s| format!("`{s}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            states.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
         ),
         Failure::RecursionLimit { limit } => {
             format!(
                 "entered states {limit} times (recursion_limit) without reaching a terminal state; the run is looping"
             )
         }
-        Failure::Action {
-            state,
-            index,
-            action,
-            error,
-        } => {
+        Failure::Action { state, index, action, error } => {
             format!("in state `{state}`, action {index} ({action}) failed: {error}")
         }
         Failure::Driver { error } => format!("the browser failed: {error}"),

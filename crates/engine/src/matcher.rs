@@ -38,74 +38,32 @@ impl Matcher {
             let mut compiled = Vec::new();
             for check in &state.checks {
                 let pattern = |value: &str| {
-                    Regex::new(value).map_err(|e| {
-                        format!("state `{}`: invalid pattern `{value}`: {e}", state.name)
-                    })
+                    Regex::new(value).map_err(|e| format!("state `{}`: invalid pattern `{value}`: {e}", state.name))
                 };
                 let (predicate, negate) = match check {
-                    Check::Url {
-                        mode,
-                        value,
-                        negate,
-                    } => {
-                        let re = (*mode == UrlMatch::Pattern)
-                            .then(|| pattern(value))
-                            .transpose()?;
+                    Check::Url { mode, value, negate } => {
+                        let re = (*mode == UrlMatch::Pattern).then(|| pattern(value)).transpose()?;
                         (Predicate::Url(*mode, value.clone(), re), *negate)
                     }
-                    Check::Title {
-                        mode,
-                        value,
-                        negate,
-                    } => {
-                        let re = (*mode == TitleMatch::Pattern)
-                            .then(|| pattern(value))
-                            .transpose()?;
+                    Check::Title { mode, value, negate } => {
+                        let re = (*mode == TitleMatch::Pattern).then(|| pattern(value)).transpose()?;
                         (Predicate::Title(*mode, value.clone(), re), *negate)
                     }
-                    Check::Text {
-                        mode,
-                        value,
-                        negate,
-                    } => {
-                        let probe = Probe::Text {
-                            value: value.clone(),
-                            mode: *mode,
-                        };
-                        (
-                            Predicate::Probe(intern(&mut probes, &mut probe_index, probe)),
-                            *negate,
-                        )
+                    Check::Text { mode, value, negate } => {
+                        let probe = Probe::Text { value: value.clone(), mode: *mode };
+                        (Predicate::Probe(intern(&mut probes, &mut probe_index, probe)), *negate)
                     }
-                    Check::Element {
-                        by,
-                        selector,
-                        negate,
-                    } => {
-                        let probe = Probe::Element {
-                            by: *by,
-                            selector: selector.clone(),
-                        };
-                        (
-                            Predicate::Probe(intern(&mut probes, &mut probe_index, probe)),
-                            *negate,
-                        )
+                    Check::Element { by, selector, negate } => {
+                        let probe = Probe::Element { by: *by, selector: selector.clone() };
+                        (Predicate::Probe(intern(&mut probes, &mut probe_index, probe)), *negate)
                     }
                 };
-                compiled.push(CompiledCheck {
-                    predicate,
-                    negate,
-                    description: describe(check),
-                });
+                compiled.push(CompiledCheck { predicate, negate, description: describe(check) });
             }
             states.push(compiled);
         }
         let names = workflow.states.iter().map(|s| s.name.clone()).collect();
-        Ok(Self {
-            probes,
-            states,
-            names,
-        })
+        Ok(Self { probes, states, names })
     }
 
     pub fn state_name(&self, index: usize) -> &str {
@@ -118,9 +76,7 @@ impl Matcher {
 
     /// Indexes of the states whose checks all hold, in priority order.
     pub fn matching(&self, signals: &Signals) -> Vec<usize> {
-        (0..self.states.len())
-            .filter(|&i| self.state_matches(i, signals))
-            .collect()
+        (0..self.states.len()).filter(|&i| self.state_matches(i, signals)).collect()
     }
 
     fn state_matches(&self, index: usize, signals: &Signals) -> bool {
@@ -151,10 +107,7 @@ impl Matcher {
     pub fn check_results(&self, index: usize, signals: &Signals) -> Vec<CheckResult> {
         self.states[index]
             .iter()
-            .map(|c| CheckResult {
-                check: c.description.clone(),
-                passed: self.holds(c, signals),
-            })
+            .map(|c| CheckResult { check: c.description.clone(), passed: self.holds(c, signals) })
             .collect()
     }
 
@@ -167,11 +120,7 @@ impl Matcher {
                     state: self.names[i].clone(),
                     passed: results.iter().filter(|r| r.passed).count(),
                     total: results.len(),
-                    failing: results
-                        .into_iter()
-                        .filter(|r| !r.passed)
-                        .map(|r| r.check)
-                        .collect(),
+                    failing: results.into_iter().filter(|r| !r.passed).map(|r| r.check).collect(),
                 }
             })
             .collect();
@@ -206,33 +155,17 @@ fn intern(probes: &mut Vec<Probe>, index: &mut HashMap<Probe, usize>, probe: Pro
 
 fn describe_probe(probe: &Probe) -> String {
     match probe {
-        Probe::Text {
-            value,
-            mode: TextMatch::Equals,
-        } => format!("text {value:?}"),
-        Probe::Text {
-            value,
-            mode: TextMatch::Contains,
-        } => format!("text contains {value:?}"),
-        Probe::Element {
-            by: SelectorKind::Css,
-            selector,
-        } => format!("element {selector:?}"),
-        Probe::Element {
-            by: SelectorKind::Xpath,
-            selector,
-        } => format!("element xpath {selector:?}"),
+        Probe::Text { value, mode: TextMatch::Equals } => format!("text {value:?}"),
+        Probe::Text { value, mode: TextMatch::Contains } => format!("text contains {value:?}"),
+        Probe::Element { by: SelectorKind::Css, selector } => format!("element {selector:?}"),
+        Probe::Element { by: SelectorKind::Xpath, selector } => format!("element xpath {selector:?}"),
     }
 }
 
 /// A one-line human form of a check, e.g. `url starts with "https://x/"`.
 pub fn describe(check: &Check) -> String {
     let (negate, text) = match check {
-        Check::Url {
-            mode,
-            value,
-            negate,
-        } => (
+        Check::Url { mode, value, negate } => (
             *negate,
             match mode {
                 UrlMatch::Exact => format!("url = {value:?}"),
@@ -240,11 +173,7 @@ pub fn describe(check: &Check) -> String {
                 UrlMatch::Pattern => format!("url matches /{value}/"),
             },
         ),
-        Check::Title {
-            mode,
-            value,
-            negate,
-        } => (
+        Check::Title { mode, value, negate } => (
             *negate,
             match mode {
                 TitleMatch::Exact => format!("title = {value:?}"),
@@ -252,28 +181,12 @@ pub fn describe(check: &Check) -> String {
                 TitleMatch::Pattern => format!("title matches /{value}/"),
             },
         ),
-        Check::Text {
-            mode,
-            value,
-            negate,
-        } => (
-            *negate,
-            describe_probe(&Probe::Text {
-                value: value.clone(),
-                mode: *mode,
-            }),
-        ),
-        Check::Element {
-            by,
-            selector,
-            negate,
-        } => (
-            *negate,
-            describe_probe(&Probe::Element {
-                by: *by,
-                selector: selector.clone(),
-            }),
-        ),
+        Check::Text { mode, value, negate } => {
+            (*negate, describe_probe(&Probe::Text { value: value.clone(), mode: *mode }))
+        }
+        Check::Element { by, selector, negate } => {
+            (*negate, describe_probe(&Probe::Element { by: *by, selector: selector.clone() }))
+        }
     };
     if negate { format!("not {text}") } else { text }
 }

@@ -9,9 +9,7 @@ use std::time::Duration;
 use statewright_workflow::{Action, Target, TextMatch};
 use tokio::time::Instant;
 
-use crate::driver::{
-    Driver, DriverError, DriverResult, Observation, ObserveFuture, Outcome, Probe, Signals,
-};
+use crate::driver::{Driver, DriverError, DriverResult, Observation, ObserveFuture, Outcome, Probe, Signals};
 
 /// One change to the scripted page.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,23 +52,14 @@ impl Page {
         let results = probes
             .iter()
             .map(|p| match p {
-                Probe::Text {
-                    value,
-                    mode: TextMatch::Equals,
-                } => self.texts.contains(value),
-                Probe::Text {
-                    value,
-                    mode: TextMatch::Contains,
-                } => self.texts.iter().any(|t| t.contains(value.as_str())),
+                Probe::Text { value, mode: TextMatch::Equals } => self.texts.contains(value),
+                Probe::Text { value, mode: TextMatch::Contains } => {
+                    self.texts.iter().any(|t| t.contains(value.as_str()))
+                }
                 Probe::Element { selector, .. } => self.elements.contains(selector),
             })
             .collect();
-        Signals {
-            url: self.url.clone(),
-            title: self.title.clone(),
-            results,
-            errors: Vec::new(),
-        }
+        Signals { url: self.url.clone(), title: self.title.clone(), results, errors: Vec::new() }
     }
 
     fn target_present(&self, target: &Target) -> bool {
@@ -127,10 +116,7 @@ impl ScriptedDriver {
     /// A page at `url` with nothing on it, scripted from now (call under paused time).
     pub fn new(url: &str) -> Self {
         Self {
-            page: Page {
-                url: url.to_owned(),
-                ..Page::default()
-            },
+            page: Page { url: url.to_owned(), ..Page::default() },
             start: Instant::now(),
             schedule: Vec::new(),
             reactions: Vec::new(),
@@ -156,17 +142,8 @@ impl ScriptedDriver {
     }
 
     /// When the action with key `action` is performed, applies `changes` `after` later.
-    pub fn on(
-        mut self,
-        action: &str,
-        after: Duration,
-        changes: impl IntoIterator<Item = Change>,
-    ) -> Self {
-        self.reactions.push(Reaction {
-            action: action.to_owned(),
-            after,
-            changes: changes.into_iter().collect(),
-        });
+    pub fn on(mut self, action: &str, after: Duration, changes: impl IntoIterator<Item = Change>) -> Self {
+        self.reactions.push(Reaction { action: action.to_owned(), after, changes: changes.into_iter().collect() });
         self
     }
 
@@ -179,11 +156,7 @@ impl ScriptedDriver {
     fn apply_due(&mut self) {
         let now = Instant::now();
         self.schedule.sort_by_key(|(when, _)| *when);
-        let due = self
-            .schedule
-            .iter()
-            .take_while(|(when, _)| *when <= now)
-            .count();
+        let due = self.schedule.iter().take_while(|(when, _)| *when <= now).count();
         for (_, change) in self.schedule.drain(..due) {
             self.page.apply(&change);
         }
@@ -191,23 +164,13 @@ impl ScriptedDriver {
 
     /// Sleeps until the next scheduled change or `deadline`, whichever is first.
     async fn sleep_toward(&self, deadline: Instant) {
-        let next = self
-            .schedule
-            .iter()
-            .map(|(when, _)| *when)
-            .min()
-            .map_or(deadline, |w| w.min(deadline));
+        let next = self.schedule.iter().map(|(when, _)| *when).min().map_or(deadline, |w| w.min(deadline));
         tokio::time::sleep_until(next).await;
     }
 }
 
 impl Driver for ScriptedDriver {
-    async fn signals(
-        &mut self,
-        probes: &[Probe],
-        since: Option<&Signals>,
-        timeout: Duration,
-    ) -> DriverResult<Signals> {
+    async fn signals(&mut self, probes: &[Probe], since: Option<&Signals>, timeout: Duration) -> DriverResult<Signals> {
         let deadline = Instant::now() + timeout;
         loop {
             self.apply_due();
@@ -232,11 +195,7 @@ impl Driver for ScriptedDriver {
                     break;
                 }
                 if Instant::now() >= deadline {
-                    let reason = if self.page.blocked.contains(&key) {
-                        "obscured"
-                    } else {
-                        "not_found"
-                    };
+                    let reason = if self.page.blocked.contains(&key) { "obscured" } else { "not_found" };
                     return Err(DriverError::NotActionable {
                         reason: reason.into(),
                         message: format!("{key}: {reason}"),
@@ -249,28 +208,17 @@ impl Driver for ScriptedDriver {
         self.log.lock().expect("log lock").push(key.clone());
         let now = Instant::now();
         for reaction in self.reactions.iter().filter(|r| r.action == key) {
-            self.schedule.extend(
-                reaction
-                    .changes
-                    .iter()
-                    .map(|c| (now + reaction.after, c.clone())),
-            );
+            self.schedule.extend(reaction.changes.iter().map(|c| (now + reaction.after, c.clone())));
         }
         if let Action::NavigateTo { url } = action {
             self.page.url = url.clone();
         }
-        Ok(Outcome {
-            detail: Some(key),
-            artifact: None,
-        })
+        Ok(Outcome { detail: Some(key), artifact: None })
     }
 
     fn observe(&mut self) -> ObserveFuture {
-        let observation = Observation {
-            url: self.page.url.clone(),
-            title: self.page.title.clone(),
-            ..Observation::default()
-        };
+        let observation =
+            Observation { url: self.page.url.clone(), title: self.page.title.clone(), ..Observation::default() };
         Box::pin(async move { Ok(observation) })
     }
 }

@@ -33,10 +33,7 @@ pub struct CallError {
     pub message: String,
 }
 pub fn parse_call(_src: &str) -> Result<Call, CallError> {
-    Err(CallError {
-        offset: 0,
-        message: "stub".into(),
-    })
+    Err(CallError { offset: 0, message: "stub".into() })
 }
 impl Literal {
     pub fn type_name(&self) -> &'static str {

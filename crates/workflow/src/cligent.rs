@@ -9,8 +9,8 @@ use crate::call::{Arg, Call, Literal, parse_call};
 use crate::diagnostic::Reporter;
 use crate::load::deserialize;
 use crate::model::{
-    Action, Check, Config, Direction, FORMAT_VERSION, MouseButton, Outcome, Parameter, Position,
-    SelectorKind, State, Target, Terminal, TextMatch, TitleMatch, UrlMatch, Workflow,
+    Action, Check, Config, Direction, FORMAT_VERSION, MouseButton, Outcome, Parameter, Position, SelectorKind, State,
+    Target, Terminal, TextMatch, TitleMatch, UrlMatch, Workflow,
 };
 use crate::span::JsonPath;
 use crate::validate::closest;
@@ -19,27 +19,14 @@ use crate::validate::closest;
 /// treated as secret to keep them out of logs and run records.
 const SECRET_NAME_PARTS: &[&str] = &["password", "passwd", "secret", "token", "api_key", "apikey"];
 
-pub(crate) fn convert(
-    value: &Value,
-    fallback_name: &str,
-    report: &mut Reporter,
-) -> Option<Workflow> {
+pub(crate) fn convert(value: &Value, fallback_name: &str, report: &mut Reporter) -> Option<Workflow> {
     let root = JsonPath::root();
     let (states, config, parameters, name, description) = match value {
-        Value::Array(states) => (
-            states.as_slice(),
-            Config::default(),
-            IndexMap::new(),
-            fallback_name.to_owned(),
-            String::new(),
-        ),
+        Value::Array(states) => {
+            (states.as_slice(), Config::default(), IndexMap::new(), fallback_name.to_owned(), String::new())
+        }
         Value::Object(map) => {
-            allow_keys(
-                map,
-                &root,
-                &["states", "config", "parameters", "name", "description"],
-                report,
-            );
+            allow_keys(map, &root, &["states", "config", "parameters", "name", "description"], report);
             let Some(states) = map.get("states").and_then(Value::as_array) else {
                 report.error(
                     &root,
@@ -49,54 +36,23 @@ pub(crate) fn convert(
                 return None;
             };
             let config = match map.get("config") {
-                Some(c) => {
-                    deserialize::<Config>(c, &root.key("config"), report).unwrap_or_default()
-                }
+                Some(c) => deserialize::<Config>(c, &root.key("config"), report).unwrap_or_default(),
                 None => Config::default(),
             };
-            let parameters = map
-                .get("parameters")
-                .map(|p| params(p, &root.key("parameters"), report))
-                .unwrap_or_default();
-            let name = map
-                .get("name")
-                .and_then(Value::as_str)
-                .unwrap_or(fallback_name)
-                .to_owned();
-            let description = map
-                .get("description")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned();
+            let parameters =
+                map.get("parameters").map(|p| params(p, &root.key("parameters"), report)).unwrap_or_default();
+            let name = map.get("name").and_then(Value::as_str).unwrap_or(fallback_name).to_owned();
+            let description = map.get("description").and_then(Value::as_str).unwrap_or_default().to_owned();
             (states.as_slice(), config, parameters, name, description)
         }
         _ => {
-            report.error(
-                &root,
-                "a workflow is a JSON object (or, in CliGent's form, an array of states)",
-                None,
-            );
+            report.error(&root, "a workflow is a JSON object (or, in CliGent's form, an array of states)", None);
             return None;
         }
     };
-    let states_path = if value.is_array() {
-        root.clone()
-    } else {
-        root.key("states")
-    };
-    let states = states
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| state(s, i, &states_path.index(i), report))
-        .collect();
-    Some(Workflow {
-        version: FORMAT_VERSION,
-        name,
-        description,
-        parameters,
-        config,
-        states,
-    })
+    let states_path = if value.is_array() { root.clone() } else { root.key("states") };
+    let states = states.iter().enumerate().filter_map(|(i, s)| state(s, i, &states_path.index(i), report)).collect();
+    Some(Workflow { version: FORMAT_VERSION, name, description, parameters, config, states })
 }
 
 fn allow_keys(map: &Map<String, Value>, path: &JsonPath, allowed: &[&str], report: &mut Reporter) {
@@ -138,41 +94,17 @@ fn params(value: &Value, path: &JsonPath, report: &mut Reporter) -> IndexMap<Str
         };
         let lower = name.to_ascii_lowercase();
         let secret = SECRET_NAME_PARTS.iter().any(|part| lower.contains(part));
-        out.insert(
-            name.clone(),
-            Parameter {
-                description: String::new(),
-                default,
-                secret,
-            },
-        );
+        out.insert(name.clone(), Parameter { description: String::new(), default, secret });
     }
     out
 }
 
 fn state(value: &Value, index: usize, path: &JsonPath, report: &mut Reporter) -> Option<State> {
     let Some(map) = value.as_object() else {
-        report.error(
-            path,
-            "a state is an object with `name`, `checks` and `actions`",
-            None,
-        );
+        report.error(path, "a state is an object with `name`, `checks` and `actions`", None);
         return None;
     };
-    allow_keys(
-        map,
-        path,
-        &[
-            "name",
-            "description",
-            "checks",
-            "actions",
-            "end_state",
-            "continuous",
-            "next",
-        ],
-        report,
-    );
+    allow_keys(map, path, &["name", "description", "checks", "actions", "end_state", "continuous", "next"], report);
     let name = match map.get("name") {
         Some(Value::String(s)) => s.clone(),
         Some(_) => {
@@ -180,19 +112,11 @@ fn state(value: &Value, index: usize, path: &JsonPath, report: &mut Reporter) ->
             String::new()
         }
         None => {
-            report.error(
-                path,
-                "missing field `name`",
-                Some("every state needs a unique name".into()),
-            );
+            report.error(path, "missing field `name`", Some("every state needs a unique name".into()));
             format!("state {index}")
         }
     };
-    let description = map
-        .get("description")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_owned();
+    let description = map.get("description").and_then(Value::as_str).unwrap_or_default().to_owned();
     let checks = list(map, "checks", path, report)
         .iter()
         .enumerate()
@@ -205,48 +129,22 @@ fn state(value: &Value, index: usize, path: &JsonPath, report: &mut Reporter) ->
         .collect();
     let terminal = match map.get("end_state") {
         None | Some(Value::Null) | Some(Value::Bool(false)) => None,
-        Some(Value::String(reason)) => Some(Terminal {
-            outcome: Outcome::Success,
-            message: reason.clone(),
-        }),
-        Some(Value::Bool(true)) => Some(Terminal {
-            outcome: Outcome::Success,
-            message: String::new(),
-        }),
+        Some(Value::String(reason)) => Some(Terminal { outcome: Outcome::Success, message: reason.clone() }),
+        Some(Value::Bool(true)) => Some(Terminal { outcome: Outcome::Success, message: String::new() }),
         Some(_) => {
-            report.error(
-                &path.key("end_state"),
-                "`end_state` is the reason text of a terminal state",
-                None,
-            );
+            report.error(&path.key("end_state"), "`end_state` is the reason text of a terminal state", None);
             None
         }
     };
-    let continuous = map
-        .get("continuous")
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
+    let continuous = map.get("continuous").and_then(Value::as_bool).unwrap_or(false);
     let next = map
         .get("next")
         .map(|n| deserialize::<Vec<String>>(n, &path.key("next"), report).unwrap_or_default())
         .unwrap_or_default();
-    Some(State {
-        name,
-        description,
-        checks,
-        actions,
-        continuous,
-        next,
-        terminal,
-    })
+    Some(State { name, description, checks, actions, continuous, next, terminal })
 }
 
-fn list<'v>(
-    map: &'v Map<String, Value>,
-    key: &str,
-    path: &JsonPath,
-    report: &mut Reporter,
-) -> &'v [Value] {
+fn list<'v>(map: &'v Map<String, Value>, key: &str, path: &JsonPath, report: &mut Reporter) -> &'v [Value] {
     match map.get(key) {
         None => &[],
         Some(Value::Array(items)) => items,
@@ -259,11 +157,7 @@ fn list<'v>(
 
 fn check(value: &Value, path: &JsonPath, report: &mut Reporter) -> Option<Check> {
     let Some(map) = value.as_object() else {
-        report.error(
-            path,
-            "a check is an object like {\"type\": \"url\", \"value\": \"…\"}",
-            None,
-        );
+        report.error(path, "a check is an object like {\"type\": \"url\", \"value\": \"…\"}", None);
         return None;
     };
     allow_keys(map, path, &["type", "value"], report);
@@ -273,32 +167,12 @@ fn check(value: &Value, path: &JsonPath, report: &mut Reporter) -> Option<Check>
         return None;
     };
     Some(match kind {
-        Some("url") => Check::Url {
-            mode: UrlMatch::Exact,
-            value: text,
-            negate: false,
-        },
-        Some("text") => Check::Text {
-            mode: TextMatch::Equals,
-            value: text,
-            negate: false,
-        },
-        Some("title") => Check::Title {
-            mode: TitleMatch::Exact,
-            value: text,
-            negate: false,
-        },
+        Some("url") => Check::Url { mode: UrlMatch::Exact, value: text, negate: false },
+        Some("text") => Check::Text { mode: TextMatch::Equals, value: text, negate: false },
+        Some("title") => Check::Title { mode: TitleMatch::Exact, value: text, negate: false },
         Some("element") => {
-            let by = if looks_like_xpath(&text) {
-                SelectorKind::Xpath
-            } else {
-                SelectorKind::Css
-            };
-            Check::Element {
-                by,
-                selector: text,
-                negate: false,
-            }
+            let by = if looks_like_xpath(&text) { SelectorKind::Xpath } else { SelectorKind::Css };
+            Check::Element { by, selector: text, negate: false }
         }
         other => {
             let found = other.map_or("nothing".to_owned(), |k| format!("`{k}`"));
@@ -317,13 +191,7 @@ fn looks_like_xpath(s: &str) -> bool {
     s.starts_with('/') || s.starts_with("(/") || s.starts_with("./")
 }
 
-fn action(
-    value: &Value,
-    state_index: usize,
-    index: usize,
-    path: &JsonPath,
-    report: &mut Reporter,
-) -> Option<Action> {
+fn action(value: &Value, state_index: usize, index: usize, path: &JsonPath, report: &mut Reporter) -> Option<Action> {
     let Some(src) = value.as_str() else {
         // Typed objects are welcome too: they are already the native form.
         return deserialize::<Action>(value, path, report);
@@ -340,12 +208,7 @@ fn action(
             return None;
         }
     };
-    let mut b = Binder {
-        call: &call,
-        path,
-        report,
-        failed: false,
-    };
+    let mut b = Binder { call: &call, path, report, failed: false };
     let action = bind(&mut b, state_index, index);
     if b.failed { None } else { action }
 }
@@ -370,23 +233,11 @@ fn bind(b: &mut Binder, state_index: usize, index: usize) -> Option<Action> {
     Some(match b.call.name.as_str() {
         "navigate_to" => {
             let [url] = b.args(&["url"], &[])?;
-            Action::NavigateTo {
-                url: b.string(url?, "url")?,
-            }
+            Action::NavigateTo { url: b.string(url?, "url")? }
         }
         "click" => {
             let [by, sel, button, pct, _scroll_to, count, x, y, coords] = b.args(
-                &[
-                    "by",
-                    "selector",
-                    "button",
-                    "percentage",
-                    "scroll_to",
-                    "count",
-                    "x",
-                    "y",
-                    "coordinates",
-                ],
+                &["by", "selector", "button", "percentage", "scroll_to", "count", "x", "y", "coordinates"],
                 &["selector"],
             )?;
             let button = match b.opt(button, |b, a| b.string(a, "button"))?.as_deref() {
@@ -394,165 +245,97 @@ fn bind(b: &mut Binder, state_index: usize, index: usize) -> Option<Action> {
                 Some("right") => MouseButton::Right,
                 Some("middle") => MouseButton::Middle,
                 Some(other) => {
-                    return b.fail(
-                        button?,
-                        format!("unknown button '{other}'; use 'left', 'right' or 'middle'"),
-                    );
+                    return b.fail(button?, format!("unknown button '{other}'; use 'left', 'right' or 'middle'"));
                 }
             };
             let position = match pct {
                 None => None,
                 Some(arg) => match &arg.value {
                     Literal::None => None,
-                    Literal::Int(_) | Literal::Float(_) => Some(Position {
-                        x: b.number(arg, "percentage")?,
-                        y: 0.5,
-                    }),
-                    Literal::Tuple(v) | Literal::List(v) if v.len() == 2 => Some(Position {
-                        x: number_of(&v[0]).unwrap_or(0.5),
-                        y: number_of(&v[1]).unwrap_or(0.5),
-                    }),
+                    Literal::Int(_) | Literal::Float(_) => Some(Position { x: b.number(arg, "percentage")?, y: 0.5 }),
+                    Literal::Tuple(v) | Literal::List(v) if v.len() == 2 => {
+                        Some(Position { x: number_of(&v[0]).unwrap_or(0.5), y: number_of(&v[1]).unwrap_or(0.5) })
+                    }
                     _ => {
-                        return b.fail(
-                            arg,
-                            "percentage is a fraction like 0.5, or a pair (x, y)".into(),
-                        );
+                        return b.fail(arg, "percentage is a fraction like 0.5, or a pair (x, y)".into());
                     }
                 },
             };
             if x.or(y).or(coords).is_some() {
                 // CliGent's compiler appended pixel fallbacks; positions shift between runs,
                 // so Statewright relies on the locator alone.
-                b.report.warning(
-                    b.path,
-                    "coordinate fallbacks are ignored; the click uses the selector only",
-                    None,
-                );
+                b.report.warning(b.path, "coordinate fallbacks are ignored; the click uses the selector only", None);
             }
-            let count = b
-                .opt(count, |b, a| b.number(a, "count"))?
-                .map_or(1, |n| n as u32);
-            Action::Click {
-                target: b.target(by, sel?)?,
-                button,
-                count,
-                position,
-            }
+            let count = b.opt(count, |b, a| b.number(a, "count"))?.map_or(1, |n| n as u32);
+            Action::Click { target: b.target(by, sel?)?, button, count, position }
         }
         "type" => {
-            let [by, sel, text, clear] =
-                b.args(&["by", "selector", "text", "clear"], &["selector", "text"])?;
+            let [by, sel, text, clear] = b.args(&["by", "selector", "text", "clear"], &["selector", "text"])?;
             // SeleniumBase's type() replaces the field's content; so does ours by default.
             let clear = b.opt(clear, |b, a| b.boolean(a, "clear"))?.unwrap_or(true);
-            Action::Type {
-                target: b.target(by, sel?)?,
-                text: b.string(text?, "text")?,
-                clear,
-            }
+            Action::Type { target: b.target(by, sel?)?, text: b.string(text?, "text")?, clear }
         }
         "press_key" => {
             let [key] = b.args(&["key"], &["key"])?;
-            Action::PressKey {
-                key: b.string(key?, "key")?,
-            }
+            Action::PressKey { key: b.string(key?, "key")? }
         }
         "scroll" => {
-            let [direction, amount, by, sel] =
-                b.args(&["direction", "scroll_amount", "by", "selector"], &[])?;
-            let direction = match b
-                .opt(direction, |b, a| b.string(a, "direction"))?
-                .as_deref()
-            {
+            let [direction, amount, by, sel] = b.args(&["direction", "scroll_amount", "by", "selector"], &[])?;
+            let direction = match b.opt(direction, |b, a| b.string(a, "direction"))?.as_deref() {
                 None | Some("down") => Direction::Down,
                 Some("up") => Direction::Up,
                 Some("left") => Direction::Left,
                 Some("right") => Direction::Right,
                 Some(other) => {
-                    return b.fail(
-                        direction?,
-                        format!("unknown direction '{other}'; use up, down, left or right"),
-                    );
+                    return b.fail(direction?, format!("unknown direction '{other}'; use up, down, left or right"));
                 }
             };
-            let amount = b
-                .opt(amount, |b, a| b.number(a, "scroll_amount"))?
-                .map_or(500, |n| n.max(0.0) as u32);
+            let amount = b.opt(amount, |b, a| b.number(a, "scroll_amount"))?.map_or(500, |n| n.max(0.0) as u32);
             let target = match sel {
                 Some(sel) => Some(b.target(by, sel)?),
                 None => None,
             };
-            Action::Scroll {
-                direction,
-                amount,
-                target,
-            }
+            Action::Scroll { direction, amount, target }
         }
         "scroll_to" => {
             let [by, sel] = b.args(&["by", "selector"], &["selector"])?;
-            Action::ScrollTo {
-                target: b.target(by, sel?)?,
-            }
+            Action::ScrollTo { target: b.target(by, sel?)? }
         }
         "hover" => {
             let [by, sel] = b.args(&["by", "selector"], &["selector"])?;
-            Action::Hover {
-                target: b.target(by, sel?)?,
-            }
+            Action::Hover { target: b.target(by, sel?)? }
         }
         "select_option" => {
-            let [by, sel, value, label] =
-                b.args(&["by", "selector", "value", "label"], &["selector"])?;
+            let [by, sel, value, label] = b.args(&["by", "selector", "value", "label"], &["selector"])?;
             let value = b.opt(value, |b, a| b.string(a, "value"))?;
             let label = b.opt(label, |b, a| b.string(a, "label"))?;
-            Action::SelectOption {
-                target: b.target(by, sel?)?,
-                value,
-                label,
-            }
+            Action::SelectOption { target: b.target(by, sel?)?, value, label }
         }
         "wait" => {
             let [seconds] = b.args(&["seconds"], &["seconds"])?;
-            Action::Wait {
-                seconds: b.number(seconds?, "seconds")?,
-            }
+            Action::Wait { seconds: b.number(seconds?, "seconds")? }
         }
         "wait_for" => {
             let [by, sel, timeout] = b.args(&["by", "selector", "timeout"], &["selector"])?;
             let timeout = b.opt(timeout, |b, a| b.number(a, "timeout"))?;
-            Action::WaitFor {
-                target: b.target(by, sel?)?,
-                timeout,
-            }
+            Action::WaitFor { target: b.target(by, sel?)?, timeout }
         }
         "save_html" => {
             let [file] = b.args(&["filename"], &[])?;
-            let filename = b
-                .opt(file, |b, a| b.optional_string(a, "filename"))?
-                .flatten();
-            Action::SaveHtml {
-                filename: filename.unwrap_or_else(|| default_file("html")),
-            }
+            let filename = b.opt(file, |b, a| b.optional_string(a, "filename"))?.flatten();
+            Action::SaveHtml { filename: filename.unwrap_or_else(|| default_file("html")) }
         }
         "screenshot" => {
             let [file] = b.args(&["filename"], &[])?;
-            let filename = b
-                .opt(file, |b, a| b.optional_string(a, "filename"))?
-                .flatten();
-            Action::Screenshot {
-                filename: filename.unwrap_or_else(|| default_file("png")),
-            }
+            let filename = b.opt(file, |b, a| b.optional_string(a, "filename"))?.flatten();
+            Action::Screenshot { filename: filename.unwrap_or_else(|| default_file("png")) }
         }
         other => {
             let help = match closest(other, ACTIONS.iter().copied()) {
                 Some(s) => format!("did you mean `{s}`? actions: {}", ACTIONS.join(", ")),
                 None => format!("actions: {}", ACTIONS.join(", ")),
             };
-            b.report.error_in_string(
-                b.path,
-                b.call.name_span.start,
-                format!("unknown action `{other}`"),
-                Some(help),
-            );
+            b.report.error_in_string(b.path, b.call.name_span.start, format!("unknown action `{other}`"), Some(help));
             b.failed = true;
             return None;
         }
@@ -579,11 +362,7 @@ struct Binder<'c, 'r, 'a> {
 impl<'c> Binder<'c, '_, '_> {
     /// The argument bound to each of `names` (in signature order); `required` ones missing
     /// are reported. Returns `None` when any argument is unknown or duplicated.
-    fn args<const N: usize>(
-        &mut self,
-        names: &[&str; N],
-        required: &[&str],
-    ) -> Option<[Option<&'c Arg>; N]> {
+    fn args<const N: usize>(&mut self, names: &[&str; N], required: &[&str]) -> Option<[Option<&'c Arg>; N]> {
         let mut bound: [Option<&'c Arg>; N] = [None; N];
         let call = self.call;
         for (position, arg) in call.args.iter().enumerate() {
@@ -592,11 +371,7 @@ impl<'c> Binder<'c, '_, '_> {
                     Some(slot) => slot,
                     None => {
                         let help = match closest(kw, names.iter().copied()) {
-                            Some(s) => format!(
-                                "did you mean `{s}`? {}() takes {}",
-                                call.name,
-                                names.join(", ")
-                            ),
+                            Some(s) => format!("did you mean `{s}`? {}() takes {}", call.name, names.join(", ")),
                             None => format!("{}() takes {}", call.name, names.join(", ")),
                         };
                         self.report.error_in_string(
@@ -648,11 +423,7 @@ impl<'c> Binder<'c, '_, '_> {
     }
 
     /// Parses an optional argument: `Some(None)` when absent, `None` when it is malformed.
-    fn opt<T>(
-        &mut self,
-        arg: Option<&Arg>,
-        parse: impl FnOnce(&mut Self, &Arg) -> Option<T>,
-    ) -> Option<Option<T>> {
+    fn opt<T>(&mut self, arg: Option<&Arg>, parse: impl FnOnce(&mut Self, &Arg) -> Option<T>) -> Option<Option<T>> {
         match arg {
             None => Some(None),
             Some(arg) => parse(self, arg).map(Some),
@@ -660,8 +431,7 @@ impl<'c> Binder<'c, '_, '_> {
     }
 
     fn fail<T>(&mut self, arg: &Arg, message: String) -> Option<T> {
-        self.report
-            .error_in_string(self.path, arg.value_span.start, message, None);
+        self.report.error_in_string(self.path, arg.value_span.start, message, None);
         self.failed = true;
         None
     }
@@ -669,10 +439,7 @@ impl<'c> Binder<'c, '_, '_> {
     fn string(&mut self, arg: &Arg, what: &str) -> Option<String> {
         match &arg.value {
             Literal::Str(s) => Some(s.clone()),
-            other => self.fail(
-                arg,
-                format!("`{what}` must be a string, not {}", other.type_name()),
-            ),
+            other => self.fail(arg, format!("`{what}` must be a string, not {}", other.type_name())),
         }
     }
 
@@ -686,20 +453,14 @@ impl<'c> Binder<'c, '_, '_> {
     fn number(&mut self, arg: &Arg, what: &str) -> Option<f64> {
         match number_of(&arg.value) {
             Some(n) => Some(n),
-            None => self.fail(
-                arg,
-                format!("`{what}` must be a number, not {}", arg.value.type_name()),
-            ),
+            None => self.fail(arg, format!("`{what}` must be a number, not {}", arg.value.type_name())),
         }
     }
 
     fn boolean(&mut self, arg: &Arg, what: &str) -> Option<bool> {
         match &arg.value {
             Literal::Bool(b) => Some(*b),
-            other => self.fail(
-                arg,
-                format!("`{what}` must be True or False, not {}", other.type_name()),
-            ),
+            other => self.fail(arg, format!("`{what}` must be True or False, not {}", other.type_name())),
         }
     }
 
@@ -718,14 +479,9 @@ impl<'c> Binder<'c, '_, '_> {
             "name" => target.css = Some(format!("[name={}]", css_string(&sel))),
             "class name" => target.css = Some(format!("[class~={}]", css_string(&sel))),
             "tag name" => target.css = Some(sel),
-            "link text" => {
-                target.xpath = Some(format!("//a[normalize-space(.)={}]", xpath_string(&sel)))
-            }
+            "link text" => target.xpath = Some(format!("//a[normalize-space(.)={}]", xpath_string(&sel))),
             "partial link text" => {
-                target.xpath = Some(format!(
-                    "//a[contains(normalize-space(.), {})]",
-                    xpath_string(&sel)
-                ))
+                target.xpath = Some(format!("//a[contains(normalize-space(.), {})]", xpath_string(&sel)))
             }
             "text" => target.text = Some(sel),
             other => {
@@ -738,10 +494,7 @@ impl<'c> Binder<'c, '_, '_> {
 }
 
 fn by_arg(call: &Call) -> Option<&Arg> {
-    call.args
-        .iter()
-        .find(|a| a.keyword.as_deref() == Some("by"))
-        .or_else(|| call.args.first())
+    call.args.iter().find(|a| a.keyword.as_deref() == Some("by")).or_else(|| call.args.first())
 }
 
 fn css_string(s: &str) -> String {

@@ -34,11 +34,7 @@ impl fmt::Display for Diagnostic {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        write!(
-            f,
-            "{}:{}:{}: {level}: {}",
-            self.file, self.line, self.column, self.message
-        )?;
+        write!(f, "{}:{}:{}: {level}: {}", self.file, self.line, self.column, self.message)?;
         if !self.path.is_empty() {
             write!(f, "\n    at {}", self.path)?;
         }
@@ -87,19 +83,10 @@ pub(crate) struct Reporter<'a> {
 
 impl<'a> Reporter<'a> {
     pub(crate) fn new(file: &'a str, index: &'a SpanIndex<'a>) -> Self {
-        Self {
-            file,
-            index,
-            found: Vec::new(),
-        }
+        Self { file, index, found: Vec::new() }
     }
 
-    pub(crate) fn error(
-        &mut self,
-        path: &JsonPath,
-        message: impl Into<String>,
-        help: impl Into<Option<String>>,
-    ) {
+    pub(crate) fn error(&mut self, path: &JsonPath, message: impl Into<String>, help: impl Into<Option<String>>) {
         let pos = self.index.value_pos(path);
         self.push(Severity::Error, pos, path, message.into(), help.into());
     }
@@ -127,34 +114,18 @@ impl<'a> Reporter<'a> {
         self.push(Severity::Error, pos, path, message.into(), help.into());
     }
 
-    pub(crate) fn warning(
-        &mut self,
-        path: &JsonPath,
-        message: impl Into<String>,
-        help: impl Into<Option<String>>,
-    ) {
+    pub(crate) fn warning(&mut self, path: &JsonPath, message: impl Into<String>, help: impl Into<Option<String>>) {
         let pos = self.index.value_pos(path);
         self.push(Severity::Warning, pos, path, message.into(), help.into());
     }
 
-    fn push(
-        &mut self,
-        severity: Severity,
-        pos: LineCol,
-        path: &JsonPath,
-        message: String,
-        help: Option<String>,
-    ) {
+    fn push(&mut self, severity: Severity, pos: LineCol, path: &JsonPath, message: String, help: Option<String>) {
         self.found.push(Diagnostic {
             severity,
             file: self.file.to_owned(),
             line: pos.line,
             column: pos.column,
-            path: if path.0.is_empty() {
-                String::new()
-            } else {
-                path.to_string()
-            },
+            path: if path.0.is_empty() { String::new() } else { path.to_string() },
             message,
             help,
         });

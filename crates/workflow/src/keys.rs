@@ -26,10 +26,7 @@ pub struct Modifiers {
 impl Modifiers {
     /// The CDP `Input.dispatchKeyEvent` modifier bit mask.
     pub fn cdp_mask(self) -> i64 {
-        (self.alt as i64)
-            | (self.ctrl as i64) << 1
-            | (self.meta as i64) << 2
-            | (self.shift as i64) << 3
+        (self.alt as i64) | (self.ctrl as i64) << 1 | (self.meta as i64) << 2 | (self.shift as i64) << 3
     }
 }
 
@@ -50,13 +47,7 @@ const NAMED: &[(&[&str], &str, &str, u32, Option<&str>)] = &[
     (&["arrowup", "up"], "ArrowUp", "ArrowUp", 38, None),
     (&["arrowdown", "down"], "ArrowDown", "ArrowDown", 40, None),
     (&["arrowleft", "left"], "ArrowLeft", "ArrowLeft", 37, None),
-    (
-        &["arrowright", "right"],
-        "ArrowRight",
-        "ArrowRight",
-        39,
-        None,
-    ),
+    (&["arrowright", "right"], "ArrowRight", "ArrowRight", 39, None),
     (&["home"], "Home", "Home", 36, None),
     (&["end"], "End", "End", 35, None),
     (&["pageup"], "PageUp", "PageUp", 33, None),
@@ -67,12 +58,7 @@ const MODIFIER_KEYS: &[(&[&str], &str, &str, u32)] = &[
     (&["control", "ctrl"], "Control", "ControlLeft", 17),
     (&["shift"], "Shift", "ShiftLeft", 16),
     (&["alt", "option"], "Alt", "AltLeft", 18),
-    (
-        &["meta", "cmd", "command", "super", "win"],
-        "Meta",
-        "MetaLeft",
-        91,
-    ),
+    (&["meta", "cmd", "command", "super", "win"], "Meta", "MetaLeft", 91),
 ];
 
 /// US-layout punctuation: (unshifted, shifted, code, keyCode).
@@ -102,91 +88,39 @@ pub fn key_for_char(c: char) -> Option<(KeyDef, bool)> {
         text: Some(key.to_string()),
     };
     match c {
-        'a'..='z' => Some((
-            def(
-                c,
-                format!("Key{}", c.to_ascii_uppercase()),
-                c.to_ascii_uppercase() as u32,
-            ),
-            false,
-        )),
+        'a'..='z' => Some((def(c, format!("Key{}", c.to_ascii_uppercase()), c.to_ascii_uppercase() as u32), false)),
         'A'..='Z' => Some((def(c, format!("Key{c}"), c as u32), true)),
         '0'..='9' => Some((def(c, format!("Digit{c}"), c as u32), false)),
         ' ' => Some((def(c, "Space".into(), 32), false)),
-        '\n' | '\r' => Some((
-            KeyDef {
-                key: "Enter".into(),
-                code: "Enter".into(),
-                key_code: 13,
-                text: Some("\r".into()),
-            },
-            false,
-        )),
-        '\t' => Some((
-            KeyDef {
-                key: "Tab".into(),
-                code: "Tab".into(),
-                key_code: 9,
-                text: None,
-            },
-            false,
-        )),
+        '\n' | '\r' => {
+            Some((KeyDef { key: "Enter".into(), code: "Enter".into(), key_code: 13, text: Some("\r".into()) }, false))
+        }
+        '\t' => Some((KeyDef { key: "Tab".into(), code: "Tab".into(), key_code: 9, text: None }, false)),
         _ => {
             if let Some(i) = SHIFTED_DIGITS.find(c) {
                 let digit = char::from(b'0' + i as u8);
                 return Some((def(c, format!("Digit{digit}"), digit as u32), true));
             }
-            PUNCTUATION
-                .iter()
-                .find_map(|&(plain, shifted, code, key_code)| {
-                    (c == plain)
-                        .then(|| (def(c, code.into(), key_code), false))
-                        .or_else(|| (c == shifted).then(|| (def(c, code.into(), key_code), true)))
-                })
+            PUNCTUATION.iter().find_map(|&(plain, shifted, code, key_code)| {
+                (c == plain)
+                    .then(|| (def(c, code.into(), key_code), false))
+                    .or_else(|| (c == shifted).then(|| (def(c, code.into(), key_code), true)))
+            })
         }
     }
 }
 
 fn named_key(name: &str) -> Option<KeyDef> {
     // Selenium spells keys ARROW_DOWN and PAGE_UP; DOM spells ArrowDown and PageUp.
-    let lower = if name.chars().count() > 1 {
-        name.to_ascii_lowercase().replace('_', "")
-    } else {
-        name.to_owned()
-    };
-    if let Some(&(_, key, code, key_code, text)) = NAMED
-        .iter()
-        .find(|(names, ..)| names.contains(&lower.as_str()))
-    {
-        return Some(KeyDef {
-            key: key.into(),
-            code: code.into(),
-            key_code,
-            text: text.map(Into::into),
-        });
+    let lower = if name.chars().count() > 1 { name.to_ascii_lowercase().replace('_', "") } else { name.to_owned() };
+    if let Some(&(_, key, code, key_code, text)) = NAMED.iter().find(|(names, ..)| names.contains(&lower.as_str())) {
+        return Some(KeyDef { key: key.into(), code: code.into(), key_code, text: text.map(Into::into) });
     }
-    if let Some(n) = lower
-        .strip_prefix('f')
-        .and_then(|n| n.parse::<u32>().ok())
-        .filter(|n| (1..=12).contains(n))
-    {
-        return Some(KeyDef {
-            key: format!("F{n}"),
-            code: format!("F{n}"),
-            key_code: 111 + n,
-            text: None,
-        });
+    if let Some(n) = lower.strip_prefix('f').and_then(|n| n.parse::<u32>().ok()).filter(|n| (1..=12).contains(n)) {
+        return Some(KeyDef { key: format!("F{n}"), code: format!("F{n}"), key_code: 111 + n, text: None });
     }
-    if let Some(&(_, key, code, key_code)) = MODIFIER_KEYS
-        .iter()
-        .find(|(names, ..)| names.contains(&lower.as_str()))
-    {
-        return Some(KeyDef {
-            key: key.into(),
-            code: code.into(),
-            key_code,
-            text: None,
-        });
+    if let Some(&(_, key, code, key_code)) = MODIFIER_KEYS.iter().find(|(names, ..)| names.contains(&lower.as_str())) {
+        return Some(KeyDef { key: key.into(), code: code.into(), key_code, text: None });
     }
     let mut chars = name.chars();
     match (chars.next(), chars.next()) {
@@ -212,18 +146,13 @@ pub fn parse_key_combo(spec: &str) -> Result<KeyCombo, String> {
     let mut modifiers = Modifiers::default();
     for name in modifier_names {
         let lower = name.trim().to_ascii_lowercase();
-        match MODIFIER_KEYS
-            .iter()
-            .position(|(names, ..)| names.contains(&lower.as_str()))
-        {
+        match MODIFIER_KEYS.iter().position(|(names, ..)| names.contains(&lower.as_str())) {
             Some(0) => modifiers.ctrl = true,
             Some(1) => modifiers.shift = true,
             Some(2) => modifiers.alt = true,
             Some(3) => modifiers.meta = true,
             _ => {
-                return Err(format!(
-                    "`{name}` is not a modifier; use Control, Shift, Alt or Meta"
-                ));
+                return Err(format!("`{name}` is not a modifier; use Control, Shift, Alt or Meta"));
             }
         }
     }
@@ -242,10 +171,7 @@ mod tests {
         assert_eq!(parse_key_combo("enter").unwrap().key.key, "Enter");
         assert_eq!(parse_key_combo("Return").unwrap().key.key_code, 13);
         assert_eq!(parse_key_combo("tab").unwrap().key.code, "Tab");
-        assert_eq!(
-            parse_key_combo("space").unwrap().key.text.as_deref(),
-            Some(" ")
-        );
+        assert_eq!(parse_key_combo("space").unwrap().key.text.as_deref(), Some(" "));
         assert_eq!(parse_key_combo("down").unwrap().key.key, "ArrowDown");
         assert_eq!(parse_key_combo("f5").unwrap().key.key_code, 116);
         assert_eq!(parse_key_combo("ARROW_DOWN").unwrap().key.key, "ArrowDown");
@@ -266,16 +192,8 @@ mod tests {
     #[test]
     fn bad_names_are_explained() {
         assert!(parse_key_combo("").is_err());
-        assert!(
-            parse_key_combo("entr")
-                .unwrap_err()
-                .contains("unknown key `entr`")
-        );
-        assert!(
-            parse_key_combo("hyper+a")
-                .unwrap_err()
-                .contains("not a modifier")
-        );
+        assert!(parse_key_combo("entr").unwrap_err().contains("unknown key `entr`"));
+        assert!(parse_key_combo("hyper+a").unwrap_err().contains("not a modifier"));
         assert!(parse_key_combo("ctrl+").is_err());
     }
 
@@ -283,28 +201,12 @@ mod tests {
     fn characters_map_to_us_layout_keys() {
         assert_eq!(
             key_for_char('A'),
-            Some((
-                KeyDef {
-                    key: "A".into(),
-                    code: "KeyA".into(),
-                    key_code: 65,
-                    text: Some("A".into())
-                },
-                true
-            ))
+            Some((KeyDef { key: "A".into(), code: "KeyA".into(), key_code: 65, text: Some("A".into()) }, true))
         );
         assert_eq!(key_for_char('!').unwrap().0.code, "Digit1");
         assert_eq!(
             key_for_char('"').unwrap(),
-            (
-                KeyDef {
-                    key: "\"".into(),
-                    code: "Quote".into(),
-                    key_code: 222,
-                    text: Some("\"".into())
-                },
-                true
-            )
+            (KeyDef { key: "\"".into(), code: "Quote".into(), key_code: 222, text: Some("\"".into()) }, true)
         );
         assert_eq!(key_for_char('é'), None);
     }

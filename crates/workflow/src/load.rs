@@ -43,10 +43,7 @@ pub fn load_file(path: &Path) -> Result<Loaded, Diagnostics> {
         }])
     })?;
     // A CliGent array has no name of its own: the file's stem stands in.
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     load_str(&src, &file, &stem)
 }
 
@@ -61,10 +58,7 @@ pub fn load_str(src: &str, file: &str, fallback_name: &str) -> Result<Loaded, Di
             column: e.column().max(1),
             path: String::new(),
             message: format!("invalid JSON: {}", strip_position(&e.to_string())),
-            help: Some(
-                "a workflow file is a JSON document; check quotes, commas and brackets near here"
-                    .into(),
-            ),
+            help: Some("a workflow file is a JSON document; check quotes, commas and brackets near here".into()),
         }])
     })?;
     let index = SpanIndex::new(src);
@@ -78,11 +72,7 @@ pub fn load_str(src: &str, file: &str, fallback_name: &str) -> Result<Loaded, Di
         validate(workflow, format, &mut report);
     }
     match workflow {
-        Some(workflow) if !report.has_errors() => Ok(Loaded {
-            workflow,
-            format,
-            warnings: Diagnostics(report.found),
-        }),
+        Some(workflow) if !report.has_errors() => Ok(Loaded { workflow, format, warnings: Diagnostics(report.found) }),
         _ => Err(Diagnostics(report.found)),
     }
 }
@@ -106,10 +96,7 @@ fn native(value: &Value, report: &mut Reporter) -> Option<Workflow> {
         let states_path = JsonPath::root().key("states");
         for (si, state) in states.iter().enumerate() {
             let state_path = states_path.index(si);
-            for (key, typed) in [
-                ("checks", check_piece as PieceCheck),
-                ("actions", action_piece),
-            ] {
+            for (key, typed) in [("checks", check_piece as PieceCheck), ("actions", action_piece)] {
                 if let Some(items) = state.get(key).and_then(Value::as_array) {
                     for (i, item) in items.iter().enumerate() {
                         typed(item, &state_path.key(key).index(i), report);
@@ -135,11 +122,7 @@ fn action_piece(item: &Value, path: &JsonPath, report: &mut Reporter) {
 }
 
 /// Deserialises `value` (found at `base`), reporting a failure at the most precise place.
-pub(crate) fn deserialize<T: DeserializeOwned>(
-    value: &Value,
-    base: &JsonPath,
-    report: &mut Reporter,
-) -> Option<T> {
+pub(crate) fn deserialize<T: DeserializeOwned>(value: &Value, base: &JsonPath, report: &mut Reporter) -> Option<T> {
     match serde_path_to_error::deserialize::<_, T>(value) {
         Ok(t) => Some(t),
         Err(err) => {
@@ -171,12 +154,7 @@ fn lookup<'v>(root: &'v Value, path: &JsonPath, base: &JsonPath) -> Option<&'v V
 }
 
 /// Turns serde's message into a diagnostic with a place and a hint.
-fn report_serde_error(
-    message: &str,
-    path: &JsonPath,
-    value: Option<&Value>,
-    report: &mut Reporter,
-) {
+fn report_serde_error(message: &str, path: &JsonPath, value: Option<&Value>, report: &mut Reporter) {
     if let Some(field) = quoted_after(message, "unknown field `") {
         let expected = message.split_once(", expected ").map(|(_, e)| e.to_owned());
         let help = expected.map(|e| format!("the fields allowed here are {e}"));
@@ -184,39 +162,22 @@ fn report_serde_error(
         return;
     }
     if let Some(variant) = quoted_after(message, "unknown variant `") {
-        let expected = message
-            .split_once(", expected ")
-            .map_or(String::new(), |(_, e)| e.to_owned());
+        let expected = message.split_once(", expected ").map_or(String::new(), |(_, e)| e.to_owned());
         // For tagged checks and actions, point at the "type" value.
-        let at = if value.is_some_and(|v| v.get("type").is_some()) {
-            path.key("type")
-        } else {
-            path.clone()
-        };
+        let at = if value.is_some_and(|v| v.get("type").is_some()) { path.key("type") } else { path.clone() };
         let suggestion = crate::validate::closest(
             &variant,
-            expected.split(", ").map(|s| {
-                s.trim_matches(|c| c == '`' || c == ' ')
-                    .trim_start_matches("one of `")
-            }),
+            expected.split(", ").map(|s| s.trim_matches(|c| c == '`' || c == ' ').trim_start_matches("one of `")),
         );
         let mut help = format!("expected {expected}");
         if let Some(s) = suggestion {
             help = format!("did you mean `{s}`? ({help})");
         }
-        report.error(
-            &at,
-            format!("unknown {} `{variant}`", variant_kind(path)),
-            Some(help),
-        );
+        report.error(&at, format!("unknown {} `{variant}`", variant_kind(path)), Some(help));
         return;
     }
     if let Some(field) = quoted_after(message, "missing field `") {
-        report.error(
-            path,
-            format!("missing field `{field}`"),
-            Some(format!("add \"{field}\": … here")),
-        );
+        report.error(path, format!("missing field `{field}`"), Some(format!("add \"{field}\": … here")));
         return;
     }
     report.error(path, message.to_owned(), None);

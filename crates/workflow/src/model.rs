@@ -94,10 +94,7 @@ pub struct Viewport {
 
 impl Default for Viewport {
     fn default() -> Self {
-        Self {
-            width: 1280,
-            height: 800,
-        }
+        Self { width: 1280, height: 800 }
     }
 }
 

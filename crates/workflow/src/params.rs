@@ -37,16 +37,10 @@ pub fn parse_template(s: &str) -> Result<Vec<Piece<'_>>, TemplateError> {
         let offset = s[..consumed + open].chars().count();
         let after = &rest[open + 2..];
         let Some(close) = after.find("}}") else {
-            return Err(TemplateError {
-                offset,
-                message: "`{{` is never closed with `}}`".into(),
-            });
+            return Err(TemplateError { offset, message: "`{{` is never closed with `}}`".into() });
         };
         let name = after[..close].trim();
-        let valid = name
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        let valid = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if !valid {
             return Err(TemplateError {
@@ -92,38 +86,19 @@ impl Params {
         let mut values = IndexMap::new();
         for (name, value) in supplied {
             if !workflow.parameters.contains_key(name) {
-                let declared = workflow
-                    .parameters
-                    .keys()
-                    .map(String::as_str)
-                    .collect::<Vec<_>>();
-                let declared = if declared.is_empty() {
-                    "(none)".to_owned()
-                } else {
-                    declared.join(", ")
-                };
-                return Err(ParamError::Unknown {
-                    name: name.clone(),
-                    declared,
-                });
+                let declared = workflow.parameters.keys().map(String::as_str).collect::<Vec<_>>();
+                let declared = if declared.is_empty() { "(none)".to_owned() } else { declared.join(", ") };
+                return Err(ParamError::Unknown { name: name.clone(), declared });
             }
             values.insert(name.clone(), value.clone());
         }
         for (name, param) in &workflow.parameters {
             if !values.contains_key(name) {
-                let default = param
-                    .default
-                    .clone()
-                    .ok_or_else(|| ParamError::Missing(name.clone()))?;
+                let default = param.default.clone().ok_or_else(|| ParamError::Missing(name.clone()))?;
                 values.insert(name.clone(), default);
             }
         }
-        let secret = workflow
-            .parameters
-            .iter()
-            .filter(|(_, p)| p.secret)
-            .map(|(n, _)| n.clone())
-            .collect();
+        let secret = workflow.parameters.iter().filter(|(_, p)| p.secret).map(|(n, _)| n.clone()).collect();
         Ok(Self { values, secret })
     }
 
@@ -154,16 +129,7 @@ impl Params {
     pub fn masked_values(&self) -> IndexMap<String, String> {
         self.values
             .iter()
-            .map(|(k, v)| {
-                (
-                    k.clone(),
-                    if self.secret.contains(k) {
-                        MASK.to_owned()
-                    } else {
-                        v.clone()
-                    },
-                )
-            })
+            .map(|(k, v)| (k.clone(), if self.secret.contains(k) { MASK.to_owned() } else { v.clone() }))
             .collect()
     }
 
@@ -175,9 +141,7 @@ impl Params {
         for piece in pieces {
             match piece {
                 Piece::Literal(text) => out.push_str(text),
-                Piece::Param { name, .. } if mask && self.secret.contains(name) => {
-                    out.push_str(MASK)
-                }
+                Piece::Param { name, .. } if mask && self.secret.contains(name) => out.push_str(MASK),
                 Piece::Param { name, .. } => match self.values.get(name) {
                     Some(value) => out.push_str(value),
                     None => {
@@ -205,29 +169,22 @@ impl Workflow {
             for (ci, check) in state.checks.iter_mut().enumerate() {
                 let path = state_path.key("checks").index(ci);
                 match check {
-                    Check::Url { value, .. }
-                    | Check::Title { value, .. }
-                    | Check::Text { value, .. } => out.push((path.key("value"), value)),
+                    Check::Url { value, .. } | Check::Title { value, .. } | Check::Text { value, .. } => {
+                        out.push((path.key("value"), value))
+                    }
                     Check::Element { selector, .. } => out.push((path.key("selector"), selector)),
                 }
             }
             for (ai, action) in state.actions.iter_mut().enumerate() {
                 let path = state_path.key("actions").index(ai);
-                let (target, strings): (
-                    Option<&mut crate::model::Target>,
-                    Vec<(&str, &mut String)>,
-                ) = match action {
+                let (target, strings): (Option<&mut crate::model::Target>, Vec<(&str, &mut String)>) = match action {
                     Action::NavigateTo { url } => (None, vec![("url", url)]),
                     Action::Type { target, text, .. } => (Some(target), vec![("text", text)]),
                     Action::PressKey { key } => (None, vec![("key", key)]),
                     Action::SaveHtml { filename } | Action::Screenshot { filename } => {
                         (None, vec![("filename", filename)])
                     }
-                    Action::SelectOption {
-                        target,
-                        value,
-                        label,
-                    } => {
+                    Action::SelectOption { target, value, label } => {
                         let mut v = Vec::new();
                         if let Some(value) = value {
                             v.push(("value", value));
@@ -270,11 +227,7 @@ impl Workflow {
     pub fn bound(&self, params: &Params, mask: bool) -> Workflow {
         let mut copy = self.clone();
         for (_, s) in copy.template_strings_mut() {
-            *s = if mask {
-                params.render_masked(s)
-            } else {
-                params.render(s)
-            };
+            *s = if mask { params.render_masked(s) } else { params.render(s) };
         }
         copy
     }
@@ -290,20 +243,11 @@ mod tests {
         assert_eq!(
             pieces,
             vec![
-                Piece::Param {
-                    name: "site",
-                    offset: 0
-                },
+                Piece::Param { name: "site", offset: 0 },
                 Piece::Literal("/q?x="),
-                Piece::Param {
-                    name: "term",
-                    offset: 13
-                },
+                Piece::Param { name: "term", offset: 13 },
                 Piece::Literal("&é="),
-                Piece::Param {
-                    name: "a_1",
-                    offset: 26
-                },
+                Piece::Param { name: "a_1", offset: 26 },
             ]
         );
     }
@@ -311,17 +255,9 @@ mod tests {
     #[test]
     fn malformed_references_are_errors_with_offsets() {
         assert_eq!(parse_template("ab{{x").unwrap_err().offset, 2);
-        assert!(
-            parse_template("{{ bad name }}")
-                .unwrap_err()
-                .message
-                .contains("not a parameter reference")
-        );
+        assert!(parse_template("{{ bad name }}").unwrap_err().message.contains("not a parameter reference"));
         assert!(parse_template("{{}}").is_err());
-        assert_eq!(
-            parse_template("no refs { } }}").unwrap(),
-            vec![Piece::Literal("no refs { } }}")]
-        );
+        assert_eq!(parse_template("no refs { } }}").unwrap(), vec![Piece::Literal("no refs { } }}")]);
     }
 
     fn workflow(json: &str) -> Workflow {
@@ -338,18 +274,9 @@ mod tests {
         let p = Params::bind(&wf, &[("q".into(), "kettle".into())]).unwrap();
         assert_eq!(p.render("{{user}}:{{pw}}:{{q}}"), "ann:hunter2:kettle");
         assert_eq!(p.render_masked("{{user}}:{{pw}}"), format!("ann:{MASK}"));
-        assert_eq!(
-            p.redact("typed hunter2 into #pw"),
-            format!("typed {MASK} into #pw")
-        );
+        assert_eq!(p.redact("typed hunter2 into #pw"), format!("typed {MASK} into #pw"));
         assert_eq!(p.masked_values()["pw"], MASK);
-        assert_eq!(
-            Params::bind(&wf, &[]).unwrap_err(),
-            ParamError::Missing("q".into())
-        );
-        assert!(matches!(
-            Params::bind(&wf, &[("nope".into(), "1".into())]),
-            Err(ParamError::Unknown { .. })
-        ));
+        assert_eq!(Params::bind(&wf, &[]).unwrap_err(), ParamError::Missing("q".into()));
+        assert!(matches!(Params::bind(&wf, &[("nope".into(), "1".into())]), Err(ParamError::Unknown { .. })));
     }
 }

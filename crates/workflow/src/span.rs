@@ -77,14 +77,8 @@ pub struct LineCol {
 impl<'a> SpanIndex<'a> {
     /// Indexes `src`. On text that is not valid JSON the index is partial, never a panic.
     pub fn new(src: &'a str) -> Self {
-        let mut index = Self {
-            src,
-            ..Self::default()
-        };
-        let mut scanner = Scanner {
-            bytes: src.as_bytes(),
-            pos: 0,
-        };
+        let mut index = Self { src, ..Self::default() };
+        let mut scanner = Scanner { bytes: src.as_bytes(), pos: 0 };
         scanner.value(&JsonPath::root(), &mut index, 0);
         index
     }
@@ -146,14 +140,8 @@ impl<'a> SpanIndex<'a> {
     fn line_col(&self, offset: usize) -> LineCol {
         let before = &self.src.as_bytes()[..offset.min(self.src.len())];
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-        let line_start = before
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |p| p + 1);
-        let column = String::from_utf8_lossy(&before[line_start..])
-            .chars()
-            .count()
-            + 1;
+        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
         LineCol { line, column }
     }
 }
@@ -278,18 +266,8 @@ mod tests {
     fn values_and_keys_get_their_positions() {
         let src = "{\n  \"states\": [\n    {\"name\": \"a\"},\n    {\"name\": \"b\"}\n  ]\n}";
         let index = SpanIndex::new(src);
-        let name1 = p(&[
-            Seg::Key("states".into()),
-            Seg::Index(1),
-            Seg::Key("name".into()),
-        ]);
-        assert_eq!(
-            index.value_pos(&name1),
-            LineCol {
-                line: 4,
-                column: 14
-            }
-        );
+        let name1 = p(&[Seg::Key("states".into()), Seg::Index(1), Seg::Key("name".into())]);
+        assert_eq!(index.value_pos(&name1), LineCol { line: 4, column: 14 });
         assert_eq!(index.key_pos(&name1), LineCol { line: 4, column: 6 });
         assert_eq!(name1.to_string(), "states[1].name");
     }
@@ -298,13 +276,7 @@ mod tests {
     fn unknown_paths_fall_back_to_the_nearest_ancestor() {
         let index = SpanIndex::new("{\"a\": [1, {\"b\": 2}]}");
         let missing = p(&[Seg::Key("a".into()), Seg::Index(1), Seg::Key("zzz".into())]);
-        assert_eq!(
-            index.value_pos(&missing),
-            LineCol {
-                line: 1,
-                column: 11
-            }
-        );
+        assert_eq!(index.value_pos(&missing), LineCol { line: 1, column: 11 });
     }
 
     #[test]
@@ -320,16 +292,7 @@ mod tests {
 
     #[test]
     fn garbage_never_panics() {
-        for src in [
-            "",
-            "{",
-            "[1,",
-            "{\"a\"",
-            "{\"a\":",
-            "\"\\",
-            "{\"a\": [[[[",
-            "é{\"é\":\"é",
-        ] {
+        for src in ["", "{", "[1,", "{\"a\"", "{\"a\":", "\"\\", "{\"a\": [[[[", "é{\"é\":\"é"] {
             let index = SpanIndex::new(src);
             let _ = index.value_pos(&p(&[Seg::Key("a".into())]));
             let _ = index.string_char_pos(&p(&[Seg::Key("a".into())]), 3);

@@ -8,9 +8,7 @@ use regex::Regex;
 use crate::diagnostic::Reporter;
 use crate::keys::parse_key_combo;
 use crate::load::SourceFormat;
-use crate::model::{
-    Action, Check, Config, FORMAT_VERSION, SelectorKind, Target, TitleMatch, UrlMatch, Workflow,
-};
+use crate::model::{Action, Check, Config, FORMAT_VERSION, SelectorKind, Target, TitleMatch, UrlMatch, Workflow};
 use crate::params::{Piece, parse_template};
 use crate::selector::{validate_css, validate_xpath};
 use crate::span::JsonPath;
@@ -25,11 +23,7 @@ pub(crate) fn validate(workflow: &Workflow, format: SourceFormat, report: &mut R
         );
     }
     if workflow.name.trim().is_empty() {
-        report.error(
-            &root.key("name"),
-            "the workflow has an empty name",
-            Some("give it a short name".into()),
-        );
+        report.error(&root.key("name"), "the workflow has an empty name", Some("give it a short name".into()));
     }
     for name in workflow.parameters.keys() {
         if !is_identifier(name) {
@@ -54,24 +48,12 @@ fn config(config: &Config, path: &JsonPath, report: &mut Reporter) {
         ("action_timeout", config.action_timeout, true),
     ] {
         if !value.is_finite() || value < 0.0 || (must_be_positive && value == 0.0) {
-            let bound = if must_be_positive {
-                "greater than 0"
-            } else {
-                "0 or more"
-            };
-            report.error(
-                &path.key(key),
-                format!("`{key}` must be a number of seconds {bound}, not {value}"),
-                None,
-            );
+            let bound = if must_be_positive { "greater than 0" } else { "0 or more" };
+            report.error(&path.key(key), format!("`{key}` must be a number of seconds {bound}, not {value}"), None);
         }
     }
     if config.recursion_limit == 0 {
-        report.error(
-            &path.key("recursion_limit"),
-            "`recursion_limit` must be at least 1",
-            None,
-        );
+        report.error(&path.key("recursion_limit"), "`recursion_limit` must be at least 1", None);
     }
     let vp = config.viewport;
     if !(100..=10_000).contains(&vp.width) || !(100..=10_000).contains(&vp.height) {
@@ -102,22 +84,14 @@ fn states(workflow: &Workflow, report: &mut Reporter) {
             seen.insert(state.name.as_str(), first);
             report.error(
                 &path.key("name"),
-                format!(
-                    "duplicate state name `{}` (also states[{first}])",
-                    state.name
-                ),
-                Some(
-                    "state names identify states in `next`, logs and runs; make them unique".into(),
-                ),
+                format!("duplicate state name `{}` (also states[{first}])", state.name),
+                Some("state names identify states in `next`, logs and runs; make them unique".into()),
             );
         }
         if state.checks.is_empty() {
             report.error(
                 &path.key("checks"),
-                format!(
-                    "state `{}` has no checks, so it can never be recognised",
-                    state.name
-                ),
+                format!("state `{}` has no checks, so it can never be recognised", state.name),
                 Some("add a check on the URL, a text, an element or the title".into()),
             );
         }
@@ -131,8 +105,7 @@ fn states(workflow: &Workflow, report: &mut Reporter) {
     for (i, state) in workflow.states.iter().enumerate() {
         for (ni, next) in state.next.iter().enumerate() {
             if !seen.contains_key(next.as_str()) {
-                let help =
-                    closest(next, seen.keys().copied()).map(|s| format!("did you mean `{s}`?"));
+                let help = closest(next, seen.keys().copied()).map(|s| format!("did you mean `{s}`?"));
                 report.error(
                     &states_path.index(i).key("next").index(ni),
                     format!("`next` names an undefined state `{next}`"),
@@ -170,13 +143,7 @@ fn sample(s: &str, workflow: &Workflow) -> Option<String> {
     )
 }
 
-fn selector(
-    kind: SelectorKind,
-    raw: &str,
-    path: &JsonPath,
-    workflow: &Workflow,
-    report: &mut Reporter,
-) {
+fn selector(kind: SelectorKind, raw: &str, path: &JsonPath, workflow: &Workflow, report: &mut Reporter) {
     if raw.trim().is_empty() {
         report.error(path, "empty selector", None);
         return;
@@ -190,41 +157,19 @@ fn selector(
     };
     if let Err(e) = result {
         let (what, help) = match kind {
-            SelectorKind::Css => (
-                "CSS selector",
-                "fix the selector; XPath expressions need \"by\": \"xpath\"",
-            ),
-            SelectorKind::Xpath => (
-                "XPath expression",
-                "fix the expression (XPath 1.0, as document.evaluate accepts)",
-            ),
+            SelectorKind::Css => ("CSS selector", "fix the selector; XPath expressions need \"by\": \"xpath\""),
+            SelectorKind::Xpath => ("XPath expression", "fix the expression (XPath 1.0, as document.evaluate accepts)"),
         };
         // Offsets are only exact when no reference was substituted before the error.
         let offset = if s == raw { e.offset } else { 0 };
-        report.error_in_string(
-            path,
-            offset,
-            format!("invalid {what}: {}", e.message),
-            Some(help.into()),
-        );
+        report.error_in_string(path, offset, format!("invalid {what}: {}", e.message), Some(help.into()));
     }
 }
 
 fn check_check(check: &Check, path: &JsonPath, workflow: &Workflow, report: &mut Reporter) {
     match check {
-        Check::Element {
-            by, selector: s, ..
-        } => selector(*by, s, &path.key("selector"), workflow, report),
-        Check::Url {
-            mode: UrlMatch::Pattern,
-            value,
-            ..
-        }
-        | Check::Title {
-            mode: TitleMatch::Pattern,
-            value,
-            ..
-        } => {
+        Check::Element { by, selector: s, .. } => selector(*by, s, &path.key("selector"), workflow, report),
+        Check::Url { mode: UrlMatch::Pattern, value, .. } | Check::Title { mode: TitleMatch::Pattern, value, .. } => {
             if let Some(s) = sample(value, workflow)
                 && let Err(e) = Regex::new(&s)
             {
@@ -236,41 +181,21 @@ fn check_check(check: &Check, path: &JsonPath, workflow: &Workflow, report: &mut
             }
         }
         Check::Text { value, .. } if value.trim().is_empty() => {
-            report.error(
-                &path.key("value"),
-                "a text check needs a non-empty value",
-                None,
-            );
+            report.error(&path.key("value"), "a text check needs a non-empty value", None);
         }
         _ => {}
     }
 }
 
 fn target(target: &Target, path: &JsonPath, workflow: &Workflow, report: &mut Reporter) {
-    let kinds = [
-        ("css", &target.css),
-        ("xpath", &target.xpath),
-        ("text", &target.text),
-        ("role", &target.role),
-    ];
-    let set: Vec<&str> = kinds
-        .iter()
-        .filter(|(_, v)| v.is_some())
-        .map(|(k, _)| *k)
-        .collect();
+    let kinds = [("css", &target.css), ("xpath", &target.xpath), ("text", &target.text), ("role", &target.role)];
+    let set: Vec<&str> = kinds.iter().filter(|(_, v)| v.is_some()).map(|(k, _)| *k).collect();
     if set.len() != 1 {
-        let found = if set.is_empty() {
-            "none".to_owned()
-        } else {
-            set.join(" and ")
-        };
+        let found = if set.is_empty() { "none".to_owned() } else { set.join(" and ") };
         report.error(
             path,
             format!("a target needs exactly one of css, xpath, text or role (found {found})"),
-            Some(
-                "e.g. {\"css\": \"#submit\"} or {\"role\": \"button\", \"name\": \"Sign in\"}"
-                    .into(),
-            ),
+            Some("e.g. {\"css\": \"#submit\"} or {\"role\": \"button\", \"name\": \"Sign in\"}".into()),
         );
     }
     if target.name.is_some() && target.role.is_none() {
@@ -284,13 +209,7 @@ fn target(target: &Target, path: &JsonPath, workflow: &Workflow, report: &mut Re
         selector(SelectorKind::Css, css, &path.key("css"), workflow, report);
     }
     if let Some(xpath) = &target.xpath {
-        selector(
-            SelectorKind::Xpath,
-            xpath,
-            &path.key("xpath"),
-            workflow,
-            report,
-        );
+        selector(SelectorKind::Xpath, xpath, &path.key("xpath"), workflow, report);
     }
     for (key, value) in [("text", &target.text), ("role", &target.role)] {
         if value.as_deref().is_some_and(|v| v.trim().is_empty()) {
@@ -315,9 +234,7 @@ fn check_action(action: &Action, path: &JsonPath, workflow: &Workflow, report: &
                 );
             }
         }
-        Action::Click {
-            count, position, ..
-        } => {
+        Action::Click { count, position, .. } => {
             if !(1..=3).contains(count) {
                 report.error(
                     &path.key("count"),
@@ -344,17 +261,11 @@ fn check_action(action: &Action, path: &JsonPath, workflow: &Workflow, report: &
         }
         Action::SelectOption { value, label, .. } => {
             if value.is_some() == label.is_some() {
-                report.error(
-                    path,
-                    "select_option needs exactly one of `value` or `label`",
-                    None,
-                );
+                report.error(path, "select_option needs exactly one of `value` or `label`", None);
             }
         }
         Action::Wait { seconds } => seconds_field(*seconds, &path.key("seconds"), report),
-        Action::WaitFor {
-            timeout: Some(t), ..
-        } => seconds_field(*t, &path.key("timeout"), report),
+        Action::WaitFor { timeout: Some(t), .. } => seconds_field(*t, &path.key("timeout"), report),
         Action::SaveHtml { filename } | Action::Screenshot { filename } => {
             let plain = !filename.is_empty()
                 && !filename.contains(['/', '\\'])
@@ -365,9 +276,7 @@ fn check_action(action: &Action, path: &JsonPath, workflow: &Workflow, report: &
                 report.error(
                     &path.key("filename"),
                     format!("`{filename}` is not a plain file name"),
-                    Some(
-                        "files are written into the run's folder; use a name like page.html".into(),
-                    ),
+                    Some("files are written into the run's folder; use a name like page.html".into()),
                 );
             }
         }
@@ -391,10 +300,7 @@ fn fraction(v: f64) -> bool {
 
 fn has_scheme(url: &str) -> bool {
     url.split_once(':').is_some_and(|(scheme, _)| {
-        !scheme.is_empty()
-            && scheme
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+        !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
     })
 }
 
@@ -414,14 +320,9 @@ fn templates(workflow: &Workflow, report: &mut Reporter) {
                     if let Piece::Param { name, offset } = piece
                         && !workflow.parameters.contains_key(name)
                     {
-                        let help = match closest(
-                            name,
-                            workflow.parameters.keys().map(String::as_str),
-                        ) {
+                        let help = match closest(name, workflow.parameters.keys().map(String::as_str)) {
                             Some(s) => format!("did you mean `{s}`?"),
-                            None => format!(
-                                "declare it under \"parameters\": {{\"{name}\": {{\"default\": \"…\"}}}}"
-                            ),
+                            None => format!("declare it under \"parameters\": {{\"{name}\": {{\"default\": \"…\"}}}}"),
                         };
                         report.error_in_string(
                             &path,
@@ -437,23 +338,14 @@ fn templates(workflow: &Workflow, report: &mut Reporter) {
 }
 
 fn is_identifier(s: &str) -> bool {
-    s.chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    s.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// The candidate closest to `word` by edit distance, if it is close enough to be a typo.
-pub(crate) fn closest<'c>(
-    word: &str,
-    candidates: impl Iterator<Item = &'c str>,
-) -> Option<&'c str> {
+pub(crate) fn closest<'c>(word: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
     let limit = (word.chars().count() / 3).max(1);
-    candidates
-        .map(|c| (edit_distance(word, c), c))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
+    candidates.map(|c| (edit_distance(word, c), c)).filter(|(d, _)| *d <= limit).min_by_key(|(d, _)| *d).map(|(_, c)| c)
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {
@@ -464,11 +356,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
         row[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
             let cur = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                prev
-            } else {
-                1 + prev.min(row[j]).min(cur)
-            };
+            row[j + 1] = if ca == *cb { prev } else { 1 + prev.min(row[j]).min(cur) };
             prev = cur;
         }
     }

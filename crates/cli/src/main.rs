@@ -1,1 +1,97 @@
-fn main() {}
+//! `statewright`: the headless command line. Parses input, calls the core crates, and turns
+//! their results into terminal output and exit codes:
+//! 0 succeeded, 1 the run failed, 2 invalid input or usage, 130 interrupted.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod progress;
+mod recorder;
+mod run;
+mod workflow_cmds;
+
+#[derive(Parser)]
+#[command(name = "statewright", version, about = "Run finite-state workflows against real Chrome")]
+struct Cli {
+    /// More diagnostics on stderr (-v debug, -vv trace); RUST_LOG overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a workflow.
+    Run(run::RunArgs),
+    /// Check workflow files and report every problem with its line and column.
+    Validate {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print diagnostics as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Convert a workflow (e.g. a CliGent file) to the native format.
+    Convert {
+        input: PathBuf,
+        /// Output file, or - for stdout.
+        output: PathBuf,
+    },
+    /// Print the JSON Schema of the native workflow format.
+    Schema,
+    /// Serve the bundled demo site on loopback until interrupted.
+    DemoSite {
+        #[arg(long, default_value_t = 8931)]
+        port: u16,
+        /// Serve this folder instead of the bundled site.
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
+}
+
+/// Exit codes, as documented in the README.
+pub mod exit {
+    pub const SUCCEEDED: u8 = 0;
+    pub const FAILED: u8 = 1;
+    pub const INVALID: u8 = 2;
+    pub const INTERRUPTED: u8 = 130;
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_tracing(cli.verbose);
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("statewright: cannot start the async runtime: {e}");
+            return ExitCode::from(exit::FAILED);
+        }
+    };
+    let code = runtime.block_on(async {
+        match cli.command {
+            Command::Run(args) => run::run(args).await,
+            Command::Validate { files, json } => workflow_cmds::validate(&files, json),
+            Command::Convert { input, output } => workflow_cmds::convert(&input, &output),
+            Command::Schema => {
+                print!("{}", statewright_workflow::json_schema());
+                exit::SUCCEEDED
+            }
+            Command::DemoSite { port, dir } => workflow_cmds::demo_site(port, dir).await,
+        }
+    });
+    ExitCode::from(code)
+}
+
+fn init_tracing(verbose: u8) {
+    let default = match verbose {
+        0 => "warn",
+        1 => "statewright=debug,statewright_engine=debug,statewright_chrome=debug,info",
+        _ => "trace,hyper=info,tungstenite=info",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).init();
+}

@@ -47,7 +47,8 @@ impl ActionRun<'_> {
         let mut performed = 0;
         for (index, action) in self.actions.iter().enumerate() {
             if index > 0 && self.config.action_period > 0.0 {
-                tokio::time::sleep(Duration::from_secs_f64(self.config.action_period)).await;
+                tokio::time::sleep(Duration::try_from_secs_f64(self.config.action_period).unwrap_or(Duration::MAX))
+                    .await;
             }
             let display = &self.display[index];
             let _ = self.events.send(Event::ActionStarted {
@@ -102,7 +103,8 @@ impl ActionRun<'_> {
             Action::WaitFor { timeout: Some(t), .. } => *t,
             _ => self.config.action_timeout,
         };
-        let deadline = Instant::now() + Duration::try_from_secs_f64(timeout).unwrap_or(Duration::MAX);
+        let deadline =
+            crate::executor::deadline(Instant::now(), Duration::try_from_secs_f64(timeout).unwrap_or(Duration::MAX));
         let mut attempts = 0;
         loop {
             attempts += 1;

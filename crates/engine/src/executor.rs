@@ -16,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::act::{ActionRun, StateActions};
 use crate::driver::{Driver, DriverError, Signals};
-use crate::event::{Event, Failure, RunStatus};
+use crate::event::{CheckResult, Event, Failure, RunStatus};
 use crate::matcher::Matcher;
 
 /// How a run ended; the same content as the final `RunFinished` event.
@@ -85,6 +85,12 @@ fn secs(s: f64) -> Duration {
     Duration::try_from_secs_f64(s).unwrap_or(Duration::MAX)
 }
 
+/// `from + after`, saturating: a timeout too large for an `Instant` (validation accepts any
+/// finite number of seconds) means "never" rather than a panic.
+pub(crate) fn deadline(from: Instant, after: Duration) -> Instant {
+    from.checked_add(after).unwrap_or_else(|| from + Duration::from_secs(30 * 365 * 86_400))
+}
+
 impl Run<'_> {
     fn emit(&self, event: Event) {
         // A closed receiver means nobody listens any more; the run itself goes on.
@@ -101,8 +107,8 @@ impl Run<'_> {
         let config = self.bound.config.clone();
         let transition = secs(config.transition_period);
         let mut signals = self.read(driver, &matcher, None, Duration::ZERO).await?;
-        // The last state entered, and when its actions finished.
-        let mut last: Option<(usize, Instant)> = None;
+        // The last state entered, when its actions finished and the signals just after.
+        let mut last: Option<(usize, Instant, Signals)> = None;
         let mut no_state_since: Option<Instant> = None;
         let mut visits = vec![0u32; self.bound.states.len()];
         let mut entries = 0u32;
@@ -111,13 +117,17 @@ impl Run<'_> {
             let now = Instant::now();
             let Some(&current) = matched.first() else {
                 let since = *no_state_since.get_or_insert(now);
-                let deadline = since + secs(config.no_states_timeout);
+                let deadline = deadline(since, secs(config.no_states_timeout));
                 if now >= deadline {
+                    let mut closest = matcher.diagnose(&signals, 3);
+                    for check in closest.iter_mut().flat_map(|d| d.failing.iter_mut()) {
+                        *check = self.params.redact(check);
+                    }
                     return Err(End::Failed(Failure::NoState {
                         seconds: config.no_states_timeout,
-                        url: signals.url.clone(),
-                        title: signals.title.clone(),
-                        closest: matcher.diagnose(&signals, 3),
+                        url: self.params.redact(&signals.url),
+                        title: self.params.redact(&signals.title),
+                        closest,
                     }));
                 }
                 signals = self.read(driver, &matcher, Some(&signals), transition.min(deadline - now)).await?;
@@ -128,22 +138,25 @@ impl Run<'_> {
                 let states = matched.iter().map(|&i| self.bound.states[i].name.clone()).collect();
                 return Err(End::Failed(Failure::Ambiguous { states }));
             }
-            if let Some((previous, done_at)) = last
-                && previous == current
+            if let Some((previous, done_at, settled)) = &last
+                && *previous == current
             {
+                let done_at = *done_at;
                 let state = &self.bound.states[current];
                 // Still in the state just handled: wait for the page to move on.
                 let wait_until = if state.continuous {
-                    done_at + transition
+                    // A continuous state passes again once per transition period, or as soon
+                    // as the page changes.
+                    if signals != *settled { now } else { deadline(done_at, transition) }
                 } else {
-                    let deadline = done_at + secs(config.state_timeout);
-                    if now >= deadline {
+                    let stuck_at = deadline(done_at, secs(config.state_timeout));
+                    if now >= stuck_at {
                         return Err(End::Failed(Failure::Stuck {
                             state: state.name.clone(),
                             seconds: config.state_timeout,
                         }));
                     }
-                    deadline
+                    stuck_at
                 };
                 if now < wait_until {
                     signals = self.read(driver, &matcher, Some(&signals), transition.min(wait_until - now)).await?;
@@ -157,7 +170,7 @@ impl Run<'_> {
             visits[current] += 1;
             self.enter(driver, &matcher, &signals, current, visits[current]);
             let outcome = self.run_actions(driver, &matcher, current).await?;
-            last = Some((current, Instant::now()));
+            let done_at = Instant::now();
             if let StateActions::Completed = outcome
                 && let Some(terminal) = &self.bound.states[current].terminal
             {
@@ -168,6 +181,7 @@ impl Run<'_> {
                 });
             }
             signals = self.read(driver, &matcher, None, Duration::ZERO).await?;
+            last = Some((current, done_at, signals.clone()));
         }
     }
 
@@ -200,15 +214,24 @@ impl Run<'_> {
             state_index: index,
             visit,
             elapsed_ms: self.elapsed_ms(),
-            url: signals.url.clone(),
-            checks: matcher.check_results(index, signals),
+            url: self.params.redact(&signals.url),
+            checks: matcher
+                .check_results(index, signals)
+                .into_iter()
+                .map(|c| CheckResult { check: self.params.redact(&c.check), ..c })
+                .collect(),
         });
         // Recording runs beside the actions so it costs the run no time.
         let observation = driver.observe();
         let events = self.events.clone();
+        let params = self.params.clone();
         self.observations.spawn(async move {
             match observation.await {
-                Ok(observation) => {
+                Ok(mut observation) => {
+                    // The page may show a secret (a token in the URL, say); the record must not.
+                    for field in [&mut observation.url, &mut observation.title, &mut observation.text] {
+                        *field = params.redact(field);
+                    }
                     let _ = events.send(Event::Observed { step, observation });
                 }
                 Err(e) => tracing::warn!(step, "could not record the page: {e}"),

@@ -108,6 +108,8 @@ pub struct ScriptedDriver {
     invalid: BTreeSet<String>,
     /// Every action performed (its `action_key`), in order.
     pub log: Arc<Mutex<Vec<String>>>,
+    /// Every action performed, in full as the driver received it (typed text included).
+    pub performed: Arc<Mutex<Vec<Action>>>,
     /// How long each performed action takes.
     pub action_latency: Duration,
 }
@@ -122,6 +124,7 @@ impl ScriptedDriver {
             reactions: Vec::new(),
             invalid: BTreeSet::new(),
             log: Arc::default(),
+            performed: Arc::default(),
             action_latency: Duration::ZERO,
         }
     }
@@ -206,6 +209,7 @@ impl Driver for ScriptedDriver {
         }
         tokio::time::sleep(self.action_latency).await;
         self.log.lock().expect("log lock").push(key.clone());
+        self.performed.lock().expect("performed lock").push(action.clone());
         let now = Instant::now();
         for reaction in self.reactions.iter().filter(|r| r.action == key) {
             self.schedule.extend(reaction.changes.iter().map(|c| (now + reaction.after, c.clone())));

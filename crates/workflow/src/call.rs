@@ -1,17 +1,62 @@
-//! STUB until the real parser lands.
+//! Parses CliGent action call strings such as
+//! `click(by='css selector', selector='#go', percentage=0.5)` into a [`Call`].
+//!
+//! CliGent stored every action as a line of Python. Those lines are *data* to Statewright:
+//! they come from files of unknown origin, so they are parsed by this small hand-written
+//! parser and never handed to anything that evaluates code. The accepted language is the
+//! subset of Python expression syntax that CliGent files actually use:
+//!
+//! * a call: a name (`click`, or a dotted name such as `self.click`, of which only the last
+//!   segment is kept), `(`, arguments separated by commas with an optional trailing comma,
+//!   `)`; surrounding whitespace and one trailing `;` are tolerated;
+//! * arguments: positional `literal` or `keyword=literal`; as in Python, a positional
+//!   argument may not follow a keyword argument and a keyword may not be repeated;
+//! * literals only: strings (single, double or triple quotes; `r`/`u` prefixes; Python's
+//!   escapes; adjacent literals are concatenated), integers (decimal, `0x`, `0o`, `0b`, `_`
+//!   separators, 64-bit), floats (`1.5`, `.5`, `5.`, `1e3`), unary `+`/`-` on numbers,
+//!   `True`, `False`, `None`, and tuples `( )` and lists `[ ]` of literals, nested up to
+//!   [`MAX_DEPTH`] levels.
+//!
+//! Everything else (names used as values, operators, calls, attribute access, lambdas,
+//! comprehensions, f-strings, dicts) is rejected with a message that says what was found,
+//! because accepting it would mean either evaluating it or silently misreading it.
+//!
+//! All positions ([`Span`], [`CallError::offset`]) are *character* indices into the source
+//! string, not byte offsets, because the caller maps them into a JSON string whose escapes
+//! it resolves character by character.
+
+use std::collections::HashSet;
+use std::fmt;
+
+/// How deeply tuples, lists, parentheses and unary signs may nest. Real actions need two
+/// levels at most; the limit keeps the recursive parser's stack use bounded on any input.
+pub const MAX_DEPTH: usize = 32;
+
+/// A parsed action call: `name(args...)`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Call {
+    /// The called name; for a dotted name such as `self.click`, the last segment (`click`).
     pub name: String,
+    /// Where `name` sits in the source (the last segment only).
     pub name_span: Span,
+    /// The arguments in source order.
     pub args: Vec<Arg>,
 }
+
+/// One argument of a [`Call`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Arg {
+    /// `Some("selector")` for `selector='#a'`, `None` for a positional argument.
     pub keyword: Option<String>,
+    /// The argument's value.
     pub value: Literal,
+    /// The whole argument: from the keyword (or the value, if positional) to the value's end.
     pub span: Span,
+    /// The value alone.
     pub value_span: Span,
 }
+
+/// A literal value, the only kind of value an action argument may have.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Literal {
     Str(String),
@@ -22,21 +67,1284 @@ pub enum Literal {
     Tuple(Vec<Literal>),
     List(Vec<Literal>),
 }
+
+impl Literal {
+    /// The name of the literal's type, for messages like "`key` must be a string, not float".
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Literal::Str(_) => "string",
+            Literal::Int(_) => "integer",
+            Literal::Float(_) => "float",
+            Literal::Bool(_) => "boolean",
+            Literal::None => "None",
+            Literal::Tuple(_) => "tuple",
+            Literal::List(_) => "list",
+        }
+    }
+}
+
+/// Character (not byte) offsets into the source string, end exclusive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Span {
     pub start: usize,
     pub end: usize,
 }
+
+/// Why a call string was rejected, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CallError {
+    /// Character index into the source string (may equal its length: "at the end").
     pub offset: usize,
+    /// What was wrong, phrased for the author of the workflow file.
     pub message: String,
 }
-pub fn parse_call(_src: &str) -> Result<Call, CallError> {
-    Err(CallError { offset: 0, message: "stub".into() })
+
+impl fmt::Display for CallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (at character {})", self.message, self.offset)
+    }
 }
-impl Literal {
-    pub fn type_name(&self) -> &'static str {
-        "x"
+
+impl std::error::Error for CallError {}
+
+/// Parses one CliGent action call string. Never evaluates anything and never panics.
+pub fn parse_call(src: &str) -> Result<Call, CallError> {
+    Parser { s: src.chars().collect(), pos: 0, depth: 0 }.call()
+}
+
+fn err(offset: usize, message: impl Into<String>) -> CallError {
+    CallError { offset, message: message.into() }
+}
+
+const ONLY_LITERALS: &str = "only literal values are allowed";
+const VALUE_KINDS: &str = "a string, number, True, False, None, tuple or list";
+/// Characters that start a Python operator; after a value they mean an expression.
+const OPERATOR_CHARS: &str = "+-*/%@&|^<>=!~";
+
+/// A number before it is narrowed to a [`Literal`]: integers are kept wider than `i64` so
+/// that `-9223372036854775808` can be negated before its range is checked.
+#[derive(Debug, Clone, Copy)]
+enum Num {
+    Int(i128),
+    Float(f64),
+}
+
+struct Parser {
+    s: Vec<char>,
+    pos: usize,
+    depth: usize,
+}
+
+fn is_ident_start(c: char) -> bool {
+    c.is_ascii_alphabetic() || c == '_'
+}
+
+fn is_ident_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+impl Parser {
+    fn at(&self, pos: usize) -> Option<char> {
+        self.s.get(pos).copied()
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.at(self.pos)
+    }
+
+    fn peek_at(&self, ahead: usize) -> Option<char> {
+        self.at(self.pos.saturating_add(ahead))
+    }
+
+    /// Whitespace is any Unicode whitespace (Python only allows ASCII whitespace, but a
+    /// pasted non-breaking space is no reason to reject an action).
+    fn skip_ws(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.pos += 1;
+        }
+    }
+
+    /// The position of the next non-whitespace character at or after `pos`.
+    fn next_non_ws(&self, mut pos: usize) -> usize {
+        while self.at(pos).is_some_and(char::is_whitespace) {
+            pos += 1;
+        }
+        pos
+    }
+
+    /// Length of the identifier starting at `pos`; 0 if none starts there.
+    fn ident_len_at(&self, pos: usize) -> usize {
+        if !self.at(pos).is_some_and(is_ident_start) {
+            return 0;
+        }
+        let mut end = pos + 1;
+        while self.at(end).is_some_and(is_ident_char) {
+            end += 1;
+        }
+        end - pos
+    }
+
+    fn text(&self, start: usize, len: usize) -> String {
+        self.s.iter().skip(start).take(len).collect()
+    }
+
+    /// Describes the character at `pos` for an error message.
+    fn found(&self, pos: usize) -> String {
+        match self.at(pos) {
+            None => "the end of the text".to_owned(),
+            Some(c) if c == '\'' || c == '"' => "a string".to_owned(),
+            Some(c) if c.is_whitespace() || c.is_control() => format!("`{}`", c.escape_debug()),
+            Some(c) if is_ident_start(c) => format!("`{}`", self.text(pos, self.ident_len_at(pos))),
+            Some(c) => format!("`{c}`"),
+        }
+    }
+
+    fn enter(&mut self, at: usize) -> Result<(), CallError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(err(at, format!("values are nested more than {MAX_DEPTH} levels deep")));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    fn call(&mut self) -> Result<Call, CallError> {
+        self.skip_ws();
+        if self.peek().is_none() {
+            return Err(err(self.pos, "empty action: expected a call like click(by='css selector', selector='#go')"));
+        }
+        let mut len = self.ident_len_at(self.pos);
+        if len == 0 {
+            return Err(err(self.pos, format!("expected the name of an action, found {}", self.found(self.pos))));
+        }
+        // Dotted names (`self.click`) are accepted for CliGent's sake; the last segment is
+        // the action, the rest is an object CliGent called it on.
+        let name_start = loop {
+            let segment_start = self.pos;
+            self.pos += len;
+            let after = self.next_non_ws(self.pos);
+            if self.at(after) != Some('.') {
+                break segment_start;
+            }
+            self.pos = self.next_non_ws(after + 1);
+            len = self.ident_len_at(self.pos);
+            if len == 0 {
+                return Err(err(self.pos, format!("expected a name after `.`, found {}", self.found(self.pos))));
+            }
+        };
+        let name = self.text(name_start, len);
+        let name_span = Span { start: name_start, end: name_start + len };
+        self.skip_ws();
+        let open = self.pos;
+        if self.peek() != Some('(') {
+            return Err(err(
+                open,
+                format!(
+                    "expected '(' after the action name `{name}`, found {}; an action is a call like {name}(...)",
+                    self.found(open)
+                ),
+            ));
+        }
+        self.pos += 1;
+        let args = self.args(open)?;
+        self.skip_ws();
+        if self.peek() == Some(';') {
+            self.pos += 1;
+            self.skip_ws();
+        }
+        if self.peek().is_some() {
+            return Err(err(
+                self.pos,
+                format!("unexpected {} after the end of the call; each action is a single call", self.found(self.pos)),
+            ));
+        }
+        Ok(Call { name, name_span, args })
+    }
+
+    /// Parses the arguments after the call's `(` (at `open`) up to and including its `)`.
+    fn args(&mut self, open: usize) -> Result<Vec<Arg>, CallError> {
+        let unclosed = |pos: usize| err(pos, format!("expected ')' to close the call opened at character {open}"));
+        let mut args: Vec<Arg> = Vec::new();
+        // A set rather than a scan of `args`, so that absurdly long inputs stay linear.
+        let mut keywords: HashSet<String> = HashSet::new();
+        loop {
+            self.skip_ws();
+            match self.peek() {
+                None => return Err(unclosed(self.pos)),
+                Some(')') => {
+                    self.pos += 1;
+                    return Ok(args);
+                }
+                Some(',') => return Err(err(self.pos, "expected an argument or ')', found `,`")),
+                Some(_) => {}
+            }
+            let arg = self.arg()?;
+            match &arg.keyword {
+                Some(k) if !keywords.insert(k.clone()) => {
+                    return Err(err(arg.span.start, format!("duplicate keyword argument '{k}'")));
+                }
+                None if !keywords.is_empty() => {
+                    return Err(err(
+                        arg.span.start,
+                        "positional argument after keyword argument; once an argument is named, the rest must be named too",
+                    ));
+                }
+                _ => {}
+            }
+            args.push(arg);
+            self.skip_ws();
+            match self.peek() {
+                None => return Err(unclosed(self.pos)),
+                Some(',') => self.pos += 1,
+                Some(')') => {
+                    self.pos += 1;
+                    return Ok(args);
+                }
+                Some(_) => return Err(self.after_value_error(')', "argument")),
+            }
+        }
+    }
+
+    fn arg(&mut self) -> Result<Arg, CallError> {
+        let start = self.pos;
+        let mut keyword = None;
+        let len = self.ident_len_at(start);
+        if len > 0 {
+            let eq = self.next_non_ws(start + len);
+            if self.at(eq) == Some('=') && self.at(eq + 1) != Some('=') {
+                let word = self.text(start, len);
+                if matches!(word.as_str(), "True" | "False" | "None") {
+                    return Err(err(start, format!("`{word}` cannot be used as a keyword")));
+                }
+                self.pos = self.next_non_ws(eq + 1);
+                if matches!(self.peek(), None | Some(',') | Some(')')) {
+                    return Err(err(
+                        self.pos,
+                        format!("expected a value after `{word}=`, found {}", self.found(self.pos)),
+                    ));
+                }
+                keyword = Some(word);
+            }
+        }
+        let value_start = self.pos;
+        let value = self.value()?;
+        let end = self.pos;
+        Ok(Arg { keyword, value, span: Span { start, end }, value_span: Span { start: value_start, end } })
+    }
+
+    /// Parses one literal starting exactly at the current position; stops right after it
+    /// (trailing whitespace is left alone so that spans end at the value).
+    fn value(&mut self) -> Result<Literal, CallError> {
+        let start = self.pos;
+        let Some(c) = self.peek() else {
+            return Err(err(start, format!("expected a value ({VALUE_KINDS}), found the end of the text")));
+        };
+        match c {
+            '\'' | '"' => self.strings(),
+            '0'..='9' => {
+                let n = self.number()?;
+                narrow(n, start)
+            }
+            '.' if self.peek_at(1).is_some_and(|d| d.is_ascii_digit()) => {
+                let n = self.number()?;
+                narrow(n, start)
+            }
+            '-' | '+' => {
+                let n = self.signed()?;
+                narrow(n, start)
+            }
+            '(' => self.tuple_or_group(),
+            '[' => {
+                self.enter(start)?;
+                self.pos += 1;
+                let mut items = Vec::new();
+                self.items(start, ']', "list", &mut items)?;
+                self.leave();
+                Ok(Literal::List(items))
+            }
+            '{' => Err(err(start, format!("dictionaries and sets are not supported; use {VALUE_KINDS}"))),
+            '*' => Err(err(start, format!("{ONLY_LITERALS}; found `*` unpacking"))),
+            c if is_ident_start(c) => {
+                if self.string_prefix_at(start).is_some() {
+                    return self.strings();
+                }
+                let len = self.ident_len_at(start);
+                let word = self.text(start, len);
+                let literal = match word.as_str() {
+                    "True" => Literal::Bool(true),
+                    "False" => Literal::Bool(false),
+                    "None" => Literal::None,
+                    _ => return Err(self.name_error(start, &word)),
+                };
+                self.pos += len;
+                Ok(literal)
+            }
+            c if OPERATOR_CHARS.contains(c) => Err(err(start, format!("{ONLY_LITERALS}; found the operator `{c}`"))),
+            _ => Err(err(start, format!("expected a value ({VALUE_KINDS}), found {}", self.found(start)))),
+        }
+    }
+
+    /// The error for a name where a value should be: says what the name seems to start.
+    fn name_error(&self, start: usize, word: &str) -> CallError {
+        let next = self.next_non_ws(start + word.chars().count());
+        let what = match word {
+            "lambda" => "found a lambda expression".to_owned(),
+            "not" | "await" | "yield" => format!("found the keyword `{word}`"),
+            "true" => "found the name `true` (Python spells it True)".to_owned(),
+            "false" => "found the name `false` (Python spells it False)".to_owned(),
+            "none" | "null" => format!("found the name `{word}` (Python spells it None)"),
+            _ if self.at(next) == Some('(') => format!("found a call to `{word}(...)`"),
+            _ if self.at(next) == Some('.') => {
+                let attr_start = self.next_non_ws(next + 1);
+                let attr = self.text(attr_start, self.ident_len_at(attr_start));
+                format!("found the attribute access `{word}.{attr}`")
+            }
+            _ => format!("found the name `{word}`; if it is meant as text, quote it: '{word}'"),
+        };
+        err(start, format!("{ONLY_LITERALS}; {what}"))
+    }
+
+    /// The error for whatever follows a complete value inside a call, tuple or list when it
+    /// is neither `,` nor `close`: usually the rest of an expression, else a missing comma.
+    fn after_value_error(&self, close: char, what: &str) -> CallError {
+        let p = self.pos;
+        let Some(c) = self.at(p) else {
+            return err(p, format!("expected ',' or '{close}' after the {what}, found the end of the text"));
+        };
+        let missing_comma = |found: &str| {
+            err(p, format!("expected ',' or '{close}' after the {what}, found {found}; is a comma missing?"))
+        };
+        if OPERATOR_CHARS.contains(c) || (c == ':' && self.at(p + 1) == Some('=')) {
+            let op: String =
+                self.s.iter().skip(p).take(3).take_while(|&&o| OPERATOR_CHARS.contains(o) || o == ':').collect();
+            if op == "=" {
+                return err(p, "`=` must follow a keyword name, as in by='xpath'");
+            }
+            return err(p, format!("{ONLY_LITERALS}; found the operator `{op}`"));
+        }
+        match c {
+            '.' => {
+                let attr = self.text(p + 1, self.ident_len_at(p + 1));
+                err(p, format!("{ONLY_LITERALS}; found the attribute access `.{attr}`"))
+            }
+            '(' => err(p, format!("{ONLY_LITERALS}; found a call")),
+            '[' => err(p, format!("{ONLY_LITERALS}; found indexing or slicing with `[`")),
+            '\'' | '"' => missing_comma("a string"),
+            '0'..='9' => missing_comma("a number"),
+            c if is_ident_start(c) => {
+                let word = self.text(p, self.ident_len_at(p));
+                match word.as_str() {
+                    "if" | "else" => err(p, format!("{ONLY_LITERALS}; found a conditional expression (`{word}`)")),
+                    "for" | "async" => err(p, format!("{ONLY_LITERALS}; found a comprehension (`{word}`)")),
+                    "and" | "or" | "not" | "in" | "is" => {
+                        err(p, format!("{ONLY_LITERALS}; found the operator `{word}`"))
+                    }
+                    _ => missing_comma(&format!("`{word}`")),
+                }
+            }
+            _ => err(p, format!("expected ',' or '{close}' after the {what}, found {}", self.found(p))),
+        }
+    }
+
+    /// Parses `( )`: the empty tuple, a parenthesised value `(x)` (which is just `x`, as in
+    /// Python), or a tuple `(x,)` / `(x, y)`.
+    fn tuple_or_group(&mut self) -> Result<Literal, CallError> {
+        let open = self.pos;
+        self.enter(open)?;
+        self.pos += 1;
+        self.skip_ws();
+        if self.peek() == Some(')') {
+            self.pos += 1;
+            self.leave();
+            return Ok(Literal::Tuple(Vec::new()));
+        }
+        if self.peek() == Some(',') {
+            return Err(err(self.pos, "expected a value or ')', found `,`"));
+        }
+        let first = self.value()?;
+        self.skip_ws();
+        let result = match self.peek() {
+            Some(')') => {
+                self.pos += 1;
+                first
+            }
+            Some(',') => {
+                self.pos += 1;
+                let mut items = vec![first];
+                self.items(open, ')', "tuple", &mut items)?;
+                Literal::Tuple(items)
+            }
+            None => {
+                return Err(err(self.pos, format!("expected ')' to close the parenthesis opened at character {open}")));
+            }
+            Some(_) => return Err(self.after_value_error(')', "item")),
+        };
+        self.leave();
+        Ok(result)
+    }
+
+    /// Parses comma-separated items up to and including `close`; the opening bracket (at
+    /// `open`) has been consumed, and so has any comma right before the current position.
+    fn items(&mut self, open: usize, close: char, what: &str, items: &mut Vec<Literal>) -> Result<(), CallError> {
+        let unclosed =
+            |pos: usize| err(pos, format!("expected '{close}' to close the {what} opened at character {open}"));
+        loop {
+            self.skip_ws();
+            match self.peek() {
+                None => return Err(unclosed(self.pos)),
+                Some(c) if c == close => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                Some(',') => {
+                    return Err(err(self.pos, format!("expected a value or '{close}', found `,`")));
+                }
+                Some(_) => {}
+            }
+            items.push(self.value()?);
+            self.skip_ws();
+            match self.peek() {
+                None => return Err(unclosed(self.pos)),
+                Some(',') => self.pos += 1,
+                Some(c) if c == close => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                Some(_) => return Err(self.after_value_error(close, "item")),
+            }
+        }
+    }
+
+    /// Parses `-x` / `+x` where `x` is a number literal or another signed number.
+    fn signed(&mut self) -> Result<Num, CallError> {
+        let sign_pos = self.pos;
+        let negative = self.peek() == Some('-');
+        let sign = if negative { '-' } else { '+' };
+        self.enter(sign_pos)?;
+        self.pos += 1;
+        self.skip_ws();
+        let n = match self.peek() {
+            Some('-' | '+') => self.signed()?,
+            Some('0'..='9') => self.number()?,
+            Some('.') if self.peek_at(1).is_some_and(|d| d.is_ascii_digit()) => self.number()?,
+            _ => {
+                // Parse the operand anyway: if it is not a literal, its own error says so.
+                let operand = self.value()?;
+                let message = match operand {
+                    Literal::Int(_) | Literal::Float(_) => {
+                        format!("unary `{sign}` must be followed directly by a number, as in {sign}5")
+                    }
+                    other => format!("unary `{sign}` applies only to numbers; found {}", other.type_name()),
+                };
+                return Err(err(sign_pos, message));
+            }
+        };
+        self.leave();
+        Ok(match (negative, n) {
+            (false, n) => n,
+            // Cannot overflow: `number` keeps integers within ±i128::MAX.
+            (true, Num::Int(i)) => Num::Int(-i),
+            (true, Num::Float(f)) => Num::Float(-f),
+        })
+    }
+
+    /// Reads decimal digits with single `_` separators between them, as Python allows.
+    /// Returns the digits without separators (possibly empty if no digit is here).
+    fn digit_part(&mut self) -> Result<String, CallError> {
+        let mut digits = String::new();
+        while let Some(c) = self.peek() {
+            if c.is_ascii_digit() {
+                digits.push(c);
+                self.pos += 1;
+            } else if c == '_' && !digits.is_empty() && self.peek_at(1).is_some_and(|d| d.is_ascii_digit()) {
+                self.pos += 1;
+            } else if c == '_' && !digits.is_empty() {
+                return Err(err(self.pos, "`_` in a number must stand between two digits"));
+            } else {
+                break;
+            }
+        }
+        Ok(digits)
+    }
+
+    /// Parses an unsigned number literal starting at a digit or at `.digit`.
+    fn number(&mut self) -> Result<Num, CallError> {
+        let start = self.pos;
+        if self.peek() == Some('0') {
+            let radix = match self.peek_at(1) {
+                Some('x' | 'X') => Some((16, "hexadecimal")),
+                Some('o' | 'O') => Some((8, "octal")),
+                Some('b' | 'B') => Some((2, "binary")),
+                _ => None,
+            };
+            if let Some((radix, radix_name)) = radix {
+                self.pos += 2;
+                let mut value: i128 = 0;
+                let mut any = false;
+                while let Some(c) = self.peek() {
+                    if let Some(d) = c.to_digit(radix) {
+                        value = value
+                            .checked_mul(i128::from(radix))
+                            .and_then(|v| v.checked_add(i128::from(d)))
+                            .ok_or_else(|| err(start, "integer literal is too large"))?;
+                        any = true;
+                        self.pos += 1;
+                    } else if c == '_' && self.peek_at(1).is_some_and(|d| d.is_digit(radix)) {
+                        self.pos += 1;
+                    } else {
+                        break;
+                    }
+                }
+                if !any {
+                    return Err(err(
+                        start,
+                        format!("expected {radix_name} digits after `0{}`", self.text(start + 1, 1)),
+                    ));
+                }
+                self.number_end(start)?;
+                return Ok(Num::Int(value));
+            }
+        }
+
+        let int_part = self.digit_part()?;
+        let mut is_float = false;
+        let mut frac = String::new();
+        if self.peek() == Some('.') {
+            is_float = true;
+            self.pos += 1;
+            if self.peek() == Some('_') {
+                return Err(err(self.pos, "`_` in a number must stand between two digits"));
+            }
+            frac = self.digit_part()?;
+        }
+        let mut exponent = String::new();
+        if matches!(self.peek(), Some('e' | 'E')) {
+            let sign_len = usize::from(matches!(self.peek_at(1), Some('+' | '-')));
+            if self.peek_at(1 + sign_len).is_some_and(|d| d.is_ascii_digit()) {
+                is_float = true;
+                if self.peek_at(1) == Some('-') {
+                    exponent.push('-');
+                }
+                self.pos += 1 + sign_len;
+                exponent.push_str(&self.digit_part()?);
+            }
+        }
+        if matches!(self.peek(), Some('j' | 'J')) {
+            return Err(err(start, "complex numbers are not supported"));
+        }
+        self.number_end(start)?;
+
+        if is_float {
+            let int_part = if int_part.is_empty() { "0" } else { &int_part };
+            let frac = if frac.is_empty() { "0" } else { &frac };
+            let exponent = if exponent.is_empty() { "0" } else { &exponent };
+            let text = format!("{int_part}.{frac}e{exponent}");
+            let f: f64 = text.parse().map_err(|_| err(start, "invalid float literal"))?;
+            if !f.is_finite() {
+                return Err(err(start, "float literal is out of range"));
+            }
+            return Ok(Num::Float(f));
+        }
+        if int_part.len() > 1 && int_part.starts_with('0') && int_part.chars().any(|c| c != '0') {
+            return Err(err(start, "leading zeros in decimal integer literals are not allowed; use 0o for octal"));
+        }
+        let mut value: i128 = 0;
+        for c in int_part.chars() {
+            let d = c.to_digit(10).map_or(0, i128::from);
+            value = value
+                .checked_mul(10)
+                .and_then(|v| v.checked_add(d))
+                .ok_or_else(|| err(start, "integer literal is too large"))?;
+        }
+        Ok(Num::Int(value))
+    }
+
+    /// A number must not run straight into a name (`5px`, `0x1g`, `1e`), as in Python.
+    fn number_end(&self, start: usize) -> Result<(), CallError> {
+        if self.peek().is_some_and(is_ident_char) {
+            let mut end = self.pos;
+            while self.at(end).is_some_and(is_ident_char) {
+                end += 1;
+            }
+            return Err(err(start, format!("invalid number literal `{}`", self.text(start, end - start))));
+        }
+        Ok(())
+    }
+
+    /// If a string literal starts at `pos`, the length of its prefix (0 for a bare quote).
+    /// Any short run of prefix letters before a quote counts, so that invalid prefixes
+    /// (`f`, `b`, `ur`) get a message about strings rather than about names.
+    fn string_prefix_at(&self, pos: usize) -> Option<usize> {
+        let quote_at = |p: usize| matches!(self.at(p), Some('\'' | '"'));
+        if quote_at(pos) {
+            return Some(0);
+        }
+        let len = self.ident_len_at(pos);
+        let letters = (0..len).all(|i| self.at(pos + i).is_some_and(|c| "rRbBuUfFtT".contains(c)));
+        (len > 0 && len <= 2 && letters && quote_at(pos + len)).then_some(len)
+    }
+
+    /// Parses one or more adjacent string literals and concatenates them, as Python does.
+    fn strings(&mut self) -> Result<Literal, CallError> {
+        let mut out = String::new();
+        loop {
+            self.one_string(&mut out)?;
+            let end = self.pos;
+            self.skip_ws();
+            if self.string_prefix_at(self.pos).is_none() {
+                self.pos = end;
+                return Ok(Literal::Str(out));
+            }
+        }
+    }
+
+    fn one_string(&mut self, out: &mut String) -> Result<(), CallError> {
+        let start = self.pos;
+        let prefix_len = self.string_prefix_at(start).unwrap_or(0);
+        let prefix = self.text(start, prefix_len).to_lowercase();
+        let raw = match prefix.as_str() {
+            "" | "u" => false,
+            "r" => true,
+            p if p.contains('f') => {
+                return Err(err(start, "f-strings are code, not data: use a plain string ('{{name}}' for parameters)"));
+            }
+            p if p.contains('t') => {
+                return Err(err(start, "t-strings are code, not data: use a plain string"));
+            }
+            p if p.contains('b') => {
+                return Err(err(start, "bytes literals (b'...') are not supported: use a plain string"));
+            }
+            p => return Err(err(start, format!("invalid string prefix `{p}`"))),
+        };
+        self.pos += prefix_len;
+        let Some(quote) = self.peek() else {
+            return Err(err(start, "expected a string"));
+        };
+        let triple = self.peek_at(1) == Some(quote) && self.peek_at(2) == Some(quote);
+        self.pos += if triple { 3 } else { 1 };
+        let unterminated = || {
+            let kind = if triple { "triple-quoted string" } else { "string" };
+            err(start, format!("unterminated {kind} starting at character {start}"))
+        };
+        loop {
+            let Some(c) = self.peek() else {
+                return Err(unterminated());
+            };
+            if c == quote {
+                if !triple {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                if self.peek_at(1) == Some(quote) && self.peek_at(2) == Some(quote) {
+                    self.pos += 3;
+                    return Ok(());
+                }
+                out.push(c);
+                self.pos += 1;
+            } else if (c == '\n' || c == '\r') && !triple {
+                return Err(err(
+                    start,
+                    format!(
+                        "unterminated string starting at character {start}: a line break ends it; use \\n or a triple-quoted string"
+                    ),
+                ));
+            } else if c == '\\' && raw {
+                // In a raw string the backslash stays and the next character, even a
+                // quote, is taken literally; either way neither ends the string.
+                out.push(c);
+                self.pos += 1;
+                let Some(next) = self.peek() else {
+                    return Err(unterminated());
+                };
+                out.push(next);
+                self.pos += 1;
+            } else if c == '\\' {
+                if !self.escape(out)? {
+                    return Err(unterminated());
+                }
+            } else {
+                out.push(c);
+                self.pos += 1;
+            }
+        }
+    }
+
+    /// Decodes the escape sequence at the current backslash into `out`, with Python's
+    /// meaning. Returns `Ok(false)` if the text ends right after the backslash.
+    fn escape(&mut self, out: &mut String) -> Result<bool, CallError> {
+        let backslash = self.pos;
+        self.pos += 1;
+        let Some(c) = self.peek() else {
+            return Ok(false);
+        };
+        self.pos += 1;
+        match c {
+            // A backslash before a line break continues the line: both disappear.
+            '\n' => {}
+            '\r' => {
+                if self.peek() == Some('\n') {
+                    self.pos += 1;
+                }
+            }
+            '\\' | '\'' | '"' => out.push(c),
+            'a' => out.push('\x07'),
+            'b' => out.push('\x08'),
+            'f' => out.push('\x0c'),
+            'n' => out.push('\n'),
+            'r' => out.push('\r'),
+            't' => out.push('\t'),
+            'v' => out.push('\x0b'),
+            '0'..='7' => {
+                let mut value = c.to_digit(8).unwrap_or(0);
+                for _ in 0..2 {
+                    match self.peek().and_then(|d| d.to_digit(8)) {
+                        Some(d) => {
+                            value = value * 8 + d;
+                            self.pos += 1;
+                        }
+                        None => break,
+                    }
+                }
+                // At most 0o777, always a valid character.
+                out.push(char::from_u32(value).unwrap_or(char::REPLACEMENT_CHARACTER));
+            }
+            'x' => out.push(self.hex_escape(backslash, 'x', 2)?),
+            'u' => out.push(self.hex_escape(backslash, 'u', 4)?),
+            'U' => out.push(self.hex_escape(backslash, 'U', 8)?),
+            'N' => {
+                return Err(err(
+                    backslash,
+                    "named escapes like \\N{...} are not supported: write the character itself or use \\uXXXX",
+                ));
+            }
+            // Python keeps unknown escapes such as `\d` as they are; so do we.
+            other => {
+                out.push('\\');
+                out.push(other);
+            }
+        }
+        Ok(true)
+    }
+
+    fn hex_escape(&mut self, backslash: usize, letter: char, digits: usize) -> Result<char, CallError> {
+        let mut value: u32 = 0;
+        for _ in 0..digits {
+            let Some(d) = self.peek().and_then(|d| d.to_digit(16)) else {
+                return Err(err(
+                    backslash,
+                    format!("truncated \\{letter} escape: expected {digits} hexadecimal digits"),
+                ));
+            };
+            value = value * 16 + d;
+            self.pos += 1;
+        }
+        char::from_u32(value).ok_or_else(|| {
+            let what = if (0xD800..=0xDFFF).contains(&value) {
+                "a lone surrogate, which a string cannot hold"
+            } else {
+                "not a Unicode character"
+            };
+            err(backslash, format!("\\{letter}{value:0digits$x} is {what}"))
+        })
+    }
+}
+
+/// Narrows a parsed number to a [`Literal`]: integers must fit in 64 bits.
+fn narrow(n: Num, start: usize) -> Result<Literal, CallError> {
+    match n {
+        Num::Int(i) => {
+            i64::try_from(i).map(Literal::Int).map_err(|_| err(start, format!("integer {i} does not fit in 64 bits")))
+        }
+        Num::Float(f) => Ok(Literal::Float(f)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(src: &str) -> Call {
+        match parse_call(src) {
+            Ok(call) => call,
+            Err(e) => panic!("{src:?} should parse, got: {e}"),
+        }
+    }
+
+    /// The single argument's value of `f(...)`-style test inputs.
+    fn one(src: &str) -> Literal {
+        let call = ok(src);
+        assert_eq!(call.args.len(), 1, "{src:?}");
+        call.args[0].value.clone()
+    }
+
+    fn s(text: &str) -> Literal {
+        Literal::Str(text.to_owned())
+    }
+
+    fn bad(src: &str, offset: usize, fragment: &str) {
+        match parse_call(src) {
+            Ok(call) => panic!("{src:?} should fail, parsed as {call:?}"),
+            Err(e) => {
+                assert!(e.message.contains(fragment), "{src:?}: message {:?} lacks {fragment:?}", e.message);
+                assert_eq!(e.offset, offset, "{src:?}: wrong offset for {:?}", e.message);
+            }
+        }
+    }
+
+    /// Character index of `needle` in `hay` (for spans in test strings).
+    fn at(hay: &str, needle: &str) -> usize {
+        let byte = hay.find(needle).expect("needle in test string");
+        hay[..byte].chars().count()
+    }
+
+    fn kw<'a>(call: &'a Call, name: &str) -> &'a Arg {
+        call.args.iter().find(|a| a.keyword.as_deref() == Some(name)).expect("keyword present")
+    }
+
+    const CLICK_ESPN: &str = r#"click(by='css selector', selector='a[data-testid="set-item"][aria-label="ESPN"]', button='left', percentage=0.5, scroll_to=True)"#;
+    const TYPE_Q: &str = r#"type(by='xpath', selector="//input[@name='q']", text='{{query}}')"#;
+    const CLICK_ITS_OK: &str = r#"click(by="xpath", selector='//button[text()="It\'s ok"]', coordinates=(120, 45.5))"#;
+
+    /// Every valid example used below; their prefixes also feed the no-panic round.
+    const VALID: &[&str] = &[
+        CLICK_ESPN,
+        TYPE_Q,
+        CLICK_ITS_OK,
+        "press_key(key='tab')",
+        "press_key('enter')",
+        "wait(seconds=5)",
+        "wait(2.5)",
+        "scroll('down', 300)",
+        "navigate_to(\"https://x.y/?a=1&b=2\")",
+        "save_html(filename=None)",
+        "  click()  ",
+        "click();",
+        "click() ; ",
+        "self.click(selector='#a')",
+        "browser . click ('x')",
+        "wait(5,)",
+        "f(x=-5)",
+        "f(+3)",
+        "f(- 2.5)",
+        "f(--5)",
+        "f(0x1F, 0o17, 0b101, 1_000_000, 0x_ff, 0XFF)",
+        "f(.5, 5., 1e3, 1.5E-3, 1_0.2_5, 1.e2, 0.0, 00.5, 0e0, 1E+2)",
+        "f(-9223372036854775808, 9223372036854775807)",
+        "f('a' \"b\" '''c''')",
+        r"f(r'\d+\.')",
+        r#"f(R"\n", u'x', U"y")"#,
+        r#"f('\\ \' \" \n \r \t \0 \x41 \u00e9 \U0001F600')"#,
+        r"f('\d\w', '\101\7', '\a\b\f\v')",
+        "f(\"\"\"a \"b\" ''c''\nline\"\"\")",
+        "f('''it's''')",
+        "f('ab\\\ncd')",
+        "f((), (1,), (1), [], [1, 'a', [True, None], (2.5,)])",
+        "f([1,2,],)",
+        "f(True, False, None)",
+        "type(selector='#é', text='ünïcödé 😀')",
+        "click(\n  by='xpath',\n  selector='//a'\n)",
+        "click(\u{a0}by='x'\u{a0})",
+        "f(a = 1)",
+        "f('', \"\", '''''', \"\"\"\"\"\")",
+        r"f(r'a\'b')",
+        "f(x=(1, (2, [3])))",
+        "f('#')",
+        "f('a' 'b', c='d' \"e\")",
+        "_private_1(_x=1)",
+        "f(00, 0)",
+        "f('{{name}}')",
+    ];
+
+    #[test]
+    fn all_valid_examples_parse() {
+        for src in VALID {
+            ok(src);
+        }
+        assert!(VALID.len() >= 30);
+    }
+
+    #[test]
+    fn cligent_click_with_spans() {
+        let call = ok(CLICK_ESPN);
+        assert_eq!(call.name, "click");
+        assert_eq!(call.name_span, Span { start: 0, end: 5 });
+        let names: Vec<_> = call.args.iter().map(|a| a.keyword.as_deref().unwrap_or("")).collect();
+        assert_eq!(names, ["by", "selector", "button", "percentage", "scroll_to"]);
+        assert_eq!(kw(&call, "by").value, s("css selector"));
+        assert_eq!(kw(&call, "selector").value, s(r#"a[data-testid="set-item"][aria-label="ESPN"]"#));
+        assert_eq!(kw(&call, "button").value, s("left"));
+        assert_eq!(kw(&call, "percentage").value, Literal::Float(0.5));
+        assert_eq!(kw(&call, "scroll_to").value, Literal::Bool(true));
+
+        let sel = kw(&call, "selector");
+        let start = at(CLICK_ESPN, "selector=");
+        let value_start = at(CLICK_ESPN, "'a[data");
+        let end = at(CLICK_ESPN, ", button");
+        assert_eq!(sel.span, Span { start, end });
+        assert_eq!(sel.value_span, Span { start: value_start, end });
+        let pct = kw(&call, "percentage");
+        assert_eq!(pct.value_span, Span { start: at(CLICK_ESPN, "0.5"), end: at(CLICK_ESPN, "0.5") + 3 });
+        let last = kw(&call, "scroll_to");
+        assert_eq!(last.span.end, CLICK_ESPN.len() - 1);
+    }
+
+    #[test]
+    fn cligent_type_and_others() {
+        let call = ok(TYPE_Q);
+        assert_eq!(call.name, "type");
+        assert_eq!(kw(&call, "selector").value, s("//input[@name='q']"));
+        assert_eq!(kw(&call, "text").value, s("{{query}}"));
+
+        let call = ok("press_key(key='tab')");
+        assert_eq!((call.name.as_str(), &call.args[0].value), ("press_key", &s("tab")));
+        let call = ok("press_key('enter')");
+        assert_eq!(call.args[0].keyword, None);
+        assert_eq!(call.args[0].value, s("enter"));
+        assert_eq!(one("wait(seconds=5)"), Literal::Int(5));
+        assert_eq!(one("wait(2.5)"), Literal::Float(2.5));
+        let call = ok("scroll('down', 300)");
+        assert_eq!(call.args.iter().map(|a| a.value.clone()).collect::<Vec<_>>(), [s("down"), Literal::Int(300)]);
+        assert_eq!(one("navigate_to(\"https://x.y/?a=1&b=2\")"), s("https://x.y/?a=1&b=2"));
+        assert_eq!(one("save_html(filename=None)"), Literal::None);
+    }
+
+    #[test]
+    fn escaped_quote_and_coordinates() {
+        let call = ok(CLICK_ITS_OK);
+        assert_eq!(kw(&call, "selector").value, s(r#"//button[text()="It's ok"]"#));
+        assert_eq!(kw(&call, "coordinates").value, Literal::Tuple(vec![Literal::Int(120), Literal::Float(45.5)]));
+        let coords = kw(&call, "coordinates");
+        assert_eq!(coords.value_span, Span { start: at(CLICK_ITS_OK, "(120"), end: CLICK_ITS_OK.len() - 1 });
+    }
+
+    #[test]
+    fn names_whitespace_and_trailing_punctuation() {
+        let call = ok("  click()  ");
+        assert_eq!((call.name.as_str(), call.args.len(), call.name_span), ("click", 0, Span { start: 2, end: 7 }));
+        assert!(ok("click();").args.is_empty());
+        assert!(ok("click() ; ").args.is_empty());
+        let call = ok("self.click(selector='#a')");
+        assert_eq!((call.name.as_str(), call.name_span), ("click", Span { start: 5, end: 10 }));
+        let call = ok("browser . click ('x')");
+        assert_eq!((call.name.as_str(), call.name_span), ("click", Span { start: 10, end: 15 }));
+        assert_eq!(one("wait(5,)"), Literal::Int(5));
+        let call = ok("click(\n  by='xpath',\n  selector='//a'\n)");
+        assert_eq!(call.args[1].span, Span { start: 23, end: 37 });
+        assert_eq!(ok("click(\u{a0}by='x'\u{a0})").args[0].span, Span { start: 7, end: 13 });
+        let call = ok("f(a = 1)");
+        assert_eq!(
+            (call.args[0].span, call.args[0].value_span),
+            (Span { start: 2, end: 7 }, Span { start: 6, end: 7 })
+        );
+        assert_eq!(ok("_private_1(_x=1)").name, "_private_1");
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(one("f(x=-5)"), Literal::Int(-5));
+        assert_eq!(one("f(+3)"), Literal::Int(3));
+        assert_eq!(one("f(- 2.5)"), Literal::Float(-2.5));
+        assert_eq!(one("f(--5)"), Literal::Int(5));
+        assert_eq!(one("f(-+-5)"), Literal::Int(5));
+        let ints: Vec<_> =
+            ok("f(0x1F, 0o17, 0b101, 1_000_000, 0x_ff, 0XFF)").args.into_iter().map(|a| a.value).collect();
+        assert_eq!(ints, [31, 15, 5, 1_000_000, 255, 255].map(Literal::Int));
+        let floats: Vec<_> = ok("f(.5, 5., 1e3, 1.5E-3, 1_0.2_5, 1.e2, 0.0, 00.5, 0e0, 1E+2)")
+            .args
+            .into_iter()
+            .map(|a| a.value)
+            .collect();
+        assert_eq!(floats, [0.5, 5.0, 1000.0, 0.0015, 10.25, 100.0, 0.0, 0.5, 0.0, 100.0].map(Literal::Float));
+        let extremes: Vec<_> =
+            ok("f(-9223372036854775808, 9223372036854775807)").args.into_iter().map(|a| a.value).collect();
+        assert_eq!(extremes, [Literal::Int(i64::MIN), Literal::Int(i64::MAX)]);
+        assert_eq!(one("f(00)"), Literal::Int(0));
+        assert_eq!(one("f(-0x10)"), Literal::Int(-16));
+        assert_eq!(one("f(1e-400)"), Literal::Float(0.0));
+    }
+
+    #[test]
+    fn strings_and_escapes() {
+        assert_eq!(one("f('a' \"b\" '''c''')"), s("abc"));
+        assert_eq!(one(r"f(r'\d+\.')"), s(r"\d+\."));
+        let raw: Vec<_> = ok(r#"f(R"\n", u'x', U"y")"#).args.into_iter().map(|a| a.value).collect();
+        assert_eq!(raw, [s(r"\n"), s("x"), s("y")]);
+        assert_eq!(one(r#"f('\\ \' \" \n \r \t \0 \x41 \u00e9 \U0001F600')"#), s("\\ ' \" \n \r \t \0 A é 😀"));
+        let more: Vec<_> = ok(r"f('\d\w', '\101\7', '\a\b\f\v')").args.into_iter().map(|a| a.value).collect();
+        assert_eq!(more, [s(r"\d\w"), s("A\x07"), s("\x07\x08\x0c\x0b")]);
+        assert_eq!(one("f(\"\"\"a \"b\" ''c''\nline\"\"\")"), s("a \"b\" ''c''\nline"));
+        assert_eq!(one("f('''it's''')"), s("it's"));
+        assert_eq!(one("f('ab\\\ncd')"), s("abcd"));
+        assert_eq!(one("f('ab\\\r\ncd')"), s("abcd"));
+        let empties: Vec<_> = ok("f('', \"\", '''''', \"\"\"\"\"\")").args.into_iter().map(|a| a.value).collect();
+        assert_eq!(empties, [s(""), s(""), s(""), s("")]);
+        assert_eq!(one(r"f(r'a\'b')"), s(r"a\'b"));
+        assert_eq!(one("f('#')"), s("#"));
+        assert_eq!(one("f('{{name}}')"), s("{{name}}"));
+        assert_eq!(one("f('\\u0041\\x2a')"), s("A*"));
+        let call = ok("f('a' 'b', c='d' \"e\")");
+        assert_eq!((call.args[0].value.clone(), call.args[1].value.clone()), (s("ab"), s("de")));
+        assert_eq!(call.args[0].value_span, Span { start: 2, end: 9 });
+        assert_eq!(call.args[1].span, Span { start: 11, end: 20 });
+    }
+
+    #[test]
+    fn containers_and_constants() {
+        let values: Vec<_> =
+            ok("f((), (1,), (1), [], [1, 'a', [True, None], (2.5,)])").args.into_iter().map(|a| a.value).collect();
+        assert_eq!(
+            values,
+            [
+                Literal::Tuple(vec![]),
+                Literal::Tuple(vec![Literal::Int(1)]),
+                Literal::Int(1),
+                Literal::List(vec![]),
+                Literal::List(vec![
+                    Literal::Int(1),
+                    s("a"),
+                    Literal::List(vec![Literal::Bool(true), Literal::None]),
+                    Literal::Tuple(vec![Literal::Float(2.5)]),
+                ]),
+            ]
+        );
+        assert_eq!(one("f([1,2,],)"), Literal::List(vec![Literal::Int(1), Literal::Int(2)]));
+        assert_eq!(
+            one("f(x=(1, (2, [3])))"),
+            Literal::Tuple(vec![
+                Literal::Int(1),
+                Literal::Tuple(vec![Literal::Int(2), Literal::List(vec![Literal::Int(3)])])
+            ])
+        );
+        let constants: Vec<_> = ok("f(True, False, None)").args.into_iter().map(|a| a.value).collect();
+        assert_eq!(constants, [Literal::Bool(true), Literal::Bool(false), Literal::None]);
+        let deep = format!("f({}1{})", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        ok(&deep);
+    }
+
+    #[test]
+    fn spans_are_character_offsets() {
+        let src = "type(selector='#é', text='ünïcödé 😀')";
+        let call = ok(src);
+        assert_eq!(call.args[0].span, Span { start: 5, end: 18 });
+        assert_eq!(call.args[0].value_span, Span { start: 14, end: 18 });
+        assert_eq!(call.args[1].span, Span { start: 20, end: 36 });
+        assert_eq!(call.args[1].value_span, Span { start: 25, end: 36 });
+        assert_eq!(call.args[1].value, s("ünïcödé 😀"));
+        let chars: Vec<char> = src.chars().collect();
+        let text: String = chars[call.args[1].value_span.start..call.args[1].value_span.end].iter().collect();
+        assert_eq!(text, "'ünïcödé 😀'");
+        // Errors after non-ASCII text also count characters.
+        bad("type(text='é', x=y)", 17, "found the name `y`");
+        bad("f('😀😀', 'x)", 8, "unterminated string starting at character 8");
+    }
+
+    #[test]
+    fn type_names_and_display() {
+        let names: Vec<_> = [
+            s(""),
+            Literal::Int(0),
+            Literal::Float(0.0),
+            Literal::Bool(true),
+            Literal::None,
+            Literal::Tuple(vec![]),
+            Literal::List(vec![]),
+        ]
+        .iter()
+        .map(Literal::type_name)
+        .collect();
+        assert_eq!(names, ["string", "integer", "float", "boolean", "None", "tuple", "list"]);
+        let e = parse_call("click").expect_err("no parenthesis");
+        assert_eq!(e.to_string(), format!("{} (at character 5)", e.message));
+        let boxed: Box<dyn std::error::Error> = Box::new(e);
+        assert!(boxed.to_string().ends_with("(at character 5)"));
+    }
+
+    #[test]
+    fn rejects_structure_errors() {
+        bad("", 0, "empty action");
+        bad("   ", 3, "empty action");
+        bad("click", 5, "expected '(' after the action name `click`");
+        bad("click(", 6, "expected ')' to close the call opened at character 5");
+        bad("click(by='x'", 12, "expected ')' to close the call opened at character 5");
+        bad("click(by='x',", 13, "expected ')' to close the call opened at character 5");
+        bad("f((1, 2)", 8, "expected ')' to close the call opened at character 1");
+        bad("f([1, 2)", 7, "expected ',' or ']' after the item, found `)`");
+        bad("f([1, 2", 7, "expected ']' to close the list opened at character 2");
+        bad("f((1", 4, "expected ')' to close the parenthesis opened at character 2");
+        bad("f((1,", 5, "expected ')' to close the tuple opened at character 2");
+        bad("f(a=1, 2)", 7, "positional argument after keyword argument");
+        bad("f(selector='a', selector='b')", 16, "duplicate keyword argument 'selector'");
+        bad("f(x=)", 4, "expected a value after `x=`");
+        bad("f(x=", 4, "expected a value after `x=`");
+        bad("f(,)", 2, "expected an argument or ')'");
+        bad("f(1,,2)", 4, "expected an argument or ')'");
+        bad("f([,])", 3, "expected a value or ']'");
+        bad("f((,))", 3, "expected a value or ')'");
+        bad("f(1 2)", 4, "is a comma missing");
+        bad("f('a' 5)", 6, "found a number; is a comma missing");
+        bad("f(5 'a')", 4, "found a string; is a comma missing");
+        bad("f(True x)", 7, "found `x`; is a comma missing");
+        bad("f() g()", 4, "after the end of the call");
+        bad("f(x=1)(2)", 6, "after the end of the call");
+        bad("f();;", 4, "after the end of the call");
+        bad("'click'()", 0, "expected the name of an action, found a string");
+        bad("self..click()", 5, "expected a name after `.`");
+        bad("click x", 6, "expected '(' after the action name `click`");
+        bad("f(True=1)", 2, "`True` cannot be used as a keyword");
+        bad("f('by'='x')", 6, "`=` must follow a keyword name");
+        bad("f(]", 2, "expected a value");
+    }
+
+    #[test]
+    fn rejects_code() {
+        bad("f(foo)", 2, "only literal values are allowed; found the name `foo`");
+        bad("press_key(enter)", 10, "quote it: 'enter'");
+        bad("f(x=foo())", 4, "only literal values are allowed; found a call to `foo(...)`");
+        bad("f(os.system('rm -rf /'))", 2, "found the attribute access `os.system`");
+        bad("f(__import__('os'))", 2, "found a call to `__import__(...)`");
+        bad("f(1 + 2)", 4, "only literal values are allowed; found the operator `+`");
+        bad("f('a' * 3)", 6, "found the operator `*`");
+        bad("f(a==1)", 2, "found the name `a`");
+        bad("f(1 == 1)", 4, "found the operator `==`");
+        bad("f(x := 1)", 2, "found the name `x`");
+        bad("f(1 := 1)", 4, "found the operator `:=`");
+        bad("f(lambda: 0)", 2, "found a lambda expression");
+        bad("f(not True)", 2, "found the keyword `not`");
+        bad("f([1 for i in x])", 5, "found a comprehension (`for`)");
+        bad("f(x='a' if y else 'b')", 8, "found a conditional expression (`if`)");
+        bad("f(1 and 2)", 4, "found the operator `and`");
+        bad("f('a'.upper())", 5, "found the attribute access `.upper`");
+        bad("f('abc'[0])", 7, "found indexing or slicing");
+        bad("f('abc'(0))", 7, "found a call");
+        bad("f({'a': 1})", 2, "dictionaries and sets are not supported");
+        bad("f(*args)", 2, "found `*` unpacking");
+        bad("f(**kw)", 2, "found `*` unpacking");
+        bad("f(~5)", 2, "found the operator `~`");
+        bad("f(-'a')", 2, "unary `-` applies only to numbers; found string");
+        bad("f(-True)", 2, "unary `-` applies only to numbers; found boolean");
+        bad("f(-(5))", 2, "must be followed directly by a number");
+        bad("f(-x)", 3, "found the name `x`");
+        bad("f(true)", 2, "Python spells it True");
+        bad("f(null)", 2, "Python spells it None");
+        bad("f(await x)", 2, "found the keyword `await`");
+    }
+
+    #[test]
+    fn rejects_bad_literals() {
+        bad("click(selector='abc)", 15, "unterminated string starting at character 15");
+        bad("f('''abc)", 2, "unterminated triple-quoted string starting at character 2");
+        bad("f(\"a\nb\")", 2, "unterminated string starting at character 2: a line break");
+        bad(r"f('\')", 2, "unterminated string");
+        bad(r"f(r'\')", 2, "unterminated string");
+        bad("f('abc\\", 2, "unterminated string");
+        bad("f(f'{x}')", 2, "f-strings are code, not data");
+        bad("f(rf'{x}')", 2, "f-strings are code, not data");
+        bad("f(b'x')", 2, "bytes literals");
+        bad("f(t'x')", 2, "t-strings are code");
+        bad("f(ur'x')", 2, "invalid string prefix `ur`");
+        bad("f('a' f'b')", 6, "f-strings are code, not data");
+        bad(r"f('\N{BULLET}')", 3, "\\N{...}");
+        bad(r"f('ab\x4')", 5, "truncated \\x escape");
+        bad(r"f('\u12')", 3, "truncated \\u escape");
+        bad(r"f('\U0011FFFF')", 3, "not a Unicode character");
+        bad(r"f('\ud800')", 3, "lone surrogate");
+        bad("f(007)", 2, "leading zeros");
+        bad("f(1__0)", 3, "`_` in a number");
+        bad("f(1_)", 3, "`_` in a number");
+        bad("f(1._5)", 4, "`_` in a number");
+        bad("f(5px)", 2, "invalid number literal `5px`");
+        bad("f(1e)", 2, "invalid number literal `1e`");
+        bad("f(0x)", 2, "expected hexadecimal digits after `0x`");
+        bad("f(0xfg)", 2, "invalid number literal `0xfg`");
+        bad("f(3j)", 2, "complex numbers are not supported");
+        bad("f(9223372036854775808)", 2, "does not fit in 64 bits");
+        bad("f(-9223372036854775809)", 2, "does not fit in 64 bits");
+        bad("f(99999999999999999999999999999999999999999)", 2, "too large");
+        bad("f(0xffffffffffffffffffffffffffffffffffff)", 2, "too large");
+        bad("f(1e999)", 2, "out of range");
+    }
+
+    #[test]
+    fn nesting_is_limited() {
+        let too_deep = format!("f({}1{})", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+        bad(&too_deep, 2 + MAX_DEPTH, "nested more than 32 levels");
+        let signs = format!("f({}1)", "-".repeat(100));
+        bad(&signs, 2 + MAX_DEPTH, "nested more than 32 levels");
+        let parens = format!("f({}", "(".repeat(100_000));
+        bad(&parens, 2 + MAX_DEPTH, "nested more than 32 levels");
+        let mixed = format!("f({}", "([".repeat(50_000));
+        bad(&mixed, 2 + MAX_DEPTH, "nested more than 32 levels");
+        // Long but flat inputs are fine and stay fast.
+        let many = format!("f({})", (0..20_000).map(|i| format!("k{i}={i}")).collect::<Vec<_>>().join(", "));
+        assert_eq!(ok(&many).args.len(), 20_000);
+        let long = format!("f('{}')", "é".repeat(200_000));
+        assert_eq!(one(&long), s(&"é".repeat(200_000)));
+    }
+
+    /// Checks what any result must satisfy, whatever the input.
+    fn check_invariants(src: &str) {
+        let len = src.chars().count();
+        match parse_call(src) {
+            Ok(call) => {
+                let chars: Vec<char> = src.chars().collect();
+                let span_ok = |sp: Span| sp.start <= sp.end && sp.end <= len;
+                assert!(span_ok(call.name_span), "{src:?}");
+                let name: String = chars[call.name_span.start..call.name_span.end].iter().collect();
+                assert_eq!(name, call.name, "{src:?}");
+                for arg in &call.args {
+                    assert!(span_ok(arg.span) && span_ok(arg.value_span), "{src:?}");
+                    assert!(arg.span.start <= arg.value_span.start && arg.span.end == arg.value_span.end);
+                }
+            }
+            Err(e) => {
+                assert!(e.offset <= len, "{src:?}: offset {} beyond {len}", e.offset);
+                assert!(!e.message.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn never_panics_on_noise_or_prefixes() {
+        const ALPHABET: &[char] = &[
+            'f', 'x', 'r', 'b', 'u', 'N', 'e', 'j', 'T', '_', '0', '1', '9', '(', ')', '[', ']', '{', '}', ',', '=',
+            '\'', '"', '\\', ' ', '\n', '.', '-', '+', '*', ';', ':', '#', 'é', '😀', '\u{a0}',
+        ];
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut parsed = 0;
+        for i in 0..5_000 {
+            let len = (next() % 48) as usize;
+            // Half the inputs start like a call, so the parser gets past the name.
+            let mut src = if i % 2 == 0 { String::from("f(") } else { String::new() };
+            for _ in 0..len {
+                src.push(ALPHABET[(next() % ALPHABET.len() as u64) as usize]);
+            }
+            check_invariants(&src);
+            parsed += usize::from(parse_call(&src).is_ok());
+        }
+        assert!(parsed > 0, "the noise should occasionally form a valid call");
+        for src in VALID {
+            let chars: Vec<char> = src.chars().collect();
+            for end in 0..=chars.len() {
+                let prefix: String = chars[..end].iter().collect();
+                check_invariants(&prefix);
+                // Cutting a valid call short must still be an error with a position, or a
+                // valid call when only trailing whitespace or `;` was cut.
+                if let Ok(call) = parse_call(&prefix) {
+                    assert!(
+                        prefix.trim_end().ends_with(')') || prefix.trim_end().ends_with(';'),
+                        "{prefix:?}: {call:?}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -7,6 +7,7 @@
 pub mod call;
 mod cligent;
 pub mod diagnostic;
+mod display;
 pub mod keys;
 mod load;
 pub mod model;

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::cligent;
 use crate::diagnostic::{Diagnostic, Diagnostics, Reporter, Severity};
 use crate::model::{Action, Check, Workflow};
-use crate::span::{JsonPath, SpanIndex};
+use crate::span::{JsonPath, Seg, SpanIndex};
 use crate::validate::validate;
 
 /// Which dialect a file was written in.
@@ -146,8 +146,8 @@ fn lookup<'v>(root: &'v Value, path: &JsonPath, base: &JsonPath) -> Option<&'v V
     let mut v = root;
     for seg in path.0.get(base.0.len()..)? {
         v = match seg {
-            crate::span::Seg::Key(k) => v.get(k)?,
-            crate::span::Seg::Index(i) => v.get(i)?,
+            Seg::Key(k) => v.get(k)?,
+            Seg::Index(i) => v.get(i)?,
         };
     }
     Some(v)
@@ -158,13 +158,19 @@ fn report_serde_error(message: &str, path: &JsonPath, value: Option<&Value>, rep
     if let Some(field) = quoted_after(message, "unknown field `") {
         let expected = message.split_once(", expected ").map(|(_, e)| e.to_owned());
         let help = expected.map(|e| format!("the fields allowed here are {e}"));
-        report.error_at_key(&path.key(&field), format!("unknown field `{field}`"), help);
+        // serde_path_to_error sometimes already includes the offending key in the path.
+        let at = if path.0.last() == Some(&Seg::Key(field.clone())) { path.clone() } else { path.key(&field) };
+        report.error_at_key(&at, format!("unknown field `{field}`"), help);
         return;
     }
     if let Some(variant) = quoted_after(message, "unknown variant `") {
         let expected = message.split_once(", expected ").map_or(String::new(), |(_, e)| e.to_owned());
         // For tagged checks and actions, point at the "type" value.
-        let at = if value.is_some_and(|v| v.get("type").is_some()) { path.key("type") } else { path.clone() };
+        let at = match path.0.last() {
+            Some(Seg::Key(k)) if k == "type" => path.clone(),
+            _ if value.is_some_and(|v| v.get("type").is_some()) => path.key("type"),
+            _ => path.clone(),
+        };
         let suggestion = crate::validate::closest(
             &variant,
             expected.split(", ").map(|s| s.trim_matches(|c| c == '`' || c == ' ').trim_start_matches("one of `")),
@@ -185,7 +191,7 @@ fn report_serde_error(message: &str, path: &JsonPath, value: Option<&Value>, rep
 
 fn variant_kind(path: &JsonPath) -> &'static str {
     let parent = path.0.iter().rev().find_map(|s| match s {
-        crate::span::Seg::Key(k) => Some(k.as_str()),
+        Seg::Key(k) if k != "type" => Some(k.as_str()),
         _ => None,
     });
     match parent {

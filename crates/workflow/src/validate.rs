@@ -344,7 +344,8 @@ fn is_identifier(s: &str) -> bool {
 
 /// The candidate closest to `word` by edit distance, if it is close enough to be a typo.
 pub(crate) fn closest<'c>(word: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
-    let limit = (word.chars().count() / 3).max(1);
+    let len = word.chars().count();
+    let limit = if len <= 3 { 1 } else { (len / 3).max(2) };
     candidates.map(|c| (edit_distance(word, c), c)).filter(|(d, _)| *d <= limit).min_by_key(|(d, _)| *d).map(|(_, c)| c)
 }
 

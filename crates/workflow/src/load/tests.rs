@@ -1,1 +1,366 @@
+//! Loading and validation, from the user's side: every mistake gets a place and a fix.
 
+use super::*;
+use crate::model::{Action, Check, Outcome, SelectorKind, Target};
+
+fn load(src: &str) -> Result<Loaded, Diagnostics> {
+    load_str(src, "wf.json", "wf")
+}
+
+fn errors(src: &str) -> Vec<Diagnostic> {
+    match load(src) {
+        Ok(_) => panic!("expected errors for:\n{src}"),
+        Err(d) => d.0.into_iter().filter(|d| d.severity == Severity::Error).collect(),
+    }
+}
+
+/// The single error whose message contains `needle`, with its (line, column).
+fn error_at(src: &str, needle: &str) -> (usize, usize, Diagnostic) {
+    let all = errors(src);
+    let found: Vec<_> = all.iter().filter(|d| d.message.contains(needle)).collect();
+    assert_eq!(found.len(), 1, "expected one error containing {needle:?}, got {all:#?}");
+    (found[0].line, found[0].column, found[0].clone())
+}
+
+/// Line and column (1-based, in characters) of the first occurrence of `needle` in `src`.
+fn pos_of(src: &str, needle: &str) -> (usize, usize) {
+    line_col(src, src.find(needle).unwrap_or_else(|| panic!("{needle:?} not in source")))
+}
+
+fn line_col(src: &str, at: usize) -> (usize, usize) {
+    let before = &src[..at];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (line, col)
+}
+
+const VALID: &str = r##"{
+  "version": 1,
+  "name": "login",
+  "parameters": {
+    "site": {"default": "http://127.0.0.1:8000"},
+    "password": {"secret": true, "default": "pw"}
+  },
+  "states": [
+    {
+      "name": "start",
+      "checks": [{"type": "url", "value": "about:blank"}],
+      "actions": [{"type": "navigate_to", "url": "{{site}}/login"}],
+      "next": ["login"]
+    },
+    {
+      "name": "login",
+      "checks": [{"type": "element", "selector": "#login-form"}],
+      "actions": [
+        {"type": "type", "target": {"css": "#password"}, "text": "{{password}}", "clear": true},
+        {"type": "click", "target": {"role": "button", "name": "Sign in"}}
+      ],
+      "next": ["done"]
+    },
+    {
+      "name": "done",
+      "checks": [{"type": "text", "value": "Welcome"}],
+      "terminal": {"outcome": "success", "message": "logged in"}
+    }
+  ]
+}"##;
+
+#[test]
+fn a_valid_native_file_loads() {
+    let loaded = load(VALID).expect("valid file");
+    assert_eq!(loaded.format, SourceFormat::Native);
+    assert_eq!(loaded.workflow.states.len(), 3);
+    assert!(loaded.workflow.parameters["password"].secret);
+    assert_eq!(loaded.workflow.states[2].terminal.as_ref().map(|t| t.outcome), Some(Outcome::Success));
+}
+
+#[test]
+fn native_files_round_trip_through_the_writer() {
+    let loaded = load(VALID).unwrap().workflow;
+    let written = crate::to_native_json(&loaded);
+    let again = load(&written).expect("written file loads").workflow;
+    assert_eq!(loaded, again, "writing and reading back must not change the workflow");
+    assert_eq!(written, crate::to_native_json(&again), "writing is stable");
+}
+
+#[test]
+fn json_syntax_errors_have_line_and_column() {
+    let src = "{\n  \"version\": 1,\n  \"name\": \"x\"\n  \"states\": []\n}";
+    let errs = errors(src);
+    assert_eq!(errs.len(), 1);
+    assert_eq!((errs[0].line, errs[0].column), (4, 3), "{errs:?}");
+    assert!(errs[0].message.starts_with("invalid JSON"), "{}", errs[0].message);
+    assert!(errs[0].to_string().starts_with("wf.json:4:3: error: invalid JSON"), "{}", errs[0]);
+}
+
+#[test]
+fn empty_and_non_object_files_are_errors_not_panics() {
+    assert!(errors("").iter().any(|d| d.message.contains("invalid JSON")));
+    assert!(!errors("42").is_empty());
+    assert!(!errors("\"states\"").is_empty());
+    assert!(!errors("[]").is_empty(), "an empty CliGent array has no states");
+}
+
+#[test]
+fn unknown_fields_point_at_their_key() {
+    let src = VALID.replace("\"next\": [\"done\"]", "\"nxt\": [\"done\"]");
+    let (line, col, d) = error_at(&src, "unknown field `nxt`");
+    assert_eq!((line, col), pos_of(&src, "\"nxt\""));
+    assert!(d.help.unwrap_or_default().contains("next"), "help lists the allowed fields");
+}
+
+#[test]
+fn unknown_fields_inside_actions_point_at_their_key() {
+    let src = VALID.replace("\"clear\": true", "\"clean\": true");
+    let (line, col, _) = error_at(&src, "unknown field `clean`");
+    assert_eq!((line, col), pos_of(&src, "\"clean\""));
+}
+
+#[test]
+fn unknown_action_types_suggest_the_closest() {
+    let src = VALID.replace("\"type\": \"click\"", "\"type\": \"clik\"");
+    let (line, col, d) = error_at(&src, "unknown action `clik`");
+    assert_eq!((line, col), pos_of(&src, "\"clik\""));
+    assert!(d.help.unwrap_or_default().contains("did you mean `click`"));
+}
+
+#[test]
+fn several_mistakes_are_all_reported() {
+    let src =
+        VALID.replace("\"type\": \"click\"", "\"type\": \"clik\"").replace("\"type\": \"url\"", "\"type\": \"uri\"");
+    let errs = errors(&src);
+    assert!(errs.iter().any(|d| d.message.contains("clik")), "{errs:?}");
+    assert!(errs.iter().any(|d| d.message.contains("uri")), "{errs:?}");
+}
+
+#[test]
+fn missing_fields_and_wrong_types_are_positioned() {
+    let src = VALID.replace("\"url\": \"{{site}}/login\"", "\"href\": \"x\"");
+    assert!(errors(&src).iter().any(|d| d.message.contains("href") || d.message.contains("missing field `url`")));
+    let src = VALID.replace("\"clear\": true", "\"clear\": \"yes\"");
+    let errs = errors(&src);
+    assert!(errs.iter().any(|d| d.message.contains("invalid type")), "{errs:?}");
+}
+
+#[test]
+fn invalid_css_points_inside_the_selector() {
+    let src = VALID.replace("#login-form", "#login-form[");
+    let (line, col, d) = error_at(&src, "invalid CSS selector");
+    let (sel_line, sel_col) = pos_of(&src, "#login-form[");
+    assert_eq!(line, sel_line);
+    assert!(
+        col > sel_col && col <= sel_col + "#login-form[".len(),
+        "column {col} should fall inside the selector at {sel_col}"
+    );
+    assert!(d.to_string().contains("wf.json:"), "{d}");
+}
+
+#[test]
+fn invalid_xpath_is_an_error() {
+    let src = VALID.replace(r##"{"css": "#password"}"##, r##"{"xpath": "//input[@name='pw'"}"##);
+    error_at(&src, "invalid XPath expression");
+}
+
+#[test]
+fn duplicate_state_names_are_errors() {
+    let src = VALID.replace("\"name\": \"done\"", "\"name\": \"login\"");
+    let (line, col, _) = error_at(&src, "duplicate state name `login`");
+    let second = src.rfind("\"name\": \"login\"").unwrap() + "\"name\": ".len();
+    assert_eq!((line, col), line_col(&src, second), "points at the second name");
+}
+
+#[test]
+fn undefined_parameters_and_states_are_errors_with_suggestions() {
+    let src = VALID.replace("{{password}}", "{{pasword}}");
+    let (_, _, d) = error_at(&src, "undefined parameter `pasword`");
+    assert!(d.help.unwrap_or_default().contains("did you mean `password`"));
+    let src = VALID.replace("\"next\": [\"done\"]", "\"next\": [\"dnoe\"]");
+    let (_, _, d) = error_at(&src, "undefined state `dnoe`");
+    assert!(d.help.unwrap_or_default().contains("`done`"));
+}
+
+#[test]
+fn malformed_references_are_errors() {
+    let src = VALID.replace("{{site}}/login", "{{site/login");
+    error_at(&src, "never closed");
+}
+
+#[test]
+fn a_workflow_without_a_terminal_state_cannot_finish() {
+    let src = VALID.replace(",\n      \"terminal\": {\"outcome\": \"success\", \"message\": \"logged in\"}", "");
+    error_at(&src, "no terminal state");
+}
+
+#[test]
+fn targets_need_exactly_one_locator() {
+    let src = VALID.replace(r##"{"css": "#password"}"##, r##"{"css": "#password", "text": "Password"}"##);
+    error_at(&src, "exactly one of css, xpath, text or role");
+    let src = VALID.replace(r##"{"css": "#password"}"##, r##"{"name": "Password"}"##);
+    assert!(errors(&src).iter().any(|d| d.message.contains("needs `role`")));
+}
+
+#[test]
+fn bad_values_are_explained() {
+    let cases = [
+        (r#""clear": true"#, r#""clear": true}, {"type": "press_key", "key": "Entr""#, "unknown key `Entr`"),
+        (r#""clear": true"#, r#""clear": true}, {"type": "wait", "seconds": -1"#, "not a sensible number of seconds"),
+        (
+            r#""clear": true"#,
+            r#""clear": true}, {"type": "save_html", "filename": "../x.html""#,
+            "not a plain file name",
+        ),
+        (
+            r#""clear": true"#,
+            r#""clear": true}, {"type": "select_option", "target": {"css": "select"}"#,
+            "exactly one of `value` or `label`",
+        ),
+        (r#""url": "{{site}}/login""#, r#""url": "login.html""#, "not an absolute URL"),
+        (
+            r#"{"type": "url", "value": "about:blank"}"#,
+            r#"{"type": "url", "match": "pattern", "value": "(unclosed"}"#,
+            "invalid regular expression",
+        ),
+        (r#""version": 1"#, r#""version": 2"#, "unsupported format version 2"),
+        (r#""version": 1,"#, r#""version": 1, "config": {"transition_period": 0},"#, "transition_period"),
+    ];
+    for (from, to, message) in cases {
+        let src = VALID.replacen(from, to, 1);
+        assert_ne!(src, VALID, "replacement of {from:?} must apply");
+        error_at(&src, message);
+    }
+}
+
+#[test]
+fn states_without_checks_never_match_and_are_errors() {
+    let src = VALID.replace(r#""checks": [{"type": "text", "value": "Welcome"}]"#, r#""checks": []"#);
+    error_at(&src, "has no checks");
+}
+
+const CLIGENT_ARRAY: &str = r#"[
+  {"name": "Start", "description": "blank", "checks": [{"type": "url", "value": "about:blank"}],
+   "actions": ["navigate_to('http://127.0.0.1:8000/')"]},
+  {"name": "Search", "checks": [{"type": "element", "value": "input[name='q']"}, {"type": "text", "value": "Search"}],
+   "actions": [
+     "type(by='xpath', selector=\"//input[@name='q']\", text='kettle')",
+     "press_key(key='enter')",
+     "click(by='css selector', selector='#go', button='left', percentage=0.25, scroll_to=True)",
+     "scroll('down', 300)",
+     "wait(seconds=1.5)",
+     "click(by='link text', selector='Next \"page\"')",
+     "save_html(filename=None)"
+   ]},
+  {"name": "Done", "checks": [{"type": "text", "value": "Thanks"}], "actions": [], "end_state": "Action Completed"}
+]"#;
+
+#[test]
+fn cligent_arrays_load_as_typed_actions() {
+    let loaded = load(CLIGENT_ARRAY).expect("CliGent array loads");
+    assert_eq!(loaded.format, SourceFormat::CliGent);
+    let wf = &loaded.workflow;
+    assert_eq!(wf.name, "wf", "an array takes the file's name");
+    assert_eq!(wf.states[2].terminal.as_ref().unwrap().message, "Action Completed");
+    let actions = &wf.states[1].actions;
+    assert_eq!(
+        actions[0],
+        Action::Type {
+            target: Target { xpath: Some("//input[@name='q']".into()), ..Target::default() },
+            text: "kettle".into(),
+            clear: true
+        }
+    );
+    assert_eq!(actions[1], Action::PressKey { key: "enter".into() });
+    match &actions[2] {
+        Action::Click { target, position, .. } => {
+            assert_eq!(target.css.as_deref(), Some("#go"));
+            assert_eq!(position.map(|p| p.x), Some(0.25));
+        }
+        other => panic!("expected a click, got {other:?}"),
+    }
+    assert!(matches!(actions[3], Action::Scroll { amount: 300, .. }));
+    assert_eq!(actions[4], Action::Wait { seconds: 1.5 });
+    assert_eq!(actions[5].target().unwrap().xpath.as_deref(), Some(r#"//a[normalize-space(.)='Next "page"']"#));
+    assert!(matches!(&actions[6], Action::SaveHtml { filename } if filename.ends_with(".html")));
+    assert!(matches!(&wf.states[1].checks[0], Check::Element { by: SelectorKind::Css, .. }));
+}
+
+#[test]
+fn cligent_objects_carry_config_and_parameters() {
+    let src = r#"{"states": [
+        {"name": "a", "checks": [{"type": "url", "value": "about:blank"}], "actions": ["navigate_to(url='{{site}}')"]},
+        {"name": "b", "checks": [{"type": "text", "value": "ok"}], "actions": ["type(by='id', selector='pw', text='{{password}}')"], "end_state": "done"}
+      ],
+      "config": {"allow_multiple_states": false, "transition_period": 0.2, "no_states_timeout": 5, "action_period": 0.1, "state_timeout": 9, "recursion_limit": 7},
+      "parameters": {"site": "http://x/", "password": "hunter2"}}"#;
+    let wf = load(src).expect("CliGent object loads").workflow;
+    assert!(!wf.config.allow_multiple_states);
+    assert_eq!(wf.config.recursion_limit, 7);
+    assert_eq!(wf.parameters["site"].default.as_deref(), Some("http://x/"));
+    assert!(wf.parameters["password"].secret, "credential-like names are secret");
+    assert!(!wf.parameters["site"].secret);
+    assert_eq!(wf.states[1].actions[0].target().unwrap().css.as_deref(), Some(r#"[id="pw"]"#));
+}
+
+#[test]
+fn cligent_call_mistakes_point_into_the_string() {
+    let with_action =
+        |action: &str| CLIGENT_ARRAY.replace("\"press_key(key='enter')\"", &serde_json::to_string(action).unwrap());
+    let src = with_action("press_kye(key='enter')");
+    let (line, col, d) = error_at(&src, "unknown action `press_kye`");
+    assert_eq!((line, col), {
+        let (l, c) = pos_of(&src, "\"press_kye");
+        (l, c + 1)
+    });
+    assert!(d.help.unwrap_or_default().contains("did you mean `press_key`"));
+
+    let src = with_action("click(by='css selector', selectr='#go')");
+    let (line, col, _) = error_at(&src, "unknown argument `selectr`");
+    assert_eq!((line, col), pos_of(&src, "selectr"));
+
+    let src = with_action("click(by='css selector', selector='#go'");
+    error_at(&src, "cannot parse action");
+
+    let src = with_action("press_key(key=KEY_ENTER)");
+    error_at(&src, "cannot parse action");
+
+    let src = with_action("wait(seconds='soon')");
+    error_at(&src, "must be a number");
+
+    let src = with_action("click(by='magic', selector='x')");
+    error_at(&src, "unknown locator strategy");
+
+    let src = with_action("press_key(key='entr')");
+    error_at(&src, "unknown key `entr`");
+}
+
+#[test]
+fn cligent_unknown_state_fields_and_check_types_are_errors() {
+    let src = CLIGENT_ARRAY.replace("\"description\": \"blank\"", "\"descr\": \"blank\"");
+    error_at(&src, "unknown field `descr`");
+    let src = CLIGENT_ARRAY
+        .replace("{\"type\": \"text\", \"value\": \"Thanks\"}", "{\"type\": \"texts\", \"value\": \"Thanks\"}");
+    error_at(&src, "unknown check type `texts`");
+}
+
+#[test]
+fn no_input_makes_the_loader_panic() {
+    // Every prefix, and every single-byte corruption at a few hundred places.
+    for source in [VALID, CLIGENT_ARRAY] {
+        for end in (0..source.len()).filter(|&i| source.is_char_boundary(i)) {
+            let _ = load(&source[..end]);
+        }
+        let bytes = source.as_bytes();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..600 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mut corrupted = bytes.to_vec();
+            let at = (seed as usize) % corrupted.len();
+            let alphabet = b"{}[],:\"\\ 0a-/'(.";
+            corrupted[at] = alphabet[(seed >> 32) as usize % alphabet.len()];
+            if let Ok(text) = String::from_utf8(corrupted) {
+                let _ = load(&text);
+            }
+        }
+    }
+}

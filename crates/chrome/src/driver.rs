@@ -1,0 +1,277 @@
+//! The engine's `Driver` over one Chromium page.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use base64::Engine as _;
+use chromiumoxide::cdp::browser_protocol::page::{CaptureScreenshotFormat, CaptureScreenshotParams, NavigateParams};
+use chromiumoxide::page::Page;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use statewright_engine::{
+    Artifact, Driver, DriverError, DriverResult, Observation, ObserveFuture, Outcome, Probe, Signals,
+};
+use statewright_workflow::keys::parse_key_combo;
+use statewright_workflow::{Action, Direction, Position, Target};
+
+use crate::input;
+use crate::page::{CallError, PageHandle};
+use crate::session::{LaunchOptions, Session};
+
+/// How long a plain call into the page may take.
+const CALL_BUDGET: Duration = Duration::from_secs(10);
+/// How long a document may take to replace the one that navigated away.
+const NAVIGATION_GRACE: Duration = Duration::from_secs(10);
+/// How much visible text an observation keeps.
+const OBSERVED_TEXT_CHARS: usize = 20_000;
+
+/// A Chromium page under the engine's control.
+pub struct ChromeDriver {
+    session: Session,
+}
+
+impl ChromeDriver {
+    /// Launches Chromium (or attaches to `cdp_url`) and opens a fresh page.
+    pub async fn start(options: &LaunchOptions) -> Result<Self, crate::ChromeError> {
+        Ok(Self { session: Session::start(options).await? })
+    }
+
+    /// Closes the page and, if launched here, the browser.
+    pub async fn close(self) {
+        self.session.close().await;
+    }
+
+    fn page(&self) -> &PageHandle {
+        &self.session.page
+    }
+
+    fn raw(&self) -> &Page {
+        self.session.page.raw()
+    }
+
+    /// Waits until the target is actionable under `opts`, returning the action point.
+    async fn actionable(&self, target: &Target, opts: Value, patience: Duration) -> DriverResult<Actionable> {
+        let mut opts = opts;
+        opts["timeoutMs"] = json!(patience.as_millis() as u64);
+        let value = self.page().call("actionable", &[json!(target), opts], patience).await.map_err(not_actionable)?;
+        let result: Actionable =
+            serde_json::from_value(value).map_err(|e| DriverError::Browser(format!("bad reply from page: {e}")))?;
+        match result.ok {
+            true => Ok(result),
+            false if result.reason.as_deref() == Some("invalid_selector") => {
+                Err(DriverError::Invalid(result.message.unwrap_or_else(|| "invalid selector".into())))
+            }
+            false => Err(DriverError::NotActionable {
+                reason: result.reason.unwrap_or_else(|| "not_actionable".into()),
+                message: result.message.unwrap_or_else(|| "the target is not actionable".into()),
+            }),
+        }
+    }
+
+    /// Calls a library function that answers `{ok, message}`.
+    async fn page_op(&self, function: &str, args: &[Value]) -> DriverResult<Value> {
+        let value = self.page().call(function, args, CALL_BUDGET).await.map_err(not_actionable)?;
+        if value.get("ok").and_then(Value::as_bool) == Some(true) {
+            Ok(value)
+        } else {
+            let message = value.get("message").and_then(Value::as_str).unwrap_or("the page refused the action");
+            Err(DriverError::Invalid(message.to_owned()))
+        }
+    }
+
+    async fn navigate(&self, url: &str, patience: Duration) -> DriverResult<Outcome> {
+        let params = NavigateParams::new(url);
+        let reply = tokio::time::timeout(patience.max(Duration::from_secs(1)), self.raw().execute(params))
+            .await
+            .map_err(|_| DriverError::NotActionable {
+                reason: "timeout".into(),
+                message: format!("loading {url} timed out"),
+            })?
+            .map_err(|e| DriverError::Browser(e.to_string()))?;
+        if let Some(error) = &reply.result.error_text {
+            return Err(DriverError::Invalid(format!("cannot load {url}: {error}")));
+        }
+        // The engine recognises the new page itself; waiting for the DOM to exist keeps
+        // the next state check from reading the document being replaced.
+        let deadline = tokio::time::Instant::now() + patience;
+        while tokio::time::Instant::now() < deadline {
+            match self.page().evaluate("document.readyState", CALL_BUDGET).await {
+                Ok(state) if state != "loading" => break,
+                Ok(_) | Err(CallError::Navigated) => tokio::time::sleep(Duration::from_millis(10)).await,
+                Err(e) => return Err(DriverError::Browser(e.to_string())),
+            }
+        }
+        Ok(Outcome { detail: Some(url.to_owned()), artifact: None })
+    }
+
+    async fn screenshot_png(page: &Page) -> Result<Vec<u8>, String> {
+        let params =
+            CaptureScreenshotParams::builder().format(CaptureScreenshotFormat::Png).optimize_for_speed(true).build();
+        let reply = page.execute(params).await.map_err(|e| e.to_string())?;
+        let data: &str = reply.result.data.as_ref();
+        base64::engine::general_purpose::STANDARD.decode(data).map_err(|e| e.to_string())
+    }
+}
+
+#[derive(Deserialize)]
+struct Actionable {
+    ok: bool,
+    #[serde(default)]
+    x: f64,
+    #[serde(default)]
+    y: f64,
+    description: Option<String>,
+    reason: Option<String>,
+    message: Option<String>,
+}
+
+fn not_actionable(e: CallError) -> DriverError {
+    match e {
+        CallError::Navigated => {
+            DriverError::NotActionable { reason: "navigated".into(), message: "the page navigated".into() }
+        }
+        CallError::Timeout => DriverError::NotActionable { reason: "timeout".into(), message: e.to_string() },
+        CallError::Script(m) => DriverError::Browser(m),
+        CallError::Browser(m) => DriverError::Browser(m),
+    }
+}
+
+fn position(position: &Option<Position>) -> Value {
+    position.map_or(Value::Null, |p| json!({"x": p.x, "y": p.y}))
+}
+
+impl Driver for ChromeDriver {
+    async fn signals(&mut self, probes: &[Probe], since: Option<&Signals>, timeout: Duration) -> DriverResult<Signals> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        let mut since = since;
+        loop {
+            let call = match since {
+                Some(since) => {
+                    let remaining = deadline.saturating_duration_since(tokio::time::Instant::now());
+                    let args = [json!(probes), json!(since), json!(remaining.as_millis() as u64)];
+                    self.page().call("waitForChange", &args, remaining).await
+                }
+                None => self.page().call("signals", &[json!(probes)], CALL_BUDGET).await,
+            };
+            match call {
+                Ok(value) => {
+                    return serde_json::from_value(value)
+                        .map_err(|e| DriverError::Browser(format!("bad signals from page: {e}")));
+                }
+                // Mid-navigation there is no document to read yet; the next one comes soon.
+                // A navigation is a change, so read the new page without waiting further.
+                Err(CallError::Navigated) if tokio::time::Instant::now() < deadline + NAVIGATION_GRACE => {
+                    since = None;
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                }
+                Err(e) => return Err(DriverError::Browser(e.to_string())),
+            }
+        }
+    }
+
+    async fn perform(&mut self, action: &Action, patience: Duration) -> DriverResult<Outcome> {
+        let describe = |a: &Actionable| a.description.clone();
+        match action {
+            Action::NavigateTo { url } => self.navigate(url, patience).await,
+            Action::Click { target, button, count, position: pos } => {
+                let opts = json!({"enabled": true, "hitTest": true, "position": position(pos)});
+                let at = self.actionable(target, opts, patience).await?;
+                input::click(self.raw(), at.x, at.y, *button, *count).await.map_err(DriverError::Browser)?;
+                Ok(Outcome { detail: describe(&at), artifact: None })
+            }
+            Action::Hover { target } => {
+                let at = self.actionable(target, json!({"hitTest": true}), patience).await?;
+                input::move_to(self.raw(), at.x, at.y).await.map_err(DriverError::Browser)?;
+                Ok(Outcome { detail: describe(&at), artifact: None })
+            }
+            Action::Type { target, text, clear } => {
+                let opts = json!({"enabled": true, "editable": true});
+                let at = self.actionable(target, opts, patience).await?;
+                self.page_op("prepareTyping", &[json!(target), json!(clear)]).await?;
+                if *clear {
+                    // The content is selected: one Backspace empties it, as a person would.
+                    let backspace = parse_key_combo("Backspace").map_err(DriverError::Invalid)?;
+                    input::press(self.raw(), &backspace).await.map_err(DriverError::Browser)?;
+                }
+                input::type_text(self.raw(), text).await.map_err(DriverError::Browser)?;
+                Ok(Outcome { detail: describe(&at), artifact: None })
+            }
+            Action::PressKey { key } => {
+                let combo = parse_key_combo(key).map_err(DriverError::Invalid)?;
+                input::press(self.raw(), &combo).await.map_err(DriverError::Browser)?;
+                Ok(Outcome::default())
+            }
+            Action::Scroll { direction, amount, target } => {
+                let amount = f64::from(*amount);
+                let (dx, dy) = match direction {
+                    Direction::Up => (0.0, -amount),
+                    Direction::Down => (0.0, amount),
+                    Direction::Left => (-amount, 0.0),
+                    Direction::Right => (amount, 0.0),
+                };
+                let detail = match target {
+                    Some(target) => describe(&self.actionable(target, json!({"scroll": false}), patience).await?),
+                    None => None,
+                };
+                self.page_op("scrollBy", &[json!(target), json!(dx), json!(dy)]).await?;
+                Ok(Outcome { detail, artifact: None })
+            }
+            Action::ScrollTo { target } => {
+                let at = self.actionable(target, json!({}), patience).await?;
+                self.page_op("scrollIntoView", &[json!(target)]).await?;
+                Ok(Outcome { detail: describe(&at), artifact: None })
+            }
+            Action::SelectOption { target, value, label } => {
+                let at = self.actionable(target, json!({"enabled": true}), patience).await?;
+                let reply =
+                    self.page_op("selectOption", &[json!(target), json!({"value": value, "label": label})]).await?;
+                let selected = reply.get("selected").and_then(Value::as_str).map(str::to_owned);
+                Ok(Outcome { detail: selected.or_else(|| describe(&at)), artifact: None })
+            }
+            Action::WaitFor { target, .. } => {
+                let at = self.actionable(target, json!({"scroll": false}), patience).await?;
+                Ok(Outcome { detail: describe(&at), artifact: None })
+            }
+            Action::SaveHtml { filename } => {
+                let html = self
+                    .page()
+                    .evaluate("document.documentElement ? document.documentElement.outerHTML : ''", CALL_BUDGET)
+                    .await
+                    .map_err(not_actionable)?;
+                let bytes = html.as_str().unwrap_or_default().as_bytes().to_vec();
+                Ok(Outcome {
+                    detail: None,
+                    artifact: Some(Artifact { filename: filename.clone(), bytes: Arc::new(bytes) }),
+                })
+            }
+            Action::Screenshot { filename } => {
+                let png = Self::screenshot_png(self.raw()).await.map_err(DriverError::Browser)?;
+                Ok(Outcome {
+                    detail: None,
+                    artifact: Some(Artifact { filename: filename.clone(), bytes: Arc::new(png) }),
+                })
+            }
+            // The engine sleeps for `wait` itself; nothing to do in the page.
+            Action::Wait { .. } => Ok(Outcome::default()),
+        }
+    }
+
+    fn observe(&mut self) -> ObserveFuture {
+        let page = self.page().clone();
+        Box::pin(async move {
+            let args = [json!(OBSERVED_TEXT_CHARS)];
+            let snapshot = page.call("snapshot", &args, CALL_BUDGET);
+            let screenshot = Self::screenshot_png(page.raw());
+            let (snapshot, screenshot) = tokio::join!(snapshot, screenshot);
+            let snapshot = snapshot.map_err(not_actionable)?;
+            let text = |key: &str| snapshot.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+            Ok(Observation {
+                url: text("url"),
+                title: text("title"),
+                text: text("text"),
+                elements: snapshot.get("elements").cloned().unwrap_or(Value::Null),
+                screenshot: screenshot.ok().map(Arc::new),
+            })
+        })
+    }
+}

@@ -1,0 +1,121 @@
+//! Real input events over CDP: what a person's mouse and keyboard would send, so pages see
+//! trusted `pointerdown`/`mousedown`/`click` and `keydown`/`input`/`keyup` events.
+
+use chromiumoxide::cdp::browser_protocol::input::{
+    DispatchKeyEventParams, DispatchKeyEventType, DispatchMouseEventParams, DispatchMouseEventType, InsertTextParams,
+    MouseButton as CdpButton,
+};
+use chromiumoxide::page::Page;
+use statewright_workflow::MouseButton;
+use statewright_workflow::keys::{KeyCombo, KeyDef, Modifiers, key_for_char};
+
+type Result<T> = std::result::Result<T, String>;
+
+fn cdp_button(button: MouseButton) -> (CdpButton, i64) {
+    match button {
+        MouseButton::Left => (CdpButton::Left, 1),
+        MouseButton::Right => (CdpButton::Right, 2),
+        MouseButton::Middle => (CdpButton::Middle, 4),
+    }
+}
+
+async fn mouse(
+    page: &Page,
+    kind: DispatchMouseEventType,
+    x: f64,
+    y: f64,
+    button: Option<MouseButton>,
+    count: i64,
+) -> Result<()> {
+    let mut params = DispatchMouseEventParams::builder().r#type(kind).x(x).y(y);
+    if let Some(button) = button {
+        let (b, mask) = cdp_button(button);
+        params = params.button(b).buttons(mask).click_count(count);
+    }
+    page.execute(params.build()?).await.map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+pub async fn move_to(page: &Page, x: f64, y: f64) -> Result<()> {
+    mouse(page, DispatchMouseEventType::MouseMoved, x, y, None, 0).await
+}
+
+/// Moves, then presses and releases `count` times (a double click is two clicks whose
+/// second has click count 2, as browsers report it).
+pub async fn click(page: &Page, x: f64, y: f64, button: MouseButton, count: u32) -> Result<()> {
+    move_to(page, x, y).await?;
+    for n in 1..=i64::from(count) {
+        mouse(page, DispatchMouseEventType::MousePressed, x, y, Some(button), n).await?;
+        mouse(page, DispatchMouseEventType::MouseReleased, x, y, Some(button), n).await?;
+    }
+    Ok(())
+}
+
+async fn key_event(
+    page: &Page,
+    kind: DispatchKeyEventType,
+    key: &KeyDef,
+    modifiers: Modifiers,
+    with_text: bool,
+) -> Result<()> {
+    let mut params = DispatchKeyEventParams::builder()
+        .r#type(kind)
+        .key(key.key.clone())
+        .code(key.code.clone())
+        .windows_virtual_key_code(i64::from(key.key_code))
+        .native_virtual_key_code(i64::from(key.key_code))
+        .modifiers(modifiers.cdp_mask());
+    if with_text && let Some(text) = &key.text {
+        params = params.text(text.clone()).unmodified_text(text.clone());
+    }
+    page.execute(params.build()?).await.map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// Presses a key or combination: modifiers down, key down and up, modifiers up.
+pub async fn press(page: &Page, combo: &KeyCombo) -> Result<()> {
+    let m = combo.modifiers;
+    let held: Vec<KeyDef> = [(m.ctrl, "Control"), (m.shift, "Shift"), (m.alt, "Alt"), (m.meta, "Meta")]
+        .into_iter()
+        .filter(|(on, _)| *on)
+        .filter_map(|(_, name)| statewright_workflow::keys::parse_key_combo(name).ok().map(|c| c.key))
+        .collect();
+    for key in &held {
+        key_event(page, DispatchKeyEventType::RawKeyDown, key, m, false).await?;
+    }
+    // With Control, Alt or Meta held a key is a shortcut and inserts no text.
+    let inserts_text = !(m.ctrl || m.alt || m.meta);
+    let kind = if inserts_text && combo.key.text.is_some() {
+        DispatchKeyEventType::KeyDown
+    } else {
+        DispatchKeyEventType::RawKeyDown
+    };
+    key_event(page, kind, &combo.key, m, inserts_text).await?;
+    key_event(page, DispatchKeyEventType::KeyUp, &combo.key, m, false).await?;
+    for key in held.iter().rev() {
+        key_event(page, DispatchKeyEventType::KeyUp, key, Modifiers::default(), false).await?;
+    }
+    Ok(())
+}
+
+/// Types `text` into the focused element. All but the last character go in as one text
+/// insertion (an `input` event, fast); the last is a real key press, so pages that listen
+/// for `keydown`/`keyup` (autocomplete widgets, say) see a keystroke with the full value.
+pub async fn type_text(page: &Page, text: &str) -> Result<()> {
+    let Some(last) = text.chars().last() else { return Ok(()) };
+    let head = &text[..text.len() - last.len_utf8()];
+    if !head.is_empty() {
+        page.execute(InsertTextParams::new(head)).await.map_err(|e| e.to_string())?;
+    }
+    match key_for_char(last).filter(|(def, _)| def.text.is_some() && last != '\n' && last != '\r') {
+        Some((def, shift)) => {
+            let modifiers = Modifiers { shift, ..Modifiers::default() };
+            key_event(page, DispatchKeyEventType::KeyDown, &def, modifiers, true).await?;
+            key_event(page, DispatchKeyEventType::KeyUp, &def, modifiers, false).await
+        }
+        None => {
+            page.execute(InsertTextParams::new(last.to_string())).await.map_err(|e| e.to_string())?;
+            Ok(())
+        }
+    }
+}

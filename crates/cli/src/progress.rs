@@ -1,0 +1,86 @@
+//! Live progress on stderr: states entered, each action with its timing, and the end.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use statewright_engine::{Event, RunStatus};
+
+pub struct Progress {
+    color: bool,
+    dir: PathBuf,
+}
+
+impl Progress {
+    pub fn new(run_id: &str, workflow: &str, browser: &str, dir: &Path) -> Self {
+        let progress = Self {
+            color: std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+            dir: dir.to_owned(),
+        };
+        progress.line(&format!("{} run {run_id} · {workflow} · {browser}", progress.paint("1", "statewright")));
+        progress
+    }
+
+    fn paint(&self, code: &str, text: &str) -> String {
+        if self.color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_owned() }
+    }
+
+    fn line(&self, text: &str) {
+        let _ = writeln!(std::io::stderr().lock(), "{text}");
+    }
+
+    fn at(ms: u64) -> String {
+        format!("{:>7.2}s", ms as f64 / 1000.0)
+    }
+
+    pub fn show(&self, event: &Event) {
+        match event {
+            Event::StateEntered { state, visit, elapsed_ms, .. } => {
+                let again = if *visit > 1 { format!(" (visit {visit})") } else { String::new() };
+                self.line(&format!(
+                    "{}  {} {}{again}",
+                    Self::at(*elapsed_ms),
+                    self.paint("36", "▸"),
+                    self.paint("1", state)
+                ));
+            }
+            Event::ActionFinished { action, elapsed_ms, duration_ms, attempts, detail, error, .. } => {
+                let waited = if *attempts > 1 { format!(", {attempts} looks") } else { String::new() };
+                let on = detail.as_ref().map(|d| format!(" → {d}")).unwrap_or_default();
+                match error {
+                    None => self.line(&format!(
+                        "{}      {action}{on}  {}",
+                        Self::at(*elapsed_ms),
+                        self.paint("2", &format!("{duration_ms} ms{waited}"))
+                    )),
+                    Some(e) => self.line(&format!(
+                        "{}      {action}  {}",
+                        Self::at(*elapsed_ms),
+                        self.paint("31", &format!("failed after {duration_ms} ms: {e}"))
+                    )),
+                }
+            }
+            Event::ActionPreempted { by_state, .. } => {
+                self.line(&format!(
+                    "           {}",
+                    self.paint("33", &format!("interrupted: the page became `{by_state}`"))
+                ));
+            }
+            Event::RunFinished { status, end_state, message, duration_ms, steps, actions, .. } => {
+                let seconds = *duration_ms as f64 / 1000.0;
+                let summary = format!("in {seconds:.2} s · {steps} steps · {actions} actions · 0 LLM calls");
+                let text = match status {
+                    RunStatus::Succeeded => {
+                        let end = end_state.as_deref().unwrap_or("?");
+                        let message = if message.is_empty() { String::new() } else { format!(": {message}") };
+                        self.paint("32", &format!("✓ succeeded at `{end}`{message} {summary}"))
+                    }
+                    RunStatus::Failed => self.paint("31", &format!("✗ failed {summary}\n  {message}")),
+                    RunStatus::Cancelled => self.paint("33", &format!("■ cancelled {summary}")),
+                };
+                self.line(&text);
+                self.line(&format!("  run folder: {}", self.dir.display()));
+            }
+            Event::RunStarted { .. } | Event::ActionStarted { .. } | Event::Observed { .. } => {}
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! `statewright run`: load, bind parameters, start the browser (and the demo site when
+//! asked), run the engine, record the run folder, report.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use serde_json::json;
+use statewright_chrome::{ChromeDriver, LaunchOptions};
+use statewright_demo::{Site, SiteServer};
+use statewright_engine::{CancellationToken, RunStatus};
+use statewright_workflow::{Params, load_file};
+
+use crate::exit;
+use crate::recorder::Recorder;
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// The workflow file (native or CliGent JSON).
+    file: PathBuf,
+    /// A parameter value, NAME=VALUE (repeatable).
+    #[arg(short, long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
+    params: Vec<(String, String)>,
+    /// Show the browser window.
+    #[arg(long)]
+    headed: bool,
+    /// Attach to a running browser's DevTools endpoint instead of launching one.
+    #[arg(long, value_name = "URL")]
+    cdp_url: Option<String>,
+    /// Serve the bundled demo site on loopback and pass its address as the `site` parameter.
+    #[arg(long)]
+    demo_site: bool,
+    /// Where run folders go.
+    #[arg(long, env = "STATEWRIGHT_RUNS_DIR", default_value = "runs")]
+    runs_dir: PathBuf,
+    /// Print one JSON summary on stdout at the end.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_param(s: &str) -> Result<(String, String), String> {
+    s.split_once('=')
+        .map(|(k, v)| (k.trim().to_owned(), v.to_owned()))
+        .filter(|(k, _)| !k.is_empty())
+        .ok_or_else(|| format!("expected NAME=VALUE, got `{s}`"))
+}
+
+pub async fn run(args: RunArgs) -> u8 {
+    let loaded = match load_file(&args.file) {
+        Ok(loaded) => loaded,
+        Err(diagnostics) => {
+            eprintln!("{diagnostics}");
+            return exit::INVALID;
+        }
+    };
+    for warning in &loaded.warnings.0 {
+        eprintln!("{warning}");
+    }
+    let workflow = loaded.workflow;
+    let mut supplied = args.params.clone();
+    // The demo server must outlive the run; it stops when dropped.
+    let _site = if args.demo_site {
+        if !workflow.parameters.contains_key("site") {
+            eprintln!("statewright: --demo-site sets the `site` parameter, but {} declares none", args.file.display());
+            return exit::INVALID;
+        }
+        match SiteServer::start(Site::Demo, 0).await {
+            Ok(server) => {
+                if !supplied.iter().any(|(k, _)| k == "site") {
+                    supplied.push(("site".into(), server.url()));
+                }
+                Some(server)
+            }
+            Err(e) => {
+                eprintln!("statewright: cannot serve the demo site: {e}");
+                return exit::FAILED;
+            }
+        }
+    } else {
+        None
+    };
+    let params = match Params::bind(&workflow, &supplied) {
+        Ok(params) => params,
+        Err(e) => {
+            eprintln!("statewright: {e}");
+            return exit::INVALID;
+        }
+    };
+
+    let options = LaunchOptions {
+        headed: args.headed,
+        cdp_url: args.cdp_url.clone(),
+        executable: None,
+        viewport: (workflow.config.viewport.width, workflow.config.viewport.height),
+    };
+    let browser = if args.cdp_url.is_some() {
+        "attached browser"
+    } else if args.headed {
+        "headed Chromium"
+    } else {
+        "headless Chromium"
+    };
+    let recorder = match Recorder::create(&args.runs_dir, &workflow, &params, browser) {
+        Ok(recorder) => recorder,
+        Err(e) => {
+            eprintln!("statewright: cannot create the run folder under {}: {e}", args.runs_dir.display());
+            return exit::FAILED;
+        }
+    };
+    let mut driver = match ChromeDriver::start(&options).await {
+        Ok(driver) => driver,
+        Err(e) => {
+            eprintln!("statewright: {e}");
+            recorder.abort(&e.to_string());
+            return exit::FAILED;
+        }
+    };
+
+    let cancel = CancellationToken::new();
+    let on_interrupt = cancel.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            on_interrupt.cancel();
+        }
+    });
+    let (events_tx, events_rx) = tokio::sync::mpsc::unbounded_channel();
+    let record = tokio::spawn(recorder.consume(events_rx));
+    let report = statewright_engine::run(&workflow, &params, &mut driver, events_tx, cancel).await;
+    driver.close().await;
+    let run_dir = match record.await {
+        Ok(dir) => dir,
+        Err(e) => {
+            eprintln!("statewright: the run recorder failed: {e}");
+            return exit::FAILED;
+        }
+    };
+
+    if args.json {
+        let summary = json!({
+            "run_id": run_dir.file_name().map(|n| n.to_string_lossy().into_owned()),
+            "workflow": workflow.name,
+            "status": report.status,
+            "end_state": report.end_state,
+            "outcome": report.outcome,
+            "message": report.message,
+            "failure": report.failure,
+            "duration_ms": report.duration.as_millis() as u64,
+            "steps": report.steps,
+            "actions": report.actions,
+            "llm_calls": 0,
+            "llm_tokens": 0,
+            "run_dir": run_dir,
+        });
+        println!("{summary}");
+    }
+    match report.status {
+        RunStatus::Succeeded => exit::SUCCEEDED,
+        RunStatus::Failed => exit::FAILED,
+        RunStatus::Cancelled => exit::INTERRUPTED,
+    }
+}

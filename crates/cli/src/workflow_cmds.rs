@@ -1,0 +1,90 @@
+//! `validate`, `convert` and `demo-site`: the commands that need no browser.
+
+use std::path::{Path, PathBuf};
+
+use statewright_demo::{Site, SiteServer};
+use statewright_workflow::{Diagnostics, SourceFormat, load_file, to_native_json};
+
+use crate::exit;
+
+pub fn validate(files: &[PathBuf], json: bool) -> u8 {
+    let mut all = Diagnostics::default();
+    let mut failed = false;
+    for file in files {
+        match load_file(file) {
+            Ok(loaded) => {
+                if !json {
+                    for w in &loaded.warnings.0 {
+                        eprintln!("{w}");
+                    }
+                    let format = match loaded.format {
+                        SourceFormat::Native => "native",
+                        SourceFormat::CliGent => "CliGent",
+                    };
+                    eprintln!("ok: {} ({format}, {} states)", file.display(), loaded.workflow.states.len());
+                }
+                all.0.extend(loaded.warnings.0);
+            }
+            Err(diagnostics) => {
+                failed = true;
+                if !json {
+                    eprintln!("{diagnostics}");
+                }
+                all.0.extend(diagnostics.0);
+            }
+        }
+    }
+    if json {
+        println!("{}", serde_json::to_string_pretty(&all).unwrap_or_default());
+    } else if failed {
+        let errors = all.errors().count();
+        eprintln!("{errors} error{} found", if errors == 1 { "" } else { "s" });
+    }
+    if failed { exit::INVALID } else { exit::SUCCEEDED }
+}
+
+pub fn convert(input: &Path, output: &Path) -> u8 {
+    let loaded = match load_file(input) {
+        Ok(loaded) => loaded,
+        Err(diagnostics) => {
+            eprintln!("{diagnostics}");
+            return exit::INVALID;
+        }
+    };
+    for w in &loaded.warnings.0 {
+        eprintln!("{w}");
+    }
+    let text = to_native_json(&loaded.workflow);
+    if output.as_os_str() == "-" {
+        print!("{text}");
+        return exit::SUCCEEDED;
+    }
+    match std::fs::write(output, text) {
+        Ok(()) => {
+            eprintln!("wrote {} ({} states)", output.display(), loaded.workflow.states.len());
+            exit::SUCCEEDED
+        }
+        Err(e) => {
+            eprintln!("statewright: cannot write {}: {e}", output.display());
+            exit::FAILED
+        }
+    }
+}
+
+pub async fn demo_site(port: u16, dir: Option<PathBuf>) -> u8 {
+    let site = dir.map_or(Site::Demo, Site::Dir);
+    match SiteServer::start(site, port).await {
+        Ok(server) => {
+            eprintln!("serving on {}/ (Ctrl-C to stop)", server.url());
+            tokio::select! {
+                () = server.wait() => {}
+                _ = tokio::signal::ctrl_c() => {}
+            }
+            exit::SUCCEEDED
+        }
+        Err(e) => {
+            eprintln!("statewright: cannot listen on 127.0.0.1:{port}: {e}");
+            exit::FAILED
+        }
+    }
+}

@@ -198,7 +198,7 @@ impl Run<'_> {
             .await
             .map_err(|e| End::Failed(Failure::Driver { error: self.params.redact(&e.to_string()) }))?;
         for error in matcher.probe_errors(&signals) {
-            tracing::warn!("check could not be evaluated: {error}");
+            tracing::warn!("check could not be evaluated: {}", self.params.redact(&error));
         }
         Ok(signals)
     }

@@ -36,7 +36,10 @@ pub struct KeyCombo {
     pub key: KeyDef,
 }
 
-const NAMED: &[(&[&str], &str, &str, u32, Option<&str>)] = &[
+/// (names, DOM key, DOM code, key code, text).
+type NamedKey = (&'static [&'static str], &'static str, &'static str, u32, Option<&'static str>);
+
+const NAMED: &[NamedKey] = &[
     (&["enter", "return"], "Enter", "Enter", 13, Some("\r")),
     (&["tab"], "Tab", "Tab", 9, None),
     (&["space", "spacebar"], " ", "Space", 32, Some(" ")),
@@ -156,9 +159,14 @@ pub fn parse_key_combo(spec: &str) -> Result<KeyCombo, String> {
             }
         }
     }
-    let key = named_key(last.trim()).ok_or_else(|| {
+    let mut key = named_key(last.trim()).ok_or_else(|| {
         format!("unknown key `{last}`; use a key name such as Enter, Tab, Escape, ArrowDown, PageDown, F5, or a single character")
     })?;
+    // "Control+K" means the K key: without Shift it produces "k", as on a keyboard.
+    if key.code.starts_with("Key") && !modifiers.shift {
+        key.key = key.key.to_ascii_lowercase();
+        key.text = key.text.map(|t| t.to_ascii_lowercase());
+    }
     Ok(KeyCombo { modifiers, key })
 }
 
@@ -185,6 +193,8 @@ mod tests {
         assert!(combo.modifiers.ctrl && combo.modifiers.shift && !combo.modifiers.alt);
         assert_eq!(combo.modifiers.cdp_mask(), 2 | 8);
         assert_eq!(combo.key.code, "KeyA");
+        assert_eq!(combo.key.key, "A", "with Shift the letter is upper case");
+        assert_eq!(parse_key_combo("Control+K").unwrap().key.key, "k", "without Shift it is lower case");
         assert_eq!(parse_key_combo("Control++").unwrap().key.code, "Equal");
         assert_eq!(parse_key_combo("+").unwrap().key.key, "+");
     }

@@ -259,10 +259,8 @@ fn check_action(action: &Action, path: &JsonPath, workflow: &Workflow, report: &
                 report.error(&path.key("key"), e, None);
             }
         }
-        Action::SelectOption { value, label, .. } => {
-            if value.is_some() == label.is_some() {
-                report.error(path, "select_option needs exactly one of `value` or `label`", None);
-            }
+        Action::SelectOption { value, label, .. } if value.is_some() == label.is_some() => {
+            report.error(path, "select_option needs exactly one of `value` or `label`", None);
         }
         Action::Wait { seconds } => seconds_field(*seconds, &path.key("seconds"), report),
         Action::WaitFor { timeout: Some(t), .. } => seconds_field(*t, &path.key("timeout"), report),
@@ -285,7 +283,7 @@ fn check_action(action: &Action, path: &JsonPath, workflow: &Workflow, report: &
 }
 
 fn seconds_field(value: f64, path: &JsonPath, report: &mut Reporter) {
-    if !value.is_finite() || value < 0.0 || value > 86_400.0 {
+    if !(0.0..=86_400.0).contains(&value) {
         report.error(
             path,
             format!("{value} is not a sensible number of seconds"),

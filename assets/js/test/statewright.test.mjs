@@ -1,0 +1,801 @@
+// Tests for the Statewright in-page library (assets/js/statewright.js).
+//
+// Run with node's built-in runner:   node --test assets/js/test/
+// Needs `playwright-core` resolvable (top-level devDependency) and a Chromium binary:
+// /usr/bin/chromium by default, override with STATEWRIGHT_CHROMIUM=/path/to/chromium.
+import { test, describe, before, after, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const LIB = path.resolve(here, '..', 'statewright.js');
+const LIB_SOURCE = fs.readFileSync(LIB, 'utf8');
+const FIXTURES = path.join(here, 'fixtures');
+
+let browser;
+let server;
+let base;
+const openContexts = [];
+
+before(async () => {
+  server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    const name = path.basename(url.pathname) || 'index.html';
+    const file = path.join(FIXTURES, name);
+    if (name === 'blank.html') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><html><head><title>blank</title></head><body></body></html>');
+      return;
+    }
+    if (!file.startsWith(FIXTURES) || !fs.existsSync(file)) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(fs.readFileSync(file));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${server.address().port}`;
+  browser = await chromium.launch({
+    executablePath: process.env.STATEWRIGHT_CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run'],
+  });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await new Promise((resolve) => server.close(resolve));
+});
+
+afterEach(async () => {
+  while (openContexts.length) await openContexts.pop().close().catch(() => {});
+});
+
+/** A fresh page with the library injected; `fixture` is a file name or {html}. */
+async function open(fixture = 'blank.html') {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
+  openContexts.push(context);
+  const page = await context.newPage();
+  await page.addInitScript({ path: LIB });
+  if (typeof fixture === 'string') {
+    await page.goto(`${base}/${fixture}`);
+  } else {
+    await page.goto(`${base}/blank.html`);
+    await page.setContent(fixture.html);
+  }
+  return page;
+}
+
+/** Call window.__statewright[fn](...args) in the page. */
+function sw(page, fn, ...args) {
+  return page.evaluate(([f, a]) => window.__statewright[f](...a), [fn, args]);
+}
+
+/** Call the API over raw CDP, exactly like the Rust engine does. */
+async function cdpCall(page, expression) {
+  const session = await page.context().newCDPSession(page);
+  const r = await session.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
+  await session.detach();
+  if (r.exceptionDetails) throw new Error(`page exception: ${JSON.stringify(r.exceptionDetails)}`);
+  return r.result.value;
+}
+
+const text = (value, mode = 'equals') => ({ kind: 'text', value, mode });
+const css = (selector) => ({ kind: 'element', by: 'css', selector });
+const xpath = (selector) => ({ kind: 'element', by: 'xpath', selector });
+
+// ---------------------------------------------------------------------------
+describe('install', () => {
+  test('defines one frozen instance, no DOM changes, second evaluation is a no-op', async () => {
+    const page = await open('probes.html');
+    const before = await page.evaluate(() => ({
+      html: document.documentElement.outerHTML,
+      keys: Object.keys(window).filter((k) => k.includes('statewright')),
+    }));
+    assert.deepEqual(before.keys, []); // non-enumerable
+    const snap1 = await sw(page, 'snapshot', 100);
+    await page.evaluate(() => { window.__firstInstance = window.__statewright; });
+    await page.evaluate(LIB_SOURCE); // evaluate the file a second time
+    const r = await page.evaluate(() => ({
+      same: window.__firstInstance === window.__statewright,
+      frozen: Object.isFrozen(window.__statewright),
+      fns: Object.keys(window.__statewright).sort(),
+      html: document.documentElement.outerHTML,
+    }));
+    assert.equal(r.same, true);
+    assert.equal(r.frozen, true);
+    assert.deepEqual(r.fns, ['actionable', 'describe', 'prepareTyping', 'scrollBy', 'scrollIntoView', 'selectOption',
+      'signals', 'snapshot', 'version', 'waitForChange']);
+    assert.equal(r.html, before.html, 'library must not modify the DOM');
+    const snap2 = await sw(page, 'snapshot', 100);
+    assert.deepEqual(snap2.elements.map((e) => e.id), snap1.elements.map((e) => e.id));
+  });
+
+  test('survives a page that sabotages Array.prototype.map, JSON and friends after load', async () => {
+    const page = await open('hostile.html');
+    await page.waitForFunction(() => window.__sabotaged === true);
+    const sig = await cdpCall(page, `window.__statewright.signals([
+      {kind:'text', value:'Press me', mode:'equals'},
+      {kind:'text', value:'Hostile  page', mode:'contains'},
+      {kind:'element', by:'css', selector:'#b'},
+      {kind:'element', by:'xpath', selector:'//input[@id="name"]'},
+      {kind:'text', value:'absent', mode:'equals'},
+      {kind:'element', by:'css', selector:'##'}])`);
+    assert.deepEqual(sig.results, [true, true, true, true, false, false]);
+    assert.equal(sig.errors.length, 1);
+    assert.equal(sig.errors[0].index, 5);
+    assert.equal(sig.title, 'Hostile');
+
+    const act = await cdpCall(page,
+      `window.__statewright.actionable({role:'button', name:'Press me'}, {timeoutMs: 2000, enabled: true, hitTest: true})`);
+    assert.equal(act.ok, true, JSON.stringify(act));
+    assert.equal(act.tag, 'button');
+
+    const w = await cdpCall(page, `(() => {
+      const p = [{kind:'text', value:'Later', mode:'equals'}];
+      const since = window.__statewright.signals(p);
+      const d = document.createElement('p'); d.textContent = 'Later';
+      Promise.resolve().then(() => document.body.appendChild(d));
+      return window.__statewright.waitForChange(p, since, 2000);
+    })()`);
+    assert.deepEqual(w.results, [true]);
+
+    const snap = await cdpCall(page, 'window.__statewright.snapshot(1000)');
+    assert.deepEqual(snap.elements.map((e) => e.tag), ['button', 'input', 'select']);
+    const typing = await cdpCall(page, `window.__statewright.prepareTyping({css:'#name'}, true)`);
+    assert.equal(typing.ok, true, JSON.stringify(typing));
+    const sel = await cdpCall(page, `window.__statewright.selectOption({css:'#s'}, {label:'Two'})`);
+    assert.equal(sel.ok, true, JSON.stringify(sel));
+    assert.equal(sel.selected, '2');
+  });
+});
+
+// ---------------------------------------------------------------------------
+describe('signals', () => {
+  test('text/equals: visibility, whitespace, NBSP, nested spans, input buttons, shadow DOM', async () => {
+    const page = await open('probes.html');
+    const cases = [
+      ['Welcome back, Alice', true],
+      ['Welcome\u00a0back,\n  Alice ', true],
+      ['Sign in', true],
+      ['Sign', false],
+      ['Hidden by display', false],
+      ['Hidden by visibility', false],
+      ['Zero size text', false],
+      ['Details secret', false],
+      ['More info', true],
+      ['Transparent text', true],
+      ['Multi part text', true],
+      ['Send message', true],
+      ['42 EUR', true],
+      ['Price: 42 EUR', true],
+      ['Line one Line two', true],
+      ['Line one', true],
+      ['shout', true],
+      ['Checkout', true],
+      ['Checkout (hidden suffix)', false],
+      ['Script text should not count', false],
+      ['Shadow words here', true],
+      ['', false],
+    ];
+    const sig = await sw(page, 'signals', cases.map(([v]) => text(v)));
+    assert.deepEqual(sig.errors, []);
+    cases.forEach(([v, want], i) => assert.equal(sig.results[i], want, `equals ${JSON.stringify(v)}`));
+    assert.equal(sig.title, 'Probes');
+    assert.equal(sig.url, `${base}/probes.html`);
+  });
+
+  test('text/contains uses visible page text', async () => {
+    const page = await open('probes.html');
+    const cases = [
+      ['back, Alice', true],
+      ['Welcome   back', true],
+      ['Price: 42\u00a0EUR', true],
+      ['Details secret', false],
+      ['Hidden by display', false],
+      ['Hidden by visibility', false],
+      ['Shadow words', true],
+      ['Script text', false],
+      ['sign in', false], // case-sensitive
+    ];
+    const sig = await sw(page, 'signals', cases.map(([v]) => text(v, 'contains')));
+    cases.forEach(([v, want], i) => assert.equal(sig.results[i], want, `contains ${JSON.stringify(v)}`));
+  });
+
+  test('element probes: css and xpath visibility', async () => {
+    const page = await open('probes.html');
+    const cases = [
+      [css('#signin'), true],
+      [css('#signin span.label'), true],
+      [css('#dn'), false],
+      [css('#vh'), false],
+      [css('#zs'), false],
+      [css('#secret'), false],
+      [css('#det summary'), true],
+      [css('#op'), true],
+      [css('.does-not-exist'), false],
+      [xpath('//button[@id="signin"]'), true],
+      [xpath('//div[@id="dn"]'), false],
+      [xpath('//p[@id="multi"]/text()'), true],
+      [xpath('//*[@id="secret"]'), false],
+    ];
+    const sig = await sw(page, 'signals', cases.map(([p]) => p));
+    assert.deepEqual(sig.errors, []);
+    cases.forEach(([p, want], i) => assert.equal(sig.results[i], want, `${p.by} ${p.selector}`));
+  });
+
+  test('invalid selectors are reported, not thrown', async () => {
+    const page = await open('probes.html');
+    const sig = await sw(page, 'signals', [css('div['), css('#signin'), xpath('//div['), xpath('count(//div)'),
+      { kind: 'bogus' }]);
+    assert.deepEqual(sig.results, [false, true, false, false, false]);
+    assert.deepEqual(sig.errors.map((e) => e.index), [0, 2, 3, 4]);
+    assert.match(sig.errors[0].message, /invalid CSS selector "div\["/);
+    assert.match(sig.errors[1].message, /invalid XPath "\/\/div\["/);
+    assert.match(sig.errors[3].message, /unknown probe kind/);
+  });
+
+  test('performance on a 5,000-element page', async (t) => {
+    const page = await open('blank.html');
+    await page.evaluate(() => {
+      const parts = [];
+      for (let i = 0; i < 1000; i++) {
+        parts.push(`<div class="row"><span>Item ${i}</span> <a href="#i${i}">Link ${i}</a>` +
+          ` <button>Buy ${i}</button><p>Description text number ${i}</p></div>`);
+      }
+      document.body.innerHTML = parts.join('\n');
+    });
+    const count = await page.evaluate(() => document.body.querySelectorAll('*').length);
+    assert.ok(count >= 5000, `page has ${count} elements`);
+    const timing = await page.evaluate(() => {
+      const probes = [
+        { kind: 'text', value: 'Buy 999', mode: 'equals' },
+        { kind: 'text', value: 'Nothing like this', mode: 'equals' },
+        { kind: 'text', value: 'Description text number 500', mode: 'contains' },
+        { kind: 'element', by: 'css', selector: '.row:nth-child(300) button' },
+        { kind: 'element', by: 'xpath', selector: '//button[text()="Buy 10"]' },
+      ];
+      const sw = window.__statewright;
+      let last;
+      for (let i = 0; i < 10; i++) last = sw.signals(probes);
+      const times = [];
+      for (let i = 0; i < 100; i++) {
+        const t0 = performance.now();
+        last = sw.signals(probes);
+        times.push(performance.now() - t0);
+      }
+      times.sort((a, b) => a - b);
+      // Also one single-probe figure for the most expensive kind.
+      const t1 = performance.now();
+      for (let i = 0; i < 100; i++) sw.signals([probes[0]]);
+      const equalsOnly = (performance.now() - t1) / 100;
+      return {
+        results: last.results, median: times[50], p95: times[95],
+        mean: times.reduce((a, b) => a + b, 0) / times.length, equalsOnly,
+      };
+    });
+    assert.deepEqual(timing.results, [true, false, true, true, true]);
+    const msg = `signals() on ${count} elements, 5 probes: median ${timing.median.toFixed(2)} ms, ` +
+      `mean ${timing.mean.toFixed(2)} ms, p95 ${timing.p95.toFixed(2)} ms; ` +
+      `one text/equals probe: ${timing.equalsOnly.toFixed(2)} ms`;
+    t.diagnostic(msg);
+    console.log(msg);
+    assert.ok(timing.median < 5, msg);
+  });
+});
+
+// ---------------------------------------------------------------------------
+describe('waitForChange', () => {
+  test('resolves within 50 ms of a DOM change made by setTimeout', async () => {
+    const page = await open('probes.html');
+    const r = await page.evaluate(async () => {
+      const sw = window.__statewright;
+      const probes = [{ kind: 'text', value: 'Order placed', mode: 'equals' }, { kind: 'element', by: 'css', selector: '#signin' }];
+      const since = sw.signals(probes);
+      let changedAt = 0;
+      setTimeout(() => {
+        const d = document.createElement('div');
+        d.textContent = 'Order placed';
+        document.body.appendChild(d);
+        changedAt = performance.now();
+      }, 200);
+      const t0 = performance.now();
+      const s = await sw.waitForChange(probes, since, 5000);
+      const t1 = performance.now();
+      return { since: since.results, now: s.results, latency: t1 - changedAt, total: t1 - t0 };
+    });
+    assert.deepEqual(r.since, [false, true]);
+    assert.deepEqual(r.now, [true, true]);
+    assert.ok(r.total >= 190, `resolved too early (${r.total} ms)`);
+    assert.ok(r.latency < 50, `latency ${r.latency} ms`);
+  });
+
+  test('times out with unchanged signals when nothing changes', async () => {
+    const page = await open('probes.html');
+    const r = await page.evaluate(async () => {
+      const sw = window.__statewright;
+      const probes = [{ kind: 'text', value: 'Sign in', mode: 'equals' }, { kind: 'text', value: 'nope', mode: 'contains' }];
+      const since = sw.signals(probes);
+      // Mutations that don't change any probe must not resolve it.
+      const iv = setInterval(() => { document.body.dataset.tick = String(Date.now()); }, 20);
+      const t0 = performance.now();
+      const s = await sw.waitForChange(probes, since, 400);
+      clearInterval(iv);
+      return { since, s, elapsed: performance.now() - t0 };
+    });
+    assert.ok(r.elapsed >= 395 && r.elapsed < 700, `elapsed ${r.elapsed}`);
+    assert.deepEqual(r.s.results, [true, false]);
+    assert.equal(r.s.url, r.since.url);
+    assert.equal(r.s.title, r.since.title);
+  });
+
+  test('resolves on a URL hash change', async () => {
+    const page = await open('probes.html');
+    const r = await page.evaluate(async () => {
+      const sw = window.__statewright;
+      const since = sw.signals([]);
+      let at = 0;
+      setTimeout(() => { at = performance.now(); location.hash = 'step2'; }, 100);
+      const s = await sw.waitForChange([], since, 3000);
+      return { url: s.url, latency: performance.now() - at };
+    });
+    assert.equal(r.url, `${base}/probes.html#step2`);
+    assert.ok(r.latency < 50, `latency ${r.latency}`);
+  });
+
+  test('resolves on history.pushState (polling fallback) and on a title change', async () => {
+    const page = await open('probes.html');
+    const push = await page.evaluate(async () => {
+      const sw = window.__statewright;
+      const since = sw.signals([]);
+      let at = 0;
+      setTimeout(() => { at = performance.now(); history.pushState({}, '', '/pushed/state'); }, 50);
+      const s = await sw.waitForChange([], since, 3000);
+      return { url: s.url, latency: performance.now() - at };
+    });
+    assert.equal(push.url, `${base}/pushed/state`);
+    assert.ok(push.latency < 150, `pushState latency ${push.latency}`);
+
+    const title = await page.evaluate(async () => {
+      const sw = window.__statewright;
+      const since = sw.signals([]);
+      let at = 0;
+      setTimeout(() => { at = performance.now(); document.title = 'Checkout done'; }, 100);
+      const s = await sw.waitForChange([], since, 3000);
+      return { title: s.title, latency: performance.now() - at };
+    });
+    assert.equal(title.title, 'Checkout done');
+    assert.ok(title.latency < 50, `title latency ${title.latency}`);
+  });
+
+  test('resolves immediately when already different, and cleans up its observers', async () => {
+    const page = await open('probes.html');
+    const r = await page.evaluate(async () => {
+      const sw = window.__statewright;
+      const probes = [{ kind: 'text', value: 'Sign in', mode: 'equals' }];
+      const t0 = performance.now();
+      const s = await sw.waitForChange(probes, { url: location.href, title: document.title, results: [false] }, 5000);
+      return { results: s.results, elapsed: performance.now() - t0 };
+    });
+    assert.deepEqual(r.results, [true]);
+    assert.ok(r.elapsed < 30, `elapsed ${r.elapsed}`);
+  });
+
+  test('works while document.body is still missing', async () => {
+    const page = await open('blank.html');
+    const r = await page.evaluate(async () => {
+      const sw = window.__statewright;
+      document.documentElement.removeChild(document.body);
+      const probes = [{ kind: 'text', value: 'Arrived', mode: 'contains' }, { kind: 'text', value: 'Arrived', mode: 'equals' }];
+      const since = sw.signals(probes);
+      setTimeout(() => {
+        const b = document.createElement('body');
+        b.innerHTML = '<p>Arrived</p>';
+        document.documentElement.appendChild(b);
+      }, 100);
+      const s = await sw.waitForChange(probes, since, 3000);
+      return { since: since.results, now: s.results };
+    });
+    assert.deepEqual(r.since, [false, false]);
+    assert.deepEqual(r.now, [true, true]);
+  });
+});
+
+// ---------------------------------------------------------------------------
+describe('actionable', () => {
+  test('waits for an element inserted after 300 ms', async () => {
+    const page = await open('blank.html');
+    const r = await page.evaluate(async () => {
+      setTimeout(() => { document.body.insertAdjacentHTML('beforeend', '<button id="late">Late button</button>'); }, 300);
+      const t0 = performance.now();
+      const res = await window.__statewright.actionable({ css: '#late' }, { timeoutMs: 3000, enabled: true, hitTest: true });
+      return { res, elapsed: performance.now() - t0 };
+    });
+    assert.equal(r.res.ok, true, JSON.stringify(r.res));
+    assert.ok(r.elapsed >= 290 && r.elapsed < 600, `elapsed ${r.elapsed}`);
+    assert.equal(r.res.tag, 'button');
+    assert.equal(r.res.description, 'button#late "Late button"');
+  });
+
+  test('not_found, not_visible and invalid_selector', async () => {
+    const page = await open('probes.html');
+    const nf = await sw(page, 'actionable', { css: '#nope' }, { timeoutMs: 150 });
+    assert.deepEqual([nf.ok, nf.reason], [false, 'not_found']);
+    assert.match(nf.message, /no element matches css "#nope"/);
+    const nv = await sw(page, 'actionable', { css: '#dn' }, { timeoutMs: 150 });
+    assert.deepEqual([nv.ok, nv.reason], [false, 'not_visible']);
+    assert.match(nv.message, /div#dn is not visible/);
+    const details = await sw(page, 'actionable', { css: '#secret' }, { timeoutMs: 100 });
+    assert.equal(details.reason, 'not_visible');
+    const t0 = Date.now();
+    const inv = await sw(page, 'actionable', { css: 'button[' }, { timeoutMs: 5000 });
+    assert.deepEqual([inv.ok, inv.reason], [false, 'invalid_selector']);
+    assert.ok(Date.now() - t0 < 1000);
+    const inx = await sw(page, 'actionable', { xpath: '//[' }, { timeoutMs: 5000 });
+    assert.equal(inx.reason, 'invalid_selector');
+    const two = await sw(page, 'actionable', { css: 'a', text: 'b' }, { timeoutMs: 5000 });
+    assert.equal(two.reason, 'invalid_selector');
+  });
+
+  test('waits for a disabled button to become enabled', async () => {
+    const page = await open({ html: `<button id="pay" disabled>Pay</button>
+      <fieldset disabled><button id="fsb">In fieldset</button></fieldset>
+      <div id="ad" role="button" aria-disabled="true">Aria disabled</div>` });
+    const still = await sw(page, 'actionable', { css: '#pay' }, { timeoutMs: 200, enabled: true });
+    assert.deepEqual([still.ok, still.reason, still.message], [false, 'disabled', 'button#pay "Pay" is disabled']);
+    assert.equal((await sw(page, 'actionable', { css: '#fsb' }, { timeoutMs: 100, enabled: true })).reason, 'disabled');
+    assert.equal((await sw(page, 'actionable', { css: '#ad' }, { timeoutMs: 100, enabled: true })).reason, 'disabled');
+    // Without the enabled requirement the disabled button is fine.
+    assert.equal((await sw(page, 'actionable', { css: '#pay' }, { timeoutMs: 500 })).ok, true);
+    const r = await page.evaluate(async () => {
+      setTimeout(() => document.getElementById('pay').removeAttribute('disabled'), 300);
+      const t0 = performance.now();
+      const res = await window.__statewright.actionable({ css: '#pay' }, { timeoutMs: 3000, enabled: true });
+      return { res, elapsed: performance.now() - t0 };
+    });
+    assert.equal(r.res.ok, true);
+    assert.ok(r.elapsed >= 290 && r.elapsed < 600, `elapsed ${r.elapsed}`);
+  });
+
+  test('reports the covering element and succeeds once the overlay is gone', async () => {
+    const page = await open({ html: `
+      <button id="buy" style="position:absolute; left:100px; top:100px; width:120px; height:40px">Buy now</button>
+      <div id="consent-overlay" style="position:fixed; inset:0; background:rgba(0,0,0,.4)"><p>We use cookies</p></div>` });
+    const blocked = await sw(page, 'actionable', { css: '#buy' }, { timeoutMs: 300, hitTest: true });
+    assert.equal(blocked.ok, false);
+    assert.equal(blocked.reason, 'obscured');
+    assert.equal(blocked.message, 'obscured by div#consent-overlay');
+    // Without hit testing the same element is actionable.
+    const noHit = await sw(page, 'actionable', { css: '#buy' }, { timeoutMs: 300 });
+    assert.equal(noHit.ok, true);
+    assert.equal(noHit.x, 160);
+    assert.equal(noHit.y, 120);
+    const r = await page.evaluate(async () => {
+      setTimeout(() => document.getElementById('consent-overlay').remove(), 200);
+      const t0 = performance.now();
+      const res = await window.__statewright.actionable({ text: 'Buy now' }, { timeoutMs: 3000, hitTest: true });
+      return { res, elapsed: performance.now() - t0 };
+    });
+    assert.equal(r.res.ok, true, JSON.stringify(r.res));
+    assert.ok(r.elapsed >= 190, `elapsed ${r.elapsed}`);
+    assert.deepEqual(r.res.rect, { x: 100, y: 100, width: 120, height: 40 });
+    assert.deepEqual([r.res.x, r.res.y], [160, 120]);
+  });
+
+  test('a CSS-animated element becomes stable when the animation ends', async () => {
+    const page = await open({ html: `
+      <style>
+        @keyframes slide { from { transform: translateX(0); } to { transform: translateX(300px); } }
+        #mover { position:absolute; left:10px; top:10px; width:80px; height:30px; }
+        #mover.go { animation: slide 600ms linear forwards; }
+        #spinner { position:absolute; left:10px; top:100px; width:30px; height:30px;
+                   animation: slide 1s linear infinite; }
+      </style>
+      <button id="mover">Move</button><button id="spinner">Spin</button>` });
+    const moving = await sw(page, 'actionable', { css: '#spinner' }, { timeoutMs: 200 });
+    assert.deepEqual([moving.ok, moving.reason], [false, 'not_stable']);
+    const r = await page.evaluate(async () => {
+      const el = document.getElementById('mover');
+      el.classList.add('go');
+      const t0 = performance.now();
+      const res = await window.__statewright.actionable({ css: '#mover' }, { timeoutMs: 3000, hitTest: true });
+      return { res, elapsed: performance.now() - t0, finalX: el.getBoundingClientRect().x };
+    });
+    assert.equal(r.res.ok, true, JSON.stringify(r.res));
+    assert.ok(r.elapsed >= 550, `returned after ${r.elapsed} ms, before the animation ended`);
+    assert.equal(r.finalX, 310);
+    assert.equal(r.res.rect.x, 310);
+    assert.equal(r.res.x, 350);
+  });
+
+  test('scrolls an off-screen element into view and returns viewport coordinates', async () => {
+    const page = await open({ html: `<div style="height:3000px">tall</div>
+      <button id="far" style="width:100px;height:20px">Far away</button><div style="height:3000px"></div>` });
+    const res = await sw(page, 'actionable', { css: '#far' }, { timeoutMs: 2000, hitTest: true });
+    assert.equal(res.ok, true, JSON.stringify(res));
+    const state = await page.evaluate(() => ({ y: window.scrollY, r: document.getElementById('far').getBoundingClientRect().toJSON() }));
+    assert.ok(state.y > 2000, `scrollY ${state.y}`);
+    assert.ok(res.y > 0 && res.y < 700, `y ${res.y}`);
+    assert.ok(Math.abs(res.y - 350) <= 1, `centered: y ${res.y}`); // block: center
+    assert.equal(res.rect.y, state.r.y);
+    // Already in view: no further scrolling.
+    const again = await sw(page, 'actionable', { css: '#far' }, { timeoutMs: 2000 });
+    assert.equal(again.ok, true);
+    assert.equal(await page.evaluate(() => window.scrollY), state.y);
+    // scroll:false leaves an off-screen element outside the viewport.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const noScroll = await sw(page, 'actionable', { css: '#far' }, { timeoutMs: 150, scroll: false });
+    assert.deepEqual([noScroll.ok, noScroll.reason], [false, 'not_visible']);
+    assert.equal(await page.evaluate(() => window.scrollY), 0);
+  });
+
+  test('position fractions pick the action point inside the box', async () => {
+    const page = await open({ html: `<button id="b" style="position:absolute;left:50px;top:40px;width:200px;height:100px">Wide</button>` });
+    const r1 = await sw(page, 'actionable', { css: '#b' }, { timeoutMs: 1000, position: { x: 0.25, y: 0.75 }, hitTest: true });
+    assert.deepEqual([r1.ok, r1.x, r1.y], [true, 100, 115]);
+    const r2 = await sw(page, 'actionable', { css: '#b' }, { timeoutMs: 1000, position: null });
+    assert.deepEqual([r2.x, r2.y], [150, 90]);
+    const r3 = await sw(page, 'actionable', { css: '#b' }, { timeoutMs: 1000, position: { x: 1, y: 0 }, hitTest: true });
+    assert.equal(r3.ok, true, JSON.stringify(r3));
+    assert.ok(r3.x < 250 && r3.x >= 249, `x ${r3.x}`);
+    assert.ok(r3.y >= 40 && r3.y <= 41, `y ${r3.y}`);
+  });
+
+  test('editable requirement', async () => {
+    const page = await open({ html: `<input id="ro" readonly value="x"><input id="ok" value="y"><button id="btn">B</button>
+      <div id="ce" contenteditable="true">Edit me</div><label for="ok">Label for ok</label>` });
+    const ro = await sw(page, 'actionable', { css: '#ro' }, { timeoutMs: 100, editable: true });
+    assert.deepEqual([ro.reason, ro.message], ['not_editable', 'input#ro is not editable (readonly)']);
+    assert.equal((await sw(page, 'actionable', { css: '#btn' }, { timeoutMs: 100, editable: true })).reason, 'not_editable');
+    assert.equal((await sw(page, 'actionable', { css: '#ok' }, { timeoutMs: 500, editable: true })).ok, true);
+    assert.equal((await sw(page, 'actionable', { css: '#ce' }, { timeoutMs: 500, editable: true })).ok, true);
+    const viaLabel = await sw(page, 'actionable', { text: 'Label for ok' }, { timeoutMs: 500, editable: true });
+    assert.equal(viaLabel.ok, true);
+    assert.equal(viaLabel.tag, 'input');
+  });
+});
+
+// ---------------------------------------------------------------------------
+describe('targets', () => {
+  async function desc(page, target) {
+    const r = await sw(page, 'actionable', target, { timeoutMs: 300 });
+    return r.ok ? r.description : `${r.reason}: ${r.message}`;
+  }
+
+  test('role + accessible name', async () => {
+    const page = await open('roles.html');
+    const cases = [
+      [{ role: 'button', name: 'Save' }, 'button#save "Save"'],
+      [{ role: 'button', name: 'Close dialog' }, 'button#close "Close dialog"'],
+      [{ role: 'textbox', name: 'Username' }, 'input#user "Username"'],
+      [{ role: 'textbox', name: 'Email' }, 'input#email "Email"'],
+      [{ role: 'textbox', name: 'Password' }, 'input#pw "Password"'],
+      [{ role: 'link', name: 'Home page' }, 'a#home "Home page"'],
+      [{ role: 'heading', name: 'Section title' }, 'h2#sec "Section title"'],
+      [{ role: 'searchbox', name: 'Search site' }, 'input#q "Search site"'],
+      [{ role: 'button', name: 'Custom action' }, 'div#custom "Custom action"'],
+      [{ role: 'button', name: 'Go' }, 'input#go "Go"'],
+      [{ role: 'button', name: 'Search' }, 'button#icon-btn "Search"'],
+      [{ role: 'checkbox', name: 'I agree' }, 'input#agree "I agree"'],
+      [{ role: 'combobox', name: 'Country' }, 'select#country "Country"'],
+      [{ role: 'img', name: 'Logo' }, 'img#logo "Logo"'],
+      [{ role: 'navigation', name: 'Primary' }, 'nav "Primary"'],
+      [{ role: 'listitem', name: 'Two' }, 'li "Two"'],
+      [{ role: 'tab', name: 'First tab' }, 'div#tab1 "First tab"'],
+      [{ role: 'button', name: 'save' }, 'not_found: no visible element matches role button name "save"'],
+      [{ role: 'link', name: 'No href' }, 'not_found: no visible element matches role link name "No href"'],
+      [{ role: 'button', name: 'Hidden aria' }, 'not_found: no visible element matches role button name "Hidden aria"'],
+    ];
+    for (const [target, want] of cases) assert.equal(await desc(page, target), want, JSON.stringify(target));
+    const d = await sw(page, 'describe', { role: 'button' });
+    assert.equal(d.ok, true);
+    assert.equal(d.count, 6); // save, close, custom, go, icon-btn (+ aria-hidden/hidden excluded), and the input[type=submit]
+    assert.equal(d.description, 'button#save "Save"');
+  });
+
+  test('text target retargets to the interactive ancestor; nth', async () => {
+    const page = await open({ html: `
+      <button id="b1"><span><b>Sign in</b></span></button>
+      <div class="card"><h3 id="t">Sign up</h3><p>Free</p></div>
+      <a href="#x" id="lnk"><div>Docs</div><div>Read the docs</div></a>
+      <button class="item" id="i0">Item</button><button class="item" id="i1">Item</button>
+      <button class="item" id="i2" style="display:none">Item</button><button class="item" id="i3">Item</button>` });
+    assert.equal(await desc(page, { text: 'Sign in' }), 'button#b1 "Sign in"');
+    assert.equal(await desc(page, { text: ' Sign\u00a0 in ' }), 'button#b1 "Sign in"');
+    assert.equal(await desc(page, { text: 'Sign up' }), 'h3#t');
+    assert.equal(await desc(page, { text: 'Docs' }), 'a#lnk "Docs Read the docs"');
+    assert.equal(await desc(page, { css: '.item' }), 'button#i0 "Item"');
+    assert.equal(await desc(page, { css: '.item', nth: 1 }), 'button#i1 "Item"');
+    assert.equal(await desc(page, { css: '.item', nth: 2 }), 'not_visible: button#i2 "Item" is not visible');
+    assert.equal(await desc(page, { css: '.item', nth: -1 }), 'button#i3 "Item"');
+    assert.equal(await desc(page, { text: 'Item', nth: 2 }), 'button#i3 "Item"'); // text matches are visible only
+    assert.equal(await desc(page, { role: 'button', name: 'Item', nth: 1 }), 'button#i1 "Item"');
+    assert.equal(await desc(page, { css: '.item', nth: 7 }), 'not_found: no element for css ".item" nth=7 (only 4 matches)');
+    assert.equal(await desc(page, { xpath: '//button[@class="item"]', nth: 3 }), 'button#i3 "Item"');
+    const d = await sw(page, 'describe', { css: '.item' });
+    assert.deepEqual(d, { ok: true, count: 4, visibleCount: 3, description: 'button#i0 "Item"' });
+    const bad = await sw(page, 'describe', { css: '[[' });
+    assert.equal(bad.ok, false);
+    assert.equal(bad.count, 0);
+  });
+
+  test('first visible match wins without nth', async () => {
+    const page = await open({ html: `<button id="h" style="visibility:hidden">Next</button><button id="v">Next</button>` });
+    assert.equal(await desc(page, { css: 'button' }), 'button#v "Next"');
+    assert.equal(await desc(page, { text: 'Next' }), 'button#v "Next"');
+  });
+});
+
+// ---------------------------------------------------------------------------
+describe('typing, options, scrolling', () => {
+  test('prepareTyping focuses and selects the content when clearing', async () => {
+    const page = await open({ html: `<input id="name" value="hello"><textarea id="ta">old text</textarea>
+      <div id="ce" contenteditable="true">Rich <b>content</b></div><button id="b">B</button>
+      <input id="ro" readonly value="r"><label for="name">Your name</label>` });
+    const r1 = await sw(page, 'prepareTyping', { css: '#name' }, true);
+    assert.equal(r1.ok, true);
+    const s1 = await page.evaluate(() => ({
+      active: document.activeElement.id, start: document.activeElement.selectionStart, end: document.activeElement.selectionEnd,
+    }));
+    assert.deepEqual(s1, { active: 'name', start: 0, end: 5 });
+    await page.keyboard.type('X');
+    assert.equal(await page.evaluate(() => document.getElementById('name').value), 'X');
+
+    // Not clearing: caret at the end, typing appends.
+    await page.evaluate(() => document.getElementById('name').setSelectionRange(0, 0));
+    assert.equal((await sw(page, 'prepareTyping', { text: 'Your name' }, false)).ok, true);
+    await page.keyboard.type('yz');
+    assert.equal(await page.evaluate(() => document.getElementById('name').value), 'Xyz');
+
+    assert.equal((await sw(page, 'prepareTyping', { css: '#ta' }, true)).ok, true);
+    await page.keyboard.type('new');
+    assert.equal(await page.evaluate(() => document.getElementById('ta').value), 'new');
+
+    assert.equal((await sw(page, 'prepareTyping', { css: '#ce' }, true)).ok, true);
+    assert.equal(await page.evaluate(() => String(window.getSelection())), 'Rich content');
+    await page.keyboard.type('Plain');
+    assert.equal(await page.evaluate(() => document.getElementById('ce').textContent), 'Plain');
+
+    const nb = await sw(page, 'prepareTyping', { css: '#b' }, true);
+    assert.deepEqual(nb, { ok: false, message: 'button#b "B" is not editable' });
+    assert.equal((await sw(page, 'prepareTyping', { css: '#ro' }, false)).ok, false);
+    assert.equal((await sw(page, 'prepareTyping', { css: '#missing' }, false)).message, 'no element matches css "#missing"');
+  });
+
+  test('selectOption by value and by label, with events and error listing', async () => {
+    const many = Array.from({ length: 12 }, (_, i) => `<option value="v${i}">Label ${i}</option>`).join('');
+    const page = await open({ html: `
+      <select id="fruit"><option value="a">Apple</option><option value="b">Banana</option>
+        <option value="c">  Cherry\u00a0pie </option></select>
+      <select id="many">${many}</select><div id="notsel">x</div>` });
+    await page.evaluate(() => {
+      window.events = [];
+      document.addEventListener('input', (e) => window.events.push(`input:${e.target.id}:${e.target.value}`));
+      document.addEventListener('change', (e) => window.events.push(`change:${e.target.id}:${e.target.value}`));
+    });
+    const byValue = await sw(page, 'selectOption', { css: '#fruit' }, { value: 'b' });
+    assert.deepEqual(byValue, { ok: true, selected: 'b', label: 'Banana' });
+    const byLabel = await sw(page, 'selectOption', { css: '#fruit' }, { label: 'Cherry pie' });
+    assert.equal(byLabel.selected, 'c');
+    assert.deepEqual(await page.evaluate(() => window.events),
+      ['input:fruit:b', 'change:fruit:b', 'input:fruit:c', 'change:fruit:c']);
+    const missing = await sw(page, 'selectOption', { css: '#fruit' }, { label: 'Durian' });
+    assert.equal(missing.ok, false);
+    assert.equal(missing.message,
+      'no option with label "Durian" in select#fruit; available: "Apple", "Banana", "Cherry pie"');
+    const missingMany = await sw(page, 'selectOption', { css: '#many' }, { value: 'zzz' });
+    assert.match(missingMany.message, /"Label 0", .*"Label 9", … \(12 options\)$/);
+    assert.doesNotMatch(missingMany.message, /Label 10/);
+    const notSel = await sw(page, 'selectOption', { css: '#notsel' }, { value: 'a' });
+    assert.deepEqual(notSel, { ok: false, message: 'div#notsel is not a <select> element' });
+  });
+
+  test('scrollBy and scrollIntoView', async () => {
+    const page = await open({ html: `<div id="box" style="height:100px;overflow:auto"><div style="height:1000px">
+      <p id="inner">inside</p></div></div><div style="height:3000px"></div><p id="bottom">Bottom</p>` });
+    const page1 = await sw(page, 'scrollBy', null, 0, 250);
+    assert.equal(page1.ok, true);
+    assert.equal(await page.evaluate(() => window.scrollY), 250);
+    const box = await sw(page, 'scrollBy', { css: '#box' }, 0, 120);
+    assert.equal(box.ok, true);
+    assert.equal(await page.evaluate(() => document.getElementById('box').scrollTop), 120);
+    // An element that can't scroll itself scrolls its scrollable ancestor.
+    await sw(page, 'scrollBy', { css: '#inner' }, 0, 30);
+    assert.equal(await page.evaluate(() => document.getElementById('box').scrollTop), 150);
+    const siv = await sw(page, 'scrollIntoView', { text: 'Bottom' });
+    assert.equal(siv.ok, true);
+    const r = await page.evaluate(() => document.getElementById('bottom').getBoundingClientRect().top);
+    assert.ok(r > 0 && r < 700, `bottom at ${r}`);
+    assert.equal((await sw(page, 'scrollIntoView', { css: '#nope' })).ok, false);
+  });
+});
+
+// ---------------------------------------------------------------------------
+describe('snapshot', () => {
+  test('interactive elements, stable ids, unique selectors, no password values', async () => {
+    const page = await open('snapshot.html');
+    const s1 = await sw(page, 'snapshot', 40);
+    const s2 = await sw(page, 'snapshot', 40);
+    assert.equal(s1.title, 'Snapshot page');
+    assert.ok(s1.text.length <= 40);
+    assert.ok(s1.text.startsWith('A B More More More User'), s1.text);
+    assert.deepEqual(s2.elements, s1.elements);
+
+    const byText = (s, t) => s.elements.find((e) => e.text === t || e.name === t);
+    const names = s1.elements.map((e) => e.name || e.text);
+    assert.deepEqual(names, ['A', 'B', 'More', 'More', 'More', 'User', 'Password', '', 'Green', 'bio', 'Login',
+      'Disabled one', 'Weird', 'Dup 1', 'Dup 2', 'Save', 'Clickable span', 'Editable area', 'Toggle']
+      .map((n) => n === 'bio' ? 'hi there' : n));
+    assert.ok(!names.includes('Not focusable') && !names.includes('Hidden') && !names.includes('Inside'));
+    assert.ok(s1.elements.every((e) => /^e\d+$/.test(e.id)));
+    assert.equal(new Set(s1.elements.map((e) => e.id)).size, s1.elements.length);
+
+    const pw = s1.elements.find((e) => e.type === 'password');
+    assert.ok(pw);
+    assert.equal('value' in pw, false);
+    assert.equal(pw.placeholder, 'Password');
+    const user = s1.elements.find((e) => e.selector === '#user');
+    assert.deepEqual([user.value, user.name, user.role, user.type], ['bob', 'User', 'textbox', 'text']);
+    const cb = s1.elements.find((e) => e.type === 'checkbox');
+    assert.equal(cb.checked, true);
+    assert.equal(byText(s1, 'Disabled one').disabled, true);
+    assert.equal(byText(s1, 'Login').disabled, undefined);
+    assert.equal(byText(s1, 'A').href, `${base}/a`);
+    assert.equal(byText(s1, 'Save').selector, '[data-testid="save-btn"]');
+    assert.equal(s1.elements.find((e) => e.tag === 'select').value, 'g');
+
+    // Every selector selects exactly its element (checked by rect + tag).
+    const check = await page.evaluate((els) => els.map((e) => {
+      const found = document.querySelectorAll(e.selector);
+      const r = found.length ? found[0].getBoundingClientRect() : null;
+      return {
+        sel: e.selector, n: found.length, tag: found.length ? found[0].localName : null,
+        same: !!r && Math.abs(r.x - e.rect.x) < 0.1 && Math.abs(r.y - e.rect.y) < 0.1 && Math.abs(r.width - e.rect.width) < 0.1,
+      };
+    }), s1.elements);
+    check.forEach((c, i) => {
+      assert.equal(c.n, 1, `selector ${c.sel} matches ${c.n}`);
+      assert.equal(c.tag, s1.elements[i].tag, c.sel);
+      assert.equal(c.same, true, c.sel);
+    });
+
+    // Record identity id -> element, insert unrelated nodes, snapshot again.
+    await page.evaluate((els) => {
+      window.__byId = new Map(els.map((e) => [e.id, document.querySelector(e.selector)]));
+      document.body.insertAdjacentHTML('afterbegin', '<div><button>New first</button></div><p>filler</p>');
+      document.getElementById('list').insertAdjacentHTML('afterbegin', '<li><a href="#new">New link</a></li>');
+    }, s1.elements);
+    const s3 = await sw(page, 'snapshot', 1000);
+    assert.equal(s3.elements.length, s1.elements.length + 2);
+    const same = await page.evaluate((els) => els.map((e) => {
+      const el = document.querySelectorAll(e.selector);
+      return { id: e.id, n: el.length, known: window.__byId.has(e.id), same: window.__byId.get(e.id) === el[0] };
+    }), s3.elements);
+    for (const c of same) {
+      assert.equal(c.n, 1);
+      if (c.known) assert.equal(c.same, true, `id ${c.id} moved to another element`);
+    }
+    const fresh = s3.elements.filter((e) => !s1.elements.some((o) => o.id === e.id));
+    assert.deepEqual(fresh.map((e) => e.text), ['New first', 'New link']);
+    const maxOld = Math.max(...s1.elements.map((e) => Number(e.id.slice(1))));
+    assert.ok(fresh.every((e) => Number(e.id.slice(1)) > maxOld));
+  });
+
+  test('caps the element list at 500', async () => {
+    const page = await open('blank.html');
+    await page.evaluate(() => {
+      document.body.innerHTML = Array.from({ length: 700 }, (_, i) => `<button>b${i}</button>`).join('');
+    });
+    const s = await sw(page, 'snapshot', 10);
+    assert.equal(s.elements.length, 500);
+    assert.equal(s.truncated, true);
+    assert.equal(s.elements[499].text, 'b499');
+    assert.equal(s.text, 'b0 b1 b2 ');
+  });
+});

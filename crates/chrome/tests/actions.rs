@@ -1,0 +1,282 @@
+//! Every check and action against real headless Chromium. Each test is a small workflow
+//! whose terminal state's checks prove the action had its effect on the page.
+
+mod common;
+
+use common::{run, workflow};
+use serde_json::json;
+use statewright_engine::{Event, Failure, RunStatus};
+
+fn done(checks: serde_json::Value) -> serde_json::Value {
+    json!({"name": "done", "checks": checks, "terminal": {"outcome": "success", "message": "ok"}})
+}
+
+fn act(actions: serde_json::Value) -> serde_json::Value {
+    json!({"name": "act", "checks": [{"type": "url", "match": "pattern", "value": "/playground\\.html$"}], "actions": actions})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clicks_and_every_check_kind() {
+    let finished = run(workflow(
+        "playground.html",
+        json!([
+            done(json!([
+                {"type": "text", "value": "Clicked 2"},
+                {"type": "text", "value": "Hello world !"},
+                {"type": "text", "match": "contains", "value": "Hello world"},
+                {"type": "element", "selector": "#greeting"},
+                {"type": "element", "by": "xpath", "selector": "//button[@id='counter']"},
+                {"type": "element", "selector": "#overlay.open", "negate": true},
+                {"type": "title", "value": "Playground"},
+                {"type": "title", "match": "contains", "value": "ground"},
+                {"type": "url", "match": "prefix", "value": "{{site}}/play"},
+                {"type": "url", "match": "pattern", "value": "playground\\.html$"}
+            ])),
+            act(json!([
+                {"type": "click", "target": {"css": "#counter"}},
+                {"type": "click", "target": {"xpath": "//button[starts-with(., 'Clicked')]"}}
+            ]))
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    assert_eq!(finished.states_entered(), ["open", "act", "done"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn double_right_and_positioned_clicks_and_hover() {
+    let finished = run(workflow(
+        "playground.html",
+        json!([
+            done(json!([{"type": "text", "value": "Hovered"}])),
+            json!({"name": "context done", "checks": [{"type": "text", "value": "Context menu"}],
+                   "actions": [{"type": "hover", "target": {"text": "Hover me"}}]}),
+            json!({"name": "double done", "checks": [{"type": "text", "value": "Double clicked"}],
+                   "actions": [{"type": "click", "target": {"css": "#context"}, "button": "right", "position": {"x": 0.1, "y": 0.9}}]}),
+            act(json!([{"type": "click", "target": {"css": "#double"}, "count": 2}]))
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    assert_eq!(finished.states_entered(), ["open", "act", "double done", "context done", "done"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typing_clearing_and_keys() {
+    let finished = run(workflow(
+        "playground.html",
+        json!([
+            done(json!([{"type": "text", "value": "Shortcut"}, {"type": "text", "value": "Name is Grace"}])),
+            json!({"name": "submitted", "checks": [{"type": "text", "value": "Submitted Ada"}, {"type": "text", "match": "contains", "value": "down:a"}],
+                   "actions": [
+                       {"type": "type", "target": {"css": "#name"}, "text": "Grace", "clear": true},
+                       {"type": "press_key", "key": "Control+K"}
+                   ]}),
+            act(json!([
+                {"type": "type", "target": {"role": "textbox", "name": "Your name"}, "text": "Ada"},
+                {"type": "press_key", "key": "enter"}
+            ]))
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn selecting_options_by_label_and_value() {
+    let finished = run(workflow(
+        "playground.html",
+        json!([
+            done(json!([{"type": "text", "value": "Color b"}])),
+            json!({"name": "green", "checks": [{"type": "text", "value": "Color g"}],
+                   "actions": [{"type": "select_option", "target": {"css": "#color"}, "value": "b"}]}),
+            act(json!([{"type": "select_option", "target": {"role": "combobox"}, "label": "Green"}]))
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scrolling_the_page_an_element_and_to_a_target() {
+    let finished = run(workflow(
+        "playground.html",
+        json!([
+            done(json!([{"type": "text", "value": "Far clicked"}])),
+            json!({"name": "list scrolled", "checks": [{"type": "text", "value": "List scrolled"}],
+            "actions": [
+                {"type": "scroll", "direction": "up", "amount": 5000},
+                {"type": "scroll_to", "target": {"css": "#far"}},
+                {"type": "click", "target": {"text": "Far away"}}
+            ]}),
+            json!({"name": "page scrolled", "checks": [{"type": "title", "value": "Playground (scrolled)"}],
+                   "actions": [{"type": "scroll", "direction": "down", "amount": 400, "target": {"css": "#list"}}]}),
+            act(json!([{"type": "scroll", "direction": "down", "amount": 1500}]))
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn actions_wait_for_late_disabled_and_moving_targets() {
+    let finished = run(workflow(
+        "playground.html",
+        json!([
+            done(json!([{"type": "text", "value": "Caught the mover"}])),
+            json!({"name": "late", "checks": [{"type": "text", "value": "Late clicked"}],
+                   "actions": [{"type": "click", "target": {"css": "#mover"}}]}),
+            json!({"name": "enabled", "checks": [{"type": "text", "value": "Enabled and clicked"}],
+            "actions": [
+                {"type": "wait_for", "target": {"css": "#late"}},
+                {"type": "click", "target": {"role": "button", "name": "Late button"}}
+            ]}),
+            act(json!([{"type": "click", "target": {"css": "#enable-later"}}]))
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    let attempts: u32 = finished
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ActionFinished { state, attempts, .. } if state == "act" => Some(*attempts),
+            _ => None,
+        })
+        .sum();
+    assert!(attempts >= 1, "the disabled button's click is recorded");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_obscured_target_fails_with_what_covers_it() {
+    let finished = run(workflow(
+        "playground.html",
+        json!([
+            done(json!([{"type": "text", "value": "Covered clicked"}])),
+            act(json!([
+                {"type": "click", "target": {"css": "#open-overlay"}},
+                {"type": "click", "target": {"css": "#covered"}}
+            ]))
+        ]),
+        json!({"action_timeout": 1}),
+    ))
+    .await;
+    assert_eq!(finished.report.status, RunStatus::Failed);
+    match &finished.report.failure {
+        Some(Failure::Action { index: 1, error, .. }) => {
+            assert!(error.contains("overlay"), "the error names the covering element: {error}")
+        }
+        other => panic!("expected the covered click to fail, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_popup_state_preempts_a_blocked_action() {
+    let finished = run(workflow(
+        "playground.html",
+        json!([
+            done(json!([{"type": "text", "value": "Covered clicked"}])),
+            json!({"name": "overlay", "checks": [{"type": "element", "selector": "#overlay.open"}],
+                   "actions": [{"type": "click", "target": {"text": "Close overlay"}}]}),
+            act(json!([
+                {"type": "click", "target": {"css": "#open-overlay"}},
+                {"type": "click", "target": {"css": "#covered"}}
+            ]))
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    assert_eq!(finished.states_entered(), ["open", "act", "overlay", "act", "done"]);
+    assert!(
+        finished.events.iter().any(|e| matches!(e, Event::ActionPreempted { by_state, .. } if by_state == "overlay"))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn navigation_by_link_and_accessible_names() {
+    let finished = run(workflow(
+        "playground.html",
+        json!([
+            json!({"name": "page two", "checks": [{"type": "title", "value": "Second page"}, {"type": "text", "value": "You made it."}],
+                   "terminal": {"outcome": "success", "message": "navigated"}}),
+            json!({"name": "closed", "checks": [{"type": "text", "value": "Dialog closed"}],
+                   "actions": [{"type": "click", "target": {"role": "link", "name": "Go to page two"}}]}),
+            act(json!([{"type": "click", "target": {"role": "button", "name": "Close dialog"}}]))
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    assert_eq!(finished.report.end_state.as_deref(), Some("page two"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn artifacts_and_observations_are_recorded() {
+    let finished = run(workflow(
+        "playground.html",
+        json!([json!({
+            "name": "act", "checks": [{"type": "element", "selector": "#counter"}],
+            "actions": [
+                {"type": "save_html", "filename": "page.html"},
+                {"type": "screenshot", "filename": "shot.png"},
+                {"type": "wait", "seconds": 0.2}
+            ],
+            "terminal": {"outcome": "success"}
+        })]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    let artifacts: Vec<_> = finished
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ActionFinished { artifact: Some(a), .. } => Some(a.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(artifacts.len(), 2);
+    assert!(String::from_utf8_lossy(&artifacts[0].bytes).contains("<h1>Playground</h1>"));
+    assert!(artifacts[1].bytes.starts_with(b"\x89PNG"), "screenshots are PNG");
+    let observed = finished
+        .events
+        .iter()
+        .find_map(|e| match e {
+            Event::Observed { step: 2, observation } => Some(observation.clone()),
+            _ => None,
+        })
+        .expect("step 2 is observed");
+    assert!(observed.screenshot.as_ref().is_some_and(|s| s.starts_with(b"\x89PNG")));
+    assert!(observed.text.contains("Hello world"), "visible text is recorded: {}", observed.text);
+    let elements = observed.elements.as_array().expect("elements list");
+    assert!(
+        elements.iter().any(|e| e["selector"] == "#counter" && e["id"].as_str().is_some_and(|id| id.starts_with('e')))
+    );
+    assert!(matches!(finished.events.last(), Some(Event::RunFinished { .. })), "RunFinished comes last");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stuck_state_is_reported_with_its_name() {
+    let finished = run(workflow(
+        "playground.html",
+        json!([
+            done(json!([{"type": "text", "value": "Never shown"}])),
+            act(json!([{"type": "click", "target": {"css": "#counter"}}]))
+        ]),
+        json!({"state_timeout": 1}),
+    ))
+    .await;
+    assert_eq!(finished.report.status, RunStatus::Failed);
+    assert!(
+        matches!(&finished.report.failure, Some(Failure::Stuck { state, .. }) if state == "act"),
+        "{:?}",
+        finished.report.failure
+    );
+}

@@ -1,0 +1,108 @@
+//! Runs small workflows against real headless Chromium and a loopback fixture site.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use serde_json::{Value, json};
+use statewright_chrome::{ChromeDriver, LaunchOptions};
+use statewright_demo::{Site, SiteServer};
+use statewright_engine::{CancellationToken, Event, RunReport, RunStatus};
+use statewright_workflow::{Params, Workflow, load_str};
+use tokio::sync::Semaphore;
+
+/// Two browsers at a time: these machines have two cores, and timing-sensitive checks
+/// (stability, late elements) should not starve.
+fn browsers() -> &'static Semaphore {
+    static SLOTS: OnceLock<Semaphore> = OnceLock::new();
+    SLOTS.get_or_init(|| Semaphore::new(2))
+}
+
+pub fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+pub struct Finished {
+    pub report: RunReport,
+    pub events: Vec<Event>,
+}
+
+impl Finished {
+    pub fn assert_succeeded(&self) {
+        assert_eq!(
+            self.report.status,
+            RunStatus::Succeeded,
+            "run should succeed, ended with: {}\nevents: {:#?}",
+            self.report.message,
+            self.events.iter().filter(|e| !matches!(e, Event::Observed { .. })).collect::<Vec<_>>()
+        );
+    }
+
+    pub fn states_entered(&self) -> Vec<String> {
+        self.events
+            .iter()
+            .filter_map(|e| match e {
+                Event::StateEntered { state, .. } => Some(state.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// A workflow that opens `page` of the fixture site, then runs `states` (which come first,
+/// so they take priority over the opening state). `config` overrides knobs.
+pub fn workflow(page: &str, states: Value, config: Value) -> Value {
+    let mut all = states.as_array().cloned().unwrap_or_default();
+    all.push(json!({
+        "name": "open",
+        "checks": [{"type": "url", "value": "about:blank"}],
+        "actions": [{"type": "navigate_to", "url": format!("{{{{site}}}}/{page}")}]
+    }));
+    let mut config_obj = json!({"no_states_timeout": 8, "state_timeout": 8, "action_timeout": 5});
+    if let (Some(base), Some(extra)) = (config_obj.as_object_mut(), config.as_object()) {
+        base.extend(extra.clone());
+    }
+    json!({
+        "version": 1,
+        "name": "test",
+        "parameters": {"site": {"default": "http://unset"}},
+        "config": config_obj,
+        "states": all,
+    })
+}
+
+/// Serves the fixtures, launches Chromium, runs the workflow, closes everything.
+pub async fn run(workflow: Value) -> Finished {
+    run_on(Site::Dir(fixtures()), workflow, &[]).await
+}
+
+pub async fn run_on(site: Site, workflow: Value, params: &[(&str, &str)]) -> Finished {
+    let text = serde_json::to_string_pretty(&workflow).expect("workflow serialises");
+    let workflow: Workflow = match load_str(&text, "test.json", "test") {
+        Ok(loaded) => loaded.workflow,
+        Err(d) => panic!("test workflow is invalid:\n{d}\n{text}"),
+    };
+    run_loaded(site, &workflow, params).await
+}
+
+pub async fn run_loaded(site: Site, workflow: &Workflow, params: &[(&str, &str)]) -> Finished {
+    let _slot = browsers().acquire().await.expect("semaphore open");
+    let server = SiteServer::start(site, 0).await.expect("serve fixtures");
+    let mut supplied: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    if workflow.parameters.contains_key("site") && !supplied.iter().any(|(k, _)| k == "site") {
+        supplied.push(("site".into(), server.url()));
+    }
+    let params = Params::bind(workflow, &supplied).expect("parameters bind");
+    let options = LaunchOptions {
+        viewport: (workflow.config.viewport.width, workflow.config.viewport.height),
+        ..LaunchOptions::default()
+    };
+    let mut driver = ChromeDriver::start(&options).await.expect("Chromium launches (is /usr/bin/chromium installed?)");
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let report = statewright_engine::run(workflow, &params, &mut driver, tx, CancellationToken::new()).await;
+    driver.close().await;
+    let mut events = Vec::new();
+    while let Ok(event) = rx.try_recv() {
+        events.push(event);
+    }
+    Finished { report, events }
+}

@@ -116,7 +116,8 @@
 
   // A product "photo": initials on a colour derived from the id.
   function thumb(product) {
-    const initials = product.name.split(' ').slice(0, 2).map((w) => w[0].toUpperCase()).join('');
+    const words = product.name.split(' ');
+    const initials = (words[0][0] + (words.length > 1 ? words[words.length - 1][0] : '')).toUpperCase();
     const node = el('div', { class: 'thumb', 'aria-hidden': 'true', text: initials });
     node.style.setProperty('--hue', String(hash(product.id) % 360));
     return node;

@@ -13,6 +13,21 @@
  *   - no eval / Function / string-executing APIs.
  *
  * Plain ES2020, no modules, no dependencies.
+ *
+ * API (window.__statewright):
+ *   signals(probes)                        -> {url, title, results: bool[], errors: [{index, message}]}
+ *   waitForChange(probes, since, timeoutMs) -> Promise<signals>  (first difference from `since`, or timeout)
+ *   actionable(target, opts)               -> Promise<{ok:true, x, y, rect, tag, description}
+ *                                                     | {ok:false, reason, message}>
+ *   prepareTyping(target, clear)           -> {ok, message?, description?}
+ *   selectOption(target, {value?, label?}) -> {ok, message?, selected?, label?}
+ *   scrollBy(target|null, dx, dy)          -> {ok, message?, ...scroll position}
+ *   scrollIntoView(target)                 -> {ok, message?, rect?}
+ *   snapshot(maxTextChars)                 -> {url, title, text, elements: [...], truncated?}
+ *   describe(target)                       -> {ok, count, visibleCount, description?, message?}
+ *
+ * Probe:  {kind:'text', value, mode:'equals'|'contains'} | {kind:'element', by:'css'|'xpath', selector}
+ * Target: exactly one of {css|xpath|text|role} (+ name with role) (+ nth, 0-based, negative from the end)
  */
 (function () {
   'use strict';
@@ -39,7 +54,6 @@
   const M_min = Math.min;
   const M_max = Math.max;
   const M_round = Math.round;
-  const M_abs = Math.abs;
 
   const S_trim = uncurry(String.prototype.trim);
   const S_toLowerCase = uncurry(String.prototype.toLowerCase);
@@ -49,6 +63,7 @@
   const RE_exec = uncurry(RegExp.prototype.exec);
 
   const _Promise = Promise;
+  const _RegExp = RegExp;
   const _MO = W.MutationObserver;
   const _WeakMap = WeakMap;
   const _Set = Set;
@@ -63,7 +78,6 @@
   const FragP = DocumentFragment.prototype;
 
   const Doc_qsa = uncurry(DocP.querySelectorAll);
-  const El_qsa = uncurry(ElP.querySelectorAll);
   const Frag_qsa = uncurry(FragP.querySelectorAll);
   const Doc_getElementById = uncurry(DocP.getElementById);
   const Frag_getElementById = uncurry(FragP.getElementById);
@@ -71,6 +85,7 @@
   const Doc_createTreeWalker = uncurry(DocP.createTreeWalker);
   const Doc_createRange = uncurry(DocP.createRange);
   const Doc_elementFromPoint = uncurry(DocP.elementFromPoint);
+  const Doc_getAnimations = typeof DocP.getAnimations === 'function' ? uncurry(DocP.getAnimations) : null;
   const SR_elementFromPoint = typeof ShadowRoot === 'function' && ShadowRoot.prototype.elementFromPoint
     ? uncurry(ShadowRoot.prototype.elementFromPoint) : null;
   const El_getBCR = uncurry(ElP.getBoundingClientRect);
@@ -225,20 +240,28 @@
   // Page text collection (one tree walk per evaluation, shared by probes)
   // ---------------------------------------------------------------------------
   const SKIP_TEXT_PARENT = makeSet('script style noscript template title head');
-  const INPUT_BUTTON_TYPES = makeSet('submit button reset');
+  const INPUT_BUTTON_SELECTOR = 'input[type=submit], input[type=button], input[type=reset]';
+  const RE_SPECIAL = /[.*+?^${}()|[\]\\]/g;
+  const SPACE_RE = / /g;
+
+  // Normalised text per text node, valid while the node's data is unchanged.
+  const textCache = new _WeakMap();
 
   function newCtx() {
-    return { walked: false, texts: null, buttons: null, shadowRoots: null, pageText: null };
+    return {
+      walked: false, preferWalk: false, texts: null, norms: null, shadowRoots: null, buttons: null,
+      innerText: null, pageText: null,
+    };
   }
 
+  /** One walk over body (and open shadow roots): text nodes and shadow roots, in document order. */
   function walkPage(ctx) {
     if (ctx.walked) return;
     ctx.walked = true;
     const texts = [];
-    const buttons = [];
     const shadowRoots = [];
     ctx.texts = texts;
-    ctx.buttons = buttons;
+    ctx.norms = [];
     ctx.shadowRoots = shadowRoots;
     const d = doc();
     const root = d.body || d.documentElement;
@@ -248,11 +271,8 @@
       let n;
       while ((n = TW_nextNode(w)) !== null) {
         if (n.nodeType === 3) {
-          const p = n.parentNode;
-          if (p && p.nodeType === 1 && SKIP_TEXT_PARENT[p.localName] === true) continue;
-          push(texts, n);
+          texts[texts.length] = n;
         } else {
-          if (n.localName === 'input' && INPUT_BUTTON_TYPES[lower(n.type)] === true) push(buttons, n);
           const sr = n.shadowRoot;
           if (sr) { push(shadowRoots, sr); walk(sr); }
         }
@@ -262,22 +282,96 @@
     walk(root);
   }
 
-  /** Normalised visible text of the whole page (body innerText + open shadow roots). */
-  function pageText(ctx) {
-    if (ctx.pageText !== null) return ctx.pageText;
+  function inputButtons(ctx) {
+    if (ctx.buttons !== null) return ctx.buttons;
+    walkPage(ctx);
+    const out = [];
     const d = doc();
-    const root = d.body || d.documentElement;
-    let t = root ? innerTextOf(root) : '';
+    if (d.documentElement) {
+      const l = Doc_qsa(d, INPUT_BUTTON_SELECTOR);
+      for (let i = 0; i < l.length; i++) push(out, l[i]);
+    }
+    const srs = ctx.shadowRoots;
+    for (let j = 0; j < srs.length; j++) {
+      const l = Frag_qsa(srs[j], INPUT_BUTTON_SELECTOR);
+      for (let i = 0; i < l.length; i++) push(out, l[i]);
+    }
+    ctx.buttons = out;
+    return out;
+  }
+
+  function normText(tn) {
+    const d = tn.data;
+    const e = WM_get(textCache, tn);
+    if (e !== undefined && e.d === d) return e.t;
+    const t = norm(d);
+    WM_set(textCache, tn, { d: d, t: t });
+    return t;
+  }
+
+  /** Normalised text of ctx.texts[i], computed once per evaluation. */
+  function textAt(ctx, i) {
+    const norms = ctx.norms;
+    if (i < norms.length) return norms[i];
+    let t = '';
+    for (let j = norms.length; j <= i; j++) { t = normText(ctx.texts[j]); norms[j] = t; }
+    return t;
+  }
+
+  function bodyInnerText(ctx) {
+    if (ctx.innerText === null) {
+      const d = doc();
+      const root = d.body || d.documentElement;
+      ctx.innerText = root ? innerTextOf(root) : '';
+    }
+    return ctx.innerText;
+  }
+
+  /** Visible text of the open shadow roots (not part of body.innerText). */
+  function shadowText(ctx) {
     walkPage(ctx);
     const srs = ctx.shadowRoots;
+    let t = '';
     for (let i = 0; i < srs.length; i++) {
       for (let c = srs[i].firstChild; c; c = c.nextSibling) {
-        if (c.nodeType === 1) t += '\n' + innerTextOf(c);
+        if (c.nodeType === 1) { if (SKIP_TEXT_PARENT[c.localName] !== true) t += '\n' + innerTextOf(c); }
         else if (c.nodeType === 3) t += ' ' + c.data;
       }
     }
-    ctx.pageText = norm(t);
+    return t;
+  }
+
+  /** Normalised visible text of the whole page (body innerText + open shadow roots). */
+  function pageText(ctx) {
+    if (ctx.pageText === null) ctx.pageText = norm(bodyInnerText(ctx) + '\n' + shadowText(ctx));
     return ctx.pageText;
+  }
+
+  /** Does the visible page text contain `v` (normalised)? Searches the raw text, no copy. */
+  function pageTextContains(v, ctx) {
+    if (ctx.pageText !== null) return S_indexOf(ctx.pageText, v) >= 0;
+    if (ctx.walked || ctx.preferWalk) {
+      // Cheap positive: one text node holds the value and its parent is visible and untransformed
+      // (then innerText holds it too). Otherwise fall back to innerText.
+      walkPage(ctx);
+      const texts = ctx.texts;
+      const vl = v.length;
+      for (let i = 0; i < texts.length; i++) {
+        const t = textAt(ctx, i);
+        if (t.length < vl || S_indexOf(t, v) < 0) continue;
+        const tn = texts[i];
+        const p = tn.parentNode;
+        if (!p || p.nodeType !== 1 || SKIP_TEXT_PARENT[p.localName] === true || p.localName === 'textarea') continue;
+        const st = styleOf(p);
+        if (st && st.textTransform === 'none' && isVisible(p)) return true;
+      }
+    }
+    // "a b" matches any whitespace run between a and b in the raw innerText.
+    const re = new _RegExp(RE_replace(SPACE_RE, RE_replace(RE_SPECIAL, v, '\\$&'), '\\s+'));
+    if (RE_exec(re, bodyInnerText(ctx)) !== null) return true;
+    walkPage(ctx);
+    if (!ctx.shadowRoots.length) return false;
+    return RE_exec(re, shadowText(ctx)) !== null;
   }
 
   /**
@@ -295,14 +389,14 @@
     const rawCap = 8 * vl + 400;
     const extCap = 3 * vl + 50;
     const texts = ctx.texts;
-    const seen = new _Set();
+    let seen = null;
     for (let i = 0; i < texts.length; i++) {
-      const tn = texts[i];
-      const data = tn.data;
-      if (data.length > rawCap) continue;
-      const t = norm(data);
+      const t = textAt(ctx, i);
       if (!t || t.length > vl || S_indexOf(v, t) < 0) continue;
+      const tn = texts[i];
       let el = tn.parentNode;
+      if (!el || el.nodeType !== 1 || SKIP_TEXT_PARENT[el.localName] === true) continue;
+      if (seen === null) seen = new _Set();
       while (el && el.nodeType === 1) {
         if (Set_has(seen, el)) break;
         Set_add(seen, el);
@@ -321,7 +415,7 @@
         el = el.parentElement;
       }
     }
-    const buttons = ctx.buttons;
+    const buttons = inputButtons(ctx);
     for (let i = 0; i < buttons.length; i++) {
       const b = buttons[i];
       if (norm(b.value) === v && isVisible(b)) {
@@ -376,7 +470,7 @@
     'button link heading option tab menuitem menuitemcheckbox menuitemradio cell gridcell columnheader rowheader ' +
     'listitem checkbox radio switch treeitem tooltip row');
   const SKIP_CONTENT = makeSet('script style template noscript');
-  const LABELABLE = makeSet('input select textarea meter output progress');
+  const LABELABLE = makeSet('input select textarea meter output progress button');
 
   // Candidate selectors per role (filtered precisely with roleOf afterwards).
   const ROLE_SELECTORS = (function () {
@@ -846,7 +940,7 @@
       if (!v) return false;
       const mode = p.mode === undefined || p.mode === null ? 'contains' : p.mode;
       if (mode === 'equals') return findTextMatches(v, ctx, false).length > 0;
-      if (mode === 'contains') return S_indexOf(pageText(ctx), v) >= 0;
+      if (mode === 'contains') return pageTextContains(v, ctx);
       throw new TypeError('unknown text probe mode "' + _String(mode) + '"');
     }
     if (p.kind === 'element') {
@@ -876,6 +970,10 @@
     const ctx = newCtx();
     const n = A_isArray(probes) ? probes.length : 0;
     for (let i = 0; i < n; i++) {
+      const p = probes[i];
+      if (p && p.kind === 'text' && p.mode === 'equals') { ctx.preferWalk = true; break; }
+    }
+    for (let i = 0; i < n; i++) {
       let r = false;
       try { r = evalProbe(probes[i], ctx) === true; } catch (e) {
         r = false;
@@ -902,7 +1000,7 @@
   }
 
   function waitForChange(probes, since, timeoutMs) {
-    const timeout = typeof timeoutMs === 'number' && timeoutMs >= 0 ? timeoutMs : 30000;
+    const timeout = typeof timeoutMs === 'number' && timeoutMs >= 0 ? M_min(timeoutMs, 2147483647) : 30000;
     return new _Promise(function (resolve) {
       let done = false;
       let lastEval = now();
@@ -986,6 +1084,38 @@
     });
   }
 
+  function timelineTime() {
+    const tl = doc().timeline;
+    const t = tl ? tl.currentTime : null;
+    return typeof t === 'number' ? t : -1;
+  }
+
+  /**
+   * Has an animation frame passed since `prev` was recorded? Frames are told apart by the
+   * document timeline's time; when no frames are produced at all (throttled background
+   * page) our fallback ticks count after 300 ms.
+   */
+  function newFrameSince(prev) {
+    if (prev.frame >= frameNo) return false;
+    const t = timelineTime();
+    return t === -1 || t !== prev.time || now() - prev.at > 300;
+  }
+
+  /** An animation affecting `el` that hasn't started yet (its first frames keep the box still). */
+  function hasPendingAnimation(el) {
+    if (!Doc_getAnimations) return false;
+    let list;
+    try { list = Doc_getAnimations(doc()); } catch (_) { return false; }
+    for (let i = 0; i < list.length; i++) {
+      const a = list[i];
+      if (!a.pending) continue;
+      const eff = a.effect;
+      const t = eff ? eff.target : null;
+      if (t && (t === el || Node_contains(t, el))) return true;
+    }
+    return false;
+  }
+
   function rectOf(el) {
     const r = El_getBCR(el);
     return { x: r.left, y: r.top, width: r.width, height: r.height };
@@ -1042,6 +1172,12 @@
     return false;
   }
 
+  /** The hit point is on a <label> of `el` (clicking it activates the control). */
+  function labelFor(hit, el) {
+    const l = hit.nodeType === 1 ? El_closest(hit, 'label') : null;
+    return !!l && l.control === el;
+  }
+
   function fail(reason, message) { return { ok: false, reason: reason, message: message }; }
 
   async function actionable(target, opts) {
@@ -1074,8 +1210,10 @@
         prev = null;
       } else {
         const rect = rectOf(el);
-        if (!prev || prev.el !== el || !rectEq(prev.rect, rect) || prev.frame >= frameNo) {
-          if (!prev || prev.el !== el || !rectEq(prev.rect, rect)) prev = { el: el, rect: rect, frame: frameNo };
+        if (!prev || prev.el !== el || !rectEq(prev.rect, rect) || !newFrameSince(prev) || hasPendingAnimation(el)) {
+          if (!prev || prev.el !== el || !rectEq(prev.rect, rect)) {
+            prev = { el: el, rect: rect, frame: frameNo, time: timelineTime(), at: now() };
+          }
           last = fail('not_stable', describeEl(el) + ' is not stable (moving or animating)');
           wakeOnMutation = false;
         } else if (needEnabled && isDisabled(el)) {
@@ -1104,7 +1242,7 @@
                 hitOk = false;
                 last = fail('obscured', describeEl(el) + ' does not receive pointer events at (' +
                   round1(pt.x) + ', ' + round1(pt.y) + ')');
-              } else if (!isInclusiveDescendant(hit, el)) {
+              } else if (!isInclusiveDescendant(hit, el) && !labelFor(hit, el)) {
                 hitOk = false;
                 last = fail('obscured', 'obscured by ' + describeCover(hit, el));
               }
@@ -1369,6 +1507,14 @@
     return cssPath(el);
   }
 
+  function visibleTextOf(el) {
+    if (el.localName === 'select') {
+      const so = el.selectedOptions;
+      return so && so.length ? norm(so[0].label || so[0].text) : '';
+    }
+    return norm(innerTextOf(el));
+  }
+
   function snapshotEntry(el) {
     const tag = el.localName;
     const rect = rectOf(el);
@@ -1377,7 +1523,7 @@
       tag: tag,
       role: roleOf(el) || '',
       name: truncate(accName(el), 200),
-      text: truncate(norm(innerTextOf(el)), 80),
+      text: truncate(visibleTextOf(el), 80),
       rect: { x: round1(rect.x), y: round1(rect.y), width: round1(rect.width), height: round1(rect.height) },
       selector: uniqueSelector(el),
     };

@@ -22,6 +22,8 @@ use crate::session::{LaunchOptions, Session};
 const CALL_BUDGET: Duration = Duration::from_secs(10);
 /// How long a document may take to replace the one that navigated away.
 const NAVIGATION_GRACE: Duration = Duration::from_secs(10);
+/// How long a screenshot may take.
+const SCREENSHOT_BUDGET: Duration = Duration::from_secs(2);
 /// How much visible text an observation keeps.
 const OBSERVED_TEXT_CHARS: usize = 20_000;
 
@@ -210,7 +212,7 @@ impl Driver for ChromeDriver {
                     Direction::Right => (amount, 0.0),
                 };
                 let detail = match target {
-                    Some(target) => describe(&self.actionable(target, json!({"scroll": false}), patience).await?),
+                    Some(target) => describe(&self.actionable(target, json!({}), patience).await?),
                     None => None,
                 };
                 self.page_op("scrollBy", &[json!(target), json!(dx), json!(dy)]).await?;
@@ -260,9 +262,20 @@ impl Driver for ChromeDriver {
         let page = self.page().clone();
         Box::pin(async move {
             let args = [json!(OBSERVED_TEXT_CHARS)];
-            let snapshot = page.call("snapshot", &args, CALL_BUDGET);
-            let screenshot = Self::screenshot_png(page.raw());
-            let (snapshot, screenshot) = tokio::join!(snapshot, screenshot);
+            let snapshot = page.call("snapshot", &args, CALL_BUDGET).await;
+            // A blank page has nothing to show, and a capture requested as a page navigates
+            // away may never be answered: keep both from holding up the record.
+            let blank = snapshot.as_ref().is_ok_and(|s| s.get("url").and_then(Value::as_str) == Some("about:blank"));
+            let screenshot = match blank {
+                true => Err("blank page".to_owned()),
+                false => tokio::time::timeout(SCREENSHOT_BUDGET, Self::screenshot_png(page.raw()))
+                    .await
+                    .map_err(|_| "timed out".to_owned())
+                    .and_then(|r| r),
+            };
+            if let Err(e) = &screenshot {
+                tracing::debug!("no screenshot for this step: {e}");
+            }
             let snapshot = snapshot.map_err(not_actionable)?;
             let text = |key: &str| snapshot.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
             Ok(Observation {

@@ -185,7 +185,8 @@ async fn a_popup_state_preempts_a_blocked_action() {
             json!({"name": "overlay", "checks": [{"type": "element", "selector": "#overlay.open"}],
                    "actions": [{"type": "click", "target": {"text": "Close overlay"}}]}),
             act(json!([
-                {"type": "click", "target": {"css": "#open-overlay"}},
+                {"type": "click", "target": {"css": "#arm-overlay"}},
+                {"type": "wait", "seconds": 0.5},
                 {"type": "click", "target": {"css": "#covered"}}
             ]))
         ]),

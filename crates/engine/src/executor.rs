@@ -19,6 +19,9 @@ use crate::driver::{Driver, DriverError, Signals};
 use crate::event::{CheckResult, Event, Failure, RunStatus};
 use crate::matcher::Matcher;
 
+/// How long the end of a run waits for recordings still in flight.
+const OBSERVATION_GRACE: Duration = Duration::from_secs(5);
+
 /// How a run ended; the same content as the final `RunFinished` event.
 #[derive(Debug, Clone)]
 pub struct RunReport {
@@ -58,8 +61,13 @@ pub async fn run<D: Driver>(
         },
         () = cancel.cancelled() => End::Cancelled,
     };
-    // Observations still in flight belong to this run's record.
-    while run.observations.join_next().await.is_some() {}
+    // Observations still in flight belong to this run's record, but a page that stopped
+    // answering must not hold the run's end hostage.
+    let drain = async { while run.observations.join_next().await.is_some() {} };
+    if tokio::time::timeout(OBSERVATION_GRACE, drain).await.is_err() {
+        tracing::warn!("some step recordings did not finish; the run record lacks them");
+        run.observations.abort_all();
+    }
     run.finish(end)
 }
 

@@ -1,0 +1,55 @@
+//! Whole workflows on whole sites, over several seeds of their randomness: the bundled demo
+//! (native format) and a site with a CliGent workflow written by someone else.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::run_loaded;
+use statewright_demo::Site;
+use statewright_workflow::load_file;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Seeds per site; `STATEWRIGHT_SEEDS=30` soaks longer.
+fn seeds() -> u32 {
+    std::env::var("STATEWRIGHT_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(6)
+}
+
+async fn every_seed_succeeds(site: Site, workflow: PathBuf) {
+    let workflow = load_file(&workflow).unwrap_or_else(|d| panic!("{d}")).workflow;
+    let mut failures = Vec::new();
+    for seed in 1..=seeds() {
+        let seed = seed.to_string();
+        let finished = run_loaded(site.clone(), &workflow, &[("seed", &seed)]).await;
+        if finished.report.status != statewright_engine::RunStatus::Succeeded {
+            failures.push(format!(
+                "seed {seed}: {} (states: {:?})",
+                finished.report.message,
+                finished.states_entered()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "every seed must succeed:\n{}", failures.join("\n"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demo_workflow_succeeds_on_every_seed() {
+    every_seed_succeeds(Site::Demo, repo().join("workflows/demo-shop.json")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_foreign_cligent_workflow_succeeds_on_every_seed() {
+    let foreign = repo().join("tests/fixtures/foreign");
+    every_seed_succeeds(Site::Dir(foreign.join("site")), foreign.join("workflow.json")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wrong_password_ends_in_the_failure_state() {
+    let workflow = load_file(&repo().join("workflows/demo-shop.json")).unwrap_or_else(|d| panic!("{d}")).workflow;
+    let finished = run_loaded(Site::Demo, &workflow, &[("seed", "3"), ("password", "wrong")]).await;
+    assert_eq!(finished.report.status, statewright_engine::RunStatus::Failed);
+    assert_eq!(finished.report.end_state.as_deref(), Some("Login error"), "{}", finished.report.message);
+}

@@ -281,3 +281,40 @@ async fn a_stuck_state_is_reported_with_its_name() {
         finished.report.failure
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn attaching_to_a_running_browser_over_cdp() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+
+    let profile = tempfile::tempdir().unwrap();
+    let mut chromium = Command::new(std::env::var("STATEWRIGHT_CHROME").unwrap_or_else(|_| "/usr/bin/chromium".into()))
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"])
+        .args(["--remote-debugging-port=0", &format!("--user-data-dir={}", profile.path().display()), "about:blank"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start chromium");
+    let stderr = BufReader::new(chromium.stderr.take().unwrap());
+    let ws = stderr
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|line| line.split_once("DevTools listening on ").map(|(_, url)| url.trim().to_owned()))
+        .expect("chromium prints its DevTools address");
+    let finished = common::run_attached(
+        &ws,
+        workflow(
+            "playground.html",
+            json!([
+                done(json!([{"type": "text", "value": "Clicked 1"}])),
+                act(json!([{"type": "click", "target": {"css": "#counter"}}]))
+            ]),
+            json!({}),
+        ),
+    )
+    .await;
+    let still_running = chromium.try_wait().unwrap().is_none();
+    let _ = chromium.kill();
+    let _ = chromium.wait();
+    finished.assert_succeeded();
+    assert!(still_running, "a browser we attached to is left running");
+}

@@ -162,10 +162,12 @@ pub fn parse_key_combo(spec: &str) -> Result<KeyCombo, String> {
     let mut key = named_key(last.trim()).ok_or_else(|| {
         format!("unknown key `{last}`; use a key name such as Enter, Tab, Escape, ArrowDown, PageDown, F5, or a single character")
     })?;
-    // "Control+K" means the K key: without Shift it produces "k", as on a keyboard.
-    if key.code.starts_with("Key") && !modifiers.shift {
-        key.key = key.key.to_ascii_lowercase();
-        key.text = key.text.map(|t| t.to_ascii_lowercase());
+    // "Control+K" means the K key: it produces "k", or "K" with Shift, as on a keyboard.
+    // A bare letter stays as written.
+    if key.code.starts_with("Key") && !modifier_names.is_empty() {
+        let case = |s: String| if modifiers.shift { s.to_ascii_uppercase() } else { s.to_ascii_lowercase() };
+        key.key = case(key.key);
+        key.text = key.text.map(case);
     }
     Ok(KeyCombo { modifiers, key })
 }

@@ -84,7 +84,18 @@ pub async fn run_on(site: Site, workflow: Value, params: &[(&str, &str)]) -> Fin
     run_loaded(site, &workflow, params).await
 }
 
+/// Like `run`, but on a browser that is already running, reached at its DevTools address.
+pub async fn run_attached(cdp_url: &str, workflow: Value) -> Finished {
+    let text = serde_json::to_string(&workflow).expect("workflow serialises");
+    let workflow = load_str(&text, "test.json", "test").unwrap_or_else(|d| panic!("{d}")).workflow;
+    run_with(Site::Dir(fixtures()), &workflow, &[], Some(cdp_url.to_owned())).await
+}
+
 pub async fn run_loaded(site: Site, workflow: &Workflow, params: &[(&str, &str)]) -> Finished {
+    run_with(site, workflow, params, None).await
+}
+
+async fn run_with(site: Site, workflow: &Workflow, params: &[(&str, &str)], cdp_url: Option<String>) -> Finished {
     let _slot = browsers().acquire().await.expect("semaphore open");
     let server = SiteServer::start(site, 0).await.expect("serve fixtures");
     let mut supplied: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
@@ -94,6 +105,7 @@ pub async fn run_loaded(site: Site, workflow: &Workflow, params: &[(&str, &str)]
     let params = Params::bind(workflow, &supplied).expect("parameters bind");
     let options = LaunchOptions {
         viewport: (workflow.config.viewport.width, workflow.config.viewport.height),
+        cdp_url,
         ..LaunchOptions::default()
     };
     let mut driver = ChromeDriver::start(&options).await.expect("Chromium launches (is /usr/bin/chromium installed?)");

@@ -165,9 +165,9 @@ pub fn parse_key_combo(spec: &str) -> Result<KeyCombo, String> {
     // "Control+K" means the K key: it produces "k", or "K" with Shift, as on a keyboard.
     // A bare letter stays as written.
     if key.code.starts_with("Key") && !modifier_names.is_empty() {
-        let case = |s: String| if modifiers.shift { s.to_ascii_uppercase() } else { s.to_ascii_lowercase() };
-        key.key = case(key.key);
-        key.text = key.text.map(case);
+        let case = if modifiers.shift { str::to_ascii_uppercase } else { str::to_ascii_lowercase };
+        key.key = case(&key.key);
+        key.text = key.text.as_deref().map(case);
     }
     Ok(KeyCombo { modifiers, key })
 }

@@ -1,4 +1,6 @@
 //! Runs small workflows against real headless Chromium and a loopback fixture site.
+// Each test binary uses only some of these helpers.
+#![allow(dead_code)]
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -72,23 +74,20 @@ pub fn workflow(page: &str, states: Value, config: Value) -> Value {
 
 /// Serves the fixtures, launches Chromium, runs the workflow, closes everything.
 pub async fn run(workflow: Value) -> Finished {
-    run_on(Site::Dir(fixtures()), workflow, &[]).await
+    run_loaded(Site::Dir(fixtures()), &parse(&workflow), &[]).await
 }
 
-pub async fn run_on(site: Site, workflow: Value, params: &[(&str, &str)]) -> Finished {
-    let text = serde_json::to_string_pretty(&workflow).expect("workflow serialises");
-    let workflow: Workflow = match load_str(&text, "test.json", "test") {
+fn parse(workflow: &Value) -> Workflow {
+    let text = serde_json::to_string_pretty(workflow).expect("workflow serialises");
+    match load_str(&text, "test.json", "test") {
         Ok(loaded) => loaded.workflow,
         Err(d) => panic!("test workflow is invalid:\n{d}\n{text}"),
-    };
-    run_loaded(site, &workflow, params).await
+    }
 }
 
 /// Like `run`, but on a browser that is already running, reached at its DevTools address.
 pub async fn run_attached(cdp_url: &str, workflow: Value) -> Finished {
-    let text = serde_json::to_string(&workflow).expect("workflow serialises");
-    let workflow = load_str(&text, "test.json", "test").unwrap_or_else(|d| panic!("{d}")).workflow;
-    run_with(Site::Dir(fixtures()), &workflow, &[], Some(cdp_url.to_owned())).await
+    run_with(Site::Dir(fixtures()), &parse(&workflow), &[], Some(cdp_url.to_owned())).await
 }
 
 pub async fn run_loaded(site: Site, workflow: &Workflow, params: &[(&str, &str)]) -> Finished {

@@ -19,8 +19,10 @@ use crate::driver::{Driver, DriverError, Signals};
 use crate::event::{CheckResult, Event, Failure, RunStatus};
 use crate::matcher::Matcher;
 
-/// How long the end of a run waits for recordings still in flight.
+/// How long the end of a run waits for the last step's recording.
 const OBSERVATION_GRACE: Duration = Duration::from_secs(5);
+/// How long it waits for earlier recordings still in flight.
+const STRAGGLER_GRACE: Duration = Duration::from_millis(300);
 
 /// How a run ended; the same content as the final `RunFinished` event.
 #[derive(Debug, Clone)]
@@ -52,6 +54,7 @@ pub async fn run<D: Driver>(
         steps: 0,
         actions: 0,
         observations: JoinSet::new(),
+        last_observation: None,
     };
     run.emit(Event::RunStarted { workflow: workflow.name.clone(), states: workflow.states.len() });
     let end = tokio::select! {
@@ -63,11 +66,7 @@ pub async fn run<D: Driver>(
     };
     // Observations still in flight belong to this run's record, but a page that stopped
     // answering must not hold the run's end hostage.
-    let drain = async { while run.observations.join_next().await.is_some() {} };
-    if tokio::time::timeout(OBSERVATION_GRACE, drain).await.is_err() {
-        tracing::warn!("some step recordings did not finish; the run record lacks them");
-        run.observations.abort_all();
-    }
+    run.drain_observations().await;
     run.finish(end)
 }
 
@@ -87,6 +86,8 @@ struct Run<'p> {
     steps: u32,
     actions: u32,
     observations: JoinSet<()>,
+    /// The recording of the step entered last: the one a reader of the run needs most.
+    last_observation: Option<tokio::task::Id>,
 }
 
 fn secs(s: f64) -> Duration {
@@ -233,7 +234,7 @@ impl Run<'_> {
         let observation = driver.observe();
         let events = self.events.clone();
         let params = self.params.clone();
-        self.observations.spawn(async move {
+        let handle = self.observations.spawn(async move {
             match observation.await {
                 Ok(mut observation) => {
                     // The page may show a secret (a token in the URL, say); the record must not.
@@ -245,6 +246,29 @@ impl Run<'_> {
                 Err(e) => tracing::warn!(step, "could not record the page: {e}"),
             }
         });
+        self.last_observation = Some(handle.id());
+    }
+
+    /// Waits for the recordings still in flight: the last step's for as long as it may
+    /// take, the others briefly. A capture that raced a navigation can hang until its own
+    /// time-out, and must not hold the end of the run hostage.
+    async fn drain_observations(&mut self) {
+        let last = self.last_observation;
+        let wait_for_last = async {
+            while let Some(done) = self.observations.join_next_with_id().await {
+                if done.map(|(id, ())| Some(id) == last).unwrap_or(false) {
+                    break;
+                }
+            }
+        };
+        if tokio::time::timeout(OBSERVATION_GRACE, wait_for_last).await.is_err() {
+            tracing::warn!("the last step's recording did not finish");
+        }
+        let rest = async { while self.observations.join_next().await.is_some() {} };
+        if tokio::time::timeout(STRAGGLER_GRACE, rest).await.is_err() {
+            tracing::debug!("dropping step recordings that did not finish");
+            self.observations.abort_all();
+        }
     }
 
     async fn run_actions<D: Driver>(

@@ -123,24 +123,20 @@ fn states(workflow: &Workflow, report: &mut Reporter) {
     }
 }
 
-/// Substitutes defaults (or a neutral stand-in) for references, so strings with
-/// parameters can still be checked before a run.
+/// Substitutes defaults for references, so strings with parameters can still be checked
+/// before a run. `None` when a referenced parameter has no default: then only the run can
+/// tell whether the string is valid.
 fn sample(s: &str, workflow: &Workflow) -> Option<String> {
-    let pieces = parse_template(s).ok()?;
-    Some(
-        pieces
-            .into_iter()
-            .map(|p| match p {
-                Piece::Literal(t) => t.to_owned(),
-                Piece::Param { name, .. } => workflow
-                    .parameters
-                    .get(name)
-                    .and_then(|p| p.default.clone())
-                    .filter(|d| !d.is_empty())
-                    .unwrap_or_else(|| "x".into()),
-            })
-            .collect(),
-    )
+    parse_template(s)
+        .ok()?
+        .into_iter()
+        .map(|p| match p {
+            Piece::Literal(t) => Some(t.to_owned()),
+            Piece::Param { name, .. } => {
+                workflow.parameters.get(name).and_then(|p| p.default.clone()).filter(|d| !d.is_empty())
+            }
+        })
+        .collect()
 }
 
 fn selector(kind: SelectorKind, raw: &str, path: &JsonPath, workflow: &Workflow, report: &mut Reporter) {

@@ -60,6 +60,7 @@ pub struct Session {
 
 impl Session {
     pub async fn start(options: &LaunchOptions) -> Result<Self, ChromeError> {
+        let began = std::time::Instant::now();
         let (browser, mut handler, profile, launched) = match &options.cdp_url {
             Some(url) => {
                 let (browser, handler) =
@@ -85,16 +86,20 @@ impl Session {
                 }
             }
         });
+        tracing::debug!("browser ready after {:?}", began.elapsed());
         let page = browser
             .new_page("about:blank")
             .await
             .map_err(|e| ChromeError::Launch(format!("cannot open a page: {e}")))?;
+        tracing::debug!("page open after {:?}", began.elapsed());
         install_library(&page).await?;
+        tracing::debug!("library installed after {:?}", began.elapsed());
         Ok(Self { browser, page: PageHandle::new(page), handler, launched, _profile: profile })
     }
 
     /// Closes the page, and the browser if this session launched it.
     pub async fn close(mut self) {
+        let began = std::time::Instant::now();
         if self.launched {
             if let Err(e) = tokio::time::timeout(Duration::from_secs(5), self.browser.close()).await {
                 tracing::warn!("browser did not close in time: {e}");
@@ -108,6 +113,7 @@ impl Session {
             let _ = tokio::time::timeout(Duration::from_secs(5), page.close()).await;
         }
         self.handler.abort();
+        tracing::debug!("browser closed in {:?}", began.elapsed());
     }
 }
 

@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 mod progress;
 mod recorder;
 mod run;
+mod runs_cmd;
 mod workflow_cmds;
 
 #[derive(Parser)]
@@ -26,6 +27,8 @@ struct Cli {
 enum Command {
     /// Run a workflow.
     Run(run::RunArgs),
+    /// List, show, export and prune recorded runs.
+    Runs(runs_cmd::RunsArgs),
     /// Check workflow files and report every problem with its line and column.
     Validate {
         #[arg(required = true)]
@@ -73,6 +76,7 @@ fn main() -> ExitCode {
     let code = runtime.block_on(async {
         match cli.command {
             Command::Run(args) => run::run(args).await,
+            Command::Runs(args) => runs_cmd::runs(args),
             Command::Validate { files, json } => workflow_cmds::validate(&files, json),
             Command::Convert { input, output } => workflow_cmds::convert(&input, &output),
             Command::Schema => {
@@ -86,9 +90,10 @@ fn main() -> ExitCode {
 }
 
 fn init_tracing(verbose: u8) {
+    // chromiumoxide warns about every CDP event newer than its protocol schema: noise here.
     let default = match verbose {
-        0 => "warn",
-        1 => "statewright=debug,statewright_engine=debug,statewright_chrome=debug,info",
+        0 => "warn,chromiumoxide=error",
+        1 => "statewright=debug,statewright_engine=debug,statewright_chrome=debug,info,chromiumoxide=error",
         _ => "trace,hyper=info,tungstenite=info",
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()

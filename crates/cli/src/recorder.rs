@@ -2,8 +2,12 @@
 //! spirit of seed 003's `action_timeline.json`), and per step a PNG screenshot and a JSON
 //! observation (URL, title, visible text, interactive elements), as in seed 004.
 //!
+//! Every event is also written to the run store (`runs/statewright.db`, see
+//! `statewright-store`), in its own transaction.
+//!
 //! Each event is written to disk before it is printed (persist, then notify), and the
 //! timeline is rewritten atomically after every step, so a crash leaves a readable folder.
+//! The recorder runs on a blocking thread: the store's connection never meets an `.await`.
 
 use std::collections::HashMap;
 use std::io;
@@ -12,6 +16,7 @@ use std::time::SystemTime;
 
 use serde_json::{Value, json};
 use statewright_engine::Event;
+use statewright_store::{Error, NewRun, RunHandle, Store};
 use statewright_workflow::{Params, Workflow};
 use tokio::sync::mpsc::UnboundedReceiver;
 
@@ -25,6 +30,8 @@ pub struct Recorder {
     /// Screenshot file of each step, once observed.
     screenshots: HashMap<u32, String>,
     progress: Progress,
+    store: Store,
+    run: RunHandle,
 }
 
 fn now() -> String {
@@ -39,23 +46,76 @@ fn new_run_id() -> String {
     format!("{date}-{time}-{:04x}", fastrand::u16(..))
 }
 
+/// The workflow as run, as JSON, with the defaults of secret parameters masked.
+fn workflow_as_run(workflow: &Workflow, params: &Params) -> Result<String, String> {
+    let mut value = serde_json::to_value(workflow).map_err(|e| e.to_string())?;
+    let masked = params.masked_values();
+    if let Some(Value::Object(declared)) = value.get_mut("parameters") {
+        for (name, declaration) in declared.iter_mut() {
+            let secret = workflow.parameters.get(name).is_some_and(|p| p.secret);
+            if secret && declaration.get("default").is_some() {
+                declaration["default"] = json!(masked.get(name).cloned().unwrap_or_else(|| "********".into()));
+            }
+        }
+    }
+    Ok(value.to_string())
+}
+
 impl Recorder {
-    pub fn create(runs_dir: &Path, workflow: &Workflow, params: &Params, browser: &str) -> io::Result<Self> {
-        let run_id = new_run_id();
+    /// Opens the store at `db` and records the run's start there, then creates its folder.
+    pub fn create(
+        runs_dir: &Path,
+        db: &Path,
+        workflow: &Workflow,
+        params: &Params,
+        browser: &str,
+    ) -> Result<Self, String> {
+        let store = Store::open(db).map_err(|e| e.to_string())?;
+        let masked = params.masked_values();
+        let parameters = json!(masked);
+        let workflow_json = workflow_as_run(workflow, params)?;
+        // Ids carry 16 random bits per second: on the rare clash with another run, draw again.
+        let mut attempt = 0;
+        let (run_id, run) = loop {
+            let run_id = new_run_id();
+            let started = store.start_run(&NewRun {
+                id: &run_id,
+                workflow_name: &workflow.name,
+                workflow_json: &workflow_json,
+                parameters: &parameters,
+                browser,
+            });
+            match started {
+                Ok(run) => break (run_id, run),
+                Err(e @ (Error::Sqlite { .. } | Error::Io { .. })) if attempt < 3 => {
+                    tracing::debug!("cannot start run {run_id}: {e}; trying another id");
+                    attempt += 1;
+                }
+                Err(e) => return Err(e.to_string()),
+            }
+        };
         let dir = runs_dir.join(&run_id);
-        std::fs::create_dir_all(&dir)?;
+        std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let header = json!({
             "run_id": run_id,
             "workflow": workflow.name,
             "task_description": workflow.description,
-            "parameters": params.masked_values(),
+            "parameters": parameters,
             "browser": browser,
             "started_at": now(),
         });
         let progress = Progress::new(&run_id, &workflow.name, browser, &dir);
-        let recorder =
-            Self { dir, header, steps: Vec::new(), timeline: Vec::new(), screenshots: HashMap::new(), progress };
-        recorder.write_timeline(None)?;
+        let recorder = Self {
+            dir,
+            header,
+            steps: Vec::new(),
+            timeline: Vec::new(),
+            screenshots: HashMap::new(),
+            progress,
+            store,
+            run,
+        };
+        recorder.write_timeline(None).map_err(|e| format!("cannot write the timeline: {e}"))?;
         Ok(recorder)
     }
 
@@ -65,15 +125,37 @@ impl Recorder {
         if let Err(e) = self.write_timeline(Some(end)) {
             tracing::warn!("cannot write the timeline: {e}");
         }
+        if let Err(e) = self.store.abort_run(self.run, error) {
+            tracing::warn!("cannot record the run in the store: {e}");
+        }
     }
 
-    /// Consumes the run's events until the channel closes; returns the run folder.
-    pub async fn consume(mut self, mut events: UnboundedReceiver<Event>) -> PathBuf {
-        while let Some(event) = events.recv().await {
-            if let Err(e) = self.record(&event) {
-                tracing::warn!("cannot record the run in {}: {e}", self.dir.display());
+    /// Consumes the run's events until the channel closes; returns the run folder. The
+    /// work happens on a blocking thread (SQLite and file writes).
+    pub async fn consume(self, events: UnboundedReceiver<Event>) -> PathBuf {
+        tokio::task::spawn_blocking(move || self.consume_blocking(events)).await.expect("the recorder thread panicked")
+    }
+
+    fn consume_blocking(mut self, mut events: UnboundedReceiver<Event>) -> PathBuf {
+        while let Some(first) = events.blocking_recv() {
+            // Events that arrived together go to the store in one transaction.
+            let mut batch = vec![first];
+            while batch.len() < 64
+                && let Ok(event) = events.try_recv()
+            {
+                batch.push(event);
             }
-            self.progress.show(&event);
+            if let Err(e) = self.store.record_all(&mut self.run, &batch) {
+                tracing::warn!("cannot record the run in {}: {e}", self.store.path().display());
+            }
+            for event in &batch {
+                if let Err(e) = self.record(event) {
+                    tracing::warn!("cannot record the run in {}: {e}", self.dir.display());
+                }
+            }
+            for event in &batch {
+                self.progress.show(event);
+            }
         }
         self.dir
     }

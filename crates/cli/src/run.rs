@@ -32,6 +32,9 @@ pub struct RunArgs {
     /// Where run folders go.
     #[arg(long, env = "STATEWRIGHT_RUNS_DIR", default_value = "runs")]
     runs_dir: PathBuf,
+    /// The run store (default: statewright.db in the runs folder).
+    #[arg(long, env = "STATEWRIGHT_DB", value_name = "FILE")]
+    db: Option<PathBuf>,
     /// Print one JSON summary on stdout at the end.
     #[arg(long)]
     json: bool,
@@ -99,10 +102,11 @@ pub async fn run(args: RunArgs) -> u8 {
     } else {
         "headless Chromium"
     };
-    let recorder = match Recorder::create(&args.runs_dir, &workflow, &params, browser) {
+    let db = args.db.clone().unwrap_or_else(|| statewright_store::Store::default_path(&args.runs_dir));
+    let recorder = match Recorder::create(&args.runs_dir, &db, &workflow, &params, browser) {
         Ok(recorder) => recorder,
         Err(e) => {
-            eprintln!("statewright: cannot create the run folder under {}: {e}", args.runs_dir.display());
+            eprintln!("statewright: cannot record the run under {}: {e}", args.runs_dir.display());
             return exit::FAILED;
         }
     };

@@ -1,0 +1,339 @@
+//! `statewright runs`: list, show, export and prune the runs in the run store.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, UNIX_EPOCH};
+
+use clap::{Args, Subcommand};
+use serde_json::{Value, json};
+use statewright_store::{Error, PruneBy, RunDetail, RunFilter, STATUSES, Store};
+
+use crate::exit;
+
+#[derive(Args)]
+pub struct RunsArgs {
+    /// The runs folder.
+    #[arg(long, env = "STATEWRIGHT_RUNS_DIR", default_value = "runs", global = true)]
+    runs_dir: PathBuf,
+    /// The run store (default: statewright.db in the runs folder).
+    #[arg(long, env = "STATEWRIGHT_DB", value_name = "FILE", global = true)]
+    db: Option<PathBuf>,
+    #[command(subcommand)]
+    command: RunsCommand,
+}
+
+#[derive(Subcommand)]
+enum RunsCommand {
+    /// List runs, newest first.
+    List {
+        /// Only runs of this workflow (its name).
+        #[arg(long)]
+        workflow: Option<String>,
+        /// Only runs with this status.
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(STATUSES))]
+        status: Option<String>,
+        /// At most this many runs.
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Print JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show a run's state trace: each state entered, its checks, actions, timings and errors.
+    Show {
+        /// A run id, or a unique prefix of one.
+        run: String,
+        /// Print JSON on stdout (with each step's page text and elements).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write a run as a trajectory folder: action_timeline.json, run.json, step-NNN.png/json.
+    Export {
+        /// A run id, or a unique prefix of one.
+        run: String,
+        dir: PathBuf,
+    },
+    /// Delete old runs and the screenshots nothing references any more.
+    #[command(group(clap::ArgGroup::new("which").required(true).args(["keep", "before"])))]
+    Prune {
+        /// Keep the N most recent runs.
+        #[arg(long, value_name = "N")]
+        keep: Option<usize>,
+        /// Delete runs started before DATE (YYYY-MM-DD or RFC 3339, UTC).
+        #[arg(long, value_name = "DATE")]
+        before: Option<String>,
+    },
+}
+
+fn fail(e: &Error) -> u8 {
+    eprintln!("statewright: {e}");
+    match e {
+        Error::UnknownRun(_)
+        | Error::AmbiguousRun { .. }
+        | Error::NotStatewright { .. }
+        | Error::Corrupt { .. }
+        | Error::TooNew { .. } => exit::INVALID,
+        _ => exit::FAILED,
+    }
+}
+
+pub fn runs(args: RunsArgs) -> u8 {
+    let db = args.db.clone().unwrap_or_else(|| Store::default_path(&args.runs_dir));
+    // Reading commands do not create a store that does not exist.
+    if !db.exists() {
+        return match &args.command {
+            RunsCommand::List { json: true, .. } => {
+                println!("[]");
+                exit::SUCCEEDED
+            }
+            RunsCommand::List { .. } => {
+                eprintln!("no runs recorded in {}", db.display());
+                exit::SUCCEEDED
+            }
+            RunsCommand::Show { run, .. } | RunsCommand::Export { run, .. } => fail(&Error::UnknownRun(run.clone())),
+            RunsCommand::Prune { .. } => {
+                println!("pruned 0 runs and 0 files");
+                exit::SUCCEEDED
+            }
+        };
+    }
+    let store = match Store::open(&db) {
+        Ok(store) => store,
+        Err(e) => return fail(&e),
+    };
+    let result = match args.command {
+        RunsCommand::List { workflow, status, limit, json } => {
+            list(&store, RunFilter { workflow, status, limit }, json)
+        }
+        RunsCommand::Show { run, json } => show(&store, &run, json),
+        RunsCommand::Export { run, dir } => export(&store, &run, &dir),
+        RunsCommand::Prune { keep, before } => prune(&store, keep, before.as_deref()),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => fail(&e),
+    }
+}
+
+fn time(ms: i64) -> String {
+    humantime::format_rfc3339_millis(UNIX_EPOCH + Duration::from_millis(ms.max(0) as u64)).to_string()
+}
+
+fn seconds(ms: i64) -> String {
+    format!("{:.2}s", ms as f64 / 1000.0)
+}
+
+fn list(store: &Store, filter: RunFilter, json: bool) -> Result<u8, Error> {
+    let runs = store.list_runs(&filter)?;
+    if json {
+        println!("{}", serde_json::to_string(&runs)?);
+        return Ok(exit::SUCCEEDED);
+    }
+    if runs.is_empty() {
+        eprintln!("no runs");
+        return Ok(exit::SUCCEEDED);
+    }
+    println!(
+        "{:<21} {:<18} {:<20} {:<24} {:>9} {:>5} {:>7}  END STATE",
+        "RUN", "STATUS", "WORKFLOW", "STARTED", "DURATION", "STEPS", "ACTIONS"
+    );
+    for r in runs {
+        println!(
+            "{:<21} {:<18} {:<20} {:<24} {:>9} {:>5} {:>7}  {}",
+            r.id,
+            r.status,
+            r.workflow,
+            time(r.started_ms),
+            r.duration_ms.map(seconds).unwrap_or_else(|| "-".into()),
+            r.steps,
+            r.actions,
+            r.end_state.as_deref().unwrap_or("-"),
+        );
+    }
+    Ok(exit::SUCCEEDED)
+}
+
+fn show(store: &Store, prefix: &str, json: bool) -> Result<u8, Error> {
+    let id = store.resolve_run(prefix)?;
+    let detail = store.run_detail(&id, json)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&detail)?);
+    } else {
+        print!("{}", render(&detail));
+    }
+    Ok(exit::SUCCEEDED)
+}
+
+/// The human trace of a run.
+fn render(d: &RunDetail) -> String {
+    use std::fmt::Write;
+    let r = &d.run;
+    let mut out = String::new();
+    let _ = writeln!(out, "run {} · {} · {}", r.id, r.workflow, r.status);
+    let _ = writeln!(
+        out,
+        "started {}{} · {} steps · {} actions · {}",
+        time(r.started_ms),
+        r.duration_ms.map(|ms| format!(" · took {}", seconds(ms))).unwrap_or_default(),
+        r.steps,
+        r.actions,
+        r.browser
+    );
+    if let Some(params) = r.parameters.as_object().filter(|p| !p.is_empty()) {
+        let list: Vec<String> = params
+            .iter()
+            .map(|(k, v)| format!("{k}={}", v.as_str().map(str::to_owned).unwrap_or(v.to_string())))
+            .collect();
+        let _ = writeln!(out, "parameters {}", list.join(" "));
+    }
+    if let Some(end) = &r.end_state {
+        let _ = writeln!(out, "end state {end}{}", r.outcome.as_ref().map(|o| format!(" ({o})")).unwrap_or_default());
+    }
+    if let Some(message) = r.message.as_ref().filter(|m| !m.is_empty()) {
+        let _ = writeln!(out, "message {message}");
+    }
+    if let Some(failure) = &r.failure {
+        let _ = writeln!(out, "failure {failure}");
+    }
+    let mut actions = d.actions.iter().peekable();
+    for step in &d.steps {
+        let _ = writeln!(
+            out,
+            "\n#{:<3} +{:<8} {} (visit {}) {}",
+            step.step,
+            seconds(step.elapsed_ms),
+            step.state,
+            step.visit,
+            step.url
+        );
+        if let Some(title) = step.page_title.as_ref().filter(|t| !t.is_empty()) {
+            let _ = writeln!(out, "     title {title}");
+        }
+        for check in step.checks.as_array().into_iter().flatten() {
+            let mark = if check["passed"] == json!(true) { "✓" } else { "✗" };
+            let _ = writeln!(out, "     {mark} {}", check["check"].as_str().unwrap_or_default());
+        }
+        while let Some(a) = actions.next_if(|a| a.step <= step.step) {
+            if a.kind == "preempted" {
+                let _ = writeln!(
+                    out,
+                    "     ⇢ action {} preempted by {}: {}",
+                    a.index + 1,
+                    a.by_state.as_deref().unwrap_or("?"),
+                    a.error.as_deref().unwrap_or("")
+                );
+                continue;
+            }
+            let args = a.args.as_ref().map(Value::to_string).unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "     {}. {} {} · {}{}{}",
+                a.index + 1,
+                a.kind,
+                args,
+                a.duration_ms.map(|ms| format!("{ms} ms")).unwrap_or_default(),
+                a.attempts.filter(|n| *n > 1).map(|n| format!(" · {n} attempts")).unwrap_or_default(),
+                a.detail.as_ref().map(|d| format!(" · {d}")).unwrap_or_default()
+            );
+            if let Some(error) = &a.error {
+                let _ = writeln!(out, "        ✗ {error}");
+            }
+        }
+    }
+    out
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    std::fs::write(path, bytes).map_err(|e| Error::Io { path: path.to_owned(), source: e })
+}
+
+fn export(store: &Store, prefix: &str, dir: &Path) -> Result<u8, Error> {
+    let id = store.resolve_run(prefix)?;
+    let detail = store.run_detail(&id, true)?;
+    std::fs::create_dir_all(dir).map_err(|e| Error::Io { path: dir.to_owned(), source: e })?;
+    let mut screenshot_of_step = std::collections::HashMap::new();
+    for step in &detail.steps {
+        let base = format!("step-{:03}", step.step);
+        if let Some(rel) = &step.screenshot
+            && let Some(bytes) = store.read_blob(rel)?
+        {
+            write(&dir.join(format!("{base}.png")), &bytes)?;
+            screenshot_of_step.insert(step.step, format!("{base}.png"));
+        }
+        if let Some(page) = &step.page {
+            write(&dir.join(format!("{base}.json")), &serde_json::to_vec_pretty(page)?)?;
+        }
+    }
+    let mut timeline = Vec::new();
+    for a in &detail.actions {
+        if let (Some(name), Some(rel)) = (&a.artifact_name, &a.artifact_path)
+            && let Some(bytes) = store.read_blob(rel)?
+            && let Some(file) = Path::new(name).file_name()
+        {
+            write(&dir.join(file), &bytes)?;
+        }
+        let preempted = a.kind == "preempted";
+        timeline.push(json!({
+            "action_step": a.seq,
+            "timestamp": time(a.at_ms),
+            "action_type": if preempted { "preempted" } else { "state_action" },
+            "action": if preempted { Value::Null } else { json!(a.kind) },
+            "element_label": a.detail,
+            "args": a.args.clone().unwrap_or(json!({})),
+            "state": a.state,
+            "step": a.step,
+            "index": a.index,
+            "elapsed_ms": a.elapsed_ms,
+            "duration_ms": a.duration_ms,
+            "attempts": a.attempts,
+            "error": a.error,
+            "by_state": a.by_state,
+            "screenshot": screenshot_of_step.get(&a.step),
+        }));
+    }
+    write(&dir.join("action_timeline.json"), &serde_json::to_vec_pretty(&timeline)?)?;
+    let steps: Vec<Value> = detail
+        .steps
+        .iter()
+        .map(|s| {
+            json!({
+                "step": s.step, "state": s.state, "state_index": s.state_index, "visit": s.visit,
+                "elapsed_ms": s.elapsed_ms, "timestamp": time(s.entered_ms), "url": s.url, "checks": s.checks,
+                "screenshot": screenshot_of_step.get(&s.step),
+            })
+        })
+        .collect();
+    let mut run = serde_json::to_value(&detail.run)?;
+    run["steps"] = json!(steps);
+    if let Some(workflow) = store.workflow_json(&detail.run.workflow_hash)? {
+        run["workflow_definition"] = serde_json::from_str(&workflow)?;
+    }
+    write(&dir.join("run.json"), &serde_json::to_vec_pretty(&run)?)?;
+    eprintln!("exported run {id} to {}", dir.display());
+    Ok(exit::SUCCEEDED)
+}
+
+fn parse_date(s: &str) -> Option<i64> {
+    let s = s.trim();
+    let full = if s.len() == 10 { format!("{s}T00:00:00Z") } else { s.to_owned() };
+    let t = humantime::parse_rfc3339_weak(full.trim_end_matches('Z')).ok()?;
+    Some(t.duration_since(UNIX_EPOCH).ok()?.as_millis() as i64)
+}
+
+fn prune(store: &Store, keep: Option<usize>, before: Option<&str>) -> Result<u8, Error> {
+    let by = match (keep, before) {
+        (Some(n), _) => PruneBy::Keep(n),
+        (None, Some(date)) => match parse_date(date) {
+            Some(ms) => PruneBy::Before(ms),
+            None => {
+                eprintln!(
+                    "statewright: --before expects a date such as 2026-01-31 or 2026-01-31T12:00:00Z, got `{date}`"
+                );
+                return Ok(exit::INVALID);
+            }
+        },
+        (None, None) => unreachable!("clap requires --keep or --before"),
+    };
+    let report = store.prune(by)?;
+    println!("pruned {} runs and {} files", report.runs, report.files);
+    Ok(exit::SUCCEEDED)
+}

@@ -1,0 +1,304 @@
+//! The run store through the real `statewright` binary: crash safety, parallel runs,
+//! secrets, export, prune and bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use rusqlite::{Connection, OpenFlags};
+use serde_json::Value;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn command(args: &[&str], runs: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_statewright"));
+    cmd.args(args)
+        .current_dir(repo())
+        .env("STATEWRIGHT_RUNS_DIR", runs)
+        .env_remove("STATEWRIGHT_DB")
+        .env("NO_COLOR", "1");
+    cmd
+}
+
+fn statewright(args: &[&str], runs: &Path) -> Output {
+    command(args, runs).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn list(runs: &Path) -> Vec<Value> {
+    let out = statewright(&["runs", "list", "--json"], runs);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    serde_json::from_slice::<Value>(&out.stdout).unwrap().as_array().unwrap().clone()
+}
+
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else { return out };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() { out.extend(files_under(&p)) } else { out.push(p) }
+    }
+    out.sort();
+    out
+}
+
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    files_under(dir).into_iter().map(|p| (p.clone(), std::fs::read(&p).unwrap())).collect()
+}
+
+#[test]
+fn a_run_killed_with_sigkill_leaves_a_consistent_database_and_shows_interrupted() {
+    let runs = tempfile::tempdir().unwrap();
+    let db = runs.path().join("statewright.db");
+    let mut child = command(&["run", "workflows/demo-shop.json", "--demo-site", "-p", "seed=1"], runs.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let run_id = loop {
+        assert!(Instant::now() < deadline, "the run never reached 2 steps");
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before it could be killed");
+        if db.exists()
+            && let Ok(c) = Connection::open_with_flags(&db, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        {
+            let _ = c.busy_timeout(Duration::from_secs(5));
+            let row: Option<(String, i64)> = c
+                .query_row(
+                    "SELECT id, (SELECT count(*) FROM steps WHERE run_id = runs.id) FROM runs WHERE status = 'running'",
+                    [],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .ok();
+            if let Some((id, steps)) = row
+                && steps >= 2
+            {
+                break id;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // SAFETY: kill on the pid of our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGKILL) }, 0);
+    child.wait().unwrap();
+    // Its Chromium may linger a moment; the database must be consistent regardless.
+    {
+        let c = Connection::open(&db).unwrap();
+        let ok: String = c.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+        assert_eq!(ok, "ok");
+        let fk: i64 = c.query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| r.get(0)).unwrap();
+        assert_eq!(fk, 0);
+    }
+    let listed = list(runs.path());
+    let run = listed.iter().find(|r| r["id"] == run_id.as_str()).expect("the run is listed");
+    assert_eq!(run["status"], "interrupted", "{run}");
+    assert!(run["steps"].as_i64().unwrap() >= 2);
+    let out = statewright(&["runs", "list", "--status", "interrupted"], runs.path());
+    assert!(text(&out.stdout).contains(&run_id));
+    let out = statewright(&["runs", "show", &run_id], runs.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("interrupted"));
+}
+
+#[test]
+fn parallel_runs_are_all_recorded_then_shown_exported_and_pruned() {
+    let runs = tempfile::tempdir().unwrap();
+    let children: Vec<_> = ["seed=3", "seed=4"]
+        .iter()
+        .map(|seed| {
+            command(&["run", "workflows/demo-shop.json", "--demo-site", "-p", seed, "--json"], runs.path())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut ids = Vec::new();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert!(!text(&out.stderr).contains("locked"), "{}", text(&out.stderr));
+        let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+        ids.push(summary["run_id"].as_str().unwrap().to_owned());
+    }
+    let listed = list(runs.path());
+    assert_eq!(listed.len(), 2);
+    for id in &ids {
+        let run = listed.iter().find(|r| r["id"] == id.as_str()).expect("listed");
+        assert_eq!(run["status"], "succeeded");
+        assert_eq!(run["end_state"], "Order confirmed");
+        assert!(run["steps"].as_i64().unwrap() >= 5);
+        assert_eq!(run["llm_calls"], 0);
+    }
+    let out = statewright(&["runs", "list", "--workflow", "demo-shop"], runs.path());
+    assert_eq!(text(&out.stdout).lines().count(), 3, "a header and two runs");
+    assert!(files_under(&runs.path().join("locks")).is_empty(), "finished runs release their locks");
+
+    // show, by a unique prefix
+    let out = statewright(&["runs", "show", &ids[0][..ids[0].len() - 2]], runs.path());
+    let ambiguous = ids[0][..ids[0].len() - 2] == ids[1][..ids[1].len() - 2];
+    if !ambiguous {
+        let shown = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        for needle in ["Login page", "Order confirmed", "✓", "navigate_to", " ms"] {
+            assert!(shown.contains(needle), "`runs show` has {needle}: {shown}");
+        }
+    }
+    let out = statewright(&["runs", "show", &ids[0], "--json"], runs.path());
+    let detail: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(detail["steps"].as_array().unwrap().iter().any(|s| s["page"]["elements"].is_array()));
+
+    // export
+    let export = runs.path().join("export");
+    let out = statewright(&["runs", "export", &ids[0], export.to_str().unwrap()], runs.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let timeline: Value = serde_json::from_slice(&std::fs::read(export.join("action_timeline.json")).unwrap()).unwrap();
+    let entries = timeline.as_array().unwrap();
+    assert!(entries.len() >= 8);
+    for entry in entries {
+        for field in ["action_step", "timestamp", "action_type", "action", "element_label", "args"] {
+            assert!(entry.get(field).is_some(), "timeline entries have `{field}`: {entry}");
+        }
+    }
+    let pngs: Vec<_> = files_under(&export).into_iter().filter(|p| p.extension().is_some_and(|x| x == "png")).collect();
+    assert!(pngs.len() >= 5, "one PNG per step ({} found)", pngs.len());
+    assert!(pngs.iter().all(|p| std::fs::read(p).unwrap().starts_with(b"\x89PNG")));
+    assert!(export.join("step-002.json").exists() && export.join("run.json").exists());
+
+    // prune: keep the newest run; no orphan files, no missing referenced ones
+    let out = statewright(&["runs", "prune", "--keep", "1"], runs.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("pruned 1 runs"), "{}", text(&out.stdout));
+    let left = list(runs.path());
+    assert_eq!(left.len(), 1);
+    let c = Connection::open(runs.path().join("statewright.db")).unwrap();
+    let mut stmt = c
+        .prepare("SELECT screenshot FROM steps WHERE screenshot IS NOT NULL UNION SELECT artifact_path FROM actions WHERE artifact_path IS NOT NULL")
+        .unwrap();
+    let referenced: std::collections::BTreeSet<PathBuf> =
+        stmt.query_map([], |r| r.get::<_, String>(0)).unwrap().map(|p| runs.path().join(p.unwrap())).collect();
+    assert!(!referenced.is_empty());
+    let on_disk: std::collections::BTreeSet<PathBuf> = files_under(&runs.path().join("screens")).into_iter().collect();
+    assert_eq!(on_disk, referenced);
+    let out = statewright(&["runs", "prune", "--before", "2999-01-01"], runs.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(list(runs.path()).is_empty());
+    assert!(files_under(&runs.path().join("screens")).is_empty());
+}
+
+#[test]
+fn a_secret_parameter_appears_nowhere_in_the_database_or_an_export() {
+    let runs = tempfile::tempdir().unwrap();
+    let secret = "hunter2-Zq8-never-stored";
+    let out = statewright(
+        &[
+            "run",
+            "workflows/demo-shop.json",
+            "--demo-site",
+            "-p",
+            "seed=2",
+            "-p",
+            &format!("password={secret}"),
+            "--json",
+        ],
+        runs.path(),
+    );
+    assert_eq!(out.status.code(), Some(1), "the site rejects it: {}", text(&out.stderr));
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = summary["run_id"].as_str().unwrap();
+    let export = runs.path().join("export");
+    let out = statewright(&["runs", "export", id, export.to_str().unwrap()], runs.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = statewright(&["runs", "show", id, "--json"], runs.path());
+    assert!(!text(&out.stdout).contains(secret));
+    // The workflow is stored as run, with the defaults of secret parameters masked too.
+    let c = Connection::open(runs.path().join("statewright.db")).unwrap();
+    let workflow: String = c.query_row("SELECT json FROM workflows", [], |r| r.get(0)).unwrap();
+    assert!(workflow.contains("{{password}}") && !workflow.contains("correct horse battery staple"), "{workflow}");
+    let parameters: String = c.query_row("SELECT parameters FROM runs", [], |r| r.get(0)).unwrap();
+    assert!(parameters.contains("\"password\":\"••••••\""), "{parameters}");
+    drop(c);
+    let files = files_under(runs.path());
+    assert!(files.iter().any(|p| p.ends_with("statewright.db")));
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        // (Not the workflow's default password: the demo site prints it on its login page.)
+        assert!(!bytes.windows(secret.len()).any(|w| w == secret.as_bytes()), "{} contains the secret", path.display());
+    }
+}
+
+#[test]
+fn unknown_run_ids_exit_2_with_a_clear_message() {
+    let runs = tempfile::tempdir().unwrap();
+    for args in [&["runs", "show", "nope"][..], &["runs", "export", "nope", "/tmp/never"][..]] {
+        let out = statewright(args, runs.path());
+        assert_eq!(out.status.code(), Some(2));
+        assert!(text(&out.stderr).contains("no run with id `nope`"), "{}", text(&out.stderr));
+    }
+    assert!(!Path::new("/tmp/never").exists());
+    // With a database too.
+    drop(statewright_store_open(runs.path()));
+    let out = statewright(&["runs", "show", "nope"], runs.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no run with id `nope`"), "{}", text(&out.stderr));
+    let out = statewright(&["runs", "list", "--status", "bogus"], runs.path());
+    assert_eq!(out.status.code(), Some(2));
+}
+
+fn statewright_store_open(runs: &Path) -> Output {
+    statewright(&["runs", "prune", "--keep", "5"], runs)
+}
+
+#[test]
+fn a_corrupt_or_foreign_database_is_refused_and_left_unchanged() {
+    let runs = tempfile::tempdir().unwrap();
+    let db = runs.path().join("statewright.db");
+    std::fs::write(&db, b"this is not a database at all, just some text that is long enough".repeat(100)).unwrap();
+    let before = snapshot(runs.path());
+    for args in [&["runs", "list"][..], &["run", "workflows/demo-shop.json"][..]] {
+        let out = statewright(args, runs.path());
+        assert_ne!(out.status.code(), Some(0));
+        assert!(text(&out.stderr).contains("corrupt"), "{}", text(&out.stderr));
+        assert_eq!(snapshot(runs.path()), before, "nothing changed");
+    }
+
+    std::fs::remove_file(&db).unwrap();
+    Connection::open(&db)
+        .unwrap()
+        .execute_batch("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('x');")
+        .unwrap();
+    let before = snapshot(runs.path());
+    for args in [&["runs", "list"][..], &["runs", "prune", "--keep", "0"][..], &["run", "workflows/demo-shop.json"][..]]
+    {
+        let out = statewright(args, runs.path());
+        assert_ne!(out.status.code(), Some(0));
+        assert!(text(&out.stderr).contains("not a Statewright database"), "{}", text(&out.stderr));
+        assert_eq!(snapshot(runs.path()), before, "nothing changed");
+    }
+}
+
+#[test]
+fn a_read_only_runs_folder_is_a_clear_error() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let top = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(top.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let runs = top.path().join("runs");
+    std::fs::create_dir(&runs).unwrap();
+    std::fs::set_permissions(&runs, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let mut cmd = command(&["run", "workflows/demo-shop.json"], &runs);
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        cmd.uid(65534).gid(65534); // root ignores permissions: run as nobody
+    }
+    let out = cmd.output().unwrap();
+    std::fs::set_permissions(&runs, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("read-only"), "{}", text(&out.stderr));
+    assert!(files_under(&runs).is_empty(), "nothing written");
+}

@@ -1,0 +1,56 @@
+use std::io;
+use std::path::{Path, PathBuf};
+
+use rusqlite::ErrorCode;
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{} is not a Statewright database (it holds another application's data); it was left unchanged", path.display())]
+    NotStatewright { path: PathBuf },
+    #[error("{}: the database is corrupt or not a database at all ({detail}); it was left unchanged", path.display())]
+    Corrupt { path: PathBuf, detail: String },
+    #[error(
+        "{} was written by a newer Statewright (schema version {found}; this one knows up to {known}); it was left unchanged",
+        path.display()
+    )]
+    TooNew { path: PathBuf, found: i64, known: i64 },
+    #[error("cannot write to {}: it is read-only (check the folder's permissions)", path.display())]
+    ReadOnly { path: PathBuf },
+    #[error("cannot write to {}: the disk is full", path.display())]
+    DiskFull { path: PathBuf },
+    #[error("no run with id `{0}` (see `statewright runs list`)")]
+    UnknownRun(String),
+    #[error("the run id prefix `{prefix}` is ambiguous: it matches {}", matches.join(", "))]
+    AmbiguousRun { prefix: String, matches: Vec<String> },
+    #[error("database error in {}: {source}", path.display())]
+    Sqlite { path: PathBuf, source: rusqlite::Error },
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+    #[error("invalid JSON in the store: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+impl Error {
+    pub(crate) fn sqlite(path: &Path, e: rusqlite::Error) -> Error {
+        let path = path.to_path_buf();
+        match e.sqlite_error_code() {
+            Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => {
+                Error::Corrupt { path, detail: e.to_string() }
+            }
+            Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied) => Error::ReadOnly { path },
+            Some(ErrorCode::DiskFull) => Error::DiskFull { path },
+            _ => Error::Sqlite { path, source: e },
+        }
+    }
+
+    pub(crate) fn io(path: &Path, e: io::Error) -> Error {
+        let path = path.to_path_buf();
+        match e.raw_os_error() {
+            Some(libc::EROFS | libc::EACCES | libc::EPERM) => Error::ReadOnly { path },
+            Some(libc::ENOSPC | libc::EDQUOT) => Error::DiskFull { path },
+            _ => Error::Io { path, source: e },
+        }
+    }
+}

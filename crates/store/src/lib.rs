@@ -1,0 +1,204 @@
+//! The run store: every run in one SQLite database (default `runs/statewright.db`), with
+//! its workflow, steps, actions, page snapshots and screenshots.
+//!
+//! - WAL, `synchronous=NORMAL`, `foreign_keys=ON`, a busy timeout; every write is one short
+//!   `BEGIN IMMEDIATE` transaction, so several processes can record runs at once and
+//!   readers never block the writer.
+//! - Forward-only migrations embedded in the binary, tracked by `PRAGMA user_version`; the
+//!   file is marked with `PRAGMA application_id`, so another application's database is
+//!   refused before anything is written to it.
+//! - Screenshots and action artifacts are files named by their content hash under
+//!   `<root>/screens/ab/abcdef….png` (identical frames are stored once), referenced from the
+//!   rows; [`Store::prune`] deletes runs and the files nothing references any more.
+//! - A running run holds an exclusive `flock` on `<root>/locks/<run_id>.lock`; when a store is
+//!   opened, running runs whose lock can be taken (their process died, even by SIGKILL) are
+//!   marked `interrupted`.
+//!
+//! A `Store` is a blocking handle over one connection: use it from a blocking thread, never
+//! across an `.await`.
+
+mod error;
+mod read;
+mod write;
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+
+pub use error::{Error, Result};
+pub use read::{ActionRecord, PageRecord, PruneBy, PruneReport, RunDetail, RunFilter, RunSummary, StepRecord};
+pub use write::{NewRun, RunHandle};
+
+/// `PRAGMA application_id` of Statewright databases ("STWR").
+pub const APPLICATION_ID: i32 = 0x5354_5752;
+
+/// Forward-only migrations; migration `i` takes `user_version` from `i` to `i + 1`.
+const MIGRATIONS: &[&str] = &[include_str!("migrations/0001_init.sql")];
+
+/// The schema version this build writes.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// The statuses a run can have.
+pub const STATUSES: &[&str] =
+    &["pending", "running", "needs_human_review", "succeeded", "failed", "cancelled", "interrupted"];
+
+/// The database file name inside a runs folder.
+pub const DB_FILE: &str = "statewright.db";
+
+pub struct Store {
+    conn: Connection,
+    /// Where screenshots and locks live (the database's folder); `None` in memory.
+    root: Option<PathBuf>,
+    path: PathBuf,
+    /// Screenshot files of an in-memory store, by relative path.
+    blobs: Mutex<HashMap<String, Vec<u8>>>,
+}
+
+pub(crate) fn now_ms() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+}
+
+impl Store {
+    /// The default database of a runs folder: `<runs_dir>/statewright.db`.
+    pub fn default_path(runs_dir: &Path) -> PathBuf {
+        runs_dir.join(DB_FILE)
+    }
+
+    /// Opens (creating it if needed) the database at `path`, migrates it, and marks runs
+    /// whose process died as `interrupted`. A file that is not a Statewright database, or is
+    /// corrupt, is refused without being changed.
+    pub fn open(path: &Path) -> Result<Store> {
+        let root = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        std::fs::create_dir_all(&root).map_err(|e| Error::io(&root, e))?;
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| Error::sqlite(path, e))?;
+        let store = Store { conn, root: Some(root), path: path.to_path_buf(), blobs: Mutex::default() };
+        store.setup()?;
+        store.recover_interrupted()?;
+        Ok(store)
+    }
+
+    /// A private database in memory (screenshots are kept in memory too), for tests.
+    pub fn open_in_memory() -> Result<Store> {
+        let path = PathBuf::from(":memory:");
+        let conn = Connection::open_in_memory().map_err(|e| Error::sqlite(&path, e))?;
+        let store = Store { conn, root: None, path, blobs: Mutex::default() };
+        store.setup()?;
+        Ok(store)
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The folder holding the database, screenshots and locks (`None` in memory).
+    pub fn root(&self) -> Option<&Path> {
+        self.root.as_deref()
+    }
+
+    pub(crate) fn err(&self, e: rusqlite::Error) -> Error {
+        Error::sqlite(&self.path, e)
+    }
+
+    fn setup(&self) -> Result<()> {
+        let conn = &self.conn;
+        conn.busy_timeout(Duration::from_secs(30)).map_err(|e| self.err(e))?;
+        // Identify the file before writing anything to it.
+        let app_id: i32 = conn.query_row("PRAGMA application_id", [], |r| r.get(0)).map_err(|e| self.err(e))?;
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| self.err(e))?;
+        if app_id != APPLICATION_ID {
+            let objects: i64 =
+                conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0)).map_err(|e| self.err(e))?;
+            if app_id != 0 || version != 0 || objects != 0 {
+                return Err(Error::NotStatewright { path: self.path.clone() });
+            }
+        }
+        if version > SCHEMA_VERSION {
+            return Err(Error::TooNew { path: self.path.clone(), found: version, known: SCHEMA_VERSION });
+        }
+        let _mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0)).map_err(|e| self.err(e))?;
+        conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;").map_err(|e| self.err(e))?;
+        self.migrate()
+    }
+
+    /// Applies the migrations this file has not seen, each in its own transaction.
+    fn migrate(&self) -> Result<()> {
+        loop {
+            let tx = self.immediate()?;
+            let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| self.err(e))?;
+            if version >= SCHEMA_VERSION {
+                return Ok(());
+            }
+            tx.execute_batch(MIGRATIONS[version as usize]).map_err(|e| self.err(e))?;
+            tx.execute_batch(&format!(
+                "PRAGMA user_version = {}; PRAGMA application_id = {APPLICATION_ID};",
+                version + 1
+            ))
+            .map_err(|e| self.err(e))?;
+            tx.commit().map_err(|e| self.err(e))?;
+        }
+    }
+
+    /// A write transaction that takes the write lock at once (no deadlock on upgrade).
+    pub(crate) fn immediate(&self) -> Result<rusqlite::Transaction<'_>> {
+        rusqlite::Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate).map_err(|e| self.err(e))
+    }
+
+    fn lock_path(&self, run_id: &str) -> Option<PathBuf> {
+        self.root.as_ref().map(|r| r.join("locks").join(format!("{run_id}.lock")))
+    }
+
+    /// Marks as `interrupted` every running run whose lock nobody holds.
+    fn recover_interrupted(&self) -> Result<()> {
+        let ids: Vec<String> = {
+            let mut stmt =
+                self.conn.prepare("SELECT id FROM runs WHERE status = 'running'").map_err(|e| self.err(e))?;
+            stmt.query_map([], |r| r.get(0))
+                .map_err(|e| self.err(e))?
+                .collect::<rusqlite::Result<_>>()
+                .map_err(|e| self.err(e))?
+        };
+        for id in ids {
+            let Some(lock) = self.lock_path(&id) else { continue };
+            if lock_is_held(&lock) {
+                continue;
+            }
+            self.conn
+                .execute(
+                    "UPDATE runs SET status = 'interrupted',
+                         message = 'the process recording this run stopped before the run finished (killed or crashed)',
+                         finished_ms = coalesce((SELECT max(entered_ms) FROM steps WHERE run_id = ?1), started_ms),
+                         step_count = (SELECT count(*) FROM steps WHERE run_id = ?1),
+                         action_count = (SELECT count(*) FROM actions WHERE run_id = ?1 AND kind != 'preempted')
+                     WHERE id = ?1 AND status = 'running'",
+                    [&id],
+                )
+                .map_err(|e| self.err(e))?;
+            let _ = std::fs::remove_file(&lock);
+        }
+        Ok(())
+    }
+}
+
+/// Whether a live process holds the exclusive lock at `path`.
+fn lock_is_held(path: &Path) -> bool {
+    let Ok(file) = File::options().read(true).write(true).open(path) else {
+        return false;
+    };
+    !try_lock(&file)
+}
+
+/// Takes an exclusive `flock` without waiting; the lock lasts as long as the file is open.
+pub(crate) fn try_lock(file: &File) -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a valid, open file descriptor.
+    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+}

@@ -1,0 +1,345 @@
+//! Reading runs back, and pruning them.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use rusqlite::{OptionalExtension, Row, params};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::{Error, Result, Store};
+
+#[derive(Debug, Clone, Default)]
+pub struct RunFilter {
+    pub workflow: Option<String>,
+    pub status: Option<String>,
+    pub limit: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunSummary {
+    pub id: String,
+    pub workflow: String,
+    pub workflow_hash: String,
+    pub parameters: Value,
+    pub browser: String,
+    pub status: String,
+    pub outcome: Option<String>,
+    pub end_state: Option<String>,
+    pub message: Option<String>,
+    pub failure: Option<Value>,
+    pub started_ms: i64,
+    pub finished_ms: Option<i64>,
+    pub duration_ms: Option<i64>,
+    pub steps: i64,
+    pub actions: i64,
+    pub llm_calls: i64,
+    pub llm_tokens: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PageRecord {
+    pub url: String,
+    pub title: String,
+    pub text: String,
+    pub elements: Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StepRecord {
+    pub step: u32,
+    pub state: String,
+    pub state_index: i64,
+    pub visit: u32,
+    pub elapsed_ms: i64,
+    pub entered_ms: i64,
+    pub url: String,
+    pub checks: Value,
+    pub screenshot: Option<String>,
+    pub page_title: Option<String>,
+    /// Only when asked for (`with_pages`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<PageRecord>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ActionRecord {
+    pub seq: i64,
+    pub step: u32,
+    pub state: String,
+    pub index: i64,
+    pub kind: String,
+    pub args: Option<Value>,
+    pub detail: Option<String>,
+    pub error: Option<String>,
+    pub by_state: Option<String>,
+    pub elapsed_ms: Option<i64>,
+    pub duration_ms: Option<i64>,
+    pub attempts: Option<i64>,
+    pub at_ms: i64,
+    pub artifact_name: Option<String>,
+    pub artifact_path: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunDetail {
+    pub run: RunSummary,
+    pub steps: Vec<StepRecord>,
+    pub actions: Vec<ActionRecord>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum PruneBy {
+    /// Keep the N most recent runs.
+    Keep(usize),
+    /// Delete runs started before this Unix time in milliseconds.
+    Before(i64),
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct PruneReport {
+    pub runs: usize,
+    pub files: usize,
+}
+
+const RUN_COLUMNS: &str =
+    "id, workflow, workflow_hash, parameters, browser, status, outcome, end_state, message, failure,
+     started_ms, finished_ms, duration_ms,
+     CASE WHEN status = 'running' THEN (SELECT count(*) FROM steps WHERE run_id = runs.id) ELSE step_count END,
+     CASE WHEN status = 'running' THEN (SELECT count(*) FROM actions WHERE run_id = runs.id AND kind != 'preempted')
+          ELSE action_count END,
+     llm_calls, llm_tokens";
+
+fn json_col(row: &Row, i: usize) -> rusqlite::Result<Option<Value>> {
+    let text: Option<String> = row.get(i)?;
+    Ok(text.and_then(|t| serde_json::from_str(&t).ok()))
+}
+
+fn run_from_row(row: &Row) -> rusqlite::Result<RunSummary> {
+    Ok(RunSummary {
+        id: row.get(0)?,
+        workflow: row.get(1)?,
+        workflow_hash: row.get(2)?,
+        parameters: json_col(row, 3)?.unwrap_or(Value::Null),
+        browser: row.get(4)?,
+        status: row.get(5)?,
+        outcome: row.get(6)?,
+        end_state: row.get(7)?,
+        message: row.get(8)?,
+        failure: json_col(row, 9)?,
+        started_ms: row.get(10)?,
+        finished_ms: row.get(11)?,
+        duration_ms: row.get(12)?,
+        steps: row.get(13)?,
+        actions: row.get(14)?,
+        llm_calls: row.get(15)?,
+        llm_tokens: row.get(16)?,
+    })
+}
+
+impl Store {
+    /// Runs, newest first.
+    pub fn list_runs(&self, filter: &RunFilter) -> Result<Vec<RunSummary>> {
+        let sql = format!(
+            "SELECT {RUN_COLUMNS} FROM runs
+             WHERE (?1 IS NULL OR workflow = ?1) AND (?2 IS NULL OR status = ?2)
+             ORDER BY started_ms DESC, id DESC LIMIT ?3"
+        );
+        let limit = filter.limit.map(|l| l as i64).unwrap_or(-1);
+        let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map(params![filter.workflow, filter.status, limit], run_from_row)
+            .map_err(|e| self.err(e))?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(|e| self.err(e))?;
+        Ok(rows)
+    }
+
+    /// The full id of the run whose id is, or starts with, `prefix`.
+    pub fn resolve_run(&self, prefix: &str) -> Result<String> {
+        if prefix.is_empty() {
+            return Err(Error::UnknownRun(String::new()));
+        }
+        let exact: Option<String> = self
+            .conn
+            .query_row("SELECT id FROM runs WHERE id = ?1", [prefix], |r| r.get(0))
+            .optional()
+            .map_err(|e| self.err(e))?;
+        if let Some(id) = exact {
+            return Ok(id);
+        }
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT id FROM runs WHERE substr(id, 1, length(?1)) = ?1 ORDER BY id LIMIT 6")
+            .map_err(|e| self.err(e))?;
+        let matches = stmt
+            .query_map([prefix], |r| r.get::<_, String>(0))
+            .map_err(|e| self.err(e))?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(|e| self.err(e))?;
+        match matches.len() {
+            0 => Err(Error::UnknownRun(prefix.to_owned())),
+            1 => Ok(matches.into_iter().next().expect("one")),
+            _ => Err(Error::AmbiguousRun { prefix: prefix.to_owned(), matches }),
+        }
+    }
+
+    /// One run.
+    pub fn run(&self, id: &str) -> Result<RunSummary> {
+        let sql = format!("SELECT {RUN_COLUMNS} FROM runs WHERE id = ?1");
+        self.conn
+            .query_row(&sql, [id], run_from_row)
+            .optional()
+            .map_err(|e| self.err(e))?
+            .ok_or_else(|| Error::UnknownRun(id.to_owned()))
+    }
+
+    /// A run with its steps and actions in order; `with_pages` adds each step's page text
+    /// and element snapshot.
+    pub fn run_detail(&self, id: &str, with_pages: bool) -> Result<RunDetail> {
+        let run = self.run(id)?;
+        let page_cols = if with_pages { "page_url, page_text, elements" } else { "NULL, NULL, NULL" };
+        let sql = format!(
+            "SELECT step, state, state_index, visit, elapsed_ms, entered_ms, url, checks, screenshot, page_title, {page_cols}
+             FROM steps WHERE run_id = ?1 ORDER BY step"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.err(e))?;
+        let steps = stmt
+            .query_map([id], |row| {
+                let page_title: Option<String> = row.get(9)?;
+                let page_url: Option<String> = row.get(10)?;
+                let page = match page_url {
+                    Some(url) => Some(PageRecord {
+                        url,
+                        title: page_title.clone().unwrap_or_default(),
+                        text: row.get::<_, Option<String>>(11)?.unwrap_or_default(),
+                        elements: json_col(row, 12)?.unwrap_or(Value::Null),
+                    }),
+                    None => None,
+                };
+                Ok(StepRecord {
+                    step: row.get(0)?,
+                    state: row.get(1)?,
+                    state_index: row.get(2)?,
+                    visit: row.get(3)?,
+                    elapsed_ms: row.get(4)?,
+                    entered_ms: row.get(5)?,
+                    url: row.get(6)?,
+                    checks: json_col(row, 7)?.unwrap_or(Value::Null),
+                    screenshot: row.get(8)?,
+                    page_title,
+                    page,
+                })
+            })
+            .map_err(|e| self.err(e))?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(|e| self.err(e))?;
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT seq, step, state, idx, kind, args, detail, error, by_state, elapsed_ms, duration_ms, attempts,
+                        at_ms, artifact_name, artifact_path
+                 FROM actions WHERE run_id = ?1 ORDER BY seq",
+            )
+            .map_err(|e| self.err(e))?;
+        let actions = stmt
+            .query_map([id], |row| {
+                Ok(ActionRecord {
+                    seq: row.get(0)?,
+                    step: row.get(1)?,
+                    state: row.get(2)?,
+                    index: row.get(3)?,
+                    kind: row.get(4)?,
+                    args: json_col(row, 5)?,
+                    detail: row.get(6)?,
+                    error: row.get(7)?,
+                    by_state: row.get(8)?,
+                    elapsed_ms: row.get(9)?,
+                    duration_ms: row.get(10)?,
+                    attempts: row.get(11)?,
+                    at_ms: row.get(12)?,
+                    artifact_name: row.get(13)?,
+                    artifact_path: row.get(14)?,
+                })
+            })
+            .map_err(|e| self.err(e))?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(|e| self.err(e))?;
+        Ok(RunDetail { run, steps, actions })
+    }
+
+    /// Deletes finished runs (never running ones) and then every screenshot or artifact
+    /// file that no remaining row references.
+    pub fn prune(&self, by: PruneBy) -> Result<PruneReport> {
+        let active = "('running', 'pending')";
+        let tx = self.immediate()?;
+        let runs = match by {
+            PruneBy::Keep(n) => tx.execute(
+                &format!(
+                    "DELETE FROM runs WHERE status NOT IN {active} AND id NOT IN
+                       (SELECT id FROM runs ORDER BY started_ms DESC, id DESC LIMIT ?1)"
+                ),
+                [n as i64],
+            ),
+            PruneBy::Before(ms) => {
+                tx.execute(&format!("DELETE FROM runs WHERE status NOT IN {active} AND started_ms < ?1"), [ms])
+            }
+        }
+        .map_err(|e| self.err(e))?;
+        tx.execute("DELETE FROM workflows WHERE hash NOT IN (SELECT workflow_hash FROM runs)", [])
+            .map_err(|e| self.err(e))?;
+        tx.commit().map_err(|e| self.err(e))?;
+        let files = self.collect_garbage()?;
+        Ok(PruneReport { runs, files })
+    }
+
+    /// Deletes files under `screens/` that no row references. Holds the write lock while it
+    /// looks, so no recorder is between writing a file and referencing it.
+    pub fn collect_garbage(&self) -> Result<usize> {
+        let tx = self.immediate()?;
+        let mut referenced = HashSet::new();
+        for sql in [
+            "SELECT DISTINCT screenshot FROM steps WHERE screenshot IS NOT NULL",
+            "SELECT DISTINCT artifact_path FROM actions WHERE artifact_path IS NOT NULL",
+        ] {
+            let mut stmt = tx.prepare(sql).map_err(|e| self.err(e))?;
+            for rel in stmt.query_map([], |r| r.get::<_, String>(0)).map_err(|e| self.err(e))? {
+                referenced.insert(rel.map_err(|e| self.err(e))?);
+            }
+        }
+        let deleted = match &self.root {
+            Some(root) => remove_unreferenced(root, &referenced)?,
+            None => {
+                let mut blobs = self.blobs.lock().unwrap_or_else(|e| e.into_inner());
+                let before = blobs.len();
+                blobs.retain(|rel, _| referenced.contains(rel));
+                before - blobs.len()
+            }
+        };
+        tx.commit().map_err(|e| self.err(e))?;
+        Ok(deleted)
+    }
+}
+
+fn remove_unreferenced(root: &Path, referenced: &HashSet<String>) -> Result<usize> {
+    let screens = root.join("screens");
+    let Ok(dirs) = std::fs::read_dir(&screens) else { return Ok(0) };
+    let mut deleted = 0;
+    for dir in dirs.flatten() {
+        let dir_path = dir.path();
+        if !dir_path.is_dir() {
+            continue;
+        }
+        let dir_name = dir.file_name().to_string_lossy().into_owned();
+        for file in std::fs::read_dir(&dir_path).map_err(|e| Error::io(&dir_path, e))?.flatten() {
+            let rel = format!("screens/{dir_name}/{}", file.file_name().to_string_lossy());
+            if !referenced.contains(&rel) {
+                let path = file.path();
+                std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
+                deleted += 1;
+            }
+        }
+        let _ = std::fs::remove_dir(&dir_path); // only when empty
+    }
+    Ok(deleted)
+}

@@ -1,0 +1,86 @@
+//! Shared helpers for the real-X tests. They skip (print and return) rather than fail when
+//! there is no display, so `cargo test` passes on a machine without X; `scripts/test`
+//! runs them under `scripts/with-display`.
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use statewright_desktop::{DesktopError, LaunchSpec, X11Desktop};
+
+/// The tests share one screen and one keyboard focus: they take this lock so that one
+/// test's typing never lands in another test's window.
+pub static SCREEN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// Prints past libtest's output capture (which only catches `print!`/`eprint!`), so a
+/// skipped test is visible in a plain `cargo test` run.
+pub fn skip(why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIP: {why}");
+}
+
+/// A desktop on `$DISPLAY`, or `None` (after printing why) when there is none.
+pub async fn desktop() -> Option<X11Desktop> {
+    if std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
+        skip("no X display (DISPLAY is unset); run under scripts/with-display to test the desktop driver");
+        return None;
+    }
+    match X11Desktop::connect().await {
+        Ok(d) => Some(d),
+        Err(e @ (DesktopError::NoDisplay { .. } | DesktopError::WaylandOnly { .. })) => {
+            skip(&format!("{e}"));
+            None
+        }
+        Err(e) => panic!("connecting to the display failed unexpectedly: {e}"),
+    }
+}
+
+pub fn have(program: &str) -> bool {
+    let found = std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()));
+    if !found {
+        skip(&format!("`{program}` is not installed (apt-get install it; see scripts/setup)"));
+    }
+    found
+}
+
+/// An xterm running a plain `sh` in `dir`: `sh` sets no window title and has no line
+/// editor, so the title stays ours and Control+U is the terminal's line kill.
+pub fn xterm(instance: &str, title: &str, dir: &Path, geometry: &str) -> LaunchSpec {
+    let mut spec = LaunchSpec::new("xterm")
+        .args(["-name", instance, "-T", title, "-geometry", geometry, "-fn", "fixed", "+sb", "-e", "sh"])
+        .env("PS1", "$ ")
+        .kill_on_drop(true);
+    spec.cwd = Some(dir.to_path_buf());
+    spec
+}
+
+/// Polls `cond` every 25 ms until it holds or `timeout` passes.
+pub async fn eventually(timeout: Duration, mut cond: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    loop {
+        if cond() {
+            return true;
+        }
+        if start.elapsed() > timeout {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+pub fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+/// Decodes a PNG into RGB pixels.
+pub fn pixels(png: &[u8]) -> image::RgbImage {
+    image::load_from_memory(png).expect("the driver's PNG decodes").to_rgb8()
+}
+
+/// How many pixels differ between two same-sized images (all differ if the sizes differ).
+pub fn changed_pixels(a: &image::RgbImage, b: &image::RgbImage) -> usize {
+    if a.dimensions() != b.dimensions() {
+        return (a.width() * a.height()).max(b.width() * b.height()) as usize;
+    }
+    a.pixels().zip(b.pixels()).filter(|(p, q)| p != q).count()
+}

@@ -164,7 +164,7 @@ async fn secret_parameters_reach_the_driver_but_never_an_event() {
     assert_eq!(typed, ["ann", PASSWORD], "the driver types the real values");
 
     let password_field = Target { css: Some("#pass".into()), ..Target::default() };
-    let masked = Action::Type { target: password_field, text: MASK.into(), clear: false };
+    let masked = Action::Type { target: password_field, text: MASK.into(), clear: true };
     for event in &ran.events {
         if let Event::ActionStarted { index: 1, action, .. } | Event::ActionFinished { index: 1, action, .. } = event {
             assert_eq!(action, &masked, "events show the secret action with its text masked");

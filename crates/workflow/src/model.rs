@@ -251,8 +251,9 @@ pub enum Action {
     Type {
         target: Target,
         text: String,
-        /// Empty the field before typing.
-        #[serde(default, skip_serializing_if = "is_false")]
+        /// Replace the field's content (the default, like Playwright's `fill`, so a state
+        /// entered again types the same text again); `false` appends to it.
+        #[serde(default = "yes", skip_serializing_if = "is_true")]
         clear: bool,
     },
     /// A key name (`Enter`, `Tab`, `a`) or a combination (`Control+A`), sent to the focused element.
@@ -372,6 +373,14 @@ fn is_false(b: &bool) -> bool {
 
 fn is_default<T: Default + PartialEq>(t: &T) -> bool {
     *t == T::default()
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn one() -> u32 {

@@ -302,3 +302,46 @@ fn a_read_only_runs_folder_is_a_clear_error() {
     assert!(text(&out.stderr).contains("read-only"), "{}", text(&out.stderr));
     assert!(files_under(&runs).is_empty(), "nothing written");
 }
+
+#[test]
+fn a_full_disk_is_a_clear_error_and_changes_nothing() {
+    let runs = tempfile::tempdir().unwrap();
+    let out = statewright(&["run", "workflows/demo-shop.json", "--demo-site", "-p", "seed=1"], runs.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let before = list(runs.path());
+    assert_eq!(before.len(), 1);
+    // The WAL and shared-memory files are SQLite's scratch space; everything else must be intact.
+    let kept = |dir: &Path| -> Vec<(PathBuf, Vec<u8>)> {
+        let mut s = snapshot(dir);
+        s.retain(|(p, _)| !p.to_string_lossy().ends_with("-wal") && !p.to_string_lossy().ends_with("-shm"));
+        s
+    };
+    let files_before = kept(runs.path());
+
+    // A real write failure: no file of the process may grow past 8 KiB (`ulimit -f` counts
+    // 1 KiB blocks), so the first transaction cannot fit in the WAL. SIGXFSZ is ignored so
+    // the write fails with EFBIG, as it fails with ENOSPC on a full disk, instead of killing.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 8; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_statewright"))
+        .args(["run", "workflows/demo-shop.json", "--demo-site", "-p", "seed=2"])
+        .current_dir(repo())
+        .env("STATEWRIGHT_RUNS_DIR", runs.path())
+        .env_remove("STATEWRIGHT_DB")
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(stderr.contains("statewright.db: the disk is full"), "{stderr}");
+
+    let c = Connection::open(runs.path().join("statewright.db")).unwrap();
+    let ok: String = c.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    assert_eq!(ok, "ok");
+    drop(c);
+    assert_eq!(list(runs.path()), before, "the first run is listed unchanged, and no other");
+    assert_eq!(before[0]["status"], "succeeded");
+    assert!(kept(runs.path()) == files_before, "no file was changed, added or removed");
+}

@@ -18,7 +18,7 @@ pub enum Error {
     TooNew { path: PathBuf, found: i64, known: i64 },
     #[error("cannot write to {}: it is read-only (check the folder's permissions)", path.display())]
     ReadOnly { path: PathBuf },
-    #[error("cannot write to {}: the disk is full", path.display())]
+    #[error("cannot write to {}: the disk is full (or the file-size limit is reached)", path.display())]
     DiskFull { path: PathBuf },
     #[error("no run with id `{0}` (see `statewright runs list`)")]
     UnknownRun(String),
@@ -49,7 +49,7 @@ impl Error {
         let path = path.to_path_buf();
         match e.raw_os_error() {
             Some(libc::EROFS | libc::EACCES | libc::EPERM) => Error::ReadOnly { path },
-            Some(libc::ENOSPC | libc::EDQUOT) => Error::DiskFull { path },
+            Some(libc::ENOSPC | libc::EDQUOT | libc::EFBIG) => Error::DiskFull { path },
             _ => Error::Io { path, source: e },
         }
     }

@@ -105,6 +105,15 @@ impl Store {
     }
 
     pub(crate) fn err(&self, e: rusqlite::Error) -> Error {
+        // SQLite reports only ENOSPC as SQLITE_FULL; a file-size limit (EFBIG) or a quota
+        // (EDQUOT) surfaces as a bare "disk I/O error": look at the OS error behind it.
+        if e.sqlite_error_code() == Some(rusqlite::ErrorCode::SystemIoFailure) {
+            // SAFETY: the handle is this store's open connection, used from this thread.
+            let errno = unsafe { rusqlite::ffi::sqlite3_system_errno(self.conn.handle()) };
+            if matches!(errno, libc::ENOSPC | libc::EDQUOT | libc::EFBIG) {
+                return Error::DiskFull { path: self.path.clone() };
+            }
+        }
         Error::sqlite(&self.path, e)
     }
 

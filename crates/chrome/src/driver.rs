@@ -255,6 +255,10 @@ impl Driver for ChromeDriver {
             }
             // The engine sleeps for `wait` itself; nothing to do in the page.
             Action::Wait { .. } => Ok(Outcome::default()),
+            other => Err(DriverError::Invalid(format!(
+                "`{}` is a desktop action; the browser driver cannot perform it",
+                other.kind()
+            ))),
         }
     }
 

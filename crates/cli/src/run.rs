@@ -7,8 +7,10 @@ use clap::Args;
 use serde_json::json;
 use statewright_chrome::{ChromeDriver, LaunchOptions};
 use statewright_demo::{Site, SiteServer};
+use statewright_desktop::X11Desktop;
 use statewright_engine::{CancellationToken, RunStatus};
 use statewright_workflow::{Params, load_file};
+use statewright_world::{World, needs};
 
 use crate::exit;
 use crate::recorder::Recorder;
@@ -95,29 +97,53 @@ pub async fn run(args: RunArgs) -> u8 {
         executable: None,
         viewport: (workflow.config.viewport.width, workflow.config.viewport.height),
     };
-    let browser = if args.cdp_url.is_some() {
+    let needs = needs(&workflow);
+    let page = if args.cdp_url.is_some() {
         "attached browser"
     } else if args.headed {
         "headed Chromium"
     } else {
         "headless Chromium"
     };
+    let browser = match (needs.browser, needs.desktop) {
+        (false, _) => "desktop".to_owned(),
+        (true, false) => page.to_owned(),
+        (true, true) => format!("{page} + desktop"),
+    };
     let db = args.db.clone().unwrap_or_else(|| statewright_store::Store::default_path(&args.runs_dir));
-    let recorder = match Recorder::create(&args.runs_dir, &db, &workflow, &params, browser) {
+    let recorder = match Recorder::create(&args.runs_dir, &db, &workflow, &params, &browser) {
         Ok(recorder) => recorder,
         Err(e) => {
             eprintln!("statewright: cannot record the run under {}: {e}", args.runs_dir.display());
             return exit::FAILED;
         }
     };
-    let mut driver = match ChromeDriver::start(&options).await {
-        Ok(driver) => driver,
-        Err(e) => {
-            eprintln!("statewright: {e}");
-            recorder.abort(&e.to_string());
-            return exit::FAILED;
+    // The desktop is connected only for workflows that use it (a clear error without X).
+    let desktop = if needs.desktop {
+        match X11Desktop::connect().await {
+            Ok(desktop) => Some(desktop),
+            Err(e) => {
+                eprintln!("statewright: {e}");
+                recorder.abort(&e.to_string());
+                return exit::FAILED;
+            }
         }
+    } else {
+        None
     };
+    let chrome = if needs.browser {
+        match ChromeDriver::start(&options).await {
+            Ok(driver) => Some(driver),
+            Err(e) => {
+                eprintln!("statewright: {e}");
+                recorder.abort(&e.to_string());
+                return exit::FAILED;
+            }
+        }
+    } else {
+        None
+    };
+    let mut driver = World::new(chrome, desktop);
 
     let cancel = CancellationToken::new();
     let on_interrupt = cancel.clone();

@@ -29,6 +29,7 @@ fn validate_accepts_the_bundled_workflows() {
         &[
             "validate",
             "workflows/demo-shop.json",
+            "workflows/desktop-xterm.json",
             "tests/fixtures/foreign/workflow.json",
             "tests/fixtures/foreign/workflow-array.json",
         ],
@@ -142,4 +143,45 @@ fn a_failed_run_exits_1_and_says_why() {
     assert_eq!(summary["status"], "failed");
     assert_eq!(summary["end_state"], "Login error");
     assert!(text(&out.stderr).contains("✗ failed"));
+}
+
+#[test]
+fn a_desktop_workflow_without_a_display_exits_1_saying_so() {
+    let runs = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_statewright"))
+        .args(["run", "workflows/desktop-xterm.json"])
+        .current_dir(repo())
+        .env("STATEWRIGHT_RUNS_DIR", runs.path())
+        .env("NO_COLOR", "1")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("the binary runs");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("no X display"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn the_desktop_workflow_runs_to_success_on_a_display() {
+    if std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "SKIP: no X display; run under scripts/with-display");
+        return;
+    }
+    let has_xterm =
+        std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("xterm").is_file()));
+    if !has_xterm {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "SKIP: xterm is not installed");
+        return;
+    }
+    let runs = tempfile::tempdir().unwrap();
+    // A title of its own, so no other test's terminal is mistaken for this one.
+    let out = statewright(
+        &["run", "workflows/desktop-xterm.json", "-p", "title=Statewright CLI test", "--json"],
+        runs.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["end_state"], "Title changed");
 }

@@ -100,7 +100,7 @@ impl ActionRun<'_> {
                 tokio::time::sleep(Duration::try_from_secs_f64(*seconds).unwrap_or(Duration::ZERO)).await;
                 return Attempt::Done(Default::default(), 1);
             }
-            Action::WaitFor { timeout: Some(t), .. } => *t,
+            Action::WaitFor { timeout: Some(t), .. } | Action::WaitForWindow { timeout: Some(t), .. } => *t,
             _ => self.config.action_timeout,
         };
         let deadline =

@@ -7,15 +7,48 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use statewright_workflow::{Action, SelectorKind, TextMatch};
+use statewright_workflow::{Action, SelectorKind, TextMatch, WindowSelector};
 
-/// A check that must be evaluated inside the page. URL and title checks are evaluated by
-/// the engine from `Signals::url` and `Signals::title`.
+/// A check that the driver evaluates: inside the page (text, element) or on the desktop's
+/// window list (window). URL and title checks are evaluated by the engine from
+/// `Signals::url` and `Signals::title`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Probe {
-    Text { value: String, mode: TextMatch },
-    Element { by: SelectorKind, selector: String },
+    Text {
+        value: String,
+        mode: TextMatch,
+    },
+    Element {
+        by: SelectorKind,
+        selector: String,
+    },
+    /// A desktop window predicate; `window` holds the title and/or class to compare.
+    Window {
+        check: WindowProbe,
+        window: WindowSelector,
+    },
+}
+
+impl Probe {
+    /// Whether the desktop (rather than a page) answers this probe.
+    pub fn is_window(&self) -> bool {
+        matches!(self, Probe::Window { .. })
+    }
+}
+
+/// What a window probe asks of the desktop's windows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowProbe {
+    /// The focused window's title matches (`window.title` with `window.mode`).
+    FocusedTitle,
+    /// The focused window's class matches `window.app_class`.
+    FocusedClass,
+    /// Some window matches the selector.
+    Exists,
+    /// The focused window matches the selector.
+    Focused,
 }
 
 /// What the page shows right now: everything the engine needs to recognise a state.

@@ -13,7 +13,9 @@ pub mod explain;
 pub mod matcher;
 pub mod scripted;
 
-pub use driver::{Artifact, Driver, DriverError, DriverResult, Observation, ObserveFuture, Outcome, Probe, Signals};
+pub use driver::{
+    Artifact, Driver, DriverError, DriverResult, Observation, ObserveFuture, Outcome, Probe, Signals, WindowProbe,
+};
 pub use event::{CheckResult, Diagnosis, Event, Failure, RunStatus};
 pub use executor::{RunReport, run};
 pub use tokio_util::sync::CancellationToken;

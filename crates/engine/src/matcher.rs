@@ -4,9 +4,9 @@
 use std::collections::HashMap;
 
 use regex::Regex;
-use statewright_workflow::{Check, SelectorKind, TextMatch, TitleMatch, UrlMatch, Workflow};
+use statewright_workflow::{Check, SelectorKind, TextMatch, TitleMatch, UrlMatch, WindowSelector, Workflow};
 
-use crate::driver::{Probe, Signals};
+use crate::driver::{Probe, Signals, WindowProbe};
 use crate::event::{CheckResult, Diagnosis};
 
 enum Predicate {
@@ -55,6 +55,20 @@ impl Matcher {
                     }
                     Check::Element { by, selector, negate } => {
                         let probe = Probe::Element { by: *by, selector: selector.clone() };
+                        (Predicate::Probe(intern(&mut probes, &mut probe_index, probe)), *negate)
+                    }
+                    Check::WindowTitle { negate, .. }
+                    | Check::AppClass { negate, .. }
+                    | Check::WindowExists { negate, .. }
+                    | Check::WindowFocused { negate, .. } => {
+                        let probe = window_probe(check).expect("a window check");
+                        if let Probe::Window {
+                            window: WindowSelector { title: Some(t), mode: TitleMatch::Pattern, .. },
+                            ..
+                        } = &probe
+                        {
+                            pattern(t)?;
+                        }
                         (Predicate::Probe(intern(&mut probes, &mut probe_index, probe)), *negate)
                     }
                 };
@@ -153,8 +167,40 @@ fn intern(probes: &mut Vec<Probe>, index: &mut HashMap<Probe, usize>, probe: Pro
     })
 }
 
+/// The window probe a desktop check compiles to.
+pub fn window_probe(check: &Check) -> Option<Probe> {
+    let (check, window) = match check {
+        Check::WindowTitle { mode, value, .. } => {
+            (WindowProbe::FocusedTitle, WindowSelector { title: Some(value.clone()), mode: *mode, app_class: None })
+        }
+        Check::AppClass { value, .. } => {
+            (WindowProbe::FocusedClass, WindowSelector { app_class: Some(value.clone()), ..Default::default() })
+        }
+        Check::WindowExists { .. } => (WindowProbe::Exists, check.window_selector()?),
+        Check::WindowFocused { .. } => (WindowProbe::Focused, check.window_selector()?),
+        _ => return None,
+    };
+    Some(Probe::Window { check, window })
+}
+
+fn describe_title(what: &str, mode: TitleMatch, value: &str) -> String {
+    match mode {
+        TitleMatch::Exact => format!("{what} = {value:?}"),
+        TitleMatch::Contains => format!("{what} contains {value:?}"),
+        TitleMatch::Pattern => format!("{what} matches /{value}/"),
+    }
+}
+
 fn describe_probe(probe: &Probe) -> String {
     match probe {
+        Probe::Window { check: WindowProbe::FocusedTitle, window } => {
+            describe_title("window title", window.mode, window.title.as_deref().unwrap_or_default())
+        }
+        Probe::Window { check: WindowProbe::FocusedClass, window } => {
+            format!("app class {:?}", window.app_class.as_deref().unwrap_or_default())
+        }
+        Probe::Window { check: WindowProbe::Exists, window } => format!("{window} exists"),
+        Probe::Window { check: WindowProbe::Focused, window } => format!("{window} focused"),
         Probe::Text { value, mode: TextMatch::Equals } => format!("text {value:?}"),
         Probe::Text { value, mode: TextMatch::Contains } => format!("text contains {value:?}"),
         Probe::Element { by: SelectorKind::Css, selector } => format!("element {selector:?}"),
@@ -186,6 +232,12 @@ pub fn describe(check: &Check) -> String {
         }
         Check::Element { by, selector, negate } => {
             (*negate, describe_probe(&Probe::Element { by: *by, selector: selector.clone() }))
+        }
+        Check::WindowTitle { negate, .. }
+        | Check::AppClass { negate, .. }
+        | Check::WindowExists { negate, .. }
+        | Check::WindowFocused { negate, .. } => {
+            (*negate, window_probe(check).map(|p| describe_probe(&p)).unwrap_or_default())
         }
     };
     if negate { format!("not {text}") } else { text }

@@ -57,6 +57,8 @@ impl Page {
                     self.texts.iter().any(|t| t.contains(value.as_str()))
                 }
                 Probe::Element { selector, .. } => self.elements.contains(selector),
+                // The scripted page has no desktop around it.
+                Probe::Window { .. } => false,
             })
             .collect();
         Signals { url: self.url.clone(), title: self.title.clone(), results, errors: Vec::new() }

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::model::{Action, MouseButton, Target};
+use crate::model::{Action, MouseButton, Target, TitleMatch, WindowSelector};
 
 impl fmt::Display for Target {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -55,6 +55,52 @@ impl fmt::Display for Action {
                 write!(f, "{kind} {target}")
             }
             Action::SaveHtml { filename } | Action::Screenshot { filename } => write!(f, "{kind} {filename}"),
+            Action::Launch { program, args } => {
+                write!(f, "{kind} {program}")?;
+                for arg in args {
+                    write!(f, " {arg:?}")?;
+                }
+                Ok(())
+            }
+            Action::FocusWindow { window } | Action::WaitForWindow { window, .. } => write!(f, "{kind} {window}"),
+            Action::MouseClick { x, y, window, button, count } => {
+                let button = match button {
+                    MouseButton::Left => "",
+                    MouseButton::Right => " (right)",
+                    MouseButton::Middle => " (middle)",
+                };
+                let times = if *count > 1 { format!(" ×{count}") } else { String::new() };
+                write!(f, "{kind} ({x}, {y}){}{button}{times}", in_window(window))
+            }
+            Action::MouseDrag { from, to, window } => {
+                write!(f, "{kind} ({}, {}) → ({}, {}){}", from.x, from.y, to.x, to.y, in_window(window))
+            }
+            Action::ScrollAt { x, y, window, dx, dy } => {
+                write!(f, "{kind} ({x}, {y}){} by ({dx}, {dy})", in_window(window))
+            }
+            Action::KeyCombo { keys } => write!(f, "{kind} {keys}"),
+            Action::TypeText { text } => write!(f, "{kind} {text:?}"),
         }
+    }
+}
+
+fn in_window(window: &Option<WindowSelector>) -> String {
+    window.as_ref().map_or(String::new(), |w| format!(" in {w}"))
+}
+
+impl fmt::Display for WindowSelector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(title) = &self.title {
+            parts.push(match self.mode {
+                TitleMatch::Exact => format!("window {title:?}"),
+                TitleMatch::Contains => format!("window containing {title:?}"),
+                TitleMatch::Pattern => format!("window matching /{title}/"),
+            });
+        }
+        if let Some(class) = &self.app_class {
+            parts.push(format!("class {class:?}"));
+        }
+        if parts.is_empty() { write!(f, "any window") } else { write!(f, "{}", parts.join(", ")) }
     }
 }

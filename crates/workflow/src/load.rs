@@ -208,3 +208,6 @@ fn quoted_after(message: &str, prefix: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod desktop_tests;

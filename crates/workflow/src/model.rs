@@ -171,6 +171,94 @@ pub enum Check {
         #[serde(default, skip_serializing_if = "is_false")]
         negate: bool,
     },
+    /// Desktop: the title of the window with the keyboard focus.
+    WindowTitle {
+        #[serde(default, rename = "match", skip_serializing_if = "is_default")]
+        mode: TitleMatch,
+        value: String,
+        #[serde(default, skip_serializing_if = "is_false")]
+        negate: bool,
+    },
+    /// Desktop: the application class (`WM_CLASS`) of the focused window, case-insensitive.
+    AppClass {
+        value: String,
+        #[serde(default, skip_serializing_if = "is_false")]
+        negate: bool,
+    },
+    /// Desktop: some window matches the selector (`title` with `match`, and/or `app_class`).
+    WindowExists {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        title: Option<String>,
+        #[serde(default, rename = "match", skip_serializing_if = "is_default")]
+        mode: TitleMatch,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        app_class: Option<String>,
+        #[serde(default, skip_serializing_if = "is_false")]
+        negate: bool,
+    },
+    /// Desktop: the focused window matches the selector.
+    WindowFocused {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        title: Option<String>,
+        #[serde(default, rename = "match", skip_serializing_if = "is_default")]
+        mode: TitleMatch,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        app_class: Option<String>,
+        #[serde(default, skip_serializing_if = "is_false")]
+        negate: bool,
+    },
+}
+
+impl Check {
+    /// Whether the check looks at the desktop's windows rather than a page.
+    pub fn is_desktop(&self) -> bool {
+        matches!(
+            self,
+            Check::WindowTitle { .. }
+                | Check::AppClass { .. }
+                | Check::WindowExists { .. }
+                | Check::WindowFocused { .. }
+        )
+    }
+
+    /// The window selector of `window_exists` and `window_focused`.
+    pub fn window_selector(&self) -> Option<WindowSelector> {
+        match self {
+            Check::WindowExists { title, mode, app_class, .. }
+            | Check::WindowFocused { title, mode, app_class, .. } => {
+                Some(WindowSelector { title: title.clone(), mode: *mode, app_class: app_class.clone() })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Which desktop window is meant: every field that is set must match; at least one is set.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WindowSelector {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// How `title` is compared (default `exact`).
+    #[serde(default, rename = "match", skip_serializing_if = "is_default")]
+    pub mode: TitleMatch,
+    /// The application class or instance (`WM_CLASS`), compared case-insensitively.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app_class: Option<String>,
+}
+
+impl WindowSelector {
+    pub fn is_empty(&self) -> bool {
+        self.title.is_none() && self.app_class.is_none()
+    }
+}
+
+/// A point in pixels: on the screen, or inside a window's client area.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Point {
+    pub x: i32,
+    pub y: i32,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -300,6 +388,59 @@ pub enum Action {
     Screenshot {
         filename: String,
     },
+    /// Desktop: start a program (a path or a name on `PATH`); does not wait for a window.
+    Launch {
+        program: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        args: Vec<String>,
+    },
+    /// Desktop: raise and focus a window.
+    FocusWindow {
+        window: WindowSelector,
+    },
+    /// Desktop: click at a point of the screen, or of `window`'s client area.
+    MouseClick {
+        x: i32,
+        y: i32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        window: Option<WindowSelector>,
+        #[serde(default, skip_serializing_if = "is_default")]
+        button: MouseButton,
+        #[serde(default = "one", skip_serializing_if = "is_one")]
+        count: u32,
+    },
+    /// Desktop: press the left button at `from`, move, release at `to`.
+    MouseDrag {
+        from: Point,
+        to: Point,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        window: Option<WindowSelector>,
+    },
+    /// Desktop: wheel notches at a point (positive `dy` scrolls down, positive `dx` right).
+    ScrollAt {
+        x: i32,
+        y: i32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        window: Option<WindowSelector>,
+        #[serde(default, skip_serializing_if = "is_default")]
+        dx: i32,
+        #[serde(default, skip_serializing_if = "is_default")]
+        dy: i32,
+    },
+    /// Desktop: press a key or combination (`Enter`, `Control+Shift+T`) in the focused window.
+    KeyCombo {
+        keys: String,
+    },
+    /// Desktop: type text into the focused window (`\n` is Enter).
+    TypeText {
+        text: String,
+    },
+    /// Desktop: wait until a visible window matches (default timeout: `action_timeout`).
+    WaitForWindow {
+        window: WindowSelector,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        timeout: Option<f64>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -343,6 +484,45 @@ impl Action {
             Action::WaitFor { .. } => "wait_for",
             Action::SaveHtml { .. } => "save_html",
             Action::Screenshot { .. } => "screenshot",
+            Action::Launch { .. } => "launch",
+            Action::FocusWindow { .. } => "focus_window",
+            Action::MouseClick { .. } => "mouse_click",
+            Action::MouseDrag { .. } => "mouse_drag",
+            Action::ScrollAt { .. } => "scroll_at",
+            Action::KeyCombo { .. } => "key_combo",
+            Action::TypeText { .. } => "type_text",
+            Action::WaitForWindow { .. } => "wait_for_window",
+        }
+    }
+
+    /// Whether the action works on the desktop rather than a page.
+    pub fn is_desktop(&self) -> bool {
+        matches!(
+            self,
+            Action::Launch { .. }
+                | Action::FocusWindow { .. }
+                | Action::MouseClick { .. }
+                | Action::MouseDrag { .. }
+                | Action::ScrollAt { .. }
+                | Action::KeyCombo { .. }
+                | Action::TypeText { .. }
+                | Action::WaitForWindow { .. }
+        )
+    }
+
+    /// Whether the action needs a page (`wait` needs neither a page nor a desktop).
+    pub fn is_browser(&self) -> bool {
+        !self.is_desktop() && !matches!(self, Action::Wait { .. })
+    }
+
+    /// The window a desktop action is aimed at, if any.
+    pub fn window(&self) -> Option<&WindowSelector> {
+        match self {
+            Action::FocusWindow { window } | Action::WaitForWindow { window, .. } => Some(window),
+            Action::MouseClick { window, .. } | Action::MouseDrag { window, .. } | Action::ScrollAt { window, .. } => {
+                window.as_ref()
+            }
+            _ => None,
         }
     }
 

@@ -173,6 +173,17 @@ impl Workflow {
                         out.push((path.key("value"), value))
                     }
                     Check::Element { selector, .. } => out.push((path.key("selector"), selector)),
+                    Check::WindowTitle { value, .. } | Check::AppClass { value, .. } => {
+                        out.push((path.key("value"), value))
+                    }
+                    Check::WindowExists { title, app_class, .. } | Check::WindowFocused { title, app_class, .. } => {
+                        if let Some(title) = title {
+                            out.push((path.key("title"), title));
+                        }
+                        if let Some(class) = app_class {
+                            out.push((path.key("app_class"), class));
+                        }
+                    }
                 }
             }
             for (ai, action) in state.actions.iter_mut().enumerate() {
@@ -200,6 +211,32 @@ impl Workflow {
                     | Action::WaitFor { target, .. } => (Some(target), vec![]),
                     Action::Scroll { target, .. } => (target.as_mut(), vec![]),
                     Action::Wait { .. } => (None, vec![]),
+                    Action::Launch { program, args } => {
+                        out.push((path.key("program"), program));
+                        for (i, arg) in args.iter_mut().enumerate() {
+                            out.push((path.key("args").index(i), arg));
+                        }
+                        (None, vec![])
+                    }
+                    Action::KeyCombo { keys } => (None, vec![("keys", keys)]),
+                    Action::TypeText { text } => (None, vec![("text", text)]),
+                    Action::FocusWindow { window }
+                    | Action::WaitForWindow { window, .. }
+                    | Action::MouseClick { window: Some(window), .. }
+                    | Action::MouseDrag { window: Some(window), .. }
+                    | Action::ScrollAt { window: Some(window), .. } => {
+                        let wpath = path.key("window");
+                        if let Some(title) = &mut window.title {
+                            out.push((wpath.key("title"), title));
+                        }
+                        if let Some(class) = &mut window.app_class {
+                            out.push((wpath.key("app_class"), class));
+                        }
+                        (None, vec![])
+                    }
+                    Action::MouseClick { window: None, .. }
+                    | Action::MouseDrag { window: None, .. }
+                    | Action::ScrollAt { window: None, .. } => (None, vec![]),
                 };
                 for (key, s) in strings {
                     out.push((path.key(key), s));

@@ -8,7 +8,9 @@ use regex::Regex;
 use crate::diagnostic::Reporter;
 use crate::keys::parse_key_combo;
 use crate::load::SourceFormat;
-use crate::model::{Action, Check, Config, FORMAT_VERSION, SelectorKind, Target, TitleMatch, UrlMatch, Workflow};
+use crate::model::{
+    Action, Check, Config, FORMAT_VERSION, SelectorKind, Target, TitleMatch, UrlMatch, WindowSelector, Workflow,
+};
 use crate::params::{Piece, parse_template};
 use crate::selector::{validate_css, validate_xpath};
 use crate::span::JsonPath;
@@ -165,21 +167,49 @@ fn selector(kind: SelectorKind, raw: &str, path: &JsonPath, workflow: &Workflow,
 fn check_check(check: &Check, path: &JsonPath, workflow: &Workflow, report: &mut Reporter) {
     match check {
         Check::Element { by, selector: s, .. } => selector(*by, s, &path.key("selector"), workflow, report),
-        Check::Url { mode: UrlMatch::Pattern, value, .. } | Check::Title { mode: TitleMatch::Pattern, value, .. } => {
-            if let Some(s) = sample(value, workflow)
-                && let Err(e) = Regex::new(&s)
-            {
-                report.error(
-                    &path.key("value"),
-                    format!("invalid regular expression: {e}"),
-                    Some("patterns use Rust regex syntax".into()),
-                );
-            }
+        Check::Url { mode: UrlMatch::Pattern, value, .. }
+        | Check::Title { mode: TitleMatch::Pattern, value, .. }
+        | Check::WindowTitle { mode: TitleMatch::Pattern, value, .. } => {
+            pattern(value, &path.key("value"), workflow, report)
         }
         Check::Text { value, .. } if value.trim().is_empty() => {
             report.error(&path.key("value"), "a text check needs a non-empty value", None);
         }
+        Check::AppClass { value, .. } if value.trim().is_empty() => {
+            report.error(&path.key("value"), "an app_class check needs a non-empty value", None);
+        }
+        Check::WindowExists { .. } | Check::WindowFocused { .. } => {
+            if let Some(selector) = check.window_selector() {
+                window_selector(&selector, path, workflow, report);
+            }
+        }
         _ => {}
+    }
+}
+
+fn pattern(value: &str, path: &JsonPath, workflow: &Workflow, report: &mut Reporter) {
+    if let Some(s) = sample(value, workflow)
+        && let Err(e) = Regex::new(&s)
+    {
+        report.error(path, format!("invalid regular expression: {e}"), Some("patterns use Rust regex syntax".into()));
+    }
+}
+
+/// A window selector names a title, a class or both, and its title pattern compiles.
+fn window_selector(selector: &WindowSelector, path: &JsonPath, workflow: &Workflow, report: &mut Reporter) {
+    let title = selector.title.as_deref().filter(|t| !t.is_empty());
+    let class = selector.app_class.as_deref().filter(|c| !c.trim().is_empty());
+    if title.is_none() && class.is_none() {
+        report.error(
+            path,
+            "a window selector needs a non-empty `title` or `app_class` (or both)",
+            Some("e.g. {\"title\": \"Terminal\", \"match\": \"contains\"} or {\"app_class\": \"XTerm\"}".into()),
+        );
+    }
+    if let Some(title) = &selector.title
+        && selector.mode == TitleMatch::Pattern
+    {
+        pattern(title, &path.key("title"), workflow, report);
     }
 }
 
@@ -217,6 +247,9 @@ fn target(target: &Target, path: &JsonPath, workflow: &Workflow, report: &mut Re
 fn check_action(action: &Action, path: &JsonPath, workflow: &Workflow, report: &mut Reporter) {
     if let Some(t) = action.target() {
         target(t, &path.key("target"), workflow, report);
+    }
+    if let Some(w) = action.window() {
+        window_selector(w, &path.key("window"), workflow, report);
     }
     match action {
         Action::NavigateTo { url } => {
@@ -259,7 +292,30 @@ fn check_action(action: &Action, path: &JsonPath, workflow: &Workflow, report: &
             report.error(path, "select_option needs exactly one of `value` or `label`", None);
         }
         Action::Wait { seconds } => seconds_field(*seconds, &path.key("seconds"), report),
-        Action::WaitFor { timeout: Some(t), .. } => seconds_field(*t, &path.key("timeout"), report),
+        Action::WaitFor { timeout: Some(t), .. } | Action::WaitForWindow { timeout: Some(t), .. } => {
+            seconds_field(*t, &path.key("timeout"), report)
+        }
+        Action::Launch { program, .. } if program.trim().is_empty() => {
+            report.error(
+                &path.key("program"),
+                "`launch` needs a program",
+                Some("e.g. \"xterm\" or \"/usr/bin/gedit\"".into()),
+            );
+        }
+        Action::KeyCombo { keys } => {
+            if !keys.contains("{{")
+                && let Err(e) = parse_key_combo(keys)
+            {
+                report.error(&path.key("keys"), e, None);
+            }
+        }
+        Action::MouseClick { count, .. } if !(1..=3).contains(count) => {
+            report.error(
+                &path.key("count"),
+                format!("click count {count} is out of range"),
+                Some("use 1, 2 (double click) or 3".into()),
+            );
+        }
         Action::SaveHtml { filename } | Action::Screenshot { filename } => {
             let plain = !filename.is_empty()
                 && !filename.contains(['/', '\\'])

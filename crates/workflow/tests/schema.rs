@@ -21,7 +21,28 @@ fn committed_schema_is_up_to_date() {
 fn the_schema_describes_the_action_whitelist() {
     let schema: serde_json::Value = serde_json::from_str(&statewright_workflow::json_schema()).expect("schema is JSON");
     let text = schema.to_string();
-    for action in ["navigate_to", "click", "type", "press_key", "scroll_to", "select_option", "wait_for", "save_html"] {
+    for action in [
+        "navigate_to",
+        "click",
+        "type",
+        "press_key",
+        "scroll_to",
+        "select_option",
+        "wait_for",
+        "save_html",
+        "launch",
+        "focus_window",
+        "mouse_click",
+        "mouse_drag",
+        "scroll_at",
+        "key_combo",
+        "type_text",
+        "wait_for_window",
+        "window_title",
+        "app_class",
+        "window_exists",
+        "window_focused",
+    ] {
         assert!(text.contains(&format!("\"{action}\"")), "the schema must name the `{action}` action");
     }
 }

@@ -42,6 +42,8 @@ async fn launches_waits_for_and_types_into_a_window() {
     let focused = d.focus(&WindowQuery::pid(pid)).await.unwrap();
     assert!(focused.focused);
     assert_eq!(d.focused_window().await.unwrap().map(|w| w.id), Some(w.id));
+    // The window can map before its shell reads the terminal; keys typed earlier are lost.
+    assert!(shell_ready(&d, dir.path()).await, "the shell in the xterm never answered");
     d.type_text("echo Hi there > typed.txt").await.unwrap();
     d.press_keys("Enter").await.unwrap();
     let file = dir.path().join("typed.txt");

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use statewright_desktop::{DesktopError, LaunchSpec, X11Desktop};
+use statewright_desktop::{Desktop, DesktopError, LaunchSpec, X11Desktop};
 
 /// The tests share one screen and one keyboard focus: they take this lock so that one
 /// test's typing never lands in another test's window.
@@ -52,6 +52,21 @@ pub fn xterm(instance: &str, title: &str, dir: &Path, geometry: &str) -> LaunchS
         .kill_on_drop(true);
     spec.cwd = Some(dir.to_path_buf());
     spec
+}
+
+/// Types `touch ready` into the focused shell until the file appears (up to 3 tries), so
+/// a test types only once the shell is reading its terminal.
+pub async fn shell_ready(d: &X11Desktop, dir: &Path) -> bool {
+    let ready = dir.join("ready");
+    for _ in 0..3 {
+        if d.type_text("touch ready\n").await.is_err() {
+            return false;
+        }
+        if eventually(Duration::from_secs(3), || ready.exists()).await {
+            return true;
+        }
+    }
+    false
 }
 
 /// Polls `cond` every 25 ms until it holds or `timeout` passes.

@@ -103,7 +103,7 @@ impl ChromeDriver {
                 Err(e) => return Err(DriverError::Browser(e.to_string())),
             }
         }
-        Ok(Outcome { detail: Some(url.to_owned()), artifact: None })
+        Ok(Outcome { detail: Some(url.to_owned()), ..Default::default() })
     }
 
     async fn screenshot_png(page: &Page) -> Result<Vec<u8>, String> {
@@ -179,12 +179,12 @@ impl Driver for ChromeDriver {
                 let opts = json!({"enabled": true, "hitTest": true, "position": position(pos)});
                 let at = self.actionable(target, opts, patience).await?;
                 input::click(self.raw(), at.x, at.y, *button, *count).await.map_err(DriverError::Browser)?;
-                Ok(Outcome { detail: describe(&at), artifact: None })
+                Ok(Outcome { detail: describe(&at), ..Default::default() })
             }
             Action::Hover { target } => {
                 let at = self.actionable(target, json!({"hitTest": true}), patience).await?;
                 input::move_to(self.raw(), at.x, at.y).await.map_err(DriverError::Browser)?;
-                Ok(Outcome { detail: describe(&at), artifact: None })
+                Ok(Outcome { detail: describe(&at), ..Default::default() })
             }
             Action::Type { target, text, clear } => {
                 let opts = json!({"enabled": true, "editable": true});
@@ -196,7 +196,7 @@ impl Driver for ChromeDriver {
                     input::press(self.raw(), &backspace).await.map_err(DriverError::Browser)?;
                 }
                 input::type_text(self.raw(), text).await.map_err(DriverError::Browser)?;
-                Ok(Outcome { detail: describe(&at), artifact: None })
+                Ok(Outcome { detail: describe(&at), ..Default::default() })
             }
             Action::PressKey { key } => {
                 let combo = parse_key_combo(key).map_err(DriverError::Invalid)?;
@@ -216,23 +216,23 @@ impl Driver for ChromeDriver {
                     None => None,
                 };
                 self.page_op("scrollBy", &[json!(target), json!(dx), json!(dy)]).await?;
-                Ok(Outcome { detail, artifact: None })
+                Ok(Outcome { detail, ..Default::default() })
             }
             Action::ScrollTo { target } => {
                 let at = self.actionable(target, json!({}), patience).await?;
                 self.page_op("scrollIntoView", &[json!(target)]).await?;
-                Ok(Outcome { detail: describe(&at), artifact: None })
+                Ok(Outcome { detail: describe(&at), ..Default::default() })
             }
             Action::SelectOption { target, value, label } => {
                 let at = self.actionable(target, json!({"enabled": true}), patience).await?;
                 let reply =
                     self.page_op("selectOption", &[json!(target), json!({"value": value, "label": label})]).await?;
                 let selected = reply.get("selected").and_then(Value::as_str).map(str::to_owned);
-                Ok(Outcome { detail: selected.or_else(|| describe(&at)), artifact: None })
+                Ok(Outcome { detail: selected.or_else(|| describe(&at)), ..Default::default() })
             }
             Action::WaitFor { target, .. } => {
                 let at = self.actionable(target, json!({"scroll": false}), patience).await?;
-                Ok(Outcome { detail: describe(&at), artifact: None })
+                Ok(Outcome { detail: describe(&at), ..Default::default() })
             }
             Action::SaveHtml { filename } => {
                 let html = self
@@ -242,15 +242,15 @@ impl Driver for ChromeDriver {
                     .map_err(not_actionable)?;
                 let bytes = html.as_str().unwrap_or_default().as_bytes().to_vec();
                 Ok(Outcome {
-                    detail: None,
                     artifact: Some(Artifact { filename: filename.clone(), bytes: Arc::new(bytes) }),
+                    ..Default::default()
                 })
             }
             Action::Screenshot { filename } => {
                 let png = Self::screenshot_png(self.raw()).await.map_err(DriverError::Browser)?;
                 Ok(Outcome {
-                    detail: None,
                     artifact: Some(Artifact { filename: filename.clone(), bytes: Arc::new(png) }),
+                    ..Default::default()
                 })
             }
             // The engine sleeps for `wait` itself; nothing to do in the page.

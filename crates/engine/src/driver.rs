@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use statewright_workflow::{Action, SelectorKind, TextMatch, WindowSelector};
+use statewright_workflow::{Action, SelectorKind, Target, TextMatch, WindowSelector};
 
 /// A check that the driver evaluates: inside the page (text, element) or on the desktop's
 /// window list (window). URL and title checks are evaluated by the engine from
@@ -96,6 +96,10 @@ pub struct Outcome {
     /// A short human description of what was acted on, e.g. `button "Sign in"`.
     pub detail: Option<String>,
     pub artifact: Option<Artifact>,
+    /// Other ways to find the element just acted on, most stable first (role + accessible
+    /// name, test ids, label, text, position…), each of which found exactly that element.
+    /// Kept so that a later run can heal the action when its own target finds nothing.
+    pub alternatives: Vec<Target>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

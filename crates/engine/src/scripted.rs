@@ -219,7 +219,7 @@ impl Driver for ScriptedDriver {
         if let Action::NavigateTo { url } = action {
             self.page.url = url.clone();
         }
-        Ok(Outcome { detail: Some(key), artifact: None })
+        Ok(Outcome { detail: Some(key), ..Default::default() })
     }
 
     fn observe(&mut self) -> ObserveFuture {

@@ -313,7 +313,7 @@ async fn perform_desktop<D: Desktop>(
     patience: Duration,
     kill_launched: bool,
 ) -> DriverResult<Outcome> {
-    let done = |detail: Option<String>| Ok(Outcome { detail, artifact: None });
+    let done = |detail: Option<String>| Ok(Outcome { detail, ..Default::default() });
     match action {
         Action::Launch { program, args } => {
             let spec = LaunchSpec::new(program.clone()).args(args.iter().cloned()).kill_on_drop(kill_launched);

@@ -70,7 +70,7 @@ pub struct ProbeError {
 }
 
 /// A record of the page at one step: for people, reviewers and later learning.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Observation {
     pub url: String,
     pub title: String,

@@ -1,13 +1,14 @@
 //! The typed events a run emits, in order. Consumers (the CLI's recorder and printer, the
 //! app's run viewer) see nothing else of the engine.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 use statewright_workflow::{Action, Outcome as TerminalOutcome};
 
 use crate::driver::{Artifact, Observation};
 
 /// How a run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RunStatus {
     Succeeded,
@@ -16,7 +17,7 @@ pub enum RunStatus {
 }
 
 /// Why a run failed, with what is needed to understand it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Failure {
     /// A terminal state with outcome `failure` was reached.
@@ -38,7 +39,7 @@ pub enum Failure {
 }
 
 /// Why one state did not match: which of its checks failed.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Diagnosis {
     pub state: String,
     pub passed: usize,
@@ -47,13 +48,13 @@ pub struct Diagnosis {
 }
 
 /// The result of one check when a state was entered.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct CheckResult {
     pub check: String,
     pub passed: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     RunStarted {

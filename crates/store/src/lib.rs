@@ -31,7 +31,7 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
 pub use error::{Error, Result};
 pub use read::{ActionRecord, PageRecord, PruneBy, PruneReport, RunDetail, RunFilter, RunSummary, StepRecord};
-pub use write::{NewRun, RunHandle};
+pub use write::{NewRun, RunHandle, blob_path};
 
 /// `PRAGMA application_id` of Statewright databases ("STWR").
 pub const APPLICATION_ID: i32 = 0x5354_5752;

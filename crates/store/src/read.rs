@@ -16,7 +16,7 @@ pub struct RunFilter {
     pub limit: Option<usize>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RunSummary {
     pub id: String,
     pub workflow: String,
@@ -37,7 +37,7 @@ pub struct RunSummary {
     pub llm_tokens: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PageRecord {
     pub url: String,
     pub title: String,
@@ -45,7 +45,7 @@ pub struct PageRecord {
     pub elements: Value,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct StepRecord {
     pub step: u32,
     pub state: String,
@@ -62,7 +62,7 @@ pub struct StepRecord {
     pub page: Option<PageRecord>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ActionRecord {
     pub seq: i64,
     pub step: u32,
@@ -81,7 +81,7 @@ pub struct ActionRecord {
     pub artifact_path: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RunDetail {
     pub run: RunSummary,
     pub steps: Vec<StepRecord>,

@@ -66,6 +66,14 @@ fn status_name(status: RunStatus) -> &'static str {
     }
 }
 
+/// Where the store keeps a file with these bytes, relative to its root:
+/// `screens/ab/abcdef….ext`, named by content hash. Lets a live viewer name a step's
+/// screenshot as soon as the step is recorded.
+pub fn blob_path(bytes: &[u8], ext: &str) -> String {
+    let hash = sha256_hex(bytes);
+    format!("screens/{}/{hash}.{ext}", &hash[..2])
+}
+
 impl Store {
     /// Records a new run as `running` (with its workflow, deduplicated by content hash) and
     /// takes its lock.
@@ -292,8 +300,8 @@ impl Store {
 
     /// Stores `bytes` once under `screens/ab/<sha256>.<ext>`; returns that relative path.
     fn put_blob(&self, bytes: &[u8], ext: &str) -> Result<String> {
+        let rel = blob_path(bytes, ext);
         let hash = sha256_hex(bytes);
-        let rel = format!("screens/{}/{hash}.{ext}", &hash[..2]);
         match &self.root {
             Some(root) => {
                 let path = root.join(&rel);

@@ -1,0 +1,54 @@
+//! One error type for the workbench; the shell sends it to the UI as `{code, message}`, and
+//! the UI branches on `code`, never on the message.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("no workflow named `{0}` in the workflows folder")]
+    NotFound(String),
+    #[error("a workflow file `{0}` already exists")]
+    Exists(String),
+    #[error("`{0}` is not a usable workflow name: use letters, digits, spaces, `-` and `_`")]
+    BadName(String),
+    #[error("the workflow cannot be written: {0}")]
+    Invalid(String),
+    #[error("`{0}` changed on disk since it was opened; reload it or save again to overwrite")]
+    Conflict(String),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("run store: {0}")]
+    Store(#[from] statewright_store::Error),
+    #[error("file watcher: {0}")]
+    Watch(#[from] notify::Error),
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    /// The stable code the UI branches on.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::NotFound(_) => "not_found",
+            Error::Exists(_) => "exists",
+            Error::BadName(_) => "bad_name",
+            Error::Invalid(_) => "invalid_workflow",
+            Error::Conflict(_) => "conflict",
+            Error::Io(_) => "io",
+            Error::Store(_) => "store",
+            Error::Watch(_) => "watch",
+        }
+    }
+
+    pub fn payload(&self) -> ErrorPayload {
+        ErrorPayload { code: self.code().to_owned(), message: self.to_string() }
+    }
+}
+
+/// An error as the UI receives it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct ErrorPayload {
+    pub code: String,
+    pub message: String,
+}

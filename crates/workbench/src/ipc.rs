@@ -1,0 +1,71 @@
+//! The types the front end sends and receives. Their TypeScript is generated from these
+//! definitions (see [`crate::bindings`]); change them here, never in `ui/src/bindings.ts`.
+
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use statewright_workflow::{Diagnostic, Workflow};
+
+/// One file of the workflows folder.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct WorkflowEntry {
+    /// The file name inside the folder, e.g. `demo-shop.json`; how the UI names the file.
+    pub id: String,
+    /// The workflow's own name (the file stem when the file cannot be read).
+    pub name: String,
+    pub states: u32,
+    pub modified_ms: i64,
+    /// Why the file cannot be opened in the editor, if it cannot.
+    pub error: Option<String>,
+}
+
+/// A workflow file as the editor opens it.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct OpenedWorkflow {
+    pub id: String,
+    /// `None` when the file is not a workflow at all (the diagnostics say why).
+    pub workflow: Option<Workflow>,
+    /// The SHA-256 of the file's bytes, handed back on save to detect changes by others.
+    pub hash: String,
+    /// The validator's findings (errors and warnings), positioned by JSON path.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct SaveResult {
+    pub hash: String,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A file in the workflows folder was written, created or removed by anyone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct WorkflowChange {
+    pub id: String,
+    pub removed: bool,
+}
+
+/// What the UI asks for when it starts a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RunRequest {
+    /// The workflow's id (file name) in the workflows folder.
+    pub workflow: String,
+    /// Parameter values by name; secrets travel here once and are masked everywhere after.
+    pub params: IndexMap<String, String>,
+    pub headed: bool,
+    /// Serve the bundled demo site and pass its address as the `site` parameter.
+    pub demo_site: bool,
+}
+
+/// Which past runs to list.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RunFilter {
+    pub workflow: Option<String>,
+    pub status: Option<String>,
+    pub limit: Option<u32>,
+}
+
+impl From<RunFilter> for statewright_store::RunFilter {
+    fn from(f: RunFilter) -> Self {
+        statewright_store::RunFilter { workflow: f.workflow, status: f.status, limit: f.limit.map(|n| n as usize) }
+    }
+}

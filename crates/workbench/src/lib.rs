@@ -1,0 +1,18 @@
+//! The Statewright workbench without its window: everything the app's commands do that
+//! needs no Tauri, so it is tested here with plain `cargo test`.
+//!
+//! - [`Library`]: the workflows folder (list, open, create, duplicate, rename, save,
+//!   validate), writing the native format with stable field order.
+//! - [`watch`]: a notify watcher on that folder whose handle stops it when dropped.
+//! - [`ipc`]: the types the front end sees, and [`bindings::typescript`], which generates
+//!   their TypeScript from the Rust types (committed as `ui/src/bindings.ts`, checked for
+//!   staleness by `tests/bindings.rs`).
+
+pub mod bindings;
+mod error;
+pub mod ipc;
+mod library;
+pub mod watch;
+
+pub use error::{Error, ErrorPayload, Result};
+pub use library::Library;

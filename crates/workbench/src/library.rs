@@ -1,0 +1,226 @@
+//! The workflows folder: the files the editor lists, opens and writes.
+//!
+//! Ids are file names inside the folder and never paths, so no command can reach outside
+//! it. Saving writes the native format with stable field order through a temporary file
+//! and a rename, so a crash never leaves half a workflow, and refuses to overwrite a file
+//! that changed on disk since it was opened unless asked to.
+
+use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use statewright_workflow::{Diagnostic, Outcome, State, Terminal, Workflow, load_str, to_native_json};
+
+use crate::ipc::{OpenedWorkflow, SaveResult, WorkflowEntry};
+use crate::{Error, Result};
+
+pub struct Library {
+    dir: PathBuf,
+}
+
+/// The hex SHA-256 of a file's bytes.
+pub fn content_hash(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `Login flow` → `login-flow.json`.
+fn file_name_for(name: &str) -> Result<String> {
+    let trimmed = name.trim();
+    let ok = !trimmed.is_empty() && trimmed.chars().all(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'));
+    if !ok {
+        return Err(Error::BadName(name.to_owned()));
+    }
+    let slug: String = trimmed.chars().map(|c| if c == ' ' { '-' } else { c.to_ascii_lowercase() }).collect();
+    Ok(format!("{slug}.json"))
+}
+
+/// The smallest workflow that validates: a start state that opens a page, and a terminal one.
+fn starter(name: &str) -> Workflow {
+    let mut wf: Workflow = serde_json::from_value(serde_json::json!({
+        "version": 1,
+        "name": name,
+        "states": [
+            {"name": "Start", "checks": [{"type": "url", "value": "about:blank"}],
+             "actions": [{"type": "navigate_to", "url": "https://example.com/"}], "next": ["Done"]},
+            {"name": "Done", "checks": [{"type": "url", "match": "prefix", "value": "https://example.com"}]}
+        ]
+    }))
+    .expect("the starter workflow is well-formed");
+    wf.states[1] = State {
+        terminal: Some(Terminal { outcome: Outcome::Success, message: String::new() }),
+        ..wf.states[1].clone()
+    };
+    wf
+}
+
+impl Library {
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        let dir = dir.into();
+        // Absolute, so paths reported by the watcher compare equal to ours.
+        Self { dir: std::fs::canonicalize(&dir).unwrap_or(dir) }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The id of a path inside the folder, if it is a workflow file there.
+    pub fn id_of(&self, path: &Path) -> Option<String> {
+        let name = path.file_name()?.to_str()?;
+        let inside = path.parent() == Some(self.dir.as_path());
+        (inside && name.ends_with(".json") && !name.starts_with('.')).then(|| name.to_owned())
+    }
+
+    fn path(&self, id: &str) -> Result<PathBuf> {
+        let plain = id.ends_with(".json") && !id.starts_with('.') && !id.contains(['/', '\\']);
+        if !plain {
+            return Err(Error::NotFound(id.to_owned()));
+        }
+        Ok(self.dir.join(id))
+    }
+
+    /// The path of an existing workflow file, for running it.
+    pub fn file(&self, id: &str) -> Result<PathBuf> {
+        self.existing(id)
+    }
+
+    fn existing(&self, id: &str) -> Result<PathBuf> {
+        let path = self.path(id)?;
+        if !path.is_file() {
+            return Err(Error::NotFound(id.to_owned()));
+        }
+        Ok(path)
+    }
+
+    pub fn list(&self) -> Result<Vec<WorkflowEntry>> {
+        let mut entries = Vec::new();
+        for item in std::fs::read_dir(&self.dir)? {
+            let path = item?.path();
+            if let Some(id) = self.id_of(&path) {
+                entries.push(self.entry(&id)?);
+            }
+        }
+        entries.sort_by(|a, b| a.name.to_lowercase().cmp(&b.name.to_lowercase()).then(a.id.cmp(&b.id)));
+        Ok(entries)
+    }
+
+    fn entry(&self, id: &str) -> Result<WorkflowEntry> {
+        let path = self.existing(id)?;
+        let modified_ms = std::fs::metadata(&path)?
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_millis() as i64);
+        let opened = self.open(id)?;
+        let stem = id.trim_end_matches(".json").to_owned();
+        Ok(match opened.workflow {
+            Some(wf) => WorkflowEntry {
+                id: id.to_owned(),
+                name: wf.name,
+                states: wf.states.len() as u32,
+                modified_ms,
+                error: None,
+            },
+            None => {
+                let error = opened.diagnostics.first().map(|d| d.message.clone());
+                WorkflowEntry { id: id.to_owned(), name: stem, states: 0, modified_ms, error }
+            }
+        })
+    }
+
+    /// Reads a file for the editor. A file that is a workflow but does not validate still
+    /// opens (with its diagnostics), so it can be fixed here.
+    pub fn open(&self, id: &str) -> Result<OpenedWorkflow> {
+        let path = self.existing(id)?;
+        let bytes = std::fs::read(&path)?;
+        let hash = content_hash(&bytes);
+        let text = String::from_utf8_lossy(&bytes);
+        let stem = id.trim_end_matches(".json");
+        let checked = load_str(&text, id, stem);
+        let (workflow, diagnostics) = match checked {
+            Ok(loaded) => (Some(loaded.workflow), loaded.warnings.0),
+            // Structurally a workflow but semantically wrong: open it to be fixed.
+            Err(diagnostics) => (serde_json::from_str::<Workflow>(&text).ok(), diagnostics.0),
+        };
+        Ok(OpenedWorkflow { id: id.to_owned(), workflow, hash, diagnostics })
+    }
+
+    /// Every finding of the validator for a workflow as the editor holds it.
+    pub fn validate(&self, workflow: &Value) -> Vec<Diagnostic> {
+        let text = serde_json::to_string_pretty(workflow).unwrap_or_default();
+        let name = workflow.get("name").and_then(Value::as_str).unwrap_or("workflow");
+        match load_str(&text, name, name) {
+            Ok(loaded) => loaded.warnings.0,
+            Err(diagnostics) => diagnostics.0,
+        }
+    }
+
+    /// Writes a workflow in the native format. With `expected_hash`, refuses when the file
+    /// on disk is no longer the one the editor opened.
+    pub fn save(&self, id: &str, workflow: &Value, expected_hash: Option<&str>) -> Result<SaveResult> {
+        let path = self.path(id)?;
+        let typed: Workflow = serde_json::from_value(workflow.clone()).map_err(|e| Error::Invalid(e.to_string()))?;
+        if let (Some(expected), Ok(current)) = (expected_hash, std::fs::read(&path))
+            && content_hash(&current) != expected
+        {
+            return Err(Error::Conflict(id.to_owned()));
+        }
+        let text = to_native_json(&typed);
+        self.write_atomically(&path, text.as_bytes())?;
+        let diagnostics = match load_str(&text, id, id.trim_end_matches(".json")) {
+            Ok(loaded) => loaded.warnings.0,
+            Err(diagnostics) => diagnostics.0,
+        };
+        Ok(SaveResult { hash: content_hash(text.as_bytes()), diagnostics })
+    }
+
+    fn write_atomically(&self, path: &Path, bytes: &[u8]) -> Result<()> {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("workflow.json");
+        let tmp = path.with_file_name(format!(".{name}.tmp"));
+        std::fs::write(&tmp, bytes)?;
+        std::fs::rename(&tmp, path)?;
+        Ok(())
+    }
+
+    fn create_file(&self, id: &str, workflow: &Workflow) -> Result<WorkflowEntry> {
+        let path = self.path(id)?;
+        let text = to_native_json(workflow);
+        // `create_new` makes the existence check and the creation one step.
+        let mut file =
+            std::fs::OpenOptions::new().write(true).create_new(true).open(&path).map_err(|e| match e.kind() {
+                std::io::ErrorKind::AlreadyExists => Error::Exists(id.to_owned()),
+                _ => Error::Io(e),
+            })?;
+        std::io::Write::write_all(&mut file, text.as_bytes())?;
+        self.entry(id)
+    }
+
+    /// A new workflow file named after `name`, with a start and a terminal state.
+    pub fn create(&self, name: &str) -> Result<WorkflowEntry> {
+        let id = file_name_for(name)?;
+        self.create_file(&id, &starter(name.trim()))
+    }
+
+    /// A copy of a workflow under a new name.
+    pub fn duplicate(&self, id: &str, name: &str) -> Result<WorkflowEntry> {
+        let mut wf = self.open(id)?.workflow.ok_or_else(|| Error::Invalid(format!("`{id}` is not a workflow")))?;
+        wf.name = name.trim().to_owned();
+        self.create_file(&file_name_for(name)?, &wf)
+    }
+
+    /// Renames a workflow: its `name` and its file.
+    pub fn rename(&self, id: &str, name: &str) -> Result<WorkflowEntry> {
+        let new_id = file_name_for(name)?;
+        let old_path = self.existing(id)?;
+        let mut wf = self.open(id)?.workflow.ok_or_else(|| Error::Invalid(format!("`{id}` is not a workflow")))?;
+        wf.name = name.trim().to_owned();
+        if new_id != id {
+            let entry = self.create_file(&new_id, &wf)?;
+            std::fs::remove_file(old_path)?;
+            return Ok(entry);
+        }
+        self.write_atomically(&old_path, to_native_json(&wf).as_bytes())?;
+        self.entry(id)
+    }
+}

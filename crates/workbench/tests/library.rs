@@ -1,0 +1,97 @@
+//! The workflows folder as the app's commands use it: real files in a temporary folder.
+
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::json;
+use statewright_workbench::{Error, Library, watch};
+
+fn library() -> (tempfile::TempDir, Library) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let lib = Library::new(dir.path());
+    (dir, lib)
+}
+
+#[test]
+fn a_created_workflow_is_listed_and_opens_valid() {
+    let (_dir, lib) = library();
+    let entry = lib.create("Login flow").expect("create");
+    assert_eq!(entry.id, "login-flow.json");
+    assert_eq!(entry.name, "Login flow");
+    let listed = lib.list().expect("list");
+    assert_eq!(listed.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(), ["login-flow.json"]);
+    let opened = lib.open("login-flow.json").expect("open");
+    assert!(opened.workflow.is_some());
+    assert!(opened.diagnostics.is_empty(), "the starter workflow validates: {:?}", opened.diagnostics);
+    assert!(matches!(lib.create("login flow"), Err(Error::Exists(_))), "the same file twice is refused");
+    assert!(matches!(lib.create("../evil"), Err(Error::BadName(_))));
+}
+
+#[test]
+fn saving_writes_the_native_format_and_refuses_to_overwrite_changes_made_elsewhere() {
+    let (dir, lib) = library();
+    lib.create("Shop").expect("create");
+    let opened = lib.open("shop.json").expect("open");
+    let mut wf = serde_json::to_value(opened.workflow.expect("a workflow")).expect("json");
+    // Field order as the UI might send it: the file still comes out in the model's order.
+    wf["states"][0] = json!({"next": ["Done"], "checks": [{"value": "about:blank", "type": "url"}], "name": "Begin"});
+    wf["states"][1]["name"] = json!("Done");
+    let saved = lib.save("shop.json", &wf, Some(&opened.hash)).expect("save");
+    let text = std::fs::read_to_string(dir.path().join("shop.json")).expect("read");
+    assert!(text.contains("\"name\": \"Begin\",\n      \"checks\""), "stable field order:\n{text}");
+    assert!(saved.diagnostics.is_empty(), "{:?}", saved.diagnostics);
+
+    std::fs::write(dir.path().join("shop.json"), text.replace("Begin", "Start")).expect("edit elsewhere");
+    let err = lib.save("shop.json", &wf, Some(&saved.hash)).expect_err("a stale hash is a conflict");
+    assert_eq!(err.code(), "conflict");
+    lib.save("shop.json", &wf, None).expect("overwriting knowingly works");
+}
+
+#[test]
+fn a_workflow_with_validation_errors_still_opens_with_its_diagnostics() {
+    let (dir, lib) = library();
+    let broken = json!({"version": 1, "name": "b", "states": [
+        {"name": "A", "checks": [{"type": "url", "value": "x"}], "next": ["Nowhere"]}
+    ]});
+    std::fs::write(dir.path().join("b.json"), broken.to_string()).expect("write");
+    let opened = lib.open("b.json").expect("open");
+    assert!(opened.workflow.is_some(), "fixable in the editor");
+    assert!(opened.diagnostics.iter().any(|d| d.path == "states[0].next[0]"), "{:?}", opened.diagnostics);
+    let found = lib.validate(&broken);
+    assert!(found.iter().any(|d| d.message.contains("Nowhere")), "{found:?}");
+}
+
+#[test]
+fn ids_never_reach_outside_the_folder() {
+    let (_dir, lib) = library();
+    for id in ["../x.json", "/etc/passwd", "a/b.json", ".hidden.json", "x.txt"] {
+        assert_eq!(lib.open(id).expect_err(id).code(), "not_found", "{id}");
+    }
+}
+
+#[test]
+fn rename_moves_the_file_and_duplicate_copies_it() {
+    let (dir, lib) = library();
+    lib.create("One").expect("create");
+    let renamed = lib.rename("one.json", "Two").expect("rename");
+    assert_eq!(renamed.id, "two.json");
+    assert!(!dir.path().join("one.json").exists());
+    let copy = lib.duplicate("two.json", "Three").expect("duplicate");
+    assert_eq!(copy.name, "Three");
+    assert_eq!(lib.list().expect("list").len(), 2);
+}
+
+#[test]
+fn the_watcher_reports_files_written_by_another_program() {
+    let (dir, lib) = library();
+    let (tx, rx) = mpsc::channel();
+    let _watching = watch::watch(Arc::new(lib), move |change| {
+        let _ = tx.send(change);
+    })
+    .expect("watch");
+    std::fs::write(dir.path().join("other.json"), "{}").expect("write");
+    let change = rx.recv_timeout(Duration::from_secs(5)).expect("a change is reported");
+    assert_eq!(change.id, "other.json");
+    assert!(!change.removed);
+}

@@ -1,0 +1,52 @@
+// Serves the built UI (ui/dist) with the recorded fixtures and opens it in Debian's
+// Chromium through playwright-core. Nothing downloads a browser.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const ui = fileURLToPath(new URL('..', import.meta.url));
+const roots = [join(ui, 'dist'), join(ui, 'fixtures-public')];
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.png': 'image/png', '.jpg': 'image/jpeg', '.svg': 'image/svg+xml' };
+
+export async function serve() {
+  const server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    for (const root of roots) {
+      const file = join(root, path.endsWith('/') ? `${path}index.html` : path);
+      if (!file.startsWith(root)) break;
+      try {
+        if ((await stat(file)).isFile()) {
+          res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
+          return res.end(await readFile(file));
+        }
+      } catch {}
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
+}
+
+export async function openApp(query = '') {
+  const site = await serve();
+  const browser = await chromium.launch({
+    executablePath: process.env.STATEWRIGHT_CHROME ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e));
+  await page.goto(`${site.url}${query}`);
+  await page.waitForSelector('.app');
+  return {
+    page,
+    errors,
+    async close() {
+      await browser.close();
+      await site.close();
+    },
+  };
+}

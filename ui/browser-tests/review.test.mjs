@@ -1,0 +1,49 @@
+// The review queue with the fake backend: badge, list, screenshot with element boxes,
+// corrective actions on a picked element, the diff preview, resolving and saving.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { openApp } from './harness.mjs';
+
+let app;
+before(async () => (app = await openApp()));
+after(async () => app?.close());
+
+test('a waiting run shows in the badge and can be resolved with a saved fix', async () => {
+  const { page } = app;
+  const badge = page.getByTestId('review-badge');
+  assert.equal(await badge.innerText(), '1');
+  await page.getByRole('tab', { name: /Review/ }).click();
+  const detail = page.getByTestId('review-detail');
+  await detail.waitFor();
+  assert.match(await detail.innerText(), /Failing action/);
+
+  // The screenshot with one box per element; picking one names it.
+  await page.waitForSelector('[data-testid="element-box"]');
+  const boxes = await page.getByTestId('element-box').count();
+  const elements = await page.evaluate(() => window.statewrightFake.reviews[0].elements.length);
+  assert.equal(boxes, elements);
+  await page.getByTestId('element-box').first().click();
+  assert.match(await page.getByTestId('picked-element').innerText(), /^e\d+|\w/);
+
+  // A corrective click on the picked element, previewed as a diff of the workflow file.
+  await page.getByLabel('Corrective actions').check();
+  await page.getByRole('button', { name: /\+ action on/ }).click();
+  await page.getByRole('button', { name: 'Preview diff' }).click();
+  const diff = await page.getByTestId('diff').innerText();
+  assert.match(diff, /^\+\s+"type": "click"/m, `the diff adds the click:\n${diff}`);
+
+  await page.getByLabel('save into workflow').check();
+  await page.getByRole('button', { name: 'Resolve' }).click();
+  await page.waitForSelector('[data-testid="toast"]:has-text("resolved: actions (saved into the workflow)")');
+  assert.equal(await badge.count(), 0, 'the badge is gone once nothing waits');
+  const review = await page.evaluate(() => window.statewrightFake.reviews[0]);
+  assert.equal(review.status, 'resolved');
+  assert.equal(review.resolution.kind, 'actions');
+});
+
+test('a new review arriving updates the badge', async () => {
+  const { page } = app;
+  await page.evaluate(() => window.statewrightFake.addReview({ ...window.statewrightFake.reviews[0], id: 99, status: 'open', resolution: null }));
+  assert.equal(await page.getByTestId('review-badge').innerText(), '1');
+  assert.deepEqual(app.errors, []);
+});

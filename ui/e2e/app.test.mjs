@@ -1,0 +1,64 @@
+// End to end, the real app window: the built app (Tauri, WebKitGTK) driven over
+// tauri-driver + WebKitWebDriver under Xvfb. Open the demo workflow, run it against the
+// bundled demo site, see it succeed with screenshots in the timeline.
+//
+// Run by scripts/test-app (it builds the app and provides the display and D-Bus session).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+import { Session } from './webdriver.mjs';
+
+const repo = resolve(import.meta.dirname, '../..');
+const application = process.env.STATEWRIGHT_APP ?? join(process.env.CARGO_TARGET_DIR ?? join(repo, 'target'), 'debug/statewright-app');
+const port = 4700 + Math.floor(Math.random() * 200);
+const home = mkdtempSync(join(tmpdir(), 'statewright-e2e-'));
+let driver;
+let session;
+
+before(async () => {
+  mkdirSync(join(home, 'workflows'));
+  cpSync(join(repo, 'workflows/demo-shop.json'), join(home, 'workflows/demo-shop.json'));
+  driver = spawn('tauri-driver', ['--port', String(port), '--native-port', String(port + 1)], {
+    env: { ...process.env, STATEWRIGHT_WORKFLOWS_DIR: join(home, 'workflows'), STATEWRIGHT_RUNS_DIR: join(home, 'runs') },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  session = await Session.create(`http://127.0.0.1:${port}`, application);
+});
+
+after(async () => {
+  if (session) {
+    if (process.env.E2E_SCREENSHOT) writeFileSync(process.env.E2E_SCREENSHOT, await session.screenshot().catch(() => Buffer.alloc(0)));
+    await session.close().catch(() => {});
+  }
+  driver?.kill();
+  rmSync(home, { recursive: true, force: true });
+});
+
+test('open the demo workflow, run it on the demo site, see it succeed with screenshots', async () => {
+  await session.waitFor('the workflow list', () => document.querySelectorAll('[data-testid="workflow-entry"]').length > 0);
+  await session.run(() => [...document.querySelectorAll('[data-testid="workflow-entry"]')].find((b) => b.textContent.startsWith('demo-shop')).click());
+  await session.waitFor('the graph', () => !!document.querySelector('[data-testid="node-Start"]'));
+  assert.equal(await session.run(() => document.querySelector('[data-testid="problem-count"]').textContent), 'valid');
+
+  await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent === 'Run…').click());
+  await session.waitFor('the run dialog', () => !!document.querySelector('[role="dialog"][aria-label="start run"]'));
+  assert.equal(await session.run(() => document.querySelector('[aria-label="demo site"]').checked), true, 'the demo site is served');
+  await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent === 'Start run').click());
+
+  await session.waitFor('the run to finish', () => ['succeeded', 'failed', 'cancelled'].includes(document.querySelector('[data-testid="run-phase"]')?.textContent), [], 120000);
+  const phase = await session.run(() => document.querySelector('[data-testid="run-phase"]').textContent);
+  const message = await session.run(() => document.querySelector('.run-message')?.textContent ?? '');
+  assert.equal(phase, 'succeeded', `the run ended ${phase}: ${message}`);
+
+  await session.waitFor('screenshots in the timeline', () => {
+    const imgs = [...document.querySelectorAll('.timeline img')];
+    return imgs.length > 3 && imgs.every((i) => i.complete && i.naturalWidth > 0);
+  });
+  const steps = await session.run(() => document.querySelectorAll('[data-testid="timeline-step"]').length);
+  const active = await session.run(() => document.querySelector('.state-node.active')?.dataset.state ?? null);
+  assert.ok(steps > 3, `${steps} steps in the timeline`);
+  assert.equal(active, 'Order confirmed', 'the terminal state is lit');
+});

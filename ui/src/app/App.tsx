@@ -1,0 +1,204 @@
+//! The workbench: workflows on the left; the editor, the run viewer or the review queue.
+
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Backend } from '../backend/types';
+import type { RunRequest, WorkflowEntry } from '../bindings';
+import { EditorView } from '../editor/EditorView';
+import { isDirty } from '../editor/history';
+import { useWorkflowEditor } from '../editor/useWorkflowEditor';
+import { ReviewPanel } from '../review/ReviewPanel';
+import type { ReviewItem } from '../review/types';
+import { eventsFromDetail } from '../run/events';
+import { PastRuns } from '../run/PastRuns';
+import { RunViewer } from '../run/RunViewer';
+import { StartRunDialog } from '../run/StartRunDialog';
+import { useRunStream } from '../run/useRunStream';
+import { Modal, type Choice } from './Modal';
+import { useSeenTransitions } from './useSeenTransitions';
+import { WorkflowList } from './WorkflowList';
+
+type View = 'editor' | 'run' | 'review';
+interface Toast {
+  id: number;
+  text: string;
+  level: 'info' | 'error';
+}
+
+export function App({ backend }: { backend: Backend }) {
+  const [view, setView] = useState<View>('editor');
+  const [entries, setEntries] = useState<WorkflowEntry[]>([]);
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const [question, setQuestion] = useState<{ title: string; body: string; choices: Choice[] } | null>(null);
+  const [reviews, setReviews] = useState<ReviewItem[]>([]);
+  const [starting, setStarting] = useState(false);
+  const [run, setRun] = useState<{ id: string | null; live: boolean }>({ id: null, live: false });
+  const [runsChanged, setRunsChanged] = useState(0);
+  const stream = useRunStream();
+  const toastId = useRef(0);
+
+  const notify = useCallback((text: string, level: 'info' | 'error' = 'info') => {
+    const id = ++toastId.current;
+    setToasts((t) => [...t.slice(-3), { id, text, level }]);
+    window.setTimeout(() => setToasts((t) => t.filter((x) => x.id !== id)), level === 'error' ? 8000 : 4000);
+  }, []);
+  const fail = useCallback((e: unknown) => notify((e as Error).message ?? String(e), 'error'), [notify]);
+
+  const editor = useWorkflowEditor(backend, notify);
+  const wf = editor.doc?.history.present ?? null;
+  const dirty = editor.doc ? isDirty(editor.doc.history) : false;
+  const seen = useSeenTransitions(backend, wf?.name ?? null, runsChanged);
+
+  const refreshList = useCallback(() => backend.listWorkflows().then(setEntries).catch(fail), [backend, fail]);
+  const refreshReviews = useCallback(() => backend.listReviews(null).then(setReviews).catch(fail), [backend, fail]);
+
+  useEffect(() => {
+    void refreshList();
+    void refreshReviews();
+    const subs = [
+      backend.watchWorkflows((change) => {
+        void refreshList();
+        void editor.onDiskChange(change.id);
+      }),
+      backend.watchReviews(() => void refreshReviews()),
+    ];
+    return () => void subs.forEach((s) => s.then((off) => off()));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [backend]);
+
+  // Unsaved changes are never lost silently: closing the window asks the browser to ask.
+  useEffect(() => {
+    const guard = (e: BeforeUnloadEvent) => {
+      if (dirty) e.preventDefault();
+    };
+    window.addEventListener('beforeunload', guard);
+    return () => window.removeEventListener('beforeunload', guard);
+  }, [dirty]);
+
+  /** Runs `then` once unsaved changes are saved or knowingly discarded. */
+  const guardUnsaved = (then: () => void) => {
+    if (!dirty) return then();
+    setQuestion({
+      title: 'Unsaved changes',
+      body: `${editor.doc?.id} has unsaved changes.`,
+      choices: [
+        { label: 'Save', kind: 'primary', onChoose: () => (setQuestion(null), void editor.save().then((ok) => ok && then())) },
+        { label: 'Discard', kind: 'danger', onChoose: () => (setQuestion(null), then()) },
+        { label: 'Cancel', onChoose: () => setQuestion(null) },
+      ],
+    });
+  };
+
+  const open = (id: string) =>
+    guardUnsaved(() => {
+      setView('editor');
+      void editor.load(id).catch(fail);
+    });
+
+  const startRun = async (request: RunRequest) => {
+    setStarting(false);
+    stream.reset();
+    setView('run');
+    try {
+      const id = await backend.startRun(request, (e) => {
+        stream.push(e);
+        if (e.event === 'run_finished') {
+          setRunsChanged((n) => n + 1);
+          setRun((r) => ({ ...r, live: false }));
+        }
+        if (e.event === 'review_requested' || e.event === 'review_resolved') void refreshReviews();
+      });
+      setRun({ id, live: true });
+    } catch (e) {
+      fail(e);
+    }
+  };
+
+  const openPastRun = async (id: string) => {
+    try {
+      const detail = await backend.openRun(id);
+      stream.replace(eventsFromDetail(detail));
+      setRun({ id, live: false });
+      setView('run');
+    } catch (e) {
+      fail(e);
+    }
+  };
+
+  const openReviews = reviews.filter((r) => r.status === 'open').length;
+
+  return (
+    <div className="app">
+      <header className="topbar">
+        <span className="brand">Statewright</span>
+        <nav className="tabs" role="tablist">
+          {(['editor', 'run', 'review'] as View[]).map((v) => (
+            <button key={v} role="tab" aria-selected={view === v} className={view === v ? 'tab active' : 'tab'} onClick={() => setView(v)}>
+              {v === 'editor' ? 'Editor' : v === 'run' ? 'Runs' : 'Review'}
+              {v === 'review' && openReviews > 0 && (
+                <span className="badge" data-testid="review-badge" title={`${openReviews} run(s) waiting for a person`}>
+                  {openReviews}
+                </span>
+              )}
+            </button>
+          ))}
+        </nav>
+        <span className="hint">{backend.kind === 'fake' ? 'fake backend' : ''}</span>
+      </header>
+      <div className="main">
+        <aside className="sidebar">
+          <WorkflowList
+            entries={entries}
+            current={editor.doc?.id ?? null}
+            onOpen={open}
+            onCreate={(name) => guardUnsaved(() => backend.createWorkflow(name).then((e) => (refreshList(), editor.load(e.id), setView('editor'))).catch(fail))}
+            onDuplicate={(id, name) => guardUnsaved(() => backend.duplicateWorkflow(id, name).then((e) => (refreshList(), editor.load(e.id))).catch(fail))}
+            onRename={(id, name) =>
+              guardUnsaved(() =>
+                backend
+                  .renameWorkflow(id, name)
+                  .then((e) => (refreshList(), editor.load(e.id)))
+                  .catch(fail),
+              )
+            }
+          />
+          <h2>Runs</h2>
+          <PastRuns backend={backend} workflow={wf?.name ?? null} refreshKey={runsChanged} current={run.id} onOpen={(id) => void openPastRun(id)} />
+        </aside>
+        <main className="content">
+          {view === 'editor' && <EditorView editor={editor} seen={seen} onRun={() => editor.doc && guardUnsaved(() => setStarting(true))} />}
+          {view === 'run' && (
+            <RunViewer
+              view={stream.view}
+              runId={run.id}
+              live={run.live}
+              workflow={wf && (stream.view.workflow == null || stream.view.workflow === wf.name) ? wf : null}
+              positions={editor.positions}
+              shotUrl={(p) => backend.screenshotUrl(p)}
+              onCancel={() => run.id && void backend.cancelRun(run.id).catch(fail)}
+            />
+          )}
+          {view === 'review' && <ReviewPanel backend={backend} reviews={reviews} notify={notify} />}
+        </main>
+      </div>
+      {starting && editor.doc && wf && <StartRunDialog id={editor.doc.id} workflow={wf} onStart={(r) => void startRun(r)} onClose={() => setStarting(false)} />}
+      {editor.conflict && (
+        <Modal
+          title="Changed on disk"
+          body={`${editor.conflict.id} was changed by another program while you have unsaved changes.`}
+          choices={[
+            { label: 'Reload from disk (discard mine)', kind: 'danger', onChoose: () => editor.resolveConflict('reload') },
+            { label: 'Keep mine (overwrite on save)', kind: 'primary', onChoose: () => editor.resolveConflict('keep') },
+          ]}
+        />
+      )}
+      {question && <Modal {...question} />}
+      <div className="toasts" aria-live="polite">
+        {toasts.map((t) => (
+          <div key={t.id} className={`toast ${t.level}`} data-testid="toast">
+            {t.text}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,234 @@
+//! An in-memory backend: the UI's browser tests and plain-browser development run on it.
+//! It can replay a recorded run's event stream at its recorded pace (or faster), and it
+//! lets tests play "another program" changing a file on disk.
+
+import { applyResolution } from '../review/apply';
+import type { Resolution, ReviewItem } from '../review/types';
+import { eventsFromDetail, type RunEvent } from '../run/events';
+import { BackendError, type Backend, type Unsubscribe } from './types';
+import type { Diagnostic, OpenedWorkflow, RunDetail, RunFilter, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
+import { unifiedDiff } from './diff';
+import { fakeValidate } from './validate';
+
+export interface Recording {
+  /** The run as `statewright runs show --json` printed it. */
+  detail: RunDetail;
+  /** The events to replay, in order; rebuilt from `detail` when absent (as for past runs). */
+  events?: RunEvent[];
+}
+
+export interface FakeOptions {
+  workflows?: Record<string, Workflow>;
+  recording?: Recording | null;
+  reviews?: ReviewItem[];
+  /** Where screenshot paths are served from (fixtures). */
+  screenshotBase?: string;
+  /** Replay pace as a factor on recorded time: 1 = as recorded, 0.1 = ten times faster. */
+  timeScale?: number;
+}
+
+const text = (wf: Workflow) => `${JSON.stringify(wf, null, 2)}\n`;
+
+async function hash(s: string): Promise<string> {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return (h >>> 0).toString(16);
+}
+
+const slug = (name: string) => {
+  const trimmed = name.trim();
+  if (!trimmed || !/^[\p{L}\p{N} _-]+$/u.test(trimmed)) throw new BackendError('bad_name', `“${name}” is not a usable workflow name`);
+  return `${trimmed.toLowerCase().replace(/ /g, '-')}.json`;
+};
+
+export class FakeBackend implements Backend {
+  readonly kind = 'fake';
+  files = new Map<string, string>();
+  runs = new Map<string, RunDetail>();
+  reviews: ReviewItem[];
+  private workflowWatchers = new Set<(c: WorkflowChange) => void>();
+  private reviewWatchers = new Set<() => void>();
+  private timers = new Map<string, number[]>();
+  private runCount = 0;
+
+  constructor(private options: FakeOptions = {}) {
+    for (const [id, wf] of Object.entries(options.workflows ?? {})) this.files.set(id, text(wf));
+    if (options.recording) this.runs.set(options.recording.detail.run.id, options.recording.detail);
+    this.reviews = options.reviews ?? [];
+  }
+
+  private read(id: string): string {
+    const t = this.files.get(id);
+    if (t == null) throw new BackendError('not_found', `no workflow named \`${id}\``);
+    return t;
+  }
+
+  async listWorkflows(): Promise<WorkflowEntry[]> {
+    return [...this.files.entries()]
+      .map(([id, t]) => {
+        const wf = JSON.parse(t) as Workflow;
+        return { id, name: wf.name, states: wf.states.length, modified_ms: 0, error: null };
+      })
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  async openWorkflow(id: string): Promise<OpenedWorkflow> {
+    const t = this.read(id);
+    const workflow = JSON.parse(t) as Workflow;
+    return { id, workflow, hash: await hash(t), diagnostics: fakeValidate(workflow) };
+  }
+
+  private async create(id: string, wf: Workflow): Promise<WorkflowEntry> {
+    if (this.files.has(id)) throw new BackendError('exists', `a workflow file \`${id}\` already exists`);
+    this.files.set(id, text(wf));
+    return { id, name: wf.name, states: wf.states.length, modified_ms: Date.now(), error: null };
+  }
+
+  async createWorkflow(name: string): Promise<WorkflowEntry> {
+    return this.create(slug(name), {
+      version: 1,
+      name: name.trim(),
+      states: [
+        { name: 'Start', checks: [{ type: 'url', value: 'about:blank' }], actions: [{ type: 'navigate_to', url: 'https://example.com/' }], next: ['Done'] },
+        { name: 'Done', checks: [{ type: 'url', match: 'prefix', value: 'https://example.com' }], terminal: { outcome: 'success' } },
+      ],
+    } as Workflow);
+  }
+
+  async duplicateWorkflow(id: string, name: string): Promise<WorkflowEntry> {
+    const wf = JSON.parse(this.read(id)) as Workflow;
+    return this.create(slug(name), { ...wf, name: name.trim() });
+  }
+
+  async renameWorkflow(id: string, name: string): Promise<WorkflowEntry> {
+    const wf = { ...(JSON.parse(this.read(id)) as Workflow), name: name.trim() };
+    const newId = slug(name);
+    if (newId !== id && this.files.has(newId)) throw new BackendError('exists', `a workflow file \`${newId}\` already exists`);
+    this.files.delete(id);
+    this.files.set(newId, text(wf));
+    return { id: newId, name: wf.name, states: wf.states.length, modified_ms: Date.now(), error: null };
+  }
+
+  async saveWorkflow(id: string, workflow: Workflow, expectedHash: string | null): Promise<SaveResult> {
+    const current = this.files.get(id);
+    if (expectedHash && current != null && (await hash(current)) !== expectedHash)
+      throw new BackendError('conflict', `\`${id}\` changed on disk since it was opened`);
+    const t = text(workflow);
+    this.files.set(id, t);
+    return { hash: await hash(t), diagnostics: fakeValidate(workflow) };
+  }
+
+  async validateWorkflow(workflow: Workflow): Promise<Diagnostic[]> {
+    return fakeValidate(workflow);
+  }
+
+  async watchWorkflows(onChange: (c: WorkflowChange) => void): Promise<Unsubscribe> {
+    this.workflowWatchers.add(onChange);
+    return () => this.workflowWatchers.delete(onChange);
+  }
+
+  /** Test hook: another program writes a workflow file. */
+  writeFromOutside(id: string, workflow: Workflow) {
+    this.files.set(id, text(workflow));
+    for (const w of this.workflowWatchers) w({ id, removed: false });
+  }
+
+  /** Test hook: what the next runs replay, and how fast. */
+  replayWith(recording: Recording, timeScale = 1) {
+    this.options = { ...this.options, recording, timeScale };
+  }
+
+  async startRun(request: RunRequest, onEvent: (e: RunEvent) => void): Promise<string> {
+    const recording = this.options.recording;
+    if (!recording) throw new BackendError('no_recording', 'the fake backend has no recorded run to replay');
+    const runId = `fake-${++this.runCount}-${recording.detail.run.id}`;
+    const timeScale = this.options.timeScale ?? 1;
+    const timers: number[] = [];
+    const events = recording.events ?? eventsFromDetail(recording.detail);
+    let at = 0;
+    events.forEach((e, i) => {
+      const ms = (e as { elapsed_ms?: number }).elapsed_ms;
+      if (typeof ms === 'number') at = ms * timeScale;
+      const last = i === events.length - 1;
+      timers.push(
+        window.setTimeout(() => {
+          onEvent(e);
+          if (last) this.finish(runId, request, recording.detail);
+        }, at + i),
+      );
+    });
+    this.timers.set(runId, timers);
+    return runId;
+  }
+
+  private finish(runId: string, request: RunRequest, detail: RunDetail) {
+    this.timers.delete(runId);
+    this.runs.set(runId, { ...detail, run: { ...detail.run, id: runId, workflow: request.workflow.replace(/\.json$/, '') } });
+  }
+
+  async cancelRun(runId: string): Promise<void> {
+    for (const t of this.timers.get(runId) ?? []) window.clearTimeout(t);
+    this.timers.delete(runId);
+  }
+
+  async listRuns(filter: RunFilter): Promise<RunSummary[]> {
+    return [...this.runs.values()]
+      .map((d) => d.run)
+      .filter((r) => (!filter.workflow || r.workflow === filter.workflow) && (!filter.status || r.status === filter.status))
+      .sort((a, b) => b.started_ms - a.started_ms)
+      .slice(0, filter.limit ?? 100);
+  }
+
+  async openRun(runId: string): Promise<RunDetail> {
+    const d = this.runs.get(runId);
+    if (!d) throw new BackendError('not_found', `no run ${runId}`);
+    return d;
+  }
+
+  screenshotUrl(path: string): string {
+    return `${this.options.screenshotBase ?? 'fixtures/demo-run/'}${path}`;
+  }
+
+  async listReviews(status: 'open' | 'resolved' | null): Promise<ReviewItem[]> {
+    return this.reviews.filter((r) => status == null || r.status === status);
+  }
+
+  async showReview(id: number): Promise<ReviewItem> {
+    const r = this.reviews.find((x) => x.id === id);
+    if (!r) throw new BackendError('not_found', `no review #${id}`);
+    return r;
+  }
+
+  private workflowOf(review: ReviewItem): [string, Workflow] {
+    const id = `${review.workflow}.json`;
+    return [id, JSON.parse(this.read(id)) as Workflow];
+  }
+
+  async previewResolution(id: number, resolution: Resolution): Promise<{ diff: string }> {
+    const review = await this.showReview(id);
+    const [file, wf] = this.workflowOf(review);
+    return { diff: unifiedDiff(text(wf), text(applyResolution(wf, review, resolution)), file) };
+  }
+
+  async resolveReview(id: number, resolution: Resolution, save: boolean): Promise<void> {
+    const review = await this.showReview(id);
+    if (review.status !== 'open') throw new BackendError('already_resolved', `review #${id} is already resolved`);
+    if (save) {
+      const [file, wf] = this.workflowOf(review);
+      this.writeFromOutside(file, applyResolution(wf, review, resolution));
+    }
+    this.reviews = this.reviews.map((r) => (r.id === id ? { ...r, status: 'resolved', resolution, resolved_ms: Date.now() } : r));
+    for (const w of this.reviewWatchers) w();
+  }
+
+  async watchReviews(onChange: () => void): Promise<Unsubscribe> {
+    this.reviewWatchers.add(onChange);
+    return () => this.reviewWatchers.delete(onChange);
+  }
+
+  /** Test hook: a run asks for a person. */
+  addReview(review: ReviewItem) {
+    this.reviews = [...this.reviews, review];
+    for (const w of this.reviewWatchers) w();
+  }
+}

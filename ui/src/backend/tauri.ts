@@ -1,0 +1,56 @@
+//! The backend inside the app: Tauri commands (thin wrappers over the core crates), a
+//! Channel per run for its events, and broadcast events for file and review changes.
+
+import { Channel, convertFileSrc, invoke } from '@tauri-apps/api/core';
+import { listen } from '@tauri-apps/api/event';
+import type { Resolution, ReviewItem } from '../review/types';
+import type { RunEvent } from '../run/events';
+import { BackendError, type Backend, type Unsubscribe } from './types';
+import type { Diagnostic, ErrorPayload, OpenedWorkflow, RunDetail, RunFilter, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
+
+async function call<T>(cmd: string, args?: Record<string, unknown>): Promise<T> {
+  try {
+    return await invoke<T>(cmd, args);
+  } catch (e) {
+    const p = e as Partial<ErrorPayload> | string;
+    if (typeof p === 'object' && p && typeof p.code === 'string') throw new BackendError(p.code, p.message ?? p.code);
+    throw new BackendError('ipc', String(e));
+  }
+}
+
+export class TauriBackend implements Backend {
+  readonly kind = 'tauri';
+
+  listWorkflows = () => call<WorkflowEntry[]>('list_workflows');
+  openWorkflow = (id: string) => call<OpenedWorkflow>('open_workflow', { id });
+  createWorkflow = (name: string) => call<WorkflowEntry>('create_workflow', { name });
+  duplicateWorkflow = (id: string, name: string) => call<WorkflowEntry>('duplicate_workflow', { id, name });
+  renameWorkflow = (id: string, name: string) => call<WorkflowEntry>('rename_workflow', { id, name });
+  saveWorkflow = (id: string, workflow: Workflow, expectedHash: string | null) => call<SaveResult>('save_workflow', { id, workflow, expected_hash: expectedHash });
+  validateWorkflow = (workflow: Workflow) => call<Diagnostic[]>('validate_workflow', { workflow });
+
+  async watchWorkflows(onChange: (c: WorkflowChange) => void): Promise<Unsubscribe> {
+    return listen<WorkflowChange>('statewright://workflow-changed', (e) => onChange(e.payload));
+  }
+
+  async startRun(request: RunRequest, onEvent: (e: RunEvent) => void): Promise<string> {
+    const channel = new Channel<RunEvent>();
+    channel.onmessage = onEvent;
+    return call<string>('start_run', { request, events: channel });
+  }
+
+  cancelRun = (runId: string) => call<void>('cancel_run', { run_id: runId });
+  listRuns = (filter: RunFilter) => call<RunSummary[]>('list_runs', { filter });
+  openRun = (runId: string) => call<RunDetail>('open_run', { run_id: runId });
+  /** Screenshots are served by the app's `shot:` protocol, from the runs folder only. */
+  screenshotUrl = (path: string) => convertFileSrc(path, 'shot');
+
+  listReviews = (status: 'open' | 'resolved' | null) => call<ReviewItem[]>('list_reviews', { status });
+  showReview = (id: number) => call<ReviewItem>('show_review', { id });
+  previewResolution = (id: number, resolution: Resolution) => call<{ diff: string }>('preview_resolution', { id, resolution });
+  resolveReview = (id: number, resolution: Resolution, save: boolean) => call<void>('resolve_review', { id, resolution, save });
+
+  async watchReviews(onChange: () => void): Promise<Unsubscribe> {
+    return listen('statewright://reviews-changed', () => onChange());
+  }
+}

@@ -1,0 +1,62 @@
+//! The one interface between the UI and whatever runs workflows: the Tauri shell in the
+//! app, an in-memory fake in tests and in plain-browser development.
+
+import type { Workflow } from '../bindings';
+import type { Diagnostic } from '../bindings';
+import type { RunSummary } from '../bindings';
+import type { RunDetail } from '../bindings';
+import type { WorkflowEntry } from '../bindings';
+import type { OpenedWorkflow } from '../bindings';
+import type { SaveResult } from '../bindings';
+import type { WorkflowChange } from '../bindings';
+import type { RunRequest } from '../bindings';
+import type { RunFilter } from '../bindings';
+import type { RunEvent } from '../run/events';
+import type { Resolution, ReviewItem } from '../review/types';
+
+export type { Workflow, Diagnostic, RunSummary, RunDetail, WorkflowEntry, OpenedWorkflow, SaveResult };
+export type { WorkflowChange, RunRequest, RunFilter };
+
+/** Errors reach the UI as a stable code plus a message for people; branch on the code. */
+export class BackendError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BackendError';
+  }
+}
+
+export type Unsubscribe = () => void;
+
+export interface Backend {
+  readonly kind: 'tauri' | 'fake';
+
+  listWorkflows(): Promise<WorkflowEntry[]>;
+  openWorkflow(id: string): Promise<OpenedWorkflow>;
+  /** Creates `<name>.json` with one start state and one terminal state. */
+  createWorkflow(name: string): Promise<WorkflowEntry>;
+  duplicateWorkflow(id: string, name: string): Promise<WorkflowEntry>;
+  renameWorkflow(id: string, name: string): Promise<WorkflowEntry>;
+  /** Writes the native format (stable field order). `expectedHash` guards against
+   * overwriting a file someone else changed; pass null to overwrite anyway. */
+  saveWorkflow(id: string, workflow: Workflow, expectedHash: string | null): Promise<SaveResult>;
+  validateWorkflow(workflow: Workflow): Promise<Diagnostic[]>;
+  watchWorkflows(onChange: (change: WorkflowChange) => void): Promise<Unsubscribe>;
+
+  /** Starts a run; events arrive on `onEvent` in order, persisted before they arrive. */
+  startRun(request: RunRequest, onEvent: (event: RunEvent) => void): Promise<string>;
+  cancelRun(runId: string): Promise<void>;
+  listRuns(filter: RunFilter): Promise<RunSummary[]>;
+  openRun(runId: string): Promise<RunDetail>;
+  /** A URL the UI can put in an <img> for a screenshot path from the store. */
+  screenshotUrl(path: string): string;
+
+  listReviews(status: 'open' | 'resolved' | null): Promise<ReviewItem[]>;
+  showReview(id: number): Promise<ReviewItem>;
+  previewResolution(id: number, resolution: Resolution): Promise<{ diff: string }>;
+  resolveReview(id: number, resolution: Resolution, save: boolean): Promise<void>;
+  /** Called whenever the set of open reviews may have changed. */
+  watchReviews(onChange: () => void): Promise<Unsubscribe>;
+}

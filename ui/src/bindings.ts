@@ -1,0 +1,503 @@
+// Generated from the Rust types by crates/workbench/src/bindings.rs. Do not edit:
+// change the Rust type, then run `UPDATE_BINDINGS=1 cargo test -p statewright-workbench --test bindings`.
+
+/** The typed action whitelist. Nothing outside this enum can run. */
+export type Action = {
+  type: "navigate_to";
+  url: string;
+} | {
+  type: "click";
+  target: Target;
+  button?: MouseButton;
+  /** 2 for a double click. */
+  count?: number;
+  /** Where inside the element, as fractions of its width and height (default centre). */
+  position?: Position | null;
+} | {
+  type: "type";
+  target: Target;
+  text: string;
+  /** Replace the field's content (the default, like Playwright's `fill`, so a state
+   * entered again types the same text again); `false` appends to it. */
+  clear?: boolean;
+} | {
+  type: "press_key";
+  key: string;
+} | {
+  type: "scroll";
+  direction: Direction;
+  /** Pixels. */
+  amount?: number;
+  /** Scroll inside this element instead of the page. */
+  target?: Target | null;
+} | {
+  type: "scroll_to";
+  target: Target;
+} | {
+  type: "hover";
+  target: Target;
+} | {
+  type: "select_option";
+  target: Target;
+  value?: string | null;
+  label?: string | null;
+} | {
+  type: "wait";
+  seconds: number;
+} | {
+  type: "wait_for";
+  target: Target;
+  timeout?: number | null;
+} | {
+  type: "save_html";
+  filename: string;
+} | {
+  type: "screenshot";
+  filename: string;
+} | {
+  type: "launch";
+  program: string;
+  args?: string[];
+} | {
+  type: "focus_window";
+  window: WindowSelector;
+} | {
+  type: "mouse_click";
+  x: number;
+  y: number;
+  window?: WindowSelector | null;
+  button?: MouseButton;
+  count?: number;
+} | {
+  type: "mouse_drag";
+  from: Point;
+  to: Point;
+  window?: WindowSelector | null;
+} | {
+  type: "scroll_at";
+  x: number;
+  y: number;
+  window?: WindowSelector | null;
+  dx?: number;
+  dy?: number;
+} | {
+  type: "key_combo";
+  keys: string;
+} | {
+  type: "type_text";
+  text: string;
+} | {
+  type: "wait_for_window";
+  window: WindowSelector;
+  timeout?: number | null;
+};
+
+export type ActionRecord = {
+  seq: number;
+  step: number;
+  state: string;
+  index: number;
+  kind: string;
+  args?: unknown;
+  detail?: string | null;
+  error?: string | null;
+  by_state?: string | null;
+  elapsed_ms?: number | null;
+  duration_ms?: number | null;
+  attempts?: number | null;
+  at_ms: number;
+  artifact_name?: string | null;
+  artifact_path?: string | null;
+};
+
+/** One predicate on the live page. `negate` inverts it. */
+export type Check = {
+  type: "url";
+  match?: UrlMatch;
+  value: string;
+  negate?: boolean;
+} | {
+  type: "title";
+  match?: TitleMatch;
+  value: string;
+  negate?: boolean;
+} | {
+  type: "text";
+  match?: TextMatch;
+  value: string;
+  negate?: boolean;
+} | {
+  type: "element";
+  by?: SelectorKind;
+  selector: string;
+  negate?: boolean;
+} | {
+  type: "window_title";
+  match?: TitleMatch;
+  value: string;
+  negate?: boolean;
+} | {
+  type: "app_class";
+  value: string;
+  negate?: boolean;
+} | {
+  type: "window_exists";
+  title?: string | null;
+  match?: TitleMatch;
+  app_class?: string | null;
+  negate?: boolean;
+} | {
+  type: "window_focused";
+  title?: string | null;
+  match?: TitleMatch;
+  app_class?: string | null;
+  negate?: boolean;
+};
+
+/** The result of one check when a state was entered. */
+export type CheckResult = {
+  check: string;
+  passed: boolean;
+};
+
+/** Executor knobs. Durations are in seconds, as in CliGent. */
+export type Config = {
+  /** When several states match at once: true picks the first, false fails the run. */
+  allow_multiple_states?: boolean;
+  /** Longest wait between two evaluations of the states when the page reports no change. */
+  transition_period?: number;
+  /** How long no state may match before the run fails. */
+  no_states_timeout?: number;
+  /** Pause between two actions of a state. */
+  action_period?: number;
+  /** How long a non-continuous state may keep matching after its actions ran. */
+  state_timeout?: number;
+  /** How long an element action waits for its target to become actionable. */
+  action_timeout?: number;
+  /** The most state entries one run may make. */
+  recursion_limit?: number;
+  /** Browser viewport used for new pages. */
+  viewport?: Viewport;
+};
+
+/** Why one state did not match: which of its checks failed. */
+export type Diagnosis = {
+  state: string;
+  passed: number;
+  total: number;
+  failing: string[];
+};
+
+/** One finding, positioned in its file. */
+export type Diagnostic = {
+  severity: Severity;
+  file: string;
+  line: number;
+  column: number;
+  /** The JSON path of the offending value, e.g. `states[2].actions[0].target`. */
+  path: string;
+  message: string;
+  /** What to do about it. */
+  help?: string | null;
+};
+
+export type Direction = "up" | "down" | "left" | "right";
+
+/** An error as the UI receives it. */
+export type ErrorPayload = {
+  code: string;
+  message: string;
+};
+
+export type Event = {
+  event: "run_started";
+  workflow: string;
+  states: number;
+} | {
+  event: "state_entered";
+  step: number;
+  state: string;
+  state_index: number;
+  /** How many times this state has been entered in this run, this one included. */
+  visit: number;
+  elapsed_ms: number;
+  url: string;
+  checks: CheckResult[];
+} | {
+  event: "observed";
+  step: number;
+  url: string;
+  title: string;
+  /** The page's visible text, whitespace-normalised and truncated. */
+  text: string;
+  /** Interactive elements with stable ids (`e12`), as the driver reports them. */
+  elements: unknown;
+} | {
+  event: "action_started";
+  step: number;
+  state: string;
+  index: number;
+  /** The action with parameters filled in and secrets masked. */
+  action: Action;
+} | {
+  event: "action_finished";
+  step: number;
+  state: string;
+  index: number;
+  action: Action;
+  elapsed_ms: number;
+  duration_ms: number;
+  /** How many times the target was looked for before acting (1 = at once). */
+  attempts: number;
+  detail?: string | null;
+  error?: string | null;
+} | {
+  event: "action_preempted";
+  step: number;
+  state: string;
+  index: number;
+  by_state: string;
+  reason: string;
+} | {
+  event: "run_finished";
+  status: RunStatus;
+  end_state?: string | null;
+  outcome?: Outcome | null;
+  message: string;
+  failure?: Failure | null;
+  duration_ms: number;
+  steps: number;
+  actions: number;
+};
+
+/** Why a run failed, with what is needed to understand it. */
+export type Failure = {
+  kind: "failure_state";
+  state: string;
+  message: string;
+} | {
+  kind: "stuck";
+  state: string;
+  seconds: number;
+} | {
+  kind: "no_state";
+  seconds: number;
+  url: string;
+  title: string;
+  closest: Diagnosis[];
+} | {
+  kind: "ambiguous";
+  states: string[];
+} | {
+  kind: "recursion_limit";
+  limit: number;
+} | {
+  kind: "action";
+  state: string;
+  index: number;
+  action: string;
+  error: string;
+} | {
+  kind: "driver";
+  error: string;
+} | {
+  kind: "setup";
+  error: string;
+};
+
+export type MouseButton = "left" | "right" | "middle";
+
+/** A workflow file as the editor opens it. */
+export type OpenedWorkflow = {
+  id: string;
+  /** `None` when the file is not a workflow at all (the diagnostics say why). */
+  workflow?: Workflow | null;
+  /** The SHA-256 of the file's bytes, handed back on save to detect changes by others. */
+  hash: string;
+  /** The validator's findings (errors and warnings), positioned by JSON path. */
+  diagnostics: Diagnostic[];
+};
+
+export type Outcome = "success" | "failure";
+
+export type PageRecord = {
+  url: string;
+  title: string;
+  text: string;
+  elements: unknown;
+};
+
+export type Parameter = {
+  description?: string;
+  /** Used when the run does not supply a value. Without one the parameter is required. */
+  default?: string | null;
+  /** Secret values never reach logs, run records or screenshots' metadata. */
+  secret?: boolean;
+};
+
+/** A point in pixels: on the screen, or inside a window's client area. */
+export type Point = {
+  x: number;
+  y: number;
+};
+
+export type Position = {
+  x: number;
+  y: number;
+};
+
+export type RunDetail = {
+  run: RunSummary;
+  steps: StepRecord[];
+  actions: ActionRecord[];
+};
+
+/** Which past runs to list. */
+export type RunFilter = {
+  workflow?: string | null;
+  status?: string | null;
+  limit?: number | null;
+};
+
+/** What the UI asks for when it starts a run. */
+export type RunRequest = {
+  /** The workflow's id (file name) in the workflows folder. */
+  workflow: string;
+  /** Parameter values by name; secrets travel here once and are masked everywhere after. */
+  params: Record<string, string>;
+  headed: boolean;
+  /** Serve the bundled demo site and pass its address as the `site` parameter. */
+  demo_site: boolean;
+};
+
+/** How a run ended. */
+export type RunStatus = "succeeded" | "failed" | "cancelled";
+
+export type RunSummary = {
+  id: string;
+  workflow: string;
+  workflow_hash: string;
+  parameters: unknown;
+  browser: string;
+  status: string;
+  outcome?: string | null;
+  end_state?: string | null;
+  message?: string | null;
+  failure?: unknown;
+  started_ms: number;
+  finished_ms?: number | null;
+  duration_ms?: number | null;
+  steps: number;
+  actions: number;
+  llm_calls: number;
+  llm_tokens: number;
+};
+
+export type SaveResult = {
+  hash: string;
+  diagnostics: Diagnostic[];
+};
+
+export type SelectorKind = "css" | "xpath";
+
+export type Severity = "error" | "warning";
+
+export type State = {
+  name: string;
+  description?: string;
+  /** "Where am I": all must hold for the state to match. An empty list never matches. */
+  checks: Check[];
+  /** "What to do here", in order. */
+  actions?: Action[];
+  /** A continuous state re-runs its actions on every pass instead of once per entry. */
+  continuous?: boolean;
+  /** The states this state's actions are expected to lead to. */
+  next?: string[];
+  /** Present on terminal states: entering one ends the run after its actions. */
+  terminal?: Terminal | null;
+};
+
+export type StepRecord = {
+  step: number;
+  state: string;
+  state_index: number;
+  visit: number;
+  elapsed_ms: number;
+  entered_ms: number;
+  url: string;
+  checks: unknown;
+  screenshot?: string | null;
+  page_title?: string | null;
+  /** Only when asked for (`with_pages`). */
+  page?: PageRecord | null;
+};
+
+/** How an action finds its element. Exactly one of `css`, `xpath`, `text` or `role` is set;
+ * `name` narrows `role` by accessible name; `nth` picks among several matches (0-based). */
+export type Target = {
+  css?: string | null;
+  xpath?: string | null;
+  /** The element whose whitespace-normalised visible text equals this. */
+  text?: string | null;
+  /** An ARIA role (explicit or implicit), e.g. `button`, `link`, `textbox`. */
+  role?: string | null;
+  /** With `role`: the accessible name, matched exactly after whitespace normalisation. */
+  name?: string | null;
+  nth?: number | null;
+};
+
+export type Terminal = {
+  outcome: Outcome;
+  message?: string;
+};
+
+export type TextMatch = "equals" | "contains";
+
+export type TitleMatch = "exact" | "contains" | "pattern";
+
+export type UrlMatch = "exact" | "prefix" | "pattern";
+
+export type Viewport = {
+  width: number;
+  height: number;
+};
+
+/** Which desktop window is meant: every field that is set must match; at least one is set. */
+export type WindowSelector = {
+  title?: string | null;
+  /** How `title` is compared (default `exact`). */
+  match?: TitleMatch;
+  /** The application class or instance (`WM_CLASS`), compared case-insensitively. */
+  app_class?: string | null;
+};
+
+/** A finite-state machine of one task. */
+export type Workflow = {
+  /** Format version; always 1 for now. Files without it are read as CliGent files. */
+  version: number;
+  name: string;
+  description?: string;
+  /** Named inputs, referenced as `{{name}}` in URLs, text, selectors and check values. */
+  parameters?: Record<string, Parameter>;
+  config?: Config;
+  /** States in priority order: when several match, the first one wins. */
+  states: State[];
+};
+
+/** A file in the workflows folder was written, created or removed by anyone. */
+export type WorkflowChange = {
+  id: string;
+  removed: boolean;
+};
+
+/** One file of the workflows folder. */
+export type WorkflowEntry = {
+  /** The file name inside the folder, e.g. `demo-shop.json`; how the UI names the file. */
+  id: string;
+  /** The workflow's own name (the file stem when the file cannot be read). */
+  name: string;
+  states: number;
+  modified_ms: number;
+  /** Why the file cannot be opened in the editor, if it cannot. */
+  error?: string | null;
+};

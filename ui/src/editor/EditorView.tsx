@@ -1,0 +1,135 @@
+//! The editor: toolbar, the state graph, and the form of the selected state (or of the
+//! workflow itself), with the validator's findings listed below.
+
+import { useEffect, useMemo } from 'react';
+import { isDirty } from './history';
+import { GraphCanvas } from './GraphCanvas';
+import type { SeenTransitions } from './graph';
+import * as m from './model';
+import { handleShortcut, SHORTCUTS } from './shortcuts';
+import { StateForm } from './StateForm';
+import type { WorkflowEditor } from './useWorkflowEditor';
+import { WorkflowForm } from './WorkflowForm';
+
+export function EditorView({ editor, seen, onRun }: { editor: WorkflowEditor; seen: SeenTransitions; onRun: () => void }) {
+  const { doc, diagnostics, positions, selected, setSelected, edit } = editor;
+  const wf = doc?.history.present;
+  const state = wf?.states.find((s) => s.name === selected) ?? null;
+  const dirty = doc ? isDirty(doc.history) : false;
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+
+  const addState = () => {
+    if (!wf) return;
+    const name = m.uniqueStateName(wf);
+    edit((w) => m.addState(w, { name, checks: [{ type: 'url', value: '' }] } as never));
+    const at = selected ? positions.get(selected) : undefined;
+    editor.setPositions(new Map(positions).set(name, at ? { x: at.x + 40, y: at.y + 140 } : { x: 0, y: -160 }));
+    setSelected(name);
+  };
+
+  const handlers = useMemo(
+    () => ({
+      save: () => void editor.save(),
+      undo: editor.undo,
+      redo: editor.redo,
+      layout: () => wf && void editor.relayout(wf),
+      addState,
+      deleteState: () => selected && (edit((w) => m.deleteState(w, selected)), setSelected(null)),
+      raise: () => selected && wf && edit((w) => m.moveState(w, selected, m.stateIndex(w, selected) - 1)),
+      lower: () => selected && wf && edit((w) => m.moveState(w, selected, m.stateIndex(w, selected) + 1)),
+      run: onRun,
+    }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [editor, wf, selected, positions, onRun],
+  );
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => handleShortcut(e, handlers);
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [handlers]);
+
+  if (!doc || !wf) return <div className="empty">Open or create a workflow.</div>;
+  return (
+    <div className="editor">
+      <div className="toolbar" role="toolbar">
+        <strong className="doc-title" data-testid="doc-title">
+          {wf.name}
+          {dirty && <span title="unsaved changes"> •</span>}
+        </strong>
+        <span className="doc-id">{doc.id}</span>
+        <button onClick={() => void editor.save()} title="Ctrl+S" disabled={!dirty}>
+          Save
+        </button>
+        <button onClick={editor.undo} disabled={!doc.history.past.length} title="Ctrl+Z">
+          Undo
+        </button>
+        <button onClick={editor.redo} disabled={!doc.history.future.length} title="Ctrl+Shift+Z">
+          Redo
+        </button>
+        <button onClick={addState} title="A">
+          Add state
+        </button>
+        <button onClick={() => void editor.relayout(wf)} title="Ctrl+L">
+          Layout
+        </button>
+        <button onClick={() => setSelected(null)}>Settings</button>
+        <button className="primary" onClick={onRun} title="Ctrl+Enter">
+          Run…
+        </button>
+        <span className={errors.length ? 'status-bad' : 'status-ok'} data-testid="problem-count">
+          {errors.length ? `${errors.length} problem${errors.length > 1 ? 's' : ''}` : 'valid'}
+        </span>
+        {editor.layoutMs != null && <span className="hint" data-testid="layout-ms">layout {Math.round(editor.layoutMs)} ms</span>}
+      </div>
+      <div className="editor-body">
+        <GraphCanvas
+          workflow={wf}
+          positions={positions}
+          diagnostics={diagnostics}
+          selected={selected}
+          seen={seen}
+          onSelect={setSelected}
+          onConnect={(from, to) => edit((w) => m.setNext(w, from, [...new Set([...(w.states.find((s) => s.name === from)?.next ?? []), to])]))}
+          layouts={editor.layouts}
+          onMoved={(name, pos) => editor.setPositions(new Map(positions).set(name, pos))}
+        />
+        <aside className="side-panel">
+          {state ? (
+            <StateForm key={state.name} workflow={wf} state={state} diagnostics={diagnostics} edit={edit} onRenamed={setSelected} />
+          ) : (
+            <WorkflowForm workflow={wf} diagnostics={diagnostics} edit={edit} />
+          )}
+          <details className="shortcuts">
+            <summary>Keyboard shortcuts</summary>
+            <dl>
+              {SHORTCUTS.map(([k, v]) => (
+                <div key={k}>
+                  <dt>{k}</dt>
+                  <dd>{v}</dd>
+                </div>
+              ))}
+            </dl>
+          </details>
+        </aside>
+      </div>
+      {errors.length > 0 && (
+        <ul className="problem-list" data-testid="problem-list">
+          {errors.map((d, i) => (
+            <li key={i}>
+              <button
+                className="link"
+                onClick={() => {
+                  const mm = /^states\[(\d+)\]/.exec(d.path);
+                  setSelected(mm ? (wf.states[Number(mm[1])]?.name ?? null) : null);
+                }}
+              >
+                {d.path || 'workflow'}
+              </button>
+              : {d.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

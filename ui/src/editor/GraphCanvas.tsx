@@ -1,0 +1,98 @@
+//! The state graph on a React Flow canvas. Editable (select, connect to add a `next`,
+//! drag) in the editor; read-only with the active state lit in the run viewer.
+
+import { Background, Controls, MiniMap, ReactFlow, useReactFlow, type Connection, type Edge, type NodeChange, applyNodeChanges } from '@xyflow/react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { Diagnostic, Workflow } from '../bindings';
+import { toEdges, toNodes, type SeenTransitions, type StateNode } from './graph';
+import type { Positions } from './layout';
+import { nodeTypes } from './StateNode';
+
+export interface GraphCanvasProps {
+  workflow: Workflow;
+  positions: Positions;
+  diagnostics?: Diagnostic[];
+  selected?: string | null;
+  active?: string | null;
+  visited?: Set<string>;
+  lastEdge?: { from: string; to: string } | null;
+  seen?: SeenTransitions;
+  onSelect?: (state: string | null) => void;
+  onConnect?: (from: string, to: string) => void;
+  onMoved?: (state: string, pos: { x: number; y: number }) => void;
+  readOnly?: boolean;
+  /** Bumped on each auto-layout, to fit the new layout into view. */
+  layouts?: number;
+}
+
+/** Keeps the previous node object wherever nothing shown changed, so React Flow re-renders
+ * only the nodes that did (a streaming run changes two or three per step, not 300). */
+function mergeNodes(prev: StateNode[], next: StateNode[]): StateNode[] {
+  const byId = new Map(prev.map((n) => [n.id, n]));
+  return next.map((n) => {
+    const old = byId.get(n.id);
+    if (!old) return n;
+    const a = old.data;
+    const b = n.data;
+    const same =
+      a.state === b.state && a.priority === b.priority && a.active === b.active && a.visited === b.visited && a.problems === b.problems && old.selected === n.selected && old.position.x === n.position.x && old.position.y === n.position.y;
+    return same ? old : { ...old, ...n };
+  });
+}
+
+function mergeEdges(prev: Edge[], next: Edge[]): Edge[] {
+  const byId = new Map(prev.map((e) => [e.id, e]));
+  return next.map((e) => {
+    const old = byId.get(e.id);
+    return old && old.label === e.label && old.className === e.className && old.animated === e.animated ? old : e;
+  });
+}
+
+/** Fits the graph into view after each (re)layout. */
+function FitOnLayout({ layouts }: { layouts: number }) {
+  const flow = useReactFlow();
+  useEffect(() => {
+    const t = window.setTimeout(() => void flow.fitView({ duration: 200 }), 30);
+    return () => window.clearTimeout(t);
+  }, [flow, layouts]);
+  return null;
+}
+
+export function GraphCanvas(p: GraphCanvasProps) {
+  const base = useMemo(
+    () => toNodes(p.workflow, p.positions, { active: p.active, visited: p.visited, selected: p.selected, diagnostics: p.diagnostics }),
+    [p.workflow, p.positions, p.active, p.visited, p.selected, p.diagnostics],
+  );
+  const edgesRef = useRef<Edge[]>([]);
+  const edges = useMemo(() => (edgesRef.current = mergeEdges(edgesRef.current, toEdges(p.workflow, p.seen, p.lastEdge ?? null))), [p.workflow, p.seen, p.lastEdge]);
+  // React Flow owns transient state (dragging, measured sizes); ours merges into it.
+  const [nodes, setNodes] = useState<StateNode[]>(base);
+  useEffect(() => setNodes((prev) => mergeNodes(prev, base)), [base]);
+  const large = p.workflow.states.length > 100;
+  return (
+    <div className="graph-canvas" data-testid="graph">
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        onNodesChange={(changes: NodeChange<StateNode>[]) => setNodes((ns) => applyNodeChanges(changes, ns))}
+        onNodeClick={(_, n) => p.onSelect?.(n.id)}
+        onPaneClick={() => p.onSelect?.(null)}
+        onNodeDragStop={(_, n) => p.onMoved?.(n.id, n.position)}
+        onConnect={(c: Connection) => c.source && c.target && p.onConnect?.(c.source, c.target)}
+        nodesDraggable={!p.readOnly}
+        nodesConnectable={!p.readOnly}
+        deleteKeyCode={null}
+        onlyRenderVisibleElements={large}
+        minZoom={0.05}
+        fitView
+        proOptions={{ hideAttribution: true }}
+      >
+        <Background />
+        <FitOnLayout layouts={p.layouts ?? 0} />
+        <Controls showInteractive={false} />
+        {!large && <MiniMap pannable zoomable />}
+      </ReactFlow>
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+//! One generic form for every check and action variant, driven by `fields.ts`. Each field
+//! shows the validator's messages for its own JSON path.
+
+import type { Diagnostic } from '../bindings';
+import type { FieldSpec } from './fields';
+import { Problems, problemsAt } from './Problems';
+
+type Obj = Record<string, unknown>;
+
+const LOCATORS = ['css', 'xpath', 'text', 'role'] as const;
+
+function TargetField({ value, onChange, label }: { value: Obj | undefined; onChange: (v: Obj | undefined) => void; label: string }) {
+  const t = value ?? {};
+  const kind = LOCATORS.find((k) => t[k] != null) ?? 'css';
+  return (
+    <div className="target-field">
+      <select aria-label={`${label} locator`} value={kind} onChange={(e) => onChange({ [e.target.value]: (t[kind] as string) ?? '' })}>
+        {LOCATORS.map((k) => (
+          <option key={k}>{k}</option>
+        ))}
+      </select>
+      <input aria-label={`${label} ${kind}`} value={(t[kind] as string) ?? ''} onChange={(e) => onChange({ ...t, [kind]: e.target.value })} />
+      {kind === 'role' && <input aria-label={`${label} name`} placeholder="accessible name" value={(t.name as string) ?? ''} onChange={(e) => onChange({ ...t, name: e.target.value || undefined })} />}
+    </div>
+  );
+}
+
+function Field({ spec, value, set }: { spec: FieldSpec; value: unknown; set: (v: unknown) => void }) {
+  const label = spec.key;
+  switch (spec.kind) {
+    case 'bool':
+      return <input type="checkbox" aria-label={label} checked={(value ?? spec.fallback ?? false) as boolean} onChange={(e) => set(e.target.checked === spec.fallback ? undefined : e.target.checked)} />;
+    case 'enum':
+      return (
+        <select aria-label={label} value={(value ?? spec.fallback ?? '') as string} onChange={(e) => set(spec.optional && e.target.value === spec.fallback ? undefined : e.target.value)}>
+          {spec.options!.map((o) => (
+            <option key={o}>{o}</option>
+          ))}
+        </select>
+      );
+    case 'number':
+      return (
+        <input
+          type="number"
+          aria-label={label}
+          step="any"
+          placeholder={spec.fallback != null ? String(spec.fallback) : ''}
+          value={value == null ? '' : String(value)}
+          onChange={(e) => set(e.target.value === '' ? (spec.optional ? undefined : 0) : Number(e.target.value))}
+        />
+      );
+    case 'target':
+      return <TargetField label={label} value={value as Obj | undefined} onChange={(v) => set(v)} />;
+    case 'window': {
+      const w = (value ?? {}) as Obj;
+      const put = (k: string, v: string) => {
+        const next = { ...w, [k]: v || undefined };
+        set(spec.optional && !next.title && !next.app_class ? undefined : next);
+      };
+      return (
+        <span className="window-field">
+          <input aria-label={`${label} title`} placeholder="title" value={(w.title as string) ?? ''} onChange={(e) => put('title', e.target.value)} />
+          <input aria-label={`${label} class`} placeholder="app class" value={(w.app_class as string) ?? ''} onChange={(e) => put('app_class', e.target.value)} />
+        </span>
+      );
+    }
+    case 'point': {
+      const p = (value ?? { x: 0, y: 0 }) as { x: number; y: number };
+      return (
+        <span className="point-field">
+          <input type="number" aria-label={`${label} x`} value={p.x} onChange={(e) => set({ ...p, x: Number(e.target.value) })} />
+          <input type="number" aria-label={`${label} y`} value={p.y} onChange={(e) => set({ ...p, y: Number(e.target.value) })} />
+        </span>
+      );
+    }
+    case 'strings':
+      return <input aria-label={label} placeholder="space-separated" value={((value as string[]) ?? []).join(' ')} onChange={(e) => set(e.target.value.trim() ? e.target.value.split(/\s+/) : undefined)} />;
+    default:
+      return <input aria-label={label} value={(value as string) ?? ''} onChange={(e) => set(spec.optional && e.target.value === '' ? undefined : e.target.value)} />;
+  }
+}
+
+export function ObjectForm<T extends { type: string }>(p: {
+  value: T;
+  fields: FieldSpec[];
+  onChange: (v: T) => void;
+  path: string;
+  diagnostics?: Diagnostic[];
+}) {
+  const obj = p.value as unknown as Obj;
+  const set = (key: string) => (v: unknown) => {
+    const next: Obj = { ...obj, [key]: v };
+    if (v === undefined) delete next[key];
+    p.onChange(next as unknown as T);
+  };
+  const own = (p.diagnostics ?? []).filter((d) => d.path === p.path);
+  return (
+    <div className="object-form">
+      {p.fields.map((f) => (
+        <label key={f.key} className="field" title={f.help}>
+          <span className="field-label">{f.key}</span>
+          <Field spec={f} value={obj[f.key]} set={set(f.key)} />
+          <Problems items={problemsAt(p.diagnostics, `${p.path}.${f.key}`)} />
+        </label>
+      ))}
+      <Problems items={own} />
+    </div>
+  );
+}

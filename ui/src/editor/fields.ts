@@ -1,0 +1,84 @@
+//! What each check and action type has for fields, and a fresh value of each type, so one
+//! generic form edits every variant of the typed whitelist.
+
+import type { Action, Check } from '../bindings';
+
+export type FieldKind = 'string' | 'number' | 'bool' | 'enum' | 'target' | 'window' | 'point' | 'strings';
+
+export interface FieldSpec {
+  key: string;
+  kind: FieldKind;
+  options?: string[];
+  optional?: boolean;
+  /** The value the Rust model assumes when the field is absent. */
+  fallback?: unknown;
+  help?: string;
+}
+
+const TITLE_MODES = ['exact', 'contains', 'pattern'];
+
+export const CHECK_FIELDS: Record<Check['type'], FieldSpec[]> = {
+  url: [{ key: 'match', kind: 'enum', options: ['exact', 'prefix', 'pattern'], optional: true, fallback: 'exact' }, { key: 'value', kind: 'string', help: 'the URL; {{name}} parameters work' }],
+  title: [{ key: 'match', kind: 'enum', options: TITLE_MODES, optional: true, fallback: 'exact' }, { key: 'value', kind: 'string' }],
+  text: [{ key: 'match', kind: 'enum', options: ['equals', 'contains'], optional: true, fallback: 'equals' }, { key: 'value', kind: 'string' }],
+  element: [{ key: 'by', kind: 'enum', options: ['css', 'xpath'], optional: true, fallback: 'css' }, { key: 'selector', kind: 'string' }],
+  window_title: [{ key: 'match', kind: 'enum', options: TITLE_MODES, optional: true, fallback: 'exact' }, { key: 'value', kind: 'string' }],
+  app_class: [{ key: 'value', kind: 'string' }],
+  window_exists: [{ key: 'title', kind: 'string', optional: true }, { key: 'match', kind: 'enum', options: TITLE_MODES, optional: true, fallback: 'exact' }, { key: 'app_class', kind: 'string', optional: true }],
+  window_focused: [{ key: 'title', kind: 'string', optional: true }, { key: 'match', kind: 'enum', options: TITLE_MODES, optional: true, fallback: 'exact' }, { key: 'app_class', kind: 'string', optional: true }],
+};
+
+export const CHECK_TYPES = Object.keys(CHECK_FIELDS) as Check['type'][];
+
+export function newCheck(type: Check['type']): Check {
+  switch (type) {
+    case 'element':
+      return { type, selector: '' } as Check;
+    case 'window_exists':
+    case 'window_focused':
+      return { type, title: '' } as Check;
+    default:
+      return { type, value: '' } as Check;
+  }
+}
+
+const target: FieldSpec = { key: 'target', kind: 'target' };
+const button: FieldSpec = { key: 'button', kind: 'enum', options: ['left', 'right', 'middle'], optional: true, fallback: 'left' };
+const count: FieldSpec = { key: 'count', kind: 'number', optional: true, fallback: 1, help: '2 for a double click' };
+const window: FieldSpec = { key: 'window', kind: 'window', optional: true };
+const timeout: FieldSpec = { key: 'timeout', kind: 'number', optional: true, help: 'seconds (default: action_timeout)' };
+
+export const ACTION_FIELDS: Record<Action['type'], FieldSpec[]> = {
+  navigate_to: [{ key: 'url', kind: 'string' }],
+  click: [target, button, count],
+  type: [target, { key: 'text', kind: 'string' }, { key: 'clear', kind: 'bool', optional: true, fallback: true, help: 'replace the content (off: append)' }],
+  press_key: [{ key: 'key', kind: 'string', help: 'Enter, Tab, Control+A…' }],
+  scroll: [{ key: 'direction', kind: 'enum', options: ['up', 'down', 'left', 'right'] }, { key: 'amount', kind: 'number', fallback: 500 }, { ...target, optional: true }],
+  scroll_to: [target],
+  hover: [target],
+  select_option: [target, { key: 'value', kind: 'string', optional: true }, { key: 'label', kind: 'string', optional: true }],
+  wait: [{ key: 'seconds', kind: 'number' }],
+  wait_for: [target, timeout],
+  save_html: [{ key: 'filename', kind: 'string' }],
+  screenshot: [{ key: 'filename', kind: 'string' }],
+  launch: [{ key: 'program', kind: 'string' }, { key: 'args', kind: 'strings', optional: true }],
+  focus_window: [{ ...window, optional: false }],
+  mouse_click: [{ key: 'x', kind: 'number' }, { key: 'y', kind: 'number' }, window, button, count],
+  mouse_drag: [{ key: 'from', kind: 'point' }, { key: 'to', kind: 'point' }, window],
+  scroll_at: [{ key: 'x', kind: 'number' }, { key: 'y', kind: 'number' }, window, { key: 'dx', kind: 'number', optional: true, fallback: 0 }, { key: 'dy', kind: 'number', optional: true, fallback: 0 }],
+  key_combo: [{ key: 'keys', kind: 'string' }],
+  type_text: [{ key: 'text', kind: 'string' }],
+  wait_for_window: [{ ...window, optional: false }, timeout],
+};
+
+export const ACTION_TYPES = Object.keys(ACTION_FIELDS) as Action['type'][];
+
+export function newAction(type: Action['type']): Action {
+  const a: Record<string, unknown> = { type };
+  for (const f of ACTION_FIELDS[type]) {
+    if (f.optional) continue;
+    a[f.key] =
+      f.kind === 'target' ? { css: '' } : f.kind === 'window' ? { title: '' } : f.kind === 'point' ? { x: 0, y: 0 } : f.kind === 'number' ? (f.fallback ?? 0) : f.kind === 'enum' ? f.options![0] : f.kind === 'bool' ? false : '';
+  }
+  return a as Action;
+}

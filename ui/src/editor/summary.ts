@@ -1,0 +1,96 @@
+//! Checks, actions and targets in short form, for graph nodes and lists.
+
+import type { Action } from '../bindings';
+import type { Check } from '../bindings';
+import type { Target } from '../bindings';
+import type { WindowSelector } from '../bindings';
+
+const clip = (s: string, n = 40) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const q = (s: string) => `“${clip(s)}”`;
+
+export function targetShort(t: Target | null | undefined): string {
+  if (!t) return '';
+  const nth = t.nth != null ? `[${t.nth}]` : '';
+  if (t.css) return clip(t.css) + nth;
+  if (t.xpath) return clip(t.xpath) + nth;
+  if (t.text) return `text ${q(t.text)}${nth}`;
+  if (t.role) return `${t.role}${t.name ? ` ${q(t.name)}` : ''}${nth}`;
+  return '(no target)';
+}
+
+function windowShort(w: WindowSelector | null | undefined): string {
+  if (!w) return 'screen';
+  return [w.title ? q(w.title) : '', w.app_class ? `class ${w.app_class}` : ''].filter(Boolean).join(' ');
+}
+
+export function checkShort(c: Check): string {
+  const not = c.negate ? 'not ' : '';
+  const mode = 'match' in c && c.match && c.match !== 'exact' && c.match !== 'equals' ? ` ${c.match}` : '';
+  switch (c.type) {
+    case 'url':
+      return `${not}url${mode} ${clip(c.value)}`;
+    case 'title':
+      return `${not}title${mode} ${q(c.value)}`;
+    case 'text':
+      return `${not}text${mode} ${q(c.value)}`;
+    case 'element':
+      return `${not}element ${clip(c.selector)}`;
+    case 'window_title':
+      return `${not}window title${mode} ${q(c.value)}`;
+    case 'app_class':
+      return `${not}app ${c.value}`;
+    case 'window_exists':
+      return `${not}window ${windowShort(c)}`;
+    case 'window_focused':
+      return `${not}focused ${windowShort(c)}`;
+    default:
+      return (c as { type: string }).type;
+  }
+}
+
+export function actionShort(a: Action): string {
+  switch (a.type) {
+    case 'navigate_to':
+      return `go to ${clip(a.url)}`;
+    case 'click':
+      return `${a.count === 2 ? 'double-click' : 'click'} ${targetShort(a.target)}`;
+    case 'type':
+      return `type ${q(a.text)} into ${targetShort(a.target)}`;
+    case 'press_key':
+      return `press ${a.key}`;
+    case 'scroll':
+      return `scroll ${a.direction}${a.target ? ` in ${targetShort(a.target)}` : ''}`;
+    case 'scroll_to':
+      return `scroll to ${targetShort(a.target)}`;
+    case 'hover':
+      return `hover ${targetShort(a.target)}`;
+    case 'select_option':
+      return `select ${q(a.label ?? a.value ?? '')} in ${targetShort(a.target)}`;
+    case 'wait':
+      return `wait ${a.seconds}s`;
+    case 'wait_for':
+      return `wait for ${targetShort(a.target)}`;
+    case 'save_html':
+      return `save html ${a.filename}`;
+    case 'screenshot':
+      return `screenshot ${a.filename}`;
+    case 'launch':
+      return `launch ${a.program}`;
+    case 'focus_window':
+      return `focus ${windowShort(a.window)}`;
+    case 'mouse_click':
+      return `click at ${a.x},${a.y}`;
+    case 'mouse_drag':
+      return `drag ${a.from.x},${a.from.y} → ${a.to.x},${a.to.y}`;
+    case 'scroll_at':
+      return `wheel at ${a.x},${a.y}`;
+    case 'key_combo':
+      return `keys ${a.keys}`;
+    case 'type_text':
+      return `type ${q(a.text)}`;
+    case 'wait_for_window':
+      return `wait for window ${windowShort(a.window)}`;
+    default:
+      return (a as { type: string }).type;
+  }
+}

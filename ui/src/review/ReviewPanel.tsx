@@ -1,0 +1,105 @@
+//! The review queue: runs waiting for a person, what they saw and what failed, and the
+//! ways to unblock them.
+
+import { useEffect, useState } from 'react';
+import type { Backend } from '../backend/types';
+import { ResolutionForm } from './ResolutionForm';
+import { ReviewScreenshot } from './Screenshot';
+import type { PageElement, Resolution, ReviewItem } from './types';
+
+export function ReviewPanel({ backend, reviews, notify }: { backend: Backend; reviews: ReviewItem[]; notify: (m: string, level?: 'info' | 'error') => void }) {
+  const [openId, setOpenId] = useState<number | null>(null);
+  const [diff, setDiff] = useState<string | null>(null);
+  const [picked, setPicked] = useState<PageElement | null>(null);
+  const review = reviews.find((r) => r.id === openId) ?? reviews.find((r) => r.status === 'open') ?? null;
+  useEffect(() => {
+    setDiff(null);
+    setPicked(null);
+  }, [review?.id]);
+
+  const preview = async (r: Resolution) => {
+    if (!review) return;
+    try {
+      setDiff((await backend.previewResolution(review.id, r)).diff || '(no change to the workflow)');
+    } catch (e) {
+      notify((e as Error).message, 'error');
+    }
+  };
+  const resolve = async (r: Resolution, save: boolean) => {
+    if (!review) return;
+    try {
+      await backend.resolveReview(review.id, r, save);
+      notify(`Review #${review.id} resolved: ${r.kind}${save ? ' (saved into the workflow)' : ''}`);
+      setOpenId(null);
+    } catch (e) {
+      notify((e as Error).message, 'error');
+    }
+  };
+
+  return (
+    <div className="review-panel" data-testid="review-panel">
+      <ul className="review-list">
+        {reviews.map((r) => (
+          <li key={r.id} className={r.id === review?.id ? 'current' : ''}>
+            <button className="link" onClick={() => setOpenId(r.id)} data-testid="review-item">
+              <span className={`phase phase-${r.status === 'open' ? 'needs_human_review' : 'succeeded'}`}>#{r.id} {r.status}</span> {r.workflow} · {r.state ?? 'no state'} · {r.reason}
+            </button>
+          </li>
+        ))}
+        {reviews.length === 0 && <li className="empty">Nothing waiting for review.</li>}
+      </ul>
+      {review && (
+        <div className="review-detail" data-testid="review-detail">
+          <h3>
+            Review #{review.id}: {review.workflow} <span className="hint">run {review.run_id}{review.step != null && `, step ${review.step}`}</span>
+          </h3>
+          <p className="problem error">{review.reason}</p>
+          <p className="step-url">
+            {review.url} — {review.title}
+          </p>
+          {review.action && (
+            <p>
+              Failing action: <strong>{review.action.state}</strong> #{review.action.index + 1} <code>{JSON.stringify(review.action.action)}</code>
+            </p>
+          )}
+          {review.tried.length > 0 && (
+            <ol className="tried">
+              {review.tried.map((t, i) => (
+                <li key={i}>
+                  {t.stage}: {t.outcome}
+                </li>
+              ))}
+            </ol>
+          )}
+          <div className="review-body">
+            <ReviewScreenshot src={review.screenshot ? backend.screenshotUrl(review.screenshot) : null} elements={review.elements} picked={picked?.id ?? null} onPick={setPicked} />
+            <div>
+              {picked && (
+                <p className="picked-element" data-testid="picked-element">
+                  {picked.id}: {picked.role || picked.tag} “{picked.name || picked.text}” <code>{picked.selector}</code>
+                </p>
+              )}
+              {review.status === 'open' ? (
+                <ResolutionForm key={review.id} review={review} picked={picked} onPreview={preview} onResolve={resolve} />
+              ) : (
+                <p>
+                  Resolved: <code>{JSON.stringify(review.resolution)}</code>
+                </p>
+              )}
+              {diff && (
+                <pre className="diff" data-testid="diff">
+                  {diff.split('\n').map((l, i) => (
+                    <span key={i} className={l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : ''}>
+                      {l}
+                      {'\n'}
+                    </span>
+                  ))}
+                </pre>
+              )}
+            </div>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

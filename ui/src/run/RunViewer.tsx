@@ -1,0 +1,88 @@
+//! The run viewer: the graph with the active state lit and the edge just taken, the
+//! timeline of steps, the selected step's details, cancel, and a scrubber over the steps.
+
+import { useEffect, useMemo, useState } from 'react';
+import type { Workflow } from '../bindings';
+import { GraphCanvas } from '../editor/GraphCanvas';
+import type { Positions } from '../editor/layout';
+import type { RunView } from './reducer';
+import { upToStep } from './reducer';
+import { StepDetail } from './StepDetail';
+import { Timeline } from './Timeline';
+
+export interface RunViewerProps {
+  view: RunView;
+  runId: string | null;
+  live: boolean;
+  workflow: Workflow | null;
+  positions: Positions;
+  shotUrl: (p: string) => string;
+  onCancel: () => void;
+}
+
+const FINAL = new Set(['succeeded', 'failed', 'cancelled', 'interrupted']);
+
+export function RunViewer({ view, runId, live, workflow, positions, shotUrl, onCancel }: RunViewerProps) {
+  // null = follow the newest step.
+  const [picked, setPicked] = useState<number | null>(null);
+  useEffect(() => setPicked(null), [runId]);
+  const count = view.steps.length;
+  const position = picked == null ? count : Math.max(1, view.steps.findIndex((s) => s.step === picked) + 1);
+  const step = view.steps[position - 1] ?? null;
+  const highlight = picked == null ? { activeState: view.activeState, lastEdge: view.lastEdge } : upToStep(view, position);
+  const visited = useMemo(() => new Set(view.steps.slice(0, position).map((s) => s.state)), [view.steps, position]);
+  const running = live && !FINAL.has(view.phase);
+
+  return (
+    <div className="run-viewer" data-testid="run-viewer">
+      <div className="toolbar">
+        <strong>{view.workflow ?? 'run'}</strong>
+        {runId && <code className="hint">{runId}</code>}
+        <span className={`phase phase-${view.phase}`} data-testid="run-phase">
+          {view.phase.replace(/_/g, ' ')}
+        </span>
+        <span className="hint">
+          {count} step{count === 1 ? '' : 's'}
+          {view.durationMs != null && ` · ${(view.durationMs / 1000).toFixed(1)} s`}
+        </span>
+        {view.activeState && (
+          <span>
+            active: <strong data-testid="active-state">{view.activeState}</strong>
+          </span>
+        )}
+        {running && (
+          <button className="danger" onClick={onCancel}>
+            Cancel run
+          </button>
+        )}
+      </div>
+      {view.message && <p className={`run-message phase-${view.phase}`}>{view.message}</p>}
+      {view.notices.filter((n) => n.step == null).map((n, i) => (
+        <p key={i} className={`notice ${n.level}`}>
+          {n.text}
+        </p>
+      ))}
+      <div className="run-body">
+        <div className="run-graph">
+          {workflow ? (
+            <GraphCanvas workflow={workflow} positions={positions} active={highlight.activeState} lastEdge={highlight.lastEdge} visited={visited} readOnly />
+          ) : (
+            <p className="empty">The workflow of this run is not open.</p>
+          )}
+        </div>
+        <aside className="side-panel">{step ? <StepDetail step={step} shotUrl={shotUrl} /> : <p className="empty">Waiting for the first step…</p>}</aside>
+      </div>
+      {count > 0 && (
+        <label className="scrubber">
+          <span>step</span>
+          <input type="range" aria-label="scrub steps" min={1} max={count} value={position} onChange={(e) => setPicked(Number(e.target.value) >= count && running ? null : view.steps[Number(e.target.value) - 1].step)} />
+          <span data-testid="scrub-position">
+            {position}/{count}
+          </span>
+          {picked != null && <button onClick={() => setPicked(null)}>Latest</button>}
+        </label>
+      )}
+      <Timeline steps={view.steps} selected={step?.step ?? null} onPick={setPicked} shotUrl={shotUrl} />
+    </div>
+  );
+}

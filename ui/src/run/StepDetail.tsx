@@ -1,0 +1,47 @@
+import { actionShort } from '../editor/summary';
+import type { StepView } from './reducer';
+
+/** One step opened: checks, actions with arguments, durations and errors, the screenshot. */
+export function StepDetail({ step, shotUrl }: { step: StepView; shotUrl: (p: string) => string }) {
+  return (
+    <section className="step-detail" data-testid="step-detail" aria-label={`step ${step.step}`}>
+      <h3>
+        Step {step.step}: {step.state} <span className="hint">visit {step.visit} · at {(step.elapsedMs / 1000).toFixed(2)} s{step.durationMs != null && ` · ${step.durationMs} ms`}</span>
+      </h3>
+      <p className="step-url">
+        {step.url}
+        {step.title && ` — ${step.title}`}
+      </p>
+      <h4>Checks</h4>
+      <ul className="checks">
+        {step.checks.map((c, i) => (
+          <li key={i} className={c.passed ? 'pass' : 'fail'}>
+            {c.passed ? '✓' : '✗'} {c.check}
+          </li>
+        ))}
+      </ul>
+      <h4>Actions</h4>
+      {step.actions.length === 0 && <p className="hint">none</p>}
+      <ol className="actions">
+        {step.actions.map((a) => (
+          <li key={a.index} className={`action-${a.status}`}>
+            <strong>{a.action ? actionShort(a.action) : `action ${a.index + 1}`}</strong> <span className="hint">{a.status}{a.durationMs != null && ` · ${a.durationMs} ms`}{a.attempts != null && a.attempts > 1 && ` · ${a.attempts} attempts`}</span>
+            {a.detail && <div className="hint">{a.detail}</div>}
+            {a.error && <div className="problem error">{a.error}</div>}
+            {a.action && <pre className="args">{JSON.stringify(a.action, null, 1)}</pre>}
+          </li>
+        ))}
+      </ol>
+      {step.notices.length > 0 && (
+        <ul className="notices">
+          {step.notices.map((n, i) => (
+            <li key={i} className={`notice ${n.level}`}>
+              {n.text}
+            </li>
+          ))}
+        </ul>
+      )}
+      {step.screenshot && <img className="full-shot" src={shotUrl(step.screenshot)} alt={`step ${step.step} full screenshot`} data-testid="full-screenshot" />}
+    </section>
+  );
+}

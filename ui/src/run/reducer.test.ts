@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { RunEvent } from './events';
+import { emptyRun, reduceAll } from './reducer';
+
+const entered = (step: number, state: string, elapsed: number): RunEvent => ({
+  event: 'state_entered',
+  step,
+  state,
+  state_index: 0,
+  visit: 1,
+  elapsed_ms: elapsed,
+  url: `http://site/${state}`,
+  checks: [{ check: `url ${state}`, passed: true }],
+});
+
+const stream: RunEvent[] = [
+  { event: 'run_started', workflow: 'demo', states: 3 },
+  entered(1, 'Start', 0),
+  { event: 'observed', step: 1, url: 'about:blank', title: '', text: '', elements: [], screenshot: 'screens/aa/aa.png' },
+  { event: 'action_started', step: 1, state: 'Start', index: 0, action: { type: 'navigate_to', url: 'http://site/' } },
+  { event: 'action_finished', step: 1, state: 'Start', index: 0, action: { type: 'navigate_to', url: 'http://site/' }, elapsed_ms: 40, duration_ms: 35, attempts: 1, detail: null, error: null },
+  entered(2, 'Login', 120),
+  entered(3, 'Done', 300),
+];
+
+describe('run-event reducer', () => {
+  it('builds steps with checks, actions and screenshots, and lights the active state', () => {
+    const v = reduceAll(emptyRun, stream);
+    expect(v.phase).toBe('running');
+    expect(v.steps.map((s) => s.state)).toEqual(['Start', 'Login', 'Done']);
+    expect(v.steps[0].screenshot).toBe('screens/aa/aa.png');
+    expect(v.steps[0].actions).toEqual([expect.objectContaining({ index: 0, status: 'done', durationMs: 35 })]);
+    expect(v.steps[0].durationMs).toBe(120);
+    expect(v.steps[2].durationMs).toBeNull();
+    expect(v.activeState).toBe('Done');
+    expect(v.lastEdge).toEqual({ from: 'Login', to: 'Done' });
+  });
+
+  it('finishes with the status, message and the last step’s duration', () => {
+    const v = reduceAll(emptyRun, [
+      ...stream,
+      { event: 'run_finished', status: 'succeeded', end_state: 'Done', outcome: 'success', message: 'ok', failure: null, duration_ms: 450, steps: 3, actions: 1 },
+    ]);
+    expect(v.phase).toBe('succeeded');
+    expect(v.steps[2].durationMs).toBe(150);
+    expect(v.message).toBe('ok');
+  });
+
+  it('marks failed and preempted actions', () => {
+    const v = reduceAll(emptyRun, [
+      ...stream.slice(0, 2),
+      { event: 'action_finished', step: 1, state: 'Start', index: 0, action: { type: 'click', target: { css: '#go' } }, elapsed_ms: 1, duration_ms: 10000, attempts: 20, detail: null, error: 'not visible' },
+      { event: 'action_preempted', step: 1, state: 'Start', index: 1, by_state: 'Popup', reason: 'obscured' },
+    ]);
+    expect(v.steps[0].actions.map((a) => a.status)).toEqual(['failed', 'preempted']);
+    expect(v.steps[0].notices[0].text).toMatch(/preempted by Popup/);
+  });
+
+  it('follows review requests and resolutions through the run phase', () => {
+    let v = reduceAll(emptyRun, [...stream, { event: 'escalated', step: 3, state: 'Done', stage: 'human', reason: 'stuck', outcome: 'pending' }]);
+    expect(v.phase).toBe('escalated');
+    v = reduceAll(v, [{ event: 'review_requested', review_id: 7, step: 3, state: 'Done', reason: 'stuck' }]);
+    expect(v.phase).toBe('needs_human_review');
+    expect(v.openReviews).toEqual([7]);
+    v = reduceAll(v, [{ event: 'review_resolved', review_id: 7, resolution: { kind: 'retry' } }]);
+    expect(v.phase).toBe('running');
+    expect(v.notices.at(-1)?.text).toBe('review #7 resolved: retry');
+  });
+
+  it('records verify, retry, heal and breaker events as notices on their step', () => {
+    const v = reduceAll(emptyRun, [
+      ...stream,
+      { event: 'verified', step: 3, state: 'Done', via: 'next', next_state: null },
+      { event: 'retrying', step: 3, state: 'Done', attempt: 1, max: 2, reason: 'no change' },
+      { event: 'healed', step: 3, state: 'Done', index: 0, from: { css: '#a' }, to: { role: 'button', name: 'Go' } },
+      { event: 'breaker_tripped', breaker: 'state_entries', count: 5, limit: 5, state: 'Done' },
+    ]);
+    expect(v.steps[2].notices.map((n) => n.kind)).toEqual(['verified', 'retrying', 'healed']);
+    expect(v.notices.at(-1)).toMatchObject({ kind: 'breaker_tripped', level: 'error', step: null });
+    expect(v.phase).toBe('retrying');
+  });
+
+  it('keeps going on an unknown event and says so', () => {
+    const v = reduceAll(emptyRun, [...stream, { event: 'teleported', step: 3 }, entered(4, 'After', 500)]);
+    expect(v.notices.some((n) => n.kind === 'unknown' && n.text.includes('teleported'))).toBe(true);
+    expect(v.steps).toHaveLength(4);
+  });
+});

@@ -1,0 +1,224 @@
+//! Folds a run's event stream into what the run viewer shows: steps with their checks,
+//! actions and screenshots, the active state, the edge just taken, notices and status.
+//! Pure and immutable: live runs and replays of past runs go through the same function.
+
+import type { Action, CheckResult } from '../bindings';
+import type { KnownEvent, RunEvent } from './events';
+
+export type RunPhase =
+  | 'idle'
+  | 'running'
+  | 'retrying'
+  | 'escalated'
+  | 'needs_human_review'
+  | 'succeeded'
+  | 'failed'
+  | 'cancelled'
+  | 'interrupted';
+
+export interface ActionView {
+  index: number;
+  action: Action | null;
+  status: 'running' | 'done' | 'failed' | 'preempted';
+  durationMs: number | null;
+  attempts: number | null;
+  detail: string | null;
+  error: string | null;
+}
+
+export interface Notice {
+  kind: string;
+  level: 'info' | 'warn' | 'error';
+  text: string;
+  step: number | null;
+}
+
+export interface StepView {
+  step: number;
+  state: string;
+  stateIndex: number;
+  visit: number;
+  elapsedMs: number;
+  url: string;
+  checks: CheckResult[];
+  actions: ActionView[];
+  screenshot: string | null;
+  title: string | null;
+  text: string | null;
+  elements: unknown;
+  notices: Notice[];
+  /** Until the next step (or the end of the run); null while it is the current step. */
+  durationMs: number | null;
+}
+
+export interface RunView {
+  workflow: string | null;
+  phase: RunPhase;
+  steps: StepView[];
+  activeState: string | null;
+  lastEdge: { from: string; to: string } | null;
+  notices: Notice[];
+  openReviews: number[];
+  endState: string | null;
+  message: string | null;
+  failure: unknown;
+  durationMs: number | null;
+  events: number;
+}
+
+export const emptyRun: RunView = {
+  workflow: null,
+  phase: 'idle',
+  steps: [],
+  activeState: null,
+  lastEdge: null,
+  notices: [],
+  openReviews: [],
+  endState: null,
+  message: null,
+  failure: null,
+  durationMs: null,
+  events: 0,
+};
+
+function updateStep(view: RunView, step: number, f: (s: StepView) => StepView): RunView {
+  // Events nearly always concern the newest step: search from the end.
+  for (let i = view.steps.length - 1; i >= 0; i--) {
+    if (view.steps[i].step === step) {
+      const steps = view.steps.slice();
+      steps[i] = f(steps[i]);
+      return { ...view, steps };
+    }
+  }
+  return view;
+}
+
+function updateAction(view: RunView, step: number, index: number, f: (a: ActionView | undefined) => ActionView): RunView {
+  return updateStep(view, step, (s) => {
+    const at = s.actions.findIndex((a) => a.index === index);
+    const actions = s.actions.slice();
+    if (at < 0) actions.push(f(undefined));
+    else actions[at] = f(actions[at]);
+    return { ...s, actions };
+  });
+}
+
+function notice(view: RunView, n: Notice): RunView {
+  const withRunNotice = { ...view, notices: [...view.notices, n] };
+  return n.step == null ? withRunNotice : updateStep(withRunNotice, n.step, (s) => ({ ...s, notices: [...s.notices, n] }));
+}
+
+const blankAction = (index: number): ActionView => ({
+  index,
+  action: null,
+  status: 'running',
+  durationMs: null,
+  attempts: null,
+  detail: null,
+  error: null,
+});
+
+export function reduce(view: RunView, raw: RunEvent): RunView {
+  const v = { ...view, events: view.events + 1 };
+  const e = raw as KnownEvent;
+  switch (e.event) {
+    case 'run_started':
+      return { ...emptyRun, workflow: e.workflow, phase: 'running', events: 1 };
+    case 'state_entered': {
+      const prev = v.steps[v.steps.length - 1];
+      const steps = prev ? [...v.steps.slice(0, -1), { ...prev, durationMs: e.elapsed_ms - prev.elapsedMs }] : [...v.steps];
+      steps.push({
+        step: e.step,
+        state: e.state,
+        stateIndex: e.state_index,
+        visit: e.visit,
+        elapsedMs: e.elapsed_ms,
+        url: e.url,
+        checks: e.checks,
+        actions: [],
+        screenshot: null,
+        title: null,
+        text: null,
+        elements: null,
+        notices: [],
+        durationMs: null,
+      });
+      const phase = v.phase === 'idle' || v.phase === 'retrying' || v.phase === 'escalated' ? 'running' : v.phase;
+      return { ...v, steps, phase, activeState: e.state, lastEdge: prev ? { from: prev.state, to: e.state } : null };
+    }
+    case 'observed':
+      return updateStep(v, e.step, (s) => ({
+        ...s,
+        title: e.title,
+        text: e.text,
+        elements: e.elements,
+        screenshot: e.screenshot ?? s.screenshot,
+      }));
+    case 'action_started':
+      return updateAction(v, e.step, e.index, (a) => ({ ...(a ?? blankAction(e.index)), action: e.action, status: 'running' }));
+    case 'action_finished':
+      return updateAction(v, e.step, e.index, (a) => ({
+        ...(a ?? blankAction(e.index)),
+        action: e.action,
+        status: e.error ? 'failed' : 'done',
+        durationMs: e.duration_ms,
+        attempts: e.attempts,
+        detail: e.detail ?? null,
+        error: e.error ?? null,
+      }));
+    case 'action_preempted': {
+      const next = updateAction(v, e.step, e.index, (a) => ({ ...(a ?? blankAction(e.index)), status: 'preempted', error: e.reason }));
+      return notice(next, { kind: 'preempted', level: 'warn', step: e.step, text: `${e.state}: action ${e.index + 1} preempted by ${e.by_state}` });
+    }
+    case 'run_finished': {
+      const last = v.steps[v.steps.length - 1];
+      const steps = last && last.durationMs == null ? [...v.steps.slice(0, -1), { ...last, durationMs: Math.max(0, e.duration_ms - last.elapsedMs) }] : v.steps;
+      return {
+        ...v,
+        steps,
+        phase: e.status as RunPhase,
+        endState: e.end_state ?? null,
+        message: e.message,
+        failure: e.failure,
+        durationMs: e.duration_ms,
+        openReviews: [],
+      };
+    }
+    case 'verified':
+      return notice(v, { kind: e.event, level: 'info', step: e.step, text: `${e.state} verified via ${e.via}${e.next_state ? ` → ${e.next_state}` : ''}` });
+    case 'retrying':
+      return notice({ ...v, phase: 'retrying' }, { kind: e.event, level: 'warn', step: e.step, text: `${e.state}: retry ${e.attempt}/${e.max} — ${e.reason}` });
+    case 'interrupt_entered':
+      return notice(v, { kind: e.event, level: 'info', step: e.step, text: `interrupt ${e.state} while in ${e.interrupted}` });
+    case 'healed':
+      return notice(v, { kind: e.event, level: 'warn', step: e.step, text: `${e.state}: action ${e.index + 1} healed ${JSON.stringify(e.from)} → ${JSON.stringify(e.to)}` });
+    case 'breaker_tripped':
+      return notice(v, { kind: e.event, level: 'error', step: null, text: `breaker ${e.breaker} tripped (${e.count}/${e.limit})${e.state ? ` in ${e.state}` : ''}` });
+    case 'escalated':
+      return notice({ ...v, phase: 'escalated' }, { kind: e.event, level: 'warn', step: e.step, text: `${e.state}: escalated to ${e.stage} — ${e.reason} (${e.outcome})` });
+    case 'review_requested':
+      return notice(
+        { ...v, phase: 'needs_human_review', openReviews: [...v.openReviews, e.review_id] },
+        { kind: e.event, level: 'error', step: e.step, text: `${e.state}: waiting for a person (review #${e.review_id}) — ${e.reason}` },
+      );
+    case 'review_resolved': {
+      const openReviews = v.openReviews.filter((id) => id !== e.review_id);
+      const kind = (e.resolution as { kind?: string } | null)?.kind ?? 'resolved';
+      return notice({ ...v, phase: openReviews.length ? v.phase : 'running', openReviews }, { kind: e.event, level: 'info', step: null, text: `review #${e.review_id} resolved: ${kind}` });
+    }
+    default:
+      return notice(v, { kind: 'unknown', level: 'info', step: null, text: `event “${String((raw as { event: unknown }).event)}”` });
+  }
+}
+
+export function reduceAll(view: RunView, events: RunEvent[]): RunView {
+  return events.reduce(reduce, view);
+}
+
+/** The view after the first `n` steps of a finished run: what scrubbing shows. */
+export function upToStep(view: RunView, n: number): { activeState: string | null; lastEdge: RunView['lastEdge'] } {
+  const steps = view.steps.slice(0, Math.max(0, n));
+  const cur = steps[steps.length - 1];
+  const prev = steps[steps.length - 2];
+  return { activeState: cur?.state ?? null, lastEdge: cur && prev ? { from: prev.state, to: cur.state } : null };
+}

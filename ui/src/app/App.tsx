@@ -65,14 +65,24 @@ export function App({ backend }: { backend: Backend }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [backend]);
 
-  // Unsaved changes are never lost silently: closing the window asks the browser to ask.
+  // Unsaved changes are never lost silently, not even by closing the window.
+  const dirtyRef = useRef(dirty);
+  dirtyRef.current = dirty;
   useEffect(() => {
-    const guard = (e: BeforeUnloadEvent) => {
-      if (dirty) e.preventDefault();
-    };
-    window.addEventListener('beforeunload', guard);
-    return () => window.removeEventListener('beforeunload', guard);
-  }, [dirty]);
+    const off = backend.guardClose(
+      () => dirtyRef.current,
+      (close) =>
+        setQuestion({
+          title: 'Unsaved changes',
+          body: 'Close Statewright and lose the unsaved changes?',
+          choices: [
+            { label: 'Close without saving', kind: 'danger', onChoose: close },
+            { label: 'Cancel', onChoose: () => setQuestion(null) },
+          ],
+        }),
+    );
+    return () => void off.then((f) => f());
+  }, [backend]);
 
   /** Runs `then` once unsaved changes are saved or knowingly discarded. */
   const guardUnsaved = (then: () => void) => {

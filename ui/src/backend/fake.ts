@@ -226,6 +226,15 @@ export class FakeBackend implements Backend {
     return () => this.reviewWatchers.delete(onChange);
   }
 
+  /** In a browser the page can only ask the browser to ask (`beforeunload`). */
+  async guardClose(mustAsk: () => boolean): Promise<Unsubscribe> {
+    const guard = (e: BeforeUnloadEvent) => {
+      if (mustAsk()) e.preventDefault();
+    };
+    window.addEventListener('beforeunload', guard);
+    return () => window.removeEventListener('beforeunload', guard);
+  }
+
   /** Test hook: a run asks for a person. */
   addReview(review: ReviewItem) {
     this.reviews = [...this.reviews, review];

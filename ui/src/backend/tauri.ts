@@ -3,6 +3,7 @@
 
 import { Channel, convertFileSrc, invoke } from '@tauri-apps/api/core';
 import { listen } from '@tauri-apps/api/event';
+import { getCurrentWindow } from '@tauri-apps/api/window';
 import type { Resolution, ReviewItem } from '../review/types';
 import type { RunEvent } from '../run/events';
 import { BackendError, type Backend, type Unsubscribe } from './types';
@@ -52,5 +53,14 @@ export class TauriBackend implements Backend {
 
   async watchReviews(onChange: () => void): Promise<Unsubscribe> {
     return listen('statewright://reviews-changed', () => onChange());
+  }
+
+  async guardClose(mustAsk: () => boolean, ask: (close: () => void) => void): Promise<Unsubscribe> {
+    const window = getCurrentWindow();
+    return window.onCloseRequested((event) => {
+      if (!mustAsk()) return;
+      event.preventDefault();
+      ask(() => void window.destroy());
+    });
   }
 }

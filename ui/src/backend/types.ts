@@ -59,4 +59,7 @@ export interface Backend {
   resolveReview(id: number, resolution: Resolution, save: boolean): Promise<void>;
   /** Called whenever the set of open reviews may have changed. */
   watchReviews(onChange: () => void): Promise<Unsubscribe>;
+
+  /** Before the window closes: when `mustAsk()`, the close is held and `ask(close)` decides. */
+  guardClose(mustAsk: () => boolean, ask: (close: () => void) => void): Promise<Unsubscribe>;
 }

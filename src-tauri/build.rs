@@ -1,0 +1,28 @@
+//! The configuration lives at the repository's top level (`tauri.conf.json`). The app's
+//! commands are declared here so that each needs an explicit permission in
+//! `capabilities/`: the window gets exactly these and nothing else.
+
+const COMMANDS: &[&str] = &[
+    "list_workflows",
+    "open_workflow",
+    "create_workflow",
+    "duplicate_workflow",
+    "rename_workflow",
+    "save_workflow",
+    "validate_workflow",
+    "start_run",
+    "cancel_run",
+    "list_runs",
+    "open_run",
+    "list_reviews",
+    "show_review",
+    "preview_resolution",
+    "resolve_review",
+];
+
+fn main() {
+    let attributes = tauri_build::Attributes::new()
+        .config_path("../tauri.conf.json")
+        .app_manifest(tauri_build::AppManifest::new().commands(COMMANDS));
+    tauri_build::try_build(attributes).expect("tauri build script");
+}

@@ -53,9 +53,14 @@ test('open the demo workflow, run it on the demo site, see it succeed with scree
   const message = await session.run(() => document.querySelector('.run-message')?.textContent ?? '');
   assert.equal(phase, 'succeeded', `the run ended ${phase}: ${message}`);
 
+  // Thumbnails load lazily: those in view are loaded, and every step with one points at it.
   await session.waitFor('screenshots in the timeline', () => {
     const imgs = [...document.querySelectorAll('.timeline img')];
-    return imgs.length > 3 && imgs.every((i) => i.complete && i.naturalWidth > 0);
+    return imgs.length > 3 && imgs.slice(0, 4).every((i) => i.complete && i.naturalWidth > 0);
+  });
+  await session.waitFor('the full screenshot of the last step', () => {
+    const img = document.querySelector('[data-testid="full-screenshot"]');
+    return !!img && img.complete && img.naturalWidth >= 800;
   });
   const steps = await session.run(() => document.querySelectorAll('[data-testid="timeline-step"]').length);
   const active = await session.run(() => document.querySelector('.state-node.active')?.dataset.state ?? null);

@@ -58,10 +58,68 @@ pub struct Config {
     pub state_timeout: f64,
     /// How long an element action waits for its target to become actionable.
     pub action_timeout: f64,
-    /// The most state entries one run may make.
+    /// The most state entries one run may make: the run's step budget.
     pub recursion_limit: u32,
     /// Browser viewport used for new pages.
     pub viewport: Viewport,
+    /// How long, after a state's actions, the run has to show that it moved on (one of the
+    /// state's `next` states, or its `expect` checks) before the actions are retried.
+    pub verify_timeout: f64,
+    /// How many times a state's actions are retried when they were not verified.
+    pub max_retries: u32,
+    /// What is tried, in order, when a state fails (not verified after its retries, an
+    /// action that cannot be done, no state recognised, a breaker tripped).
+    pub escalation: Vec<EscalationStage>,
+    /// Limits that stop a run going round in circles.
+    pub breakers: Breakers,
+}
+
+/// One step of the escalation chain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EscalationStage {
+    /// Look again with a fresh snapshot: maybe it worked after all, or another state shows.
+    Reobserve,
+    /// Find a failed action's element by the other locators recorded when it last worked.
+    Heal,
+    /// Ask the configured LLM for the next action (skipped when none is configured).
+    Llm,
+    /// Pause the run in `needs_human_review` until a person resolves it.
+    Human,
+}
+
+impl EscalationStage {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Reobserve => "reobserve",
+            Self::Heal => "heal",
+            Self::Llm => "llm",
+            Self::Human => "human",
+        }
+    }
+}
+
+/// Circuit breakers: each trips when its count passes its limit, and the run escalates.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct Breakers {
+    /// Entries of any one state (retries included).
+    pub state_entries: u32,
+    /// Times any one action is performed in a run.
+    pub action_attempts: u32,
+    /// Times in a row the same element is acted on with no new state reached in between.
+    pub same_target: u32,
+    /// Times a cycle of states (A → B → A → B …) repeats with no new state reached.
+    pub cycles: u32,
+    /// Failures in a row (unverified states, failed actions) before retries are skipped
+    /// and the run escalates at once.
+    pub consecutive_failures: u32,
+}
+
+impl Default for Breakers {
+    fn default() -> Self {
+        Self { state_entries: 20, action_attempts: 30, same_target: 8, cycles: 4, consecutive_failures: 4 }
+    }
 }
 
 impl Default for Config {
@@ -75,6 +133,15 @@ impl Default for Config {
             action_timeout: 10.0,
             recursion_limit: 100,
             viewport: Viewport::default(),
+            verify_timeout: 5.0,
+            max_retries: 2,
+            escalation: vec![
+                EscalationStage::Reobserve,
+                EscalationStage::Heal,
+                EscalationStage::Llm,
+                EscalationStage::Human,
+            ],
+            breakers: Breakers::default(),
         }
     }
 }
@@ -112,9 +179,19 @@ pub struct State {
     /// A continuous state re-runs its actions on every pass instead of once per entry.
     #[serde(default, skip_serializing_if = "is_false")]
     pub continuous: bool,
-    /// The states this state's actions are expected to lead to.
+    /// An interrupt (a consent banner, a modal, "session expired") may show up at any point.
+    /// Interrupts are recognised before other states; handling one is a detour, after which
+    /// the run resumes where it was.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub interrupt: bool,
+    /// The states this state's actions are expected to lead to. Reaching one verifies them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub next: Vec<String>,
+    /// Checks that also verify this state's actions when they all hold afterwards (an
+    /// anchor or success indicator on the same page). With neither `next` nor `expect`,
+    /// any change of state verifies them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expect: Vec<Check>,
     /// Present on terminal states: entering one ends the run after its actions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terminal: Option<Terminal>,
@@ -536,6 +613,20 @@ impl Action {
             | Action::SelectOption { target, .. }
             | Action::WaitFor { target, .. } => Some(target),
             Action::Scroll { target, .. } => target.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The element this action works on, to replace it (a healed locator, say).
+    pub fn target_mut(&mut self) -> Option<&mut Target> {
+        match self {
+            Action::Click { target, .. }
+            | Action::Type { target, .. }
+            | Action::ScrollTo { target }
+            | Action::Hover { target }
+            | Action::SelectOption { target, .. }
+            | Action::WaitFor { target, .. } => Some(target),
+            Action::Scroll { target, .. } => target.as_mut(),
             _ => None,
         }
     }

@@ -21,6 +21,7 @@ fn start(store: &Store, id: &str) -> RunHandle {
             workflow_json: r#"{"version":1,"name":"demo","states":[]}"#,
             parameters: &json!({"user": "demo", "password": "••••••"}),
             browser: "headless Chromium",
+            workflow_path: None,
         })
         .unwrap()
 }

@@ -3,9 +3,9 @@
 //! parameters are put back as `{{name}}` references, so the fix works for other values.
 
 use serde_json::Value;
+use statewright_engine::matcher::describe;
 use statewright_engine::{Failure, Resolution};
 use statewright_store::{Healed, ReviewItem};
-use statewright_engine::matcher::describe;
 use statewright_workflow::{Check, Params, Target, Workflow};
 
 /// Applies the fix to `workflow`; returns one line per change, or an error when there is
@@ -88,7 +88,10 @@ pub fn apply(
         }
     }
     if changes.is_empty() {
-        return Err(format!("a `{}` resolution changes nothing in the workflow; resolve without --save", resolution.kind()));
+        return Err(format!(
+            "a `{}` resolution changes nothing in the workflow; resolve without --save",
+            resolution.kind()
+        ));
     }
     Ok(changes)
 }
@@ -104,10 +107,18 @@ fn failing_checks(failure: &Failure, state: &str) -> Vec<String> {
 }
 
 fn state_mut<'w>(workflow: &'w mut Workflow, name: &str) -> Result<&'w mut statewright_workflow::State, String> {
-    workflow.states.iter_mut().find(|s| s.name == name).ok_or_else(|| format!("the workflow has no state `{name}` any more"))
+    workflow
+        .states
+        .iter_mut()
+        .find(|s| s.name == name)
+        .ok_or_else(|| format!("the workflow has no state `{name}` any more"))
 }
 
-fn action_mut<'w>(workflow: &'w mut Workflow, state: &str, index: usize) -> Option<&'w mut statewright_workflow::Action> {
+fn action_mut<'w>(
+    workflow: &'w mut Workflow,
+    state: &str,
+    index: usize,
+) -> Option<&'w mut statewright_workflow::Action> {
     workflow.states.iter_mut().find(|s| s.name == state)?.actions.get_mut(index)
 }
 

@@ -81,7 +81,10 @@ impl Progress {
                 self.line(&format!("  run folder: {}", self.dir.display()));
             }
             Event::Retrying { state, attempt, max, reason, .. } => {
-                self.line(&format!("           {}", self.paint("33", &format!("retry {attempt}/{max} of `{state}`: {reason}"))));
+                self.line(&format!(
+                    "           {}",
+                    self.paint("33", &format!("retry {attempt}/{max} of `{state}`: {reason}"))
+                ));
             }
             Event::InterruptEntered { state, interrupted: Some(covered), .. } => {
                 self.line(&format!("           {}", self.paint("33", &format!("detour: `{state}` over `{covered}`"))));
@@ -110,7 +113,10 @@ impl Progress {
                 ));
             }
             Event::ReviewResolved { review_id, resolution } => {
-                self.line(&format!("           {}", self.paint("32", &format!("review {review_id} resolved: {}", resolution.kind()))));
+                self.line(&format!(
+                    "           {}",
+                    self.paint("32", &format!("review {review_id} resolved: {}", resolution.kind()))
+                ));
             }
             Event::RunStarted { .. }
             | Event::ActionStarted { .. }

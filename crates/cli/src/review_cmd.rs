@@ -279,7 +279,8 @@ fn validate(item: &ReviewItem, resolution: &Resolution) -> Result<(), String> {
 fn save(store: &Store, item: &ReviewItem, resolution: &Resolution) -> Result<String, String> {
     let path = item.workflow_path.clone().ok_or("the run did not record its workflow file; cannot save")?;
     let before = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let mut workflow = load_file(Path::new(&path)).map_err(|d| format!("{path} does not load any more:\n{d}"))?.workflow;
+    let mut workflow =
+        load_file(Path::new(&path)).map_err(|d| format!("{path} does not load any more:\n{d}"))?.workflow;
     let healed = store.healed(&item.run_id).map_err(|e| e.to_string())?;
     let params = store.run(&item.run_id).map_err(|e| e.to_string())?.parameters;
     let changes = crate::fix::apply(&mut workflow, item, resolution, &healed, &params)?;
@@ -292,7 +293,9 @@ fn save(store: &Store, item: &ReviewItem, resolution: &Resolution) -> Result<Str
         .keep_workflow_version(&path, &before, &format!("before review {}: {}", item.id, changes.join("; ")))
         .map_err(|e| e.to_string())?;
     let temp = format!("{path}.statewright-tmp");
-    std::fs::write(&temp, &after).and_then(|()| std::fs::rename(&temp, &path)).map_err(|e| format!("cannot write {path}: {e}"))?;
+    std::fs::write(&temp, &after)
+        .and_then(|()| std::fs::rename(&temp, &path))
+        .map_err(|e| format!("cannot write {path}: {e}"))?;
     eprintln!("saved {path} ({}); the previous version is kept in the store as version {version}", changes.join("; "));
     Ok(path)
 }

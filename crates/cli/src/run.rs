@@ -219,10 +219,7 @@ pub async fn run(args: RunArgs) -> u8 {
 fn run_options(args: &RunArgs, db: &PathBuf, run_id: &str, workflow: &str) -> Result<RunOptions, String> {
     let store = statewright_store::Store::open(db).map_err(|e| e.to_string())?;
     let locators = store.locators(workflow).map_err(|e| e.to_string())?;
-    let reviewer: Option<Arc<dyn Reviewer>> = if args.no_review {
-        None
-    } else {
-        Some(Arc::new(StoreReviewer::open(db, run_id, args.review_timeout)?))
-    };
+    let reviewer: Option<Arc<dyn Reviewer>> =
+        if args.no_review { None } else { Some(Arc::new(StoreReviewer::open(db, run_id, args.review_timeout)?)) };
     Ok(RunOptions { locators, advisor: None, reviewer })
 }

@@ -176,8 +176,10 @@ impl Store {
     /// Marks as `interrupted` every running run whose lock nobody holds.
     fn recover_interrupted(&self) -> Result<()> {
         let ids: Vec<String> = {
-            let mut stmt =
-                self.conn.prepare("SELECT id FROM runs WHERE status IN ('running', 'needs_human_review')").map_err(|e| self.err(e))?;
+            let mut stmt = self
+                .conn
+                .prepare("SELECT id FROM runs WHERE status IN ('running', 'needs_human_review')")
+                .map_err(|e| self.err(e))?;
             stmt.query_map([], |r| r.get(0))
                 .map_err(|e| self.err(e))?
                 .collect::<rusqlite::Result<_>>()

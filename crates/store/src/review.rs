@@ -64,7 +64,9 @@ fn item(row: &rusqlite::Row) -> rusqlite::Result<(ReviewItem, String)> {
             saved_to: row.get(12)?,
             request: match placeholder {
                 Ok(request) => request,
-                Err(_) => return Err(rusqlite::Error::InvalidColumnType(13, "request".into(), rusqlite::types::Type::Text)),
+                Err(_) => {
+                    return Err(rusqlite::Error::InvalidColumnType(13, "request".into(), rusqlite::types::Type::Text));
+                }
             },
         },
         request,
@@ -143,7 +145,8 @@ impl Store {
         if changed == 0 {
             return Err(Error::ReviewClosed { id, status: "resolved".into() });
         }
-        tx.execute("UPDATE runs SET status = 'running' WHERE id = ?1", params![item.run_id]).map_err(|e| self.err(e))?;
+        tx.execute("UPDATE runs SET status = 'running' WHERE id = ?1", params![item.run_id])
+            .map_err(|e| self.err(e))?;
         tx.commit().map_err(|e| self.err(e))?;
         Ok(())
     }
@@ -190,7 +193,8 @@ impl Store {
         for row in rows {
             let (state, index, target, alternatives) = row.map_err(|e| self.err(e))?;
             // A row this build cannot read is skipped: healing is a help, not a duty.
-            if let (Ok(target), Ok(alternatives)) = (serde_json::from_str(&target), serde_json::from_str(&alternatives)) {
+            if let (Ok(target), Ok(alternatives)) = (serde_json::from_str(&target), serde_json::from_str(&alternatives))
+            {
                 memory.insert(&state, index as usize, target, alternatives);
             }
         }
@@ -211,7 +215,12 @@ impl Store {
         let mut out = Vec::new();
         for row in rows {
             let (state, index, from, to) = row.map_err(|e| self.err(e))?;
-            out.push(Healed { state, index: index as usize, from: serde_json::from_str(&from)?, to: serde_json::from_str(&to)? });
+            out.push(Healed {
+                state,
+                index: index as usize,
+                from: serde_json::from_str(&from)?,
+                to: serde_json::from_str(&to)?,
+            });
         }
         Ok(out)
     }

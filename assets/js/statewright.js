@@ -1622,14 +1622,17 @@
   const HEX_RE = /^[0-9a-f]{6,}$/i;
   const DIGIT_RE = /\d/;
   const DIGIT_RUN_RE = /\d{3,}/;
+  // option-3, row_12: numbered by position in a list, so they follow the order, not the element.
+  const POSITION_ID_RE = /[-_]\d+$/;
   // React's useId (:r0:, «r1»), Ember, ExtJS, YUI, MUI, Headless UI, Radix, react-select,
   // Downshift, Angular Material/CDK, rc-components: ids made per render, not per page.
   const FRAMEWORK_ID_RE = /^(?:[:«]|ember\d|ext-(?:gen|comp)|yui_|mui-|headlessui-|radix-|react-select-|downshift-|mat-|cdk-|rc_|__)/i;
   const CSS_STRING_SPECIAL = /["\\\n]/g;
 
-  /** Ids that a framework or a counter made up: they change from build to build, or visit to visit. */
+  /** Ids that a framework, a counter or a list position made up: they change between builds, visits or orders. */
   function looksGenerated(id) {
     if (RE_exec(DIGIT_RUN_RE, id) !== null || RE_exec(FRAMEWORK_ID_RE, id) !== null) return true;
+    if (RE_exec(POSITION_ID_RE, id) !== null) return true;
     ID_TOKEN_RE.lastIndex = 0;
     let m;
     while ((m = RE_exec(ID_TOKEN_RE, id)) !== null) {

@@ -64,6 +64,7 @@ fn write_run(store: &Store, id: &str, steps: u32, screenshots: bool, per_step: b
                 },
             },
             Event::ActionFinished {
+                alternatives: Vec::new(),
                 step,
                 state: format!("State {}", step % 12),
                 index: 0,

@@ -2,7 +2,7 @@
 //! `statewright review` (or the app) answers them from another process, and the run
 //! polls for the answer.
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -22,7 +22,7 @@ pub struct StoreReviewer {
 }
 
 impl StoreReviewer {
-    pub fn open(db: &PathBuf, run_id: &str, timeout: Option<Duration>) -> Result<Self, String> {
+    pub fn open(db: &Path, run_id: &str, timeout: Option<Duration>) -> Result<Self, String> {
         let store = Store::open(db).map_err(|e| e.to_string())?;
         Ok(Self { store: Mutex::new(store), run_id: run_id.to_owned(), timeout })
     }

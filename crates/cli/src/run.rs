@@ -1,7 +1,7 @@
 //! `statewright run`: load, bind parameters, start the browser (and the demo site when
 //! asked), run the engine, record the run folder, report.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -216,7 +216,7 @@ pub async fn run(args: RunArgs) -> u8 {
 }
 
 /// The locators recorded by earlier runs of this workflow, and the review queue.
-fn run_options(args: &RunArgs, db: &PathBuf, run_id: &str, workflow: &str) -> Result<RunOptions, String> {
+fn run_options(args: &RunArgs, db: &Path, run_id: &str, workflow: &str) -> Result<RunOptions, String> {
     let store = statewright_store::Store::open(db).map_err(|e| e.to_string())?;
     let locators = store.locators(workflow).map_err(|e| e.to_string())?;
     let reviewer: Option<Arc<dyn Reviewer>> =

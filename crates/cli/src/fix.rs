@@ -17,18 +17,8 @@ pub fn apply(
     healed: &[Healed],
     run_params: &Value,
 ) -> Result<Vec<String>, String> {
-    let values: Vec<(String, String)> = run_params
-        .as_object()
-        .map(|m| m.iter().filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned()))).collect())
-        .unwrap_or_default();
-    let mut changes = Vec::new();
-    for h in healed {
-        let Some(action) = action_mut(workflow, &h.state, h.index) else { continue };
-        if let Some(target) = action.target_mut() {
-            *target = templatize_target(&h.to, &values);
-            changes.push(format!("`{}` action {}: locator healed", h.state, h.index));
-        }
-    }
+    let values = param_values(run_params);
+    let mut changes = apply_healed(workflow, healed, run_params);
     let failed = item.request.action.as_ref().map(|a| (a.state.clone(), a.index));
     match resolution {
         Resolution::Retry | Resolution::Abort { .. } => {}
@@ -94,6 +84,30 @@ pub fn apply(
         ));
     }
     Ok(changes)
+}
+
+/// Replaces each healed action's target by the locator that worked.
+pub fn apply_healed(workflow: &mut Workflow, healed: &[Healed], run_params: &Value) -> Vec<String> {
+    let values = param_values(run_params);
+    let mut changes = Vec::new();
+    for h in healed {
+        let Some(action) = action_mut(workflow, &h.state, h.index) else { continue };
+        if let Some(target) = action.target_mut() {
+            let healed = templatize_target(&h.to, &values);
+            if *target != healed {
+                *target = healed;
+                changes.push(format!("`{}` action {}: locator healed", h.state, h.index));
+            }
+        }
+    }
+    changes
+}
+
+fn param_values(run_params: &Value) -> Vec<(String, String)> {
+    run_params
+        .as_object()
+        .map(|m| m.iter().filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned()))).collect())
+        .unwrap_or_default()
 }
 
 /// The descriptions of `state`'s checks that failed, as the "no state" diagnosis gave them.

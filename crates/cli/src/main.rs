@@ -58,6 +58,10 @@ enum Command {
         /// Serve this folder instead of the bundled site.
         #[arg(long)]
         dir: Option<PathBuf>,
+        /// Serve the site with a drift file's text rewrites applied (a redesign, to try
+        /// healing and review on), e.g. tests/fixtures/drift/demo-drift.json.
+        #[arg(long, value_name = "FILE")]
+        drift: Option<PathBuf>,
     },
 }
 
@@ -92,7 +96,7 @@ fn main() -> ExitCode {
                 print!("{}", statewright_workflow::json_schema());
                 exit::SUCCEEDED
             }
-            Command::DemoSite { port, dir } => workflow_cmds::demo_site(port, dir).await,
+            Command::DemoSite { port, dir, drift } => workflow_cmds::demo_site(port, dir, drift).await,
         }
     });
     ExitCode::from(code)

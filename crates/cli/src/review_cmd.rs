@@ -42,6 +42,11 @@ enum ReviewCommand {
     },
     /// Answer a review; the waiting run goes on at once.
     Resolve(ResolveArgs),
+    /// Save the locators a run healed into its workflow file (diff shown, old version kept).
+    SaveHealed {
+        /// A run id, or a unique prefix of one.
+        run: String,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -104,6 +109,7 @@ pub fn review(args: ReviewArgs) -> u8 {
         ReviewCommand::List { all, json } => list(&store, all, json),
         ReviewCommand::Show { id, json } => show(&store, id, json),
         ReviewCommand::Resolve(resolve_args) => resolve(&store, &resolve_args),
+        ReviewCommand::SaveHealed { run } => save_healed(&store, &run),
     };
     match result {
         Ok(()) => exit::SUCCEEDED,
@@ -190,7 +196,7 @@ fn resolve(store: &Store, args: &ResolveArgs) -> Result<(), String> {
         return Err(format!("review {}'s run {} is no longer waiting; nothing was changed", item.id, item.run_id));
     }
     let resolution = resolution(&item, args)?;
-    let saved_to = if args.save { Some(save(store, &item, &resolution)?) } else { None };
+    let saved_to = if args.save { Some(save_fix(store, &item, &resolution)?) } else { None };
     store.resolve_review(item.id, &resolution, saved_to.as_deref()).map_err(|e| e.to_string())?;
     println!("{}", json!({ "review": item.id, "run_id": item.run_id, "resolution": resolution, "saved_to": saved_to }));
     Ok(())
@@ -275,22 +281,52 @@ fn validate(item: &ReviewItem, resolution: &Resolution) -> Result<(), String> {
         .map_err(|diagnostics| format!("the resolution is invalid:\n{diagnostics}"))
 }
 
-/// Writes the fix into the run's workflow file after showing the diff; returns the path.
-fn save(store: &Store, item: &ReviewItem, resolution: &Resolution) -> Result<String, String> {
-    let path = item.workflow_path.clone().ok_or("the run did not record its workflow file; cannot save")?;
+fn save_healed(store: &Store, run: &str) -> Result<(), String> {
+    let run_id = store.resolve_run(run).map_err(|e| e.to_string())?;
+    let healed = store.healed(&run_id).map_err(|e| e.to_string())?;
+    if healed.is_empty() {
+        return Err(format!("run {run_id} healed no locator; nothing to save"));
+    }
+    let path = store.workflow_path(&run_id).map_err(|e| e.to_string())?;
+    let reason = format!("before saving the locators run {run_id} healed");
+    save(store, path, &run_id, &reason, |workflow, params| {
+        let changes = crate::fix::apply_healed(workflow, &healed, params);
+        if changes.is_empty() { Err("the workflow already has these locators".into()) } else { Ok(changes) }
+    })?;
+    Ok(())
+}
+
+/// Writes a review's fix into the run's workflow file; returns the path.
+fn save_fix(store: &Store, item: &ReviewItem, resolution: &Resolution) -> Result<String, String> {
+    let healed = store.healed(&item.run_id).map_err(|e| e.to_string())?;
+    let reason = format!("before review {}", item.id);
+    save(store, item.workflow_path.clone(), &item.run_id, &reason, |workflow, params| {
+        crate::fix::apply(workflow, item, resolution, &healed, params)
+    })
+}
+
+/// Applies `fix` to the workflow file as it is now, validates the result, shows the diff,
+/// keeps the old content in the store and writes the file; returns its path.
+fn save(
+    store: &Store,
+    path: Option<String>,
+    run_id: &str,
+    reason: &str,
+    fix: impl FnOnce(&mut statewright_workflow::Workflow, &serde_json::Value) -> Result<Vec<String>, String>,
+) -> Result<String, String> {
+    let path = path.ok_or("the run did not record its workflow file; cannot save")?;
     let before = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let mut workflow =
         load_file(Path::new(&path)).map_err(|d| format!("{path} does not load any more:\n{d}"))?.workflow;
-    let healed = store.healed(&item.run_id).map_err(|e| e.to_string())?;
-    let params = store.run(&item.run_id).map_err(|e| e.to_string())?.parameters;
-    let changes = crate::fix::apply(&mut workflow, item, resolution, &healed, &params)?;
+    let params = store.run(run_id).map_err(|e| e.to_string())?.parameters;
+    let changes = fix(&mut workflow, &params)?;
     let after = to_native_json(&workflow);
     if let Err(diagnostics) = load_str(&after, &path, &workflow.name) {
         return Err(format!("the fix would make {path} invalid, so nothing was written:\n{diagnostics}"));
     }
     print!("{}", crate::fix::diff(&path, &before, &after));
     let version = store
-        .keep_workflow_version(&path, &before, &format!("before review {}: {}", item.id, changes.join("; ")))
+        .keep_workflow_version(&path, &before, &format!("{reason}: {}", changes.join("; ")))
         .map_err(|e| e.to_string())?;
     let temp = format!("{path}.statewright-tmp");
     std::fs::write(&temp, &after)

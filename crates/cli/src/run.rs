@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::Args;
 use serde_json::json;
 use statewright_chrome::{ChromeDriver, LaunchOptions};
-use statewright_demo::{Site, SiteServer};
+use statewright_demo::SiteServer;
 use statewright_desktop::X11Desktop;
 use statewright_engine::{CancellationToken, Failure, Reviewer, RunOptions, RunStatus};
 use statewright_workflow::{Params, load_file};
@@ -34,6 +34,9 @@ pub struct RunArgs {
     /// Serve the bundled demo site on loopback and pass its address as the `site` parameter.
     #[arg(long)]
     demo_site: bool,
+    /// With --demo-site: serve it with this drift file's rewrites (see `demo-site --drift`).
+    #[arg(long, value_name = "FILE", requires = "demo_site")]
+    drift: Option<PathBuf>,
     /// Where run folders go.
     #[arg(long, env = "STATEWRIGHT_RUNS_DIR", default_value = "runs")]
     runs_dir: PathBuf,
@@ -86,7 +89,14 @@ pub async fn run(args: RunArgs) -> u8 {
             eprintln!("statewright: --demo-site sets the `site` parameter, but {} declares none", args.file.display());
             return exit::INVALID;
         }
-        match SiteServer::start(Site::Demo, 0).await {
+        let site = match crate::workflow_cmds::site(None, args.drift.as_deref()) {
+            Ok(site) => site,
+            Err(e) => {
+                eprintln!("statewright: {e}");
+                return exit::INVALID;
+            }
+        };
+        match SiteServer::start(site, 0).await {
             Ok(server) => {
                 if !supplied.iter().any(|(k, _)| k == "site") {
                     supplied.push(("site".into(), server.url()));

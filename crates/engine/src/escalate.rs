@@ -199,7 +199,8 @@ impl Run<'_> {
         let stable = elements
             .iter()
             .filter_map(|e| e.get("selector").and_then(|s| s.as_str()))
-            .filter(|s| s.starts_with('#') || s.starts_with("[data-test"))
+            // Ids, test ids, names, labels and links; not positional paths, which break first.
+            .filter(|s| !s.contains(" > ") && !s.contains(":nth"))
             .take(SUGGESTED_ELEMENTS);
         for selector in stable {
             checks.push(Check::Element { by: SelectorKind::Css, selector: selector.to_owned(), negate: false });

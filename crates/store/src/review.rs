@@ -225,6 +225,15 @@ impl Store {
         Ok(out)
     }
 
+    /// The workflow file a run was started from, if it recorded one.
+    pub fn workflow_path(&self, run_id: &str) -> Result<Option<String>> {
+        self.conn
+            .query_row("SELECT workflow_path FROM runs WHERE id = ?1", params![run_id], |r| r.get(0))
+            .optional()
+            .map_err(|e| self.err(e))?
+            .ok_or_else(|| Error::UnknownRun(run_id.to_owned()))
+    }
+
     /// Keeps a workflow file's content before a saved fix replaces it; returns its version id.
     pub fn keep_workflow_version(&self, path: &str, json: &str, reason: &str) -> Result<i64> {
         self.conn

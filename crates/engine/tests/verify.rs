@@ -70,8 +70,7 @@ async fn actions_never_verified_fail_after_the_retries_with_the_chain_recorded()
     assert_eq!(log(&driver).len(), 3, "the first try and two retries");
     let elapsed = as_ms(ran.elapsed);
     assert!((6000..6600).contains(&elapsed), "three windows of 2 s; took {elapsed} ms");
-    let stages: Vec<_> =
-        ran.escalations();
+    let stages: Vec<_> = ran.escalations();
     assert_eq!(
         stages,
         [

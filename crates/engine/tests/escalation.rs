@@ -223,3 +223,31 @@ async fn the_same_target_acted_on_again_and_again_trips() {
     let Failure::Breaker { breaker, count, .. } = ran.failure() else { panic!("{:?}", ran.failure()) };
     assert_eq!((breaker.as_str(), *count), ("same_target", 4));
 }
+
+#[tokio::test(start_paused = true)]
+async fn entries_of_one_state_and_performances_of_one_action_have_breakers_too() {
+    let ping_pong = |breakers: serde_json::Value| {
+        workflow(
+            json!({ "breakers": breakers }),
+            vec![
+                state("A", json!([el("#a")]), json!([click("#to-b")])),
+                state("B", json!([el("#b")]), json!([click("#to-a")])),
+                unreachable_end(),
+            ],
+        )
+    };
+    let driver = || {
+        ScriptedDriver::new(URL)
+            .with([show("#a"), show("#to-b"), show("#to-a")])
+            .on("click #to-b", ms(0), [hide("#a"), show("#b")])
+            .on("click #to-a", ms(0), [hide("#b"), show("#a")])
+    };
+    for (breakers, name, count) in [
+        (json!({ "cycles": 100, "state_entries": 3 }), "state_entries", 4),
+        (json!({ "cycles": 100, "action_attempts": 2 }), "action_attempts", 3),
+    ] {
+        let ran = run_to_end(&ping_pong(breakers), &mut driver()).await;
+        let Failure::Breaker { breaker, count: tripped_at, .. } = ran.failure() else { panic!("{:?}", ran.failure()) };
+        assert_eq!((breaker.as_str(), *tripped_at), (name, count));
+    }
+}

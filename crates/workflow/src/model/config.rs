@@ -211,4 +211,3 @@ impl Default for Viewport {
         Self { width: 1280, height: 800 }
     }
 }
-

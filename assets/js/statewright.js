@@ -17,8 +17,10 @@
  * API (window.__statewright):
  *   signals(probes)                        -> {url, title, results: bool[], errors: [{index, message}]}
  *   waitForChange(probes, since, timeoutMs) -> Promise<signals>  (first difference from `since`, or timeout)
- *   actionable(target, opts)               -> Promise<{ok:true, x, y, rect, tag, description}
+ *   actionable(target, opts)               -> Promise<{ok:true, x, y, rect, tag, description, alternatives?}
  *                                                     | {ok:false, reason, message}>
+ *       opts.alternatives === true adds alternatives: Target[], other targets that designate the
+ *       element found, most stable first (see "alternatives" below).
  *   prepareTyping(target, clear)           -> {ok, message?, description?}
  *   selectOption(target, {value?, label?}) -> {ok, message?, selected?, label?}
  *   scrollBy(target|null, dx, dy)          -> {ok, message?, ...scroll position}
@@ -1248,7 +1250,7 @@
               }
             }
             if (hitOk) {
-              return {
+              const found = {
                 ok: true,
                 x: pt.x,
                 y: pt.y,
@@ -1256,6 +1258,8 @@
                 tag: el.localName,
                 description: describeEl(el),
               };
+              if (opts.alternatives === true) found.alternatives = alternativesSafely(el, target);
+              return found;
             }
             wakeOnMutation = false;
           }
@@ -1444,6 +1448,25 @@
 
   function attrSelector(name, value) { return '[' + name + '="' + CSS_escape(value) + '"]'; }
 
+  /** `tag`, with `:nth-of-type(i)` when the parent has several children of that tag. */
+  function typeSegment(cur) {
+    const tag = cur.localName;
+    let seg = CSS_escape(tag);
+    const parent = cur.parentElement;
+    if (parent) {
+      let idx = 0;
+      let count = 0;
+      for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
+        if (c.localName === tag) {
+          count++;
+          if (c === cur) idx = count;
+        }
+      }
+      if (count > 1) seg += ':nth-of-type(' + idx + ')';
+    }
+    return seg;
+  }
+
   function cssPath(el) {
     let path = '';
     let cur = el;
@@ -1451,21 +1474,9 @@
       if (cur !== el && cur.id && selectsOnly('#' + CSS_escape(cur.id), cur)) {
         return '#' + CSS_escape(cur.id) + ' > ' + path;
       }
-      const tag = cur.localName;
-      let seg = CSS_escape(tag);
-      const parent = cur.parentElement;
-      if (parent) {
-        let idx = 0;
-        let count = 0;
-        for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
-          if (c.localName === tag) {
-            count++;
-            if (c === cur) idx = count;
-          }
-        }
-        if (count > 1) seg += ':nth-of-type(' + idx + ')';
-      }
+      const seg = typeSegment(cur);
       path = path ? seg + ' > ' + path : seg;
+      const parent = cur.parentElement;
       if (!parent) break;
       cur = parent;
     }
@@ -1593,6 +1604,145 @@
     const el = pickTarget(res, target);
     if (el) out.description = describeEl(el);
     return out;
+  }
+
+  // ---------------------------------------------------------------------------
+  // 9. alternatives (self-healing locators)
+  // ---------------------------------------------------------------------------
+  // When an action succeeds, the engine records other ways to find the same element, so a
+  // later run whose own target finds nothing can try them. Order = expected survival of a
+  // redesign: test ids (kept for tests on purpose), role + accessible name (what users see
+  // and assistive tech relies on), a hand-written id, the form `name` (what the server
+  // reads), descriptive attributes, visible text, and last the position in the tree.
+  // A candidate is kept only if this library's own resolution picks exactly this element.
+  const MAX_ALTERNATIVES = 6;
+  const MAX_ALTERNATIVE_TEXT = 50;
+  const DESCRIPTIVE_ATTRS = ['aria-label', 'placeholder', 'title'];
+  const ID_TOKEN_RE = /[^-_:.\s]+/g;
+  const HEX_RE = /^[0-9a-f]{6,}$/i;
+  const DIGIT_RE = /\d/;
+  const DIGIT_RUN_RE = /\d{3,}/;
+  // option-3, row_12: numbered by position in a list, so they follow the order, not the element.
+  const POSITION_ID_RE = /[-_]\d+$/;
+  // React's useId (:r0:, «r1»), Ember, ExtJS, YUI, MUI, Headless UI, Radix, react-select,
+  // Downshift, Angular Material/CDK, rc-components: ids made per render, not per page.
+  const FRAMEWORK_ID_RE = /^(?:[:«]|ember\d|ext-(?:gen|comp)|yui_|mui-|headlessui-|radix-|react-select-|downshift-|mat-|cdk-|rc_|__)/i;
+  const CSS_STRING_SPECIAL = /["\\\n]/g;
+
+  /** Ids that a framework, a counter or a list position made up: they change between builds, visits or orders. */
+  function looksGenerated(id) {
+    if (RE_exec(DIGIT_RUN_RE, id) !== null || RE_exec(FRAMEWORK_ID_RE, id) !== null) return true;
+    if (RE_exec(POSITION_ID_RE, id) !== null) return true;
+    ID_TOKEN_RE.lastIndex = 0;
+    let m;
+    while ((m = RE_exec(ID_TOKEN_RE, id)) !== null) {
+      if (RE_exec(HEX_RE, m[0]) !== null && RE_exec(DIGIT_RE, m[0]) !== null) return true;
+    }
+    return false;
+  }
+
+  function hasStableId(el) {
+    const id = el.id;
+    return typeof id === 'string' && id !== '' && !looksGenerated(id) && selectsOnly('#' + CSS_escape(id), el);
+  }
+
+  /** A CSS string literal; only quotes, backslashes and newlines need escaping, so it stays readable. */
+  function cssString(v) {
+    return '"' + RE_replace(CSS_STRING_SPECIAL, v, function (c) { return c === '\n' ? '\\a ' : '\\' + c; }) + '"';
+  }
+
+  /** Position in the tree: a nth-of-type chain from the nearest ancestor with a stable id, else from body. */
+  function positionPath(el) {
+    let path = '';
+    for (let cur = el; cur && cur.nodeType === 1; cur = cur.parentElement) {
+      if (cur !== el && hasStableId(cur)) return '#' + CSS_escape(cur.id) + ' > ' + path;
+      if (cur.localName === 'body' || !cur.parentElement) return cur.localName + (path ? ' > ' + path : '');
+      const seg = typeSegment(cur);
+      path = path ? seg + ' > ' + path : seg;
+    }
+    return path;
+  }
+
+  /** The text a text target would match: visible text, or the value of an input button. */
+  function altText(el) {
+    const tag = el.localName;
+    if (tag === 'input') {
+      const t = inputType(el);
+      return t === 'button' || t === 'submit' || t === 'reset' ? norm(el.value || '') : '';
+    }
+    if (tag === 'textarea' || tag === 'select') return '';
+    return norm(innerTextOf(el));
+  }
+
+  /** Compares targets as the library resolves them (normalised text, role case). */
+  function targetKey(t) {
+    if (!t || typeof t !== 'object') return '';
+    const nth = typeof t.nth === 'number' ? _String(t.nth) : '';
+    if (typeof t.css === 'string') return 'css\u0000' + t.css + '\u0000' + nth;
+    if (typeof t.xpath === 'string') return 'xpath\u0000' + t.xpath + '\u0000' + nth;
+    if (typeof t.text === 'string') return 'text\u0000' + norm(t.text) + '\u0000' + nth;
+    if (typeof t.role === 'string') {
+      const name = typeof t.name === 'string' ? norm(t.name) : '';
+      return 'role\u0000' + lower(S_trim(t.role)) + '\u0000' + name + '\u0000' + nth;
+    }
+    return '';
+  }
+
+  /** `candidate` as it designates exactly `el` (with nth when several elements match), or null. */
+  function designating(candidate, el) {
+    const res = resolveTarget(candidate);
+    if (res.invalid) return null;
+    const list = res.list;
+    let index = -1;
+    for (let i = 0; i < list.length; i++) if (list[i] === el) { index = i; break; }
+    if (index < 0) return null;
+    if (list.length > 1) candidate.nth = index;
+    return pickTarget(res, candidate) === el ? candidate : null;
+  }
+
+  function alternativesFor(el, original) {
+    const out = [];
+    const seen = new _Set();
+    Set_add(seen, targetKey(original));
+    // The last slot is kept for the position path, a different kind of evidence.
+    const offer = function (candidate, limit) {
+      if (out.length >= limit) return;
+      const t = designating(candidate, el);
+      if (!t) return;
+      const key = targetKey(t);
+      if (Set_has(seen, key)) return;
+      Set_add(seen, key);
+      push(out, t);
+    };
+    const early = MAX_ALTERNATIVES - 1;
+    const tag = CSS_escape(el.localName);
+    for (let i = 0; i < TEST_ID_ATTRS.length; i++) {
+      const v = El_getAttribute(el, TEST_ID_ATTRS[i]);
+      if (v) offer({ css: '[' + TEST_ID_ATTRS[i] + '=' + cssString(v) + ']' }, early);
+    }
+    const role = roleOf(el);
+    if (role && out.length < early) {
+      const name = accName(el);
+      if (name) offer({ role: role, name: name }, early);
+    }
+    if (hasStableId(el)) offer({ css: '#' + CSS_escape(el.id) }, early);
+    const formName = El_getAttribute(el, 'name');
+    if (formName) offer({ css: tag + '[name=' + cssString(formName) + ']' }, early);
+    for (let i = 0; i < DESCRIPTIVE_ATTRS.length; i++) {
+      const v = El_getAttribute(el, DESCRIPTIVE_ATTRS[i]);
+      if (v && norm(v)) offer({ css: tag + '[' + DESCRIPTIVE_ATTRS[i] + '=' + cssString(v) + ']' }, early);
+    }
+    if (out.length < early) {
+      const text = altText(el);
+      if (text && text.length <= MAX_ALTERNATIVE_TEXT) offer({ text: text }, early);
+    }
+    offer({ css: positionPath(el) }, MAX_ALTERNATIVES);
+    return out;
+  }
+
+  /** Alternatives are a bonus: a page that breaks their computation must not fail the action. */
+  function alternativesSafely(el, original) {
+    try { return alternativesFor(el, original); } catch (_) { return []; }
   }
 
   // ---------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 
 mod commands;
 mod error;
+mod reviewer;
 mod run;
 mod screenshots;
 mod state;

@@ -6,13 +6,14 @@
 //! the shared `statewright-runner` crate once that exists; keep it a thin sequence of calls.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 use statewright_chrome::{ChromeDriver, LaunchOptions};
 use statewright_demo::{Site, SiteServer};
 use statewright_desktop::X11Desktop;
-use statewright_engine::{CancellationToken, Event};
+use statewright_engine::{CancellationToken, Event, Reviewer, RunOptions};
 use statewright_store::{NewRun, RunHandle, Store, blob_path};
 use statewright_workflow::{Params, Workflow, load_file};
 use statewright_world::{World, needs};
@@ -20,10 +21,12 @@ use tauri::ipc::Channel;
 use tokio::sync::mpsc::UnboundedReceiver;
 
 use crate::error::{CommandError, CommandResult};
+use crate::reviewer::StoreReviewer;
 
 /// A run that is set up and recorded as started, ready to go.
 pub struct PreparedRun {
     pub id: String,
+    db: PathBuf,
     workflow: Workflow,
     params: Params,
     headed: bool,
@@ -78,6 +81,7 @@ pub async fn prepare(
     demo_site: bool,
 ) -> CommandResult<PreparedRun> {
     let loaded = load_file(&file).map_err(|d| CommandError::new("invalid_workflow", d.to_string()))?;
+    let file = std::fs::canonicalize(&file).unwrap_or(file);
     let workflow = loaded.workflow;
     let mut supplied = supplied;
     let site = if demo_site {
@@ -95,22 +99,35 @@ pub async fn prepare(
     let workflow_json = workflow_as_run(&workflow, &params);
     let parameters = json!(params.masked_values());
     let name = workflow.name.clone();
+    let db_path = db.clone();
+    let path = file.display().to_string();
     let (store, handle, id) = tauri::async_runtime::spawn_blocking(move || -> CommandResult<_> {
         let store = Store::open(&db)?;
         let id = new_run_id();
-        let new =
-            NewRun { id: &id, workflow_name: &name, workflow_json: &workflow_json, parameters: &parameters, browser };
+        let new = NewRun {
+            id: &id,
+            workflow_name: &name,
+            workflow_json: &workflow_json,
+            parameters: &parameters,
+            browser,
+            workflow_path: Some(&path),
+        };
         let handle = store.start_run(&new)?;
         Ok((store, handle, id))
     })
     .await
     .map_err(|e| CommandError::new("shell", e.to_string()))??;
-    Ok(PreparedRun { id, workflow, params, headed, site, store, handle })
+    Ok(PreparedRun { id, db: db_path, workflow, params, headed, site, store, handle })
 }
 
 /// Runs to the end (or until `cancel`), streaming persisted events to `channel`.
 pub async fn execute(run: PreparedRun, channel: Channel<Value>, cancel: CancellationToken) {
-    let PreparedRun { workflow, params, headed, site, store, mut handle, .. } = run;
+    let PreparedRun { id, db, workflow, params, headed, site, store, mut handle } = run;
+    // Locators recorded by earlier runs (for healing), and the review queue, which the
+    // app's review panel (or `statewright review` in a terminal) answers.
+    let locators = store.locators(&workflow.name).unwrap_or_default();
+    let reviewer = StoreReviewer::open(&db, &id).ok().map(|r| Arc::new(r) as Arc<dyn Reviewer>);
+    let run_options = RunOptions { locators, advisor: None, reviewer };
     let needs = needs(&workflow);
     let options = LaunchOptions {
         headed,
@@ -138,7 +155,7 @@ pub async fn execute(run: PreparedRun, channel: Channel<Value>, cancel: Cancella
     let mut driver = World::new(chrome, desktop);
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
     let forward = tauri::async_runtime::spawn_blocking(move || persist_then_send(store, &mut handle, rx, channel));
-    let _report = statewright_engine::run(&workflow, &params, &mut driver, tx, cancel).await;
+    let _report = statewright_engine::run(&workflow, &params, &mut driver, tx, cancel, run_options).await;
     driver.close().await;
     let _ = forward.await;
     drop(site);

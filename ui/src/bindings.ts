@@ -110,6 +110,21 @@ export type ActionRecord = {
   artifact_path?: string | null;
 };
 
+/** Circuit breakers: each trips when its count passes its limit, and the run escalates. */
+export type Breakers = {
+  /** Entries of any one state (retries included). */
+  state_entries?: number;
+  /** Times any one action is performed in a run. */
+  action_attempts?: number;
+  /** Times in a row the same element is acted on with no new state reached in between. */
+  same_target?: number;
+  /** Times a cycle of states (A → B → A → B …) repeats with no new state reached. */
+  cycles?: number;
+  /** Failures in a row (unverified states, failed actions) before retries are skipped
+   * and the run escalates at once. */
+  consecutive_failures?: number;
+};
+
 /** One predicate on the live page. `negate` inverts it. */
 export type Check = {
   type: "url";
@@ -174,10 +189,20 @@ export type Config = {
   state_timeout?: number;
   /** How long an element action waits for its target to become actionable. */
   action_timeout?: number;
-  /** The most state entries one run may make. */
+  /** The most state entries one run may make: the run's step budget. */
   recursion_limit?: number;
   /** Browser viewport used for new pages. */
   viewport?: Viewport;
+  /** How long, after a state's actions, the run has to show that it moved on (one of the
+   * state's `next` states, or its `expect` checks) before the actions are retried. */
+  verify_timeout?: number;
+  /** How many times a state's actions are retried when they were not verified. */
+  max_retries?: number;
+  /** What is tried, in order, when a state fails (not verified after its retries, an
+   * action that cannot be done, no state recognised, a breaker tripped). */
+  escalation?: EscalationStage[];
+  /** Limits that stop a run going round in circles. */
+  breakers?: Breakers;
 };
 
 /** Why one state did not match: which of its checks failed. */
@@ -208,6 +233,9 @@ export type ErrorPayload = {
   code: string;
   message: string;
 };
+
+/** One step of the escalation chain. */
+export type EscalationStage = "reobserve" | "heal" | "llm" | "human";
 
 export type Event = {
   event: "run_started";
@@ -251,6 +279,8 @@ export type Event = {
   attempts: number;
   detail?: string | null;
   error?: string | null;
+  /** Other locators of the element acted on (see `Outcome::alternatives`). */
+  alternatives?: Target[];
 } | {
   event: "action_preempted";
   step: number;
@@ -258,6 +288,55 @@ export type Event = {
   index: number;
   by_state: string;
   reason: string;
+} | {
+  event: "verified";
+  step: number;
+  state: string;
+  via: string;
+  next_state?: string | null;
+} | {
+  event: "retrying";
+  step: number;
+  state: string;
+  attempt: number;
+  max: number;
+  reason: string;
+} | {
+  event: "interrupt_entered";
+  step: number;
+  state: string;
+  interrupted?: string | null;
+} | {
+  event: "healed";
+  step: number;
+  state: string;
+  index: number;
+  from: Target;
+  to: Target;
+} | {
+  event: "breaker_tripped";
+  breaker: string;
+  count: number;
+  limit: number;
+  state?: string | null;
+} | {
+  event: "escalated";
+  step: number;
+  state?: string | null;
+  stage: string;
+  reason: string;
+  outcome: string;
+  resolved: boolean;
+} | {
+  event: "review_requested";
+  review_id: number;
+  step: number;
+  state?: string | null;
+  reason: string;
+} | {
+  event: "review_resolved";
+  review_id: number;
+  resolution: Resolution;
 } | {
   event: "run_finished";
   status: RunStatus;
@@ -279,6 +358,27 @@ export type Failure = {
   kind: "stuck";
   state: string;
   seconds: number;
+} | {
+  kind: "not_verified";
+  state: string;
+  attempts: number;
+  seconds: number;
+} | {
+  kind: "breaker";
+  breaker: string;
+  count: number;
+  limit: number;
+  state?: string | null;
+} | {
+  kind: "review_timeout";
+  review_id: number;
+  seconds: number;
+} | {
+  kind: "review";
+  error: string;
+} | {
+  kind: "aborted";
+  reason: string;
 } | {
   kind: "no_state";
   seconds: number;
@@ -346,6 +446,26 @@ export type Position = {
   y: number;
 };
 
+/** How a person (or an LLM) tells a stuck run to go on. */
+export type Resolution = {
+  kind: "retry";
+} | {
+  kind: "skip";
+} | {
+  kind: "actions";
+  actions: Action[];
+} | {
+  kind: "declare_state";
+  state: string;
+} | {
+  kind: "new_state";
+  state: State;
+  before?: string | null;
+} | {
+  kind: "abort";
+  reason?: string;
+};
+
 export type RunDetail = {
   run: RunSummary;
   steps: StepRecord[];
@@ -411,8 +531,16 @@ export type State = {
   actions?: Action[];
   /** A continuous state re-runs its actions on every pass instead of once per entry. */
   continuous?: boolean;
-  /** The states this state's actions are expected to lead to. */
+  /** An interrupt (a consent banner, a modal, "session expired") may show up at any point.
+   * Interrupts are recognised before other states; handling one is a detour, after which
+   * the run resumes where it was. */
+  interrupt?: boolean;
+  /** The states this state's actions are expected to lead to. Reaching one verifies them. */
   next?: string[];
+  /** Checks that also verify this state's actions when they all hold afterwards (an
+   * anchor or success indicator on the same page). With neither `next` nor `expect`,
+   * any change of state verifies them. */
+  expect?: Check[];
   /** Present on terminal states: entering one ends the run after its actions. */
   terminal?: Terminal | null;
 };

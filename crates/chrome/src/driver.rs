@@ -12,6 +12,7 @@ use statewright_engine::{
     Artifact, Driver, DriverError, DriverResult, Observation, ObserveFuture, Outcome, Probe, Signals,
 };
 use statewright_workflow::keys::parse_key_combo;
+use statewright_workflow::selector::validate_css;
 use statewright_workflow::{Action, Direction, Position, Target};
 
 use crate::input;
@@ -51,10 +52,12 @@ impl ChromeDriver {
         self.session.page.raw()
     }
 
-    /// Waits until the target is actionable under `opts`, returning the action point.
+    /// Waits until the target is actionable under `opts`, returning the action point and
+    /// the element's alternative locators (every element action reports them, for healing).
     async fn actionable(&self, target: &Target, opts: Value, patience: Duration) -> DriverResult<Actionable> {
         let mut opts = opts;
         opts["timeoutMs"] = json!(patience.as_millis() as u64);
+        opts["alternatives"] = json!(true);
         let value = self.page().call("actionable", &[json!(target), opts], patience).await.map_err(not_actionable)?;
         let result: Actionable =
             serde_json::from_value(value).map_err(|e| DriverError::Browser(format!("bad reply from page: {e}")))?;
@@ -125,6 +128,31 @@ struct Actionable {
     description: Option<String>,
     reason: Option<String>,
     message: Option<String>,
+    /// Kept raw: one malformed entry must not cost the action or the other entries.
+    #[serde(default)]
+    alternatives: Vec<Value>,
+}
+
+impl Actionable {
+    /// The outcome of an action on this element.
+    fn outcome(self) -> Outcome {
+        Outcome { detail: self.description, alternatives: alternatives(self.alternatives), ..Default::default() }
+    }
+}
+
+/// The page's alternatives that are targets a workflow could carry; others are dropped.
+fn alternatives(values: Vec<Value>) -> Vec<Target> {
+    values.into_iter().filter_map(|v| serde_json::from_value::<Target>(v).ok()).filter(well_formed).collect()
+}
+
+/// Exactly one non-empty locator, `name` only with `role`, and CSS that `validate` accepts:
+/// an alternative may be proposed as a change to the workflow file.
+fn well_formed(target: &Target) -> bool {
+    let kinds = [&target.css, &target.xpath, &target.text, &target.role];
+    let set: Vec<&String> = kinds.iter().filter_map(|k| k.as_ref()).collect();
+    let one = set.len() == 1 && !set[0].trim().is_empty();
+    let css_ok = target.css.as_deref().is_none_or(|css| validate_css(css).is_ok());
+    one && (target.name.is_none() || target.role.is_some()) && css_ok
 }
 
 fn not_actionable(e: CallError) -> DriverError {
@@ -172,19 +200,18 @@ impl Driver for ChromeDriver {
     }
 
     async fn perform(&mut self, action: &Action, patience: Duration) -> DriverResult<Outcome> {
-        let describe = |a: &Actionable| a.description.clone();
         match action {
             Action::NavigateTo { url } => self.navigate(url, patience).await,
             Action::Click { target, button, count, position: pos } => {
                 let opts = json!({"enabled": true, "hitTest": true, "position": position(pos)});
                 let at = self.actionable(target, opts, patience).await?;
                 input::click(self.raw(), at.x, at.y, *button, *count).await.map_err(DriverError::Browser)?;
-                Ok(Outcome { detail: describe(&at), ..Default::default() })
+                Ok(at.outcome())
             }
             Action::Hover { target } => {
                 let at = self.actionable(target, json!({"hitTest": true}), patience).await?;
                 input::move_to(self.raw(), at.x, at.y).await.map_err(DriverError::Browser)?;
-                Ok(Outcome { detail: describe(&at), ..Default::default() })
+                Ok(at.outcome())
             }
             Action::Type { target, text, clear } => {
                 let opts = json!({"enabled": true, "editable": true});
@@ -196,7 +223,7 @@ impl Driver for ChromeDriver {
                     input::press(self.raw(), &backspace).await.map_err(DriverError::Browser)?;
                 }
                 input::type_text(self.raw(), text).await.map_err(DriverError::Browser)?;
-                Ok(Outcome { detail: describe(&at), ..Default::default() })
+                Ok(at.outcome())
             }
             Action::PressKey { key } => {
                 let combo = parse_key_combo(key).map_err(DriverError::Invalid)?;
@@ -211,28 +238,29 @@ impl Driver for ChromeDriver {
                     Direction::Left => (-amount, 0.0),
                     Direction::Right => (amount, 0.0),
                 };
-                let detail = match target {
-                    Some(target) => describe(&self.actionable(target, json!({}), patience).await?),
-                    None => None,
+                let outcome = match target {
+                    Some(target) => self.actionable(target, json!({}), patience).await?.outcome(),
+                    None => Outcome::default(),
                 };
                 self.page_op("scrollBy", &[json!(target), json!(dx), json!(dy)]).await?;
-                Ok(Outcome { detail, ..Default::default() })
+                Ok(outcome)
             }
             Action::ScrollTo { target } => {
                 let at = self.actionable(target, json!({}), patience).await?;
                 self.page_op("scrollIntoView", &[json!(target)]).await?;
-                Ok(Outcome { detail: describe(&at), ..Default::default() })
+                Ok(at.outcome())
             }
             Action::SelectOption { target, value, label } => {
                 let at = self.actionable(target, json!({"enabled": true}), patience).await?;
                 let reply =
                     self.page_op("selectOption", &[json!(target), json!({"value": value, "label": label})]).await?;
                 let selected = reply.get("selected").and_then(Value::as_str).map(str::to_owned);
-                Ok(Outcome { detail: selected.or_else(|| describe(&at)), ..Default::default() })
+                let outcome = at.outcome();
+                Ok(Outcome { detail: selected.or(outcome.detail), ..outcome })
             }
             Action::WaitFor { target, .. } => {
                 let at = self.actionable(target, json!({"scroll": false}), patience).await?;
-                Ok(Outcome { detail: describe(&at), ..Default::default() })
+                Ok(at.outcome())
             }
             Action::SaveHtml { filename } => {
                 let html = self
@@ -290,5 +318,31 @@ impl Driver for ChromeDriver {
                 screenshot: screenshot.ok().map(Arc::new),
             })
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn malformed_alternatives_are_dropped_and_the_rest_kept_in_order() {
+        let page = vec![
+            json!({"role": "button", "name": "Save"}),
+            json!({"css": "#a", "text": "two kinds"}),
+            json!({"name": "name without role"}),
+            json!({"css": "#b", "unknown": 1}),
+            json!({"css": "  "}),
+            json!({"css": "[["}),
+            json!({"text": "Save", "nth": -1}),
+            json!("not an object"),
+            json!({"css": "#save"}),
+            json!({"text": "Save", "nth": 2}),
+        ];
+        let kept: Vec<Value> = alternatives(page).iter().map(|t| json!(t)).collect();
+        assert_eq!(
+            kept,
+            [json!({"role": "button", "name": "Save"}), json!({"css": "#save"}), json!({"text": "Save", "nth": 2})]
+        );
     }
 }

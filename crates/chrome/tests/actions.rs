@@ -264,19 +264,19 @@ async fn artifacts_and_observations_are_recorded() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_stuck_state_is_reported_with_its_name() {
+async fn a_state_whose_actions_change_nothing_is_not_verified_after_its_retries() {
     let finished = run(workflow(
         "playground.html",
         json!([
             done(json!([{"type": "text", "value": "Never shown"}])),
             act(json!([{"type": "click", "target": {"css": "#counter"}}]))
         ]),
-        json!({"state_timeout": 1}),
+        json!({"verify_timeout": 1, "max_retries": 1}),
     ))
     .await;
     assert_eq!(finished.report.status, RunStatus::Failed);
     assert!(
-        matches!(&finished.report.failure, Some(Failure::Stuck { state, .. }) if state == "act"),
+        matches!(&finished.report.failure, Some(Failure::NotVerified { state, attempts: 2, .. }) if state == "act"),
         "{:?}",
         finished.report.failure
     );

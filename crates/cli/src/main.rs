@@ -1,14 +1,18 @@
 //! `statewright`: the headless command line. Parses input, calls the core crates, and turns
 //! their results into terminal output and exit codes:
-//! 0 succeeded, 1 the run failed, 2 invalid input or usage, 130 interrupted.
+//! 0 succeeded, 1 the run failed, 2 invalid input or usage, 3 a review was not answered in
+//! time, 130 interrupted.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod fix;
 mod progress;
 mod recorder;
+mod review_cmd;
+mod reviewer;
 mod run;
 mod runs_cmd;
 mod workflow_cmds;
@@ -29,6 +33,8 @@ enum Command {
     Run(run::RunArgs),
     /// List, show, export and prune recorded runs.
     Runs(runs_cmd::RunsArgs),
+    /// The review queue: runs waiting for a person. List, show, and resolve them.
+    Review(review_cmd::ReviewArgs),
     /// Check workflow files and report every problem with its line and column.
     Validate {
         #[arg(required = true)]
@@ -52,6 +58,10 @@ enum Command {
         /// Serve this folder instead of the bundled site.
         #[arg(long)]
         dir: Option<PathBuf>,
+        /// Serve the site with a drift file's text rewrites applied (a redesign, to try
+        /// healing and review on), e.g. tests/fixtures/drift/demo-drift.json.
+        #[arg(long, value_name = "FILE")]
+        drift: Option<PathBuf>,
     },
 }
 
@@ -60,6 +70,8 @@ pub mod exit {
     pub const SUCCEEDED: u8 = 0;
     pub const FAILED: u8 = 1;
     pub const INVALID: u8 = 2;
+    /// Nobody resolved a human review within `--review-timeout`.
+    pub const REVIEW_TIMEOUT: u8 = 3;
     pub const INTERRUPTED: u8 = 130;
 }
 
@@ -77,13 +89,14 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Run(args) => run::run(args).await,
             Command::Runs(args) => runs_cmd::runs(args),
+            Command::Review(args) => review_cmd::review(args),
             Command::Validate { files, json } => workflow_cmds::validate(&files, json),
             Command::Convert { input, output } => workflow_cmds::convert(&input, &output),
             Command::Schema => {
                 print!("{}", statewright_workflow::json_schema());
                 exit::SUCCEEDED
             }
-            Command::DemoSite { port, dir } => workflow_cmds::demo_site(port, dir).await,
+            Command::DemoSite { port, dir, drift } => workflow_cmds::demo_site(port, dir, drift).await,
         }
     });
     ExitCode::from(code)

@@ -80,7 +80,49 @@ impl Progress {
                 self.line(&text);
                 self.line(&format!("  run folder: {}", self.dir.display()));
             }
-            Event::RunStarted { .. } | Event::ActionStarted { .. } | Event::Observed { .. } => {}
+            Event::Retrying { state, attempt, max, reason, .. } => {
+                self.line(&format!(
+                    "           {}",
+                    self.paint("33", &format!("retry {attempt}/{max} of `{state}`: {reason}"))
+                ));
+            }
+            Event::InterruptEntered { state, interrupted: Some(covered), .. } => {
+                self.line(&format!("           {}", self.paint("33", &format!("detour: `{state}` over `{covered}`"))));
+            }
+            Event::Healed { state, index, from, to, .. } => {
+                let show = |t: &statewright_workflow::Target| serde_json::to_string(t).unwrap_or_default();
+                self.line(&format!(
+                    "           {}",
+                    self.paint("35", &format!("healed `{state}` action {index}: {} → {}", show(from), show(to)))
+                ));
+            }
+            Event::BreakerTripped { breaker, count, limit, state } => {
+                let within = state.as_ref().map(|s| format!(" in `{s}`")).unwrap_or_default();
+                self.line(&format!(
+                    "           {}",
+                    self.paint("31", &format!("circuit breaker `{breaker}` tripped{within}: {count} > {limit}"))
+                ));
+            }
+            Event::Escalated { stage, outcome, .. } => {
+                self.line(&format!("           {}", self.paint("33", &format!("escalation · {stage}: {outcome}"))));
+            }
+            Event::ReviewRequested { review_id, reason, .. } => {
+                self.line(&format!(
+                    "           {}\n             {reason}\n             see it: statewright review show {review_id}\n             answer: statewright review resolve {review_id} retry|skip|abort|…",
+                    self.paint("1;33", &format!("waiting for a person: review {review_id}"))
+                ));
+            }
+            Event::ReviewResolved { review_id, resolution } => {
+                self.line(&format!(
+                    "           {}",
+                    self.paint("32", &format!("review {review_id} resolved: {}", resolution.kind()))
+                ));
+            }
+            Event::RunStarted { .. }
+            | Event::ActionStarted { .. }
+            | Event::Observed { .. }
+            | Event::Verified { .. }
+            | Event::InterruptEntered { .. } => {}
         }
     }
 }

@@ -62,6 +62,10 @@ fn workflow_as_run(workflow: &Workflow, params: &Params) -> Result<String, Strin
 }
 
 impl Recorder {
+    pub fn run_id(&self) -> &str {
+        self.run.id()
+    }
+
     /// Opens the store at `db` and records the run's start there, then creates its folder.
     pub fn create(
         runs_dir: &Path,
@@ -69,7 +73,10 @@ impl Recorder {
         workflow: &Workflow,
         params: &Params,
         browser: &str,
+        workflow_path: &Path,
     ) -> Result<Self, String> {
+        let workflow_path = std::path::absolute(workflow_path).unwrap_or_else(|_| workflow_path.to_path_buf());
+        let workflow_path = workflow_path.to_string_lossy();
         let store = Store::open(db).map_err(|e| e.to_string())?;
         let masked = params.masked_values();
         let parameters = json!(masked);
@@ -84,6 +91,7 @@ impl Recorder {
                 workflow_json: &workflow_json,
                 parameters: &parameters,
                 browser,
+                workflow_path: Some(&workflow_path),
             });
             match started {
                 Ok(run) => break (run_id, run),
@@ -197,6 +205,7 @@ impl Recorder {
                 detail,
                 error,
                 artifact,
+                ..
             } => {
                 if let Some(artifact) = artifact {
                     std::fs::write(self.dir.join(&artifact.filename), artifact.bytes.as_slice())?;
@@ -241,7 +250,8 @@ impl Recorder {
                 });
                 self.write_timeline(Some(end))
             }
-            Event::RunStarted { .. } | Event::ActionStarted { .. } => Ok(()),
+            // The run folder keeps steps and actions; the store keeps the rest.
+            _ => Ok(()),
         }
     }
 

@@ -1,19 +1,22 @@
 //! `statewright run`: load, bind parameters, start the browser (and the demo site when
 //! asked), run the engine, record the run folder, report.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Args;
 use serde_json::json;
 use statewright_chrome::{ChromeDriver, LaunchOptions};
-use statewright_demo::{Site, SiteServer};
+use statewright_demo::SiteServer;
 use statewright_desktop::X11Desktop;
-use statewright_engine::{CancellationToken, RunStatus};
+use statewright_engine::{CancellationToken, Failure, Reviewer, RunOptions, RunStatus};
 use statewright_workflow::{Params, load_file};
 use statewright_world::{World, needs};
 
 use crate::exit;
 use crate::recorder::Recorder;
+use crate::reviewer::StoreReviewer;
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -31,6 +34,9 @@ pub struct RunArgs {
     /// Serve the bundled demo site on loopback and pass its address as the `site` parameter.
     #[arg(long)]
     demo_site: bool,
+    /// With --demo-site: serve it with this drift file's rewrites (see `demo-site --drift`).
+    #[arg(long, value_name = "FILE", requires = "demo_site")]
+    drift: Option<PathBuf>,
     /// Where run folders go.
     #[arg(long, env = "STATEWRIGHT_RUNS_DIR", default_value = "runs")]
     runs_dir: PathBuf,
@@ -40,6 +46,21 @@ pub struct RunArgs {
     /// Print one JSON summary on stdout at the end.
     #[arg(long)]
     json: bool,
+    /// Give up waiting for a human review after this many seconds: the run fails with that
+    /// reason and the command exits with 3. Without it, a run waits for as long as it takes.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    review_timeout: Option<Duration>,
+    /// Never wait for a person: a failure the rest of the escalation chain cannot resolve
+    /// ends the run (for unattended runs).
+    #[arg(long, conflicts_with = "review_timeout")]
+    no_review: bool,
+}
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    s.parse::<f64>()
+        .ok()
+        .and_then(|n| Duration::try_from_secs_f64(n).ok())
+        .ok_or_else(|| format!("expected a number of seconds, got `{s}`"))
 }
 
 fn parse_param(s: &str) -> Result<(String, String), String> {
@@ -68,7 +89,14 @@ pub async fn run(args: RunArgs) -> u8 {
             eprintln!("statewright: --demo-site sets the `site` parameter, but {} declares none", args.file.display());
             return exit::INVALID;
         }
-        match SiteServer::start(Site::Demo, 0).await {
+        let site = match crate::workflow_cmds::site(None, args.drift.as_deref()) {
+            Ok(site) => site,
+            Err(e) => {
+                eprintln!("statewright: {e}");
+                return exit::INVALID;
+            }
+        };
+        match SiteServer::start(site, 0).await {
             Ok(server) => {
                 if !supplied.iter().any(|(k, _)| k == "site") {
                     supplied.push(("site".into(), server.url()));
@@ -111,7 +139,7 @@ pub async fn run(args: RunArgs) -> u8 {
         (true, true) => format!("{page} + desktop"),
     };
     let db = args.db.clone().unwrap_or_else(|| statewright_store::Store::default_path(&args.runs_dir));
-    let recorder = match Recorder::create(&args.runs_dir, &db, &workflow, &params, &browser) {
+    let recorder = match Recorder::create(&args.runs_dir, &db, &workflow, &params, &browser, &args.file) {
         Ok(recorder) => recorder,
         Err(e) => {
             eprintln!("statewright: cannot record the run under {}: {e}", args.runs_dir.display());
@@ -152,9 +180,16 @@ pub async fn run(args: RunArgs) -> u8 {
             on_interrupt.cancel();
         }
     });
+    let options = match run_options(&args, &db, recorder.run_id(), &workflow.name) {
+        Ok(options) => options,
+        Err(e) => {
+            eprintln!("statewright: {e}");
+            return exit::FAILED;
+        }
+    };
     let (events_tx, events_rx) = tokio::sync::mpsc::unbounded_channel();
     let record = tokio::spawn(recorder.consume(events_rx));
-    let report = statewright_engine::run(&workflow, &params, &mut driver, events_tx, cancel).await;
+    let report = statewright_engine::run(&workflow, &params, &mut driver, events_tx, cancel, options).await;
     driver.close().await;
     let run_dir = match record.await {
         Ok(dir) => dir,
@@ -182,9 +217,19 @@ pub async fn run(args: RunArgs) -> u8 {
         });
         println!("{summary}");
     }
-    match report.status {
-        RunStatus::Succeeded => exit::SUCCEEDED,
-        RunStatus::Failed => exit::FAILED,
-        RunStatus::Cancelled => exit::INTERRUPTED,
+    match (report.status, &report.failure) {
+        (RunStatus::Succeeded, _) => exit::SUCCEEDED,
+        (RunStatus::Failed, Some(Failure::ReviewTimeout { .. })) => exit::REVIEW_TIMEOUT,
+        (RunStatus::Failed, _) => exit::FAILED,
+        (RunStatus::Cancelled, _) => exit::INTERRUPTED,
     }
+}
+
+/// The locators recorded by earlier runs of this workflow, and the review queue.
+fn run_options(args: &RunArgs, db: &Path, run_id: &str, workflow: &str) -> Result<RunOptions, String> {
+    let store = statewright_store::Store::open(db).map_err(|e| e.to_string())?;
+    let locators = store.locators(workflow).map_err(|e| e.to_string())?;
+    let reviewer: Option<Arc<dyn Reviewer>> =
+        if args.no_review { None } else { Some(Arc::new(StoreReviewer::open(db, run_id, args.review_timeout)?)) };
+    Ok(RunOptions { locators, advisor: None, reviewer })
 }

@@ -71,8 +71,14 @@ pub fn convert(input: &Path, output: &Path) -> u8 {
     }
 }
 
-pub async fn demo_site(port: u16, dir: Option<PathBuf>) -> u8 {
-    let site = dir.map_or(Site::Demo, Site::Dir);
+pub async fn demo_site(port: u16, dir: Option<PathBuf>, drift: Option<PathBuf>) -> u8 {
+    let site = match site(dir, drift.as_deref()) {
+        Ok(site) => site,
+        Err(e) => {
+            eprintln!("statewright: {e}");
+            return exit::INVALID;
+        }
+    };
     match SiteServer::start(site, port).await {
         Ok(server) => {
             eprintln!("serving on {}/ (Ctrl-C to stop)", server.url());
@@ -86,5 +92,14 @@ pub async fn demo_site(port: u16, dir: Option<PathBuf>) -> u8 {
             eprintln!("statewright: cannot listen on 127.0.0.1:{port}: {e}");
             exit::FAILED
         }
+    }
+}
+
+/// The bundled demo site (or a folder), drifted when a drift file is given.
+pub fn site(dir: Option<PathBuf>, drift: Option<&std::path::Path>) -> Result<Site, String> {
+    let site = dir.map_or(Site::Demo, Site::Dir);
+    match drift {
+        Some(path) => Site::drifted(site, path).map_err(|e| format!("{}: {e}", path.display())),
+        None => Ok(site),
     }
 }

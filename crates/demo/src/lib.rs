@@ -1,5 +1,6 @@
 //! Serves Statewright's bundled demo site (embedded at build time), or any folder, over
-//! HTTP on loopback. The demo workflow, the integration tests and the benchmark all run
+//! HTTP on loopback, optionally with text rewrites applied (a drifted copy, for healing and
+//! review tests). The demo workflow, the integration tests and the benchmark all run
 //! against it, with no network.
 
 use std::net::SocketAddr;
@@ -15,6 +16,9 @@ use tokio::task::JoinHandle;
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/site.rs"));
 }
+mod rewrite;
+
+pub use rewrite::{Rewrite, SiteError, load_rules};
 
 /// What to serve.
 #[derive(Debug, Clone)]
@@ -23,6 +27,65 @@ pub enum Site {
     Demo,
     /// A folder on disk (test fixtures).
     Dir(PathBuf),
+    /// Another site with text rewrites applied to its html, js and css; built by
+    /// [`Site::rewritten`] or [`Site::drifted`], which check every rule matches.
+    Rewritten(Rewritten),
+}
+
+/// A site seen through rewrites. The base is never itself rewritten (rules are merged).
+#[derive(Debug, Clone)]
+pub struct Rewritten {
+    base: Box<Site>,
+    rules: Vec<Rewrite>,
+}
+
+impl Site {
+    /// `base` with `rules` applied in order to its html, js and css. Fails if a rule matches
+    /// nothing (after the rules before it), so a drift cannot silently stop applying.
+    pub fn rewritten(base: Site, rules: Vec<Rewrite>) -> Result<Site, SiteError> {
+        let (base, rules) = match base {
+            Site::Rewritten(inner) => (*inner.base, [inner.rules, rules].concat()),
+            plain => (plain, rules),
+        };
+        rewrite::check(&rules, base.text_files()?)?;
+        Ok(Site::Rewritten(Rewritten { base: Box::new(base), rules }))
+    }
+
+    /// `base` with the rules of the drift file at `path` applied.
+    pub fn drifted(base: Site, path: &Path) -> Result<Site, SiteError> {
+        Site::rewritten(base, load_rules(path)?)
+    }
+
+    /// The text of every file that rewrites apply to.
+    fn text_files(&self) -> Result<Vec<String>, SiteError> {
+        match self {
+            Site::Demo => Ok(embedded::FILES
+                .iter()
+                .filter(|(path, _)| rewrite::is_rewritten(path))
+                .map(|(_, bytes)| String::from_utf8_lossy(bytes).into_owned())
+                .collect()),
+            Site::Dir(root) => {
+                let mut files = Vec::new();
+                collect_text_files(root, &mut files)?;
+                Ok(files)
+            }
+            Site::Rewritten(r) => Ok(r.base.text_files()?.iter().map(|text| rewrite::apply(&r.rules, text)).collect()),
+        }
+    }
+}
+
+fn collect_text_files(dir: &Path, files: &mut Vec<String>) -> Result<(), SiteError> {
+    let read_error = |source| SiteError::Read { path: dir.to_owned(), source };
+    for entry in std::fs::read_dir(dir).map_err(read_error)? {
+        let path = entry.map_err(read_error)?.path();
+        if path.is_dir() {
+            collect_text_files(&path, files)?;
+        } else if rewrite::is_rewritten(&path.to_string_lossy()) {
+            let bytes = std::fs::read(&path).map_err(|source| SiteError::Read { path: path.clone(), source })?;
+            files.push(String::from_utf8_lossy(&bytes).into_owned());
+        }
+    }
+    Ok(())
 }
 
 /// A running server; it stops when dropped.
@@ -75,14 +138,7 @@ async fn serve(State(site): State<Site>, uri: Uri) -> Response<Body> {
     if path.ends_with('/') {
         path.push_str("index.html");
     }
-    let body = match &site {
-        Site::Demo => embedded::FILES.iter().find(|(p, _)| *p == path).map(|(_, bytes)| bytes.to_vec()),
-        Site::Dir(root) => match safe_join(root, &path) {
-            Some(file) => tokio::fs::read(file).await.ok(),
-            None => None,
-        },
-    };
-    match body {
+    match read(&site, &path).await {
         Some(bytes) => {
             let mut response = Response::new(Body::from(bytes));
             let headers = response.headers_mut();
@@ -95,6 +151,28 @@ async fn serve(State(site): State<Site>, uri: Uri) -> Response<Body> {
             let mut response = Response::new(Body::from("not found"));
             *response.status_mut() = StatusCode::NOT_FOUND;
             response
+        }
+    }
+}
+
+/// The bytes served for `path`.
+async fn read(site: &Site, path: &str) -> Option<Vec<u8>> {
+    match site {
+        Site::Demo => embedded::FILES.iter().find(|(p, _)| *p == path).map(|(_, bytes)| bytes.to_vec()),
+        Site::Dir(root) => match safe_join(root, path) {
+            Some(file) => tokio::fs::read(file).await.ok(),
+            None => None,
+        },
+        Site::Rewritten(r) => {
+            // Box::pin: the base is one level down at most, but async recursion needs a box.
+            let bytes = Box::pin(read(&r.base, path)).await?;
+            if !rewrite::is_rewritten(path) {
+                return Some(bytes);
+            }
+            match String::from_utf8(bytes) {
+                Ok(text) => Some(rewrite::apply(&r.rules, &text).into_bytes()),
+                Err(e) => Some(e.into_bytes()),
+            }
         }
     }
 }

@@ -26,11 +26,15 @@ pub(crate) enum StateActions {
 
 pub(crate) struct ActionRun<'a> {
     pub step: u32,
-    pub state_index: usize,
+    /// The state whose actions these are; `None` for a reviewer's corrective actions,
+    /// which no other state may preempt.
+    pub state_index: Option<usize>,
     pub state: &'a str,
     pub actions: &'a [Action],
     /// The same actions with secrets masked, for events.
     pub display: &'a [Action],
+    /// The index of the first action to run (after a healed or skipped one, say).
+    pub from: usize,
     pub config: &'a Config,
     pub params: &'a Params,
     pub events: &'a UnboundedSender<Event>,
@@ -38,15 +42,16 @@ pub(crate) struct ActionRun<'a> {
 }
 
 impl ActionRun<'_> {
-    /// Runs the actions in order; returns how it ended and how many actions were performed.
+    /// Runs the actions in order from `from`; returns how it ended and the indexes of the
+    /// actions performed.
     pub async fn execute<D: Driver>(
         &self,
         driver: &mut D,
         matcher: &Matcher,
-    ) -> (Result<StateActions, DriverErrorAt>, u32) {
-        let mut performed = 0;
-        for (index, action) in self.actions.iter().enumerate() {
-            if index > 0 && self.config.action_period > 0.0 {
+    ) -> (Result<StateActions, DriverErrorAt>, Vec<usize>) {
+        let mut performed = Vec::new();
+        for (index, action) in self.actions.iter().enumerate().skip(self.from) {
+            if index > self.from && self.config.action_period > 0.0 {
                 tokio::time::sleep(Duration::try_from_secs_f64(self.config.action_period).unwrap_or(Duration::MAX))
                     .await;
             }
@@ -59,7 +64,7 @@ impl ActionRun<'_> {
             });
             let began = Instant::now();
             let result = self.perform(driver, matcher, action, index).await;
-            performed += 1;
+            performed.push(index);
             let (outcome, attempts, error) = match result {
                 Attempt::Done(outcome, attempts) => (Some(outcome), attempts, None),
                 Attempt::Preempted { by_state, reason } => {
@@ -75,23 +80,40 @@ impl ActionRun<'_> {
                 }
                 Attempt::Failed(error, attempts) => (None, attempts, Some(error)),
             };
-            let _ = self.events.send(Event::ActionFinished {
-                step: self.step,
-                state: self.state.to_owned(),
-                index,
-                action: display.clone(),
-                elapsed_ms: self.started.elapsed().as_millis() as u64,
-                duration_ms: began.elapsed().as_millis() as u64,
-                attempts,
-                detail: outcome.as_ref().and_then(|o| o.detail.as_deref()).map(|d| self.params.redact(d)),
-                error: error.as_ref().map(|e| self.params.redact(&e.to_string())),
-                artifact: outcome.and_then(|o| o.artifact),
-            });
+            self.finished(index, began, attempts, outcome, error.as_ref());
             if let Some(error) = error {
                 return (Err(DriverErrorAt { index, error }), performed);
             }
         }
         (Ok(StateActions::Completed), performed)
+    }
+
+    /// Emits `ActionFinished` for action `index`.
+    pub fn finished(
+        &self,
+        index: usize,
+        began: Instant,
+        attempts: u32,
+        outcome: Option<crate::driver::Outcome>,
+        error: Option<&DriverError>,
+    ) {
+        let (detail, alternatives, artifact) = match outcome {
+            Some(o) => (o.detail.map(|d| self.params.redact(&d)), o.alternatives, o.artifact),
+            None => (None, Vec::new(), None),
+        };
+        let _ = self.events.send(Event::ActionFinished {
+            step: self.step,
+            state: self.state.to_owned(),
+            index,
+            action: self.display[index].clone(),
+            elapsed_ms: self.started.elapsed().as_millis() as u64,
+            duration_ms: began.elapsed().as_millis() as u64,
+            attempts,
+            detail,
+            error: error.map(|e| self.params.redact(&e.to_string())),
+            alternatives,
+            artifact,
+        });
     }
 
     async fn perform<D: Driver>(&self, driver: &mut D, matcher: &Matcher, action: &Action, index: usize) -> Attempt {
@@ -123,8 +145,9 @@ impl ActionRun<'_> {
                 Ok(signals) => signals,
                 Err(e) => return Attempt::Failed(e, attempts),
             };
-            if let Some(&top) = matcher.matching(&signals).first()
-                && top != self.state_index
+            if let Some(own) = self.state_index
+                && let Some(top) = matcher.top(&matcher.matching(&signals))
+                && top != own
             {
                 let by_state = matcher.state_name(top).to_owned();
                 return Attempt::Preempted { by_state, reason: format!("action {index} was blocked: {error}") };

@@ -2,10 +2,11 @@
 //! app's run viewer) see nothing else of the engine.
 
 use schemars::JsonSchema;
-use serde::Serialize;
-use statewright_workflow::{Action, Outcome as TerminalOutcome};
+use serde::{Deserialize, Serialize};
+use statewright_workflow::{Action, Outcome as TerminalOutcome, Target};
 
 use crate::driver::{Artifact, Observation};
+use crate::review::Resolution;
 
 /// How a run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -17,13 +18,23 @@ pub enum RunStatus {
 }
 
 /// Why a run failed, with what is needed to understand it.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Failure {
     /// A terminal state with outcome `failure` was reached.
     FailureState { state: String, message: String },
     /// A non-continuous state kept matching after its actions, for `state_timeout`.
     Stuck { state: String, seconds: f64 },
+    /// A state's actions ran `attempts` times and the run never moved on (`verify_timeout`).
+    NotVerified { state: String, attempts: u32, seconds: f64 },
+    /// A circuit breaker tripped: `count` passed its `limit`.
+    Breaker { breaker: String, count: u32, limit: u32, state: Option<String> },
+    /// Nobody resolved the review in time.
+    ReviewTimeout { review_id: i64, seconds: f64 },
+    /// The review queue failed.
+    Review { error: String },
+    /// A reviewer stopped the run.
+    Aborted { reason: String },
     /// No state matched for `no_states_timeout`.
     NoState { seconds: f64, url: String, title: String, closest: Vec<Diagnosis> },
     /// Several states matched and `allow_multiple_states` is false.
@@ -39,7 +50,7 @@ pub enum Failure {
 }
 
 /// Why one state did not match: which of its checks failed.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Diagnosis {
     pub state: String,
     pub passed: usize,
@@ -96,6 +107,9 @@ pub enum Event {
         attempts: u32,
         detail: Option<String>,
         error: Option<String>,
+        /// Other locators of the element acted on (see `Outcome::alternatives`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        alternatives: Vec<Target>,
         #[serde(skip)]
         artifact: Option<Artifact>,
     },
@@ -107,6 +121,63 @@ pub enum Event {
         index: usize,
         by_state: String,
         reason: String,
+    },
+    /// The run moved on after a state's actions: `via` is `next` (a listed next state),
+    /// `expect` (the state's own expectations hold), `change` (any other state, for a state
+    /// with neither) or `unlisted` (a state not in its `next`).
+    Verified {
+        step: u32,
+        state: String,
+        via: String,
+        next_state: Option<String>,
+    },
+    /// A state's actions were not verified and run again.
+    Retrying {
+        step: u32,
+        state: String,
+        attempt: u32,
+        max: u32,
+        reason: String,
+    },
+    /// An interrupt state showed up over `interrupted`; the run resumes it afterwards.
+    InterruptEntered {
+        step: u32,
+        state: String,
+        interrupted: Option<String>,
+    },
+    /// An action's own target found nothing; a recorded alternative found the element.
+    Healed {
+        step: u32,
+        state: String,
+        index: usize,
+        from: Target,
+        to: Target,
+    },
+    BreakerTripped {
+        breaker: String,
+        count: u32,
+        limit: u32,
+        state: Option<String>,
+    },
+    /// One stage of the escalation chain ran; `outcome` says what came of it.
+    Escalated {
+        step: u32,
+        state: Option<String>,
+        stage: String,
+        reason: String,
+        outcome: String,
+        resolved: bool,
+    },
+    /// The run waits for a person (`statewright review`, or the app's review queue).
+    ReviewRequested {
+        review_id: i64,
+        step: u32,
+        state: Option<String>,
+        reason: String,
+    },
+    ReviewResolved {
+        review_id: i64,
+        resolution: Resolution,
     },
     RunFinished {
         status: RunStatus,

@@ -1,23 +1,32 @@
-//! The deterministic executor: recognise the current state, run its actions, repeat until a
-//! terminal state, enforcing the workflow's timeouts and limits.
+//! The executor: recognise the current state, run its actions, verify that the run moved
+//! on (retrying, then escalating when it did not), repeat until a terminal state, enforcing
+//! the workflow's timeouts, limits and circuit breakers. The loop is a sequence of
+//! [`Plan`]s; verification lives in `verify.rs`, the escalation chain in `escalate.rs`.
 //!
 //! Invariants: state order is priority; a non-continuous state runs its actions once per
 //! entry; every wait is bounded by a deadline derived from the config; time comes from
 //! `tokio::time`, so tests run the whole loop under paused time.
 
 use std::convert::Infallible;
+use std::sync::Arc;
 use std::time::Duration;
 
-use statewright_workflow::{Outcome as TerminalOutcome, Params, Workflow};
+use statewright_workflow::{Action, Outcome as TerminalOutcome, Params, Workflow};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use crate::act::{ActionRun, StateActions};
+use crate::breakers::Breakers;
 use crate::driver::{Driver, DriverError, Signals};
 use crate::event::{CheckResult, Event, Failure, RunStatus};
+use crate::heal::LocatorMemory;
 use crate::matcher::Matcher;
+use crate::review::{Advisor, Reviewer};
+
+/// The state name under which a reviewer's corrective actions are reported.
+pub const CORRECTION: &str = "(correction)";
 
 /// How long the end of a run waits for the last step's recording.
 const OBSERVATION_GRACE: Duration = Duration::from_secs(5);
@@ -37,6 +46,15 @@ pub struct RunReport {
     pub actions: u32,
 }
 
+/// What a run may lean on beyond the workflow: recorded locators to heal with, and the
+/// LLM and human ends of the escalation chain (each skipped when absent).
+#[derive(Default, Clone)]
+pub struct RunOptions {
+    pub locators: LocatorMemory,
+    pub advisor: Option<Arc<dyn Advisor>>,
+    pub reviewer: Option<Arc<dyn Reviewer>>,
+}
+
 /// Runs `workflow` with `params` on `driver`, emitting events, until it ends or `cancel`.
 pub async fn run<D: Driver>(
     workflow: &Workflow,
@@ -44,11 +62,18 @@ pub async fn run<D: Driver>(
     driver: &mut D,
     events: UnboundedSender<Event>,
     cancel: CancellationToken,
+    options: RunOptions,
 ) -> RunReport {
+    let bound = workflow.bound(params, false);
     let mut run = Run {
-        bound: workflow.bound(params, false),
+        breakers: Breakers::new(&bound.config.breakers, bound.states.len()),
+        visits: vec![0; bound.states.len()],
+        entries: 0,
+        matcher: None,
+        bound,
         display: workflow.bound(params, true),
         params,
+        options,
         events,
         started: Instant::now(),
         steps: 0,
@@ -71,26 +96,68 @@ pub async fn run<D: Driver>(
 }
 
 /// Why the loop stopped, short of success.
-enum End {
+pub(crate) enum End {
     Terminal { state: String, outcome: TerminalOutcome, message: String },
     Failed(Failure),
     Cancelled,
 }
 
-struct Run<'p> {
-    bound: Workflow,
-    display: Workflow,
-    params: &'p Params,
-    events: UnboundedSender<Event>,
-    started: Instant,
-    steps: u32,
-    actions: u32,
+/// What the run does next. Each step of the loop turns one plan into the next.
+pub(crate) enum Plan {
+    /// Recognise the page. `handled` is the state whose actions just ran and may keep
+    /// matching for a while (a continuous state, or one verified by its expectations).
+    Recognise { handled: Option<(usize, Instant, Signals)> },
+    /// Enter `state` as a new step and run its actions from `from`.
+    Enter { state: usize, from: usize, attempt: u32, resume: Option<Resume> },
+    /// Run the rest of the current step's actions (after a healed or skipped one).
+    Continue { state: usize, from: usize, attempt: u32, resume: Option<Resume> },
+    /// Wait for the effect of `state`'s actions.
+    Verify { state: usize, attempt: u32, resume: Option<Resume> },
+    /// Something failed: run the escalation chain.
+    Escalate { failure: Failure, context: Context },
+    /// Perform a reviewer's corrective actions, then recognise the page.
+    Correct { actions: Vec<Action> },
+}
+
+/// The state an interrupt covered, and its retry count: verification resumes there.
+pub(crate) type Resume = (usize, u32);
+
+/// Where a failure happened, for the escalation chain.
+#[derive(Default)]
+pub(crate) struct Context {
+    pub state: Option<usize>,
+    /// The failed action's index and error.
+    pub action: Option<(usize, DriverError)>,
+    pub attempt: u32,
+    pub resume: Option<Resume>,
+}
+
+impl Context {
+    pub fn state(state: usize, attempt: u32, resume: Option<Resume>) -> Self {
+        Self { state: Some(state), attempt, resume, action: None }
+    }
+}
+
+pub(crate) struct Run<'p> {
+    pub bound: Workflow,
+    pub display: Workflow,
+    /// Compiled from `bound`; rebuilt when a reviewer adds a state.
+    pub matcher: Option<Matcher>,
+    pub params: &'p Params,
+    pub options: RunOptions,
+    pub events: UnboundedSender<Event>,
+    pub started: Instant,
+    pub steps: u32,
+    pub actions: u32,
+    pub entries: u32,
+    pub visits: Vec<u32>,
+    pub breakers: Breakers,
     observations: JoinSet<()>,
     /// The recording of the step entered last: the one a reader of the run needs most.
     last_observation: Option<tokio::task::Id>,
 }
 
-fn secs(s: f64) -> Duration {
+pub(crate) fn secs(s: f64) -> Duration {
     Duration::try_from_secs_f64(s).unwrap_or(Duration::MAX)
 }
 
@@ -101,7 +168,7 @@ pub(crate) fn deadline(from: Instant, after: Duration) -> Instant {
 }
 
 impl Run<'_> {
-    fn emit(&self, event: Event) {
+    pub fn emit(&self, event: Event) {
         // A closed receiver means nobody listens any more; the run itself goes on.
         let _ = self.events.send(event);
     }
@@ -110,98 +177,247 @@ impl Run<'_> {
         self.started.elapsed().as_millis() as u64
     }
 
+    pub fn matcher(&self) -> &Matcher {
+        self.matcher.as_ref().expect("compiled before the loop starts")
+    }
+
+    pub fn name(&self, state: usize) -> String {
+        self.bound.states[state].name.clone()
+    }
+
     /// Loops until the run ends; every way out is an `End`, terminal states included.
     async fn execute<D: Driver>(&mut self, driver: &mut D) -> Result<Infallible, End> {
-        let matcher = Matcher::new(&self.bound).map_err(|error| End::Failed(Failure::Setup { error }))?;
+        self.matcher = Some(Matcher::new(&self.bound).map_err(|error| End::Failed(Failure::Setup { error }))?);
+        let mut plan = Plan::Recognise { handled: None };
+        loop {
+            plan = match plan {
+                Plan::Recognise { handled } => self.recognise(driver, handled).await?,
+                Plan::Enter { state, from, attempt, resume } => {
+                    if let Some(trip) = self.count_entry(state)? {
+                        trip
+                    } else {
+                        let signals = self.read(driver, None, Duration::ZERO).await?;
+                        self.enter(driver, &signals, state, resume);
+                        self.act(driver, state, from, attempt, resume).await?
+                    }
+                }
+                Plan::Continue { state, from, attempt, resume } => {
+                    self.act(driver, state, from, attempt, resume).await?
+                }
+                Plan::Verify { state, attempt, resume } => self.verify(driver, state, attempt, resume).await?,
+                Plan::Escalate { failure, context } => self.escalate(driver, failure, context).await?,
+                Plan::Correct { actions } => self.correct(driver, actions).await?,
+            };
+        }
+    }
+
+    /// Waits until the page is a state and returns the plan to enter it.
+    async fn recognise<D: Driver>(
+        &mut self,
+        driver: &mut D,
+        handled: Option<(usize, Instant, Signals)>,
+    ) -> Result<Plan, End> {
         let config = self.bound.config.clone();
         let transition = secs(config.transition_period);
-        let mut signals = self.read(driver, &matcher, None, Duration::ZERO).await?;
-        // The last state entered, when its actions finished and the signals just after.
-        let mut last: Option<(usize, Instant, Signals)> = None;
+        let mut signals = self.read(driver, None, Duration::ZERO).await?;
         let mut no_state_since: Option<Instant> = None;
-        let mut visits = vec![0u32; self.bound.states.len()];
-        let mut entries = 0u32;
         loop {
+            let matcher = self.matcher();
             let matched = matcher.matching(&signals);
             let now = Instant::now();
-            let Some(&current) = matched.first() else {
+            let Some(current) = matcher.top(&matched) else {
                 let since = *no_state_since.get_or_insert(now);
                 let deadline = deadline(since, secs(config.no_states_timeout));
                 if now >= deadline {
-                    let mut closest = matcher.diagnose(&signals, 3);
-                    for check in closest.iter_mut().flat_map(|d| d.failing.iter_mut()) {
-                        *check = self.params.redact(check);
-                    }
-                    return Err(End::Failed(Failure::NoState {
-                        seconds: config.no_states_timeout,
-                        url: self.params.redact(&signals.url),
-                        title: self.params.redact(&signals.title),
-                        closest,
-                    }));
+                    let failure = self.no_state(&signals);
+                    return Ok(Plan::Escalate { failure, context: Context::default() });
                 }
-                signals = self.read(driver, &matcher, Some(&signals), transition.min(deadline - now)).await?;
+                signals = self.read(driver, Some(&signals), transition.min(deadline - now)).await?;
                 continue;
             };
             no_state_since = None;
-            if matched.len() > 1 && !config.allow_multiple_states {
-                let states = matched.iter().map(|&i| self.bound.states[i].name.clone()).collect();
+            let pages: Vec<usize> = matched.iter().copied().filter(|&i| !matcher.is_interrupt(i)).collect();
+            if pages.len() > 1 && !config.allow_multiple_states {
+                let states = pages.iter().map(|&i| self.name(i)).collect();
                 return Err(End::Failed(Failure::Ambiguous { states }));
             }
-            if let Some((previous, done_at, settled)) = &last
+            if let Some((previous, done_at, settled)) = &handled
                 && *previous == current
             {
-                let done_at = *done_at;
                 let state = &self.bound.states[current];
                 // Still in the state just handled: wait for the page to move on.
                 let wait_until = if state.continuous {
                     // A continuous state passes again once per transition period, or as soon
                     // as the page changes.
-                    if signals != *settled { now } else { deadline(done_at, transition) }
+                    if signals != *settled { now } else { deadline(*done_at, transition) }
                 } else {
-                    let stuck_at = deadline(done_at, secs(config.state_timeout));
+                    let stuck_at = deadline(*done_at, secs(config.state_timeout));
                     if now >= stuck_at {
-                        return Err(End::Failed(Failure::Stuck {
-                            state: state.name.clone(),
-                            seconds: config.state_timeout,
-                        }));
+                        let failure = Failure::Stuck { state: state.name.clone(), seconds: config.state_timeout };
+                        return Ok(Plan::Escalate { failure, context: Context::state(current, 0, None) });
                     }
                     stuck_at
                 };
                 if now < wait_until {
-                    signals = self.read(driver, &matcher, Some(&signals), transition.min(wait_until - now)).await?;
+                    signals = self.read(driver, Some(&signals), transition.min(wait_until - now)).await?;
                     continue;
                 }
             }
-            entries += 1;
-            if entries > config.recursion_limit {
-                return Err(End::Failed(Failure::RecursionLimit { limit: config.recursion_limit }));
+            return Ok(Plan::Enter { state: current, from: 0, attempt: 0, resume: None });
+        }
+    }
+
+    /// The "no state matched" failure for the page as `signals` show it.
+    pub fn no_state(&self, signals: &Signals) -> Failure {
+        let mut closest = self.matcher().diagnose(signals, 3);
+        for check in closest.iter_mut().flat_map(|d| d.failing.iter_mut()) {
+            *check = self.params.redact(check);
+        }
+        Failure::NoState {
+            seconds: self.bound.config.no_states_timeout,
+            url: self.params.redact(&signals.url),
+            title: self.params.redact(&signals.title),
+            closest,
+        }
+    }
+
+    /// Counts a state entry against the step budget and the breakers; a tripped breaker
+    /// becomes an escalation.
+    fn count_entry(&mut self, state: usize) -> Result<Option<Plan>, End> {
+        self.entries += 1;
+        let limit = self.bound.config.recursion_limit;
+        if self.entries > limit {
+            self.tripped("steps", self.entries, limit, None);
+            return Err(End::Failed(Failure::RecursionLimit { limit }));
+        }
+        self.visits[state] += 1;
+        let interrupt = self.matcher().is_interrupt(state);
+        Ok(self.breakers.entered(state, interrupt).map(|trip| self.trip(trip, state)))
+    }
+
+    /// Reports a tripped breaker and plans the escalation.
+    pub fn trip(&self, trip: crate::breakers::Trip, state: usize) -> Plan {
+        let name = Some(self.name(state));
+        self.tripped(trip.breaker, trip.count, trip.limit, name.clone());
+        let failure =
+            Failure::Breaker { breaker: trip.breaker.to_owned(), count: trip.count, limit: trip.limit, state: name };
+        Plan::Escalate { failure, context: Context::state(state, 0, None) }
+    }
+
+    pub fn tripped(&self, breaker: &str, count: u32, limit: u32, state: Option<String>) {
+        tracing::info!(breaker, count, limit, "circuit breaker tripped");
+        self.emit(Event::BreakerTripped { breaker: breaker.to_owned(), count, limit, state });
+    }
+
+    /// Runs `state`'s actions from `from` and plans what follows them.
+    async fn act<D: Driver>(
+        &mut self,
+        driver: &mut D,
+        state: usize,
+        from: usize,
+        attempt: u32,
+        resume: Option<Resume>,
+    ) -> Result<Plan, End> {
+        let (outcome, performed) = self.action_run(Some(state), from).execute(driver, self.matcher()).await;
+        self.actions += performed.len() as u32;
+        for index in performed {
+            let targeted = self.bound.states[state].actions[index].target().is_some();
+            if let Some(trip) = self.breakers.acted(state, index, targeted) {
+                return Ok(self.trip(trip, state));
             }
-            visits[current] += 1;
-            self.enter(driver, &matcher, &signals, current, visits[current]);
-            let outcome = self.run_actions(driver, &matcher, current).await?;
-            let done_at = Instant::now();
-            if let StateActions::Completed = outcome
-                && let Some(terminal) = &self.bound.states[current].terminal
-            {
-                return Err(End::Terminal {
-                    state: self.bound.states[current].name.clone(),
-                    outcome: terminal.outcome,
-                    message: terminal.message.clone(),
-                });
+        }
+        match outcome {
+            Ok(StateActions::Preempted) => Ok(Plan::Recognise { handled: None }),
+            Ok(StateActions::Completed) => {
+                let s = &self.bound.states[state];
+                if let Some(terminal) = &s.terminal {
+                    return Err(End::Terminal {
+                        state: s.name.clone(),
+                        outcome: terminal.outcome,
+                        message: terminal.message.clone(),
+                    });
+                }
+                if s.continuous {
+                    let signals = self.read(driver, None, Duration::ZERO).await?;
+                    return Ok(Plan::Recognise { handled: Some((state, Instant::now(), signals)) });
+                }
+                Ok(Plan::Verify { state, attempt, resume })
             }
-            signals = self.read(driver, &matcher, None, Duration::ZERO).await?;
-            last = Some((current, done_at, signals.clone()));
+            Err(DriverErrorAt { error: DriverError::Browser(e), .. }) => {
+                Err(End::Failed(Failure::Driver { error: self.params.redact(&e) }))
+            }
+            Err(DriverErrorAt { index, error }) => {
+                let failure = Failure::Action {
+                    state: self.name(state),
+                    index,
+                    action: self.display.states[state].actions[index].kind().to_owned(),
+                    error: self.params.redact(&error.to_string()),
+                };
+                if let Some(trip) = self.breakers.failed() {
+                    self.tripped(trip.breaker, trip.count, trip.limit, Some(self.name(state)));
+                }
+                Ok(Plan::Escalate {
+                    failure,
+                    context: Context { state: Some(state), action: Some((index, error)), attempt, resume },
+                })
+            }
+        }
+    }
+
+    /// Performs a reviewer's corrective actions (already validated where they were given).
+    async fn correct<D: Driver>(&mut self, driver: &mut D, actions: Vec<Action>) -> Result<Plan, End> {
+        let run = ActionRun { actions: &actions, display: &actions, ..self.action_run(None, 0) };
+        let (outcome, performed) = run.execute(driver, self.matcher()).await;
+        self.actions += performed.len() as u32;
+        match outcome {
+            Ok(_) => Ok(Plan::Recognise { handled: None }),
+            Err(DriverErrorAt { error: DriverError::Browser(e), .. }) => {
+                Err(End::Failed(Failure::Driver { error: self.params.redact(&e) }))
+            }
+            Err(DriverErrorAt { index, error }) => {
+                let failure = Failure::Action {
+                    state: CORRECTION.to_owned(),
+                    index,
+                    action: actions[index].kind().to_owned(),
+                    error: self.params.redact(&error.to_string()),
+                };
+                Ok(Plan::Escalate { failure, context: Context::default() })
+            }
+        }
+    }
+
+    /// The actions of `state` (or, with `None`, a reviewer's corrections) ready to run.
+    pub fn action_run(&self, state: Option<usize>, from: usize) -> ActionRun<'_> {
+        let (name, actions, display) = match state {
+            Some(i) => (
+                self.bound.states[i].name.as_str(),
+                &self.bound.states[i].actions[..],
+                &self.display.states[i].actions[..],
+            ),
+            None => (CORRECTION, &[][..], &[][..]),
+        };
+        ActionRun {
+            step: self.steps,
+            state_index: state,
+            state: name,
+            actions,
+            display,
+            from,
+            config: &self.bound.config,
+            params: self.params,
+            events: &self.events,
+            started: self.started,
         }
     }
 
     /// Reads signals, optionally waiting for a change. Probe errors are logged once per read.
-    async fn read<D: Driver>(
+    pub async fn read<D: Driver>(
         &self,
         driver: &mut D,
-        matcher: &Matcher,
         since: Option<&Signals>,
         timeout: Duration,
     ) -> Result<Signals, End> {
+        let matcher = self.matcher();
         let signals = driver
             .signals(matcher.probes(), since, timeout)
             .await
@@ -212,9 +428,11 @@ impl Run<'_> {
         Ok(signals)
     }
 
-    fn enter<D: Driver>(&mut self, driver: &mut D, matcher: &Matcher, signals: &Signals, index: usize, visit: u32) {
+    fn enter<D: Driver>(&mut self, driver: &mut D, signals: &Signals, index: usize, resume: Option<Resume>) {
         self.steps += 1;
         let step = self.steps;
+        let visit = self.visits[index];
+        let matcher = self.matcher.as_ref().expect("compiled");
         let state = &self.bound.states[index];
         tracing::debug!(step, state = %state.name, "state entered");
         self.emit(Event::StateEntered {
@@ -230,6 +448,10 @@ impl Run<'_> {
                 .map(|c| CheckResult { check: self.params.redact(&c.check), ..c })
                 .collect(),
         });
+        if matcher.is_interrupt(index) {
+            let interrupted = resume.map(|(r, _)| self.name(r));
+            self.emit(Event::InterruptEntered { step, state: state.name.clone(), interrupted });
+        }
         // Recording runs beside the actions so it costs the run no time.
         let observation = driver.observe();
         let events = self.events.clone();
@@ -268,40 +490,6 @@ impl Run<'_> {
         if tokio::time::timeout(STRAGGLER_GRACE, rest).await.is_err() {
             tracing::debug!("dropping step recordings that did not finish");
             self.observations.abort_all();
-        }
-    }
-
-    async fn run_actions<D: Driver>(
-        &mut self,
-        driver: &mut D,
-        matcher: &Matcher,
-        index: usize,
-    ) -> Result<StateActions, End> {
-        let state = &self.bound.states[index];
-        let run = ActionRun {
-            step: self.steps,
-            state_index: index,
-            state: &state.name,
-            actions: &state.actions,
-            display: &self.display.states[index].actions,
-            config: &self.bound.config,
-            params: self.params,
-            events: &self.events,
-            started: self.started,
-        };
-        let (outcome, performed) = run.execute(driver, matcher).await;
-        self.actions += performed;
-        match outcome {
-            Ok(outcome) => Ok(outcome),
-            Err(DriverErrorAt { index: action_index, error }) => Err(End::Failed(match error {
-                DriverError::Browser(e) => Failure::Driver { error: self.params.redact(&e) },
-                other => Failure::Action {
-                    state: state.name.clone(),
-                    index: action_index,
-                    action: self.display.states[index].actions[action_index].kind().to_owned(),
-                    error: self.params.redact(&other.to_string()),
-                },
-            })),
         }
     }
 

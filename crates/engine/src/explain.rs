@@ -11,6 +11,20 @@ pub fn failure(failure: &Failure) -> String {
             "stuck in state `{state}`: it still matched {seconds} s after its actions ran (state_timeout); \
              its actions did not lead anywhere, or the next page is not described by any state"
         ),
+        Failure::NotVerified { state, attempts, seconds } => format!(
+            "state `{state}` was not verified: its actions ran {attempts} time(s) and the page did not move on \
+             to a next state within {seconds} s (verify_timeout) each time"
+        ),
+        Failure::Breaker { breaker, count, limit, state } => format!(
+            "circuit breaker `{breaker}` tripped ({count} > {limit}){}",
+            state.as_ref().map(|s| format!(" in state `{s}`")).unwrap_or_default()
+        ),
+        Failure::ReviewTimeout { review_id, seconds } => {
+            format!("nobody resolved review {review_id} within {seconds} s (--review-timeout)")
+        }
+        Failure::Review { error } => format!("the review queue failed: {error}"),
+        Failure::Aborted { reason } if reason.is_empty() => "aborted by the reviewer".to_owned(),
+        Failure::Aborted { reason } => format!("aborted by the reviewer: {reason}"),
         Failure::NoState { seconds, url, title, closest } => {
             let mut text = format!("no state matched for {seconds} s (no_states_timeout) at {url} (title {title:?})");
             for d in closest {

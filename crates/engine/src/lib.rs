@@ -6,16 +6,23 @@
 //! the driver crates.
 
 mod act;
+mod breakers;
 pub mod driver;
+mod escalate;
 pub mod event;
 mod executor;
 pub mod explain;
+pub mod heal;
 pub mod matcher;
+pub mod review;
 pub mod scripted;
+mod verify;
 
 pub use driver::{
     Artifact, Driver, DriverError, DriverResult, Observation, ObserveFuture, Outcome, Probe, Signals, WindowProbe,
 };
 pub use event::{CheckResult, Diagnosis, Event, Failure, RunStatus};
-pub use executor::{RunReport, run};
+pub use executor::{CORRECTION, RunOptions, RunReport, run};
+pub use heal::LocatorMemory;
+pub use review::{Advisor, EscalationRequest, Resolution, ReviewError, Reviewer};
 pub use tokio_util::sync::CancellationToken;

@@ -25,59 +25,93 @@ struct CompiledCheck {
 pub struct Matcher {
     probes: Vec<Probe>,
     states: Vec<Vec<CompiledCheck>>,
+    /// Each state's `expect` checks (empty: none).
+    expectations: Vec<Vec<CompiledCheck>>,
+    interrupts: Vec<bool>,
     names: Vec<String>,
+}
+
+/// Probes shared by all compiled checks, deduplicated.
+#[derive(Default)]
+struct ProbeTable {
+    probes: Vec<Probe>,
+    index: HashMap<Probe, usize>,
+}
+
+impl ProbeTable {
+    fn intern(&mut self, probe: Probe) -> usize {
+        *self.index.entry(probe.clone()).or_insert_with(|| {
+            self.probes.push(probe);
+            self.probes.len() - 1
+        })
+    }
+}
+
+fn compile(check: &Check, state: &str, table: &mut ProbeTable) -> Result<CompiledCheck, String> {
+    let pattern =
+        |value: &str| Regex::new(value).map_err(|e| format!("state `{state}`: invalid pattern `{value}`: {e}"));
+    let (predicate, negate) = match check {
+        Check::Url { mode, value, negate } => {
+            let re = (*mode == UrlMatch::Pattern).then(|| pattern(value)).transpose()?;
+            (Predicate::Url(*mode, value.clone(), re), *negate)
+        }
+        Check::Title { mode, value, negate } => {
+            let re = (*mode == TitleMatch::Pattern).then(|| pattern(value)).transpose()?;
+            (Predicate::Title(*mode, value.clone(), re), *negate)
+        }
+        Check::Text { mode, value, negate } => {
+            (Predicate::Probe(table.intern(Probe::Text { value: value.clone(), mode: *mode })), *negate)
+        }
+        Check::Element { by, selector, negate } => {
+            (Predicate::Probe(table.intern(Probe::Element { by: *by, selector: selector.clone() })), *negate)
+        }
+        Check::WindowTitle { negate, .. }
+        | Check::AppClass { negate, .. }
+        | Check::WindowExists { negate, .. }
+        | Check::WindowFocused { negate, .. } => {
+            let probe = window_probe(check).expect("a window check");
+            if let Probe::Window { window: WindowSelector { title: Some(t), mode: TitleMatch::Pattern, .. }, .. } =
+                &probe
+            {
+                pattern(t)?;
+            }
+            (Predicate::Probe(table.intern(probe)), *negate)
+        }
+    };
+    Ok(CompiledCheck { predicate, negate, description: describe(check) })
 }
 
 impl Matcher {
     /// Compiles every state's checks. Fails only on a pattern that binding made invalid.
     pub fn new(workflow: &Workflow) -> Result<Self, String> {
-        let mut probes = Vec::new();
-        let mut probe_index: HashMap<Probe, usize> = HashMap::new();
+        let mut table = ProbeTable::default();
         let mut states = Vec::new();
+        let mut expectations = Vec::new();
         for state in &workflow.states {
-            let mut compiled = Vec::new();
-            for check in &state.checks {
-                let pattern = |value: &str| {
-                    Regex::new(value).map_err(|e| format!("state `{}`: invalid pattern `{value}`: {e}", state.name))
-                };
-                let (predicate, negate) = match check {
-                    Check::Url { mode, value, negate } => {
-                        let re = (*mode == UrlMatch::Pattern).then(|| pattern(value)).transpose()?;
-                        (Predicate::Url(*mode, value.clone(), re), *negate)
-                    }
-                    Check::Title { mode, value, negate } => {
-                        let re = (*mode == TitleMatch::Pattern).then(|| pattern(value)).transpose()?;
-                        (Predicate::Title(*mode, value.clone(), re), *negate)
-                    }
-                    Check::Text { mode, value, negate } => {
-                        let probe = Probe::Text { value: value.clone(), mode: *mode };
-                        (Predicate::Probe(intern(&mut probes, &mut probe_index, probe)), *negate)
-                    }
-                    Check::Element { by, selector, negate } => {
-                        let probe = Probe::Element { by: *by, selector: selector.clone() };
-                        (Predicate::Probe(intern(&mut probes, &mut probe_index, probe)), *negate)
-                    }
-                    Check::WindowTitle { negate, .. }
-                    | Check::AppClass { negate, .. }
-                    | Check::WindowExists { negate, .. }
-                    | Check::WindowFocused { negate, .. } => {
-                        let probe = window_probe(check).expect("a window check");
-                        if let Probe::Window {
-                            window: WindowSelector { title: Some(t), mode: TitleMatch::Pattern, .. },
-                            ..
-                        } = &probe
-                        {
-                            pattern(t)?;
-                        }
-                        (Predicate::Probe(intern(&mut probes, &mut probe_index, probe)), *negate)
-                    }
-                };
-                compiled.push(CompiledCheck { predicate, negate, description: describe(check) });
-            }
-            states.push(compiled);
+            let checks = state.checks.iter().map(|c| compile(c, &state.name, &mut table));
+            states.push(checks.collect::<Result<Vec<_>, _>>()?);
+            let expect = state.expect.iter().map(|c| compile(c, &state.name, &mut table));
+            expectations.push(expect.collect::<Result<Vec<_>, _>>()?);
         }
+        let interrupts = workflow.states.iter().map(|s| s.interrupt).collect();
         let names = workflow.states.iter().map(|s| s.name.clone()).collect();
-        Ok(Self { probes, states, names })
+        Ok(Self { probes: table.probes, states, expectations, interrupts, names })
+    }
+
+    /// The state the page is in: the first matching interrupt (a popup over the page wins
+    /// over the page), otherwise the first matching state.
+    pub fn top(&self, matched: &[usize]) -> Option<usize> {
+        matched.iter().copied().find(|&i| self.interrupts[i]).or_else(|| matched.first().copied())
+    }
+
+    pub fn is_interrupt(&self, index: usize) -> bool {
+        self.interrupts[index]
+    }
+
+    /// Whether the state's `expect` checks all hold; `None` when it has none.
+    pub fn expectations_hold(&self, index: usize, signals: &Signals) -> Option<bool> {
+        let expect = &self.expectations[index];
+        (!expect.is_empty()).then(|| expect.iter().all(|c| self.holds(c, signals)))
     }
 
     pub fn state_name(&self, index: usize) -> &str {
@@ -158,13 +192,6 @@ impl Matcher {
             })
             .collect()
     }
-}
-
-fn intern(probes: &mut Vec<Probe>, index: &mut HashMap<Probe, usize>, probe: Probe) -> usize {
-    *index.entry(probe.clone()).or_insert_with(|| {
-        probes.push(probe);
-        probes.len() - 1
-    })
 }
 
 /// The window probe a desktop check compiles to.

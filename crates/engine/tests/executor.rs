@@ -143,11 +143,10 @@ async fn several_matching_states_fail_as_ambiguous_when_multiple_states_are_not_
 }
 
 #[tokio::test(start_paused = true)]
-async fn a_state_whose_actions_change_nothing_is_stuck_after_state_timeout() {
-    let wf = workflow(
-        json!({ "state_timeout": 5, "transition_period": 0.5 }),
-        vec![state("Form", json!([el("#form")]), json!([click("#form")])), unreachable_end()],
-    );
+async fn a_state_verified_by_its_expectations_is_stuck_if_it_never_moves_on() {
+    let mut form = state("Form", json!([el("#form")]), json!([click("#form")]));
+    form["expect"] = json!([el("#form")]);
+    let wf = workflow(json!({ "state_timeout": 5, "transition_period": 0.5 }), vec![form, unreachable_end()]);
     // The page keeps changing (the title ticks) but stays in `Form`.
     let mut driver =
         ScriptedDriver::new(URL).with([show("#form")]).at(ms(1000), [title("1")]).at(ms(2300), [title("2")]);

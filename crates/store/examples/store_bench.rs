@@ -29,6 +29,7 @@ fn write_run(store: &Store, id: &str, steps: u32, screenshots: bool, per_step: b
             workflow_json: r#"{"version":1,"name":"bench","states":[]}"#,
             parameters: &json!({"site": "http://127.0.0.1"}),
             browser: "none",
+            workflow_path: None,
         })
         .unwrap();
     for step in 1..=steps {
@@ -63,6 +64,7 @@ fn write_run(store: &Store, id: &str, steps: u32, screenshots: bool, per_step: b
                 },
             },
             Event::ActionFinished {
+                alternatives: Vec::new(),
                 step,
                 state: format!("State {}", step % 12),
                 index: 0,

@@ -24,6 +24,12 @@ pub enum Error {
     UnknownRun(String),
     #[error("the run id prefix `{prefix}` is ambiguous: it matches {}", matches.join(", "))]
     AmbiguousRun { prefix: String, matches: Vec<String> },
+    #[error("no review with id {0} (see `statewright review list`)")]
+    UnknownReview(i64),
+    #[error("review {id} is already {status}; nothing was changed")]
+    ReviewClosed { id: i64, status: String },
+    #[error("review {id}'s run {run_id} is no longer waiting (its process ended); nothing was changed")]
+    RunNotWaiting { id: i64, run_id: String },
     #[error("database error in {}: {source}", path.display())]
     Sqlite { path: PathBuf, source: rusqlite::Error },
     #[error("{}: {source}", path.display())]

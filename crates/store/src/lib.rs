@@ -19,6 +19,7 @@
 
 mod error;
 mod read;
+mod review;
 mod write;
 
 use std::collections::HashMap;
@@ -31,13 +32,14 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
 pub use error::{Error, Result};
 pub use read::{ActionRecord, PageRecord, PruneBy, PruneReport, RunDetail, RunFilter, RunSummary, StepRecord};
+pub use review::{Healed, ReviewItem};
 pub use write::{NewRun, RunHandle, blob_path};
 
 /// `PRAGMA application_id` of Statewright databases ("STWR").
 pub const APPLICATION_ID: i32 = 0x5354_5752;
 
 /// Forward-only migrations; migration `i` takes `user_version` from `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &[include_str!("migrations/0001_init.sql")];
+const MIGRATIONS: &[&str] = &[include_str!("migrations/0001_init.sql"), include_str!("migrations/0002_review.sql")];
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -161,6 +163,12 @@ impl Store {
         rusqlite::Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate).map_err(|e| self.err(e))
     }
 
+    /// Whether the process recording `run_id` is alive (holds the run's lock). An in-memory
+    /// store has no other process to ask, so its runs are always live.
+    pub fn is_recording(&self, run_id: &str) -> bool {
+        self.lock_path(run_id).is_none_or(|lock| lock_is_held(&lock))
+    }
+
     fn lock_path(&self, run_id: &str) -> Option<PathBuf> {
         self.root.as_ref().map(|r| r.join("locks").join(format!("{run_id}.lock")))
     }
@@ -168,8 +176,10 @@ impl Store {
     /// Marks as `interrupted` every running run whose lock nobody holds.
     fn recover_interrupted(&self) -> Result<()> {
         let ids: Vec<String> = {
-            let mut stmt =
-                self.conn.prepare("SELECT id FROM runs WHERE status = 'running'").map_err(|e| self.err(e))?;
+            let mut stmt = self
+                .conn
+                .prepare("SELECT id FROM runs WHERE status IN ('running', 'needs_human_review')")
+                .map_err(|e| self.err(e))?;
             stmt.query_map([], |r| r.get(0))
                 .map_err(|e| self.err(e))?
                 .collect::<rusqlite::Result<_>>()
@@ -187,10 +197,11 @@ impl Store {
                          finished_ms = coalesce((SELECT max(entered_ms) FROM steps WHERE run_id = ?1), started_ms),
                          step_count = (SELECT count(*) FROM steps WHERE run_id = ?1),
                          action_count = (SELECT count(*) FROM actions WHERE run_id = ?1 AND kind != 'preempted')
-                     WHERE id = ?1 AND status = 'running'",
+                     WHERE id = ?1 AND status IN ('running', 'needs_human_review')",
                     [&id],
                 )
                 .map_err(|e| self.err(e))?;
+            self.cancel_reviews(&id)?;
             let _ = std::fs::remove_file(&lock);
         }
         Ok(())

@@ -19,6 +19,8 @@ pub struct NewRun<'a> {
     /// Parameter values with secrets already masked.
     pub parameters: &'a Value,
     pub browser: &'a str,
+    /// The file the workflow was loaded from, where reviewed fixes can be saved.
+    pub workflow_path: Option<&'a str>,
 }
 
 /// A run being recorded. Holds the run's lock file for its lifetime: dropping it without
@@ -109,9 +111,9 @@ impl Store {
         )
         .map_err(|e| self.err(e))?;
         tx.execute(
-            "INSERT INTO runs (id, workflow_hash, workflow, parameters, browser, status, started_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6)",
-            params![run.id, hash, run.workflow_name, run.parameters.to_string(), run.browser, now],
+            "INSERT INTO runs (id, workflow_hash, workflow, parameters, browser, status, started_ms, workflow_path)
+             VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6, ?7)",
+            params![run.id, hash, run.workflow_name, run.parameters.to_string(), run.browser, now, run.workflow_path],
         )
         .map_err(|e| self.err(e))?;
         tx.commit().map_err(|e| self.err(e))?;
@@ -173,7 +175,36 @@ impl Store {
     fn apply(&self, tx: &rusqlite::Connection, run: &mut RunHandle, event: &Event) -> Result<()> {
         let now = now_ms();
         match event {
-            Event::RunStarted { .. } | Event::ActionStarted { .. } => Ok(()),
+            Event::RunStarted { .. }
+            | Event::ActionStarted { .. }
+            | Event::Verified { .. }
+            | Event::Retrying { .. }
+            | Event::InterruptEntered { .. }
+            | Event::ReviewRequested { .. }
+            | Event::ReviewResolved { .. } => Ok(()),
+            Event::Healed { state, index, from, to, .. } => {
+                crate::review::record_healed(tx, &run.id, state, *index, from, to).map_err(|e| self.err(e))
+            }
+            Event::Escalated { step, state, stage, reason, outcome, resolved } => crate::review::record_escalation(
+                tx,
+                &run.id,
+                *step,
+                state.as_deref(),
+                reason,
+                &serde_json::json!({ "stage": stage }),
+                &serde_json::json!({ "outcome": outcome, "resolved": resolved }),
+            )
+            .map_err(|e| self.err(e)),
+            Event::BreakerTripped { breaker, count, limit, state } => crate::review::record_escalation(
+                tx,
+                &run.id,
+                0,
+                state.as_deref(),
+                &format!("circuit breaker `{breaker}` tripped ({count} > {limit})"),
+                &serde_json::json!({ "breaker": breaker, "count": count, "limit": limit }),
+                &Value::Null,
+            )
+            .map_err(|e| self.err(e)),
             Event::StateEntered { step, state, state_index, visit, elapsed_ms, url, checks } => {
                 let checks = serde_json::to_string(checks)?;
                 exec(
@@ -212,8 +243,15 @@ impl Store {
                 attempts,
                 detail,
                 error,
+                alternatives,
                 artifact,
             } => {
+                if let Some(target) = action.target()
+                    && !alternatives.is_empty()
+                {
+                    crate::review::record_locators(tx, &run.id, state, *index, target, alternatives)
+                        .map_err(|e| self.err(e))?;
+                }
                 let mut args = serde_json::to_value(action)?;
                 if let Some(map) = args.as_object_mut() {
                     map.remove("type");
@@ -299,7 +337,7 @@ impl Store {
     }
 
     /// Stores `bytes` once under `screens/ab/<sha256>.<ext>`; returns that relative path.
-    fn put_blob(&self, bytes: &[u8], ext: &str) -> Result<String> {
+    pub(crate) fn put_blob(&self, bytes: &[u8], ext: &str) -> Result<String> {
         let rel = blob_path(bytes, ext);
         let hash = sha256_hex(bytes);
         match &self.root {

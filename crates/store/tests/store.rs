@@ -21,6 +21,7 @@ fn start(store: &Store, id: &str) -> RunHandle {
             workflow_json: r#"{"version":1,"name":"demo","states":[]}"#,
             parameters: &json!({"user": "demo", "password": "••••••"}),
             browser: "headless Chromium",
+            workflow_path: None,
         })
         .unwrap()
 }
@@ -68,6 +69,7 @@ fn finished_action(step: u32, artifact: Option<Artifact>) -> Event {
         attempts: 2,
         detail: Some("button#go \"Go\"".into()),
         error: None,
+        alternatives: vec![serde_json::from_value(json!({"role": "button", "name": "Go"})).unwrap()],
         artifact,
     }
 }
@@ -150,6 +152,7 @@ fn every_record_kind_round_trips() {
             reason: "covered".into(),
         },
         Event::ActionFinished {
+            alternatives: Vec::new(),
             step: 2,
             state: "State 2".into(),
             index: 1,

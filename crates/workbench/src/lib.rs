@@ -12,7 +12,9 @@ pub mod bindings;
 mod error;
 pub mod ipc;
 mod library;
+mod review;
 pub mod watch;
 
 pub use error::{Error, ErrorPayload, Result};
 pub use library::Library;
+pub use review::{review_json, validate_resolution};

@@ -141,7 +141,7 @@ fn state(value: &Value, index: usize, path: &JsonPath, report: &mut Reporter) ->
         .get("next")
         .map(|n| deserialize::<Vec<String>>(n, &path.key("next"), report).unwrap_or_default())
         .unwrap_or_default();
-    Some(State { name, description, checks, actions, continuous, next, terminal })
+    Some(State { name, description, checks, actions, continuous, interrupt: false, next, expect: Vec::new(), terminal })
 }
 
 fn list<'v>(map: &'v Map<String, Value>, key: &str, path: &JsonPath, report: &mut Reporter) -> &'v [Value] {

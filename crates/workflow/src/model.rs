@@ -4,9 +4,13 @@
 //! workflow is ever evaluated. Field order in these structs is the order in which files are
 //! written, so saved files diff cleanly.
 
+mod config;
+
 use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+
+pub use config::{Breakers, Config, EscalationStage, Viewport};
 
 /// The version written into every native file; bumped on incompatible format changes.
 pub const FORMAT_VERSION: u32 = 1;
@@ -42,62 +46,6 @@ pub struct Parameter {
     pub secret: bool,
 }
 
-/// Executor knobs. Durations are in seconds, as in CliGent.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, default)]
-pub struct Config {
-    /// When several states match at once: true picks the first, false fails the run.
-    pub allow_multiple_states: bool,
-    /// Longest wait between two evaluations of the states when the page reports no change.
-    pub transition_period: f64,
-    /// How long no state may match before the run fails.
-    pub no_states_timeout: f64,
-    /// Pause between two actions of a state.
-    pub action_period: f64,
-    /// How long a non-continuous state may keep matching after its actions ran.
-    pub state_timeout: f64,
-    /// How long an element action waits for its target to become actionable.
-    pub action_timeout: f64,
-    /// The most state entries one run may make.
-    pub recursion_limit: u32,
-    /// Browser viewport used for new pages.
-    pub viewport: Viewport,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Self {
-            allow_multiple_states: true,
-            transition_period: 0.5,
-            no_states_timeout: 30.0,
-            action_period: 0.0,
-            state_timeout: 30.0,
-            action_timeout: 10.0,
-            recursion_limit: 100,
-            viewport: Viewport::default(),
-        }
-    }
-}
-
-impl Config {
-    fn is_default(&self) -> bool {
-        *self == Self::default()
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Viewport {
-    pub width: u32,
-    pub height: u32,
-}
-
-impl Default for Viewport {
-    fn default() -> Self {
-        Self { width: 1280, height: 800 }
-    }
-}
-
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct State {
@@ -112,9 +60,19 @@ pub struct State {
     /// A continuous state re-runs its actions on every pass instead of once per entry.
     #[serde(default, skip_serializing_if = "is_false")]
     pub continuous: bool,
-    /// The states this state's actions are expected to lead to.
+    /// An interrupt (a consent banner, a modal, "session expired") may show up at any point.
+    /// Interrupts are recognised before other states; handling one is a detour, after which
+    /// the run resumes where it was.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub interrupt: bool,
+    /// The states this state's actions are expected to lead to. Reaching one verifies them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub next: Vec<String>,
+    /// Checks that also verify this state's actions when they all hold afterwards (an
+    /// anchor or success indicator on the same page). With neither `next` nor `expect`,
+    /// any change of state verifies them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expect: Vec<Check>,
     /// Present on terminal states: entering one ends the run after its actions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terminal: Option<Terminal>,
@@ -536,6 +494,20 @@ impl Action {
             | Action::SelectOption { target, .. }
             | Action::WaitFor { target, .. } => Some(target),
             Action::Scroll { target, .. } => target.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The element this action works on, to replace it (a healed locator, say).
+    pub fn target_mut(&mut self) -> Option<&mut Target> {
+        match self {
+            Action::Click { target, .. }
+            | Action::Type { target, .. }
+            | Action::ScrollTo { target }
+            | Action::Hover { target }
+            | Action::SelectOption { target, .. }
+            | Action::WaitFor { target, .. } => Some(target),
+            Action::Scroll { target, .. } => target.as_mut(),
             _ => None,
         }
     }

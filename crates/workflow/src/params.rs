@@ -125,6 +125,23 @@ impl Params {
         out
     }
 
+    /// Puts a reference back where `text` starts with a parameter's value (the longest
+    /// such non-secret value), e.g. `http://127.0.0.1:8931/cart.html` → `{{site}}/cart.html`.
+    /// Checks suggested from a live page keep working with other parameter values.
+    pub fn templatize_prefix(&self, text: &str) -> String {
+        let best = self
+            .values
+            .iter()
+            .filter(|(name, value)| {
+                !self.secret.contains(*name) && !value.is_empty() && text.starts_with(value.as_str())
+            })
+            .max_by_key(|(_, value)| value.len());
+        match best {
+            Some((name, value)) => format!("{{{{{name}}}}}{}", &text[value.len()..]),
+            None => text.to_owned(),
+        }
+    }
+
     /// The values with secrets masked, for run records.
     pub fn masked_values(&self) -> IndexMap<String, String> {
         self.values
@@ -156,34 +173,39 @@ impl Params {
     }
 }
 
+/// The strings of one check that may hold `{{name}}` references, with their paths.
+fn check_strings<'a>(check: &'a mut crate::model::Check, path: JsonPath, out: &mut Vec<(JsonPath, &'a mut String)>) {
+    use crate::model::Check;
+    match check {
+        Check::Url { value, .. } | Check::Title { value, .. } | Check::Text { value, .. } => {
+            out.push((path.key("value"), value))
+        }
+        Check::Element { selector, .. } => out.push((path.key("selector"), selector)),
+        Check::WindowTitle { value, .. } | Check::AppClass { value, .. } => out.push((path.key("value"), value)),
+        Check::WindowExists { title, app_class, .. } | Check::WindowFocused { title, app_class, .. } => {
+            if let Some(title) = title {
+                out.push((path.key("title"), title));
+            }
+            if let Some(class) = app_class {
+                out.push((path.key("app_class"), class));
+            }
+        }
+    }
+}
+
 impl Workflow {
     /// Every string of the workflow's states that may hold `{{name}}` references, with its
     /// path: check values, selectors and targets, URLs, typed text, keys, option values and
     /// file names.
     pub fn template_strings_mut(&mut self) -> Vec<(JsonPath, &mut String)> {
-        use crate::model::{Action, Check};
+        use crate::model::Action;
         let mut out = Vec::new();
         let states = JsonPath::root().key("states");
         for (si, state) in self.states.iter_mut().enumerate() {
             let state_path = states.index(si);
-            for (ci, check) in state.checks.iter_mut().enumerate() {
-                let path = state_path.key("checks").index(ci);
-                match check {
-                    Check::Url { value, .. } | Check::Title { value, .. } | Check::Text { value, .. } => {
-                        out.push((path.key("value"), value))
-                    }
-                    Check::Element { selector, .. } => out.push((path.key("selector"), selector)),
-                    Check::WindowTitle { value, .. } | Check::AppClass { value, .. } => {
-                        out.push((path.key("value"), value))
-                    }
-                    Check::WindowExists { title, app_class, .. } | Check::WindowFocused { title, app_class, .. } => {
-                        if let Some(title) = title {
-                            out.push((path.key("title"), title));
-                        }
-                        if let Some(class) = app_class {
-                            out.push((path.key("app_class"), class));
-                        }
-                    }
+            for (key, checks) in [("checks", &mut state.checks), ("expect", &mut state.expect)] {
+                for (ci, check) in checks.iter_mut().enumerate() {
+                    check_strings(check, state_path.key(key).index(ci), &mut out);
                 }
             }
             for (ai, action) in state.actions.iter_mut().enumerate() {

@@ -48,6 +48,7 @@ fn config(config: &Config, path: &JsonPath, report: &mut Reporter) {
         ("action_period", config.action_period, false),
         ("state_timeout", config.state_timeout, false),
         ("action_timeout", config.action_timeout, true),
+        ("verify_timeout", config.verify_timeout, true),
     ] {
         if !value.is_finite() || value < 0.0 || (must_be_positive && value == 0.0) {
             let bound = if must_be_positive { "greater than 0" } else { "0 or more" };
@@ -56,6 +57,27 @@ fn config(config: &Config, path: &JsonPath, report: &mut Reporter) {
     }
     if config.recursion_limit == 0 {
         report.error(&path.key("recursion_limit"), "`recursion_limit` must be at least 1", None);
+    }
+    for (i, stage) in config.escalation.iter().enumerate() {
+        if config.escalation[..i].contains(stage) {
+            report.error(
+                &path.key("escalation").index(i),
+                format!("escalation stage `{}` is listed twice", stage.as_str()),
+                Some("each stage runs at most once per escalation; remove the repeat".into()),
+            );
+        }
+    }
+    let b = &config.breakers;
+    for (key, limit) in [
+        ("state_entries", b.state_entries),
+        ("action_attempts", b.action_attempts),
+        ("same_target", b.same_target),
+        ("cycles", b.cycles),
+        ("consecutive_failures", b.consecutive_failures),
+    ] {
+        if limit == 0 {
+            report.error(&path.key("breakers").key(key), format!("breaker `{key}` must be at least 1"), None);
+        }
     }
     let vp = config.viewport;
     if !(100..=10_000).contains(&vp.width) || !(100..=10_000).contains(&vp.height) {
@@ -97,8 +119,10 @@ fn states(workflow: &Workflow, report: &mut Reporter) {
                 Some("add a check on the URL, a text, an element or the title".into()),
             );
         }
-        for (ci, check) in state.checks.iter().enumerate() {
-            check_check(check, &path.key("checks").index(ci), workflow, report);
+        for (key, checks) in [("checks", &state.checks), ("expect", &state.expect)] {
+            for (ci, check) in checks.iter().enumerate() {
+                check_check(check, &path.key(key).index(ci), workflow, report);
+            }
         }
         for (ai, action) in state.actions.iter().enumerate() {
             check_action(action, &path.key("actions").index(ai), workflow, report);

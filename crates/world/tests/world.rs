@@ -50,7 +50,8 @@ fn root() -> PathBuf {
 
 async fn run(workflow: &Workflow, params: &Params, world: &mut World) -> (RunReport, Vec<Event>) {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let report = statewright_engine::run(workflow, params, world, tx, CancellationToken::new()).await;
+    let report =
+        statewright_engine::run(workflow, params, world, tx, CancellationToken::new(), Default::default()).await;
     let mut events = Vec::new();
     while let Ok(event) = rx.try_recv() {
         events.push(event);

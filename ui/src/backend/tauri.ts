@@ -52,7 +52,13 @@ export class TauriBackend implements Backend {
   resolveReview = (id: number, resolution: Resolution, save: boolean) => call<void>('resolve_review', { id, resolution, save });
 
   async watchReviews(onChange: () => void): Promise<Unsubscribe> {
-    return listen('statewright://reviews-changed', () => onChange());
+    const off = await listen('statewright://reviews-changed', () => onChange());
+    // Runs in other processes (the CLI) open reviews too: look again every few seconds.
+    const timer = window.setInterval(onChange, 5000);
+    return () => {
+      off();
+      window.clearInterval(timer);
+    };
   }
 
   async guardClose(mustAsk: () => boolean, ask: (close: () => void) => void): Promise<Unsubscribe> {

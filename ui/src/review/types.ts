@@ -1,7 +1,7 @@
 //! A human review item and its resolutions, exactly as the run store and the CLI's
 //! `statewright review` commands define them.
 
-import type { Action, Check, State } from '../bindings';
+import type { Action, Check, Resolution } from '../bindings';
 
 export interface Rect {
   x: number;
@@ -25,13 +25,7 @@ export interface Tried {
   outcome: string;
 }
 
-export type Resolution =
-  | { kind: 'retry' }
-  | { kind: 'skip' }
-  | { kind: 'actions'; actions: Action[] }
-  | { kind: 'declare_state'; state: string }
-  | { kind: 'new_state'; state: State }
-  | { kind: 'abort'; reason?: string };
+export type { Resolution };
 
 export interface ReviewItem {
   id: number;
@@ -39,7 +33,7 @@ export interface ReviewItem {
   workflow: string;
   step: number | null;
   state: string | null;
-  status: 'open' | 'resolved';
+  status: 'open' | 'resolved' | 'cancelled';
   created_ms: number;
   resolved_ms: number | null;
   reason: string;
@@ -54,4 +48,6 @@ export interface ReviewItem {
   states: string[];
   suggested_checks: Check[];
   resolution: Resolution | null;
+  /** Where the fix was saved, if it was. */
+  saved_to?: string | null;
 }

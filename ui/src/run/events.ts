@@ -1,23 +1,13 @@
-//! The events of a run as the UI receives them: the engine's own (generated from Rust),
-//! the verify/escalate events, and anything newer, which the viewer shows as a notice
-//! rather than failing on.
+//! The events of a run as the UI receives them: the engine's own (generated from Rust), and
+//! anything newer than this build, which the viewer shows as a notice rather than failing on.
 
 import type { Event, RunDetail } from '../bindings';
 
 /** An engine event; `observed` carries the stored screenshot's path once it is saved. */
 export type EngineEvent = Event & { screenshot?: string | null };
 
-export type VerifyEvent =
-  | { event: 'verified'; step: number; state: string; via: string; next_state: string | null }
-  | { event: 'retrying'; step: number; state: string; attempt: number; max: number; reason: string }
-  | { event: 'interrupt_entered'; step: number; state: string; interrupted: string }
-  | { event: 'healed'; step: number; state: string; index: number; from: unknown; to: unknown }
-  | { event: 'breaker_tripped'; breaker: string; count: number; limit: number; state: string | null }
-  | { event: 'escalated'; step: number; state: string; stage: string; reason: string; outcome: string }
-  | { event: 'review_requested'; review_id: number; step: number; state: string; reason: string }
-  | { event: 'review_resolved'; review_id: number; resolution: unknown };
-
-export type KnownEvent = EngineEvent | VerifyEvent;
+/** Every event this build knows, verify/retry/escalate/review included (all from Rust). */
+export type KnownEvent = EngineEvent;
 
 /** Whatever arrives on the wire; unknown kinds are kept and shown, never fatal. */
 export type RunEvent = KnownEvent | { event: string; [field: string]: unknown };

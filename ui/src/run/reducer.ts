@@ -189,17 +189,17 @@ export function reduce(view: RunView, raw: RunEvent): RunView {
     case 'retrying':
       return notice({ ...v, phase: 'retrying' }, { kind: e.event, level: 'warn', step: e.step, text: `${e.state}: retry ${e.attempt}/${e.max} — ${e.reason}` });
     case 'interrupt_entered':
-      return notice(v, { kind: e.event, level: 'info', step: e.step, text: `interrupt ${e.state} while in ${e.interrupted}` });
+      return notice(v, { kind: e.event, level: 'info', step: e.step, text: `interrupt ${e.state}${e.interrupted ? ` while in ${e.interrupted}` : ''}` });
     case 'healed':
       return notice(v, { kind: e.event, level: 'warn', step: e.step, text: `${e.state}: action ${e.index + 1} healed ${JSON.stringify(e.from)} → ${JSON.stringify(e.to)}` });
     case 'breaker_tripped':
       return notice(v, { kind: e.event, level: 'error', step: null, text: `breaker ${e.breaker} tripped (${e.count}/${e.limit})${e.state ? ` in ${e.state}` : ''}` });
     case 'escalated':
-      return notice({ ...v, phase: 'escalated' }, { kind: e.event, level: 'warn', step: e.step, text: `${e.state}: escalated to ${e.stage} — ${e.reason} (${e.outcome})` });
+      return notice({ ...v, phase: 'escalated' }, { kind: e.event, level: 'warn', step: e.step, text: `${e.state ?? 'no state'}: escalated to ${e.stage} — ${e.reason} (${e.outcome})` });
     case 'review_requested':
       return notice(
         { ...v, phase: 'needs_human_review', openReviews: [...v.openReviews, e.review_id] },
-        { kind: e.event, level: 'error', step: e.step, text: `${e.state}: waiting for a person (review #${e.review_id}) — ${e.reason}` },
+        { kind: e.event, level: 'error', step: e.step, text: `${e.state ?? 'no state'}: waiting for a person (review #${e.review_id}) — ${e.reason}` },
       );
     case 'review_resolved': {
       const openReviews = v.openReviews.filter((id) => id !== e.review_id);

@@ -109,7 +109,8 @@ async fn run_with(site: Site, workflow: &Workflow, params: &[(&str, &str)], cdp_
     };
     let mut driver = ChromeDriver::start(&options).await.expect("Chromium launches (is /usr/bin/chromium installed?)");
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let report = statewright_engine::run(workflow, &params, &mut driver, tx, CancellationToken::new()).await;
+    let report =
+        statewright_engine::run(workflow, &params, &mut driver, tx, CancellationToken::new(), Default::default()).await;
     driver.close().await;
     let mut events = Vec::new();
     while let Ok(event) = rx.try_recv() {

@@ -5,11 +5,17 @@
 // Each test crate uses a different subset of these helpers.
 #![allow(dead_code)]
 
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use statewright_engine::review::BoxFuture;
 use statewright_engine::scripted::{Change, ScriptedDriver};
-use statewright_engine::{CancellationToken, Event, Failure, RunReport, run};
+use statewright_engine::{
+    Advisor, CancellationToken, EscalationRequest, Event, Failure, Resolution, ReviewError, Reviewer, RunOptions,
+    RunReport, run,
+};
 use statewright_workflow::{Params, Workflow};
 use tokio::time::Instant;
 
@@ -143,7 +149,7 @@ pub async fn run_with(
 ) -> Ran {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let started = Instant::now();
-    let report = tokio::time::timeout(HANG, run(workflow, params, driver, tx, cancel))
+    let report = tokio::time::timeout(HANG, run(workflow, params, driver, tx, cancel, RunOptions::default()))
         .await
         .expect("the run never ended: the engine hung");
     let elapsed = started.elapsed();
@@ -230,4 +236,92 @@ pub fn as_ms(d: Duration) -> u64 {
 /// The actions the scripted driver performed, by key (`click #go`), in order.
 pub fn log(driver: &ScriptedDriver) -> Vec<String> {
     driver.log.lock().expect("log lock").clone()
+}
+
+/// Runs `workflow` with its default parameters and `options` (reviewer, advisor, locators).
+pub async fn run_opts(workflow: &Workflow, driver: &mut ScriptedDriver, options: RunOptions) -> Ran {
+    let params = Params::bind(workflow, &[]).expect("test parameters bind");
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let started = Instant::now();
+    let report = tokio::time::timeout(HANG, run(workflow, &params, driver, tx, CancellationToken::new(), options))
+        .await
+        .expect("the run never ended: the engine hung");
+    let elapsed = started.elapsed();
+    let mut events = Vec::new();
+    while let Ok(event) = rx.try_recv() {
+        events.push(event);
+    }
+    Ran { report, events, elapsed }
+}
+
+/// A person at the review queue: answers each review with the next scripted resolution
+/// after `delay` (virtual time), and times out when out of answers.
+pub struct ScriptedReviewer {
+    answers: Mutex<VecDeque<Resolution>>,
+    pub requests: Mutex<Vec<EscalationRequest>>,
+    delay: Duration,
+}
+
+impl ScriptedReviewer {
+    pub fn new(answers: impl IntoIterator<Item = Resolution>, delay: Duration) -> Arc<Self> {
+        Arc::new(Self { answers: Mutex::new(answers.into_iter().collect()), requests: Mutex::default(), delay })
+    }
+
+    pub fn requests(&self) -> Vec<EscalationRequest> {
+        self.requests.lock().unwrap().clone()
+    }
+}
+
+impl Reviewer for ScriptedReviewer {
+    fn open(&self, request: EscalationRequest) -> BoxFuture<'_, Result<i64, ReviewError>> {
+        let mut requests = self.requests.lock().unwrap();
+        requests.push(request);
+        let id = requests.len() as i64;
+        Box::pin(async move { Ok(id) })
+    }
+
+    fn wait(&self, review_id: i64) -> BoxFuture<'_, Result<Resolution, ReviewError>> {
+        Box::pin(async move {
+            tokio::time::sleep(self.delay).await;
+            let answer = self.answers.lock().unwrap().pop_front();
+            answer.ok_or(ReviewError::TimedOut { review_id, seconds: self.delay.as_secs_f64() })
+        })
+    }
+}
+
+/// An LLM that always gives the same advice.
+pub struct FixedAdvisor(pub Option<Resolution>);
+
+impl Advisor for FixedAdvisor {
+    fn advise(&self, _request: EscalationRequest) -> BoxFuture<'_, Option<Resolution>> {
+        let advice = self.0.clone();
+        Box::pin(async move { advice })
+    }
+}
+
+/// Options with only a reviewer.
+pub fn reviewed_by(reviewer: &Arc<ScriptedReviewer>) -> RunOptions {
+    RunOptions { reviewer: Some(reviewer.clone() as Arc<dyn Reviewer>), ..RunOptions::default() }
+}
+
+impl Ran {
+    /// The `(stage, outcome, resolved)` of every escalation stage that ran.
+    pub fn escalations(&self) -> Vec<(String, String, bool)> {
+        self.events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Escalated { stage, outcome, resolved, .. } => Some((stage.clone(), outcome.clone(), *resolved)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Events of one kind, by their serialised `event` tag (e.g. `verified`).
+    pub fn tagged(&self, tag: &str) -> Vec<Value> {
+        self.events
+            .iter()
+            .map(|e| serde_json::to_value(e).expect("events serialise"))
+            .filter(|v| v["event"] == tag)
+            .collect()
+    }
 }

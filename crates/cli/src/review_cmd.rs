@@ -1,0 +1,337 @@
+//! `statewright review`: the review queue from a terminal. Works from any process while
+//! the run waits; resolutions are validated before anything is written, and a fix saved
+//! into the workflow is shown as a diff, with the old file kept in the store.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand, ValueEnum};
+use serde_json::json;
+use statewright_engine::Resolution;
+use statewright_store::{ReviewItem, Store};
+use statewright_workflow::{Action, Check, State, load_file, load_str, to_native_json};
+
+use crate::exit;
+
+#[derive(Args)]
+pub struct ReviewArgs {
+    /// The runs folder.
+    #[arg(long, env = "STATEWRIGHT_RUNS_DIR", default_value = "runs", global = true)]
+    runs_dir: PathBuf,
+    /// The run store (default: statewright.db in the runs folder).
+    #[arg(long, env = "STATEWRIGHT_DB", value_name = "FILE", global = true)]
+    db: Option<PathBuf>,
+    #[command(subcommand)]
+    command: ReviewCommand,
+}
+
+#[derive(Subcommand)]
+enum ReviewCommand {
+    /// Reviews waiting for a person, newest first.
+    List {
+        /// Also resolved and cancelled ones.
+        #[arg(long)]
+        all: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Everything about one review: what failed and why, what was tried, the page.
+    Show {
+        id: i64,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Answer a review; the waiting run goes on at once.
+    Resolve(ResolveArgs),
+    /// Save the locators a run healed into its workflow file (diff shown, old version kept).
+    SaveHealed {
+        /// A run id, or a unique prefix of one.
+        run: String,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Kind {
+    /// Try the failed action (or the state) again.
+    Retry,
+    /// Go past the failed action, or accept the state as done.
+    Skip,
+    /// Perform the `--action`s now, then recognise the page again.
+    Actions,
+    /// This page is the existing state `--state`.
+    DeclareState,
+    /// This page is a new state `--state`, with `--check`s (default: the suggested ones)
+    /// and `--action`s.
+    NewState,
+    /// Stop the run as failed.
+    Abort,
+}
+
+#[derive(Args)]
+struct ResolveArgs {
+    id: i64,
+    #[arg(value_enum)]
+    kind: Kind,
+    /// An action as JSON, e.g. '{"type":"click","target":{"css":"#go"}}' (repeatable).
+    #[arg(long = "action", value_name = "JSON")]
+    actions: Vec<String>,
+    /// A state name (declare-state, new-state).
+    #[arg(long)]
+    state: Option<String>,
+    /// A check as JSON for a new state (repeatable).
+    #[arg(long = "check", value_name = "JSON")]
+    checks: Vec<String>,
+    /// Insert the new state before this one (default: last).
+    #[arg(long)]
+    before: Option<String>,
+    /// Why the run is aborted.
+    #[arg(long)]
+    reason: Option<String>,
+    /// Save the fix (and the locators the run healed) into the workflow file, showing the
+    /// diff; the file's previous content is kept in the store.
+    #[arg(long)]
+    save: bool,
+}
+
+pub fn review(args: ReviewArgs) -> u8 {
+    let db = args.db.clone().unwrap_or_else(|| Store::default_path(&args.runs_dir));
+    if !db.exists() {
+        eprintln!("statewright: no run store at {} (nothing has run yet)", db.display());
+        return exit::INVALID;
+    }
+    let store = match Store::open(&db) {
+        Ok(store) => store,
+        Err(e) => {
+            eprintln!("statewright: {e}");
+            return exit::FAILED;
+        }
+    };
+    let result = match args.command {
+        ReviewCommand::List { all, json } => list(&store, all, json),
+        ReviewCommand::Show { id, json } => show(&store, id, json),
+        ReviewCommand::Resolve(resolve_args) => resolve(&store, &resolve_args),
+        ReviewCommand::SaveHealed { run } => save_healed(&store, &run),
+    };
+    match result {
+        Ok(()) => exit::SUCCEEDED,
+        Err(e) => {
+            eprintln!("statewright: {e}");
+            exit::INVALID
+        }
+    }
+}
+
+fn list(store: &Store, all: bool, json: bool) -> Result<(), String> {
+    let items = store.reviews(all).map_err(|e| e.to_string())?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&items).map_err(|e| e.to_string())?);
+        return Ok(());
+    }
+    if items.is_empty() {
+        println!("no reviews {}", if all { "yet" } else { "are waiting" });
+        return Ok(());
+    }
+    println!("{:>4}  {:<9}  {:<20}  {:<22}  {:<20}  reason", "id", "status", "run", "workflow", "state");
+    for item in items {
+        let reason = item.reason.lines().next().unwrap_or_default();
+        println!(
+            "{:>4}  {:<9}  {:<20}  {:<22}  {:<20}  {}",
+            item.id,
+            item.status,
+            item.run_id,
+            item.workflow,
+            item.state.as_deref().unwrap_or("-"),
+            reason
+        );
+    }
+    Ok(())
+}
+
+fn show(store: &Store, id: i64, json: bool) -> Result<(), String> {
+    let item = store.review(id).map_err(|e| e.to_string())?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&item).map_err(|e| e.to_string())?);
+        return Ok(());
+    }
+    let request = &item.request;
+    println!("review {} · {} · run {} · {}", item.id, item.status, item.run_id, item.workflow);
+    println!("state:   {}", item.state.as_deref().unwrap_or("(none recognised)"));
+    println!("why:     {}", item.reason.replace('\n', "\n         "));
+    for tried in &request.tried {
+        println!("tried:   {}: {}", tried.stage, tried.outcome);
+    }
+    if let Some(action) = &request.action {
+        let text = serde_json::to_string(&action.action).unwrap_or_default();
+        println!("action:  `{}` action {}: {text}", action.state, action.index);
+    }
+    if let Some(page) = &request.observation {
+        println!("page:    {} ({:?})", page.url, page.title);
+        if let Some(shot) = &item.screenshot {
+            let root = store.root().unwrap_or(Path::new("."));
+            println!("screen:  {}", root.join(shot).display());
+        }
+        for element in page.elements.as_array().map(Vec::as_slice).unwrap_or_default().iter().take(25) {
+            let field = |k: &str| element.get(k).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
+            println!("         {:<5} {:<10} {:<32} {}", field("id"), field("role"), field("selector"), field("name"));
+        }
+    }
+    let suggested: Vec<String> = request.suggested_checks.iter().map(statewright_engine::matcher::describe).collect();
+    if !suggested.is_empty() {
+        println!("checks that hold here: {}", suggested.join("; "));
+    }
+    println!("states:  {}", request.states.join(", "));
+    if let Some(resolution) = &item.resolution {
+        println!("resolved: {}", serde_json::to_string(resolution).unwrap_or_default());
+    } else {
+        println!("resolve: statewright review resolve {id} retry|skip|actions|declare-state|new-state|abort [--save]");
+    }
+    Ok(())
+}
+
+fn resolve(store: &Store, args: &ResolveArgs) -> Result<(), String> {
+    let item = store.review(args.id).map_err(|e| e.to_string())?;
+    if item.status != "open" {
+        return Err(format!("review {} is already {}; nothing was changed", item.id, item.status));
+    }
+    if !store.is_recording(&item.run_id) {
+        return Err(format!("review {}'s run {} is no longer waiting; nothing was changed", item.id, item.run_id));
+    }
+    let resolution = resolution(&item, args)?;
+    let saved_to = if args.save { Some(save_fix(store, &item, &resolution)?) } else { None };
+    store.resolve_review(item.id, &resolution, saved_to.as_deref()).map_err(|e| e.to_string())?;
+    println!("{}", json!({ "review": item.id, "run_id": item.run_id, "resolution": resolution, "saved_to": saved_to }));
+    Ok(())
+}
+
+/// The typed resolution the arguments describe, validated like a workflow.
+fn resolution(item: &ReviewItem, args: &ResolveArgs) -> Result<Resolution, String> {
+    let actions = parse_all::<Action>(&args.actions, "--action")?;
+    let state_name = || args.state.clone().ok_or_else(|| "give the state's name with --state NAME".to_owned());
+    let resolution = match args.kind {
+        Kind::Retry => Resolution::Retry,
+        Kind::Skip => Resolution::Skip,
+        Kind::Abort => Resolution::Abort { reason: args.reason.clone().unwrap_or_default() },
+        Kind::Actions if actions.is_empty() => return Err("give at least one --action JSON".into()),
+        Kind::Actions => Resolution::Actions { actions },
+        Kind::DeclareState => {
+            let state = state_name()?;
+            if !item.request.states.contains(&state) {
+                return Err(format!("the workflow has no state `{state}`; it has: {}", item.request.states.join(", ")));
+            }
+            Resolution::DeclareState { state }
+        }
+        Kind::NewState => {
+            let name = state_name()?;
+            let mut checks = parse_all::<Check>(&args.checks, "--check")?;
+            if checks.is_empty() {
+                checks = item.request.suggested_checks.clone();
+            }
+            let state = State {
+                name,
+                description: "Added during review".into(),
+                checks,
+                actions,
+                continuous: false,
+                interrupt: false,
+                next: Vec::new(),
+                expect: Vec::new(),
+                terminal: None,
+            };
+            Resolution::NewState { state: Box::new(state), before: args.before.clone() }
+        }
+    };
+    validate(item, &resolution)?;
+    Ok(resolution)
+}
+
+fn parse_all<T: serde::de::DeserializeOwned>(texts: &[String], flag: &str) -> Result<Vec<T>, String> {
+    texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| serde_json::from_str(text).map_err(|e| format!("{flag} #{}: {e}", i + 1)))
+        .collect()
+}
+
+/// Runs what the resolution adds through the workflow validator: corrective actions as a
+/// state of their own, a new state inside the run's workflow (its other states as they are).
+fn validate(item: &ReviewItem, resolution: &Resolution) -> Result<(), String> {
+    let (actions, state) = match resolution {
+        Resolution::Actions { actions } => (actions.clone(), None),
+        Resolution::NewState { state, .. } => (Vec::new(), Some(state.as_ref().clone())),
+        _ => return Ok(()),
+    };
+    if let Some(state) = &state
+        && item.request.states.contains(&state.name)
+    {
+        return Err(format!("a state named `{}` already exists; pick another name", state.name));
+    }
+    let mut states = Vec::new();
+    if let Some(state) = state {
+        if state.checks.is_empty() {
+            return Err("the new state needs at least one --check (no checks were suggested for this page)".into());
+        }
+        states.push(serde_json::to_value(state).map_err(|e| e.to_string())?);
+    }
+    if !actions.is_empty() {
+        states.push(json!({ "name": "corrective actions", "checks": [{ "type": "url", "value": "about:blank" }], "actions": actions }));
+    }
+    states.push(json!({ "name": "end", "checks": [{ "type": "url", "value": "about:blank" }], "terminal": { "outcome": "success" } }));
+    let probe = json!({ "version": 1, "name": item.workflow, "states": states });
+    load_str(&serde_json::to_string_pretty(&probe).unwrap_or_default(), "resolution", "resolution")
+        .map(|_| ())
+        .map_err(|diagnostics| format!("the resolution is invalid:\n{diagnostics}"))
+}
+
+fn save_healed(store: &Store, run: &str) -> Result<(), String> {
+    let run_id = store.resolve_run(run).map_err(|e| e.to_string())?;
+    let healed = store.healed(&run_id).map_err(|e| e.to_string())?;
+    if healed.is_empty() {
+        return Err(format!("run {run_id} healed no locator; nothing to save"));
+    }
+    let path = store.workflow_path(&run_id).map_err(|e| e.to_string())?;
+    let reason = format!("before saving the locators run {run_id} healed");
+    save(store, path, &run_id, &reason, |workflow, params| {
+        let changes = crate::fix::apply_healed(workflow, &healed, params);
+        if changes.is_empty() { Err("the workflow already has these locators".into()) } else { Ok(changes) }
+    })?;
+    Ok(())
+}
+
+/// Writes a review's fix into the run's workflow file; returns the path.
+fn save_fix(store: &Store, item: &ReviewItem, resolution: &Resolution) -> Result<String, String> {
+    let healed = store.healed(&item.run_id).map_err(|e| e.to_string())?;
+    let reason = format!("before review {}", item.id);
+    save(store, item.workflow_path.clone(), &item.run_id, &reason, |workflow, params| {
+        crate::fix::apply(workflow, item, resolution, &healed, params)
+    })
+}
+
+/// Applies `fix` to the workflow file as it is now, validates the result, shows the diff,
+/// keeps the old content in the store and writes the file; returns its path.
+fn save(
+    store: &Store,
+    path: Option<String>,
+    run_id: &str,
+    reason: &str,
+    fix: impl FnOnce(&mut statewright_workflow::Workflow, &serde_json::Value) -> Result<Vec<String>, String>,
+) -> Result<String, String> {
+    let path = path.ok_or("the run did not record its workflow file; cannot save")?;
+    let before = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let mut workflow =
+        load_file(Path::new(&path)).map_err(|d| format!("{path} does not load any more:\n{d}"))?.workflow;
+    let params = store.run(run_id).map_err(|e| e.to_string())?.parameters;
+    let changes = fix(&mut workflow, &params)?;
+    let after = to_native_json(&workflow);
+    if let Err(diagnostics) = load_str(&after, &path, &workflow.name) {
+        return Err(format!("the fix would make {path} invalid, so nothing was written:\n{diagnostics}"));
+    }
+    print!("{}", crate::fix::diff(&path, &before, &after));
+    let version = store
+        .keep_workflow_version(&path, &before, &format!("{reason}: {}", changes.join("; ")))
+        .map_err(|e| e.to_string())?;
+    let temp = format!("{path}.statewright-tmp");
+    std::fs::write(&temp, &after)
+        .and_then(|()| std::fs::rename(&temp, &path))
+        .map_err(|e| format!("cannot write {path}: {e}"))?;
+    eprintln!("saved {path} ({}); the previous version is kept in the store as version {version}", changes.join("; "));
+    Ok(path)
+}

@@ -1,0 +1,170 @@
+//! Human review through the real binary and real Chromium: a run on a drifted copy of the
+//! demo site heals what it can, waits for a person for the rest, is answered from another
+//! process with `statewright review resolve`, and the saved fixes make the next run clean.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const DRIFT: &str = "tests/fixtures/drift/demo-drift.json";
+/// A corrective action whose selector is not CSS.
+const BAD_ACTION: &str = r#"{"type":"click","target":{"css":"a[[["}}"#;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn command(args: &[&str], runs: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_statewright"));
+    cmd.args(args)
+        .current_dir(repo())
+        .env("STATEWRIGHT_RUNS_DIR", runs)
+        .env_remove("STATEWRIGHT_DB")
+        .env("NO_COLOR", "1");
+    cmd
+}
+
+fn statewright(args: &[&str], runs: &Path) -> Output {
+    command(args, runs).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A copy of the demo workflow with short timeouts, so failures surface in seconds.
+fn workflow_copy(dir: &Path) -> PathBuf {
+    let mut workflow: Value =
+        serde_json::from_str(&std::fs::read_to_string(repo().join("workflows/demo-shop.json")).unwrap()).unwrap();
+    workflow["config"] = json!({ "no_states_timeout": 4, "action_timeout": 3 });
+    let path = dir.join("shop.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&workflow).unwrap()).unwrap();
+    path
+}
+
+fn open_reviews(runs: &Path) -> Vec<Value> {
+    let out = statewright(&["review", "list", "--json"], runs);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    serde_json::from_slice::<Value>(&out.stdout).unwrap().as_array().unwrap().clone()
+}
+
+/// Waits until the run asks for a review (and returns it), or fails if the run ends first.
+fn wait_for_review(runs: &Path, run: &mut Child, not: &[i64]) -> Value {
+    let started = Instant::now();
+    loop {
+        if let Some(item) = open_reviews(runs).into_iter().find(|r| !not.contains(&r["id"].as_i64().unwrap())) {
+            return item;
+        }
+        if let Some(status) = run.try_wait().unwrap() {
+            panic!("the run ended ({status}) without asking for a review");
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "no review requested within 2 minutes");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn a_drifted_site_is_healed_and_reviewed_and_the_saved_fixes_make_the_next_run_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let workflow = workflow_copy(dir.path());
+    let wf = workflow.to_str().unwrap();
+
+    // 1. On the original site the run succeeds and records every element's alternatives.
+    let out = statewright(&["run", wf, "--demo-site", "-p", "seed=3"], &runs);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+
+    // 2. On the drifted site it waits for a person at the redesigned home page.
+    let mut run = command(&["run", wf, "--demo-site", "--drift", DRIFT, "-p", "seed=3", "--json"], &runs)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let home = wait_for_review(&runs, &mut run, &[]);
+    let home_id = home["id"].as_i64().unwrap();
+    assert_eq!(home["request"]["failure"]["kind"], "no_state", "{home:#}");
+    let screenshot = runs.join(home["screenshot"].as_str().expect("the review has a screenshot"));
+    assert!(std::fs::metadata(&screenshot).unwrap().len() > 1000, "a real PNG at {}", screenshot.display());
+    assert!(!home["request"]["observation"]["elements"].as_array().unwrap().is_empty(), "the element snapshot");
+
+    // Bad input is refused, and the run keeps waiting with the file untouched.
+    let before = std::fs::read(&workflow).unwrap();
+    let id = home_id.to_string();
+    let bad = statewright(&["review", "resolve", &id, "actions", "--action", BAD_ACTION], &runs);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("invalid"), "{}", text(&bad.stderr));
+    let bad = statewright(&["review", "resolve", &id, "declare-state", "--state", "Home pgae", "--save"], &runs);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("no state `Home pgae`"), "{}", text(&bad.stderr));
+    let bad = statewright(&["review", "resolve", "9999", "retry"], &runs);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("no review with id 9999"), "{}", text(&bad.stderr));
+    assert_eq!(std::fs::read(&workflow).unwrap(), before, "nothing was written");
+    assert!(run.try_wait().unwrap().is_none(), "the run is still waiting");
+    assert_eq!(open_reviews(&runs).len(), 1);
+
+    // The person says this is the home page, and saves that into the workflow.
+    let resolved = statewright(&["review", "resolve", &id, "declare-state", "--state", "Home page", "--save"], &runs);
+    assert_eq!(resolved.status.code(), Some(0), "{}", text(&resolved.stderr));
+    assert!(
+        text(&resolved.stdout).contains(r##"-          "selector": "#hero""##),
+        "the diff:\n{}",
+        text(&resolved.stdout)
+    );
+    let again = statewright(&["review", "resolve", &id, "retry"], &runs);
+    assert_eq!(again.status.code(), Some(2), "a review is resolved once");
+    assert!(text(&again.stderr).contains("already resolved"), "{}", text(&again.stderr));
+
+    // The password field heals by itself; the renamed "Log in" button needs the person.
+    let login = wait_for_review(&runs, &mut run, &[home_id]);
+    assert_eq!(login["state"], "Login page");
+    assert_eq!(login["request"]["action"]["index"], 2);
+    let tried: Vec<&str> =
+        login["request"]["tried"].as_array().unwrap().iter().map(|t| t["stage"].as_str().unwrap()).collect();
+    assert_eq!(tried, ["reobserve", "heal", "llm"]);
+    let login_id = login["id"].as_i64().unwrap().to_string();
+    let click = r#"{"type":"click","target":{"role":"button","name":"Log in"}}"#;
+    let resolved = statewright(&["review", "resolve", &login_id, "actions", "--action", click, "--save"], &runs);
+    assert_eq!(resolved.status.code(), Some(0), "{}", text(&resolved.stderr));
+
+    let finished = run.wait_with_output().unwrap();
+    assert_eq!(finished.status.code(), Some(0), "{}", text(&finished.stderr));
+    let summary: Value = serde_json::from_slice(&finished.stdout).unwrap();
+    let progress = text(&finished.stderr);
+    assert!(progress.contains("healed `Login page` action 1"), "{progress}");
+    assert!(progress.contains("healed `Search page` action 2"), "{progress}");
+
+    // Heals after the last review are saved too.
+    let run_id = summary["run_id"].as_str().unwrap();
+    let saved = statewright(&["review", "save-healed", run_id], &runs);
+    assert_eq!(saved.status.code(), Some(0), "{}", text(&saved.stderr));
+    let check = statewright(&["validate", wf], &runs);
+    assert_eq!(check.status.code(), Some(0), "the saved workflow is valid: {}", text(&check.stdout));
+
+    // 3. The next run on the drifted site needs neither healing nor a person.
+    let out =
+        statewright(&["run", wf, "--demo-site", "--drift", DRIFT, "-p", "seed=3", "--review-timeout", "1"], &runs);
+    let progress = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{progress}");
+    assert!(!progress.contains("escalation") && !progress.contains("healed"), "{progress}");
+}
+
+#[test]
+fn an_unanswered_review_times_out_with_exit_code_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let workflow = workflow_copy(dir.path());
+    let out = statewright(
+        &["run", workflow.to_str().unwrap(), "--demo-site", "--drift", DRIFT, "--review-timeout", "1", "--json"],
+        &runs,
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["failure"]["kind"], "review_timeout");
+    let all = statewright(&["review", "list", "--all", "--json"], &runs);
+    let items: Value = serde_json::from_slice(&all.stdout).unwrap();
+    assert_eq!(items[0]["status"], "cancelled", "{items:#}");
+    assert!(open_reviews(&runs).is_empty());
+}

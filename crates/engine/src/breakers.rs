@@ -1,0 +1,181 @@
+//! Circuit breakers: counts that stop a run going round in circles. Each trip names the
+//! breaker with its count and limit; the run then escalates rather than loop on.
+
+use std::collections::HashMap;
+
+use statewright_workflow::Breakers as Limits;
+
+/// A breaker that tripped.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Trip {
+    pub breaker: &'static str,
+    pub count: u32,
+    pub limit: u32,
+}
+
+/// The longest cycle of states looked for (A → B → C → A …).
+const MAX_PERIOD: usize = 4;
+
+pub(crate) struct Breakers {
+    limits: Limits,
+    entries: HashMap<usize, u32>,
+    attempts: HashMap<(usize, usize), u32>,
+    /// The element acted on last (state, action index), and how many times in a row.
+    last_target: Option<((usize, usize), u32)>,
+    /// States entered since the run last reached a state it had not seen before.
+    since_progress: Vec<usize>,
+    seen: Vec<bool>,
+    failures: u32,
+}
+
+impl Breakers {
+    pub fn new(limits: &Limits, states: usize) -> Self {
+        Self {
+            limits: limits.clone(),
+            entries: HashMap::new(),
+            attempts: HashMap::new(),
+            last_target: None,
+            since_progress: Vec::new(),
+            seen: vec![false; states],
+            failures: 0,
+        }
+    }
+
+    /// A state was added to the workflow during the run.
+    pub fn state_added(&mut self, at: usize) {
+        self.seen.insert(at, false);
+    }
+
+    /// Counts an entry of `state`. Interrupts count toward their own entries only: a popup
+    /// that keeps coming back is a loop, but it is no step back for the task.
+    pub fn entered(&mut self, state: usize, interrupt: bool) -> Option<Trip> {
+        let entries = self.entries.entry(state).or_default();
+        *entries += 1;
+        let entries = *entries;
+        if interrupt {
+            return trip("state_entries", entries, self.limits.state_entries);
+        }
+        if !self.seen[state] {
+            self.seen[state] = true;
+            self.since_progress.clear();
+            self.last_target = None;
+        }
+        self.since_progress.push(state);
+        trip("state_entries", entries, self.limits.state_entries).or_else(|| self.cycle())
+    }
+
+    /// Counts one performed action of `state`; `targeted` when it acts on an element.
+    pub fn acted(&mut self, state: usize, index: usize, targeted: bool) -> Option<Trip> {
+        let attempts = self.attempts.entry((state, index)).or_default();
+        *attempts += 1;
+        let attempts = *attempts;
+        if targeted {
+            let in_a_row = match self.last_target {
+                Some((key, n)) if key == (state, index) => n + 1,
+                _ => 1,
+            };
+            self.last_target = Some(((state, index), in_a_row));
+            if let Some(trip) = trip("same_target", in_a_row, self.limits.same_target) {
+                return Some(trip);
+            }
+        }
+        trip("action_attempts", attempts, self.limits.action_attempts)
+    }
+
+    /// A failure (unverified state, failed action); `Some` when failures in a row reached
+    /// the limit, so retries are skipped.
+    pub fn failed(&mut self) -> Option<Trip> {
+        self.failures += 1;
+        (self.failures >= self.limits.consecutive_failures).then_some(Trip {
+            breaker: "consecutive_failures",
+            count: self.failures,
+            limit: self.limits.consecutive_failures,
+        })
+    }
+
+    /// The run moved on as expected.
+    pub fn verified(&mut self) {
+        self.failures = 0;
+    }
+
+    /// A person resolved a trip or a failure: counting starts again for what they fixed.
+    pub fn reset(&mut self, state: Option<usize>) {
+        if let Some(state) = state {
+            self.entries.remove(&state);
+            self.attempts.retain(|(s, _), _| *s != state);
+        }
+        self.last_target = None;
+        self.since_progress.clear();
+        self.failures = 0;
+    }
+
+    /// The most repetitions of one cycle at the end of the entries since progress.
+    fn cycle(&self) -> Option<Trip> {
+        let history = &self.since_progress;
+        for period in 2..=MAX_PERIOD {
+            let pattern = match history.len().checked_sub(period) {
+                Some(start) => &history[start..],
+                None => break,
+            };
+            // A cycle visits at least two different states.
+            if pattern.iter().all(|&s| s == pattern[0]) {
+                continue;
+            }
+            let repeats = history.rchunks_exact(period).take_while(|chunk| *chunk == pattern).count() as u32;
+            if let Some(trip) = trip("cycles", repeats, self.limits.cycles) {
+                return Some(trip);
+            }
+        }
+        None
+    }
+}
+
+fn trip(breaker: &'static str, count: u32, limit: u32) -> Option<Trip> {
+    (count > limit).then_some(Trip { breaker, count, limit })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits() -> Limits {
+        Limits { state_entries: 5, action_attempts: 6, same_target: 3, cycles: 2, consecutive_failures: 2 }
+    }
+
+    #[test]
+    fn a_cycle_of_two_states_trips_after_the_limit() {
+        let mut b = Breakers::new(&limits(), 3);
+        // Entering 1 for the first time is the last progress; from there 1,0 repeats.
+        let trips: Vec<_> = [0, 1, 0, 1, 0, 1, 0].iter().map(|&s| b.entered(s, false)).collect();
+        assert_eq!(trips[..6], [None, None, None, None, None, None], "two repetitions are allowed");
+        assert_eq!(trips[6], Some(Trip { breaker: "cycles", count: 3, limit: 2 }));
+    }
+
+    #[test]
+    fn reaching_a_new_state_is_progress() {
+        let mut b = Breakers::new(&limits(), 3);
+        for s in [0, 1, 0, 1, 2, 0, 1, 0] {
+            assert_eq!(b.entered(s, false), None, "state 2 reset the cycle count");
+        }
+    }
+
+    #[test]
+    fn state_entries_and_same_target() {
+        let mut b = Breakers::new(&limits(), 1);
+        let trips: Vec<_> = (0..6).map(|_| b.entered(0, false)).collect();
+        assert_eq!(trips[5], Some(Trip { breaker: "state_entries", count: 6, limit: 5 }));
+        let mut b = Breakers::new(&limits(), 1);
+        let acts: Vec<_> = (0..4).map(|_| b.acted(0, 0, true)).collect();
+        assert_eq!(acts[3], Some(Trip { breaker: "same_target", count: 4, limit: 3 }));
+        assert_eq!(b.acted(0, 1, true), None, "another element starts a new count");
+    }
+
+    #[test]
+    fn consecutive_failures_reset_on_verification() {
+        let mut b = Breakers::new(&limits(), 1);
+        assert_eq!(b.failed(), None);
+        b.verified();
+        assert_eq!(b.failed(), None);
+        assert_eq!(b.failed().map(|t| t.count), Some(2));
+    }
+}

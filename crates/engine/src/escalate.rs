@@ -1,0 +1,276 @@
+//! The escalation chain, in the workflow's order: re-observe → heal → LLM → human. Each
+//! stage that applies runs once and is reported (`Escalated`); the first that resolves the
+//! failure decides what the run does next. When none does, the run fails with it.
+
+use std::time::Duration;
+
+use statewright_workflow::{Check, EscalationStage, SelectorKind, State, UrlMatch};
+use tokio::time::Instant;
+
+use crate::driver::{Driver, DriverError, Observation, Signals};
+use crate::event::{Event, Failure};
+use crate::executor::{Context, End, Plan, Run};
+use crate::heal::{Healing, heal};
+use crate::review::{EscalationRequest, PendingAction, Resolution, ReviewError, Tried, applicable};
+
+/// How long the reviewer's snapshot of the page may take.
+const SNAPSHOT_BUDGET: Duration = Duration::from_secs(5);
+/// Element checks offered for a new state.
+const SUGGESTED_ELEMENTS: usize = 3;
+
+impl Run<'_> {
+    pub(crate) async fn escalate<D: Driver>(
+        &mut self,
+        driver: &mut D,
+        failure: Failure,
+        context: Context,
+    ) -> Result<Plan, End> {
+        let reason = crate::explain::failure(&failure);
+        tracing::info!(%reason, "escalating");
+        let mut tried: Vec<Tried> = Vec::new();
+        for stage in self.bound.config.escalation.clone() {
+            if !applicable(stage, &failure) {
+                continue;
+            }
+            let (outcome, plan) = match stage {
+                EscalationStage::Reobserve => self.reobserve(driver, &failure, &context).await?,
+                EscalationStage::Heal => self.heal(driver, &context).await?,
+                EscalationStage::Llm => match self.options.advisor.clone() {
+                    None => ("skipped: no LLM is configured".to_owned(), None),
+                    Some(advisor) => {
+                        let request = self.request(driver, &failure, &context, &tried).await;
+                        match advisor.advise(request).await {
+                            Some(resolution) => {
+                                (format!("advised `{}`", resolution.kind()), Some(self.apply(resolution, &context)?))
+                            }
+                            None => ("no advice".to_owned(), None),
+                        }
+                    }
+                },
+                EscalationStage::Human => match self.options.reviewer.clone() {
+                    None => ("skipped: nobody reviews this run".to_owned(), None),
+                    Some(reviewer) => {
+                        let request = self.request(driver, &failure, &context, &tried).await;
+                        let review_id = reviewer.open(request).await.map_err(review_failed)?;
+                        self.emit(Event::ReviewRequested {
+                            review_id,
+                            step: self.steps,
+                            state: context.state.map(|s| self.name(s)),
+                            reason: reason.clone(),
+                        });
+                        let resolution = reviewer.wait(review_id).await.map_err(review_failed)?;
+                        self.emit(Event::ReviewResolved { review_id, resolution: resolution.clone() });
+                        (
+                            format!("resolved by a person: `{}`", resolution.kind()),
+                            Some(self.apply(resolution, &context)?),
+                        )
+                    }
+                },
+            };
+            self.emit(Event::Escalated {
+                step: self.steps,
+                state: context.state.map(|s| self.name(s)),
+                stage: stage.as_str().to_owned(),
+                reason: reason.clone(),
+                outcome: outcome.clone(),
+                resolved: plan.is_some(),
+            });
+            tried.push(Tried { stage: stage.as_str().to_owned(), outcome });
+            if let Some(plan) = plan {
+                return Ok(plan);
+            }
+        }
+        Err(End::Failed(failure))
+    }
+
+    /// A fresh look: did it work after all, or is the page another state now?
+    async fn reobserve<D: Driver>(
+        &mut self,
+        driver: &mut D,
+        failure: &Failure,
+        context: &Context,
+    ) -> Result<(String, Option<Plan>), End> {
+        let signals = self.read(driver, None, Duration::ZERO).await?;
+        let matcher = self.matcher();
+        let top = matcher.top(&matcher.matching(&signals));
+        Ok(match top {
+            Some(now) if Some(now) != context.state => {
+                let plan = Plan::Enter { state: now, from: 0, attempt: 0, resume: None };
+                (format!("the page is now state `{}`", self.name(now)), Some(plan))
+            }
+            // Only an unverified state can turn out to have worked; a stuck one was verified
+            // by these very expectations and has not moved on since.
+            Some(same)
+                if matches!(failure, Failure::NotVerified { .. })
+                    && matcher.expectations_hold(same, &signals) == Some(true) =>
+            {
+                let plan = Plan::Recognise { handled: Some((same, Instant::now(), signals)) };
+                ("the state's expectations hold now".to_owned(), Some(plan))
+            }
+            Some(_) => ("still the same state".to_owned(), None),
+            None => ("no state matches".to_owned(), None),
+        })
+    }
+
+    /// Tries the failed action's recorded alternative locators.
+    async fn heal<D: Driver>(&mut self, driver: &mut D, context: &Context) -> Result<(String, Option<Plan>), End> {
+        let (Some(state), Some((index, error))) = (context.state, &context.action) else {
+            return Ok(("not applicable".to_owned(), None));
+        };
+        let index = *index;
+        let action = self.bound.states[state].actions[index].clone();
+        let Some(from) = self.display.states[state].actions[index].target().cloned() else {
+            return Ok(("the action has no target".to_owned(), None));
+        };
+        let name = self.name(state);
+        let alternatives = self.options.locators.alternatives(&name, index, &from).to_vec();
+        let began = Instant::now();
+        Ok(match heal(driver, &action, error, &alternatives).await {
+            Healing::Healed { to, outcome } => {
+                self.actions += 1;
+                self.emit(Event::Healed { step: self.steps, state: name, index, from, to: to.clone() });
+                self.action_run(Some(state), index).finished(index, began, 1, Some(outcome), None);
+                let plan = Plan::Continue { state, from: index + 1, attempt: context.attempt, resume: context.resume };
+                (format!("healed with {}", serde_json::to_string(&to).unwrap_or_default()), Some(plan))
+            }
+            Healing::NotApplicable(why) => (format!("not applicable: {why}"), None),
+            Healing::Failed { tried } => (format!("none of {tried} recorded alternatives found the element"), None),
+            Healing::Broken(DriverError::Browser(e)) | Healing::Broken(DriverError::Invalid(e)) => {
+                return Err(End::Failed(Failure::Driver { error: self.params.redact(&e) }));
+            }
+            Healing::Broken(e) => (e.to_string(), None),
+        })
+    }
+
+    /// What the LLM and the reviewer are shown.
+    async fn request<D: Driver>(
+        &self,
+        driver: &mut D,
+        failure: &Failure,
+        context: &Context,
+        tried: &[Tried],
+    ) -> EscalationRequest {
+        let observation = match tokio::time::timeout(SNAPSHOT_BUDGET, driver.observe()).await {
+            Ok(Ok(mut observation)) => {
+                for field in [&mut observation.url, &mut observation.title, &mut observation.text] {
+                    *field = self.params.redact(field);
+                }
+                Some(observation)
+            }
+            Ok(Err(e)) => {
+                tracing::warn!("could not snapshot the page for review: {e}");
+                None
+            }
+            Err(_) => None,
+        };
+        let action = match (context.state, &context.action) {
+            (Some(state), Some((index, _))) => Some(PendingAction {
+                state: self.name(state),
+                index: *index,
+                action: self.display.states[state].actions[*index].clone(),
+            }),
+            _ => None,
+        };
+        EscalationRequest {
+            workflow: self.bound.name.clone(),
+            step: self.steps,
+            state: context.state.map(|s| self.name(s)),
+            failure: failure.clone(),
+            reason: crate::explain::failure(failure),
+            tried: tried.to_vec(),
+            action,
+            suggested_checks: observation.as_ref().map(|o| self.suggest_checks(o)).unwrap_or_default(),
+            observation,
+            states: self.bound.states.iter().map(|s| s.name.clone()).collect(),
+        }
+    }
+
+    /// Checks that hold on the observed page, for a person creating a state from it: its
+    /// address (with parameter values put back as references) and a few elements with
+    /// stable selectors.
+    fn suggest_checks(&self, observation: &Observation) -> Vec<Check> {
+        let mut checks = Vec::new();
+        let address = observation.url.split(['?', '#']).next().unwrap_or_default();
+        if !address.is_empty() {
+            let value = self.params.templatize_prefix(address);
+            checks.push(Check::Url { mode: UrlMatch::Prefix, value, negate: false });
+        }
+        let elements = observation.elements.as_array().map(Vec::as_slice).unwrap_or_default();
+        let stable = elements
+            .iter()
+            .filter_map(|e| e.get("selector").and_then(|s| s.as_str()))
+            // Ids, test ids, names, labels and links; not positional paths, which break first.
+            .filter(|s| !s.contains(" > ") && !s.contains(":nth"))
+            .take(SUGGESTED_ELEMENTS);
+        for selector in stable {
+            checks.push(Check::Element { by: SelectorKind::Css, selector: selector.to_owned(), negate: false });
+        }
+        checks
+    }
+
+    /// Turns a resolution into the run's next plan.
+    fn apply(&mut self, resolution: Resolution, context: &Context) -> Result<Plan, End> {
+        self.breakers.reset(context.state);
+        let action = context.action.as_ref().map(|(index, _)| *index);
+        let resume = context.resume;
+        Ok(match (resolution, context.state) {
+            (Resolution::Retry, Some(state)) => match action {
+                Some(from) => Plan::Continue { state, from, attempt: context.attempt, resume },
+                None => Plan::Enter { state, from: 0, attempt: 0, resume },
+            },
+            (Resolution::Skip, Some(state)) => match action {
+                Some(index) => Plan::Continue { state, from: index + 1, attempt: context.attempt, resume },
+                // Accept the state as done and wait for the page to move on.
+                None => Plan::Recognise { handled: Some((state, Instant::now(), Signals::default())) },
+            },
+            (Resolution::Retry | Resolution::Skip, None) => Plan::Recognise { handled: None },
+            (Resolution::Actions { actions }, _) => Plan::Correct { actions },
+            (Resolution::DeclareState { state }, _) => match self.index_of(&state) {
+                Some(index) => Plan::Enter { state: index, from: 0, attempt: 0, resume: None },
+                None => {
+                    let error = format!("the reviewer declared an unknown state `{state}`");
+                    return Err(End::Failed(Failure::Review { error }));
+                }
+            },
+            (Resolution::NewState { state, before }, _) => {
+                let index = self
+                    .add_state(*state, before.as_deref())
+                    .map_err(|error| End::Failed(Failure::Review { error }))?;
+                Plan::Enter { state: index, from: 0, attempt: 0, resume: None }
+            }
+            (Resolution::Abort { reason }, _) => return Err(End::Failed(Failure::Aborted { reason })),
+        })
+    }
+
+    fn index_of(&self, name: &str) -> Option<usize> {
+        self.bound.states.iter().position(|s| s.name == name)
+    }
+
+    /// Adds a reviewer's new state to the running workflow (not to its file: saving is the
+    /// reviewer's choice, made where the review is resolved).
+    fn add_state(&mut self, state: State, before: Option<&str>) -> Result<usize, String> {
+        if self.index_of(&state.name).is_some() {
+            return Err(format!("a state named `{}` already exists", state.name));
+        }
+        let at = match before {
+            Some(name) => self.index_of(name).ok_or_else(|| format!("no state `{name}` to insert before"))?,
+            None => self.bound.states.len(),
+        };
+        let mut workflow = self.bound.clone();
+        workflow.states.insert(at, state.clone());
+        let matcher = crate::matcher::Matcher::new(&workflow)?;
+        self.bound = workflow;
+        self.display.states.insert(at, state);
+        self.matcher = Some(matcher);
+        self.visits.insert(at, 0);
+        self.breakers.state_added(at);
+        Ok(at)
+    }
+}
+
+fn review_failed(error: ReviewError) -> End {
+    End::Failed(match error {
+        ReviewError::TimedOut { review_id, seconds } => Failure::ReviewTimeout { review_id, seconds },
+        ReviewError::Unavailable(error) => Failure::Review { error },
+    })
+}

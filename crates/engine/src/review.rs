@@ -1,0 +1,123 @@
+//! What the engine asks for when it cannot go on by itself, and the answers it accepts.
+//!
+//! An escalation request goes to an LLM advisor (when one is configured) and then to a
+//! person. Both answer with the same typed [`Resolution`]: data from a closed set, never
+//! code. Corrective actions are ordinary workflow actions, validated before they run.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use statewright_workflow::{Action, Check, EscalationStage, State};
+
+use crate::driver::Observation;
+use crate::event::Failure;
+
+/// Everything a reviewer needs to understand a stuck run in a minute.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct EscalationRequest {
+    pub workflow: String,
+    pub step: u32,
+    /// The state the run was in, if any.
+    pub state: Option<String>,
+    pub failure: Failure,
+    /// The failure explained in one paragraph.
+    pub reason: String,
+    /// What the escalation chain tried before asking, in order.
+    pub tried: Vec<Tried>,
+    /// The action that failed, with secrets masked.
+    pub action: Option<PendingAction>,
+    /// The page as it is now (screenshot bytes are not serialised; the store keeps them).
+    pub observation: Option<Observation>,
+    /// The workflow's state names, for "this page is state X".
+    pub states: Vec<String>,
+    /// Checks that hold on this page, offered for a new state.
+    pub suggested_checks: Vec<Check>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Tried {
+    pub stage: String,
+    pub outcome: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PendingAction {
+    pub state: String,
+    pub index: usize,
+    pub action: Action,
+}
+
+/// How a person (or an LLM) tells a stuck run to go on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Resolution {
+    /// Try again: the failed action, the unverified state's actions, or recognising the page.
+    Retry,
+    /// Go past the failed action (or accept the unverified state) and carry on.
+    Skip,
+    /// Perform these actions now, then recognise the page again.
+    Actions { actions: Vec<Action> },
+    /// This page is the existing state `state`: run its actions.
+    DeclareState { state: String },
+    /// This page is a new state: add it to the workflow (before `before`, or last) and run it.
+    NewState {
+        state: Box<State>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        before: Option<String>,
+    },
+    /// Stop the run as failed.
+    Abort {
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        reason: String,
+    },
+}
+
+impl Resolution {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Retry => "retry",
+            Self::Skip => "skip",
+            Self::Actions { .. } => "actions",
+            Self::DeclareState { .. } => "declare_state",
+            Self::NewState { .. } => "new_state",
+            Self::Abort { .. } => "abort",
+        }
+    }
+}
+
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ReviewError {
+    /// Nobody answered within the review timeout.
+    #[error("no review within {seconds} s (review {review_id})")]
+    TimedOut { review_id: i64, seconds: f64 },
+    /// The review queue itself failed (the store, say).
+    #[error("the review queue failed: {0}")]
+    Unavailable(String),
+}
+
+/// The human end of the escalation chain: a queue a person answers from elsewhere.
+pub trait Reviewer: Send + Sync {
+    /// Puts the request in the queue; returns its id.
+    fn open(&self, request: EscalationRequest) -> BoxFuture<'_, Result<i64, ReviewError>>;
+    /// Waits for the person's answer.
+    fn wait(&self, review_id: i64) -> BoxFuture<'_, Result<Resolution, ReviewError>>;
+}
+
+/// The LLM step of the chain (filled by the LLM client): advice, or none.
+pub trait Advisor: Send + Sync {
+    fn advise(&self, request: EscalationRequest) -> BoxFuture<'_, Option<Resolution>>;
+}
+
+/// Which stages a failure can use: healing only helps an action whose element is missing;
+/// re-observing cannot help a breaker that tripped on a loop.
+pub fn applicable(stage: EscalationStage, failure: &Failure) -> bool {
+    match stage {
+        EscalationStage::Reobserve => !matches!(failure, Failure::Breaker { .. }),
+        EscalationStage::Heal => matches!(failure, Failure::Action { .. }),
+        EscalationStage::Llm | EscalationStage::Human => true,
+    }
+}

@@ -1,0 +1,253 @@
+//! The escalation chain (re-observe, heal, LLM, human), every review resolution, and the
+//! circuit breakers, on the scripted driver.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::*;
+use serde_json::json;
+use statewright_engine::scripted::ScriptedDriver;
+use statewright_engine::{Advisor, Failure, LocatorMemory, Resolution, RunOptions, RunStatus};
+use statewright_workflow::{Action, State, Target};
+
+fn css(selector: &str) -> Target {
+    Target { css: Some(selector.into()), ..Target::default() }
+}
+
+fn click_action(selector: &str) -> Action {
+    serde_json::from_value(click(selector)).unwrap()
+}
+
+/// Form (click #go) → Done, with quick timeouts.
+fn form_then_done(actions: serde_json::Value) -> statewright_workflow::Workflow {
+    workflow(
+        json!({ "action_timeout": 1, "verify_timeout": 1, "no_states_timeout": 2 }),
+        vec![success("Done", json!([el("#done")])), state("Form", json!([el("#form")]), actions)],
+    )
+}
+
+#[tokio::test(start_paused = true)]
+async fn reobserve_finds_the_page_moved_on_after_an_action_failed() {
+    let wf = form_then_done(json!([click("#go"), click("#gone")]));
+    // #go works at once; #gone can never be clicked, but the page is already Done.
+    let mut driver = ScriptedDriver::new(URL)
+        .with([show("#form"), show("#go")])
+        .on("click #go", ms(0), [show("#done")])
+        .invalid("click #gone");
+    let ran = run_to_end(&wf, &mut driver).await;
+    assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);
+    assert_eq!(ran.escalations(), [("reobserve".into(), "the page is now state `Done`".into(), true)]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_missing_target_heals_with_a_recorded_alternative() {
+    let wf = form_then_done(json!([click("#old")]));
+    let mut driver =
+        ScriptedDriver::new(URL).with([show("#form"), show("#new")]).on("click #new", ms(0), [show("#done")]);
+    let mut locators = LocatorMemory::default();
+    locators.insert("Form", 0, css("#old"), vec![css("#also-gone"), css("#new")]);
+    let ran = run_opts(&wf, &mut driver, RunOptions { locators, ..RunOptions::default() }).await;
+    assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);
+    assert_eq!(log(&driver), ["click #new"], "the first alternative finds nothing; the second works");
+    let healed = ran.tagged("healed");
+    assert_eq!(healed.len(), 1);
+    assert_eq!((healed[0]["from"].clone(), healed[0]["to"].clone()), (json!({"css": "#old"}), json!({"css": "#new"})));
+    let heal = ran.escalations().into_iter().find(|(stage, ..)| stage == "heal").expect("the heal stage ran");
+    assert!(heal.2, "healing resolved the failure: {heal:?}");
+
+    // Alternatives recorded for another target are not used.
+    let mut driver = ScriptedDriver::new(URL).with([show("#form"), show("#new")]);
+    let mut locators = LocatorMemory::default();
+    locators.insert("Form", 0, css("#something-else"), vec![css("#new")]);
+    let ran = run_opts(&wf, &mut driver, RunOptions { locators, ..RunOptions::default() }).await;
+    assert!(matches!(ran.failure(), Failure::Action { .. }), "{:?}", ran.failure());
+    assert!(log(&driver).is_empty());
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_llm_stage_applies_advice_and_is_skipped_without_an_advisor() {
+    let wf = form_then_done(json!([click("#go")]));
+    let mut driver =
+        ScriptedDriver::new(URL).with([show("#form"), show("#fix")]).on("click #fix", ms(0), [show("#done")]);
+    let advisor: Arc<dyn Advisor> =
+        Arc::new(FixedAdvisor(Some(Resolution::Actions { actions: vec![click_action("#fix")] })));
+    let ran = run_opts(&wf, &mut driver, RunOptions { advisor: Some(advisor), ..RunOptions::default() }).await;
+    assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);
+    assert_eq!(log(&driver), ["click #fix"]);
+    assert!(ran.escalations().contains(&("llm".into(), "advised `actions`".into(), true)));
+}
+
+/// A Form whose #go is missing, reviewed by a person answering `answer` after 3 s.
+async fn reviewed(answer: Resolution, driver: &mut ScriptedDriver) -> (Ran, Arc<ScriptedReviewer>) {
+    let wf = form_then_done(json!([click("#go"), click("#next")]));
+    let reviewer = ScriptedReviewer::new([answer], ms(3000));
+    let ran = run_opts(&wf, driver, reviewed_by(&reviewer)).await;
+    (ran, reviewer)
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_person_sees_what_failed_and_what_was_tried() {
+    let mut driver = ScriptedDriver::new(URL).with([show("#form")]);
+    let (ran, reviewer) = reviewed(Resolution::Abort { reason: "not today".into() }, &mut driver).await;
+    assert_eq!(ran.failure(), &Failure::Aborted { reason: "not today".into() });
+    let requests = reviewer.requests();
+    assert_eq!(requests.len(), 1);
+    let request = &requests[0];
+    assert_eq!(request.state.as_deref(), Some("Form"));
+    assert!(matches!(request.failure, Failure::Action { index: 0, .. }), "{:?}", request.failure);
+    let pending = request.action.as_ref().expect("the failed action");
+    assert_eq!((pending.state.as_str(), pending.index), ("Form", 0));
+    let stages: Vec<_> = request.tried.iter().map(|t| t.stage.as_str()).collect();
+    assert_eq!(stages, ["reobserve", "heal", "llm"], "everything before the person, in order");
+    assert_eq!(request.states, ["Done", "Form"]);
+    assert_eq!(
+        request.suggested_checks,
+        [serde_json::from_value(json!({"type": "url", "match": "prefix", "value": URL})).unwrap()]
+    );
+    assert_eq!(ran.tagged("review_requested").len(), 1);
+    assert_eq!(ran.tagged("review_resolved")[0]["resolution"]["kind"], "abort");
+}
+
+#[tokio::test(start_paused = true)]
+async fn retry_runs_the_failed_action_again() {
+    // #go shows up while the person looks.
+    let mut driver = ScriptedDriver::new(URL).with([show("#form"), show("#next")]).at(ms(2500), [show("#go")]).on(
+        "click #next",
+        ms(0),
+        [show("#done")],
+    );
+    let (ran, _) = reviewed(Resolution::Retry, &mut driver).await;
+    assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);
+    assert_eq!(log(&driver), ["click #go", "click #next"]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn skip_goes_past_the_failed_action() {
+    let mut driver =
+        ScriptedDriver::new(URL).with([show("#form"), show("#next")]).on("click #next", ms(0), [show("#done")]);
+    let (ran, _) = reviewed(Resolution::Skip, &mut driver).await;
+    assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);
+    assert_eq!(log(&driver), ["click #next"]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn corrective_actions_run_and_the_page_is_recognised_again() {
+    let mut driver =
+        ScriptedDriver::new(URL).with([show("#form"), show("#fix")]).on("click #fix", ms(0), [show("#done")]);
+    let (ran, _) = reviewed(Resolution::Actions { actions: vec![click_action("#fix")] }, &mut driver).await;
+    assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);
+    assert_eq!(log(&driver), ["click #fix"]);
+    let corrections: Vec<_> = ran.finished_actions().into_iter().filter(|a| a.state == "(correction)").collect();
+    assert_eq!(corrections.len(), 1, "the correction is in the record");
+}
+
+#[tokio::test(start_paused = true)]
+async fn declaring_the_state_runs_its_actions() {
+    // An unknown page: nothing matches, so the person says it is Form.
+    let mut driver =
+        ScriptedDriver::new(URL).with([show("#go"), show("#next")]).on("click #next", ms(0), [show("#done")]);
+    let (ran, reviewer) = reviewed(Resolution::DeclareState { state: "Form".into() }, &mut driver).await;
+    assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);
+    assert!(matches!(reviewer.requests()[0].failure, Failure::NoState { .. }));
+    assert_eq!(ran.states(), ["Form", "Done"]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_new_state_is_added_and_entered() {
+    let mut driver = ScriptedDriver::new(URL).with([show("#interstitial"), show("#continue")]).on(
+        "click #continue",
+        ms(0),
+        [show("#done")],
+    );
+    let new_state: State =
+        serde_json::from_value(state("Interstitial", json!([el("#interstitial")]), json!([click("#continue")])))
+            .unwrap();
+    let answer = Resolution::NewState { state: Box::new(new_state), before: None };
+    let (ran, _) = reviewed(answer, &mut driver).await;
+    assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);
+    assert_eq!(ran.states(), ["Interstitial", "Done"]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_unanswered_review_fails_the_run_with_a_review_timeout() {
+    let wf = form_then_done(json!([click("#go")]));
+    let reviewer = ScriptedReviewer::new([], ms(5000));
+    let mut driver = ScriptedDriver::new(URL).with([show("#form")]);
+    let ran = run_opts(&wf, &mut driver, reviewed_by(&reviewer)).await;
+    assert_eq!(ran.failure(), &Failure::ReviewTimeout { review_id: 1, seconds: 5.0 });
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_cycle_of_states_trips_the_cycles_breaker() {
+    let wf = workflow(
+        json!({ "breakers": { "cycles": 2 } }),
+        vec![
+            state("A", json!([el("#a")]), json!([click("#to-b")])),
+            state("B", json!([el("#b")]), json!([click("#to-a")])),
+            unreachable_end(),
+        ],
+    );
+    let mut driver = ScriptedDriver::new(URL)
+        .with([show("#a"), show("#to-b"), show("#to-a")])
+        .on("click #to-b", ms(0), [hide("#a"), show("#b")])
+        .on("click #to-a", ms(0), [hide("#b"), show("#a")]);
+    let ran = run_to_end(&wf, &mut driver).await;
+    let Failure::Breaker { breaker, count, limit, .. } = ran.failure() else { panic!("{:?}", ran.failure()) };
+    assert_eq!((breaker.as_str(), *count, *limit), ("cycles", 3, 2));
+    assert_eq!(ran.tagged("breaker_tripped").len(), 1);
+    assert!(log(&driver).len() <= 8, "the loop was stopped early: {:?}", log(&driver));
+}
+
+#[tokio::test(start_paused = true)]
+async fn consecutive_failures_skip_the_retries() {
+    let wf = workflow(
+        json!({ "verify_timeout": 1, "max_retries": 5, "breakers": { "consecutive_failures": 2 } }),
+        vec![state("Form", json!([el("#form")]), json!([click("#go")])), unreachable_end()],
+    );
+    let mut driver = ScriptedDriver::new(URL).with([show("#form"), show("#go")]);
+    let ran = run_to_end(&wf, &mut driver).await;
+    assert_eq!(ran.failure(), &Failure::NotVerified { state: "Form".into(), attempts: 2, seconds: 1.0 });
+    assert_eq!(log(&driver).len(), 2, "the second failure forced escalation despite max_retries 5");
+    assert_eq!(ran.tagged("breaker_tripped")[0]["breaker"], "consecutive_failures");
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_same_target_acted_on_again_and_again_trips() {
+    let wf = workflow(
+        json!({ "breakers": { "same_target": 3 }, "transition_period": 0.1 }),
+        vec![continuous("Spin", json!([el("#spin")]), json!([click("#spin")])), unreachable_end()],
+    );
+    let mut driver = ScriptedDriver::new(URL).with([show("#spin")]);
+    let ran = run_to_end(&wf, &mut driver).await;
+    let Failure::Breaker { breaker, count, .. } = ran.failure() else { panic!("{:?}", ran.failure()) };
+    assert_eq!((breaker.as_str(), *count), ("same_target", 4));
+}
+
+#[tokio::test(start_paused = true)]
+async fn entries_of_one_state_and_performances_of_one_action_have_breakers_too() {
+    let ping_pong = |breakers: serde_json::Value| {
+        workflow(
+            json!({ "breakers": breakers }),
+            vec![
+                state("A", json!([el("#a")]), json!([click("#to-b")])),
+                state("B", json!([el("#b")]), json!([click("#to-a")])),
+                unreachable_end(),
+            ],
+        )
+    };
+    let driver = || {
+        ScriptedDriver::new(URL)
+            .with([show("#a"), show("#to-b"), show("#to-a")])
+            .on("click #to-b", ms(0), [hide("#a"), show("#b")])
+            .on("click #to-a", ms(0), [hide("#b"), show("#a")])
+    };
+    for (breakers, name, count) in [
+        (json!({ "cycles": 100, "state_entries": 3 }), "state_entries", 4),
+        (json!({ "cycles": 100, "action_attempts": 2 }), "action_attempts", 3),
+    ] {
+        let ran = run_to_end(&ping_pong(breakers), &mut driver()).await;
+        let Failure::Breaker { breaker, count: tripped_at, .. } = ran.failure() else { panic!("{:?}", ran.failure()) };
+        assert_eq!((breaker.as_str(), *tripped_at), (name, count));
+    }
+}

@@ -1,0 +1,318 @@
+//! The review queue, healing memory and kept workflow versions. A waiting run and the
+//! person resolving its review are different processes: they meet in these tables.
+
+use rusqlite::{OptionalExtension, params};
+use serde::Serialize;
+use serde_json::Value;
+use statewright_engine::{EscalationRequest, LocatorMemory, Resolution};
+use statewright_workflow::Target;
+
+use crate::{Error, Result, Store, now_ms};
+
+/// One review, as the CLI and the app show it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReviewItem {
+    pub id: i64,
+    pub run_id: String,
+    pub workflow: String,
+    /// The workflow file the run was started from, where a fix can be saved.
+    pub workflow_path: Option<String>,
+    pub step: Option<u32>,
+    pub state: Option<String>,
+    /// `open`, `resolved` or `cancelled` (the run ended without an answer).
+    pub status: String,
+    pub created_ms: i64,
+    pub resolved_ms: Option<i64>,
+    pub reason: String,
+    pub screenshot: Option<String>,
+    pub resolution: Option<Resolution>,
+    pub saved_to: Option<String>,
+    /// The failure, what was tried, the pending action, the page, states and suggestions.
+    pub request: EscalationRequest,
+}
+
+/// A locator healed during a run: a proposed change to the workflow.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Healed {
+    pub state: String,
+    pub index: usize,
+    pub from: Target,
+    pub to: Target,
+}
+
+const ITEM_COLUMNS: &str = "r.id, r.run_id, runs.workflow, runs.workflow_path, r.step, r.state, r.status,
+     r.created_ms, r.resolved_ms, r.reason, r.screenshot, r.resolution, r.saved_to, r.request";
+
+fn item(row: &rusqlite::Row) -> rusqlite::Result<(ReviewItem, String)> {
+    let resolution: Option<String> = row.get(11)?;
+    let request: String = row.get(13)?;
+    let placeholder = serde_json::from_str::<EscalationRequest>(&request);
+    Ok((
+        ReviewItem {
+            id: row.get(0)?,
+            run_id: row.get(1)?,
+            workflow: row.get(2)?,
+            workflow_path: row.get(3)?,
+            step: row.get(4)?,
+            state: row.get(5)?,
+            status: row.get(6)?,
+            created_ms: row.get(7)?,
+            resolved_ms: row.get(8)?,
+            reason: row.get(9)?,
+            screenshot: row.get(10)?,
+            resolution: resolution.and_then(|r| serde_json::from_str(&r).ok()),
+            saved_to: row.get(12)?,
+            request: match placeholder {
+                Ok(request) => request,
+                Err(_) => {
+                    return Err(rusqlite::Error::InvalidColumnType(13, "request".into(), rusqlite::types::Type::Text));
+                }
+            },
+        },
+        request,
+    ))
+}
+
+impl Store {
+    /// Puts a run's escalation in the queue and marks the run `needs_human_review`.
+    pub fn open_review(&self, run_id: &str, request: &EscalationRequest) -> Result<i64> {
+        let screenshot = match request.observation.as_ref().and_then(|o| o.screenshot.as_ref()) {
+            Some(png) => Some(self.put_blob(png, "png")?),
+            None => None,
+        };
+        let kind = serde_json::to_value(&request.failure)?["kind"].as_str().unwrap_or("unknown").to_owned();
+        let tx = self.immediate()?;
+        tx.execute(
+            "INSERT INTO review_items (run_id, step, state, kind, reason, request, screenshot, created_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                run_id,
+                request.step,
+                request.state,
+                kind,
+                request.reason,
+                serde_json::to_string(request)?,
+                screenshot,
+                now_ms()
+            ],
+        )
+        .map_err(|e| self.err(e))?;
+        let id = tx.last_insert_rowid();
+        tx.execute("UPDATE runs SET status = 'needs_human_review' WHERE id = ?1", params![run_id])
+            .map_err(|e| self.err(e))?;
+        tx.commit().map_err(|e| self.err(e))?;
+        Ok(id)
+    }
+
+    /// Reviews, newest first; only open ones unless `all`.
+    pub fn reviews(&self, all: bool) -> Result<Vec<ReviewItem>> {
+        let sql = format!(
+            "SELECT {ITEM_COLUMNS} FROM review_items r JOIN runs ON runs.id = r.run_id
+             WHERE ?1 OR r.status = 'open' ORDER BY r.id DESC"
+        );
+        let mut stmt = self.conn.prepare(&sql).map_err(|e| self.err(e))?;
+        let rows = stmt.query_map(params![all], item).map_err(|e| self.err(e))?;
+        rows.map(|r| r.map(|(item, _)| item)).collect::<rusqlite::Result<_>>().map_err(|e| self.err(e))
+    }
+
+    pub fn review(&self, id: i64) -> Result<ReviewItem> {
+        let sql = format!("SELECT {ITEM_COLUMNS} FROM review_items r JOIN runs ON runs.id = r.run_id WHERE r.id = ?1");
+        self.conn
+            .query_row(&sql, params![id], item)
+            .optional()
+            .map_err(|e| self.err(e))?
+            .map(|(item, _)| item)
+            .ok_or(Error::UnknownReview(id))
+    }
+
+    /// Resolves an open review of a run that is still waiting, and sets the run running.
+    pub fn resolve_review(&self, id: i64, resolution: &Resolution, saved_to: Option<&str>) -> Result<()> {
+        let item = self.review(id)?;
+        if item.status != "open" {
+            return Err(Error::ReviewClosed { id, status: item.status });
+        }
+        if !self.is_recording(&item.run_id) {
+            return Err(Error::RunNotWaiting { id, run_id: item.run_id });
+        }
+        let tx = self.immediate()?;
+        let changed = tx
+            .execute(
+                "UPDATE review_items SET status = 'resolved', resolved_ms = ?2, resolution = ?3, saved_to = ?4
+                 WHERE id = ?1 AND status = 'open'",
+                params![id, now_ms(), serde_json::to_string(resolution)?, saved_to],
+            )
+            .map_err(|e| self.err(e))?;
+        if changed == 0 {
+            return Err(Error::ReviewClosed { id, status: "resolved".into() });
+        }
+        tx.execute("UPDATE runs SET status = 'running' WHERE id = ?1", params![item.run_id])
+            .map_err(|e| self.err(e))?;
+        tx.commit().map_err(|e| self.err(e))?;
+        Ok(())
+    }
+
+    /// The resolution of review `id`, once it has one.
+    pub fn review_resolution(&self, id: i64) -> Result<Option<Resolution>> {
+        let row: Option<(String, Option<String>)> = self
+            .conn
+            .query_row("SELECT status, resolution FROM review_items WHERE id = ?1", params![id], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()
+            .map_err(|e| self.err(e))?;
+        match row {
+            None => Err(Error::UnknownReview(id)),
+            Some((_, Some(resolution))) => Ok(Some(serde_json::from_str(&resolution)?)),
+            Some(_) => Ok(None),
+        }
+    }
+
+    /// Closes a run's open reviews without an answer (the run gave up waiting or ended).
+    pub fn cancel_reviews(&self, run_id: &str) -> Result<()> {
+        self.conn
+            .execute(
+                "UPDATE review_items SET status = 'cancelled', resolved_ms = ?2 WHERE run_id = ?1 AND status = 'open'",
+                params![run_id, now_ms()],
+            )
+            .map_err(|e| self.err(e))?;
+        Ok(())
+    }
+
+    /// The locators recorded for `workflow`'s actions, for healing.
+    pub fn locators(&self, workflow: &str) -> Result<LocatorMemory> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT state, idx, target, alternatives FROM locators WHERE workflow = ?1")
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map(params![workflow], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?))
+            })
+            .map_err(|e| self.err(e))?;
+        let mut memory = LocatorMemory::default();
+        for row in rows {
+            let (state, index, target, alternatives) = row.map_err(|e| self.err(e))?;
+            // A row this build cannot read is skipped: healing is a help, not a duty.
+            if let (Ok(target), Ok(alternatives)) = (serde_json::from_str(&target), serde_json::from_str(&alternatives))
+            {
+                memory.insert(&state, index as usize, target, alternatives);
+            }
+        }
+        Ok(memory)
+    }
+
+    /// The locators healed during a run, in workflow order.
+    pub fn healed(&self, run_id: &str) -> Result<Vec<Healed>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT state, idx, from_target, to_target FROM healed WHERE run_id = ?1 ORDER BY at_ms")
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map(params![run_id], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?))
+            })
+            .map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (state, index, from, to) = row.map_err(|e| self.err(e))?;
+            out.push(Healed {
+                state,
+                index: index as usize,
+                from: serde_json::from_str(&from)?,
+                to: serde_json::from_str(&to)?,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The workflow file a run was started from, if it recorded one.
+    pub fn workflow_path(&self, run_id: &str) -> Result<Option<String>> {
+        self.conn
+            .query_row("SELECT workflow_path FROM runs WHERE id = ?1", params![run_id], |r| r.get(0))
+            .optional()
+            .map_err(|e| self.err(e))?
+            .ok_or_else(|| Error::UnknownRun(run_id.to_owned()))
+    }
+
+    /// Keeps a workflow file's content before a saved fix replaces it; returns its version id.
+    pub fn keep_workflow_version(&self, path: &str, json: &str, reason: &str) -> Result<i64> {
+        self.conn
+            .execute(
+                "INSERT INTO workflow_versions (path, json, saved_ms, reason) VALUES (?1, ?2, ?3, ?4)",
+                params![path, json, now_ms(), reason],
+            )
+            .map_err(|e| self.err(e))?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// The kept versions of a workflow file: `(id, saved_ms, reason, json)`, oldest first.
+    pub fn workflow_versions(&self, path: &str) -> Result<Vec<(i64, i64, String, String)>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, saved_ms, reason, json FROM workflow_versions WHERE path = ?1 ORDER BY id")
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map(params![path], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .map_err(|e| self.err(e))?;
+        rows.collect::<rusqlite::Result<_>>().map_err(|e| self.err(e))
+    }
+}
+
+/// Records what the event stream says about healing: alternatives of each element action
+/// (per workflow, for later runs) and locators healed in this run.
+pub(crate) fn record_locators(
+    tx: &rusqlite::Connection,
+    run_id: &str,
+    state: &str,
+    index: usize,
+    target: &Target,
+    alternatives: &[Target],
+) -> rusqlite::Result<()> {
+    let target = serde_json::to_string(target).unwrap_or_default();
+    let alternatives = serde_json::to_string(alternatives).unwrap_or_default();
+    tx.prepare_cached(
+        "INSERT OR REPLACE INTO locators (workflow, state, idx, target, alternatives, updated_ms)
+         SELECT workflow, ?2, ?3, ?4, ?5, ?6 FROM runs WHERE id = ?1",
+    )?
+    .execute(params![run_id, state, index as i64, target, alternatives, now_ms()])?;
+    Ok(())
+}
+
+pub(crate) fn record_healed(
+    tx: &rusqlite::Connection,
+    run_id: &str,
+    state: &str,
+    index: usize,
+    from: &Target,
+    to: &Target,
+) -> rusqlite::Result<()> {
+    tx.prepare_cached(
+        "INSERT OR REPLACE INTO healed (run_id, state, idx, from_target, to_target, at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        run_id,
+        state,
+        index as i64,
+        serde_json::to_string(from).unwrap_or_default(),
+        serde_json::to_string(to).unwrap_or_default(),
+        now_ms()
+    ])?;
+    Ok(())
+}
+
+pub(crate) fn record_escalation(
+    tx: &rusqlite::Connection,
+    run_id: &str,
+    step: u32,
+    state: Option<&str>,
+    reason: &str,
+    request: &Value,
+    response: &Value,
+) -> rusqlite::Result<()> {
+    tx.prepare_cached(
+        "INSERT INTO escalations (run_id, step, state, reason, request, response, created_ms, resolved_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
+    )?
+    .execute(params![run_id, step, state, reason, request.to_string(), response.to_string(), now_ms()])?;
+    Ok(())
+}

@@ -1,0 +1,117 @@
+//! The review queue and healing memory, as two processes share them: one store handle
+//! for the waiting run, another for the person resolving the review.
+
+use serde_json::json;
+use statewright_engine::review::{PendingAction, Tried};
+use statewright_engine::{EscalationRequest, Event, Failure, Resolution};
+use statewright_store::{Error, NewRun, Store};
+use statewright_workflow::{Action, Target};
+
+fn request() -> EscalationRequest {
+    EscalationRequest {
+        workflow: "demo".into(),
+        step: 3,
+        state: Some("Cart".into()),
+        failure: Failure::Action { state: "Cart".into(), index: 1, action: "click".into(), error: "not found".into() },
+        reason: "in state `Cart`, action 1 (click) failed: not found".into(),
+        tried: vec![Tried {
+            stage: "heal".into(),
+            outcome: "none of 2 recorded alternatives found the element".into(),
+        }],
+        action: Some(PendingAction { state: "Cart".into(), index: 1, action: click("#place-order") }),
+        observation: None,
+        states: vec!["Cart".into(), "Done".into()],
+        suggested_checks: Vec::new(),
+    }
+}
+
+fn click(css: &str) -> Action {
+    serde_json::from_value(json!({"type": "click", "target": {"css": css}})).unwrap()
+}
+
+fn css(selector: &str) -> Target {
+    Target { css: Some(selector.into()), ..Target::default() }
+}
+
+#[test]
+fn a_review_is_opened_by_the_run_and_resolved_from_another_handle() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Store::default_path(dir.path());
+    let run_side = Store::open(&db).unwrap();
+    let mut run = run_side
+        .start_run(&NewRun {
+            id: "r1",
+            workflow_name: "demo",
+            workflow_json: "{}",
+            parameters: &json!({}),
+            browser: "test",
+            workflow_path: Some("/tmp/demo.json"),
+        })
+        .unwrap();
+    let id = run_side.open_review("r1", &request()).unwrap();
+    assert_eq!(run_side.run("r1").unwrap().status, "needs_human_review");
+    assert_eq!(run_side.review_resolution(id).unwrap(), None);
+
+    let person = Store::open(&db).unwrap();
+    let open = person.reviews(false).unwrap();
+    assert_eq!(open.len(), 1);
+    assert_eq!(open[0].workflow_path.as_deref(), Some("/tmp/demo.json"));
+    assert_eq!(open[0].request.action.as_ref().map(|a| a.index), Some(1));
+    assert!(matches!(person.resolve_review(id + 1, &Resolution::Retry, None), Err(Error::UnknownReview(_))));
+    person.resolve_review(id, &Resolution::Skip, None).unwrap();
+    assert!(
+        matches!(person.resolve_review(id, &Resolution::Retry, None), Err(Error::ReviewClosed { .. })),
+        "a review is resolved once"
+    );
+    assert_eq!(run_side.review_resolution(id).unwrap(), Some(Resolution::Skip));
+    assert_eq!(run_side.run("r1").unwrap().status, "running");
+    assert!(person.reviews(false).unwrap().is_empty());
+    assert_eq!(person.reviews(true).unwrap()[0].status, "resolved");
+
+    // Healing memory: alternatives recorded per workflow, healed locators per run.
+    let finished = Event::ActionFinished {
+        step: 1,
+        state: "Cart".into(),
+        index: 1,
+        action: click("#place-order"),
+        elapsed_ms: 1,
+        duration_ms: 1,
+        attempts: 1,
+        detail: None,
+        error: None,
+        alternatives: vec![css("[data-testid=\"place\"]"), css("#alt")],
+        artifact: None,
+    };
+    run_side.record(&mut run, &finished).unwrap();
+    let memory = run_side.locators("demo").unwrap();
+    assert_eq!(memory.alternatives("Cart", 1, &css("#place-order")), [css("[data-testid=\"place\"]"), css("#alt")]);
+    assert!(memory.alternatives("Cart", 1, &css("#other")).is_empty(), "only for the target they were recorded for");
+    let healed = Event::Healed { step: 2, state: "Cart".into(), index: 1, from: css("#place-order"), to: css("#alt") };
+    run_side.record(&mut run, &healed).unwrap();
+    assert_eq!(run_side.healed("r1").unwrap()[0].to, css("#alt"));
+}
+
+#[test]
+fn a_review_of_a_run_whose_process_died_cannot_be_resolved() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Store::default_path(dir.path());
+    let store = Store::open(&db).unwrap();
+    let run = store
+        .start_run(&NewRun {
+            id: "r2",
+            workflow_name: "demo",
+            workflow_json: "{}",
+            parameters: &json!({}),
+            browser: "test",
+            workflow_path: None,
+        })
+        .unwrap();
+    let id = store.open_review("r2", &request()).unwrap();
+    drop(run); // the run's process is gone: its lock is released
+    let err = store.resolve_review(id, &Resolution::Retry, None).unwrap_err();
+    assert!(matches!(err, Error::RunNotWaiting { .. }), "{err}");
+    // The next open marks the run interrupted and closes its review.
+    let reopened = Store::open(&db).unwrap();
+    assert_eq!(reopened.run("r2").unwrap().status, "interrupted");
+    assert_eq!(reopened.review(id).unwrap().status, "cancelled");
+}

@@ -5,7 +5,7 @@
 // Run by scripts/test-app (it builds the app and provides the display and D-Bus session).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -66,4 +66,52 @@ test('open the demo workflow, run it on the demo site, see it succeed with scree
   const active = await session.run(() => document.querySelector('.state-node.active')?.dataset.state ?? null);
   assert.ok(steps > 3, `${steps} steps in the timeline`);
   assert.equal(active, 'Order confirmed', 'the terminal state is lit');
+});
+
+test('a run that cannot find its target waits for review; a corrective action from the panel lets it finish', async () => {
+  // The demo workflow with the home page's sign-in link renamed out from under it, and the
+  // escalation chain cut down to "ask a person" so the test does not wait for retries.
+  const wf = JSON.parse(readFileSync(join(repo, 'workflows/demo-shop.json'), 'utf8'));
+  wf.name = 'demo-broken';
+  wf.config = { ...(wf.config ?? {}), action_timeout: 1, max_retries: 0, escalation: ['human'] };
+  wf.states.find((s) => s.name === 'Home page').actions = [{ type: 'click', target: { css: '#no-such-link' } }];
+  writeFileSync(join(home, 'workflows/demo-broken.json'), JSON.stringify(wf, null, 2));
+
+  await session.waitFor('the new file in the list', () => [...document.querySelectorAll('[data-testid="workflow-entry"]')].some((b) => b.textContent.startsWith('demo-broken')));
+  await session.run(() => [...document.querySelectorAll('[data-testid="workflow-entry"]')].find((b) => b.textContent.startsWith('demo-broken')).click());
+  await session.waitFor('the graph', () => document.querySelector('[data-testid="doc-title"]')?.textContent === 'demo-broken');
+  await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent === 'Run…').click());
+  await session.waitFor('the run dialog', () => !!document.querySelector('[role="dialog"][aria-label="start run"]'));
+  // Seed 106 of the demo site shows no consent popup on any page (one would cover the link
+  // while the run waits; a person would then accept it first, a test should not have to).
+  await session.run(() => {
+    const input = document.querySelector('[aria-label="param seed"]');
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, '106');
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent === 'Start run').click());
+
+  await session.waitFor('the review badge', () => document.querySelector('[data-testid="review-badge"]')?.textContent === '1', [], 60000);
+  assert.equal(await session.run(() => document.querySelector('[data-testid="run-phase"]').textContent), 'needs human review');
+  await session.run(() => [...document.querySelectorAll('[role="tab"]')].find((b) => b.textContent.startsWith('Review')).click());
+  await session.waitFor('element boxes over the screenshot', () => document.querySelectorAll('[data-testid="element-box"]').length > 0);
+
+  // Pick the real sign-in link on the screenshot and click it as the corrective action.
+  const picked = await session.run(() => {
+    const box = [...document.querySelectorAll('[data-testid="element-box"]')].find((b) => b.title.includes('“Sign in”'));
+    box?.click();
+    return box?.title ?? null;
+  });
+  assert.ok(picked, 'the sign-in link is among the page elements');
+  await session.run(() => document.querySelector('input[value="actions"]').click());
+  await session.waitFor('the corrective-action button', () => [...document.querySelectorAll('button')].some((b) => b.textContent.startsWith('+ action on')));
+  await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent.startsWith('+ action on')).click());
+  await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent === 'Resolve').click());
+  await session.waitFor('the badge to clear', () => !document.querySelector('[data-testid="review-badge"]'));
+
+  await session.run(() => [...document.querySelectorAll('[role="tab"]')].find((b) => b.textContent === 'Runs').click());
+  await session.waitFor('the run to finish', () => ['succeeded', 'failed', 'cancelled'].includes(document.querySelector('[data-testid="run-phase"]')?.textContent), [], 120000);
+  const phase = await session.run(() => document.querySelector('[data-testid="run-phase"]').textContent);
+  const message = await session.run(() => document.querySelector('.run-message')?.textContent ?? '');
+  assert.equal(phase, 'succeeded', `after the review the run ended ${phase}: ${message}`);
 });

@@ -43,6 +43,7 @@ const slug = (name: string) => {
 
 export class FakeBackend implements Backend {
   readonly kind = 'fake';
+  readonly canSaveFixes = true;
   files = new Map<string, string>();
   runs = new Map<string, RunDetail>();
   reviews: ReviewItem[];

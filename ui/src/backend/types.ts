@@ -32,6 +32,8 @@ export type Unsubscribe = () => void;
 
 export interface Backend {
   readonly kind: 'tauri' | 'fake';
+  /** Whether review fixes can be previewed and saved into the workflow from here. */
+  readonly canSaveFixes: boolean;
 
   listWorkflows(): Promise<WorkflowEntry[]>;
   openWorkflow(id: string): Promise<OpenedWorkflow>;

@@ -18,7 +18,7 @@ const KINDS: [Kind, string][] = [
   ['abort', 'Abort the run'],
 ];
 
-export function ResolutionForm({ review, picked, onPreview, onResolve }: { review: ReviewItem; picked: PageElement | null; onPreview: (r: Resolution) => void; onResolve: (r: Resolution, save: boolean) => void }) {
+export function ResolutionForm({ review, picked, canSave, onPreview, onResolve }: { review: ReviewItem; picked: PageElement | null; canSave: boolean; onPreview: (r: Resolution) => void; onResolve: (r: Resolution, save: boolean) => void }) {
   const [kind, setKind] = useState<Kind>('retry');
   const [actions, setActions] = useState<Action[]>([]);
   const [declared, setDeclared] = useState(review.states[0] ?? '');
@@ -42,7 +42,7 @@ export function ResolutionForm({ review, picked, onPreview, onResolve }: { revie
     }
   };
   const incomplete = (kind === 'actions' && actions.length === 0) || (kind === 'new_state' && (!stateName.trim() || !checks.some(Boolean))) || (kind === 'declare_state' && !declared);
-  const savable = kind === 'actions' || kind === 'skip' || kind === 'new_state' || kind === 'declare_state';
+  const savable = canSave && (kind === 'actions' || kind === 'skip' || kind === 'new_state' || kind === 'declare_state');
 
   return (
     <section className="resolution-form" aria-label="resolve review">
@@ -105,6 +105,11 @@ export function ResolutionForm({ review, picked, onPreview, onResolve }: { revie
           <span className="field-label">reason</span>
           <input aria-label="abort reason" value={reason} onChange={(e) => setReason(e.target.value)} />
         </label>
+      )}
+      {!canSave && (
+        <p className="hint">
+          To save a fix into the workflow file: <code>statewright review resolve {review.id} … --save</code>
+        </p>
       )}
       <div className="modal-actions">
         {savable && (

@@ -80,7 +80,7 @@ export function ReviewPanel({ backend, reviews, notify }: { backend: Backend; re
                 </p>
               )}
               {review.status === 'open' ? (
-                <ResolutionForm key={review.id} review={review} picked={picked} onPreview={preview} onResolve={resolve} />
+                <ResolutionForm key={review.id} review={review} picked={picked} canSave={backend.canSaveFixes} onPreview={preview} onResolve={resolve} />
               ) : (
                 <p>
                   Resolved: <code>{JSON.stringify(review.resolution)}</code>

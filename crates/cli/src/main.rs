@@ -52,6 +52,9 @@ enum Command {
         /// Serve this folder instead of the bundled site.
         #[arg(long)]
         dir: Option<PathBuf>,
+        /// Apply the text rewrites of this drift file (JSON) to the site's html, js and css.
+        #[arg(long)]
+        drift: Option<PathBuf>,
     },
 }
 
@@ -83,7 +86,7 @@ fn main() -> ExitCode {
                 print!("{}", statewright_workflow::json_schema());
                 exit::SUCCEEDED
             }
-            Command::DemoSite { port, dir } => workflow_cmds::demo_site(port, dir).await,
+            Command::DemoSite { port, dir, drift } => workflow_cmds::demo_site(port, dir, drift).await,
         }
     });
     ExitCode::from(code)

@@ -71,8 +71,16 @@ pub fn convert(input: &Path, output: &Path) -> u8 {
     }
 }
 
-pub async fn demo_site(port: u16, dir: Option<PathBuf>) -> u8 {
+pub async fn demo_site(port: u16, dir: Option<PathBuf>, drift: Option<PathBuf>) -> u8 {
     let site = dir.map_or(Site::Demo, Site::Dir);
+    let site = match drift.map(|file| Site::drifted(site.clone(), &file)) {
+        None => site,
+        Some(Ok(drifted)) => drifted,
+        Some(Err(e)) => {
+            eprintln!("statewright: {e}");
+            return exit::INVALID;
+        }
+    };
     match SiteServer::start(site, port).await {
         Ok(server) => {
             eprintln!("serving on {}/ (Ctrl-C to stop)", server.url());

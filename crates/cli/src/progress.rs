@@ -107,9 +107,12 @@ impl Progress {
                 self.line(&format!("           {}", self.paint("33", &format!("escalation · {stage}: {outcome}"))));
             }
             Event::ReviewRequested { review_id, reason, .. } => {
+                const INDENT: &str = "\n             ";
                 self.line(&format!(
-                    "           {}\n             {reason}\n             see it: statewright review show {review_id}\n             answer: statewright review resolve {review_id} retry|skip|abort|…",
-                    self.paint("1;33", &format!("waiting for a person: review {review_id}"))
+                    "           {}{INDENT}{}{INDENT}see it: statewright review show {review_id}{INDENT}answer: \
+                     statewright review resolve {review_id} retry|skip|actions|declare-state|new-state|abort",
+                    self.paint("1;33", &format!("waiting for a person: review {review_id}")),
+                    reason.replace('\n', INDENT),
                 ));
             }
             Event::ReviewResolved { review_id, resolution } => {

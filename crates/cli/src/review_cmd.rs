@@ -90,6 +90,9 @@ struct ResolveArgs {
     /// diff; the file's previous content is kept in the store.
     #[arg(long)]
     save: bool,
+    /// With --save: only print the diff; resolve nothing, write nothing.
+    #[arg(long, requires = "save")]
+    preview: bool,
 }
 
 pub fn review(args: ReviewArgs) -> u8 {
@@ -196,7 +199,11 @@ fn resolve(store: &Store, args: &ResolveArgs) -> Result<(), String> {
         return Err(format!("review {}'s run {} is no longer waiting; nothing was changed", item.id, item.run_id));
     }
     let resolution = resolution(&item, args)?;
-    let saved_to = if args.save { Some(save_fix(store, &item, &resolution)?) } else { None };
+    if args.preview {
+        save_fix(store, &item, &resolution, false)?;
+        return Ok(());
+    }
+    let saved_to = if args.save { Some(save_fix(store, &item, &resolution, true)?) } else { None };
     store.resolve_review(item.id, &resolution, saved_to.as_deref()).map_err(|e| e.to_string())?;
     println!("{}", json!({ "review": item.id, "run_id": item.run_id, "resolution": resolution, "saved_to": saved_to }));
     Ok(())
@@ -289,7 +296,7 @@ fn save_healed(store: &Store, run: &str) -> Result<(), String> {
     }
     let path = store.workflow_path(&run_id).map_err(|e| e.to_string())?;
     let reason = format!("before saving the locators run {run_id} healed");
-    save(store, path, &run_id, &reason, |workflow, params| {
+    save(store, path, &run_id, &reason, true, |workflow, params| {
         let changes = crate::fix::apply_healed(workflow, &healed, params);
         if changes.is_empty() { Err("the workflow already has these locators".into()) } else { Ok(changes) }
     })?;
@@ -297,21 +304,23 @@ fn save_healed(store: &Store, run: &str) -> Result<(), String> {
 }
 
 /// Writes a review's fix into the run's workflow file; returns the path.
-fn save_fix(store: &Store, item: &ReviewItem, resolution: &Resolution) -> Result<String, String> {
+fn save_fix(store: &Store, item: &ReviewItem, resolution: &Resolution, write: bool) -> Result<String, String> {
     let healed = store.healed(&item.run_id).map_err(|e| e.to_string())?;
     let reason = format!("before review {}", item.id);
-    save(store, item.workflow_path.clone(), &item.run_id, &reason, |workflow, params| {
+    save(store, item.workflow_path.clone(), &item.run_id, &reason, write, |workflow, params| {
         crate::fix::apply(workflow, item, resolution, &healed, params)
     })
 }
 
-/// Applies `fix` to the workflow file as it is now, validates the result, shows the diff,
-/// keeps the old content in the store and writes the file; returns its path.
+/// Applies `fix` to the workflow file as it is now, validates the result and shows the
+/// diff; with `write`, keeps the old content in the store and writes the file. Returns the
+/// file's path.
 fn save(
     store: &Store,
     path: Option<String>,
     run_id: &str,
     reason: &str,
+    write: bool,
     fix: impl FnOnce(&mut statewright_workflow::Workflow, &serde_json::Value) -> Result<Vec<String>, String>,
 ) -> Result<String, String> {
     let path = path.ok_or("the run did not record its workflow file; cannot save")?;
@@ -325,6 +334,9 @@ fn save(
         return Err(format!("the fix would make {path} invalid, so nothing was written:\n{diagnostics}"));
     }
     print!("{}", crate::fix::diff(&path, &before, &after));
+    if !write {
+        return Ok(path);
+    }
     let version = store
         .keep_workflow_version(&path, &before, &format!("{reason}: {}", changes.join("; ")))
         .map_err(|e| e.to_string())?;

@@ -105,7 +105,14 @@ fn a_drifted_site_is_healed_and_reviewed_and_the_saved_fixes_make_the_next_run_c
     assert!(run.try_wait().unwrap().is_none(), "the run is still waiting");
     assert_eq!(open_reviews(&runs).len(), 1);
 
-    // The person says this is the home page, and saves that into the workflow.
+    // The person previews the fix (nothing changes), then says this is the home page and
+    // saves that into the workflow.
+    let preview =
+        statewright(&["review", "resolve", &id, "declare-state", "--state", "Home page", "--save", "--preview"], &runs);
+    assert_eq!(preview.status.code(), Some(0), "{}", text(&preview.stderr));
+    assert!(text(&preview.stdout).contains("+++"), "a diff: {}", text(&preview.stdout));
+    assert_eq!(std::fs::read(&workflow).unwrap(), before, "a preview writes nothing");
+    assert_eq!(open_reviews(&runs).len(), 1, "and resolves nothing");
     let resolved = statewright(&["review", "resolve", &id, "declare-state", "--state", "Home page", "--save"], &runs);
     assert_eq!(resolved.status.code(), Some(0), "{}", text(&resolved.stderr));
     assert!(

@@ -18,13 +18,11 @@ pub use state::AppState;
 pub const WORKFLOW_CHANGED: &str = "statewright://workflow-changed";
 pub const REVIEWS_CHANGED: &str = "statewright://reviews-changed";
 
-/// The app with its commands, state and protocol, before a context is attached.
-pub fn builder(state: AppState) -> tauri::Builder<tauri::Wry> {
-    tauri::Builder::default()
-        .manage(state)
-        .register_uri_scheme_protocol("shot", screenshots::serve)
-        .invoke_handler(handlers())
-        .setup(|app| {
+/// The app with its commands, state and protocol, before a context is attached. Generic
+/// over the runtime so tests can use Tauri's mock runtime.
+pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> tauri::Builder<R> {
+    base.manage(state).register_uri_scheme_protocol("shot", screenshots::serve).invoke_handler(handlers()).setup(
+        |app| {
             let handle = app.handle().clone();
             let state = app.state::<AppState>();
             let watcher = statewright_workbench::watch::watch(state.library.clone(), move |change| {
@@ -32,10 +30,11 @@ pub fn builder(state: AppState) -> tauri::Builder<tauri::Wry> {
             })?;
             state.keep_watcher(watcher);
             Ok(())
-        })
+        },
+    )
 }
 
-fn handlers() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
+fn handlers<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static {
     tauri::generate_handler![
         commands::workflows::list_workflows,
         commands::workflows::open_workflow,
@@ -58,8 +57,9 @@ fn handlers() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
 pub fn run() {
     tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::from_default_env()).init();
     let state = AppState::from_env();
-    let app =
-        builder(state).build(tauri::generate_context!("../tauri.conf.json")).expect("the Statewright window failed");
+    let app = builder(tauri::Builder::default(), state)
+        .build(tauri::generate_context!("../tauri.conf.json"))
+        .expect("the Statewright window failed");
     app.run(|app, event| {
         if let tauri::RunEvent::ExitRequested { api, .. } = &event {
             close_live_runs(app, api);

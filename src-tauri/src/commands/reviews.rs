@@ -4,7 +4,7 @@
 use serde_json::Value;
 use statewright_engine::Resolution;
 use statewright_workbench::{review_json, validate_resolution};
-use tauri::{AppHandle, Emitter, State};
+use tauri::{AppHandle, Emitter, Runtime, State};
 
 use super::blocking;
 use crate::error::{CommandError, CommandResult};
@@ -42,8 +42,8 @@ pub async fn preview_resolution(_state: State<'_, AppState>, id: i64, resolution
 }
 
 #[tauri::command(rename_all = "snake_case")]
-pub async fn resolve_review(
-    app: AppHandle,
+pub async fn resolve_review<R: Runtime>(
+    app: AppHandle<R>,
     state: State<'_, AppState>,
     id: i64,
     resolution: Resolution,

@@ -5,7 +5,7 @@ use statewright_engine::CancellationToken;
 use statewright_store::{RunDetail, RunSummary};
 use statewright_workbench::ipc::{RunFilter, RunRequest};
 use tauri::ipc::Channel;
-use tauri::{AppHandle, Manager, State};
+use tauri::{AppHandle, Manager, Runtime, State};
 
 use super::blocking;
 use crate::error::{CommandError, CommandResult};
@@ -13,8 +13,8 @@ use crate::{AppState, run};
 
 /// Starts a run and returns its id at once; its events follow on `events`.
 #[tauri::command(rename_all = "snake_case")]
-pub async fn start_run(
-    app: AppHandle,
+pub async fn start_run<R: Runtime>(
+    app: AppHandle<R>,
     state: State<'_, AppState>,
     request: RunRequest,
     events: Channel<serde_json::Value>,

@@ -106,6 +106,14 @@ test('a run that cannot find its target waits for review; a corrective action fr
   await session.run(() => document.querySelector('input[value="actions"]').click());
   await session.waitFor('the corrective-action button', () => [...document.querySelectorAll('button')].some((b) => b.textContent.startsWith('+ action on')));
   await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent.startsWith('+ action on')).click());
+
+  // The fix, previewed as a diff of the workflow file, then saved with the resolution.
+  await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent === 'Preview diff').click());
+  await session.waitFor('the diff', () => /^\+/m.test(document.querySelector('[data-testid="diff"]')?.textContent ?? ''));
+  const diff = await session.run(() => document.querySelector('[data-testid="diff"]').textContent);
+  assert.match(diff, /demo-broken\.json/, diff);
+  assert.equal(readFileSync(join(home, 'workflows/demo-broken.json'), 'utf8'), JSON.stringify(wf, null, 2), 'a preview writes nothing');
+  await session.run(() => document.querySelector('[aria-label="save into workflow"]').click());
   await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent === 'Resolve').click());
   await session.waitFor('the badge to clear', () => !document.querySelector('[data-testid="review-badge"]'));
 
@@ -114,4 +122,7 @@ test('a run that cannot find its target waits for review; a corrective action fr
   const phase = await session.run(() => document.querySelector('[data-testid="run-phase"]').textContent);
   const message = await session.run(() => document.querySelector('.run-message')?.textContent ?? '');
   assert.equal(phase, 'succeeded', `after the review the run ended ${phase}: ${message}`);
+  const saved = JSON.parse(readFileSync(join(home, 'workflows/demo-broken.json'), 'utf8'));
+  const home_ = saved.states.find((s) => s.name === 'Home page');
+  assert.notDeepEqual(home_.actions, wf.states.find((s) => s.name === 'Home page').actions, 'the fix was saved into the file');
 });

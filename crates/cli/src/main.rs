@@ -8,7 +8,6 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-mod fix;
 mod progress;
 mod recorder;
 mod review_cmd;

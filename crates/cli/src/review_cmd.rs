@@ -297,7 +297,7 @@ fn save_healed(store: &Store, run: &str) -> Result<(), String> {
     let path = store.workflow_path(&run_id).map_err(|e| e.to_string())?;
     let reason = format!("before saving the locators run {run_id} healed");
     save(store, path, &run_id, &reason, true, |workflow, params| {
-        let changes = crate::fix::apply_healed(workflow, &healed, params);
+        let changes = statewright_workbench::fix::apply_healed(workflow, &healed, params);
         if changes.is_empty() { Err("the workflow already has these locators".into()) } else { Ok(changes) }
     })?;
     Ok(())
@@ -308,7 +308,7 @@ fn save_fix(store: &Store, item: &ReviewItem, resolution: &Resolution, write: bo
     let healed = store.healed(&item.run_id).map_err(|e| e.to_string())?;
     let reason = format!("before review {}", item.id);
     save(store, item.workflow_path.clone(), &item.run_id, &reason, write, |workflow, params| {
-        crate::fix::apply(workflow, item, resolution, &healed, params)
+        statewright_workbench::fix::apply(workflow, item, resolution, &healed, params)
     })
 }
 
@@ -333,7 +333,7 @@ fn save(
     if let Err(diagnostics) = load_str(&after, &path, &workflow.name) {
         return Err(format!("the fix would make {path} invalid, so nothing was written:\n{diagnostics}"));
     }
-    print!("{}", crate::fix::diff(&path, &before, &after));
+    print!("{}", statewright_workbench::fix::diff(&path, &before, &after));
     if !write {
         return Ok(path);
     }

@@ -4,12 +4,15 @@
 //! - [`Library`]: the workflows folder (list, open, create, duplicate, rename, save,
 //!   validate), writing the native format with stable field order.
 //! - [`watch`]: a notify watcher on that folder whose handle stops it when dropped.
+//! - [`fix`]: a reviewed fix applied to a workflow (shared with `statewright review`), and
+//!   [`save_review_fix`], which previews or writes it.
 //! - [`ipc`]: the types the front end sees, and [`bindings::typescript`], which generates
 //!   their TypeScript from the Rust types (committed as `ui/src/bindings.ts`, checked for
 //!   staleness by `tests/bindings.rs`).
 
 pub mod bindings;
 mod error;
+pub mod fix;
 pub mod ipc;
 mod library;
 mod review;
@@ -17,4 +20,4 @@ pub mod watch;
 
 pub use error::{Error, ErrorPayload, Result};
 pub use library::Library;
-pub use review::{review_json, validate_resolution};
+pub use review::{review_json, save_review_fix, validate_resolution};

@@ -73,3 +73,42 @@ pub fn validate_resolution(item: &ReviewItem, resolution: &Resolution) -> Result
         .map(|_| ())
         .map_err(|d| Error::Invalid(format!("the resolution is invalid:\n{d}")))
 }
+
+/// A fix applied to a review's workflow file: the diff, and whether it was written.
+pub struct SavedFix {
+    pub path: String,
+    pub diff: String,
+}
+
+/// Applies a resolution (and the locators the run healed) to the run's workflow file as it
+/// is now and validates the result. With `write`, keeps the old content in the store and
+/// replaces the file; without, changes nothing (a preview). The same steps as
+/// `statewright review resolve --save`.
+pub fn save_review_fix(
+    store: &statewright_store::Store,
+    item: &ReviewItem,
+    resolution: &Resolution,
+    write: bool,
+) -> Result<SavedFix> {
+    let invalid = |m: String| Error::Invalid(m);
+    let path = item.workflow_path.clone().ok_or_else(|| invalid("the run did not record its workflow file".into()))?;
+    let before = std::fs::read_to_string(&path)?;
+    let mut workflow = statewright_workflow::load_file(std::path::Path::new(&path))
+        .map_err(|d| invalid(format!("{path} does not load any more:\n{d}")))?
+        .workflow;
+    let healed = store.healed(&item.run_id)?;
+    let params = store.run(&item.run_id)?.parameters;
+    let changes = crate::fix::apply(&mut workflow, item, resolution, &healed, &params).map_err(invalid)?;
+    let after = statewright_workflow::to_native_json(&workflow);
+    if let Err(d) = load_str(&after, &path, &workflow.name) {
+        return Err(invalid(format!("the fix would make {path} invalid, so nothing was written:\n{d}")));
+    }
+    let diff = crate::fix::diff(&path, &before, &after);
+    if write {
+        store.keep_workflow_version(&path, &before, &format!("before review {}: {}", item.id, changes.join("; ")))?;
+        let temp = format!("{path}.statewright-tmp");
+        std::fs::write(&temp, &after)?;
+        std::fs::rename(&temp, &path)?;
+    }
+    Ok(SavedFix { path, diff })
+}

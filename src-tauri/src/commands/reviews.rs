@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 use statewright_engine::Resolution;
-use statewright_workbench::{review_json, validate_resolution};
+use statewright_workbench::{review_json, save_review_fix, validate_resolution};
 use tauri::{AppHandle, Emitter, Runtime, State};
 
 use super::blocking;
@@ -26,19 +26,18 @@ pub async fn show_review(state: State<'_, AppState>, id: i64) -> CommandResult<V
     blocking(move || Ok(review_json(&statewright_store::Store::open(&db)?.review(id)?))).await
 }
 
-/// Saving fixes into the workflow file (and previewing them) lives in the CLI for now.
-fn saving_unavailable() -> CommandError {
-    CommandError::new(
-        "unavailable",
-        "saving a fix from the app is not wired yet; resolve here without saving, or use \
-         `statewright review resolve ID … --save`",
-    )
-}
-
+/// The diff that saving this resolution would make to the workflow file; writes nothing.
 #[tauri::command(rename_all = "snake_case")]
-pub async fn preview_resolution(_state: State<'_, AppState>, id: i64, resolution: Resolution) -> CommandResult<Value> {
-    let _ = (id, resolution);
-    Err(saving_unavailable())
+pub async fn preview_resolution(state: State<'_, AppState>, id: i64, resolution: Resolution) -> CommandResult<Value> {
+    let db = state.db.clone();
+    blocking(move || {
+        let store = statewright_store::Store::open(&db)?;
+        let item = store.review(id)?;
+        validate_resolution(&item, &resolution)?;
+        let fix = save_review_fix(&store, &item, &resolution, false)?;
+        Ok(serde_json::json!({ "diff": fix.diff, "path": fix.path }))
+    })
+    .await
 }
 
 #[tauri::command(rename_all = "snake_case")]
@@ -49,9 +48,6 @@ pub async fn resolve_review<R: Runtime>(
     resolution: Resolution,
     save: bool,
 ) -> CommandResult<()> {
-    if save {
-        return Err(saving_unavailable());
-    }
     let db = state.db.clone();
     blocking(move || {
         let store = statewright_store::Store::open(&db)?;
@@ -63,7 +59,10 @@ pub async fn resolve_review<R: Runtime>(
             return Err(CommandError::new("not_waiting", format!("review {id}'s run is no longer waiting")));
         }
         validate_resolution(&item, &resolution)?;
-        store.resolve_review(id, &resolution, None)?;
+        // The file is written before the run hears the answer, so a run that goes on to
+        // re-read its workflow (or the next run) sees the fix.
+        let saved_to = if save { Some(save_review_fix(&store, &item, &resolution, true)?.path) } else { None };
+        store.resolve_review(id, &resolution, saved_to.as_deref())?;
         Ok(())
     })
     .await?;

@@ -21,8 +21,7 @@ async function call<T>(cmd: string, args?: Record<string, unknown>): Promise<T> 
 
 export class TauriBackend implements Backend {
   readonly kind = 'tauri';
-  // Saving fixes lives in the CLI (`statewright review resolve --save`) for now.
-  readonly canSaveFixes = false;
+  readonly canSaveFixes = true;
 
   listWorkflows = () => call<WorkflowEntry[]>('list_workflows');
   openWorkflow = (id: string) => call<OpenedWorkflow>('open_workflow', { id });

@@ -66,6 +66,11 @@ impl Recorder {
         self.run.id()
     }
 
+    /// The locators earlier runs of `workflow` recorded, for healing.
+    pub fn locators(&self, workflow: &str) -> Result<statewright_engine::LocatorMemory, String> {
+        self.store.locators(workflow).map_err(|e| e.to_string())
+    }
+
     /// Opens the store at `db` and records the run's start there, then creates its folder.
     pub fn create(
         runs_dir: &Path,

@@ -180,7 +180,7 @@ pub async fn run(args: RunArgs) -> u8 {
             on_interrupt.cancel();
         }
     });
-    let options = match run_options(&args, &db, recorder.run_id(), &workflow.name) {
+    let options = match run_options(&args, &db, &recorder, &workflow.name) {
         Ok(options) => options,
         Err(e) => {
             eprintln!("statewright: {e}");
@@ -226,9 +226,9 @@ pub async fn run(args: RunArgs) -> u8 {
 }
 
 /// The locators recorded by earlier runs of this workflow, and the review queue.
-fn run_options(args: &RunArgs, db: &Path, run_id: &str, workflow: &str) -> Result<RunOptions, String> {
-    let store = statewright_store::Store::open(db).map_err(|e| e.to_string())?;
-    let locators = store.locators(workflow).map_err(|e| e.to_string())?;
+fn run_options(args: &RunArgs, db: &Path, recorder: &Recorder, workflow: &str) -> Result<RunOptions, String> {
+    let run_id = recorder.run_id();
+    let locators = recorder.locators(workflow)?;
     let reviewer: Option<Arc<dyn Reviewer>> =
         if args.no_review { None } else { Some(Arc::new(StoreReviewer::open(db, run_id, args.review_timeout)?)) };
     Ok(RunOptions { locators, advisor: None, reviewer })

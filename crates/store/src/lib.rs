@@ -48,6 +48,14 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 pub const STATUSES: &[&str] =
     &["pending", "running", "needs_human_review", "succeeded", "failed", "cancelled", "interrupted"];
 
+/// How long opening waits for other processes setting up the same database.
+const OPEN_PATIENCE: Duration = Duration::from_secs(30);
+
+/// A few milliseconds of jitter, so processes retrying together do not collide again.
+fn jitter_ms() -> u64 {
+    u64::from(std::process::id() % 17) + (now_ms() % 13) as u64
+}
+
 /// The database file name inside a runs folder.
 pub const DB_FILE: &str = "statewright.db";
 
@@ -82,9 +90,20 @@ impl Store {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags).map_err(|e| Error::sqlite(path, e))?;
         let store = Store { conn, root: Some(root), path: path.to_path_buf(), blobs: Mutex::default() };
-        store.setup()?;
-        store.recover_interrupted()?;
-        Ok(store)
+        // Processes opening a new database together race to create and migrate it; some of
+        // those steps (switching to WAL) answer "busy" at once instead of waiting.
+        let started = std::time::Instant::now();
+        loop {
+            match store.setup().and_then(|()| store.recover_interrupted()) {
+                Err(Error::Sqlite { source, .. })
+                    if source.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+                        && started.elapsed() < OPEN_PATIENCE =>
+                {
+                    std::thread::sleep(Duration::from_millis(20 + jitter_ms()));
+                }
+                result => return result.map(|()| store),
+            }
+        }
     }
 
     /// A private database in memory (screenshots are kept in memory too), for tests.

@@ -4,7 +4,6 @@
 
 mod commands;
 mod error;
-mod reviewer;
 mod run;
 mod screenshots;
 mod state;

@@ -21,7 +21,7 @@ use tauri::ipc::Channel;
 use tokio::sync::mpsc::UnboundedReceiver;
 
 use crate::error::{CommandError, CommandResult};
-use crate::reviewer::StoreReviewer;
+use statewright_store::StoreReviewer;
 
 /// A run that is set up and recorded as started, ready to go.
 pub struct PreparedRun {
@@ -126,7 +126,7 @@ pub async fn execute(run: PreparedRun, channel: Channel<Value>, cancel: Cancella
     // Locators recorded by earlier runs (for healing), and the review queue, which the
     // app's review panel (or `statewright review` in a terminal) answers.
     let locators = store.locators(&workflow.name).unwrap_or_default();
-    let reviewer = StoreReviewer::open(&db, &id).ok().map(|r| Arc::new(r) as Arc<dyn Reviewer>);
+    let reviewer = StoreReviewer::open(&db, &id, None).ok().map(|r| Arc::new(r) as Arc<dyn Reviewer>);
     let run_options = RunOptions { locators, advisor: None, reviewer };
     let needs = needs(&workflow);
     let options = LaunchOptions {

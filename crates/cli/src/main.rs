@@ -11,7 +11,6 @@ use clap::{Parser, Subcommand};
 mod progress;
 mod recorder;
 mod review_cmd;
-mod reviewer;
 mod run;
 mod runs_cmd;
 mod workflow_cmds;

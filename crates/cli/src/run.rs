@@ -11,12 +11,12 @@ use statewright_chrome::{ChromeDriver, LaunchOptions};
 use statewright_demo::SiteServer;
 use statewright_desktop::X11Desktop;
 use statewright_engine::{CancellationToken, Failure, Reviewer, RunOptions, RunStatus};
+use statewright_store::StoreReviewer;
 use statewright_workflow::{Params, load_file};
 use statewright_world::{World, needs};
 
 use crate::exit;
 use crate::recorder::Recorder;
-use crate::reviewer::StoreReviewer;
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -229,7 +229,10 @@ pub async fn run(args: RunArgs) -> u8 {
 fn run_options(args: &RunArgs, db: &Path, recorder: &Recorder, workflow: &str) -> Result<RunOptions, String> {
     let run_id = recorder.run_id();
     let locators = recorder.locators(workflow)?;
-    let reviewer: Option<Arc<dyn Reviewer>> =
-        if args.no_review { None } else { Some(Arc::new(StoreReviewer::open(db, run_id, args.review_timeout)?)) };
+    let reviewer: Option<Arc<dyn Reviewer>> = if args.no_review {
+        None
+    } else {
+        Some(Arc::new(StoreReviewer::open(db, run_id, args.review_timeout).map_err(|e| e.to_string())?))
+    };
     Ok(RunOptions { locators, advisor: None, reviewer })
 }

@@ -20,6 +20,7 @@
 mod error;
 mod read;
 mod review;
+mod reviewer;
 mod write;
 
 use std::collections::HashMap;
@@ -33,6 +34,7 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 pub use error::{Error, Result};
 pub use read::{ActionRecord, PageRecord, PruneBy, PruneReport, RunDetail, RunFilter, RunSummary, StepRecord};
 pub use review::{Healed, ReviewItem};
+pub use reviewer::StoreReviewer;
 pub use write::{NewRun, RunHandle, blob_path};
 
 /// `PRAGMA application_id` of Statewright databases ("STWR").

@@ -1,14 +1,14 @@
-//! The run's end of human review: escalations go into the store's review queue, where
-//! `statewright review` (or the app) answers them from another process, and the run
-//! polls for the answer.
+//! The run's end of human review, for the CLI and the app alike: escalations go into the
+//! store's review queue, where `statewright review` or the app's review panel answers them
+//! from another process, and the run polls for the answer.
 
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use crate::Store;
 use statewright_engine::review::BoxFuture;
 use statewright_engine::{EscalationRequest, Resolution, ReviewError, Reviewer};
-use statewright_store::Store;
 use tokio::time::Instant;
 
 /// How often a waiting run looks for an answer: quick enough to feel immediate.
@@ -22,12 +22,14 @@ pub struct StoreReviewer {
 }
 
 impl StoreReviewer {
-    pub fn open(db: &Path, run_id: &str, timeout: Option<Duration>) -> Result<Self, String> {
-        let store = Store::open(db).map_err(|e| e.to_string())?;
+    /// A reviewer for run `run_id` over its own connection to the store at `db`; `timeout`
+    /// `None` waits for as long as it takes.
+    pub fn open(db: &Path, run_id: &str, timeout: Option<Duration>) -> crate::Result<Self> {
+        let store = Store::open(db)?;
         Ok(Self { store: Mutex::new(store), run_id: run_id.to_owned(), timeout })
     }
 
-    fn with_store<T>(&self, f: impl FnOnce(&Store) -> statewright_store::Result<T>) -> Result<T, ReviewError> {
+    fn with_store<T>(&self, f: impl FnOnce(&Store) -> crate::Result<T>) -> Result<T, ReviewError> {
         let store = self.store.lock().map_err(|_| ReviewError::Unavailable("the store lock is poisoned".into()))?;
         f(&store).map_err(|e| ReviewError::Unavailable(e.to_string()))
     }

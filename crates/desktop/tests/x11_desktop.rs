@@ -20,7 +20,15 @@ async fn launches_waits_for_and_types_into_a_window() {
     let dir = tempfile::tempdir().unwrap();
     let pid = d.launch(&xterm("swtype", "Statewright typing test", dir.path(), "80x24+20+20")).await.unwrap();
 
-    let w = d.wait_for_window(&WindowQuery::title_exact("Statewright typing test"), WAIT).await.unwrap();
+    let mut w = d.wait_for_window(&WindowQuery::title_exact("Statewright typing test"), WAIT).await.unwrap();
+    // A window can be listed a moment before the window manager gives it its size.
+    for _ in 0..40 {
+        if w.geometry.width > 100 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        w = d.wait_for_window(&WindowQuery::title_exact("Statewright typing test"), WAIT).await.unwrap();
+    }
     assert_eq!(w.app_class, "XTerm");
     assert_eq!(w.instance, "swtype");
     assert_eq!(w.pid, Some(pid), "the window's pid is the launched program's");

@@ -8,7 +8,10 @@ use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
 use statewright_engine::Resolution;
 use statewright_store::{ReviewItem, Store};
-use statewright_workflow::{Action, Check, State, load_file, load_str, to_native_json};
+use statewright_workflow::{Action, Check, State};
+
+use statewright_workbench::fix::apply_healed;
+use statewright_workbench::{SavedFix, save_fix, save_review_fix, validate_resolution};
 
 use crate::exit;
 
@@ -200,10 +203,10 @@ fn resolve(store: &Store, args: &ResolveArgs) -> Result<(), String> {
     }
     let resolution = resolution(&item, args)?;
     if args.preview {
-        save_fix(store, &item, &resolution, false)?;
+        report(save_review_fix(store, &item, &resolution, false))?;
         return Ok(());
     }
-    let saved_to = if args.save { Some(save_fix(store, &item, &resolution, true)?) } else { None };
+    let saved_to = if args.save { Some(report(save_review_fix(store, &item, &resolution, true))?) } else { None };
     store.resolve_review(item.id, &resolution, saved_to.as_deref()).map_err(|e| e.to_string())?;
     println!("{}", json!({ "review": item.id, "run_id": item.run_id, "resolution": resolution, "saved_to": saved_to }));
     Ok(())
@@ -246,7 +249,7 @@ fn resolution(item: &ReviewItem, args: &ResolveArgs) -> Result<Resolution, Strin
             Resolution::NewState { state: Box::new(state), before: args.before.clone() }
         }
     };
-    validate(item, &resolution)?;
+    validate_resolution(item, &resolution).map_err(|e| e.to_string())?;
     Ok(resolution)
 }
 
@@ -258,36 +261,6 @@ fn parse_all<T: serde::de::DeserializeOwned>(texts: &[String], flag: &str) -> Re
         .collect()
 }
 
-/// Runs what the resolution adds through the workflow validator: corrective actions as a
-/// state of their own, a new state inside the run's workflow (its other states as they are).
-fn validate(item: &ReviewItem, resolution: &Resolution) -> Result<(), String> {
-    let (actions, state) = match resolution {
-        Resolution::Actions { actions } => (actions.clone(), None),
-        Resolution::NewState { state, .. } => (Vec::new(), Some(state.as_ref().clone())),
-        _ => return Ok(()),
-    };
-    if let Some(state) = &state
-        && item.request.states.contains(&state.name)
-    {
-        return Err(format!("a state named `{}` already exists; pick another name", state.name));
-    }
-    let mut states = Vec::new();
-    if let Some(state) = state {
-        if state.checks.is_empty() {
-            return Err("the new state needs at least one --check (no checks were suggested for this page)".into());
-        }
-        states.push(serde_json::to_value(state).map_err(|e| e.to_string())?);
-    }
-    if !actions.is_empty() {
-        states.push(json!({ "name": "corrective actions", "checks": [{ "type": "url", "value": "about:blank" }], "actions": actions }));
-    }
-    states.push(json!({ "name": "end", "checks": [{ "type": "url", "value": "about:blank" }], "terminal": { "outcome": "success" } }));
-    let probe = json!({ "version": 1, "name": item.workflow, "states": states });
-    load_str(&serde_json::to_string_pretty(&probe).unwrap_or_default(), "resolution", "resolution")
-        .map(|_| ())
-        .map_err(|diagnostics| format!("the resolution is invalid:\n{diagnostics}"))
-}
-
 fn save_healed(store: &Store, run: &str) -> Result<(), String> {
     let run_id = store.resolve_run(run).map_err(|e| e.to_string())?;
     let healed = store.healed(&run_id).map_err(|e| e.to_string())?;
@@ -296,54 +269,23 @@ fn save_healed(store: &Store, run: &str) -> Result<(), String> {
     }
     let path = store.workflow_path(&run_id).map_err(|e| e.to_string())?;
     let reason = format!("before saving the locators run {run_id} healed");
-    save(store, path, &run_id, &reason, true, |workflow, params| {
-        let changes = statewright_workbench::fix::apply_healed(workflow, &healed, params);
+    let saved = save_fix(store, path, &run_id, &reason, true, |workflow, params| {
+        let changes = apply_healed(workflow, &healed, params);
         if changes.is_empty() { Err("the workflow already has these locators".into()) } else { Ok(changes) }
-    })?;
-    Ok(())
+    });
+    report(saved).map(|_| ())
 }
 
-/// Writes a review's fix into the run's workflow file; returns the path.
-fn save_fix(store: &Store, item: &ReviewItem, resolution: &Resolution, write: bool) -> Result<String, String> {
-    let healed = store.healed(&item.run_id).map_err(|e| e.to_string())?;
-    let reason = format!("before review {}", item.id);
-    save(store, item.workflow_path.clone(), &item.run_id, &reason, write, |workflow, params| {
-        statewright_workbench::fix::apply(workflow, item, resolution, &healed, params)
-    })
-}
-
-/// Applies `fix` to the workflow file as it is now, validates the result and shows the
-/// diff; with `write`, keeps the old content in the store and writes the file. Returns the
-/// file's path.
-fn save(
-    store: &Store,
-    path: Option<String>,
-    run_id: &str,
-    reason: &str,
-    write: bool,
-    fix: impl FnOnce(&mut statewright_workflow::Workflow, &serde_json::Value) -> Result<Vec<String>, String>,
-) -> Result<String, String> {
-    let path = path.ok_or("the run did not record its workflow file; cannot save")?;
-    let before = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let mut workflow =
-        load_file(Path::new(&path)).map_err(|d| format!("{path} does not load any more:\n{d}"))?.workflow;
-    let params = store.run(run_id).map_err(|e| e.to_string())?.parameters;
-    let changes = fix(&mut workflow, &params)?;
-    let after = to_native_json(&workflow);
-    if let Err(diagnostics) = load_str(&after, &path, &workflow.name) {
-        return Err(format!("the fix would make {path} invalid, so nothing was written:\n{diagnostics}"));
+/// Shows a saved (or previewed) fix: the diff on stdout, what changed on stderr.
+fn report(saved: statewright_workbench::Result<SavedFix>) -> Result<String, String> {
+    let saved = saved.map_err(|e| e.to_string())?;
+    print!("{}", saved.diff);
+    if let Some(version) = saved.version {
+        eprintln!(
+            "saved {} ({}); the previous version is kept in the store as version {version}",
+            saved.path,
+            saved.changes.join("; ")
+        );
     }
-    print!("{}", statewright_workbench::fix::diff(&path, &before, &after));
-    if !write {
-        return Ok(path);
-    }
-    let version = store
-        .keep_workflow_version(&path, &before, &format!("{reason}: {}", changes.join("; ")))
-        .map_err(|e| e.to_string())?;
-    let temp = format!("{path}.statewright-tmp");
-    std::fs::write(&temp, &after)
-        .and_then(|()| std::fs::rename(&temp, &path))
-        .map_err(|e| format!("cannot write {path}: {e}"))?;
-    eprintln!("saved {path} ({}); the previous version is kept in the store as version {version}", changes.join("; "));
-    Ok(path)
+    Ok(saved.path)
 }

@@ -20,4 +20,4 @@ pub mod watch;
 
 pub use error::{Error, ErrorPayload, Result};
 pub use library::Library;
-pub use review::{review_json, save_review_fix, validate_resolution};
+pub use review::{SavedFix, review_json, save_fix, save_review_fix, validate_resolution};

@@ -78,37 +78,59 @@ pub fn validate_resolution(item: &ReviewItem, resolution: &Resolution) -> Result
 pub struct SavedFix {
     pub path: String,
     pub diff: String,
+    /// One line per change made.
+    pub changes: Vec<String>,
+    /// The id under which the previous content is kept, when the file was written.
+    pub version: Option<i64>,
 }
 
 /// Applies a resolution (and the locators the run healed) to the run's workflow file as it
 /// is now and validates the result. With `write`, keeps the old content in the store and
-/// replaces the file; without, changes nothing (a preview). The same steps as
-/// `statewright review resolve --save`.
+/// replaces the file; without, changes nothing (a preview). `statewright review resolve
+/// --save` and the app's review panel both save through here.
 pub fn save_review_fix(
     store: &statewright_store::Store,
     item: &ReviewItem,
     resolution: &Resolution,
     write: bool,
 ) -> Result<SavedFix> {
+    let healed = store.healed(&item.run_id)?;
+    let reason = format!("before review {}", item.id);
+    save_fix(store, item.workflow_path.clone(), &item.run_id, &reason, write, |workflow, params| {
+        crate::fix::apply(workflow, item, resolution, &healed, params)
+    })
+}
+
+/// Applies `fix` to run `run_id`'s workflow file at `path` as it is now, validates the
+/// result and diffs it; with `write`, keeps the old content in the store (with `reason`)
+/// and replaces the file through a rename.
+pub fn save_fix(
+    store: &statewright_store::Store,
+    path: Option<String>,
+    run_id: &str,
+    reason: &str,
+    write: bool,
+    fix: impl FnOnce(&mut statewright_workflow::Workflow, &Value) -> std::result::Result<Vec<String>, String>,
+) -> Result<SavedFix> {
     let invalid = |m: String| Error::Invalid(m);
-    let path = item.workflow_path.clone().ok_or_else(|| invalid("the run did not record its workflow file".into()))?;
+    let path = path.ok_or_else(|| invalid("the run did not record its workflow file; cannot save".into()))?;
     let before = std::fs::read_to_string(&path)?;
     let mut workflow = statewright_workflow::load_file(std::path::Path::new(&path))
         .map_err(|d| invalid(format!("{path} does not load any more:\n{d}")))?
         .workflow;
-    let healed = store.healed(&item.run_id)?;
-    let params = store.run(&item.run_id)?.parameters;
-    let changes = crate::fix::apply(&mut workflow, item, resolution, &healed, &params).map_err(invalid)?;
+    let params = store.run(run_id)?.parameters;
+    let changes = fix(&mut workflow, &params).map_err(invalid)?;
     let after = statewright_workflow::to_native_json(&workflow);
     if let Err(d) = load_str(&after, &path, &workflow.name) {
         return Err(invalid(format!("the fix would make {path} invalid, so nothing was written:\n{d}")));
     }
     let diff = crate::fix::diff(&path, &before, &after);
+    let mut version = None;
     if write {
-        store.keep_workflow_version(&path, &before, &format!("before review {}: {}", item.id, changes.join("; ")))?;
+        version = Some(store.keep_workflow_version(&path, &before, &format!("{reason}: {}", changes.join("; ")))?);
         let temp = format!("{path}.statewright-tmp");
         std::fs::write(&temp, &after)?;
         std::fs::rename(&temp, &path)?;
     }
-    Ok(SavedFix { path, diff })
+    Ok(SavedFix { path, diff, changes, version })
 }

@@ -2,37 +2,18 @@
 //! demo site heals what it can, waits for a person for the rest, is answered from another
 //! process with `statewright review resolve`, and the saved fixes make the next run clean.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
+use common::*;
 use serde_json::{Value, json};
 
 const DRIFT: &str = "tests/fixtures/drift/demo-drift.json";
 /// A corrective action whose selector is not CSS.
 const BAD_ACTION: &str = r#"{"type":"click","target":{"css":"a[[["}}"#;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn command(args: &[&str], runs: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_statewright"));
-    cmd.args(args)
-        .current_dir(repo())
-        .env("STATEWRIGHT_RUNS_DIR", runs)
-        .env_remove("STATEWRIGHT_DB")
-        .env("NO_COLOR", "1");
-    cmd
-}
-
-fn statewright(args: &[&str], runs: &Path) -> Output {
-    command(args, runs).output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 /// A copy of the demo workflow with short timeouts, so failures surface in seconds.
 fn workflow_copy(dir: &Path) -> PathBuf {

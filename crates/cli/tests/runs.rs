@@ -1,34 +1,15 @@
 //! The run store through the real `statewright` binary: crash safety, parallel runs,
 //! secrets, export, prune and bad input.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use common::*;
 use rusqlite::{Connection, OpenFlags};
 use serde_json::Value;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn command(args: &[&str], runs: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_statewright"));
-    cmd.args(args)
-        .current_dir(repo())
-        .env("STATEWRIGHT_RUNS_DIR", runs)
-        .env_remove("STATEWRIGHT_DB")
-        .env("NO_COLOR", "1");
-    cmd
-}
-
-fn statewright(args: &[&str], runs: &Path) -> Output {
-    command(args, runs).output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 fn list(runs: &Path) -> Vec<Value> {
     let out = statewright(&["runs", "list", "--json"], runs);

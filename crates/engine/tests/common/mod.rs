@@ -147,9 +147,19 @@ pub async fn run_with(
     driver: &mut ScriptedDriver,
     cancel: CancellationToken,
 ) -> Ran {
+    run_full(workflow, params, driver, cancel, RunOptions::default()).await
+}
+
+async fn run_full(
+    workflow: &Workflow,
+    params: &Params,
+    driver: &mut ScriptedDriver,
+    cancel: CancellationToken,
+    options: RunOptions,
+) -> Ran {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let started = Instant::now();
-    let report = tokio::time::timeout(HANG, run(workflow, params, driver, tx, cancel, RunOptions::default()))
+    let report = tokio::time::timeout(HANG, run(workflow, params, driver, tx, cancel, options))
         .await
         .expect("the run never ended: the engine hung");
     let elapsed = started.elapsed();
@@ -241,17 +251,7 @@ pub fn log(driver: &ScriptedDriver) -> Vec<String> {
 /// Runs `workflow` with its default parameters and `options` (reviewer, advisor, locators).
 pub async fn run_opts(workflow: &Workflow, driver: &mut ScriptedDriver, options: RunOptions) -> Ran {
     let params = Params::bind(workflow, &[]).expect("test parameters bind");
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let started = Instant::now();
-    let report = tokio::time::timeout(HANG, run(workflow, &params, driver, tx, CancellationToken::new(), options))
-        .await
-        .expect("the run never ended: the engine hung");
-    let elapsed = started.elapsed();
-    let mut events = Vec::new();
-    while let Ok(event) = rx.try_recv() {
-        events.push(event);
-    }
-    Ran { report, events, elapsed }
+    run_full(workflow, &params, driver, CancellationToken::new(), options).await
 }
 
 /// A person at the review queue: answers each review with the next scripted resolution

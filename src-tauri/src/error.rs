@@ -3,12 +3,45 @@
 use serde::Serialize;
 use statewright_workbench::ErrorPayload;
 
+/// The shell's own error codes (the workbench crate's errors bring theirs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// No such live run.
+    NotFound,
+    /// A review that is resolved or cancelled already.
+    NotOpen,
+    /// A review whose run no longer waits for it.
+    NotWaiting,
+    /// The run store failed.
+    Store,
+    /// A run asked for something invalid: its workflow, parameters, drift file.
+    InvalidRun,
+    /// A run could not start on this machine: the store, the demo server.
+    RunEnvironment,
+    /// Tauri itself, or a background task, failed.
+    Shell,
+}
+
+impl ErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::NotFound => "not_found",
+            Self::NotOpen => "not_open",
+            Self::NotWaiting => "not_waiting",
+            Self::Store => "store",
+            Self::InvalidRun => "invalid_run",
+            Self::RunEnvironment => "run_environment",
+            Self::Shell => "shell",
+        }
+    }
+}
+
 #[derive(Debug)]
 pub struct CommandError(pub ErrorPayload);
 
 impl CommandError {
-    pub fn new(code: &str, message: impl Into<String>) -> Self {
-        Self(ErrorPayload { code: code.to_owned(), message: message.into() })
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self(ErrorPayload { code: code.as_str().to_owned(), message: message.into() })
     }
 }
 
@@ -26,13 +59,13 @@ impl From<statewright_workbench::Error> for CommandError {
 
 impl From<statewright_store::Error> for CommandError {
     fn from(e: statewright_store::Error) -> Self {
-        Self::new("store", e.to_string())
+        Self::new(ErrorCode::Store, e.to_string())
     }
 }
 
 impl From<tauri::Error> for CommandError {
     fn from(e: tauri::Error) -> Self {
-        Self::new("shell", e.to_string())
+        Self::new(ErrorCode::Shell, e.to_string())
     }
 }
 

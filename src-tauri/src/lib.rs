@@ -4,13 +4,12 @@
 
 mod commands;
 mod error;
-mod run;
 mod screenshots;
 mod state;
 
 use tauri::{Emitter, Manager};
 
-pub use error::CommandError;
+pub use error::{CommandError, ErrorCode};
 pub use state::AppState;
 
 /// Event names of broadcast notices (a run's own events go over its channel).

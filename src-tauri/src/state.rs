@@ -2,12 +2,16 @@
 //! progress (by id, with what cancels them) and the folder watcher.
 
 use std::collections::HashMap;
+use std::ops::Deref;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use statewright_engine::CancellationToken;
+use statewright_store::Store;
 use statewright_workbench::Library;
 use statewright_workbench::watch::WorkflowWatcher;
+
+use crate::error::CommandResult;
 
 pub struct AppState {
     pub library: Arc<Library>,
@@ -15,6 +19,35 @@ pub struct AppState {
     pub db: PathBuf,
     pub live_runs: Mutex<HashMap<String, CancellationToken>>,
     watcher: Mutex<Option<WorkflowWatcher>>,
+    store: StoreAccess,
+}
+
+/// The commands' connection to the run store: opened on first use, then shared, one
+/// command at a time, on blocking threads (runs have their own connections).
+#[derive(Clone)]
+pub struct StoreAccess {
+    db: PathBuf,
+    store: Arc<Mutex<Option<Store>>>,
+}
+
+pub struct StoreGuard<'a>(MutexGuard<'a, Option<Store>>);
+
+impl Deref for StoreGuard<'_> {
+    type Target = Store;
+    fn deref(&self) -> &Store {
+        self.0.as_ref().expect("opened by StoreAccess::get")
+    }
+}
+
+impl StoreAccess {
+    /// The store, opening it if this is the first use. Blocking: call it off the runtime.
+    pub fn get(&self) -> CommandResult<StoreGuard<'_>> {
+        let mut guard = self.store.lock().unwrap_or_else(|e| e.into_inner());
+        if guard.is_none() {
+            *guard = Some(Store::open(&self.db)?);
+        }
+        Ok(StoreGuard(guard))
+    }
 }
 
 impl AppState {
@@ -23,6 +56,7 @@ impl AppState {
         Self {
             library: Arc::new(Library::new(workflows_dir)),
             runs_dir,
+            store: StoreAccess { db: db.clone(), store: Arc::default() },
             db,
             live_runs: Mutex::new(HashMap::new()),
             watcher: Mutex::new(None),
@@ -43,8 +77,8 @@ impl AppState {
         *self.watcher.lock().expect("watcher lock") = Some(watcher);
     }
 
-    /// A store handle for one blocking operation (never held across an `.await`).
-    pub fn store(&self) -> Result<statewright_store::Store, statewright_store::Error> {
-        statewright_store::Store::open(&self.db)
+    /// The run store, for a blocking closure (never held across an `.await`).
+    pub fn store(&self) -> StoreAccess {
+        self.store.clone()
     }
 }

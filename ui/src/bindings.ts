@@ -403,6 +403,9 @@ export type Failure = {
 } | {
   kind: "setup";
   error: string;
+} | {
+  kind: "record";
+  error: string;
 };
 
 export type MouseButton = "left" | "right" | "middle";
@@ -477,6 +480,13 @@ export type RunFilter = {
   workflow?: string | null;
   status?: string | null;
   limit?: number | null;
+};
+
+/** One message of a run's stream, sent once the event is in the run store: the engine's
+ * event and, for `observed`, the stored screenshot's path (served over `shot:`). */
+export type RunMessage = {
+  event: Event;
+  screenshot?: string | null;
 };
 
 /** What the UI asks for when it starts a run. */

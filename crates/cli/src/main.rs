@@ -9,7 +9,6 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod progress;
-mod recorder;
 mod review_cmd;
 mod run;
 mod runs_cmd;

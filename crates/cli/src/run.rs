@@ -1,22 +1,17 @@
-//! `statewright run`: load, bind parameters, start the browser (and the demo site when
-//! asked), run the engine, record the run folder, report.
+//! `statewright run`: the arguments, a run through the one runner (`statewright-runner`),
+//! live progress on stderr, the `--json` summary and the exit code.
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
-use serde_json::json;
-use statewright_chrome::{ChromeDriver, LaunchOptions};
-use statewright_demo::SiteServer;
-use statewright_desktop::X11Desktop;
-use statewright_engine::{CancellationToken, Failure, Reviewer, RunOptions, RunStatus};
-use statewright_store::StoreReviewer;
-use statewright_workflow::{Params, load_file};
-use statewright_world::{World, needs};
+use statewright_runner::{
+    Browser, CancellationToken, DemoSite, Failure, ReviewPolicy, RunErrorKind, RunRequest, RunStatus, RunSummary,
+    WorkflowSource, prepare,
+};
 
 use crate::exit;
-use crate::recorder::Recorder;
+use crate::progress::Progress;
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -29,7 +24,7 @@ pub struct RunArgs {
     #[arg(long)]
     headed: bool,
     /// Attach to a running browser's DevTools endpoint instead of launching one.
-    #[arg(long, value_name = "URL")]
+    #[arg(long, value_name = "URL", conflicts_with = "headed")]
     cdp_url: Option<String>,
     /// Serve the bundled demo site on loopback and pass its address as the `site` parameter.
     #[arg(long)]
@@ -56,123 +51,52 @@ pub struct RunArgs {
     no_review: bool,
 }
 
-fn parse_seconds(s: &str) -> Result<Duration, String> {
+pub fn parse_seconds(s: &str) -> Result<Duration, String> {
     s.parse::<f64>()
         .ok()
         .and_then(|n| Duration::try_from_secs_f64(n).ok())
         .ok_or_else(|| format!("expected a number of seconds, got `{s}`"))
 }
 
-fn parse_param(s: &str) -> Result<(String, String), String> {
+pub fn parse_param(s: &str) -> Result<(String, String), String> {
     s.split_once('=')
         .map(|(k, v)| (k.trim().to_owned(), v.to_owned()))
         .filter(|(k, _)| !k.is_empty())
         .ok_or_else(|| format!("expected NAME=VALUE, got `{s}`"))
 }
 
-pub async fn run(args: RunArgs) -> u8 {
-    let loaded = match load_file(&args.file) {
-        Ok(loaded) => loaded,
-        Err(diagnostics) => {
-            eprintln!("{diagnostics}");
-            return exit::INVALID;
-        }
-    };
-    for warning in &loaded.warnings.0 {
-        eprintln!("{warning}");
-    }
-    let workflow = loaded.workflow;
-    let mut supplied = args.params.clone();
-    // The demo server must outlive the run; it stops when dropped.
-    let _site = if args.demo_site {
-        if !workflow.parameters.contains_key("site") {
-            eprintln!("statewright: --demo-site sets the `site` parameter, but {} declares none", args.file.display());
-            return exit::INVALID;
-        }
-        let site = match crate::workflow_cmds::site(None, args.drift.as_deref()) {
-            Ok(site) => site,
-            Err(e) => {
-                eprintln!("statewright: {e}");
-                return exit::INVALID;
-            }
+impl RunArgs {
+    fn request(&self) -> RunRequest {
+        let mut request = RunRequest::new(WorkflowSource::File(self.file.clone()), &self.runs_dir);
+        request.params = self.params.clone();
+        request.browser = match &self.cdp_url {
+            Some(url) => Browser::Attach { cdp_url: url.clone() },
+            None => Browser::Launch { headed: self.headed },
         };
-        match SiteServer::start(site, 0).await {
-            Ok(server) => {
-                if !supplied.iter().any(|(k, _)| k == "site") {
-                    supplied.push(("site".into(), server.url()));
-                }
-                Some(server)
-            }
-            Err(e) => {
-                eprintln!("statewright: cannot serve the demo site: {e}");
-                return exit::FAILED;
-            }
-        }
-    } else {
-        None
-    };
-    let params = match Params::bind(&workflow, &supplied) {
-        Ok(params) => params,
+        request.demo_site = self.demo_site.then(|| DemoSite { drift: self.drift.clone() });
+        request.db = self.db.clone();
+        request.review =
+            if self.no_review { ReviewPolicy::Never } else { ReviewPolicy::Wait { timeout: self.review_timeout } };
+        request
+    }
+}
+
+pub async fn run(args: RunArgs) -> u8 {
+    let prepared = match prepare(args.request()).await {
+        Ok(prepared) => prepared,
         Err(e) => {
             eprintln!("statewright: {e}");
-            return exit::INVALID;
+            return match e.kind {
+                RunErrorKind::Invalid => exit::INVALID,
+                RunErrorKind::Environment => exit::FAILED,
+            };
         }
     };
-
-    let options = LaunchOptions {
-        headed: args.headed,
-        cdp_url: args.cdp_url.clone(),
-        executable: None,
-        viewport: (workflow.config.viewport.width, workflow.config.viewport.height),
-    };
-    let needs = needs(&workflow);
-    let page = if args.cdp_url.is_some() {
-        "attached browser"
-    } else if args.headed {
-        "headed Chromium"
-    } else {
-        "headless Chromium"
-    };
-    let browser = match (needs.browser, needs.desktop) {
-        (false, _) => "desktop".to_owned(),
-        (true, false) => page.to_owned(),
-        (true, true) => format!("{page} + desktop"),
-    };
-    let db = args.db.clone().unwrap_or_else(|| statewright_store::Store::default_path(&args.runs_dir));
-    let recorder = match Recorder::create(&args.runs_dir, &db, &workflow, &params, &browser, &args.file) {
-        Ok(recorder) => recorder,
-        Err(e) => {
-            eprintln!("statewright: cannot record the run under {}: {e}", args.runs_dir.display());
-            return exit::FAILED;
-        }
-    };
-    // The desktop is connected only for workflows that use it (a clear error without X).
-    let desktop = if needs.desktop {
-        match X11Desktop::connect().await {
-            Ok(desktop) => Some(desktop),
-            Err(e) => {
-                eprintln!("statewright: {e}");
-                recorder.abort(&e.to_string());
-                return exit::FAILED;
-            }
-        }
-    } else {
-        None
-    };
-    let chrome = if needs.browser {
-        match ChromeDriver::start(&options).await {
-            Ok(driver) => Some(driver),
-            Err(e) => {
-                eprintln!("statewright: {e}");
-                recorder.abort(&e.to_string());
-                return exit::FAILED;
-            }
-        }
-    } else {
-        None
-    };
-    let mut driver = World::new(chrome, desktop);
-
+    for warning in prepared.warnings() {
+        eprintln!("{warning}");
+    }
+    let progress =
+        Progress::new(prepared.id(), &prepared.workflow().name, prepared.browser_label(), prepared.run_dir());
     let cancel = CancellationToken::new();
     let on_interrupt = cancel.clone();
     tokio::spawn(async move {
@@ -180,59 +104,19 @@ pub async fn run(args: RunArgs) -> u8 {
             on_interrupt.cancel();
         }
     });
-    let options = match run_options(&args, &db, &recorder, &workflow.name) {
-        Ok(options) => options,
-        Err(e) => {
-            eprintln!("statewright: {e}");
-            return exit::FAILED;
-        }
-    };
-    let (events_tx, events_rx) = tokio::sync::mpsc::unbounded_channel();
-    let record = tokio::spawn(recorder.consume(events_rx));
-    let report = statewright_engine::run(&workflow, &params, &mut driver, events_tx, cancel, options).await;
-    driver.close().await;
-    let run_dir = match record.await {
-        Ok(dir) => dir,
-        Err(e) => {
-            eprintln!("statewright: the run recorder failed: {e}");
-            return exit::FAILED;
-        }
-    };
-
+    let summary = prepared.execute(cancel, move |event| progress.show(event)).await;
     if args.json {
-        let summary = json!({
-            "run_id": run_dir.file_name().map(|n| n.to_string_lossy().into_owned()),
-            "workflow": workflow.name,
-            "status": report.status,
-            "end_state": report.end_state,
-            "outcome": report.outcome,
-            "message": report.message,
-            "failure": report.failure,
-            "duration_ms": report.duration.as_millis() as u64,
-            "steps": report.steps,
-            "actions": report.actions,
-            "llm_calls": 0,
-            "llm_tokens": 0,
-            "run_dir": run_dir,
-        });
-        println!("{summary}");
+        println!("{}", serde_json::to_string(&summary).unwrap_or_default());
     }
-    match (report.status, &report.failure) {
+    exit_code(&summary)
+}
+
+/// The exit code of a finished run, as the README's table gives them.
+pub fn exit_code(summary: &RunSummary) -> u8 {
+    match (summary.status, &summary.failure) {
         (RunStatus::Succeeded, _) => exit::SUCCEEDED,
         (RunStatus::Failed, Some(Failure::ReviewTimeout { .. })) => exit::REVIEW_TIMEOUT,
         (RunStatus::Failed, _) => exit::FAILED,
         (RunStatus::Cancelled, _) => exit::INTERRUPTED,
     }
-}
-
-/// The locators recorded by earlier runs of this workflow, and the review queue.
-fn run_options(args: &RunArgs, db: &Path, recorder: &Recorder, workflow: &str) -> Result<RunOptions, String> {
-    let run_id = recorder.run_id();
-    let locators = recorder.locators(workflow)?;
-    let reviewer: Option<Arc<dyn Reviewer>> = if args.no_review {
-        None
-    } else {
-        Some(Arc::new(StoreReviewer::open(db, run_id, args.review_timeout).map_err(|e| e.to_string())?))
-    };
-    Ok(RunOptions { locators, advisor: None, reviewer })
 }

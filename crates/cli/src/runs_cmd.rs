@@ -5,6 +5,7 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
+use statewright_runner::export::Images;
 use statewright_store::{Error, PruneBy, RunDetail, RunFilter, STATUSES, Store};
 
 use crate::exit;
@@ -46,7 +47,7 @@ enum RunsCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Write a run as a trajectory folder: action_timeline.json, run.json, step-NNN.png/json.
+    /// Write a run as a trajectory folder: timeline.json, action_timeline.json, step-NNN.png/json.
     Export {
         /// A run id, or a unique prefix of one.
         run: String,
@@ -242,72 +243,9 @@ fn render(d: &RunDetail) -> String {
     out
 }
 
-fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    std::fs::write(path, bytes).map_err(|e| Error::Io { path: path.to_owned(), source: e })
-}
-
 fn export(store: &Store, prefix: &str, dir: &Path) -> Result<u8, Error> {
     let id = store.resolve_run(prefix)?;
-    let detail = store.run_detail(&id, true)?;
-    std::fs::create_dir_all(dir).map_err(|e| Error::Io { path: dir.to_owned(), source: e })?;
-    let mut screenshot_of_step = std::collections::HashMap::new();
-    for step in &detail.steps {
-        let base = format!("step-{:03}", step.step);
-        if let Some(rel) = &step.screenshot
-            && let Some(bytes) = store.read_blob(rel)?
-        {
-            write(&dir.join(format!("{base}.png")), &bytes)?;
-            screenshot_of_step.insert(step.step, format!("{base}.png"));
-        }
-        if let Some(page) = &step.page {
-            write(&dir.join(format!("{base}.json")), &serde_json::to_vec_pretty(page)?)?;
-        }
-    }
-    let mut timeline = Vec::new();
-    for a in &detail.actions {
-        if let (Some(name), Some(rel)) = (&a.artifact_name, &a.artifact_path)
-            && let Some(bytes) = store.read_blob(rel)?
-            && let Some(file) = Path::new(name).file_name()
-        {
-            write(&dir.join(file), &bytes)?;
-        }
-        let preempted = a.kind == "preempted";
-        timeline.push(json!({
-            "action_step": a.seq,
-            "timestamp": time(a.at_ms),
-            "action_type": if preempted { "preempted" } else { "state_action" },
-            "action": if preempted { Value::Null } else { json!(a.kind) },
-            "element_label": a.detail,
-            "args": a.args.clone().unwrap_or(json!({})),
-            "state": a.state,
-            "step": a.step,
-            "index": a.index,
-            "elapsed_ms": a.elapsed_ms,
-            "duration_ms": a.duration_ms,
-            "attempts": a.attempts,
-            "error": a.error,
-            "by_state": a.by_state,
-            "screenshot": screenshot_of_step.get(&a.step),
-        }));
-    }
-    write(&dir.join("action_timeline.json"), &serde_json::to_vec_pretty(&timeline)?)?;
-    let steps: Vec<Value> = detail
-        .steps
-        .iter()
-        .map(|s| {
-            json!({
-                "step": s.step, "state": s.state, "state_index": s.state_index, "visit": s.visit,
-                "elapsed_ms": s.elapsed_ms, "timestamp": time(s.entered_ms), "url": s.url, "checks": s.checks,
-                "screenshot": screenshot_of_step.get(&s.step),
-            })
-        })
-        .collect();
-    let mut run = serde_json::to_value(&detail.run)?;
-    run["steps"] = json!(steps);
-    if let Some(workflow) = store.workflow_json(&detail.run.workflow_hash)? {
-        run["workflow_definition"] = serde_json::from_str(&workflow)?;
-    }
-    write(&dir.join("run.json"), &serde_json::to_vec_pretty(&run)?)?;
+    statewright_runner::export::export(store, &id, dir, Images::Png)?;
     eprintln!("exported run {id} to {}", dir.display());
     Ok(exit::SUCCEEDED)
 }

@@ -116,11 +116,15 @@ fn the_demo_runs_to_success_with_a_json_summary_and_a_run_folder() {
             assert!(entry.get(field).is_some(), "timeline entries have `{field}`: {entry}");
         }
     }
-    let pngs = std::fs::read_dir(&run_dir)
+    let shots: Vec<u64> = std::fs::read_dir(&run_dir)
         .unwrap()
-        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "png"))
-        .count();
-    assert!(pngs >= 5, "step screenshots are kept ({pngs} found)");
+        .map(|e| e.unwrap())
+        .filter(|e| e.path().extension().is_some_and(|x| x == "jpg" || x == "png"))
+        .map(|e| e.metadata().unwrap().len())
+        .collect();
+    assert!(shots.len() >= 5, "step screenshots are kept ({} found)", shots.len());
+    let average = shots.iter().sum::<u64>() / shots.len() as u64;
+    assert!(average < 80_000, "step screenshots are stored compressed (average {average} bytes)");
     let everything: String = std::fs::read_dir(&run_dir)
         .unwrap()
         .map(|e| std::fs::read(e.unwrap().path()).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default())

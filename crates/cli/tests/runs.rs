@@ -149,7 +149,7 @@ fn parallel_runs_are_all_recorded_then_shown_exported_and_pruned() {
     let pngs: Vec<_> = files_under(&export).into_iter().filter(|p| p.extension().is_some_and(|x| x == "png")).collect();
     assert!(pngs.len() >= 5, "one PNG per step ({} found)", pngs.len());
     assert!(pngs.iter().all(|p| std::fs::read(p).unwrap().starts_with(b"\x89PNG")));
-    assert!(export.join("step-002.json").exists() && export.join("run.json").exists());
+    assert!(export.join("step-002.json").exists() && export.join("timeline.json").exists());
 
     // prune: keep the newest run; no orphan files, no missing referenced ones
     let out = statewright(&["runs", "prune", "--keep", "1"], runs.path());

@@ -101,6 +101,14 @@ impl ActionRun<'_> {
             Some(o) => (o.detail.map(|d| self.params.redact(&d)), o.alternatives, o.artifact),
             None => (None, Vec::new(), None),
         };
+        // A locator that quotes a secret (the text of a field echoing it) is not kept, and a
+        // file named after one is renamed: neither may reach the store.
+        let alternatives = alternatives
+            .into_iter()
+            .filter(|t| !self.params.reveals_secret(&serde_json::to_string(t).unwrap_or_default()))
+            .collect();
+        let artifact =
+            artifact.map(|a| crate::driver::Artifact { filename: self.params.redact(&a.filename), bytes: a.bytes });
         let _ = self.events.send(Event::ActionFinished {
             step: self.step,
             state: self.state.to_owned(),

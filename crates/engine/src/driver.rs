@@ -78,9 +78,21 @@ pub struct Observation {
     pub text: String,
     /// Interactive elements with stable ids (`e12`), as the driver reports them.
     pub elements: serde_json::Value,
-    /// A PNG screenshot of the viewport.
+    /// A screenshot of the viewport (PNG, JPEG or WebP, as the driver captures it).
     #[serde(skip)]
     pub screenshot: Option<Arc<Vec<u8>>>,
+}
+
+impl Observation {
+    /// Masks every secret value the page shows: in its address, title, text and element
+    /// snapshot (input values, names, hrefs, selectors). The record and any prompt built
+    /// from it must not carry one.
+    pub fn redact(&mut self, params: &statewright_workflow::Params) {
+        for field in [&mut self.url, &mut self.title, &mut self.text] {
+            *field = params.redact(field);
+        }
+        params.redact_json(&mut self.elements);
+    }
 }
 
 /// Something an action produced that belongs in the run's folder.

@@ -152,9 +152,7 @@ impl Run<'_> {
     ) -> EscalationRequest {
         let observation = match tokio::time::timeout(SNAPSHOT_BUDGET, driver.observe()).await {
             Ok(Ok(mut observation)) => {
-                for field in [&mut observation.url, &mut observation.title, &mut observation.text] {
-                    *field = self.params.redact(field);
-                }
+                observation.redact(&self.params);
                 Some(observation)
             }
             Ok(Err(e)) => {

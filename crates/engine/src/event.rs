@@ -47,6 +47,8 @@ pub enum Failure {
     Driver { error: String },
     /// The workflow cannot run as bound (e.g. a parameter made a pattern invalid).
     Setup { error: String },
+    /// The run store could not keep the run (a full disk, say): the run was stopped.
+    Record { error: String },
 }
 
 /// Why one state did not match: which of its checks failed.

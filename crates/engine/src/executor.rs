@@ -459,10 +459,9 @@ impl Run<'_> {
         let handle = self.observations.spawn(async move {
             match observation.await {
                 Ok(mut observation) => {
-                    // The page may show a secret (a token in the URL, say); the record must not.
-                    for field in [&mut observation.url, &mut observation.title, &mut observation.text] {
-                        *field = params.redact(field);
-                    }
+                    // The page may show a secret (a token in the URL, a typed value); the
+                    // record must not.
+                    observation.redact(&params);
                     let _ = events.send(Event::Observed { step, observation });
                 }
                 Err(e) => tracing::warn!(step, "could not record the page: {e}"),

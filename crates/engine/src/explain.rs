@@ -52,5 +52,6 @@ pub fn failure(failure: &Failure) -> String {
         }
         Failure::Driver { error } => format!("the browser failed: {error}"),
         Failure::Setup { error } => format!("cannot start: {error}"),
+        Failure::Record { error } => format!("the run could not be recorded: {error}"),
     }
 }

@@ -35,7 +35,7 @@ pub use error::{Error, Result};
 pub use read::{ActionRecord, PageRecord, PruneBy, PruneReport, RunDetail, RunFilter, RunSummary, StepRecord};
 pub use review::{Healed, ReviewItem};
 pub use reviewer::StoreReviewer;
-pub use write::{NewRun, RunHandle, blob_path};
+pub use write::{NewRun, RunHandle, blob_path, image_ext, screenshot_path};
 
 /// `PRAGMA application_id` of Statewright databases ("STWR").
 pub const APPLICATION_ID: i32 = 0x5354_5752;
@@ -216,6 +216,8 @@ impl Store {
                     "UPDATE runs SET status = 'interrupted',
                          message = 'the process recording this run stopped before the run finished (killed or crashed)',
                          finished_ms = coalesce((SELECT max(entered_ms) FROM steps WHERE run_id = ?1), started_ms),
+                         duration_ms = coalesce((SELECT max(entered_ms) FROM steps WHERE run_id = ?1), started_ms)
+                                       - started_ms,
                          step_count = (SELECT count(*) FROM steps WHERE run_id = ?1),
                          action_count = (SELECT count(*) FROM actions WHERE run_id = ?1 AND kind != 'preempted')
                      WHERE id = ?1 AND status IN ('running', 'needs_human_review')",

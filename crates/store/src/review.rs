@@ -77,7 +77,7 @@ impl Store {
     /// Puts a run's escalation in the queue and marks the run `needs_human_review`.
     pub fn open_review(&self, run_id: &str, request: &EscalationRequest) -> Result<i64> {
         let screenshot = match request.observation.as_ref().and_then(|o| o.screenshot.as_ref()) {
-            Some(png) => Some(self.put_blob(png, "png")?),
+            Some(image) => Some(self.put_blob(image, crate::write::image_ext(image))?),
             None => None,
         };
         let kind = serde_json::to_value(&request.failure)?["kind"].as_str().unwrap_or("unknown").to_owned();

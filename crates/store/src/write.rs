@@ -76,6 +76,21 @@ pub fn blob_path(bytes: &[u8], ext: &str) -> String {
     format!("screens/{}/{hash}.{ext}", &hash[..2])
 }
 
+/// The file extension of an image, from its first bytes: drivers may capture PNG, JPEG or
+/// WebP, and the store keeps what they give (compressed captures are not re-encoded).
+pub fn image_ext(bytes: &[u8]) -> &'static str {
+    match bytes {
+        [0xFF, 0xD8, 0xFF, ..] => "jpg",
+        [b'R', b'I', b'F', b'F', _, _, _, _, b'W', b'E', b'B', b'P', ..] => "webp",
+        _ => "png",
+    }
+}
+
+/// Where the store keeps a screenshot with these bytes (see [`blob_path`]).
+pub fn screenshot_path(bytes: &[u8]) -> String {
+    blob_path(bytes, image_ext(bytes))
+}
+
 impl Store {
     /// Records a new run as `running` (with its workflow, deduplicated by content hash) and
     /// takes its lock.
@@ -221,7 +236,7 @@ impl Store {
                 // The file is written inside the transaction, so `prune` (which holds the
                 // write lock while collecting garbage) never sees it unreferenced.
                 let screenshot = match &observation.screenshot {
-                    Some(png) => Some(self.put_blob(png, "png")?),
+                    Some(image) => Some(self.put_blob(image, image_ext(image))?),
                     None => None,
                 };
                 exec(

@@ -69,3 +69,23 @@ impl From<RunFilter> for statewright_store::RunFilter {
         statewright_store::RunFilter { workflow: f.workflow, status: f.status, limit: f.limit.map(|n| n as usize) }
     }
 }
+
+/// One message of a run's stream, sent once the event is in the run store: the engine's
+/// event and, for `observed`, the stored screenshot's path (served over `shot:`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RunMessage {
+    pub event: statewright_engine::Event,
+    pub screenshot: Option<String>,
+}
+
+impl RunMessage {
+    pub fn new(event: &statewright_engine::Event) -> Self {
+        let screenshot = match event {
+            statewright_engine::Event::Observed { observation, .. } => {
+                observation.screenshot.as_deref().map(|image| statewright_store::screenshot_path(image))
+            }
+            _ => None,
+        };
+        Self { event: event.clone(), screenshot }
+    }
+}

@@ -117,12 +117,50 @@ impl Params {
     /// that quotes what was typed) by the mask.
     pub fn redact(&self, text: &str) -> String {
         let mut out = text.to_owned();
-        for name in &self.secret {
-            if let Some(value) = self.values.get(name).filter(|v| !v.is_empty()) {
-                out = out.replace(value.as_str(), MASK);
+        for value in self.secret_values() {
+            if out.contains(value) {
+                out = out.replace(value, MASK);
             }
         }
         out
+    }
+
+    /// [`Params::redact`] on every string inside a JSON value (keys included): for element
+    /// snapshots, where a secret can hide in an input's value, an accessible name, a link's
+    /// href or a generated selector.
+    pub fn redact_json(&self, value: &mut serde_json::Value) {
+        use serde_json::Value;
+        if !self.has_secret_values() {
+            return;
+        }
+        match value {
+            Value::String(s) => *s = self.redact(s),
+            Value::Array(items) => items.iter_mut().for_each(|v| self.redact_json(v)),
+            Value::Object(map) => {
+                let redacted: serde_json::Map<String, Value> = std::mem::take(map)
+                    .into_iter()
+                    .map(|(k, mut v)| {
+                        self.redact_json(&mut v);
+                        (self.redact(&k), v)
+                    })
+                    .collect();
+                *map = redacted;
+            }
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+
+    /// Whether `text` shows any secret value.
+    pub fn reveals_secret(&self, text: &str) -> bool {
+        self.secret_values().any(|value| text.contains(value))
+    }
+
+    fn has_secret_values(&self) -> bool {
+        self.secret_values().next().is_some()
+    }
+
+    fn secret_values(&self) -> impl Iterator<Item = &str> {
+        self.secret.iter().filter_map(|name| self.values.get(name)).map(String::as_str).filter(|v| !v.is_empty())
     }
 
     /// Puts a reference back where `text` starts with a parameter's value (the longest

@@ -5,11 +5,11 @@ pub mod reviews;
 pub mod runs;
 pub mod workflows;
 
+use crate::error::{CommandError, CommandResult, ErrorCode};
+
 /// Runs blocking store or file work off the async runtime.
-pub async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> crate::error::CommandResult<T> + Send + 'static,
-) -> crate::error::CommandResult<T> {
+pub async fn blocking<T: Send + 'static>(f: impl FnOnce() -> CommandResult<T> + Send + 'static) -> CommandResult<T> {
     tauri::async_runtime::spawn_blocking(f)
         .await
-        .map_err(|e| crate::CommandError::new("shell", format!("a background task failed: {e}")))?
+        .map_err(|e| CommandError::new(ErrorCode::Shell, format!("a background task failed: {e}")))?
 }

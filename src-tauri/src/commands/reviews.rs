@@ -7,14 +7,14 @@ use statewright_workbench::{review_json, save_review_fix, validate_resolution};
 use tauri::{AppHandle, Emitter, Runtime, State};
 
 use super::blocking;
-use crate::error::{CommandError, CommandResult};
+use crate::error::{CommandError, CommandResult, ErrorCode};
 use crate::{AppState, REVIEWS_CHANGED};
 
 #[tauri::command(rename_all = "snake_case")]
 pub async fn list_reviews(state: State<'_, AppState>, status: Option<String>) -> CommandResult<Vec<Value>> {
-    let db = state.db.clone();
+    let store = state.store();
     blocking(move || {
-        let items = statewright_store::Store::open(&db)?.reviews(true)?;
+        let items = store.get()?.reviews(true)?;
         Ok(items.iter().filter(|i| status.as_ref().is_none_or(|s| &i.status == s)).map(review_json).collect())
     })
     .await
@@ -22,16 +22,16 @@ pub async fn list_reviews(state: State<'_, AppState>, status: Option<String>) ->
 
 #[tauri::command(rename_all = "snake_case")]
 pub async fn show_review(state: State<'_, AppState>, id: i64) -> CommandResult<Value> {
-    let db = state.db.clone();
-    blocking(move || Ok(review_json(&statewright_store::Store::open(&db)?.review(id)?))).await
+    let store = state.store();
+    blocking(move || Ok(review_json(&store.get()?.review(id)?))).await
 }
 
 /// The diff that saving this resolution would make to the workflow file; writes nothing.
 #[tauri::command(rename_all = "snake_case")]
 pub async fn preview_resolution(state: State<'_, AppState>, id: i64, resolution: Resolution) -> CommandResult<Value> {
-    let db = state.db.clone();
+    let store = state.store();
     blocking(move || {
-        let store = statewright_store::Store::open(&db)?;
+        let store = store.get()?;
         let item = store.review(id)?;
         validate_resolution(&item, &resolution)?;
         let fix = save_review_fix(&store, &item, &resolution, false)?;
@@ -48,15 +48,15 @@ pub async fn resolve_review<R: Runtime>(
     resolution: Resolution,
     save: bool,
 ) -> CommandResult<()> {
-    let db = state.db.clone();
+    let store = state.store();
     blocking(move || {
-        let store = statewright_store::Store::open(&db)?;
+        let store = store.get()?;
         let item = store.review(id)?;
         if item.status != "open" {
-            return Err(CommandError::new("not_open", format!("review {id} is already {}", item.status)));
+            return Err(CommandError::new(ErrorCode::NotOpen, format!("review {id} is already {}", item.status)));
         }
         if !store.is_recording(&item.run_id) {
-            return Err(CommandError::new("not_waiting", format!("review {id}'s run is no longer waiting")));
+            return Err(CommandError::new(ErrorCode::NotWaiting, format!("review {id}'s run is no longer waiting")));
         }
         validate_resolution(&item, &resolution)?;
         // The file is written before the run hears the answer, so a run that goes on to

@@ -1,33 +1,50 @@
 //! Starting, cancelling and reading runs. A run's events are persisted by the run store
 //! first, then forwarded to the window over the run's channel.
 
-use statewright_engine::CancellationToken;
+use statewright_runner::{Browser, CancellationToken, DemoSite, RunErrorKind, WorkflowSource, prepare};
 use statewright_store::{RunDetail, RunSummary};
-use statewright_workbench::ipc::{RunFilter, RunRequest};
+use statewright_workbench::ipc::{RunFilter, RunMessage, RunRequest};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, Runtime, State};
 
 use super::blocking;
-use crate::error::{CommandError, CommandResult};
-use crate::{AppState, run};
+use crate::AppState;
+use crate::error::{CommandError, CommandResult, ErrorCode};
 
-/// Starts a run and returns its id at once; its events follow on `events`.
+/// Starts a run through the one runner (as `statewright run` does) and returns its id at
+/// once; its events follow on `events`, each after it is in the run store.
 #[tauri::command(rename_all = "snake_case")]
 pub async fn start_run<R: Runtime>(
     app: AppHandle<R>,
     state: State<'_, AppState>,
     request: RunRequest,
-    events: Channel<serde_json::Value>,
+    events: Channel<RunMessage>,
 ) -> CommandResult<String> {
     let file = state.library.file(&request.workflow)?;
-    let supplied: Vec<(String, String)> = request.params.into_iter().collect();
-    let prepared = run::prepare(file, state.db.clone(), supplied, request.headed, request.demo_site).await?;
-    let id = prepared.id.clone();
+    let mut run = statewright_runner::RunRequest::new(WorkflowSource::File(file), &state.runs_dir);
+    run.params = request.params.into_iter().collect();
+    run.browser = Browser::Launch { headed: request.headed };
+    run.demo_site = request.demo_site.then(DemoSite::default);
+    run.db = Some(state.db.clone());
+    let prepared = prepare(run).await.map_err(|e| {
+        let code = match e.kind {
+            RunErrorKind::Invalid => ErrorCode::InvalidRun,
+            RunErrorKind::Environment => ErrorCode::RunEnvironment,
+        };
+        CommandError::new(code, e.message)
+    })?;
+    let id = prepared.id().to_owned();
     let cancel = CancellationToken::new();
     state.live_runs.lock().expect("live runs lock").insert(id.clone(), cancel.clone());
     let run_id = id.clone();
     tauri::async_runtime::spawn(async move {
-        run::execute(prepared, events, cancel).await;
+        prepared
+            .execute(cancel, move |event| {
+                if events.send(RunMessage::new(event)).is_err() {
+                    tracing::debug!("the window stopped listening to the run");
+                }
+            })
+            .await;
         app.state::<AppState>().live_runs.lock().expect("live runs lock").remove(&run_id);
     });
     Ok(id)
@@ -36,19 +53,20 @@ pub async fn start_run<R: Runtime>(
 #[tauri::command(rename_all = "snake_case")]
 pub fn cancel_run(state: State<'_, AppState>, run_id: String) -> CommandResult<()> {
     let runs = state.live_runs.lock().expect("live runs lock");
-    let token = runs.get(&run_id).ok_or_else(|| CommandError::new("not_found", format!("no live run {run_id}")))?;
+    let token =
+        runs.get(&run_id).ok_or_else(|| CommandError::new(ErrorCode::NotFound, format!("no live run {run_id}")))?;
     token.cancel();
     Ok(())
 }
 
 #[tauri::command(rename_all = "snake_case")]
 pub async fn list_runs(state: State<'_, AppState>, filter: RunFilter) -> CommandResult<Vec<RunSummary>> {
-    let db = state.db.clone();
-    blocking(move || Ok(statewright_store::Store::open(&db)?.list_runs(&filter.into())?)).await
+    let store = state.store();
+    blocking(move || Ok(store.get()?.list_runs(&filter.into())?)).await
 }
 
 #[tauri::command(rename_all = "snake_case")]
 pub async fn open_run(state: State<'_, AppState>, run_id: String) -> CommandResult<RunDetail> {
-    let db = state.db.clone();
-    blocking(move || Ok(statewright_store::Store::open(&db)?.run_detail(&run_id, true)?)).await
+    let store = state.store();
+    blocking(move || Ok(store.get()?.run_detail(&run_id, true)?)).await
 }

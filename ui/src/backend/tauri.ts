@@ -7,7 +7,7 @@ import { getCurrentWindow } from '@tauri-apps/api/window';
 import type { Resolution, ReviewItem } from '../review/types';
 import type { RunEvent } from '../run/events';
 import { BackendError, type Backend, type Unsubscribe } from './types';
-import type { Diagnostic, ErrorPayload, OpenedWorkflow, RunDetail, RunFilter, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
+import type { Diagnostic, ErrorPayload, OpenedWorkflow, RunDetail, RunFilter, RunMessage, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
 
 async function call<T>(cmd: string, args?: Record<string, unknown>): Promise<T> {
   try {
@@ -36,8 +36,10 @@ export class TauriBackend implements Backend {
   }
 
   async startRun(request: RunRequest, onEvent: (e: RunEvent) => void): Promise<string> {
-    const channel = new Channel<RunEvent>();
-    channel.onmessage = onEvent;
+    // Each message is an engine event (already in the run store) and, for `observed`, the
+    // stored screenshot's path.
+    const channel = new Channel<RunMessage>();
+    channel.onmessage = (m) => onEvent({ ...m.event, screenshot: m.screenshot });
     return call<string>('start_run', { request, events: channel });
   }
 

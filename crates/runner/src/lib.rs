@@ -1,0 +1,24 @@
+//! One way to run a workflow, for every front end (the CLI's `run`, the app's *Run…*, and
+//! later `agent`, `record`, `batch`, `goto`): [`prepare`] loads the workflow, binds its
+//! parameters (serving the demo site when asked), opens the run store and records the run
+//! as started; [`PreparedRun::execute`] starts the drivers the workflow needs, runs the
+//! engine, and for every event persists it in the store first and then hands it to the
+//! caller's observer; at the end the run folder is exported from the store.
+//!
+//! Invariants: the shells depend on this crate, never on the drivers or the demo site; an
+//! event reaches an observer only once it is in the store (persist, then notify); a store
+//! write that fails fails the run, loudly; the run folder has one writer ([`export`]).
+
+mod error;
+pub mod export;
+mod prepare;
+mod record;
+mod request;
+mod summary;
+
+pub use error::{RunError, RunErrorKind};
+pub use prepare::{PreparedRun, prepare};
+pub use request::{Browser, DemoSite, ReviewPolicy, RunRequest, WorkflowSource};
+pub use summary::RunSummary;
+
+pub use statewright_engine::{CancellationToken, Event, Failure, RunStatus};

@@ -1,0 +1,250 @@
+//! Preparing a run: the workflow loaded and its parameters bound (the demo site served when
+//! asked), the store opened and the run recorded as started under a fresh id.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use serde_json::{Value, json};
+use statewright_demo::{Site, SiteServer};
+use statewright_engine::{Advisor, CancellationToken, Event};
+use statewright_store::{Error as StoreError, NewRun, RunHandle, Store};
+use statewright_workflow::{Params, Workflow, load_file};
+use statewright_world::needs;
+
+use crate::error::RunError;
+use crate::request::{Browser, DemoSite, ReviewPolicy, RunRequest, WorkflowSource};
+use crate::summary::RunSummary;
+
+/// A run recorded as started, ready to execute. Dropping it without executing leaves the
+/// run to be marked `interrupted` by the next start (its lock file goes with it).
+pub struct PreparedRun {
+    pub(crate) id: String,
+    pub(crate) workflow: Workflow,
+    pub(crate) params: Params,
+    pub(crate) browser: Browser,
+    pub(crate) browser_label: String,
+    pub(crate) warnings: Vec<String>,
+    /// Kept alive for the run; the server stops when dropped.
+    pub(crate) site: Option<SiteServer>,
+    pub(crate) store: Store,
+    pub(crate) handle: RunHandle,
+    pub(crate) db: PathBuf,
+    pub(crate) run_dir: PathBuf,
+    pub(crate) review: ReviewPolicy,
+    pub(crate) advisor: Option<Arc<dyn Advisor>>,
+}
+
+impl PreparedRun {
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    pub fn workflow(&self) -> &Workflow {
+        &self.workflow
+    }
+
+    /// What the run drives, in words: `headless Chromium`, `attached browser + desktop`…
+    pub fn browser_label(&self) -> &str {
+        &self.browser_label
+    }
+
+    /// Loader warnings (e.g. CliGent features with no counterpart), for the caller to show.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// Where the run folder is exported to.
+    pub fn run_dir(&self) -> &Path {
+        &self.run_dir
+    }
+
+    /// Records a run that never got going (the caller gave up before executing it).
+    pub fn abort(self, reason: &str) {
+        if let Err(e) = self.store.abort_run(self.handle, reason) {
+            tracing::warn!("cannot record the run in the store: {e}");
+        }
+    }
+
+    /// Runs to the end (or until `cancel`); `observer` hears of each event once it is
+    /// persisted. See [`crate::record`].
+    pub async fn execute(self, cancel: CancellationToken, observer: impl FnMut(&Event) + Send + 'static) -> RunSummary {
+        crate::record::execute(self, cancel, observer).await
+    }
+}
+
+/// Loads, binds and records the run as started. Errors of the caller's input are
+/// [`crate::RunErrorKind::Invalid`].
+pub async fn prepare(request: RunRequest) -> Result<PreparedRun, RunError> {
+    let db = request.db_path();
+    let RunRequest { workflow, params, browser, demo_site, runs_dir, review, advisor, .. } = request;
+    let (workflow, path, warnings) = match workflow {
+        WorkflowSource::File(file) => {
+            let loaded = load_file(&file).map_err(|d| RunError::invalid("invalid_workflow", d.to_string()))?;
+            let warnings = loaded.warnings.0.iter().map(ToString::to_string).collect();
+            (loaded.workflow, Some(file), warnings)
+        }
+        WorkflowSource::Loaded { workflow, path } => (*workflow, path, Vec::new()),
+    };
+    let mut supplied = params;
+    let site = match demo_site {
+        Some(demo) => Some(serve_demo(&workflow, &demo, &mut supplied).await?),
+        None => None,
+    };
+    let params = Params::bind(&workflow, &supplied).map_err(|e| RunError::invalid("invalid_params", e.to_string()))?;
+    let browser_label = browser_label(&workflow, &browser);
+    let workflow_path = path.map(|p| std::path::absolute(&p).unwrap_or(p).to_string_lossy().into_owned());
+    let store = open_store(&db).await?;
+    let (store, handle, id) = {
+        let workflow_json = workflow_as_run(&workflow, &params);
+        let parameters = json!(params.masked_values());
+        let name = workflow.name.clone();
+        let label = browser_label.clone();
+        tokio::task::spawn_blocking(move || {
+            start_run(&store, &name, &workflow_json, &parameters, &label, workflow_path.as_deref())
+                .map(|(handle, id)| (store, handle, id))
+        })
+        .await
+        .map_err(|e| RunError::environment("store", e.to_string()))??
+    };
+    let run_dir = runs_dir.join(&id);
+    Ok(PreparedRun {
+        id,
+        workflow,
+        params,
+        browser,
+        browser_label,
+        warnings,
+        site,
+        store,
+        handle,
+        db,
+        run_dir,
+        review,
+        advisor,
+    })
+}
+
+/// Serves the demo site and passes its address as `site`, unless the caller gave one.
+async fn serve_demo(
+    workflow: &Workflow,
+    demo: &DemoSite,
+    supplied: &mut Vec<(String, String)>,
+) -> Result<SiteServer, RunError> {
+    if !workflow.parameters.contains_key("site") {
+        return Err(RunError::invalid(
+            "demo_site",
+            format!("the demo site is passed as the `site` parameter, but workflow `{}` declares none", workflow.name),
+        ));
+    }
+    let site = match &demo.drift {
+        Some(path) => Site::drifted(Site::Demo, path)
+            .map_err(|e| RunError::invalid("drift", format!("{}: {e}", path.display())))?,
+        None => Site::Demo,
+    };
+    let server = SiteServer::start(site, 0)
+        .await
+        .map_err(|e| RunError::environment("demo_site", format!("cannot serve the demo site: {e}")))?;
+    if !supplied.iter().any(|(k, _)| k == "site") {
+        supplied.push(("site".into(), server.url()));
+    }
+    Ok(server)
+}
+
+fn browser_label(workflow: &Workflow, browser: &Browser) -> String {
+    let needs = needs(workflow);
+    let page = match browser {
+        Browser::Attach { .. } => "attached browser",
+        Browser::Launch { headed: true } => "headed Chromium",
+        Browser::Launch { headed: false } => "headless Chromium",
+    };
+    match (needs.browser, needs.desktop) {
+        (false, _) => "desktop".to_owned(),
+        (true, false) => page.to_owned(),
+        (true, true) => format!("{page} + desktop"),
+    }
+}
+
+async fn open_store(db: &Path) -> Result<Store, RunError> {
+    let db = db.to_owned();
+    tokio::task::spawn_blocking(move || Store::open(&db))
+        .await
+        .map_err(|e| RunError::environment("store", e.to_string()))?
+        .map_err(|e| RunError::environment("store", e.to_string()))
+}
+
+/// A sortable, unique run id: `20261122-051233-3f9a`.
+fn new_run_id() -> String {
+    let stamp = humantime::format_rfc3339_seconds(SystemTime::now()).to_string();
+    let digits: String = stamp.chars().filter(char::is_ascii_digit).collect();
+    let (date, time) = digits.split_at(8.min(digits.len()));
+    format!("{date}-{time}-{:04x}", fastrand::u16(..))
+}
+
+/// Records the run as started. Ids carry 16 random bits per second: on the rare clash with
+/// another run, draw again.
+fn start_run(
+    store: &Store,
+    workflow_name: &str,
+    workflow_json: &str,
+    parameters: &Value,
+    browser: &str,
+    workflow_path: Option<&str>,
+) -> Result<(RunHandle, String), RunError> {
+    let mut attempt = 0;
+    loop {
+        let id = new_run_id();
+        let started =
+            store.start_run(&NewRun { id: &id, workflow_name, workflow_json, parameters, browser, workflow_path });
+        match started {
+            Ok(handle) => return Ok((handle, id)),
+            Err(e @ (StoreError::Sqlite { .. } | StoreError::Io { .. })) if attempt < 3 => {
+                tracing::debug!("cannot start run {id}: {e}; trying another id");
+                attempt += 1;
+            }
+            Err(e) => return Err(RunError::environment("store", format!("cannot record the run: {e}"))),
+        }
+    }
+}
+
+/// The workflow as run, as JSON, with the defaults of secret parameters masked.
+fn workflow_as_run(workflow: &Workflow, params: &Params) -> String {
+    let mut value = serde_json::to_value(workflow).unwrap_or(Value::Null);
+    let masked = params.masked_values();
+    if let Some(Value::Object(declared)) = value.get_mut("parameters") {
+        for (name, declaration) in declared.iter_mut() {
+            let secret = workflow.parameters.get(name).is_some_and(|p| p.secret);
+            if secret && declaration.get("default").is_some() {
+                declaration["default"] = json!(masked.get(name).cloned().unwrap_or_else(|| "********".into()));
+            }
+        }
+    }
+    value.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_ids_sort_by_time_and_carry_random_bits() {
+        let id = new_run_id();
+        assert_eq!(id.len(), "20261122-051233-3f9a".len(), "{id}");
+        assert!(id[..8].chars().all(|c| c.is_ascii_digit()) && id.as_bytes()[8] == b'-', "{id}");
+    }
+
+    #[test]
+    fn secret_defaults_are_masked_in_the_workflow_as_run() {
+        let workflow: Workflow = serde_json::from_value(json!({
+            "version": 1, "name": "w",
+            "parameters": {"pw": {"secret": true, "default": "hunter2"}, "user": {"default": "ann"}},
+            "states": [{"name": "done", "checks": [{"type": "url", "value": "about:blank"}],
+                        "terminal": {"outcome": "success"}}]
+        }))
+        .unwrap();
+        let params = Params::bind(&workflow, &[]).unwrap();
+        let json = workflow_as_run(&workflow, &params);
+        assert!(!json.contains("hunter2"), "{json}");
+        assert!(json.contains("ann"), "non-secret defaults stay: {json}");
+    }
+}

@@ -1,0 +1,183 @@
+//! Executing a prepared run: the drivers it needs, the engine, and the recorder thread that
+//! persists each event before the observer hears of it.
+
+use std::sync::{Arc, Mutex};
+
+use statewright_chrome::{ChromeDriver, LaunchOptions};
+use statewright_desktop::X11Desktop;
+use statewright_engine::{CancellationToken, Event, Failure, Reviewer, RunOptions, RunReport, RunStatus};
+use statewright_store::{RunHandle, Store, StoreReviewer};
+use statewright_world::{World, needs};
+use tokio::sync::mpsc::UnboundedReceiver;
+
+use crate::export::{Images, export};
+use crate::prepare::PreparedRun;
+use crate::request::{Browser, ReviewPolicy};
+use crate::summary::RunSummary;
+
+/// Events that arrived together go to the store in one transaction, up to this many.
+const BATCH: usize = 64;
+
+pub(crate) async fn execute(
+    run: PreparedRun,
+    cancel: CancellationToken,
+    mut observer: impl FnMut(&Event) + Send + 'static,
+) -> RunSummary {
+    let PreparedRun { id, workflow, params, browser, store, handle, db, run_dir, review, advisor, site, .. } = run;
+    let summary_of = |report: &RunReport| RunSummary {
+        run_id: id.clone(),
+        workflow: workflow.name.clone(),
+        status: report.status,
+        end_state: report.end_state.clone(),
+        outcome: report.outcome,
+        message: report.message.clone(),
+        failure: report.failure.clone(),
+        duration_ms: report.duration.as_millis() as u64,
+        steps: report.steps,
+        actions: report.actions,
+        llm_calls: 0,
+        llm_tokens: 0,
+        run_dir: run_dir.clone(),
+    };
+
+    let mut driver = match start_drivers(&workflow, &browser).await {
+        Ok(driver) => driver,
+        Err(error) => {
+            let report = failed(Failure::Driver { error: error.clone() });
+            // Persist, then notify: the observer hears the end only once the store has it.
+            if let Ok(Ok(())) = tokio::task::spawn_blocking(move || store.abort_run(handle, &error)).await {
+                observer(&Event::RunFinished {
+                    status: report.status,
+                    end_state: None,
+                    outcome: None,
+                    message: report.message.clone(),
+                    failure: report.failure.clone(),
+                    duration_ms: 0,
+                    steps: 0,
+                    actions: 0,
+                });
+            }
+            return summary_of(&report);
+        }
+    };
+    let locators = store.locators(&workflow.name).unwrap_or_default();
+    let reviewer: Option<Arc<dyn Reviewer>> = match review {
+        ReviewPolicy::Never => None,
+        ReviewPolicy::Wait { timeout } => match StoreReviewer::open(&db, &id, timeout) {
+            Ok(reviewer) => Some(Arc::new(reviewer)),
+            Err(e) => {
+                tracing::warn!("nobody can review this run: {e}");
+                None
+            }
+        },
+    };
+    let options = RunOptions { locators, advisor, reviewer };
+
+    // A store that cannot keep the run stops it: a run nobody can account for must not be
+    // reported as a success.
+    let store_failure: Arc<Mutex<Option<String>>> = Arc::default();
+    let engine_cancel = cancel.child_token();
+    let (events_tx, events_rx) = tokio::sync::mpsc::unbounded_channel();
+    let recorder = {
+        let store_failure = store_failure.clone();
+        let stop = engine_cancel.clone();
+        tokio::task::spawn_blocking(move || record(store, handle, events_rx, observer, &store_failure, &stop))
+    };
+    let report = statewright_engine::run(&workflow, &params, &mut driver, events_tx, engine_cancel, options).await;
+    driver.close().await;
+    drop(site);
+    let store = recorder.await.ok();
+    let mut summary = summary_of(&report);
+    let failure = store_failure.lock().unwrap_or_else(|e| e.into_inner()).take();
+    if let Some(error) = failure {
+        summary.status = RunStatus::Failed;
+        summary.message = format!("the run could not be recorded: {error}");
+        summary.failure = Some(Failure::Record { error });
+        return summary;
+    }
+    if let Some(store) = store {
+        let dir = run_dir.clone();
+        match tokio::task::spawn_blocking(move || export(&store, &id, &dir, Images::AsStored)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::error!("cannot write the run folder (the store has the run): {e}"),
+            Err(e) => tracing::error!("the run folder's writer failed: {e}"),
+        }
+    }
+    summary
+}
+
+fn failed(failure: Failure) -> RunReport {
+    RunReport {
+        status: RunStatus::Failed,
+        end_state: None,
+        outcome: None,
+        message: statewright_engine::explain::failure(&failure),
+        failure: Some(failure),
+        duration: std::time::Duration::ZERO,
+        steps: 0,
+        actions: 0,
+    }
+}
+
+/// The desktop (only for workflows that use it: a clear error without X) and the browser
+/// (only for workflows with page checks or actions).
+async fn start_drivers(workflow: &statewright_workflow::Workflow, browser: &Browser) -> Result<World, String> {
+    let needs = needs(workflow);
+    let desktop = if needs.desktop { Some(X11Desktop::connect().await.map_err(|e| e.to_string())?) } else { None };
+    let chrome = if needs.browser {
+        let (headed, cdp_url) = match browser {
+            Browser::Launch { headed } => (*headed, None),
+            Browser::Attach { cdp_url } => (false, Some(cdp_url.clone())),
+        };
+        let options = LaunchOptions {
+            headed,
+            cdp_url,
+            executable: None,
+            viewport: (workflow.config.viewport.width, workflow.config.viewport.height),
+        };
+        Some(ChromeDriver::start(&options).await.map_err(|e| e.to_string())?)
+    } else {
+        None
+    };
+    Ok(World::new(chrome, desktop))
+}
+
+/// The recorder thread: persist a batch, then notify. After a failed write nothing more is
+/// persisted or announced; the engine is stopped and the run marked failed if the store
+/// still takes that.
+fn record(
+    store: Store,
+    mut handle: RunHandle,
+    mut events: UnboundedReceiver<Event>,
+    mut observer: impl FnMut(&Event),
+    store_failure: &Mutex<Option<String>>,
+    stop: &CancellationToken,
+) -> Store {
+    let mut failed = false;
+    while let Some(first) = events.blocking_recv() {
+        let mut batch = vec![first];
+        while batch.len() < BATCH
+            && let Ok(event) = events.try_recv()
+        {
+            batch.push(event);
+        }
+        if failed {
+            continue;
+        }
+        if let Err(e) = store.record_all(&mut handle, &batch) {
+            tracing::error!("cannot record the run in {}: {e}", store.path().display());
+            *store_failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.to_string());
+            failed = true;
+            stop.cancel();
+            continue;
+        }
+        batch.iter().for_each(&mut observer);
+    }
+    if failed {
+        let error = store_failure.lock().unwrap_or_else(|e| e.into_inner()).clone().unwrap_or_default();
+        if let Err(e) = store.abort_run(handle, &format!("the run could not be recorded: {error}")) {
+            tracing::error!("cannot mark the run failed either ({e}); the next start marks it interrupted");
+        }
+    }
+    store
+}

@@ -8,6 +8,15 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// `println!` and `print!` to stdout, ending quietly on a closed pipe (see `out`).
+macro_rules! outln {
+    ($($t:tt)*) => { $crate::out::write_line(format_args!($($t)*)) };
+}
+macro_rules! out {
+    ($($t:tt)*) => { $crate::out::write(format_args!($($t)*)) };
+}
+
+mod out;
 mod progress;
 mod review_cmd;
 mod run;
@@ -90,7 +99,7 @@ fn main() -> ExitCode {
             Command::Validate { files, json } => workflow_cmds::validate(&files, json),
             Command::Convert { input, output } => workflow_cmds::convert(&input, &output),
             Command::Schema => {
-                print!("{}", statewright_workflow::json_schema());
+                out!("{}", statewright_workflow::json_schema());
                 exit::SUCCEEDED
             }
             Command::DemoSite { port, dir, drift } => workflow_cmds::demo_site(port, dir, drift).await,

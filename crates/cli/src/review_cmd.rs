@@ -129,17 +129,17 @@ pub fn review(args: ReviewArgs) -> u8 {
 fn list(store: &Store, all: bool, json: bool) -> Result<(), String> {
     let items = store.reviews(all).map_err(|e| e.to_string())?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&items).map_err(|e| e.to_string())?);
+        outln!("{}", serde_json::to_string_pretty(&items).map_err(|e| e.to_string())?);
         return Ok(());
     }
     if items.is_empty() {
-        println!("no reviews {}", if all { "yet" } else { "are waiting" });
+        outln!("no reviews {}", if all { "yet" } else { "are waiting" });
         return Ok(());
     }
-    println!("{:>4}  {:<9}  {:<20}  {:<22}  {:<20}  reason", "id", "status", "run", "workflow", "state");
+    outln!("{:>4}  {:<9}  {:<20}  {:<22}  {:<20}  reason", "id", "status", "run", "workflow", "state");
     for item in items {
         let reason = item.reason.lines().next().unwrap_or_default();
-        println!(
+        outln!(
             "{:>4}  {:<9}  {:<20}  {:<22}  {:<20}  {}",
             item.id,
             item.status,
@@ -155,40 +155,40 @@ fn list(store: &Store, all: bool, json: bool) -> Result<(), String> {
 fn show(store: &Store, id: i64, json: bool) -> Result<(), String> {
     let item = store.review(id).map_err(|e| e.to_string())?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&item).map_err(|e| e.to_string())?);
+        outln!("{}", serde_json::to_string_pretty(&item).map_err(|e| e.to_string())?);
         return Ok(());
     }
     let request = &item.request;
-    println!("review {} · {} · run {} · {}", item.id, item.status, item.run_id, item.workflow);
-    println!("state:   {}", item.state.as_deref().unwrap_or("(none recognised)"));
-    println!("why:     {}", item.reason.replace('\n', "\n         "));
+    outln!("review {} · {} · run {} · {}", item.id, item.status, item.run_id, item.workflow);
+    outln!("state:   {}", item.state.as_deref().unwrap_or("(none recognised)"));
+    outln!("why:     {}", item.reason.replace('\n', "\n         "));
     for tried in &request.tried {
-        println!("tried:   {}: {}", tried.stage, tried.outcome);
+        outln!("tried:   {}: {}", tried.stage, tried.outcome);
     }
     if let Some(action) = &request.action {
         let text = serde_json::to_string(&action.action).unwrap_or_default();
-        println!("action:  `{}` action {}: {text}", action.state, action.index);
+        outln!("action:  `{}` action {}: {text}", action.state, action.index);
     }
     if let Some(page) = &request.observation {
-        println!("page:    {} ({:?})", page.url, page.title);
+        outln!("page:    {} ({:?})", page.url, page.title);
         if let Some(shot) = &item.screenshot {
             let root = store.root().unwrap_or(Path::new("."));
-            println!("screen:  {}", root.join(shot).display());
+            outln!("screen:  {}", root.join(shot).display());
         }
         for element in page.elements.as_array().map(Vec::as_slice).unwrap_or_default().iter().take(25) {
             let field = |k: &str| element.get(k).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
-            println!("         {:<5} {:<10} {:<32} {}", field("id"), field("role"), field("selector"), field("name"));
+            outln!("         {:<5} {:<10} {:<32} {}", field("id"), field("role"), field("selector"), field("name"));
         }
     }
     let suggested: Vec<String> = request.suggested_checks.iter().map(statewright_engine::matcher::describe).collect();
     if !suggested.is_empty() {
-        println!("checks that hold here: {}", suggested.join("; "));
+        outln!("checks that hold here: {}", suggested.join("; "));
     }
-    println!("states:  {}", request.states.join(", "));
+    outln!("states:  {}", request.states.join(", "));
     if let Some(resolution) = &item.resolution {
-        println!("resolved: {}", serde_json::to_string(resolution).unwrap_or_default());
+        outln!("resolved: {}", serde_json::to_string(resolution).unwrap_or_default());
     } else {
-        println!("resolve: statewright review resolve {id} retry|skip|actions|declare-state|new-state|abort [--save]");
+        outln!("resolve: statewright review resolve {id} retry|skip|actions|declare-state|new-state|abort [--save]");
     }
     Ok(())
 }
@@ -208,7 +208,7 @@ fn resolve(store: &Store, args: &ResolveArgs) -> Result<(), String> {
     }
     let saved_to = if args.save { Some(report(save_review_fix(store, &item, &resolution, true))?) } else { None };
     store.resolve_review(item.id, &resolution, saved_to.as_deref()).map_err(|e| e.to_string())?;
-    println!("{}", json!({ "review": item.id, "run_id": item.run_id, "resolution": resolution, "saved_to": saved_to }));
+    outln!("{}", json!({ "review": item.id, "run_id": item.run_id, "resolution": resolution, "saved_to": saved_to }));
     Ok(())
 }
 
@@ -279,7 +279,7 @@ fn save_healed(store: &Store, run: &str) -> Result<(), String> {
 /// Shows a saved (or previewed) fix: the diff on stdout, what changed on stderr.
 fn report(saved: statewright_workbench::Result<SavedFix>) -> Result<String, String> {
     let saved = saved.map_err(|e| e.to_string())?;
-    print!("{}", saved.diff);
+    out!("{}", saved.diff);
     if let Some(version) = saved.version {
         eprintln!(
             "saved {} ({}); the previous version is kept in the store as version {version}",

@@ -106,7 +106,7 @@ pub async fn run(args: RunArgs) -> u8 {
     });
     let summary = prepared.execute(cancel, move |event| progress.show(event)).await;
     if args.json {
-        println!("{}", serde_json::to_string(&summary).unwrap_or_default());
+        outln!("{}", serde_json::to_string(&summary).unwrap_or_default());
     }
     exit_code(&summary)
 }

@@ -83,7 +83,7 @@ pub fn runs(args: RunsArgs) -> u8 {
     if !db.exists() {
         return match &args.command {
             RunsCommand::List { json: true, .. } => {
-                println!("[]");
+                outln!("[]");
                 exit::SUCCEEDED
             }
             RunsCommand::List { .. } => {
@@ -92,7 +92,7 @@ pub fn runs(args: RunsArgs) -> u8 {
             }
             RunsCommand::Show { run, .. } | RunsCommand::Export { run, .. } => fail(&Error::UnknownRun(run.clone())),
             RunsCommand::Prune { .. } => {
-                println!("pruned 0 runs and 0 files");
+                outln!("pruned 0 runs and 0 files");
                 exit::SUCCEEDED
             }
         };
@@ -126,19 +126,25 @@ fn seconds(ms: i64) -> String {
 fn list(store: &Store, filter: RunFilter, json: bool) -> Result<u8, Error> {
     let runs = store.list_runs(&filter)?;
     if json {
-        println!("{}", serde_json::to_string(&runs)?);
+        outln!("{}", serde_json::to_string(&runs)?);
         return Ok(exit::SUCCEEDED);
     }
     if runs.is_empty() {
         eprintln!("no runs");
         return Ok(exit::SUCCEEDED);
     }
-    println!(
+    outln!(
         "{:<21} {:<18} {:<20} {:<24} {:>9} {:>5} {:>7}  END STATE",
-        "RUN", "STATUS", "WORKFLOW", "STARTED", "DURATION", "STEPS", "ACTIONS"
+        "RUN",
+        "STATUS",
+        "WORKFLOW",
+        "STARTED",
+        "DURATION",
+        "STEPS",
+        "ACTIONS"
     );
     for r in runs {
-        println!(
+        outln!(
             "{:<21} {:<18} {:<20} {:<24} {:>9} {:>5} {:>7}  {}",
             r.id,
             r.status,
@@ -157,9 +163,9 @@ fn show(store: &Store, prefix: &str, json: bool) -> Result<u8, Error> {
     let id = store.resolve_run(prefix)?;
     let detail = store.run_detail(&id, json)?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&detail)?);
+        outln!("{}", serde_json::to_string_pretty(&detail)?);
     } else {
-        print!("{}", render(&detail));
+        out!("{}", render(&detail));
     }
     Ok(exit::SUCCEEDED)
 }
@@ -272,6 +278,6 @@ fn prune(store: &Store, keep: Option<usize>, before: Option<&str>) -> Result<u8,
         (None, None) => unreachable!("clap requires --keep or --before"),
     };
     let report = store.prune(by)?;
-    println!("pruned {} runs and {} files", report.runs, report.files);
+    outln!("pruned {} runs and {} files", report.runs, report.files);
     Ok(exit::SUCCEEDED)
 }

@@ -35,7 +35,7 @@ pub fn validate(files: &[PathBuf], json: bool) -> u8 {
         }
     }
     if json {
-        println!("{}", serde_json::to_string_pretty(&all).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&all).unwrap_or_default());
     } else if failed {
         let errors = all.errors().count();
         eprintln!("{errors} error{} found", if errors == 1 { "" } else { "s" });
@@ -56,7 +56,7 @@ pub fn convert(input: &Path, output: &Path) -> u8 {
     }
     let text = to_native_json(&loaded.workflow);
     if output.as_os_str() == "-" {
-        print!("{text}");
+        out!("{text}");
         return exit::SUCCEEDED;
     }
     match std::fs::write(output, text) {

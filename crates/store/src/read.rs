@@ -271,7 +271,8 @@ impl Store {
     /// Deletes finished runs (never running ones) and then every screenshot or artifact
     /// file that no remaining row references.
     pub fn prune(&self, by: PruneBy) -> Result<PruneReport> {
-        let active = "('running', 'pending')";
+        // Live runs are never pruned: one waiting for a person still needs its row and review.
+        let active = "('running', 'pending', 'needs_human_review')";
         let tx = self.immediate()?;
         let runs = match by {
             PruneBy::Keep(n) => tx.execute(

@@ -54,7 +54,13 @@ pub fn validate_resolution(item: &ReviewItem, resolution: &Resolution) -> Result
         Resolution::Actions { actions } => probe_states.push(
             json!({"name": "corrective actions", "checks": [{"type": "url", "value": "about:blank"}], "actions": actions}),
         ),
-        Resolution::NewState { state, .. } => {
+        Resolution::NewState { state, before } => {
+            if let Some(before) = before.as_ref().filter(|b| !states.contains(b)) {
+                return Err(Error::Invalid(format!(
+                    "the workflow has no state `{before}` to put the new state before; it has: {}",
+                    states.join(", ")
+                )));
+            }
             if states.contains(&state.name) {
                 return Err(Error::Invalid(format!("a state named `{}` already exists", state.name)));
             }

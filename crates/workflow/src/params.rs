@@ -76,6 +76,17 @@ pub enum ParamError {
     Unknown { name: String, declared: String },
     #[error("parameter `{0}` has no default; pass it with --param {0}=VALUE")]
     Missing(String),
+    #[error(
+        "state `{state}` would write the file `{name}`, which is not a plain file name inside the run folder \
+         (check the parameters it is built from)"
+    )]
+    UnsafeFileName { state: String, name: String },
+}
+
+/// A name for a file inside the run folder: no separators, no `..`, not hidden, no NUL.
+/// Checked on the workflow as written and again once parameters are filled in.
+pub fn is_plain_file_name(name: &str) -> bool {
+    !name.is_empty() && !name.contains(['/', '\\', '\0']) && !name.starts_with('.') && name.len() <= 255
 }
 
 pub const MASK: &str = "••••••";
@@ -99,7 +110,27 @@ impl Params {
             }
         }
         let secret = workflow.parameters.iter().filter(|(_, p)| p.secret).map(|(n, _)| n.clone()).collect();
-        Ok(Self { values, secret })
+        let params = Self { values, secret };
+        params.check_file_names(workflow)?;
+        Ok(params)
+    }
+
+    /// Every file name an action writes, filled in, must stay a plain name: a parameter may
+    /// not lead a `save_html` or `screenshot` out of the run folder.
+    fn check_file_names(&self, workflow: &Workflow) -> Result<(), ParamError> {
+        for state in &workflow.states {
+            for action in &state.actions {
+                if let crate::model::Action::SaveHtml { filename } | crate::model::Action::Screenshot { filename } =
+                    action
+                {
+                    let name = self.render(filename);
+                    if !is_plain_file_name(&name) {
+                        return Err(ParamError::UnsafeFileName { state: state.name.clone(), name: self.redact(&name) });
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Fills in every reference. Unknown references are left as written; validation rejects

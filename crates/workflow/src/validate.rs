@@ -341,12 +341,7 @@ fn check_action(action: &Action, path: &JsonPath, workflow: &Workflow, report: &
             );
         }
         Action::SaveHtml { filename } | Action::Screenshot { filename } => {
-            let plain = !filename.is_empty()
-                && !filename.contains(['/', '\\'])
-                && filename != "."
-                && filename != ".."
-                && !filename.starts_with('.');
-            if !plain {
+            if !crate::params::is_plain_file_name(filename) {
                 report.error(
                     &path.key("filename"),
                     format!("`{filename}` is not a plain file name"),

@@ -89,6 +89,9 @@ fn config(config: &Config, path: &JsonPath, report: &mut Reporter) {
     }
 }
 
+/// How many undefined state names get a did-you-mean.
+const MAX_SUGGESTIONS: usize = 20;
+
 fn states(workflow: &Workflow, report: &mut Reporter) {
     let states_path = JsonPath::root().key("states");
     if workflow.states.is_empty() {
@@ -128,10 +131,18 @@ fn states(workflow: &Workflow, report: &mut Reporter) {
             check_action(action, &path.key("actions").index(ai), workflow, report);
         }
     }
+    // Suggestions cost an edit distance per state: offered for the first few mistakes only,
+    // so a file full of them still validates in linear time.
+    let mut suggestions = MAX_SUGGESTIONS;
     for (i, state) in workflow.states.iter().enumerate() {
         for (ni, next) in state.next.iter().enumerate() {
             if !seen.contains_key(next.as_str()) {
-                let help = closest(next, seen.keys().copied()).map(|s| format!("did you mean `{s}`?"));
+                let help = if suggestions > 0 {
+                    suggestions -= 1;
+                    closest(next, seen.keys().copied()).map(|s| format!("did you mean `{s}`?"))
+                } else {
+                    None
+                };
                 report.error(
                     &states_path.index(i).key("next").index(ni),
                     format!("`next` names an undefined state `{next}`"),
@@ -415,7 +426,12 @@ fn is_identifier(s: &str) -> bool {
 pub(crate) fn closest<'c>(word: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
     let len = word.chars().count();
     let limit = if len <= 3 { 1 } else { (len / 3).max(2) };
-    candidates.map(|c| (edit_distance(word, c), c)).filter(|(d, _)| *d <= limit).min_by_key(|(d, _)| *d).map(|(_, c)| c)
+    candidates
+        .filter(|c| c.len().abs_diff(word.len()) <= limit * 4)
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {

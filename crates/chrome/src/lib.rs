@@ -10,7 +10,7 @@ mod page;
 mod session;
 
 pub use driver::ChromeDriver;
-pub use session::LaunchOptions;
+pub use session::{LaunchOptions, endpoint_address};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ChromeError {
@@ -18,4 +18,14 @@ pub enum ChromeError {
     Launch(String),
     #[error("cannot attach to the browser at {0}")]
     Connect(String),
+    /// The `--cdp-url` itself is malformed: the caller's input, not the machine.
+    #[error("`{url}` is not a DevTools endpoint URL: {reason}")]
+    InvalidUrl { url: String, reason: String },
+}
+
+impl ChromeError {
+    /// Whether the caller's input is at fault (rather than the browser or the machine).
+    pub fn is_invalid_input(&self) -> bool {
+        matches!(self, Self::InvalidUrl { .. })
+    }
 }

@@ -168,3 +168,42 @@ fn a_closed_pipe_ends_output_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(status.code(), Some(141), "{stderr}");
 }
+
+/// A loopback endpoint that accepts connections and never answers.
+fn silent_endpoint() -> (std::net::TcpListener, String) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    (listener, url)
+}
+
+#[test]
+fn a_cdp_endpoint_that_never_answers_fails_in_bounded_time_and_a_malformed_one_is_exit_2() {
+    let runs = tempfile::tempdir().unwrap();
+    let (_listener, url) = silent_endpoint();
+    let began = Instant::now();
+    let out = statewright(&["run", "workflows/demo-shop.json", "--demo-site", "--cdp-url", &url], runs.path());
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("did not answer as a DevTools endpoint"), "{}", text(&out.stderr));
+    assert!(began.elapsed() < Duration::from_secs(60), "bounded: {:?}", began.elapsed());
+
+    for bad in ["127.0.0.1:9222", "ftp://127.0.0.1:9222", "http://127.0.0.1:notaport"] {
+        let out = statewright(&["run", "workflows/demo-shop.json", "--demo-site", "--cdp-url", bad], runs.path());
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", text(&out.stderr));
+        assert!(text(&out.stderr).contains("not a DevTools endpoint URL"), "{}", text(&out.stderr));
+    }
+}
+
+#[test]
+fn ctrl_c_while_attaching_exits_130() {
+    let runs = tempfile::tempdir().unwrap();
+    let (_listener, url) = silent_endpoint();
+    let child = command(&["run", "workflows/demo-shop.json", "--demo-site", "--cdp-url", &url], runs.path())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: signalling our own child process.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+}

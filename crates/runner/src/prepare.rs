@@ -86,6 +86,10 @@ pub async fn prepare(request: RunRequest) -> Result<PreparedRun, RunError> {
         }
         WorkflowSource::Loaded { workflow, path } => (*workflow, path, Vec::new()),
     };
+    if let Browser::Attach { cdp_url } = &browser {
+        statewright_chrome::endpoint_address(cdp_url)
+            .map_err(|e| RunError::invalid("invalid_cdp_url", e.to_string()))?;
+    }
     let mut supplied = params;
     let site = match demo_site {
         Some(demo) => Some(serve_demo(&workflow, &demo, &mut supplied).await?),

@@ -40,9 +40,28 @@ pub(crate) async fn execute(
         run_dir: run_dir.clone(),
     };
 
-    let mut driver = match start_drivers(&workflow, &browser).await {
+    // Starting (or attaching to) a browser is bounded by the driver; Ctrl+C cuts it short.
+    let started = tokio::select! {
+        started = start_drivers(&workflow, &browser) => started.map_err(Some),
+        () = cancel.cancelled() => Err(None),
+    };
+    let mut driver = match started {
         Ok(driver) => driver,
-        Err(error) => {
+        Err(None) => {
+            let report = RunReport { status: RunStatus::Cancelled, ..failed(Failure::Driver { error: String::new() }) };
+            let run_id = id.clone();
+            let _ = tokio::task::spawn_blocking(move || {
+                store.abort_run(handle, "cancelled before the browser was ready")?;
+                store.set_status(&run_id, "cancelled")
+            })
+            .await;
+            return RunSummary {
+                failure: None,
+                message: "cancelled before the browser was ready".into(),
+                ..summary_of(&report)
+            };
+        }
+        Err(Some(error)) => {
             let report = failed(Failure::Driver { error: error.clone() });
             // Persist, then notify: the observer hears the end only once the store has it.
             if let Ok(Ok(())) = tokio::task::spawn_blocking(move || store.abort_run(handle, &error)).await {

@@ -67,8 +67,9 @@ impl Session {
                 (browser, handler, None, false)
             }
             None => {
+                clean_stale_profiles(&std::env::temp_dir());
                 let profile = tempfile::Builder::new()
-                    .prefix("statewright-profile-")
+                    .prefix(PROFILE_PREFIX)
                     .tempdir()
                     .map_err(|e| ChromeError::Launch(format!("cannot create a profile directory: {e}")))?;
                 let config = config(options, &profile)?;
@@ -190,7 +191,7 @@ fn config(options: &LaunchOptions, profile: &TempDir) -> Result<BrowserConfig, C
         .launch_timeout(Duration::from_secs(20))
         .args(FLAGS.iter().copied());
     if let Some(path) = executable(options) {
-        builder = builder.chrome_executable(path);
+        builder = builder.chrome_executable(dies_with_parent(&path, profile.path()).unwrap_or(path));
     }
     if options.headed {
         builder = builder.with_head();
@@ -200,6 +201,68 @@ fn config(options: &LaunchOptions, profile: &TempDir) -> Result<BrowserConfig, C
         builder = builder.no_sandbox();
     }
     builder.build().map_err(ChromeError::Launch)
+}
+
+/// Prefix of the fresh profile folders; stale ones are cleaned at the next launch.
+const PROFILE_PREFIX: &str = "statewright-profile-";
+
+/// A launcher that makes Chromium die with the process that started it, even one killed
+/// with SIGKILL (which runs no clean-up): a two-line script in the profile folder that
+/// execs Chromium under `setpriv --pdeathsig KILL`. Without `setpriv`, Chromium is
+/// launched directly (and `Drop` still kills it on any ordinary exit).
+fn dies_with_parent(chromium: &std::path::Path, profile: &std::path::Path) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    const SETPRIV: &str = "/usr/bin/setpriv";
+    if !std::path::Path::new(SETPRIV).exists() {
+        return None;
+    }
+    let quoted = format!("'{}'", chromium.to_str()?.replace('\'', r"'\''"));
+    let script = format!("#!/bin/sh\nexec {SETPRIV} --pdeathsig KILL -- {quoted} \"$@\"\n");
+    let path = profile.join("statewright-chromium");
+    std::fs::write(&path, script).ok()?;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).ok()?;
+    Some(path)
+}
+
+/// Removes profile folders that no running Chromium uses: none of this machine's processes
+/// names the folder on its command line, and it is older than a minute (a run starting
+/// right now may not have launched its browser yet).
+fn clean_stale_profiles(dir: &std::path::Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let stale: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(PROFILE_PREFIX))
+        .filter(|e| {
+            e.metadata().and_then(|m| m.modified()).is_ok_and(|t| t.elapsed().is_ok_and(|age| age > PROFILE_GRACE))
+        })
+        .map(|e| e.path())
+        .collect();
+    if stale.is_empty() {
+        return;
+    }
+    let in_use = profiles_in_use();
+    for path in stale.into_iter().filter(|p| !in_use.iter().any(|used| used == p)) {
+        tracing::debug!("removing the stale browser profile {}", path.display());
+        let _ = std::fs::remove_dir_all(&path);
+    }
+}
+
+/// How old a profile folder without a browser must be before it counts as stale.
+const PROFILE_GRACE: Duration = Duration::from_secs(60);
+
+/// The `--user-data-dir` of every running process that has one.
+fn profiles_in_use() -> Vec<PathBuf> {
+    let Ok(processes) = std::fs::read_dir("/proc") else { return Vec::new() };
+    processes
+        .flatten()
+        .filter_map(|p| std::fs::read(p.path().join("cmdline")).ok())
+        .filter_map(|cmdline| {
+            cmdline.split(|&b| b == 0).find_map(|arg| {
+                arg.strip_prefix(b"--user-data-dir=")
+                    .map(|dir| PathBuf::from(String::from_utf8_lossy(dir).into_owned()))
+            })
+        })
+        .collect()
 }
 
 fn is_root() -> bool {

@@ -93,20 +93,30 @@ fn waiting_run(dir: &Path, runs: &Path) -> (Child, i64) {
                 {"name": "Never", "checks": [{"type": "text", "value": "this text is on no page"}],
                  "terminal": {"outcome": "success"}}]}),
     );
-    let child = command(&["run", workflow.to_str().unwrap(), "--demo-site"], runs)
+    let mut child = command(&["run", workflow.to_str().unwrap(), "--demo-site"], runs)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
+    let review = loop {
         let out = statewright(&["review", "list", "--json"], runs);
         let items: Value = serde_json::from_slice(&out.stdout).unwrap_or(json!([]));
         if let Some(id) = items.as_array().and_then(|a| a.first()).and_then(|i| i["id"].as_i64()) {
-            return (child, id);
+            break Some(id);
         }
-        assert!(Instant::now() < deadline, "the run never asked for a review");
+        if Instant::now() > deadline {
+            break None;
+        }
         std::thread::sleep(Duration::from_millis(200));
+    };
+    match review {
+        Some(id) => (child, id),
+        None => {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the run never asked for a review");
+        }
     }
 }
 

@@ -28,6 +28,43 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// The `--user-data-dir` of the Chromium that process `parent` started.
+fn browser_profile_of(parent: u32) -> Option<String> {
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        // pid (comm) state ppid …: the command name may hold spaces, so split after ')'.
+        let ppid = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok());
+        if ppid != Some(parent) {
+            continue;
+        }
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let profile = String::from_utf8_lossy(&cmdline)
+            .split('\0')
+            .find_map(|arg| arg.strip_prefix("--user-data-dir=").map(str::to_owned));
+        if profile.is_some() {
+            return profile;
+        }
+    }
+    None
+}
+
+/// Live processes whose command line names `profile`.
+fn processes_using(profile: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().chars().all(|c| c.is_ascii_digit()))
+        .filter(|e| {
+            let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+            let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+            // Zombies are dead already; they only wait to be reaped by their parent.
+            let zombie = stat.rsplit_once(')').is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'));
+            !zombie && String::from_utf8_lossy(&cmdline).contains(profile)
+        })
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
 fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     files_under(dir).into_iter().map(|p| (p.clone(), std::fs::read(&p).unwrap())).collect()
 }
@@ -64,10 +101,17 @@ fn a_run_killed_with_sigkill_leaves_a_consistent_database_and_shows_interrupted(
         }
         std::thread::sleep(Duration::from_millis(20));
     };
+    let profile = browser_profile_of(child.id()).expect("the run's Chromium and its profile");
     // SAFETY: kill on the pid of our own child.
     assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGKILL) }, 0);
     child.wait().unwrap();
-    // Its Chromium may linger a moment; the database must be consistent regardless.
+    // Its Chromium dies with it, every process of it.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !processes_using(&profile).is_empty() {
+        assert!(Instant::now() < deadline, "Chromium outlived the killed run: {:?}", processes_using(&profile));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // The database must be consistent regardless.
     {
         let c = Connection::open(&db).unwrap();
         let ok: String = c.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
@@ -81,9 +125,18 @@ fn a_run_killed_with_sigkill_leaves_a_consistent_database_and_shows_interrupted(
     assert!(run["steps"].as_i64().unwrap() >= 2);
     let out = statewright(&["runs", "list", "--status", "interrupted"], runs.path());
     assert!(text(&out.stdout).contains(&run_id));
+    assert!(run["duration_ms"].as_i64().is_some(), "an interrupted run has a duration: {run}");
     let out = statewright(&["runs", "show", &run_id], runs.path());
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("interrupted"));
+    // The next launch of a browser cleans the dead one's profile (once it is a minute old:
+    // a younger one may belong to a run that is starting).
+    assert!(Path::new(&profile).exists(), "nothing cleans it before");
+    let touched = std::process::Command::new("touch").args(["-d", "2 minutes ago", &profile]).status().unwrap();
+    assert!(touched.success());
+    let out = statewright(&["run", "workflows/demo-shop.json", "--demo-site", "-p", "seed=1"], runs.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(!Path::new(&profile).exists(), "the stale profile {profile} is cleaned at the next launch");
 }
 
 #[test]

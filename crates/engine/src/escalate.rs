@@ -152,7 +152,7 @@ impl Run<'_> {
     ) -> EscalationRequest {
         let observation = match tokio::time::timeout(SNAPSHOT_BUDGET, driver.observe()).await {
             Ok(Ok(mut observation)) => {
-                observation.redact(&self.params);
+                observation.redact(self.params);
                 Some(observation)
             }
             Ok(Err(e)) => {

@@ -351,14 +351,14 @@ fn check_action(action: &Action, path: &JsonPath, workflow: &Workflow, report: &
                 Some("use 1, 2 (double click) or 3".into()),
             );
         }
-        Action::SaveHtml { filename } | Action::Screenshot { filename } => {
-            if !crate::params::is_plain_file_name(filename) {
-                report.error(
-                    &path.key("filename"),
-                    format!("`{filename}` is not a plain file name"),
-                    Some("files are written into the run's folder; use a name like page.html".into()),
-                );
-            }
+        Action::SaveHtml { filename } | Action::Screenshot { filename }
+            if !crate::params::is_plain_file_name(filename) =>
+        {
+            report.error(
+                &path.key("filename"),
+                format!("`{filename}` is not a plain file name"),
+                Some("files are written into the run's folder; use a name like page.html".into()),
+            );
         }
         _ => {}
     }

@@ -408,6 +408,12 @@ export type Failure = {
   error: string;
 };
 
+/** What saving a review's fix would change: the unified diff of the workflow file. */
+export type FixPreview = {
+  diff: string;
+  path: string;
+};
+
 export type MouseButton = "left" | "right" | "middle";
 
 /** A workflow file as the editor opens it. */
@@ -422,6 +428,27 @@ export type OpenedWorkflow = {
 };
 
 export type Outcome = "success" | "failure";
+
+/** An interactive element of the page, as the driver's snapshot reports it (an entry
+ * without the first seven fields is not shown). */
+export type PageElement = {
+  /** A stable id within the step (`e12`). */
+  id: string;
+  tag: string;
+  role: string;
+  /** The accessible name. */
+  name: string;
+  text: string;
+  rect: Rect;
+  /** A CSS selector that finds exactly this element. */
+  selector: string;
+  type?: string | null;
+  value?: string | null;
+  checked?: boolean | null;
+  placeholder?: string | null;
+  href?: string | null;
+  disabled?: boolean | null;
+};
 
 export type PageRecord = {
   url: string;
@@ -438,6 +465,12 @@ export type Parameter = {
   secret?: boolean;
 };
 
+export type PendingAction = {
+  state: string;
+  index: number;
+  action: Action;
+};
+
 /** A point in pixels: on the screen, or inside a window's client area. */
 export type Point = {
   x: number;
@@ -447,6 +480,14 @@ export type Point = {
 export type Position = {
   x: number;
   y: number;
+};
+
+/** In CSS pixels of the viewport. */
+export type Rect = {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
 };
 
 /** How a person (or an LLM) tells a stuck run to go on. */
@@ -467,6 +508,35 @@ export type Resolution = {
 } | {
   kind: "abort";
   reason?: string;
+};
+
+export type ReviewView = {
+  id: number;
+  run_id: string;
+  workflow: string;
+  /** The workflow file the run was started from, where a fix can be saved. */
+  workflow_path?: string | null;
+  step?: number | null;
+  state?: string | null;
+  /** `open`, `resolved` or `cancelled`. */
+  status: string;
+  created_ms: number;
+  resolved_ms?: number | null;
+  reason: string;
+  failure: Failure;
+  /** What the escalation chain tried before asking, in order. */
+  tried: Tried[];
+  /** A path under the runs folder, served over `shot:`. */
+  screenshot?: string | null;
+  url: string;
+  title: string;
+  elements: PageElement[];
+  action?: PendingAction | null;
+  states: string[];
+  suggested_checks: Check[];
+  resolution?: Resolution | null;
+  /** Where the fix was saved, if it was. */
+  saved_to?: string | null;
 };
 
 export type RunDetail = {
@@ -592,6 +662,11 @@ export type Terminal = {
 export type TextMatch = "equals" | "contains";
 
 export type TitleMatch = "exact" | "contains" | "pattern";
+
+export type Tried = {
+  stage: string;
+  outcome: string;
+};
 
 export type UrlMatch = "exact" | "prefix" | "pattern";
 

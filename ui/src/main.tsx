@@ -10,7 +10,7 @@ import { FakeBackend, type Recording } from './backend/fake';
 import { TauriBackend } from './backend/tauri';
 import { warmUpLayout } from './editor/layout';
 import type { Workflow } from './bindings';
-import type { ReviewItem } from './review/types';
+import type { ReviewView } from './bindings';
 
 declare global {
   interface Window {
@@ -35,7 +35,7 @@ async function fakeBackend(): Promise<Backend> {
   const [recording, workflows, reviews] = await Promise.all([
     fixture<Recording>(`${base}recording.json`),
     fixture<Record<string, Workflow>>(`${base}workflows.json`),
-    fixture<ReviewItem[]>(`${base}reviews.json`),
+    fixture<ReviewView[]>(`${base}reviews.json`),
   ]);
   const fake = new FakeBackend({ recording, workflows: workflows ?? {}, reviews: reviews ?? [], screenshotBase: base, timeScale: Number(q.get('scale') ?? 1) });
   window.statewrightFake = fake;

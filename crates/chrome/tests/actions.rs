@@ -254,7 +254,9 @@ async fn artifacts_and_observations_are_recorded() {
             _ => None,
         })
         .expect("step 2 is observed");
-    assert!(observed.screenshot.as_ref().is_some_and(|s| s.starts_with(b"\x89PNG")));
+    let shot = observed.screenshot.as_ref().expect("step 2 has a screenshot");
+    assert!(shot.starts_with(b"\xFF\xD8\xFF"), "step screenshots are JPEG");
+    assert!(shot.len() < 100_000, "and small: {} bytes", shot.len());
     assert!(observed.text.contains("Hello world"), "visible text is recorded: {}", observed.text);
     let elements = observed.elements.as_array().expect("elements list");
     assert!(

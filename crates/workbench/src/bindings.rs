@@ -40,6 +40,8 @@ pub fn typescript() -> String {
         RunRequest,
         RunFilter,
         RunMessage,
+        crate::ReviewView,
+        crate::ipc::FixPreview,
     );
     let mut types: BTreeMap<String, Value> = BTreeMap::new();
     for (name, schema) in roots {

@@ -89,3 +89,10 @@ impl RunMessage {
         Self { event: event.clone(), screenshot }
     }
 }
+
+/// What saving a review's fix would change: the unified diff of the workflow file.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct FixPreview {
+    pub diff: String,
+    pub path: String,
+}

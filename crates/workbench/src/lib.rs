@@ -16,8 +16,10 @@ pub mod fix;
 pub mod ipc;
 mod library;
 mod review;
+mod review_view;
 pub mod watch;
 
 pub use error::{Error, ErrorPayload, Result};
 pub use library::Library;
-pub use review::{SavedFix, review_json, save_fix, save_review_fix, validate_resolution};
+pub use review::{SavedFix, save_fix, save_review_fix, validate_resolution};
+pub use review_view::{PageElement, Rect, ReviewView};

@@ -1,5 +1,5 @@
-//! Review items as the app shows them, and the checks a resolution must pass before it is
-//! handed to the waiting run.
+//! The checks a resolution must pass before it is handed to the waiting run, and saving
+//! the fixes it makes.
 
 use serde_json::{Value, json};
 use statewright_engine::Resolution;
@@ -7,36 +7,6 @@ use statewright_store::ReviewItem;
 use statewright_workflow::load_str;
 
 use crate::{Error, Result};
-
-/// One review as the UI receives it: the item with its escalation request spread out
-/// (`failure`, `tried`, page `url`/`title`/`elements`, `action`, `states`, `suggested_checks`).
-pub fn review_json(item: &ReviewItem) -> Value {
-    let request = &item.request;
-    let page = request.observation.as_ref();
-    json!({
-        "id": item.id,
-        "run_id": item.run_id,
-        "workflow": item.workflow,
-        "workflow_path": item.workflow_path,
-        "step": item.step,
-        "state": item.state,
-        "status": item.status,
-        "created_ms": item.created_ms,
-        "resolved_ms": item.resolved_ms,
-        "reason": item.reason,
-        "failure": request.failure,
-        "tried": request.tried,
-        "screenshot": item.screenshot,
-        "url": page.map(|p| p.url.as_str()).unwrap_or_default(),
-        "title": page.map(|p| p.title.as_str()).unwrap_or_default(),
-        "elements": page.map(|p| p.elements.clone()).filter(Value::is_array).unwrap_or_else(|| json!([])),
-        "action": request.action,
-        "states": request.states,
-        "suggested_checks": request.suggested_checks,
-        "resolution": item.resolution,
-        "saved_to": item.saved_to,
-    })
-}
 
 /// What a resolution adds must itself be valid: corrective actions as a state of their own,
 /// a new state (with a fresh name and at least one check) inside a workflow. The same rule

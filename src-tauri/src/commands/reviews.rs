@@ -1,9 +1,9 @@
 //! The human review queue, in the run store: list, show, resolve. The waiting run (in this
 //! app or in a terminal) polls the store and goes on as soon as the answer is written.
 
-use serde_json::Value;
 use statewright_engine::Resolution;
-use statewright_workbench::{review_json, save_review_fix, validate_resolution};
+use statewright_workbench::ipc::FixPreview;
+use statewright_workbench::{ReviewView, save_review_fix, validate_resolution};
 use tauri::{AppHandle, Emitter, Runtime, State};
 
 use super::blocking;
@@ -11,31 +11,35 @@ use crate::error::{CommandError, CommandResult, ErrorCode};
 use crate::{AppState, REVIEWS_CHANGED};
 
 #[tauri::command(rename_all = "snake_case")]
-pub async fn list_reviews(state: State<'_, AppState>, status: Option<String>) -> CommandResult<Vec<Value>> {
+pub async fn list_reviews(state: State<'_, AppState>, status: Option<String>) -> CommandResult<Vec<ReviewView>> {
     let store = state.store();
     blocking(move || {
         let items = store.get()?.reviews(true)?;
-        Ok(items.iter().filter(|i| status.as_ref().is_none_or(|s| &i.status == s)).map(review_json).collect())
+        Ok(items.iter().filter(|i| status.as_ref().is_none_or(|s| &i.status == s)).map(ReviewView::of).collect())
     })
     .await
 }
 
 #[tauri::command(rename_all = "snake_case")]
-pub async fn show_review(state: State<'_, AppState>, id: i64) -> CommandResult<Value> {
+pub async fn show_review(state: State<'_, AppState>, id: i64) -> CommandResult<ReviewView> {
     let store = state.store();
-    blocking(move || Ok(review_json(&store.get()?.review(id)?))).await
+    blocking(move || Ok(ReviewView::of(&store.get()?.review(id)?))).await
 }
 
 /// The diff that saving this resolution would make to the workflow file; writes nothing.
 #[tauri::command(rename_all = "snake_case")]
-pub async fn preview_resolution(state: State<'_, AppState>, id: i64, resolution: Resolution) -> CommandResult<Value> {
+pub async fn preview_resolution(
+    state: State<'_, AppState>,
+    id: i64,
+    resolution: Resolution,
+) -> CommandResult<FixPreview> {
     let store = state.store();
     blocking(move || {
         let store = store.get()?;
         let item = store.review(id)?;
         validate_resolution(&item, &resolution)?;
         let fix = save_review_fix(&store, &item, &resolution, false)?;
-        Ok(serde_json::json!({ "diff": fix.diff, "path": fix.path }))
+        Ok(FixPreview { diff: fix.diff, path: fix.path })
     })
     .await
 }

@@ -7,7 +7,7 @@ import { EditorView } from '../editor/EditorView';
 import { isDirty } from '../editor/history';
 import { useWorkflowEditor } from '../editor/useWorkflowEditor';
 import { ReviewPanel } from '../review/ReviewPanel';
-import type { ReviewItem } from '../review/types';
+import type { ReviewView } from '../bindings';
 import { eventsFromDetail } from '../run/events';
 import { PastRuns } from '../run/PastRuns';
 import { RunViewer } from '../run/RunViewer';
@@ -29,7 +29,7 @@ export function App({ backend }: { backend: Backend }) {
   const [entries, setEntries] = useState<WorkflowEntry[]>([]);
   const [toasts, setToasts] = useState<Toast[]>([]);
   const [question, setQuestion] = useState<{ title: string; body: string; choices: Choice[] } | null>(null);
-  const [reviews, setReviews] = useState<ReviewItem[]>([]);
+  const [reviews, setReviews] = useState<ReviewView[]>([]);
   const [starting, setStarting] = useState(false);
   const [run, setRun] = useState<{ id: string | null; live: boolean }>({ id: null, live: false });
   const [runsChanged, setRunsChanged] = useState(0);

@@ -3,7 +3,7 @@
 //! lets tests play "another program" changing a file on disk.
 
 import { applyResolution } from '../review/apply';
-import type { Resolution, ReviewItem } from '../review/types';
+import type { Resolution, ReviewView } from '../bindings';
 import { eventsFromDetail, type RunEvent } from '../run/events';
 import { BackendError, type Backend, type Unsubscribe } from './types';
 import type { Diagnostic, OpenedWorkflow, RunDetail, RunFilter, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
@@ -20,7 +20,7 @@ export interface Recording {
 export interface FakeOptions {
   workflows?: Record<string, Workflow>;
   recording?: Recording | null;
-  reviews?: ReviewItem[];
+  reviews?: ReviewView[];
   /** Where screenshot paths are served from (fixtures). */
   screenshotBase?: string;
   /** Replay pace as a factor on recorded time: 1 = as recorded, 0.1 = ten times faster. */
@@ -46,7 +46,7 @@ export class FakeBackend implements Backend {
   readonly canSaveFixes = true;
   files = new Map<string, string>();
   runs = new Map<string, RunDetail>();
-  reviews: ReviewItem[];
+  reviews: ReviewView[];
   private workflowWatchers = new Set<(c: WorkflowChange) => void>();
   private reviewWatchers = new Set<() => void>();
   private timers = new Map<string, number[]>();
@@ -190,17 +190,17 @@ export class FakeBackend implements Backend {
     return `${this.options.screenshotBase ?? 'fixtures/demo-run/'}${path}`;
   }
 
-  async listReviews(status: 'open' | 'resolved' | null): Promise<ReviewItem[]> {
+  async listReviews(status: 'open' | 'resolved' | null): Promise<ReviewView[]> {
     return this.reviews.filter((r) => status == null || r.status === status);
   }
 
-  async showReview(id: number): Promise<ReviewItem> {
+  async showReview(id: number): Promise<ReviewView> {
     const r = this.reviews.find((x) => x.id === id);
     if (!r) throw new BackendError('not_found', `no review #${id}`);
     return r;
   }
 
-  private workflowOf(review: ReviewItem): [string, Workflow] {
+  private workflowOf(review: ReviewView): [string, Workflow] {
     const id = `${review.workflow}.json`;
     return [id, JSON.parse(this.read(id)) as Workflow];
   }
@@ -237,7 +237,7 @@ export class FakeBackend implements Backend {
   }
 
   /** Test hook: a run asks for a person. */
-  addReview(review: ReviewItem) {
+  addReview(review: ReviewView) {
     this.reviews = [...this.reviews, review];
     for (const w of this.reviewWatchers) w();
   }

@@ -4,7 +4,7 @@
 import { Channel, convertFileSrc, invoke } from '@tauri-apps/api/core';
 import { listen } from '@tauri-apps/api/event';
 import { getCurrentWindow } from '@tauri-apps/api/window';
-import type { Resolution, ReviewItem } from '../review/types';
+import type { Resolution, ReviewView } from '../bindings';
 import type { RunEvent } from '../run/events';
 import { BackendError, type Backend, type Unsubscribe } from './types';
 import type { Diagnostic, ErrorPayload, OpenedWorkflow, RunDetail, RunFilter, RunMessage, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
@@ -49,8 +49,8 @@ export class TauriBackend implements Backend {
   /** Screenshots are served by the app's `shot:` protocol, from the runs folder only. */
   screenshotUrl = (path: string) => convertFileSrc(path, 'shot');
 
-  listReviews = (status: 'open' | 'resolved' | null) => call<ReviewItem[]>('list_reviews', { status });
-  showReview = (id: number) => call<ReviewItem>('show_review', { id });
+  listReviews = (status: 'open' | 'resolved' | null) => call<ReviewView[]>('list_reviews', { status });
+  showReview = (id: number) => call<ReviewView>('show_review', { id });
   previewResolution = (id: number, resolution: Resolution) => call<{ diff: string }>('preview_resolution', { id, resolution });
   resolveReview = (id: number, resolution: Resolution, save: boolean) => call<void>('resolve_review', { id, resolution, save });
 

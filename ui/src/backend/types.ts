@@ -12,7 +12,7 @@ import type { WorkflowChange } from '../bindings';
 import type { RunRequest } from '../bindings';
 import type { RunFilter } from '../bindings';
 import type { RunEvent } from '../run/events';
-import type { Resolution, ReviewItem } from '../review/types';
+import type { Resolution, ReviewView } from '../bindings';
 
 export type { Workflow, Diagnostic, RunSummary, RunDetail, WorkflowEntry, OpenedWorkflow, SaveResult };
 export type { WorkflowChange, RunRequest, RunFilter };
@@ -55,8 +55,8 @@ export interface Backend {
   /** A URL the UI can put in an <img> for a screenshot path from the store. */
   screenshotUrl(path: string): string;
 
-  listReviews(status: 'open' | 'resolved' | null): Promise<ReviewItem[]>;
-  showReview(id: number): Promise<ReviewItem>;
+  listReviews(status: 'open' | 'resolved' | null): Promise<ReviewView[]>;
+  showReview(id: number): Promise<ReviewView>;
   previewResolution(id: number, resolution: Resolution): Promise<{ diff: string }>;
   resolveReview(id: number, resolution: Resolution, save: boolean): Promise<void>;
   /** Called whenever the set of open reviews may have changed. */

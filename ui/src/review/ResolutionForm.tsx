@@ -6,7 +6,7 @@ import type { Action, Check } from '../bindings';
 import { ACTION_FIELDS, ACTION_TYPES, newAction } from '../editor/fields';
 import { ObjectForm } from '../editor/ObjectForm';
 import { checkShort } from '../editor/summary';
-import type { PageElement, Resolution, ReviewItem } from './types';
+import type { PageElement, Resolution, ReviewView } from '../bindings';
 
 type Kind = Resolution['kind'];
 const KINDS: [Kind, string][] = [
@@ -18,7 +18,7 @@ const KINDS: [Kind, string][] = [
   ['abort', 'Abort the run'],
 ];
 
-export function ResolutionForm({ review, picked, canSave, onPreview, onResolve }: { review: ReviewItem; picked: PageElement | null; canSave: boolean; onPreview: (r: Resolution) => void; onResolve: (r: Resolution, save: boolean) => void }) {
+export function ResolutionForm({ review, picked, canSave, onPreview, onResolve }: { review: ReviewView; picked: PageElement | null; canSave: boolean; onPreview: (r: Resolution) => void; onResolve: (r: Resolution, save: boolean) => void }) {
   const [kind, setKind] = useState<Kind>('retry');
   const [actions, setActions] = useState<Action[]>([]);
   const [declared, setDeclared] = useState(review.states[0] ?? '');

@@ -5,9 +5,9 @@ import { useEffect, useState } from 'react';
 import type { Backend } from '../backend/types';
 import { ResolutionForm } from './ResolutionForm';
 import { ReviewScreenshot } from './Screenshot';
-import type { PageElement, Resolution, ReviewItem } from './types';
+import type { PageElement, Resolution, ReviewView } from '../bindings';
 
-export function ReviewPanel({ backend, reviews, notify }: { backend: Backend; reviews: ReviewItem[]; notify: (m: string, level?: 'info' | 'error') => void }) {
+export function ReviewPanel({ backend, reviews, notify }: { backend: Backend; reviews: ReviewView[]; notify: (m: string, level?: 'info' | 'error') => void }) {
   const [openId, setOpenId] = useState<number | null>(null);
   const [diff, setDiff] = useState<string | null>(null);
   const [picked, setPicked] = useState<PageElement | null>(null);

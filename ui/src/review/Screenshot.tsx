@@ -3,7 +3,7 @@
 //! scale with the image's rendered width.
 
 import { useEffect, useRef, useState } from 'react';
-import type { PageElement } from './types';
+import type { PageElement } from '../bindings';
 
 export function ReviewScreenshot({ src, elements, picked, onPick }: { src: string | null; elements: PageElement[]; picked: string | null; onPick: (e: PageElement) => void }) {
   const [size, setSize] = useState<{ natural: number; shown: number } | null>(null);

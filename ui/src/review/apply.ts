@@ -3,9 +3,9 @@
 
 import { addState, removeAction, setNext, updateState } from '../editor/model';
 import type { Workflow } from '../bindings';
-import type { Resolution, ReviewItem } from './types';
+import type { Resolution, ReviewView } from '../bindings';
 
-export function applyResolution(wf: Workflow, review: ReviewItem, r: Resolution): Workflow {
+export function applyResolution(wf: Workflow, review: ReviewView, r: Resolution): Workflow {
   const at = review.action;
   switch (r.kind) {
     case 'skip':

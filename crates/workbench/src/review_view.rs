@@ -1,0 +1,112 @@
+//! A review as the window shows it: the store's item with its escalation request spread
+//! out, and the page's elements typed. Generated into the TypeScript bindings, so the UI
+//! has no hand-written copy.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use statewright_engine::review::{PendingAction, Tried};
+use statewright_engine::{Failure, Resolution};
+use statewright_store::ReviewItem;
+use statewright_workflow::Check;
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ReviewView {
+    pub id: i64,
+    pub run_id: String,
+    pub workflow: String,
+    /// The workflow file the run was started from, where a fix can be saved.
+    pub workflow_path: Option<String>,
+    pub step: Option<u32>,
+    pub state: Option<String>,
+    /// `open`, `resolved` or `cancelled`.
+    pub status: String,
+    pub created_ms: i64,
+    pub resolved_ms: Option<i64>,
+    pub reason: String,
+    pub failure: Failure,
+    /// What the escalation chain tried before asking, in order.
+    pub tried: Vec<Tried>,
+    /// A path under the runs folder, served over `shot:`.
+    pub screenshot: Option<String>,
+    pub url: String,
+    pub title: String,
+    pub elements: Vec<PageElement>,
+    pub action: Option<PendingAction>,
+    pub states: Vec<String>,
+    pub suggested_checks: Vec<Check>,
+    pub resolution: Option<Resolution>,
+    /// Where the fix was saved, if it was.
+    pub saved_to: Option<String>,
+}
+
+/// An interactive element of the page, as the driver's snapshot reports it (an entry
+/// without the first seven fields is not shown).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PageElement {
+    /// A stable id within the step (`e12`).
+    pub id: String,
+    pub tag: String,
+    pub role: String,
+    /// The accessible name.
+    pub name: String,
+    pub text: String,
+    pub rect: Rect,
+    /// A CSS selector that finds exactly this element.
+    pub selector: String,
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub input_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placeholder: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub href: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disabled: Option<bool>,
+}
+
+/// In CSS pixels of the viewport.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Rect {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+impl ReviewView {
+    pub fn of(item: &ReviewItem) -> Self {
+        let request = &item.request;
+        let page = request.observation.as_ref();
+        // Elements come from the page: anything malformed is dropped, never fatal.
+        let elements = page
+            .and_then(|p| p.elements.as_array())
+            .map(|list| list.iter().filter_map(|e| serde_json::from_value(e.clone()).ok()).collect())
+            .unwrap_or_default();
+        Self {
+            id: item.id,
+            run_id: item.run_id.clone(),
+            workflow: item.workflow.clone(),
+            workflow_path: item.workflow_path.clone(),
+            step: item.step,
+            state: item.state.clone(),
+            status: item.status.clone(),
+            created_ms: item.created_ms,
+            resolved_ms: item.resolved_ms,
+            reason: item.reason.clone(),
+            failure: request.failure.clone(),
+            tried: request.tried.clone(),
+            screenshot: item.screenshot.clone(),
+            url: page.map(|p| p.url.clone()).unwrap_or_default(),
+            title: page.map(|p| p.title.clone()).unwrap_or_default(),
+            elements,
+            action: request.action.clone(),
+            states: request.states.clone(),
+            suggested_checks: request.suggested_checks.clone(),
+            resolution: item.resolution.clone(),
+            saved_to: item.saved_to.clone(),
+        }
+    }
+}

@@ -64,14 +64,16 @@ impl Breakers {
         trip("state_entries", entries, self.limits.state_entries).or_else(|| self.cycle())
     }
 
-    /// Counts one performed action of `state`; `targeted` when it acts on an element.
-    pub fn acted(&mut self, state: usize, index: usize, targeted: bool) -> Option<Trip> {
+    /// Counts one performed action of `state`; `targeted` when it acts on an element. The
+    /// same element acted on again counts as a repetition only when the page did not change
+    /// since the previous action (`page_changed`): a page that keeps changing is progress.
+    pub fn acted(&mut self, state: usize, index: usize, targeted: bool, page_changed: bool) -> Option<Trip> {
         let attempts = self.attempts.entry((state, index)).or_default();
         *attempts += 1;
         let attempts = *attempts;
         if targeted {
             let in_a_row = match self.last_target {
-                Some((key, n)) if key == (state, index) => n + 1,
+                Some((key, n)) if key == (state, index) && !page_changed => n + 1,
                 _ => 1,
             };
             self.last_target = Some(((state, index), in_a_row));
@@ -165,9 +167,9 @@ mod tests {
         let trips: Vec<_> = (0..6).map(|_| b.entered(0, false)).collect();
         assert_eq!(trips[5], Some(Trip { breaker: "state_entries", count: 6, limit: 5 }));
         let mut b = Breakers::new(&limits(), 1);
-        let acts: Vec<_> = (0..4).map(|_| b.acted(0, 0, true)).collect();
+        let acts: Vec<_> = (0..4).map(|_| b.acted(0, 0, true, false)).collect();
         assert_eq!(acts[3], Some(Trip { breaker: "same_target", count: 4, limit: 3 }));
-        assert_eq!(b.acted(0, 1, true), None, "another element starts a new count");
+        assert_eq!(b.acted(0, 1, true, false), None, "another element starts a new count");
     }
 
     #[test]

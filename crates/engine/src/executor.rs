@@ -55,6 +55,36 @@ pub struct RunOptions {
     pub reviewer: Option<Arc<dyn Reviewer>>,
 }
 
+/// What the page looked like at the last action, and whether a read since showed it
+/// otherwise: repeating an action on a page that keeps changing (a button that goes and
+/// comes back each round) is progress, not a loop.
+#[derive(Default)]
+struct PageWatch {
+    at_action: std::cell::Cell<Option<u64>>,
+    last: std::cell::Cell<Option<u64>>,
+    changed: std::cell::Cell<bool>,
+}
+
+impl PageWatch {
+    fn saw(&self, signals: &Signals) {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        (&signals.url, &signals.title, &signals.results).hash(&mut hasher);
+        let page = hasher.finish();
+        self.last.set(Some(page));
+        if self.at_action.get().is_some_and(|at| at != page) {
+            self.changed.set(true);
+        }
+    }
+
+    /// An action was performed on the page last read; returns whether the page changed
+    /// since the action before it.
+    fn acted(&self) -> bool {
+        self.at_action.set(self.last.get());
+        self.changed.replace(false)
+    }
+}
+
 /// Runs `workflow` with `params` on `driver`, emitting events, until it ends or `cancel`.
 pub async fn run<D: Driver>(
     workflow: &Workflow,
@@ -67,6 +97,7 @@ pub async fn run<D: Driver>(
     let bound = workflow.bound(params, false);
     let mut run = Run {
         breakers: Breakers::new(&bound.config.breakers, bound.states.len()),
+        page: PageWatch::default(),
         visits: vec![0; bound.states.len()],
         entries: 0,
         matcher: None,
@@ -152,6 +183,9 @@ pub(crate) struct Run<'p> {
     pub entries: u32,
     pub visits: Vec<u32>,
     pub breakers: Breakers,
+    /// Whether the page was seen to change since the last action (see `Breakers::acted`):
+    /// set by every read, which takes `&self`.
+    page: PageWatch,
     observations: JoinSet<()>,
     /// The recording of the step entered last: the one a reader of the run needs most.
     last_observation: Option<tokio::task::Id>,
@@ -322,7 +356,8 @@ impl Run<'_> {
         self.actions += performed.len() as u32;
         for index in performed {
             let targeted = self.bound.states[state].actions[index].target().is_some();
-            if let Some(trip) = self.breakers.acted(state, index, targeted) {
+            let page_changed = self.page.acted();
+            if let Some(trip) = self.breakers.acted(state, index, targeted, page_changed) {
                 return Ok(self.trip(trip, state));
             }
         }
@@ -425,6 +460,7 @@ impl Run<'_> {
         for error in matcher.probe_errors(&signals) {
             tracing::warn!("check could not be evaluated: {}", self.params.redact(&error));
         }
+        self.page.saw(&signals);
         Ok(signals)
     }
 

@@ -225,6 +225,26 @@ async fn the_same_target_acted_on_again_and_again_trips() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_continuous_state_whose_page_keeps_changing_is_progress_not_a_loop() {
+    // Each click makes the button go away; it comes back 300 ms later for another round.
+    // Twelve rounds, then the task is done: far past `same_target` 3, and no breaker trips.
+    let wf = workflow(
+        json!({ "breakers": { "same_target": 3 }, "transition_period": 0.1 }),
+        vec![success("Done", json!([el("#done")])), continuous("Round", json!([el("#spin")]), json!([click("#spin")]))],
+    );
+    let mut driver = ScriptedDriver::new(URL)
+        .with([show("#spin")])
+        .on("click #spin", ms(0), [hide("#spin")])
+        .on("click #spin", ms(300), [show("#spin")])
+        .at(ms(12 * 400 + 150), [show("#done")]);
+    let ran = run_to_end(&wf, &mut driver).await;
+    assert_eq!(ran.report.status, RunStatus::Succeeded, "{:?}", ran.report.failure);
+    let clicks = log(&driver).iter().filter(|a| a.as_str() == "click #spin").count();
+    assert!(clicks >= 10, "the rounds were played: {clicks} clicks");
+    assert!(ran.tagged("breaker_tripped").is_empty());
+}
+
+#[tokio::test(start_paused = true)]
 async fn entries_of_one_state_and_performances_of_one_action_have_breakers_too() {
     let ping_pong = |breakers: serde_json::Value| {
         workflow(

@@ -27,7 +27,7 @@ pub(crate) enum StateActions {
 pub(crate) struct ActionRun<'a> {
     pub step: u32,
     /// The state whose actions these are; `None` for a reviewer's corrective actions,
-    /// which no other state may preempt.
+    /// which only an interrupt may preempt.
     pub state_index: Option<usize>,
     pub state: &'a str,
     pub actions: &'a [Action],
@@ -153,9 +153,10 @@ impl ActionRun<'_> {
                 Ok(signals) => signals,
                 Err(e) => return Attempt::Failed(e, attempts),
             };
-            if let Some(own) = self.state_index
-                && let Some(top) = matcher.top(&matcher.matching(&signals))
-                && top != own
+            // A state's actions yield to any other state; a reviewer's corrections only to an
+            // interrupt (a popup over the target), which is handled before they go on.
+            if let Some(top) = matcher.top(&matcher.matching(&signals))
+                && self.state_index.map_or(matcher.is_interrupt(top), |own| top != own)
             {
                 let by_state = matcher.state_name(top).to_owned();
                 return Attempt::Preempted { by_state, reason: format!("action {index} was blocked: {error}") };

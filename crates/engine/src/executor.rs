@@ -317,7 +317,7 @@ impl Run<'_> {
 
     /// Counts a state entry against the step budget and the breakers; a tripped breaker
     /// becomes an escalation.
-    fn count_entry(&mut self, state: usize) -> Result<Option<Plan>, End> {
+    pub(crate) fn count_entry(&mut self, state: usize) -> Result<Option<Plan>, End> {
         self.entries += 1;
         let limit = self.bound.config.recursion_limit;
         if self.entries > limit {
@@ -399,28 +399,6 @@ impl Run<'_> {
         }
     }
 
-    /// Performs a reviewer's corrective actions (already validated where they were given).
-    async fn correct<D: Driver>(&mut self, driver: &mut D, actions: Vec<Action>) -> Result<Plan, End> {
-        let run = ActionRun { actions: &actions, display: &actions, ..self.action_run(None, 0) };
-        let (outcome, performed) = run.execute(driver, self.matcher()).await;
-        self.actions += performed.len() as u32;
-        match outcome {
-            Ok(_) => Ok(Plan::Recognise { handled: None }),
-            Err(DriverErrorAt { error: DriverError::Browser(e), .. }) => {
-                Err(End::Failed(Failure::Driver { error: self.params.redact(&e) }))
-            }
-            Err(DriverErrorAt { index, error }) => {
-                let failure = Failure::Action {
-                    state: CORRECTION.to_owned(),
-                    index,
-                    action: actions[index].kind().to_owned(),
-                    error: self.params.redact(&error.to_string()),
-                };
-                Ok(Plan::Escalate { failure, context: Context::default() })
-            }
-        }
-    }
-
     /// The actions of `state` (or, with `None`, a reviewer's corrections) ready to run.
     pub fn action_run(&self, state: Option<usize>, from: usize) -> ActionRun<'_> {
         let (name, actions, display) = match state {
@@ -464,7 +442,7 @@ impl Run<'_> {
         Ok(signals)
     }
 
-    fn enter<D: Driver>(&mut self, driver: &mut D, signals: &Signals, index: usize, resume: Option<Resume>) {
+    pub(crate) fn enter<D: Driver>(&mut self, driver: &mut D, signals: &Signals, index: usize, resume: Option<Resume>) {
         self.steps += 1;
         let step = self.steps;
         let visit = self.visits[index];

@@ -7,6 +7,7 @@
 
 mod act;
 mod breakers;
+mod correct;
 pub mod driver;
 mod escalate;
 pub mod event;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use common::*;
 use serde_json::json;
-use statewright_engine::scripted::ScriptedDriver;
+use statewright_engine::scripted::{Change, ScriptedDriver};
 use statewright_engine::{Advisor, Failure, LocatorMemory, Resolution, RunOptions, RunStatus};
 use statewright_workflow::{Action, State, Target};
 
@@ -140,6 +140,30 @@ async fn corrective_actions_run_and_the_page_is_recognised_again() {
     assert_eq!(log(&driver), ["click #fix"]);
     let corrections: Vec<_> = ran.finished_actions().into_iter().filter(|a| a.state == "(correction)").collect();
     assert_eq!(corrections.len(), 1, "the correction is in the record");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_popup_over_a_corrective_action_is_handled_and_the_correction_goes_on() {
+    // While the run waits for its reviewer, a consent popup covers the page. The person's
+    // corrective click must not fail as obscured: the popup is handled as a detour first.
+    let mut popup = state("Popup", json!([el("#popup")]), json!([click("#close")]));
+    popup["interrupt"] = json!(true);
+    let wf = workflow(
+        json!({ "action_timeout": 1, "verify_timeout": 1, "no_states_timeout": 2 }),
+        vec![success("Done", json!([el("#done")])), state("Form", json!([el("#form")]), json!([click("#go")])), popup],
+    );
+    let covered = "click #fix".to_owned();
+    let mut driver = ScriptedDriver::new(URL)
+        .with([show("#form"), show("#fix")])
+        .at(ms(2000), [show("#popup"), show("#close"), Change::Block(covered.clone())])
+        .on("click #close", ms(0), [hide("#popup"), hide("#close"), Change::Unblock(covered)])
+        .on("click #fix", ms(0), [show("#done")]);
+    let reviewer = ScriptedReviewer::new([Resolution::Actions { actions: vec![click_action("#fix")] }], ms(3000));
+    let ran = run_opts(&wf, &mut driver, reviewed_by(&reviewer)).await;
+    assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);
+    assert_eq!(log(&driver), ["click #close", "click #fix"]);
+    assert_eq!(reviewer.requests.lock().unwrap().len(), 1, "no second review");
+    assert!(ran.states().contains(&"Popup".to_owned()), "the detour is recorded: {:?}", ran.states());
 }
 
 #[tokio::test(start_paused = true)]

@@ -1,0 +1,83 @@
+//! Performing a reviewer's (or a model's) corrective actions. They run like a state's
+//! actions, with interrupts watched: a popup that covers the target while the run waited
+//! for its answer is handled as a detour, then the corrections go on where they were.
+
+use std::time::Duration;
+
+use statewright_workflow::Action;
+use tokio::time::Instant;
+
+use crate::act::StateActions;
+use crate::driver::{Driver, DriverError};
+use crate::event::Failure;
+use crate::executor::{CORRECTION, Context, DriverErrorAt, End, Plan, Run, secs};
+
+/// Interrupts handled during one set of corrections before the run looks at the page
+/// afresh instead.
+const MAX_DETOURS: u32 = 3;
+
+impl Run<'_> {
+    /// Performs corrective actions (already validated where they were given).
+    pub(crate) async fn correct<D: Driver>(&mut self, driver: &mut D, actions: Vec<Action>) -> Result<Plan, End> {
+        let mut from = 0;
+        let mut detours = 0;
+        loop {
+            let run = crate::act::ActionRun { actions: &actions, display: &actions, from, ..self.action_run(None, 0) };
+            let (outcome, performed) = run.execute(driver, self.matcher()).await;
+            self.actions += performed.len() as u32;
+            match outcome {
+                Ok(StateActions::Completed) => return Ok(Plan::Recognise { handled: None }),
+                Ok(StateActions::Preempted) if detours < MAX_DETOURS => {
+                    detours += 1;
+                    // The last action tried is the one the interrupt blocked: it runs again.
+                    from = performed.last().copied().unwrap_or(from);
+                    if let Some(plan) = self.detour(driver).await? {
+                        return Ok(plan);
+                    }
+                }
+                Ok(StateActions::Preempted) => return Ok(Plan::Recognise { handled: None }),
+                Err(DriverErrorAt { error: DriverError::Browser(e), .. }) => {
+                    return Err(End::Failed(Failure::Driver { error: self.params.redact(&e) }));
+                }
+                Err(DriverErrorAt { index, error }) => {
+                    let failure = Failure::Action {
+                        state: CORRECTION.to_owned(),
+                        index,
+                        action: actions[index].kind().to_owned(),
+                        error: self.params.redact(&error.to_string()),
+                    };
+                    return Ok(Plan::Escalate { failure, context: Context::default() });
+                }
+            }
+        }
+    }
+
+    /// Enters the interrupt that covers the page, runs its actions, and waits (up to
+    /// `verify_timeout`) for it to go. `Some` when a breaker tripped on entering it.
+    async fn detour<D: Driver>(&mut self, driver: &mut D) -> Result<Option<Plan>, End> {
+        let signals = self.read(driver, None, Duration::ZERO).await?;
+        let matcher = self.matcher();
+        let Some(interrupt) = matcher.top(&matcher.matching(&signals)).filter(|&s| matcher.is_interrupt(s)) else {
+            return Ok(None);
+        };
+        if let Some(trip) = self.count_entry(interrupt)? {
+            return Ok(Some(trip));
+        }
+        self.enter(driver, &signals, interrupt, None);
+        let (outcome, performed) = self.action_run(Some(interrupt), 0).execute(driver, self.matcher()).await;
+        self.actions += performed.len() as u32;
+        if let Err(DriverErrorAt { error: DriverError::Browser(e), .. }) = outcome {
+            return Err(End::Failed(Failure::Driver { error: self.params.redact(&e) }));
+        }
+        let deadline = Instant::now() + secs(self.bound.config.verify_timeout);
+        let mut signals = signals;
+        while self.matcher().matching(&signals).contains(&interrupt) {
+            let now = Instant::now();
+            if now >= deadline {
+                break;
+            }
+            signals = self.read(driver, Some(&signals), deadline - now).await?;
+        }
+        Ok(None)
+    }
+}

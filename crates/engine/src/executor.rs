@@ -19,6 +19,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::act::{ActionRun, StateActions};
 use crate::breakers::Breakers;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
 use crate::driver::{Driver, DriverError, Signals};
 use crate::event::{CheckResult, Event, Failure, RunStatus};
 use crate::heal::LocatorMemory;
@@ -57,12 +59,13 @@ pub struct RunOptions {
 
 /// What the page looked like at the last action, and whether a read since showed it
 /// otherwise: repeating an action on a page that keeps changing (a button that goes and
-/// comes back each round) is progress, not a loop.
+/// comes back each round) is progress, not a loop. Atomics because reads take `&self`
+/// and the run is a `Send` future; 0 means "not seen yet".
 #[derive(Default)]
 struct PageWatch {
-    at_action: std::cell::Cell<Option<u64>>,
-    last: std::cell::Cell<Option<u64>>,
-    changed: std::cell::Cell<bool>,
+    at_action: AtomicU64,
+    last: AtomicU64,
+    changed: AtomicBool,
 }
 
 impl PageWatch {
@@ -70,18 +73,19 @@ impl PageWatch {
         use std::hash::{Hash, Hasher};
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         (&signals.url, &signals.title, &signals.results).hash(&mut hasher);
-        let page = hasher.finish();
-        self.last.set(Some(page));
-        if self.at_action.get().is_some_and(|at| at != page) {
-            self.changed.set(true);
+        let page = hasher.finish() | 1;
+        self.last.store(page, Ordering::Relaxed);
+        let at_action = self.at_action.load(Ordering::Relaxed);
+        if at_action != 0 && at_action != page {
+            self.changed.store(true, Ordering::Relaxed);
         }
     }
 
     /// An action was performed on the page last read; returns whether the page changed
     /// since the action before it.
     fn acted(&self) -> bool {
-        self.at_action.set(self.last.get());
-        self.changed.replace(false)
+        self.at_action.store(self.last.load(Ordering::Relaxed), Ordering::Relaxed);
+        self.changed.swap(false, Ordering::Relaxed)
     }
 }
 

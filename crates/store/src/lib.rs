@@ -41,7 +41,11 @@ pub use write::{NewRun, RunHandle, blob_path, image_ext, screenshot_path};
 pub const APPLICATION_ID: i32 = 0x5354_5752;
 
 /// Forward-only migrations; migration `i` takes `user_version` from `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &[include_str!("migrations/0001_init.sql"), include_str!("migrations/0002_review.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("migrations/0001_init.sql"),
+    include_str!("migrations/0002_review.sql"),
+    include_str!("migrations/0003_review_ids.sql"),
+];
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;

@@ -115,3 +115,25 @@ fn a_review_of_a_run_whose_process_died_cannot_be_resolved() {
     assert_eq!(reopened.run("r2").unwrap().status, "interrupted");
     assert_eq!(reopened.review(id).unwrap().status, "cancelled");
 }
+
+#[test]
+fn review_ids_are_never_reused_after_a_prune() {
+    let store = Store::open_in_memory().unwrap();
+    let parameters = json!({});
+    let new_run = |id: &'static str| NewRun {
+        id,
+        workflow_name: "demo",
+        workflow_json: "{}",
+        parameters: &parameters,
+        browser: "test",
+        workflow_path: None,
+    };
+    let first_run = store.start_run(&new_run("r1")).unwrap();
+    let first = store.open_review("r1", &request()).unwrap();
+    store.abort_run(first_run, "done with it").unwrap();
+    let report = store.prune(statewright_store::PruneBy::Keep(0)).unwrap();
+    assert_eq!(report.runs, 1, "the finished run and its review are gone");
+    let _second_run = store.start_run(&new_run("r2")).unwrap();
+    let second = store.open_review("r2", &request()).unwrap();
+    assert!(second > first, "review {second} must not reuse the id of pruned review {first}");
+}

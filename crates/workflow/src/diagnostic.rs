@@ -127,12 +127,39 @@ impl<'a> Reporter<'a> {
             line: pos.line,
             column: pos.column,
             path: if path.0.is_empty() { String::new() } else { path.to_string() },
-            message,
-            help,
+            message: shorten(message),
+            help: help.map(shorten),
         });
     }
 
     pub(crate) fn has_errors(&self) -> bool {
         self.found.iter().any(|d| d.severity == Severity::Error)
+    }
+}
+
+/// The longest message a diagnostic keeps: one that quotes a megabyte-long value keeps its
+/// start and says how much was left out, so a terminal stays readable.
+const MAX_MESSAGE_CHARS: usize = 300;
+
+fn shorten(text: String) -> String {
+    let total = text.chars().count();
+    if total <= MAX_MESSAGE_CHARS {
+        return text;
+    }
+    let kept: String = text.chars().take(MAX_MESSAGE_CHARS).collect();
+    format!("{kept}… ({} more characters)", total - MAX_MESSAGE_CHARS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shorten;
+
+    #[test]
+    fn messages_quoting_huge_values_are_shortened() {
+        let huge = format!("unknown state `{}`", "é".repeat(100_000));
+        let short = shorten(huge);
+        assert!(short.chars().count() < 400, "{} characters", short.chars().count());
+        assert!(short.starts_with("unknown state `éé") && short.ends_with("(99716 more characters)"), "{short}");
+        assert_eq!(shorten("fine".into()), "fine");
     }
 }

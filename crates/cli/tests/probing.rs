@@ -217,3 +217,44 @@ fn ctrl_c_while_attaching_exits_130() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
 }
+
+/// A small tmpfs at a fresh folder, unmounted on drop; `None` where mounting is not allowed
+/// (not root, or no such file system).
+struct SmallDisk(tempfile::TempDir);
+
+impl SmallDisk {
+    fn mount(size: &str) -> Option<Self> {
+        let dir = tempfile::tempdir().ok()?;
+        let mounted = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir.path())
+            .stderr(Stdio::null())
+            .status()
+            .ok()?
+            .success();
+        mounted.then(|| Self(dir))
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(self.0.path()).status();
+    }
+}
+
+#[test]
+fn a_disk_that_fills_up_mid_run_fails_the_run_loudly() {
+    // Room for the store and the first steps, not for the whole run's screenshots.
+    let Some(disk) = SmallDisk::mount("400k") else {
+        eprintln!("SKIP: cannot mount a tmpfs here (needs root)");
+        return;
+    };
+    let runs = disk.0.path();
+    let out = statewright(&["run", "workflows/demo-shop.json", "--demo-site", "-p", "seed=5", "--json"], runs);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "a run the store could not keep is not a success: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let summary: Value = serde_json::from_slice(&out.stdout).expect("a summary even so");
+    assert_eq!(summary["status"], "failed", "{summary}");
+    assert_eq!(summary["failure"]["kind"], "record", "{summary}");
+}

@@ -73,17 +73,54 @@ pub(crate) async fn heal<D: Driver>(
     if !is_missing(error) {
         return Healing::NotApplicable("the element was found; healing only replaces a locator that finds nothing");
     }
-    for alternative in alternatives {
+    let alternatives = by_content(alternatives);
+    for alternative in &alternatives {
         let mut healed = action.clone();
         let Some(target) = healed.target_mut() else {
             return Healing::NotApplicable("the action has no target");
         };
-        *target = alternative.clone();
+        *target = (*alternative).clone();
         match driver.perform(&healed, PATIENCE).await {
-            Ok(outcome) => return Healing::Healed { to: alternative.clone(), outcome },
+            Ok(outcome) => return Healing::Healed { to: (*alternative).clone(), outcome },
             Err(DriverError::Browser(e)) => return Healing::Broken(DriverError::Browser(e)),
             Err(e) => tracing::debug!(?alternative, "alternative did not work: {e}"),
         }
     }
     Healing::Failed { tried: alternatives.len() }
+}
+
+/// Whether a locator finds its element by where it is (`nth` among look-alikes, or a
+/// `:nth-of-type` path) rather than by what it is. In repeated structures (result cards,
+/// table rows) the element at that position may be another one next time.
+fn is_positional(target: &Target) -> bool {
+    target.nth.is_some()
+        || target.css.as_deref().is_some_and(|css| css.contains(":nth-of-type(") || css.contains(":nth-child("))
+}
+
+/// The alternatives to try, in their recorded order: the content-based ones only, when
+/// there are any; positional ones only when nothing else was recorded.
+fn by_content(alternatives: &[Target]) -> Vec<&Target> {
+    let content: Vec<&Target> = alternatives.iter().filter(|t| !is_positional(t)).collect();
+    if content.is_empty() { alternatives.iter().collect() } else { content }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn target(json: serde_json::Value) -> Target {
+        serde_json::from_value(json).unwrap()
+    }
+
+    #[test]
+    fn positional_alternatives_give_way_to_content_based_ones() {
+        let nth = target(serde_json::json!({"role": "button", "name": "Add to cart", "nth": 3}));
+        let path = target(serde_json::json!({"css": "main > div:nth-of-type(4) > button"}));
+        let text = target(serde_json::json!({"text": "Add Widget Pro to cart"}));
+        let testid = target(serde_json::json!({"css": "[data-testid=\"add-widget-pro\"]"}));
+        let recorded = [nth.clone(), testid.clone(), text.clone(), path.clone()];
+        assert_eq!(by_content(&recorded), [&testid, &text], "content first, in recorded order; no positions");
+        let only_positions = [nth.clone(), path.clone()];
+        assert_eq!(by_content(&only_positions), [&nth, &path], "positions when nothing else was recorded");
+    }
 }

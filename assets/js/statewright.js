@@ -1154,6 +1154,23 @@
     };
   }
 
+  /** Other points of an element to try when its centre is covered, nearest the centre
+   *  first (fractions of its box). */
+  const VISIBLE_POINTS = [
+    [0.5, 0.3], [0.5, 0.7], [0.3, 0.5], [0.7, 0.5], [0.3, 0.3], [0.7, 0.3], [0.3, 0.7], [0.7, 0.7],
+    [0.5, 0.1], [0.5, 0.9], [0.1, 0.5], [0.9, 0.5], [0.3, 0.1], [0.7, 0.1], [0.3, 0.9], [0.7, 0.9],
+    [0.1, 0.3], [0.9, 0.3], [0.1, 0.7], [0.9, 0.7], [0.1, 0.1], [0.9, 0.1], [0.1, 0.9], [0.9, 0.9],
+  ];
+  /** A point of the box `r` inside the viewport where the element itself takes the hit. */
+  function visiblePoint(r, vp, receives) {
+    for (let i = 0; i < VISIBLE_POINTS.length; i++) {
+      const p = actionPoint(r, { x: VISIBLE_POINTS[i][0], y: VISIBLE_POINTS[i][1] });
+      if (p.x < 0 || p.y < 0 || p.x >= vp.width || p.y >= vp.height) continue;
+      if (receives(deepElementFromPoint(p.x, p.y))) return p;
+    }
+    return null;
+  }
+
   function deepElementFromPoint(x, y) {
     let el = Doc_elementFromPoint(doc(), x, y);
     while (el && el.shadowRoot && SR_elementFromPoint) {
@@ -1238,13 +1255,22 @@
             wakeOnMutation = false;
           } else {
             let hitOk = true;
+            let note = null;
             if (hitTest) {
+              const receives = function (h) { return !!h && (isInclusiveDescendant(h, el) || labelFor(h, el)); };
               const hit = deepElementFromPoint(pt.x, pt.y);
-              if (!hit) {
+              // A person clicks the part of a button they can see; an explicit position is
+              // kept as given.
+              const seen = receives(hit) || position ? null : visiblePoint(rect, vp, receives);
+              if (seen) {
+                note = 'at (' + round1(seen.x) + ', ' + round1(seen.y) + '): its centre is covered by ' +
+                  (hit ? describeCover(hit, el) : 'nothing that takes pointer events');
+                pt = seen;
+              } else if (!hit) {
                 hitOk = false;
                 last = fail('obscured', describeEl(el) + ' does not receive pointer events at (' +
                   round1(pt.x) + ', ' + round1(pt.y) + ')');
-              } else if (!isInclusiveDescendant(hit, el) && !labelFor(hit, el)) {
+              } else if (!receives(hit)) {
                 hitOk = false;
                 last = fail('obscured', 'obscured by ' + describeCover(hit, el));
               }
@@ -1258,6 +1284,7 @@
                 tag: el.localName,
                 description: describeEl(el),
               };
+              if (note) found.note = note;
               if (opts.alternatives === true) found.alternatives = alternativesSafely(el, target);
               return found;
             }

@@ -144,6 +144,8 @@ struct Actionable {
     #[serde(default)]
     y: f64,
     description: Option<String>,
+    /// Where the action landed when that is not the centre (a covered centre, say).
+    note: Option<String>,
     reason: Option<String>,
     message: Option<String>,
     /// Kept raw: one malformed entry must not cost the action or the other entries.
@@ -154,7 +156,11 @@ struct Actionable {
 impl Actionable {
     /// The outcome of an action on this element.
     fn outcome(self) -> Outcome {
-        Outcome { detail: self.description, alternatives: alternatives(self.alternatives), ..Default::default() }
+        let detail = match (self.description, self.note) {
+            (Some(description), Some(note)) => Some(format!("{description} {note}")),
+            (description, note) => description.or(note),
+        };
+        Outcome { detail, alternatives: alternatives(self.alternatives), ..Default::default() }
     }
 }
 

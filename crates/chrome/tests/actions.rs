@@ -320,3 +320,37 @@ async fn attaching_to_a_running_browser_over_cdp() {
     finished.assert_succeeded();
     assert!(still_running, "a browser we attached to is left running");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_target_whose_centre_is_covered_is_clicked_where_it_shows() {
+    let on_covered = |actions: serde_json::Value| {
+        json!([
+            done(json!([{"type": "text", "match": "contains", "value": "Wide clicked"}])),
+            json!({"name": "act", "checks": [{"type": "url", "match": "pattern", "value": "/covered\\.html$"}],
+                   "actions": actions})
+        ])
+    };
+    let finished =
+        run(workflow("covered.html", on_covered(json!([{"type": "click", "target": {"css": "#wide"}}])), json!({})))
+            .await;
+    finished.assert_succeeded();
+    let detail = finished
+        .events
+        .iter()
+        .find_map(|e| match e {
+            Event::ActionFinished { state, detail, .. } if state == "act" => detail.clone(),
+            _ => None,
+        })
+        .expect("the click reports where it landed");
+    assert!(detail.contains("centre is covered by") && detail.contains("banner"), "{detail}");
+
+    // An explicit position is kept as given: there, the banner takes the click.
+    let positioned = json!([{"type": "click", "target": {"css": "#wide"}, "position": {"x": 0.5, "y": 0.5}}]);
+    let finished = run(workflow("covered.html", on_covered(positioned), json!({"action_timeout": 1}))).await;
+    assert_eq!(finished.report.status, RunStatus::Failed);
+    assert!(
+        matches!(&finished.report.failure, Some(Failure::Action { error, .. }) if error.contains("obscured by")),
+        "{:?}",
+        finished.report.failure
+    );
+}

@@ -130,6 +130,8 @@
   const Win_getSelection = uncurry(W.getSelection);
   const _perf = W.performance;
   const Perf_now = uncurry(Performance.prototype.now);
+  /** This document's time origin: with an element id, an identity no other page reuses. */
+  const TIME_ORIGIN = _perf && typeof _perf.timeOrigin === 'number' ? _perf.timeOrigin : 0;
   const CSS_escape = W.CSS && typeof W.CSS.escape === 'function' ? W.CSS.escape : cssEscapeFallback;
 
   const SHOW_ELEMENT = 1;
@@ -1285,6 +1287,8 @@
                 description: describeEl(el),
               };
               if (note) found.note = note;
+              // This very node: a button made anew (or a new page) is another element.
+              found.element = elementId(el) + '@' + TIME_ORIGIN;
               if (opts.alternatives === true) found.alternatives = alternativesSafely(el, target);
               return found;
             }

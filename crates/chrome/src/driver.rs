@@ -146,6 +146,8 @@ struct Actionable {
     description: Option<String>,
     /// Where the action landed when that is not the centre (a covered centre, say).
     note: Option<String>,
+    /// The node acted on: its id in the page and the page's time origin.
+    element: Option<String>,
     reason: Option<String>,
     message: Option<String>,
     /// Kept raw: one malformed entry must not cost the action or the other entries.
@@ -160,7 +162,7 @@ impl Actionable {
             (Some(description), Some(note)) => Some(format!("{description} {note}")),
             (description, note) => description.or(note),
         };
-        Outcome { detail, alternatives: alternatives(self.alternatives), ..Default::default() }
+        Outcome { detail, alternatives: alternatives(self.alternatives), element: self.element, ..Default::default() }
     }
 }
 

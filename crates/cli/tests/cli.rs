@@ -189,3 +189,16 @@ fn the_desktop_workflow_runs_to_success_on_a_display() {
     let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(summary["end_state"], "Title changed");
 }
+
+#[test]
+fn twenty_rounds_of_a_button_made_anew_trip_no_breaker() {
+    // The reaction page makes a new button each round: clicking it twenty times is progress,
+    // not the `same_target` loop (limit 8) it would be on one and the same element.
+    let runs = tempfile::tempdir().unwrap();
+    let out = statewright(&["run", "workflows/demo-rounds.json", "--demo-site", "--no-review", "--json"], runs.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let saved = runs.path().join(summary["run_id"].as_str().unwrap()).join("rounds.html");
+    let page = std::fs::read_to_string(saved).expect("the final page is saved");
+    assert!(page.contains("&quot;rounds&quot;:20") || page.contains("\"rounds\":20"), "{page}");
+}

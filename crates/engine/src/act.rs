@@ -24,6 +24,13 @@ pub(crate) enum StateActions {
     Preempted,
 }
 
+/// An action that was performed (or tried), and the page element it acted on, as the
+/// driver identifies it (`None` when it cannot, or the action has no element).
+pub(crate) struct Performed {
+    pub index: usize,
+    pub element: Option<String>,
+}
+
 pub(crate) struct ActionRun<'a> {
     pub step: u32,
     /// The state whose actions these are; `None` for a reviewer's corrective actions,
@@ -42,13 +49,13 @@ pub(crate) struct ActionRun<'a> {
 }
 
 impl ActionRun<'_> {
-    /// Runs the actions in order from `from`; returns how it ended and the indexes of the
-    /// actions performed.
+    /// Runs the actions in order from `from`; returns how it ended and the actions
+    /// performed (tried, for the last one when it failed or was preempted).
     pub async fn execute<D: Driver>(
         &self,
         driver: &mut D,
         matcher: &Matcher,
-    ) -> (Result<StateActions, DriverErrorAt>, Vec<usize>) {
+    ) -> (Result<StateActions, DriverErrorAt>, Vec<Performed>) {
         let mut performed = Vec::new();
         for (index, action) in self.actions.iter().enumerate().skip(self.from) {
             if index > self.from && self.config.action_period > 0.0 {
@@ -64,7 +71,11 @@ impl ActionRun<'_> {
             });
             let began = Instant::now();
             let result = self.perform(driver, matcher, action, index).await;
-            performed.push(index);
+            let element = match &result {
+                Attempt::Done(outcome, _) => outcome.element.clone(),
+                _ => None,
+            };
+            performed.push(Performed { index, element });
             let (outcome, attempts, error) = match result {
                 Attempt::Done(outcome, attempts) => (Some(outcome), attempts, None),
                 Attempt::Preempted { by_state, reason } => {

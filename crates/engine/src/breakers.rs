@@ -13,6 +13,9 @@ pub(crate) struct Trip {
     pub limit: u32,
 }
 
+/// What `same_target` compares: the action, and the page element it acted on.
+type TargetKey = ((usize, usize), Option<String>);
+
 /// The longest cycle of states looked for (A → B → C → A …).
 const MAX_PERIOD: usize = 4;
 
@@ -20,8 +23,9 @@ pub(crate) struct Breakers {
     limits: Limits,
     entries: HashMap<usize, u32>,
     attempts: HashMap<(usize, usize), u32>,
-    /// The element acted on last (state, action index), and how many times in a row.
-    last_target: Option<((usize, usize), u32)>,
+    /// The element acted on last (state, action index, and the page element when the
+    /// driver can tell), and how many times in a row.
+    last_target: Option<(TargetKey, u32)>,
     /// States entered since the run last reached a state it had not seen before.
     since_progress: Vec<usize>,
     seen: Vec<bool>,
@@ -64,19 +68,28 @@ impl Breakers {
         trip("state_entries", entries, self.limits.state_entries).or_else(|| self.cycle())
     }
 
-    /// Counts one performed action of `state`; `targeted` when it acts on an element. The
-    /// same element acted on again counts as a repetition only when the page did not change
-    /// since the previous action (`page_changed`): a page that keeps changing is progress.
-    pub fn acted(&mut self, state: usize, index: usize, targeted: bool, page_changed: bool) -> Option<Trip> {
+    /// Counts one performed action of `state`. `element` is `Some` when the action acts on
+    /// an element, with that element's identity when the driver knows it. Acting again
+    /// counts as a repetition only on the same element (a button made anew each round is
+    /// another one) while the page did not change since (`page_changed`): progress is not
+    /// a loop.
+    pub fn acted(
+        &mut self,
+        state: usize,
+        index: usize,
+        element: Option<Option<&str>>,
+        page_changed: bool,
+    ) -> Option<Trip> {
         let attempts = self.attempts.entry((state, index)).or_default();
         *attempts += 1;
         let attempts = *attempts;
-        if targeted {
-            let in_a_row = match self.last_target {
-                Some((key, n)) if key == (state, index) && !page_changed => n + 1,
+        if let Some(element) = element {
+            let key: TargetKey = ((state, index), element.map(str::to_owned));
+            let in_a_row = match &self.last_target {
+                Some((last, n)) if *last == key && !page_changed => n + 1,
                 _ => 1,
             };
-            self.last_target = Some(((state, index), in_a_row));
+            self.last_target = Some((key, in_a_row));
             if let Some(trip) = trip("same_target", in_a_row, self.limits.same_target) {
                 return Some(trip);
             }
@@ -167,9 +180,15 @@ mod tests {
         let trips: Vec<_> = (0..6).map(|_| b.entered(0, false)).collect();
         assert_eq!(trips[5], Some(Trip { breaker: "state_entries", count: 6, limit: 5 }));
         let mut b = Breakers::new(&limits(), 1);
-        let acts: Vec<_> = (0..4).map(|_| b.acted(0, 0, true, false)).collect();
+        let acts: Vec<_> = (0..4).map(|_| b.acted(0, 0, Some(Some("e1")), false)).collect();
         assert_eq!(acts[3], Some(Trip { breaker: "same_target", count: 4, limit: 3 }));
-        assert_eq!(b.acted(0, 1, true, false), None, "another element starts a new count");
+        assert_eq!(b.acted(0, 1, Some(Some("e2")), false), None, "another element starts a new count");
+        let mut b = Breakers::new(&limits(), 1);
+        // Past `same_target` (3), short of `action_attempts` (6).
+        for round in 0..6 {
+            let fresh = format!("e{round}");
+            assert_eq!(b.acted(0, 0, Some(Some(&fresh)), false), None, "a button made anew each round is progress");
+        }
     }
 
     #[test]

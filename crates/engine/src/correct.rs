@@ -30,7 +30,7 @@ impl Run<'_> {
                 Ok(StateActions::Preempted) if detours < MAX_DETOURS => {
                     detours += 1;
                     // The last action tried is the one the interrupt blocked: it runs again.
-                    from = performed.last().copied().unwrap_or(from);
+                    from = performed.last().map_or(from, |p| p.index);
                     if let Some(plan) = self.detour(driver).await? {
                         return Ok(plan);
                     }

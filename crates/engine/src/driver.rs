@@ -112,6 +112,10 @@ pub struct Outcome {
     /// name, test ids, label, text, position…), each of which found exactly that element.
     /// Kept so that a later run can heal the action when its own target finds nothing.
     pub alternatives: Vec<Target>,
+    /// An identity of the page element acted on, unique within the browser session (a node
+    /// made anew has a new one), so that acting on a fresh element is not mistaken for
+    /// repeating an action on the same one.
+    pub element: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -358,10 +358,11 @@ impl Run<'_> {
     ) -> Result<Plan, End> {
         let (outcome, performed) = self.action_run(Some(state), from).execute(driver, self.matcher()).await;
         self.actions += performed.len() as u32;
-        for index in performed {
+        for crate::act::Performed { index, element } in performed {
             let targeted = self.bound.states[state].actions[index].target().is_some();
             let page_changed = self.page.acted();
-            if let Some(trip) = self.breakers.acted(state, index, targeted, page_changed) {
+            if let Some(trip) = self.breakers.acted(state, index, targeted.then_some(element.as_deref()), page_changed)
+            {
                 return Ok(self.trip(trip, state));
             }
         }

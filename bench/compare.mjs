@@ -7,22 +7,8 @@
 //   node bench/compare.mjs [--seeds 1-10] [--bin target/release/statewright]
 import { spawn, spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { parseArgs, seedList } from './args.mjs';
 
-function parseArgs(argv) {
-  const args = { seeds: '1-10', bin: 'target/release/statewright', port: 8941 };
-  for (let i = 0; i < argv.length; i += 2) {
-    const key = argv[i].replace(/^--/, '');
-    if (!(key in args)) throw new Error(`unknown argument ${argv[i]}; usage: --seeds 1-10 --bin PATH --port N`);
-    args[key] = key === 'port' ? Number(argv[i + 1]) : argv[i + 1];
-  }
-  return args;
-}
-
-function seedList(text) {
-  const m = String(text).match(/^(\d+)-(\d+)$/);
-  if (!m) return String(text).split(',');
-  return Array.from({ length: Number(m[2]) - Number(m[1]) + 1 }, (_, i) => String(Number(m[1]) + i));
-}
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -48,7 +34,7 @@ function playwright(url, seed) {
 }
 
 async function main() {
-  const args = parseArgs(process.argv.slice(2));
+  const args = parseArgs(process.argv.slice(2), { seeds: '1-10', bin: 'target/release/statewright', port: 8941 });
   const url = `http://127.0.0.1:${args.port}`;
   const server = spawn(args.bin, ['demo-site', '--port', String(args.port)], { stdio: ['ignore', 'ignore', 'pipe'] });
   await new Promise((resolve, reject) => {

@@ -8,22 +8,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs, seedList } from './args.mjs';
 
-function parseArgs(argv) {
-  const args = { seeds: '1-3', bin: 'target/release/statewright', port: 8942 };
-  for (let i = 0; i < argv.length; i += 2) {
-    const key = argv[i].replace(/^--/, '');
-    if (!(key in args)) throw new Error(`unknown argument ${argv[i]}; usage: --seeds 1-3 --bin PATH --port N`);
-    args[key] = key === 'port' ? Number(argv[i + 1]) : argv[i + 1];
-  }
-  return args;
-}
-
-const seedList = (text) => {
-  const m = String(text).match(/^(\d+)-(\d+)$/);
-  if (!m) return String(text).split(',');
-  return Array.from({ length: Number(m[2]) - Number(m[1]) + 1 }, (_, i) => String(Number(m[1]) + i));
-};
 
 const percentile = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -53,7 +39,7 @@ function playwright(url, seed) {
 }
 
 async function main() {
-  const args = parseArgs(process.argv.slice(2));
+  const args = parseArgs(process.argv.slice(2), { seeds: '1-3', bin: 'target/release/statewright', port: 8942 });
   const url = `http://127.0.0.1:${args.port}`;
   const server = spawn(args.bin, ['demo-site', '--port', String(args.port)], { stdio: ['ignore', 'ignore', 'pipe'] });
   await new Promise((resolve, reject) => {

@@ -47,24 +47,20 @@ pub(crate) async fn execute(
     };
     let mut driver = match started {
         Ok(driver) => driver,
-        Err(None) => {
-            let report = RunReport { status: RunStatus::Cancelled, ..failed(Failure::Driver { error: String::new() }) };
-            let run_id = id.clone();
-            let _ = tokio::task::spawn_blocking(move || {
-                store.abort_run(handle, "cancelled before the browser was ready")?;
-                store.set_status(&run_id, "cancelled")
+        Err(why) => {
+            let report = match why {
+                Some(error) => ended(RunStatus::Failed, Some(Failure::Driver { error })),
+                None => ended(RunStatus::Cancelled, None),
+            };
+            let (message, run_id, cancelled) =
+                (report.message.clone(), id.clone(), report.status == RunStatus::Cancelled);
+            let persisted = tokio::task::spawn_blocking(move || {
+                store.abort_run(handle, &message)?;
+                if cancelled { store.set_status(&run_id, "cancelled") } else { Ok(()) }
             })
             .await;
-            return RunSummary {
-                failure: None,
-                message: "cancelled before the browser was ready".into(),
-                ..summary_of(&report)
-            };
-        }
-        Err(Some(error)) => {
-            let report = failed(Failure::Driver { error: error.clone() });
             // Persist, then notify: the observer hears the end only once the store has it.
-            if let Ok(Ok(())) = tokio::task::spawn_blocking(move || store.abort_run(handle, &error)).await {
+            if let Ok(Ok(())) = persisted {
                 observer(&Event::RunFinished {
                     status: report.status,
                     end_state: None,
@@ -125,13 +121,19 @@ pub(crate) async fn execute(
     summary
 }
 
-fn failed(failure: Failure) -> RunReport {
+/// A run that ended before the engine started: its browser could not be had, or it was
+/// cancelled while waiting for one.
+fn ended(status: RunStatus, failure: Option<Failure>) -> RunReport {
+    let message = match &failure {
+        Some(failure) => statewright_engine::explain::failure(failure),
+        None => "cancelled before the browser was ready".to_owned(),
+    };
     RunReport {
-        status: RunStatus::Failed,
+        status,
         end_state: None,
         outcome: None,
-        message: statewright_engine::explain::failure(&failure),
-        failure: Some(failure),
+        message,
+        failure,
         duration: std::time::Duration::ZERO,
         steps: 0,
         actions: 0,

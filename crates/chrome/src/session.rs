@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use chromiumoxide::browser::{Browser, BrowserConfig};
 use chromiumoxide::cdp::browser_protocol::page::AddScriptToEvaluateOnNewDocumentParams;
+use chromiumoxide::error::CdpError;
 use chromiumoxide::handler::viewport::Viewport;
 use chromiumoxide::page::Page;
 use futures::StreamExt;
@@ -72,9 +73,16 @@ impl Session {
                     .prefix(PROFILE_PREFIX)
                     .tempdir()
                     .map_err(|e| ChromeError::Launch(format!("cannot create a profile directory: {e}")))?;
-                let config = config(options, &profile)?;
-                let (browser, handler) =
-                    Browser::launch(config).await.map_err(|e| ChromeError::Launch(e.to_string()))?;
+                let launched = match Browser::launch(config(options, &profile, true)?).await {
+                    // A temp folder that may not run programs (`noexec`) stops the launcher
+                    // script from starting: then Chromium starts directly, without it.
+                    Err(CdpError::Io(e) | CdpError::LaunchIo(e, _)) => {
+                        tracing::warn!("cannot start Chromium through its launcher ({e}); starting it directly");
+                        Browser::launch(config(options, &profile, false)?).await
+                    }
+                    launched => launched,
+                };
+                let (browser, handler) = launched.map_err(|e| ChromeError::Launch(e.to_string()))?;
                 (browser, handler, Some(profile), true)
             }
         };
@@ -182,7 +190,9 @@ fn executable(options: &LaunchOptions) -> Option<PathBuf> {
         .or_else(|| Some(PathBuf::from("/usr/bin/chromium")).filter(|p| p.exists()))
 }
 
-fn config(options: &LaunchOptions, profile: &TempDir) -> Result<BrowserConfig, ChromeError> {
+/// The launch configuration; `launcher` starts Chromium through the script that makes it
+/// die with its parent (see [`dies_with_parent`]).
+fn config(options: &LaunchOptions, profile: &TempDir, launcher: bool) -> Result<BrowserConfig, ChromeError> {
     let (width, height) = options.viewport;
     let mut builder = BrowserConfig::builder()
         .user_data_dir(profile.path())
@@ -191,7 +201,8 @@ fn config(options: &LaunchOptions, profile: &TempDir) -> Result<BrowserConfig, C
         .launch_timeout(Duration::from_secs(20))
         .args(FLAGS.iter().copied());
     if let Some(path) = executable(options) {
-        builder = builder.chrome_executable(dies_with_parent(&path, profile.path()).unwrap_or(path));
+        let launcher = if launcher { dies_with_parent(&path, profile.path()) } else { None };
+        builder = builder.chrome_executable(launcher.unwrap_or(path));
     }
     if options.headed {
         builder = builder.with_head();

@@ -218,15 +218,15 @@ fn ctrl_c_while_attaching_exits_130() {
     assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
 }
 
-/// A small tmpfs at a fresh folder, unmounted on drop; `None` where mounting is not allowed
-/// (not root, or no such file system).
-struct SmallDisk(tempfile::TempDir);
+/// A tmpfs at a fresh folder (with mount `options`, e.g. `size=400k`), unmounted on drop;
+/// `None` where mounting is not allowed (not root, or no such file system).
+struct Tmpfs(tempfile::TempDir);
 
-impl SmallDisk {
-    fn mount(size: &str) -> Option<Self> {
+impl Tmpfs {
+    fn mount(options: &str) -> Option<Self> {
         let dir = tempfile::tempdir().ok()?;
         let mounted = std::process::Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .args(["-t", "tmpfs", "-o", options, "tmpfs"])
             .arg(dir.path())
             .stderr(Stdio::null())
             .status()
@@ -236,7 +236,7 @@ impl SmallDisk {
     }
 }
 
-impl Drop for SmallDisk {
+impl Drop for Tmpfs {
     fn drop(&mut self) {
         let _ = std::process::Command::new("umount").arg(self.0.path()).status();
     }
@@ -245,7 +245,7 @@ impl Drop for SmallDisk {
 #[test]
 fn a_disk_that_fills_up_mid_run_fails_the_run_loudly() {
     // Room for the store and the first steps, not for the whole run's screenshots.
-    let Some(disk) = SmallDisk::mount("400k") else {
+    let Some(disk) = Tmpfs::mount("size=400k") else {
         eprintln!("SKIP: cannot mount a tmpfs here (needs root)");
         return;
     };
@@ -257,4 +257,20 @@ fn a_disk_that_fills_up_mid_run_fails_the_run_loudly() {
     let summary: Value = serde_json::from_slice(&out.stdout).expect("a summary even so");
     assert_eq!(summary["status"], "failed", "{summary}");
     assert_eq!(summary["failure"]["kind"], "record", "{summary}");
+}
+
+#[test]
+fn a_temp_folder_that_may_not_run_programs_still_launches_chromium() {
+    // The launcher that makes Chromium die with its run is a script in the profile folder;
+    // where the temp folder is mounted `noexec`, Chromium starts without it.
+    let Some(noexec) = Tmpfs::mount("noexec,size=300m") else {
+        eprintln!("SKIP: cannot mount a tmpfs here (needs root)");
+        return;
+    };
+    let runs = tempfile::tempdir().unwrap();
+    let out = command(&["run", "workflows/demo-shop.json", "--demo-site", "-p", "seed=3"], runs.path())
+        .env("TMPDIR", noexec.0.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }

@@ -1,0 +1,126 @@
+//! Test paths: a small set of routes from the start that together take every edge.
+//!
+//! Greedy: while an edge is left that a path from a start can reach, walk the shortest way
+//! to its source, take it, then keep taking untaken edges while there are some, and finish
+//! at the nearest terminal. Not minimal in general (that is the Chinese-postman family), but
+//! small, and every path is a real route through the graph.
+
+use std::collections::VecDeque;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::graph::Graph;
+
+/// The paths, and the edges none of them can take.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Coverage {
+    pub paths: Vec<Vec<String>>,
+    /// Edges (from, to) no path from a start can reach.
+    pub unreachable: Vec<(String, String)>,
+    /// How many edges the paths take, of how many.
+    pub covered: usize,
+    pub total: usize,
+}
+
+/// Paths covering the explicit (declared or observed) edges between non-interrupt states.
+pub fn cover(graph: &Graph) -> Coverage {
+    let edges: Vec<(usize, usize)> = graph
+        .edges
+        .iter()
+        .map(|(f, t, _)| (*f, *t))
+        .filter(|&(f, t)| !graph.interrupt[f] && !graph.interrupt[t] && f != t)
+        .collect();
+    let successors = |at: usize| edges.iter().filter(move |(f, _)| *f == at).map(|(_, t)| *t);
+    let mut taken = vec![false; edges.len()];
+    let mut paths = Vec::new();
+    let starts: Vec<usize> = (0..graph.len()).filter(|&i| graph.start[i]).collect();
+    loop {
+        // The nearest untaken edge's source, reached from a start.
+        let Some(mut path) = shortest(&starts, |at| edges_from(&edges, &taken, at).next().is_some(), &successors)
+        else {
+            break;
+        };
+        let mut at = *path.last().expect("a path has a state");
+        // Keep taking untaken edges; when none leaves here, go to the nearest state that has one.
+        loop {
+            // Edges into terminals last: a path can go on after the others.
+            let untaken = edges_from(&edges, &taken, at).min_by_key(|&i| graph.terminal[edges[i].1].is_some());
+            if let Some(i) = untaken {
+                taken[i] = true;
+                at = edges[i].1;
+                path.push(at);
+                continue;
+            }
+            match shortest(&[at], |s| edges_from(&edges, &taken, s).next().is_some(), &successors) {
+                Some(detour) if detour.len() > 1 => {
+                    mark(&edges, &mut taken, &detour);
+                    path.extend_from_slice(&detour[1..]);
+                    at = *path.last().expect("not empty");
+                }
+                _ => break,
+            }
+        }
+        // End where a run ends, if it can.
+        if graph.terminal[at].is_none()
+            && let Some(tail) = shortest(&[at], |s| graph.terminal[s].is_some(), &successors)
+        {
+            mark(&edges, &mut taken, &tail);
+            path.extend_from_slice(&tail[1..]);
+        }
+        paths.push(path.iter().map(|&i| graph.names[i].clone()).collect());
+    }
+    let unreachable: Vec<(String, String)> = edges
+        .iter()
+        .zip(&taken)
+        .filter(|(_, t)| !**t)
+        .map(|((f, t), _)| (graph.names[*f].clone(), graph.names[*t].clone()))
+        .collect();
+    Coverage { paths, covered: edges.len() - unreachable.len(), unreachable, total: edges.len() }
+}
+
+fn edges_from<'a>(edges: &'a [(usize, usize)], taken: &'a [bool], at: usize) -> impl Iterator<Item = usize> + 'a {
+    (0..edges.len()).filter(move |&i| edges[i].0 == at && !taken[i])
+}
+
+fn mark(edges: &[(usize, usize)], taken: &mut [bool], path: &[usize]) {
+    for pair in path.windows(2) {
+        if let Some(i) = edges.iter().position(|&e| e == (pair[0], pair[1])) {
+            taken[i] = true;
+        }
+    }
+}
+
+/// Breadth-first: the fewest-edges path from any of `from` to a state where `goal` holds.
+fn shortest<I: Iterator<Item = usize>>(
+    from: &[usize],
+    goal: impl Fn(usize) -> bool,
+    successors: &impl Fn(usize) -> I,
+) -> Option<Vec<usize>> {
+    let mut via: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    let mut queue: VecDeque<usize> = VecDeque::new();
+    for &s in from {
+        if via.insert(s, usize::MAX).is_none() {
+            queue.push_back(s);
+        }
+    }
+    while let Some(at) = queue.pop_front() {
+        if goal(at) {
+            let mut path = vec![at];
+            while let Some(&prev) = via.get(path.last().expect("not empty"))
+                && prev != usize::MAX
+            {
+                path.push(prev);
+            }
+            path.reverse();
+            return Some(path);
+        }
+        for next in successors(at) {
+            if let std::collections::hash_map::Entry::Vacant(e) = via.entry(next) {
+                e.insert(at);
+                queue.push_back(next);
+            }
+        }
+    }
+    None
+}

@@ -5,10 +5,15 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/demo-site");
+    // Read at run time, not with `env!`: a build script compiled in another checkout that
+    // shares the target folder (CI's clone, a worktree) is reused as is, and must embed the
+    // site of the checkout being built, not the one it was compiled in.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest).join("../../assets/demo-site");
     println!("cargo:rerun-if-changed={}", root.display());
     let mut files = Vec::new();
     collect(&root, &mut files);
+    assert!(!files.is_empty(), "the demo site is missing: no files under {}", root.display());
     files.sort();
     let mut out = String::from(
         "/// Every file of the demo site: (URL path, contents).\npub static FILES: &[(&str, &[u8])] = &[\n",

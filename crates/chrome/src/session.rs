@@ -28,11 +28,14 @@ pub struct LaunchOptions {
     /// then chromiumoxide's detection.
     pub executable: Option<PathBuf>,
     pub viewport: (u32, u32),
+    /// With `cdp_url`: drive the tab already open there (to carry on from wherever it is:
+    /// `run --resume`, `goto`) instead of opening a new one; it is left open at the end.
+    pub adopt_page: bool,
 }
 
 impl Default for LaunchOptions {
     fn default() -> Self {
-        Self { headed: false, cdp_url: None, executable: None, viewport: (1280, 800) }
+        Self { headed: false, cdp_url: None, executable: None, viewport: (1280, 800), adopt_page: false }
     }
 }
 
@@ -55,6 +58,8 @@ pub struct Session {
     pub(crate) page: PageHandle,
     handler: JoinHandle<()>,
     launched: bool,
+    /// The page is a tab the user had open: it stays open.
+    adopted: bool,
     // Keeps the fresh profile alive for the browser's lifetime; deleted on drop.
     _profile: Option<TempDir>,
 }
@@ -62,7 +67,7 @@ pub struct Session {
 impl Session {
     pub async fn start(options: &LaunchOptions) -> Result<Self, ChromeError> {
         let began = std::time::Instant::now();
-        let (browser, mut handler, profile, launched) = match &options.cdp_url {
+        let (mut browser, mut handler, profile, launched) = match &options.cdp_url {
             Some(url) => {
                 let (browser, handler) = connect(url).await?;
                 (browser, handler, None, false)
@@ -95,15 +100,23 @@ impl Session {
             }
         });
         tracing::debug!("browser ready after {:?}", began.elapsed());
-        // A browser that stops answering must not hang the run (command futures wait 30 s).
-        let page = tokio::time::timeout(CONNECT_BUDGET, browser.new_page("about:blank"))
-            .await
-            .map_err(|_| ChromeError::Launch(format!("the browser did not open a page within {CONNECT_BUDGET:?}")))?
-            .map_err(|e| ChromeError::Launch(format!("cannot open a page: {e}")))?;
+        let adopted = match (options.adopt_page && !launched).then_some(()) {
+            Some(()) => open_tab(&mut browser).await,
+            None => None,
+        };
+        let page = match adopted.clone() {
+            Some(page) => page,
+            // A browser that stops answering must not hang the run (command futures wait 30 s).
+            None => tokio::time::timeout(CONNECT_BUDGET, browser.new_page("about:blank"))
+                .await
+                .map_err(|_| ChromeError::Launch(format!("the browser did not open a page within {CONNECT_BUDGET:?}")))?
+                .map_err(|e| ChromeError::Launch(format!("cannot open a page: {e}")))?,
+        };
         tracing::debug!("page open after {:?}", began.elapsed());
         install_library(&page).await?;
         tracing::debug!("library installed after {:?}", began.elapsed());
-        Ok(Self { browser, page: PageHandle::new(page), handler, launched, _profile: profile })
+        let adopted = adopted.is_some();
+        Ok(Self { browser, page: PageHandle::new(page), handler, launched, adopted, _profile: profile })
     }
 
     /// Closes the page, and the browser if this session launched it.
@@ -117,12 +130,56 @@ impl Session {
             if let Ok(None) = self.browser.try_wait() {
                 let _ = self.browser.kill().await;
             }
-        } else {
+        } else if !self.adopted {
             let page = self.page.raw().clone();
             let _ = tokio::time::timeout(Duration::from_secs(5), page.close()).await;
         }
         self.handler.abort();
         tracing::debug!("browser closed in {:?}", began.elapsed());
+    }
+}
+
+/// How long an attached browser's open tabs may take to show up.
+const TABS_BUDGET: Duration = Duration::from_secs(3);
+
+/// The tab a person has open in an attached browser: the first that shows a web page, else
+/// the first at all. `None` when there is none (a new one is opened instead).
+async fn open_tab(browser: &mut Browser) -> Option<Page> {
+    // Asking for the targets makes the handler attach to the tabs that were already open.
+    if let Err(e) = tokio::time::timeout(TABS_BUDGET, browser.fetch_targets()).await.unwrap_or(Ok(Vec::new())) {
+        tracing::warn!("cannot list the browser's tabs: {e}");
+    }
+    let began = tokio::time::Instant::now();
+    loop {
+        let pages = tokio::time::timeout(TABS_BUDGET, browser.pages()).await.ok()?.ok()?;
+        let mut web = None;
+        let mut first = None;
+        for page in pages {
+            let url = tokio::time::timeout(TABS_BUDGET, page.url()).await.ok().and_then(Result::ok).flatten();
+            let url = url.unwrap_or_default();
+            if url.starts_with("devtools://") || url.starts_with("chrome-extension://") {
+                continue;
+            }
+            if web.is_none() && (url.starts_with("http://") || url.starts_with("https://") || url.starts_with("file:"))
+            {
+                tracing::debug!("carrying on in the open tab at {url}");
+                web = Some(page.clone());
+            }
+            first.get_or_insert(page);
+        }
+        if web.is_some() {
+            return web;
+        }
+        // Tabs show up as the handler attaches to them: give a web page a moment to appear
+        // before settling for a blank one.
+        if first.is_some() && began.elapsed() > Duration::from_millis(500) {
+            return first;
+        }
+        if began.elapsed() >= TABS_BUDGET {
+            tracing::warn!("the attached browser has no open tab: opening one");
+            return None;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 

@@ -16,6 +16,7 @@ macro_rules! out {
     ($($t:tt)*) => { $crate::out::write(format_args!($($t)*)) };
 }
 
+mod graph_cmds;
 mod out;
 mod progress;
 mod review_cmd;
@@ -41,14 +42,25 @@ enum Command {
     Runs(runs_cmd::RunsArgs),
     /// The review queue: runs waiting for a person. List, show, and resolve them.
     Review(review_cmd::ReviewArgs),
-    /// Check workflow files and report every problem with its line and column.
+    /// Go to a state from wherever the page is: plan a route over the known transitions,
+    /// walk it with verification, replan when the page lands elsewhere.
+    Goto(run::GotoArgs),
+    /// Check workflow files: every problem with its line and column, then the graph's
+    /// findings (unreachable, unwinnable, dead-end states…), using the stored runs.
     Validate {
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Print diagnostics as JSON on stdout.
         #[arg(long)]
         json: bool,
+        /// Treat the graph's findings as errors (exit 2).
+        #[arg(long)]
+        strict: bool,
+        #[command(flatten)]
+        store: graph_cmds::StoreArgs,
     },
+    /// Test paths: a small set of routes from the start that together take every edge.
+    Paths(graph_cmds::PathsArgs),
     /// Convert a workflow (e.g. a CliGent file) to the native format.
     Convert {
         input: PathBuf,
@@ -96,7 +108,9 @@ fn main() -> ExitCode {
             Command::Run(args) => run::run(args).await,
             Command::Runs(args) => runs_cmd::runs(args),
             Command::Review(args) => review_cmd::review(args),
-            Command::Validate { files, json } => workflow_cmds::validate(&files, json),
+            Command::Goto(args) => run::goto(args).await,
+            Command::Validate { files, json, strict, store } => workflow_cmds::validate(&files, json, strict, &store),
+            Command::Paths(args) => graph_cmds::paths(args),
             Command::Convert { input, output } => workflow_cmds::convert(&input, &output),
             Command::Schema => {
                 out!("{}", statewright_workflow::json_schema());

@@ -59,6 +59,14 @@ impl Progress {
                     )),
                 }
             }
+            Event::RoutePlanned { route, cost_ms, replanned, .. } => {
+                let how = if *replanned { "replanned" } else { "route" };
+                let seconds = *cost_ms as f64 / 1000.0;
+                self.line(&format!(
+                    "           {}",
+                    self.paint("35", &format!("{how}: {} (~{seconds:.1} s)", route.join(" → ")))
+                ));
+            }
             Event::ActionPreempted { by_state, .. } => {
                 self.line(&format!(
                     "           {}",

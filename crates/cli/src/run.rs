@@ -17,6 +17,28 @@ use crate::progress::Progress;
 pub struct RunArgs {
     /// The workflow file (native or CliGent JSON).
     file: PathBuf,
+    /// Carry on from the state the page is in instead of from the start: with --cdp-url,
+    /// the run drives the tab already open there (a purchase started by hand, say).
+    #[arg(long)]
+    resume: bool,
+    #[command(flatten)]
+    flags: RunFlags,
+}
+
+/// `statewright goto`: a run that ends when it reaches a named state.
+#[derive(Args)]
+pub struct GotoArgs {
+    /// The workflow file.
+    file: PathBuf,
+    /// The state to go to.
+    state: String,
+    #[command(flatten)]
+    flags: RunFlags,
+}
+
+/// What every way of starting a run takes: values, browser, demo site, store, output, review.
+#[derive(Args)]
+pub struct RunFlags {
     /// A parameter value, NAME=VALUE (repeatable).
     #[arg(short, long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
     params: Vec<(String, String)>,
@@ -65,9 +87,9 @@ pub fn parse_param(s: &str) -> Result<(String, String), String> {
         .ok_or_else(|| format!("expected NAME=VALUE, got `{s}`"))
 }
 
-impl RunArgs {
-    fn request(&self) -> RunRequest {
-        let mut request = RunRequest::new(WorkflowSource::File(self.file.clone()), &self.runs_dir);
+impl RunFlags {
+    fn request(&self, file: &std::path::Path) -> RunRequest {
+        let mut request = RunRequest::new(WorkflowSource::File(file.to_owned()), &self.runs_dir);
         request.params = self.params.clone();
         request.browser = match &self.cdp_url {
             Some(url) => Browser::Attach { cdp_url: url.clone() },
@@ -82,7 +104,21 @@ impl RunArgs {
 }
 
 pub async fn run(args: RunArgs) -> u8 {
-    let prepared = match prepare(args.request()).await {
+    let mut request = args.flags.request(&args.file);
+    request.resume = args.resume;
+    execute(request, args.flags.json).await
+}
+
+/// Walks to `state` from wherever the page is: the tab already open with --cdp-url.
+pub async fn goto(args: GotoArgs) -> u8 {
+    let mut request = args.flags.request(&args.file);
+    request.resume = true;
+    request.goal = Some(args.state);
+    execute(request, args.flags.json).await
+}
+
+async fn execute(request: RunRequest, json: bool) -> u8 {
+    let prepared = match prepare(request).await {
         Ok(prepared) => prepared,
         Err(e) => {
             eprintln!("statewright: {e}");
@@ -105,7 +141,7 @@ pub async fn run(args: RunArgs) -> u8 {
         }
     });
     let summary = prepared.execute(cancel, move |event| progress.show(event)).await;
-    if args.json {
+    if json {
         outln!("{}", serde_json::to_string(&summary).unwrap_or_default());
     }
     exit_code(&summary)

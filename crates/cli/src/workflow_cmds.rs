@@ -6,14 +6,20 @@ use statewright_demo::{Site, SiteServer};
 use statewright_workflow::{Diagnostics, SourceFormat, load_file, to_native_json};
 
 use crate::exit;
+use crate::graph_cmds::{StoreArgs, graph_diagnostics, runs_of};
 
-pub fn validate(files: &[PathBuf], json: bool) -> u8 {
+pub fn validate(files: &[PathBuf], json: bool, strict: bool, store: &StoreArgs) -> u8 {
     let mut all = Diagnostics::default();
     let mut failed = false;
+    let store = store.open();
     for file in files {
         match load_file(file) {
-            Ok(loaded) => {
-                if !json {
+            Ok(mut loaded) => {
+                let runs = runs_of(store.as_ref(), &loaded.workflow);
+                loaded.warnings.0.extend(graph_diagnostics(file, &loaded.workflow, &runs, strict));
+                let refused = loaded.warnings.has_errors();
+                failed |= refused;
+                if !json && !refused {
                     for w in &loaded.warnings.0 {
                         eprintln!("{w}");
                     }
@@ -22,6 +28,8 @@ pub fn validate(files: &[PathBuf], json: bool) -> u8 {
                         SourceFormat::CliGent => "CliGent",
                     };
                     eprintln!("ok: {} ({format}, {} states)", file.display(), loaded.workflow.states.len());
+                } else if !json {
+                    eprintln!("{}", loaded.warnings);
                 }
                 all.0.extend(loaded.warnings.0);
             }

@@ -49,6 +49,8 @@ pub enum Failure {
     Setup { error: String },
     /// The run store could not keep the run (a full disk, say): the run was stopped.
     Record { error: String },
+    /// A run with a goal (`goto`) is in a state from which no known transition leads there.
+    NoRoute { from: String, to: String },
 }
 
 /// Why one state did not match: which of its checks failed.
@@ -84,6 +86,10 @@ pub enum Event {
         elapsed_ms: u64,
         url: String,
         checks: Vec<CheckResult>,
+        /// Other states whose checks also held on this page and lost on priority: the
+        /// evidence `validate` uses to find states that can never win.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        also_matched: Vec<String>,
     },
     /// The page as it was when the step began (arrives asynchronously, before `RunFinished`).
     Observed {
@@ -140,6 +146,17 @@ pub enum Event {
         attempt: u32,
         max: u32,
         reason: String,
+    },
+    /// A run with a goal planned its way there from `from`: the states it expects to pass
+    /// through, the goal included. `replanned` when the page landed off the previous route.
+    RoutePlanned {
+        step: u32,
+        from: String,
+        to: String,
+        route: Vec<String>,
+        /// The expected time, from the stored runs' transition times.
+        cost_ms: u64,
+        replanned: bool,
     },
     /// An interrupt state showed up over `interrupted`; the run resumes it afterwards.
     InterruptEntered {

@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::driver::{Driver, DriverError, Signals};
 use crate::event::{CheckResult, Event, Failure, RunStatus};
+use crate::goal::Goal;
 use crate::heal::LocatorMemory;
 use crate::matcher::Matcher;
 use crate::review::{Advisor, Reviewer};
@@ -55,6 +56,8 @@ pub struct RunOptions {
     pub locators: LocatorMemory,
     pub advisor: Option<Arc<dyn Advisor>>,
     pub reviewer: Option<Arc<dyn Reviewer>>,
+    /// Go to a state rather than to a terminal: the run ends when it is recognised.
+    pub goal: Option<Goal>,
 }
 
 /// What the page looked like at the last action, and whether a read since showed it
@@ -115,6 +118,7 @@ pub async fn run<D: Driver>(
         actions: 0,
         observations: JoinSet::new(),
         last_observation: None,
+        route: Vec::new(),
     };
     run.emit(Event::RunStarted { workflow: workflow.name.clone(), states: workflow.states.len() });
     let end = tokio::select! {
@@ -193,6 +197,8 @@ pub(crate) struct Run<'p> {
     observations: JoinSet<()>,
     /// The recording of the step entered last: the one a reader of the run needs most.
     last_observation: Option<tokio::task::Id>,
+    /// With a goal: the states the run expects to pass through, from the current one.
+    pub route: Vec<String>,
 }
 
 pub(crate) fn secs(s: f64) -> Duration {
@@ -231,6 +237,7 @@ impl Run<'_> {
             plan = match plan {
                 Plan::Recognise { handled } => self.recognise(driver, handled).await?,
                 Plan::Enter { state, from, attempt, resume } => {
+                    self.steer(state)?;
                     if let Some(trip) = self.count_entry(state)? {
                         trip
                     } else {
@@ -454,6 +461,12 @@ impl Run<'_> {
         let matcher = self.matcher.as_ref().expect("compiled");
         let state = &self.bound.states[index];
         tracing::debug!(step, state = %state.name, "state entered");
+        let also_matched = matcher
+            .matching(signals)
+            .into_iter()
+            .filter(|&i| i != index && !matcher.is_interrupt(i))
+            .map(|i| self.bound.states[i].name.clone())
+            .collect();
         self.emit(Event::StateEntered {
             step,
             state: state.name.clone(),
@@ -466,6 +479,7 @@ impl Run<'_> {
                 .into_iter()
                 .map(|c| CheckResult { check: self.params.redact(&c.check), ..c })
                 .collect(),
+            also_matched,
         });
         if matcher.is_interrupt(index) {
             let interrupted = resume.map(|(r, _)| self.name(r));

@@ -53,5 +53,9 @@ pub fn failure(failure: &Failure) -> String {
         Failure::Driver { error } => format!("the browser failed: {error}"),
         Failure::Setup { error } => format!("cannot start: {error}"),
         Failure::Record { error } => format!("the run could not be recorded: {error}"),
+        Failure::NoRoute { from, to } => format!(
+            "no known way from `{from}` to `{to}`: no chain of `next` edges or transitions seen in stored runs \
+             leads there (`statewright validate` shows the graph's dead ends)"
+        ),
     }
 }

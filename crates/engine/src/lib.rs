@@ -13,6 +13,7 @@ mod escalate;
 pub mod event;
 mod executor;
 pub mod explain;
+mod goal;
 pub mod heal;
 pub mod matcher;
 pub mod review;
@@ -24,6 +25,7 @@ pub use driver::{
 };
 pub use event::{CheckResult, Diagnosis, Event, Failure, RunStatus};
 pub use executor::{CORRECTION, RunOptions, RunReport, run};
+pub use goal::Goal;
 pub use heal::LocatorMemory;
 pub use review::{Advisor, EscalationRequest, Resolution, ReviewError, Reviewer};
 pub use tokio_util::sync::CancellationToken;

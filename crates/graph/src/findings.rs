@@ -98,7 +98,9 @@ fn structure(workflow: &Workflow, graph: &Graph, found: &mut Vec<Finding>) {
             found.push(finding(
                 FindingKind::NoWayOut,
                 vec![name.clone()],
-                format!("no terminal state can be reached from `{name}`: a run that gets there can only fail or time out"),
+                format!(
+                    "no terminal state can be reached from `{name}`: a run that gets there can only fail or time out"
+                ),
                 format!("list the states its actions lead to in its `next`, or make it `terminal`"),
             ));
         }

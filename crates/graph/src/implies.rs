@@ -25,9 +25,10 @@ pub fn implies(a: &Check, b: &Check) -> bool {
             text(*ma, va, *mb, vb)
         }
         // No element contains `a` means none equals or contains anything that contains `a`.
-        (Check::Text { mode: TextMatch::Contains, value: va, negate: true }, Check::Text { value: vb, negate: true, .. }) => {
-            vb.contains(va.as_str())
-        }
+        (
+            Check::Text { mode: TextMatch::Contains, value: va, negate: true },
+            Check::Text { value: vb, negate: true, .. },
+        ) => vb.contains(va.as_str()),
         (
             Check::Element { by: SelectorKind::Css, selector: sa, negate: false },
             Check::Element { by: SelectorKind::Css, selector: sb, negate: false },
@@ -36,10 +37,9 @@ pub fn implies(a: &Check, b: &Check) -> bool {
             na == nb && va.eq_ignore_ascii_case(vb)
         }
         // The focused window exists.
-        (
-            Check::WindowFocused { negate: false, .. },
-            Check::WindowExists { negate: false, .. },
-        ) => window(a) == window(b),
+        (Check::WindowFocused { negate: false, .. }, Check::WindowExists { negate: false, .. }) => {
+            window(a) == window(b)
+        }
         // No such window means none is focused.
         (Check::WindowExists { negate: true, .. }, Check::WindowFocused { negate: true, .. }) => window(a) == window(b),
         _ => false,
@@ -158,8 +158,10 @@ mod tests {
     fn elements_and_windows() {
         assert!(implies(&css(" #cart "), &css("#cart")));
         assert!(!implies(&css("#cart"), &css("#cart-items")));
-        let focused = Check::WindowFocused { title: Some("t".into()), mode: TitleMatch::Exact, app_class: None, negate: false };
-        let exists = Check::WindowExists { title: Some("t".into()), mode: TitleMatch::Exact, app_class: None, negate: false };
+        let focused =
+            Check::WindowFocused { title: Some("t".into()), mode: TitleMatch::Exact, app_class: None, negate: false };
+        let exists =
+            Check::WindowExists { title: Some("t".into()), mode: TitleMatch::Exact, app_class: None, negate: false };
         assert!(implies(&focused, &exists));
         assert!(!implies(&exists, &focused));
     }

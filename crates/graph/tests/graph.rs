@@ -193,10 +193,7 @@ fn a_state_that_matched_but_never_won() {
     let mut runs = vec![run(&[("Start", 0), ("Form", 100), ("Done", 300)])];
     runs[0].steps[1].also_matched = vec!["Form (filled)".into()];
     let found = kinds(&w, &runs);
-    assert!(
-        found.contains(&(FindingKind::NeverWon, vec!["Form (filled)".into(), "Form".into()])),
-        "{found:?}"
-    );
+    assert!(found.contains(&(FindingKind::NeverWon, vec!["Form (filled)".into(), "Form".into()])), "{found:?}");
 }
 
 #[test]

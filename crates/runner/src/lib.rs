@@ -11,6 +11,7 @@
 
 mod error;
 pub mod export;
+pub mod graph;
 mod prepare;
 mod record;
 mod request;

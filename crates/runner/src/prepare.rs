@@ -7,7 +7,7 @@ use std::time::SystemTime;
 
 use serde_json::{Value, json};
 use statewright_demo::{Site, SiteServer};
-use statewright_engine::{Advisor, CancellationToken, Event};
+use statewright_engine::{Advisor, CancellationToken, Event, Goal};
 use statewright_store::{Error as StoreError, NewRun, RunHandle, Store};
 use statewright_workflow::{Params, Workflow, load_file};
 use statewright_world::needs;
@@ -33,6 +33,8 @@ pub struct PreparedRun {
     pub(crate) run_dir: PathBuf,
     pub(crate) review: ReviewPolicy,
     pub(crate) advisor: Option<Arc<dyn Advisor>>,
+    pub(crate) resume: bool,
+    pub(crate) goal: Option<Goal>,
 }
 
 impl PreparedRun {
@@ -77,7 +79,7 @@ impl PreparedRun {
 /// [`crate::RunErrorKind::Invalid`].
 pub async fn prepare(request: RunRequest) -> Result<PreparedRun, RunError> {
     let db = request.db_path();
-    let RunRequest { workflow, params, browser, demo_site, runs_dir, review, advisor, .. } = request;
+    let RunRequest { workflow, params, browser, demo_site, runs_dir, review, advisor, resume, goal, .. } = request;
     let (workflow, path, warnings) = match workflow {
         WorkflowSource::File(file) => {
             let loaded = load_file(&file).map_err(|d| RunError::invalid("invalid_workflow", d.to_string()))?;
@@ -90,6 +92,9 @@ pub async fn prepare(request: RunRequest) -> Result<PreparedRun, RunError> {
         statewright_chrome::endpoint_address(cdp_url)
             .map_err(|e| RunError::invalid("invalid_cdp_url", e.to_string()))?;
     }
+    if let Some(target) = &goal {
+        crate::graph::check_goal(&workflow, target).map_err(|e| RunError::invalid("unknown_state", e))?;
+    }
     let mut supplied = params;
     let site = match demo_site {
         Some(demo) => Some(serve_demo(&workflow, &demo, &mut supplied).await?),
@@ -99,14 +104,20 @@ pub async fn prepare(request: RunRequest) -> Result<PreparedRun, RunError> {
     let browser_label = browser_label(&workflow, &browser);
     let workflow_path = path.map(|p| std::path::absolute(&p).unwrap_or(p).to_string_lossy().into_owned());
     let store = open_store(&db).await?;
-    let (store, handle, id) = {
+    let (store, handle, id, goal) = {
         let workflow_json = workflow_as_run(&workflow, &params);
         let parameters = json!(params.masked_values());
         let name = workflow.name.clone();
         let label = browser_label.clone();
+        // The goal's planner knows the transitions of the runs before this one.
+        let planned = goal.map(|target| (target, workflow.clone()));
         tokio::task::spawn_blocking(move || {
+            let goal = planned.map(|(target, workflow)| {
+                let runs = crate::graph::evidence(&store, &workflow.name);
+                Goal { target, planner: Arc::new(crate::graph::planner(&workflow, &runs)) }
+            });
             start_run(&store, &name, &workflow_json, &parameters, &label, workflow_path.as_deref())
-                .map(|(handle, id)| (store, handle, id))
+                .map(|(handle, id)| (store, handle, id, goal))
         })
         .await
         .map_err(|e| RunError::environment("store", e.to_string()))??
@@ -126,6 +137,8 @@ pub async fn prepare(request: RunRequest) -> Result<PreparedRun, RunError> {
         run_dir,
         review,
         advisor,
+        resume,
+        goal,
     })
 }
 

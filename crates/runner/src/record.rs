@@ -23,7 +23,22 @@ pub(crate) async fn execute(
     cancel: CancellationToken,
     mut observer: impl FnMut(&Event) + Send + 'static,
 ) -> RunSummary {
-    let PreparedRun { id, workflow, params, browser, store, handle, db, run_dir, review, advisor, site, .. } = run;
+    let PreparedRun {
+        id,
+        workflow,
+        params,
+        browser,
+        store,
+        handle,
+        db,
+        run_dir,
+        review,
+        advisor,
+        site,
+        resume,
+        goal,
+        ..
+    } = run;
     let summary_of = |report: &RunReport| RunSummary {
         run_id: id.clone(),
         workflow: workflow.name.clone(),
@@ -42,7 +57,7 @@ pub(crate) async fn execute(
 
     // Starting (or attaching to) a browser is bounded by the driver; Ctrl+C cuts it short.
     let started = tokio::select! {
-        started = start_drivers(&workflow, &browser) => started.map_err(Some),
+        started = start_drivers(&workflow, &browser, resume) => started.map_err(Some),
         () = cancel.cancelled() => Err(None),
     };
     let mut driver = match started {
@@ -86,7 +101,7 @@ pub(crate) async fn execute(
             }
         },
     };
-    let options = RunOptions { locators, advisor, reviewer };
+    let options = RunOptions { locators, advisor, reviewer, goal };
 
     // A store that cannot keep the run stops it: a run nobody can account for must not be
     // reported as a success.
@@ -142,7 +157,11 @@ fn ended(status: RunStatus, failure: Option<Failure>) -> RunReport {
 
 /// The desktop (only for workflows that use it: a clear error without X) and the browser
 /// (only for workflows with page checks or actions).
-async fn start_drivers(workflow: &statewright_workflow::Workflow, browser: &Browser) -> Result<World, String> {
+async fn start_drivers(
+    workflow: &statewright_workflow::Workflow,
+    browser: &Browser,
+    resume: bool,
+) -> Result<World, String> {
     let needs = needs(workflow);
     let desktop = if needs.desktop { Some(X11Desktop::connect().await.map_err(|e| e.to_string())?) } else { None };
     let chrome = if needs.browser {
@@ -155,6 +174,7 @@ async fn start_drivers(workflow: &statewright_workflow::Workflow, browser: &Brow
             cdp_url,
             executable: None,
             viewport: (workflow.config.viewport.width, workflow.config.viewport.height),
+            adopt_page: resume,
         };
         Some(ChromeDriver::start(&options).await.map_err(|e| e.to_string())?)
     } else {

@@ -55,6 +55,12 @@ pub struct RunRequest {
     pub review: ReviewPolicy,
     /// The LLM stage of the escalation chain; skipped when `None`.
     pub advisor: Option<Arc<dyn Advisor>>,
+    /// Carry on from the state the page is in: in an attached browser, drive the tab that
+    /// is already open rather than a new one (`run --resume`, `goto`).
+    pub resume: bool,
+    /// Go to this state instead of to a terminal one: the run plans its way there over the
+    /// known transitions and ends when the state is recognised (`goto`).
+    pub goal: Option<String>,
 }
 
 impl RunRequest {
@@ -69,6 +75,8 @@ impl RunRequest {
             db: None,
             review: ReviewPolicy::Wait { timeout: None },
             advisor: None,
+            resume: false,
+            goal: None,
         }
     }
 

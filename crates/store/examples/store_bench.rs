@@ -46,6 +46,7 @@ fn write_run(store: &Store, id: &str, steps: u32, screenshots: bool, per_step: b
                     CheckResult { check: "element \"#form\"".into(), passed: true },
                     CheckResult { check: "not text \"Loading\"".into(), passed: true },
                 ],
+                also_matched: vec![],
             },
             Event::Observed {
                 step,

@@ -21,6 +21,7 @@ mod error;
 mod read;
 mod review;
 mod reviewer;
+mod visits;
 mod write;
 
 use std::collections::HashMap;
@@ -35,6 +36,7 @@ pub use error::{Error, Result};
 pub use read::{ActionRecord, PageRecord, PruneBy, PruneReport, RunDetail, RunFilter, RunSummary, StepRecord};
 pub use review::{Healed, ReviewItem};
 pub use reviewer::StoreReviewer;
+pub use visits::{MAX_EVIDENCE_RUNS, StateVisit};
 pub use write::{NewRun, RunHandle, blob_path, image_ext, screenshot_path};
 
 /// `PRAGMA application_id` of Statewright databases ("STWR").
@@ -45,6 +47,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0001_init.sql"),
     include_str!("migrations/0002_review.sql"),
     include_str!("migrations/0003_review_ids.sql"),
+    include_str!("migrations/0004_step_matches.sql"),
 ];
 
 /// The schema version this build writes.

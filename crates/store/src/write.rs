@@ -195,6 +195,7 @@ impl Store {
             | Event::Verified { .. }
             | Event::Retrying { .. }
             | Event::InterruptEntered { .. }
+            | Event::RoutePlanned { .. }
             | Event::ReviewRequested { .. }
             | Event::ReviewResolved { .. } => Ok(()),
             Event::Healed { state, index, from, to, .. } => {
@@ -220,13 +221,27 @@ impl Store {
                 &Value::Null,
             )
             .map_err(|e| self.err(e)),
-            Event::StateEntered { step, state, state_index, visit, elapsed_ms, url, checks } => {
+            Event::StateEntered { step, state, state_index, visit, elapsed_ms, url, checks, also_matched } => {
                 let checks = serde_json::to_string(checks)?;
+                let also_matched =
+                    if also_matched.is_empty() { None } else { Some(serde_json::to_string(also_matched)?) };
                 exec(
                     tx,
-                    "INSERT OR REPLACE INTO steps (run_id, step, state, state_index, visit, elapsed_ms, entered_ms, url, checks)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                    params![run.id, step, state, *state_index as i64, visit, *elapsed_ms as i64, now, url, checks],
+                    "INSERT OR REPLACE INTO steps (run_id, step, state, state_index, visit, elapsed_ms, entered_ms, url,
+                                                   checks, also_matched)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                    params![
+                        run.id,
+                        step,
+                        state,
+                        *state_index as i64,
+                        visit,
+                        *elapsed_ms as i64,
+                        now,
+                        url,
+                        checks,
+                        also_matched
+                    ],
                 )
                 .map_err(|e| self.err(e))?;
                 Ok(())

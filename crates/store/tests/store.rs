@@ -42,6 +42,7 @@ fn entered(step: u32) -> Event {
             CheckResult { check: "url starts with \"http://site\"".into(), passed: true },
             CheckResult { check: "not text \"Oops\"".into(), passed: false },
         ],
+        also_matched: vec![],
     }
 }
 
@@ -437,4 +438,41 @@ fn a_read_only_folder_is_a_clear_error() {
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     assert!(matches!(e, Error::ReadOnly { .. }), "{e:?}");
     assert!(files_under(dir.path()).is_empty());
+}
+
+#[test]
+fn state_visits_come_back_per_run_in_order_with_what_else_matched() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&db_in(dir.path())).unwrap();
+    for (id, lost) in [("run-a", vec!["Other".to_owned()]), ("run-b", vec![])] {
+        let mut run = start(&store, id);
+        let events: Vec<Event> = (1..=3)
+            .map(|step| match entered(step) {
+                Event::StateEntered { step, state, state_index, visit, elapsed_ms, url, checks, .. } => {
+                    Event::StateEntered {
+                        step,
+                        state,
+                        state_index,
+                        visit,
+                        elapsed_ms,
+                        url,
+                        checks,
+                        also_matched: if step == 2 { lost.clone() } else { vec![] },
+                    }
+                }
+                _ => unreachable!(),
+            })
+            .collect();
+        store.record_all(&mut run, &events).unwrap();
+    }
+    let runs = store.state_visits("demo").unwrap();
+    assert_eq!(runs.len(), 2);
+    for run in &runs {
+        let states: Vec<&str> = run.iter().map(|v| v.state.as_str()).collect();
+        assert_eq!(states, ["State 1", "State 2", "State 3"]);
+        assert_eq!(run.iter().map(|v| v.elapsed_ms).collect::<Vec<_>>(), [10, 20, 30]);
+    }
+    let lost: Vec<&Vec<String>> = runs.iter().map(|r| &r[1].also_matched).collect();
+    assert!(lost.contains(&&vec!["Other".to_owned()]) && lost.contains(&&vec![]), "{lost:?}");
+    assert!(store.state_visits("another workflow").unwrap().is_empty());
 }

@@ -20,6 +20,7 @@ pub use diagnostic::{Diagnostic, Diagnostics, Severity};
 pub use load::{Loaded, SourceFormat, load_file, load_str};
 pub use model::*;
 pub use params::{ParamError, Params};
+pub use validate::closest;
 
 /// The JSON Schema of the native format, as committed in `schema/workflow.schema.json`.
 pub fn json_schema() -> String {

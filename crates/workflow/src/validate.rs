@@ -423,7 +423,7 @@ fn is_identifier(s: &str) -> bool {
 }
 
 /// The candidate closest to `word` by edit distance, if it is close enough to be a typo.
-pub(crate) fn closest<'c>(word: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
+pub fn closest<'c>(word: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
     let len = word.chars().count();
     let limit = if len <= 3 { 1 } else { (len / 3).max(2) };
     candidates

@@ -1,0 +1,208 @@
+//! The graph's commands: `validate`'s static checks (with evidence from the run store) and
+//! `paths`, the test paths that take every edge. `goto` is a run (see `run.rs`).
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use serde::Serialize;
+use statewright_graph::{Coverage, Graph, Trajectory, cover};
+use statewright_runner::graph::{GraphReport, evidence, report};
+use statewright_store::Store;
+use statewright_workflow::span::{JsonPath, SpanIndex};
+use statewright_workflow::{Diagnostic, Outcome, Severity, Terminal, Workflow, load_file, load_str, to_native_json};
+
+use crate::exit;
+
+/// Where the stored runs are, for the checks that use them.
+#[derive(Args)]
+pub struct StoreArgs {
+    /// Where run folders go; its statewright.db holds the runs used as evidence.
+    #[arg(long, env = "STATEWRIGHT_RUNS_DIR", default_value = "runs")]
+    runs_dir: PathBuf,
+    /// The run store (default: statewright.db in the runs folder).
+    #[arg(long, env = "STATEWRIGHT_DB", value_name = "FILE")]
+    db: Option<PathBuf>,
+}
+
+impl StoreArgs {
+    /// The store, if there is one: checking a workflow never creates a database.
+    pub fn open(&self) -> Option<Store> {
+        let path = self.db.clone().unwrap_or_else(|| Store::default_path(&self.runs_dir));
+        if !path.exists() {
+            return None;
+        }
+        match Store::open(&path) {
+            Ok(store) => Some(store),
+            Err(e) => {
+                eprintln!("warning: {}: {e}; checking without the stored runs", path.display());
+                None
+            }
+        }
+    }
+}
+
+/// The stored runs of `workflow`, if a store is at hand.
+pub fn runs_of(store: Option<&Store>, workflow: &Workflow) -> Vec<Trajectory> {
+    store.map(|s| evidence(s, &workflow.name)).unwrap_or_default()
+}
+
+/// The graph findings of one loaded file as positioned diagnostics: each at the first
+/// state it names (or the file's start), errors with `strict`.
+pub fn graph_diagnostics(file: &Path, workflow: &Workflow, runs: &[Trajectory], strict: bool) -> Vec<Diagnostic> {
+    let report: GraphReport = report(workflow, runs);
+    if report.findings.is_empty() {
+        return Vec::new();
+    }
+    let src = std::fs::read_to_string(file).unwrap_or_default();
+    let index = SpanIndex::new(&src);
+    // A CliGent file may be a bare array of states.
+    let states = if src.trim_start().starts_with('[') { JsonPath::root() } else { JsonPath::root().key("states") };
+    report
+        .findings
+        .into_iter()
+        .map(|finding| {
+            let at = finding.states.first().and_then(|n| workflow.states.iter().position(|s| s.name == *n));
+            let path = at.map(|i| states.index(i)).unwrap_or_else(JsonPath::root);
+            let pos = index.value_pos(&path);
+            Diagnostic {
+                severity: if strict { Severity::Error } else { Severity::Warning },
+                file: file.display().to_string(),
+                line: pos.line,
+                column: pos.column,
+                path: if at.is_some() { path.to_string() } else { String::new() },
+                message: format!("{} [{}]", finding.message, finding.kind.as_str()),
+                help: Some(finding.help),
+            }
+        })
+        .collect()
+}
+
+#[derive(Args)]
+pub struct PathsArgs {
+    /// The workflow file.
+    file: PathBuf,
+    /// Write each path as a workflow of its own into this folder (created if missing).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print the paths as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+#[derive(Serialize)]
+struct PathsReport<'a> {
+    workflow: &'a str,
+    #[serde(flatten)]
+    coverage: &'a Coverage,
+    /// The files written with --out, one per path.
+    files: Vec<String>,
+}
+
+pub fn paths(args: PathsArgs) -> u8 {
+    let loaded = match load_file(&args.file) {
+        Ok(loaded) => loaded,
+        Err(diagnostics) => {
+            eprintln!("{diagnostics}");
+            return exit::INVALID;
+        }
+    };
+    let workflow = &loaded.workflow;
+    let runs = runs_of(args.store.open().as_ref(), workflow);
+    let coverage = cover(&Graph::new(workflow, &runs));
+    let mut files = Vec::new();
+    if let Some(dir) = &args.out {
+        match write_paths(&args.file, dir, workflow, &coverage) {
+            Ok(written) => files = written,
+            Err(e) => {
+                eprintln!("statewright: {e}");
+                return exit::FAILED;
+            }
+        }
+    }
+    if args.json {
+        let report = PathsReport { workflow: &workflow.name, coverage: &coverage, files };
+        outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+    } else {
+        for (i, path) in coverage.paths.iter().enumerate() {
+            outln!("path {}: {}", i + 1, path.join(" → "));
+        }
+        for file in &files {
+            eprintln!("wrote {file}");
+        }
+        eprintln!(
+            "{} path{} take {} of {} edges",
+            coverage.paths.len(),
+            if coverage.paths.len() == 1 { "" } else { "s" },
+            coverage.covered,
+            coverage.total
+        );
+        if coverage.total == 0 {
+            eprintln!("the workflow declares no `next` edges and no stored run took any: there is nothing to cover");
+        }
+        for (from, to) in &coverage.unreachable {
+            eprintln!("warning: no path from a start state can take `{from}` → `{to}`");
+        }
+    }
+    exit::SUCCEEDED
+}
+
+/// Writes path `n` as `<stem>.path-<n>.json`: the states on it (and the interrupts, which
+/// may show up anywhere), each state's `next` cut down to where the path goes from it, and
+/// the last state a success terminal (reaching it is the test). A run of it fails as soon as
+/// the page leaves the path.
+fn write_paths(file: &Path, dir: &Path, workflow: &Workflow, coverage: &Coverage) -> Result<Vec<String>, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let stem: String = file
+        .file_stem()
+        .map(|s| {
+            s.to_string_lossy()
+                .chars()
+                .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+                .collect()
+        })
+        .unwrap_or_else(|| "workflow".to_owned());
+    let mut written = Vec::new();
+    for (i, path) in coverage.paths.iter().enumerate() {
+        let n = i + 1;
+        let one = path_workflow(workflow, path, n);
+        let text = to_native_json(&one);
+        let target = dir.join(format!("{stem}.path-{n}.json"));
+        // What is written must load: check it the way `run` will.
+        if let Err(diagnostics) = load_str(&text, &target.display().to_string(), &stem) {
+            return Err(format!("path {n} does not make a valid workflow: {diagnostics}"));
+        }
+        std::fs::write(&target, text).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+        written.push(target.display().to_string());
+    }
+    Ok(written)
+}
+
+fn path_workflow(workflow: &Workflow, path: &[String], n: usize) -> Workflow {
+    let mut one = workflow.clone();
+    one.name = format!("{} (path {n})", workflow.name);
+    one.description = format!("Test path {n} of `{}`: {}", workflow.name, path.join(" → "));
+    let last = path.last().cloned().unwrap_or_default();
+    one.states.retain(|s| s.interrupt || path.contains(&s.name));
+    for state in one.states.iter_mut().filter(|s| !s.interrupt) {
+        let mut next: Vec<String> = Vec::new();
+        for pair in path.windows(2).filter(|p| p[0] == state.name) {
+            if !next.contains(&pair[1]) {
+                next.push(pair[1].clone());
+            }
+        }
+        state.next = next;
+        // Getting to the end of the path is what the test checks, even where the path ends
+        // in one of the workflow's failure states.
+        if state.name == last {
+            let was = match &state.terminal {
+                Some(Terminal { outcome: Outcome::Failure, message }) => format!(" (a failure state: {message})"),
+                _ => String::new(),
+            };
+            let message = format!("the end of test path {n}{was}");
+            state.terminal = Some(Terminal { outcome: Outcome::Success, message });
+        }
+    }
+    one
+}

@@ -184,12 +184,25 @@ fn path_workflow(workflow: &Workflow, path: &[String], n: usize) -> Workflow {
     one.name = format!("{} (path {n})", workflow.name);
     one.description = format!("Test path {n} of `{}`: {}", workflow.name, path.join(" → "));
     let last = path.last().cloned().unwrap_or_default();
+    // The path's steps: an interrupt is a detour, after which the page goes on from the
+    // state it interrupted.
+    let is_interrupt = |name: &str| workflow.states.iter().any(|s| s.interrupt && s.name == name);
+    let mut steps: Vec<(&String, &String)> = Vec::new();
+    let mut page: Option<&String> = None;
+    for state in path {
+        if let Some(from) = page {
+            steps.push((from, state));
+        }
+        if !is_interrupt(state) {
+            page = Some(state);
+        }
+    }
     one.states.retain(|s| s.interrupt || path.contains(&s.name));
     for state in one.states.iter_mut().filter(|s| !s.interrupt) {
         let mut next: Vec<String> = Vec::new();
-        for pair in path.windows(2).filter(|p| p[0] == state.name) {
-            if !next.contains(&pair[1]) {
-                next.push(pair[1].clone());
+        for (_, to) in steps.iter().filter(|(from, _)| **from == state.name) {
+            if !next.contains(to) {
+                next.push((*to).clone());
             }
         }
         state.next = next;

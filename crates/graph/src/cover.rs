@@ -23,33 +23,31 @@ pub struct Coverage {
     pub total: usize,
 }
 
-/// Paths covering the explicit (declared or observed) edges between non-interrupt states.
+/// Paths covering the explicit (declared or observed) edges. An edge into an interrupt is a
+/// detour: the path shows the interrupt, then goes on from the state it interrupted.
 pub fn cover(graph: &Graph) -> Coverage {
-    let edges: Vec<(usize, usize)> = graph
-        .edges
-        .iter()
-        .map(|(f, t, _)| (*f, *t))
-        .filter(|&(f, t)| !graph.interrupt[f] && !graph.interrupt[t] && f != t)
-        .collect();
-    let successors = |at: usize| edges.iter().filter(move |(f, _)| *f == at).map(|(_, t)| *t);
+    let edges: Vec<(usize, usize)> =
+        graph.edges.iter().map(|(f, t, _)| (*f, *t)).filter(|&(f, t)| !graph.interrupt[f] && f != t).collect();
+    // Routes go through pages, not through detours.
+    let successors = |at: usize| edges.iter().filter(move |(f, t)| *f == at && !graph.interrupt[*t]).map(|(_, t)| *t);
     let mut taken = vec![false; edges.len()];
     let mut paths = Vec::new();
     let starts: Vec<usize> = (0..graph.len()).filter(|&i| graph.start[i]).collect();
-    loop {
-        // The nearest untaken edge's source, reached from a start.
-        let Some(mut path) = shortest(&starts, |at| edges_from(&edges, &taken, at).next().is_some(), &successors)
-        else {
-            break;
-        };
+    // Each round starts at the nearest untaken edge's source, reached from a start.
+    while let Some(mut path) = shortest(&starts, |at| edges_from(&edges, &taken, at).next().is_some(), &successors) {
         let mut at = *path.last().expect("a path has a state");
         // Keep taking untaken edges; when none leaves here, go to the nearest state that has one.
         loop {
-            // Edges into terminals last: a path can go on after the others.
-            let untaken = edges_from(&edges, &taken, at).min_by_key(|&i| graph.terminal[edges[i].1].is_some());
+            // Detours first (the path stays where it is), edges into terminals last (a path can
+            // go on after the others).
+            let untaken = edges_from(&edges, &taken, at)
+                .min_by_key(|&i| (!graph.interrupt[edges[i].1], graph.terminal[edges[i].1].is_some()));
             if let Some(i) = untaken {
                 taken[i] = true;
-                at = edges[i].1;
-                path.push(at);
+                path.push(edges[i].1);
+                if !graph.interrupt[edges[i].1] {
+                    at = edges[i].1;
+                }
                 continue;
             }
             match shortest(&[at], |s| edges_from(&edges, &taken, s).next().is_some(), &successors) {

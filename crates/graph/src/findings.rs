@@ -101,7 +101,7 @@ fn structure(workflow: &Workflow, graph: &Graph, found: &mut Vec<Finding>) {
                 format!(
                     "no terminal state can be reached from `{name}`: a run that gets there can only fail or time out"
                 ),
-                format!("list the states its actions lead to in its `next`, or make it `terminal`"),
+                "list the states its actions lead to in its `next`, or make it `terminal`".to_owned(),
             ));
         }
         // `next` listing only the state itself cannot verify it either: staying is not moving on.

@@ -253,24 +253,43 @@ fn the_planner_prefers_observed_time_and_replans_from_anywhere() {
 
 #[test]
 fn test_paths_take_every_edge() {
+    let mut popup = state("Popup", "http://x/popup", &[]);
+    popup["interrupt"] = true.into();
+    popup.as_object_mut().unwrap().remove("next");
     let w = workflow(serde_json::json!([
+        popup,
         done("Done", "http://x/done", "success"),
         done("Refused", "http://x/refused", "failure"),
         state("Orphan", "http://x/orphan", &["Done"]),
         state("Form", "http://x/form", &["Done", "Refused", "Home"]),
-        state("Home", "http://x/", &["Form"]),
+        state("Home", "http://x/", &["Form", "Popup"]),
         start(&["Home"]),
     ]));
     let coverage = cover(&Graph::new(&w, &[]));
     assert_eq!(coverage.unreachable, vec![("Orphan".to_owned(), "Done".to_owned())]);
-    assert_eq!((coverage.covered, coverage.total), (5, 6));
+    assert_eq!((coverage.covered, coverage.total), (6, 7));
+    // The interrupt is a detour: shown after the state it interrupts, which then goes on.
+    let detour = coverage.paths.iter().find(|p| p.contains(&"Popup".to_owned())).expect("a path shows the popup");
+    let at = detour.iter().position(|s| s == "Popup").unwrap();
+    assert_eq!((detour[at - 1].as_str(), detour[at + 1].as_str()), ("Home", "Form"), "{detour:?}");
     for path in &coverage.paths {
         assert_eq!(path[0], "Start");
         let last = path.last().unwrap();
         assert!(last == "Done" || last == "Refused", "{path:?}");
     }
-    let taken: std::collections::HashSet<(String, String)> =
-        coverage.paths.iter().flat_map(|p| p.windows(2).map(|w| (w[0].clone(), w[1].clone()))).collect();
+    let taken: std::collections::HashSet<(String, String)> = coverage
+        .paths
+        .iter()
+        .flat_map(|p| {
+            p.iter()
+                .filter(|s| *s != "Popup")
+                .cloned()
+                .collect::<Vec<_>>()
+                .windows(2)
+                .map(|w| (w[0].clone(), w[1].clone()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
     for (from, to) in [("Start", "Home"), ("Home", "Form"), ("Form", "Done"), ("Form", "Refused"), ("Form", "Home")] {
         assert!(taken.contains(&(from.to_owned(), to.to_owned())), "{from} → {to} not taken: {coverage:?}");
     }

@@ -1,0 +1,201 @@
+//! The graph's commands as a user runs them: `validate`'s findings, `paths`, and on real
+//! Chromium `goto` (with replanning) and `run --resume` in a browser another session left
+//! deep in the flow.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+use common::{command, repo, statewright, text};
+use serde_json::Value;
+
+const SHOP: &str = "workflows/demo-shop.json";
+
+#[test]
+fn validate_reports_graph_findings_at_the_state_and_strict_makes_them_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("flawed.json");
+    std::fs::write(
+        &file,
+        r##"{
+  "version": 1,
+  "name": "flawed",
+  "states": [
+    { "name": "Done", "checks": [{ "type": "text", "value": "Done" }], "terminal": { "outcome": "success" } },
+    {
+      "name": "Orphan",
+      "checks": [{ "type": "url", "value": "http://x/orphan" }],
+      "actions": [{ "type": "click", "target": { "css": "#go" } }],
+      "next": ["Done"]
+    },
+    {
+      "name": "Start",
+      "checks": [{ "type": "url", "value": "about:blank" }],
+      "actions": [{ "type": "navigate_to", "url": "http://x/" }],
+      "next": ["Done"]
+    }
+  ]
+}
+"##,
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let out = statewright(&["validate", path], dir.path());
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains(&format!("{path}:6:5: warning: state `Orphan` cannot be reached")), "{stderr}");
+    assert!(stderr.contains("help: add `Orphan` to the `next` of the state"), "{stderr}");
+
+    let out = statewright(&["validate", "--json", path], dir.path());
+    let found: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let unreachable = found.as_array().unwrap().iter().find(|d| d["path"] == "states[1]").expect("positioned");
+    assert_eq!((unreachable["line"].as_u64(), unreachable["severity"].as_str()), (Some(6), Some("warning")));
+    assert!(unreachable["message"].as_str().unwrap().ends_with("[unreachable]"), "{unreachable}");
+
+    let out = statewright(&["validate", "--strict", path], dir.path());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("error: state `Orphan` cannot be reached"));
+}
+
+#[test]
+fn paths_take_every_declared_edge_of_the_demo_workflow_and_each_path_is_a_workflow() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("paths");
+    let out = statewright(&["paths", SHOP, "--json", "--out", out_dir.to_str().unwrap()], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let paths: Vec<Vec<String>> = serde_json::from_value(report["paths"].clone()).unwrap();
+    // Every step of a path is an edge, and so is a detour into an interrupt (which the path
+    // shows before going on from the state it interrupted).
+    let taken: std::collections::HashSet<(String, String)> =
+        paths.iter().flat_map(|p| p.windows(2).map(|w| (w[0].clone(), w[1].clone()))).collect();
+    let workflow: Value = serde_json::from_str(&std::fs::read_to_string(repo().join(SHOP)).unwrap()).unwrap();
+    let mut declared = 0;
+    for state in workflow["states"].as_array().unwrap() {
+        for next in state["next"].as_array().into_iter().flatten() {
+            declared += 1;
+            let edge = (state["name"].as_str().unwrap().to_owned(), next.as_str().unwrap().to_owned());
+            assert!(taken.contains(&edge), "{edge:?} is on no path: {paths:?}");
+        }
+    }
+    assert_eq!(report["unreachable"], serde_json::json!([]));
+    assert_eq!((report["covered"].as_u64(), report["total"].as_u64()), (Some(declared), Some(declared)));
+    assert!(paths.len() < declared as usize, "{} paths for {declared} edges", paths.len());
+    let files: Vec<&str> = report["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+    assert_eq!(files.len(), paths.len());
+    let mut args = vec!["validate", "--strict"];
+    args.extend(&files);
+    let out = statewright(&args, dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+/// A Chromium another session drives, with its DevTools address.
+struct Browser(Child, String);
+
+impl Browser {
+    fn start(profile: &std::path::Path) -> Self {
+        let mut child =
+            Command::new(std::env::var("STATEWRIGHT_CHROME").unwrap_or_else(|_| "/usr/bin/chromium".into()))
+                .args([
+                    "--headless",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--no-first-run",
+                    "--disable-background-networking",
+                ])
+                .args(["--remote-debugging-port=0", &format!("--user-data-dir={}", profile.display()), "about:blank"])
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("start chromium");
+        let stderr = BufReader::new(child.stderr.take().unwrap());
+        let ws = stderr
+            .lines()
+            .map_while(Result::ok)
+            .find_map(|line| line.split_once("DevTools listening on ").map(|(_, url)| url.trim().to_owned()))
+            .expect("chromium prints its DevTools address");
+        Self(child, ws)
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The demo site on a free port, served by `statewright demo-site`.
+struct Site(Child, String);
+
+impl Site {
+    fn start() -> Self {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let port_arg = port.to_string();
+        let mut child = command(&["demo-site", "--port", &port_arg], std::path::Path::new("/tmp"))
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
+        assert!(line.contains("serving on"), "{line}");
+        Self(child, format!("http://127.0.0.1:{port}"))
+    }
+}
+
+impl Drop for Site {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn goto_and_resume_carry_on_in_a_browser_left_deep_in_the_flow() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let site = Site::start();
+    let browser = Browser::start(&dir.path().join("profile"));
+    let site_param = format!("site={}", site.1);
+    // Seed 5: the "What's new" interstitial follows the sign-in, off the planned route.
+    let common = ["--cdp-url", browser.1.as_str(), "-p", site_param.as_str(), "-p", "seed=5", "--json"];
+    let goto = |state: &str| {
+        let mut args = vec!["goto", SHOP, state];
+        args.extend(common);
+        let out = statewright(&args, &runs);
+        (out.status.code(), serde_json::from_slice::<Value>(&out.stdout).ok(), text(&out.stderr))
+    };
+
+    // One session walks the browser's tab to the cart and leaves it there.
+    let (code, summary, stderr) = goto("Cart");
+    assert_eq!(code, Some(0), "{stderr}");
+    let summary = summary.unwrap();
+    assert_eq!((summary["status"].as_str(), summary["end_state"].as_str()), (Some("succeeded"), Some("Cart")));
+    assert!(stderr.contains("route: Start → Home page → Login page →"), "{stderr}");
+    assert!(stderr.contains("replanned: What's new interstitial → Search page →"), "{stderr}");
+
+    // Already there: the goal is recognised at once, nothing is done.
+    let (code, summary, stderr) = goto("Cart");
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(summary.unwrap()["actions"], 0);
+
+    // Another carries on from the cart to the end of the purchase.
+    let mut args = vec!["run", SHOP, "--resume"];
+    args.extend(common);
+    let out = statewright(&args, &runs);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["end_state"], "Order confirmed");
+    let id = summary["run_id"].as_str().unwrap();
+    let shown = statewright(&["runs", "show", id, "--json"], &runs);
+    let detail: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    assert_eq!(detail["steps"][0]["state"], "Cart", "{detail}");
+
+    // From a terminal state nothing leads back: a clear failure, quickly.
+    let (code, summary, stderr) = goto("Home page");
+    assert_eq!(code, Some(1), "{stderr}");
+    let failure = &summary.unwrap()["failure"];
+    assert_eq!(failure["kind"], "no_route", "{failure}");
+    assert_eq!((failure["from"].as_str(), failure["to"].as_str()), (Some("Order confirmed"), Some("Home page")));
+    assert!(stderr.contains("no known way from `Order confirmed` to `Home page`"), "{stderr}");
+}

@@ -10,6 +10,8 @@ const COMMANDS: &[&str] = &[
     "rename_workflow",
     "save_workflow",
     "validate_workflow",
+    "analyze_workflow",
+    "plan_route",
     "start_run",
     "cancel_run",
     "list_runs",

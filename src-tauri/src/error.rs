@@ -20,6 +20,10 @@ pub enum ErrorCode {
     RunEnvironment,
     /// Tauri itself, or a background task, failed.
     Shell,
+    /// A workflow that cannot be analysed as it stands (it does not parse).
+    InvalidWorkflow,
+    /// *Go here* to a state no known transition leads to.
+    NoRoute,
 }
 
 impl ErrorCode {
@@ -32,6 +36,8 @@ impl ErrorCode {
             Self::InvalidRun => "invalid_run",
             Self::RunEnvironment => "run_environment",
             Self::Shell => "shell",
+            Self::InvalidWorkflow => "invalid_workflow",
+            Self::NoRoute => "no_route",
         }
     }
 }

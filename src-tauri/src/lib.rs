@@ -41,6 +41,8 @@ fn handlers<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Sen
         commands::workflows::rename_workflow,
         commands::workflows::save_workflow,
         commands::workflows::validate_workflow,
+        commands::graph::analyze_workflow,
+        commands::graph::plan_route,
         commands::runs::start_run,
         commands::runs::cancel_run,
         commands::runs::list_runs,

@@ -68,6 +68,28 @@ test('open the demo workflow, run it on the demo site, see it succeed with scree
   assert.equal(active, 'Order confirmed', 'the terminal state is lit');
 });
 
+test('Go here lights the route planned from the stored run, and the run stops at that state', async () => {
+  await session.run(() => [...document.querySelectorAll('[role="tab"]')].find((b) => b.textContent === 'Editor').click());
+  await session.waitFor('the graph', () => !!document.querySelector('[data-testid="node-Cart"]'));
+  // The run before this one is evidence: its transitions are labelled with counts and times.
+  await session.waitFor('edge evidence', () => [...document.querySelectorAll('.react-flow__edge-text')].some((t) => /^\d+× · /.test(t.textContent)));
+  await session.run(() => document.querySelector('[data-testid="node-Cart"]').click());
+  await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent === 'Go here').click());
+  await session.waitFor('the planned route', () => !!document.querySelector('[data-testid="route-banner"]'));
+  const lit = await session.run(() => [...document.querySelectorAll('.state-node.on-route')].map((n) => n.dataset.state));
+  assert.ok(lit.includes('Start') && lit.includes('Cart') && !lit.includes('Order confirmed'), `lit: ${lit}`);
+
+  await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent === 'Go…').click());
+  await session.waitFor('the go dialog', () => /Go to Cart/.test(document.querySelector('[role="dialog"][aria-label="start run"]')?.textContent ?? ''));
+  await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent === 'Go').click());
+  await session.waitFor('the run to finish', () => ['succeeded', 'failed', 'cancelled'].includes(document.querySelector('[data-testid="run-phase"]')?.textContent), [], 120000);
+  const phase = await session.run(() => document.querySelector('[data-testid="run-phase"]').textContent);
+  const message = await session.run(() => document.querySelector('.run-message')?.textContent ?? '');
+  assert.equal(phase, 'succeeded', `the run ended ${phase}: ${message}`);
+  assert.equal(await session.run(() => document.querySelector('[data-testid="active-state"]').textContent), 'Cart');
+  assert.match(message, /reached `Cart`/);
+});
+
 test('a run that cannot find its target waits for review; a corrective action from the panel lets it finish', async () => {
   // The demo workflow with the home page's sign-in link renamed out from under it, and the
   // escalation chain cut down to "ask a person" so the test does not wait for retries.

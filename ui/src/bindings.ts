@@ -228,6 +228,18 @@ export type Diagnostic = {
 
 export type Direction = "up" | "down" | "left" | "right";
 
+/** One edge of the graph. */
+export type Edge = {
+  from: string;
+  to: string;
+  /** Listed in `from`'s `next`. */
+  declared: boolean;
+  /** How many times stored runs took it. */
+  taken: number;
+  /** Mean time from entering `from` to entering `to`, over the runs that took it. */
+  mean_ms?: number | null;
+};
+
 /** An error as the UI receives it. */
 export type ErrorPayload = {
   code: string;
@@ -251,6 +263,9 @@ export type Event = {
   elapsed_ms: number;
   url: string;
   checks: CheckResult[];
+  /** Other states whose checks also held on this page and lost on priority: the
+   * evidence `validate` uses to find states that can never win. */
+  also_matched?: string[];
 } | {
   event: "observed";
   step: number;
@@ -301,6 +316,15 @@ export type Event = {
   attempt: number;
   max: number;
   reason: string;
+} | {
+  event: "route_planned";
+  step: number;
+  from: string;
+  to: string;
+  route: string[];
+  /** The expected time, from the stored runs' transition times. */
+  cost_ms: number;
+  replanned: boolean;
 } | {
   event: "interrupt_entered";
   step: number;
@@ -406,12 +430,36 @@ export type Failure = {
 } | {
   kind: "record";
   error: string;
+} | {
+  kind: "no_route";
+  from: string;
+  to: string;
 };
+
+/** One finding about the graph. It names the states, says why, and suggests the fix. */
+export type Finding = {
+  kind: FindingKind;
+  /** The states concerned; the first is the one to change. */
+  states: string[];
+  /** For edge findings: the edge's ends. */
+  edge?: unknown[] | null;
+  message: string;
+  help: string;
+};
+
+export type FindingKind = "unreachable" | "no_way_out" | "no_success_terminal" | "shadowed" | "never_won" | "unverifiable" | "edge_never_taken" | "undeclared_transition";
 
 /** What saving a review's fix would change: the unified diff of the workflow file. */
 export type FixPreview = {
   diff: string;
   path: string;
+};
+
+export type GraphReport = {
+  findings: Finding[];
+  edges: Edge[];
+  /** How many stored runs the evidence comes from. */
+  runs: number;
 };
 
 export type MouseButton = "left" | "right" | "middle";
@@ -539,6 +587,13 @@ export type ReviewView = {
   saved_to?: string | null;
 };
 
+/** A planned route: the states the run expects to pass through, `from` and `to` included. */
+export type Route = {
+  states: string[];
+  /** The expected time, in milliseconds. */
+  cost_ms: number;
+};
+
 export type RunDetail = {
   run: RunSummary;
   steps: StepRecord[];
@@ -568,6 +623,12 @@ export type RunRequest = {
   headed: boolean;
   /** Serve the bundled demo site and pass its address as the `site` parameter. */
   demo_site: boolean;
+  /** Attach to a running browser's DevTools endpoint instead of launching one. */
+  cdp_url?: string | null;
+  /** Carry on from the state the page is in (in an attached browser, its open tab). */
+  resume?: boolean;
+  /** Go to this state (*Go here*): the run ends when it is recognised. */
+  goal?: string | null;
 };
 
 /** How a run ended. */

@@ -10,9 +10,11 @@ mod findings;
 mod graph;
 mod implies;
 mod plan;
+mod report;
 
 pub use cover::{Coverage, cover};
 pub use findings::{Finding, FindingKind, analyze};
 pub use graph::{BLANK_PAGE, Edge, Graph, Trajectory, Visit};
 pub use implies::{all_implied, implies};
 pub use plan::{IMPLICIT_MS, Planner, Route, UNSEEN_MS};
+pub use report::{GraphReport, report, route_from_start};

@@ -1,9 +1,9 @@
 //! The graph of a workflow with the evidence of its stored runs: the static checks
 //! `validate` reports, the edges the editor draws, and the planner `goto` walks with.
+//! The analysis is `statewright-graph`'s; this module feeds it the run store.
 
-use schemars::JsonSchema;
-use serde::Serialize;
-use statewright_graph::{Edge, Finding, Graph, Planner, Route, Trajectory, Visit, analyze};
+use statewright_graph::{Graph, Planner, Route, Trajectory, Visit};
+pub use statewright_graph::{GraphReport, report, route_from_start};
 use statewright_store::Store;
 use statewright_workflow::Workflow;
 
@@ -25,21 +25,6 @@ pub fn evidence(store: &Store, workflow: &str) -> Vec<Trajectory> {
             Vec::new()
         }
     }
-}
-
-/// What the workbench shows of a workflow's graph: the findings of the static checks and
-/// every declared or observed edge with its evidence.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct GraphReport {
-    pub findings: Vec<Finding>,
-    pub edges: Vec<Edge>,
-    /// How many stored runs the evidence comes from.
-    pub runs: usize,
-}
-
-pub fn report(workflow: &Workflow, runs: &[Trajectory]) -> GraphReport {
-    let graph = Graph::new(workflow, runs);
-    GraphReport { findings: analyze(workflow, runs), edges: graph.edge_list(), runs: graph.runs }
 }
 
 /// The planner over a workflow's declared and observed transitions.

@@ -42,6 +42,8 @@ pub fn typescript() -> String {
         RunMessage,
         crate::ReviewView,
         crate::ipc::FixPreview,
+        statewright_graph::GraphReport,
+        statewright_graph::Route,
     );
     let mut types: BTreeMap<String, Value> = BTreeMap::new();
     for (name, schema) in roots {

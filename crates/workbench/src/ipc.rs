@@ -54,6 +54,15 @@ pub struct RunRequest {
     pub headed: bool,
     /// Serve the bundled demo site and pass its address as the `site` parameter.
     pub demo_site: bool,
+    /// Attach to a running browser's DevTools endpoint instead of launching one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cdp_url: Option<String>,
+    /// Carry on from the state the page is in (in an attached browser, its open tab).
+    #[serde(default)]
+    pub resume: bool,
+    /// Go to this state (*Go here*): the run ends when it is recognised.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal: Option<String>,
 }
 
 /// Which past runs to list.

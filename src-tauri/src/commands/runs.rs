@@ -23,7 +23,12 @@ pub async fn start_run<R: Runtime>(
     let file = state.library.file(&request.workflow)?;
     let mut run = statewright_runner::RunRequest::new(WorkflowSource::File(file), &state.runs_dir);
     run.params = request.params.into_iter().collect();
-    run.browser = Browser::Launch { headed: request.headed };
+    run.browser = match request.cdp_url {
+        Some(cdp_url) => Browser::Attach { cdp_url },
+        None => Browser::Launch { headed: request.headed },
+    };
+    run.resume = request.resume || request.goal.is_some();
+    run.goal = request.goal;
     run.demo_site = request.demo_site.then(DemoSite::default);
     run.db = Some(state.db.clone());
     let prepared = prepare(run).await.map_err(|e| {

@@ -14,7 +14,7 @@ import { RunViewer } from '../run/RunViewer';
 import { StartRunDialog } from '../run/StartRunDialog';
 import { useRunStream } from '../run/useRunStream';
 import { Modal, type Choice } from './Modal';
-import { useSeenTransitions } from './useSeenTransitions';
+import { useGraphReport } from './useGraphReport';
 import { WorkflowList } from './WorkflowList';
 
 type View = 'editor' | 'run' | 'review';
@@ -30,7 +30,8 @@ export function App({ backend }: { backend: Backend }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const [question, setQuestion] = useState<{ title: string; body: string; choices: Choice[] } | null>(null);
   const [reviews, setReviews] = useState<ReviewView[]>([]);
-  const [starting, setStarting] = useState(false);
+  /** The start dialog, open; with a goal for *Go here*. */
+  const [starting, setStarting] = useState<{ goal: string | null } | null>(null);
   const [run, setRun] = useState<{ id: string | null; live: boolean }>({ id: null, live: false });
   const [runsChanged, setRunsChanged] = useState(0);
   const stream = useRunStream();
@@ -46,7 +47,7 @@ export function App({ backend }: { backend: Backend }) {
   const editor = useWorkflowEditor(backend, notify);
   const wf = editor.doc?.history.present ?? null;
   const dirty = editor.doc ? isDirty(editor.doc.history) : false;
-  const seen = useSeenTransitions(backend, wf?.name ?? null, runsChanged);
+  const report = useGraphReport(backend, wf, runsChanged);
 
   const refreshList = useCallback(() => backend.listWorkflows().then(setEntries).catch(fail), [backend, fail]);
   const refreshReviews = useCallback(() => backend.listReviews(null).then(setReviews).catch(fail), [backend, fail]);
@@ -105,7 +106,7 @@ export function App({ backend }: { backend: Backend }) {
     });
 
   const startRun = async (request: RunRequest) => {
-    setStarting(false);
+    setStarting(null);
     stream.reset();
     setView('run');
     try {
@@ -175,7 +176,16 @@ export function App({ backend }: { backend: Backend }) {
           <PastRuns backend={backend} workflow={wf?.name ?? null} refreshKey={runsChanged} current={run.id} onOpen={(id) => void openPastRun(id)} />
         </aside>
         <main className="content">
-          {view === 'editor' && <EditorView editor={editor} seen={seen} onRun={() => editor.doc && guardUnsaved(() => setStarting(true))} />}
+          {view === 'editor' && (
+            <EditorView
+              editor={editor}
+              backend={backend}
+              report={report}
+              notify={notify}
+              onRun={() => editor.doc && guardUnsaved(() => setStarting({ goal: null }))}
+              onGoto={(goal) => editor.doc && guardUnsaved(() => setStarting({ goal }))}
+            />
+          )}
           {view === 'run' && (
             <RunViewer
               view={stream.view}
@@ -190,7 +200,9 @@ export function App({ backend }: { backend: Backend }) {
           {view === 'review' && <ReviewPanel backend={backend} reviews={reviews} notify={notify} />}
         </main>
       </div>
-      {starting && editor.doc && wf && <StartRunDialog id={editor.doc.id} workflow={wf} onStart={(r) => void startRun(r)} onClose={() => setStarting(false)} />}
+      {starting && editor.doc && wf && (
+        <StartRunDialog id={editor.doc.id} workflow={wf} goal={starting.goal} onStart={(r) => void startRun(r)} onClose={() => setStarting(null)} />
+      )}
       {editor.conflict && (
         <Modal
           title="Changed on disk"

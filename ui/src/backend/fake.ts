@@ -3,12 +3,13 @@
 //! lets tests play "another program" changing a file on disk.
 
 import { applyResolution } from '../review/apply';
-import type { Resolution, ReviewView } from '../bindings';
+import type { GraphReport, Resolution, ReviewView, Route } from '../bindings';
 import { eventsFromDetail, type RunEvent } from '../run/events';
 import { BackendError, type Backend, type Unsubscribe } from './types';
 import type { Diagnostic, OpenedWorkflow, RunDetail, RunFilter, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
 import { unifiedDiff } from './diff';
 import { fakeValidate } from './validate';
+import { fakeReport, fakeRoute } from './fakeGraph';
 
 export interface Recording {
   /** The run as `statewright runs show --json` printed it. */
@@ -51,6 +52,8 @@ export class FakeBackend implements Backend {
   private reviewWatchers = new Set<() => void>();
   private timers = new Map<string, number[]>();
   private runCount = 0;
+  /** Every run request, in order, for tests to inspect. */
+  requests: RunRequest[] = [];
 
   constructor(private options: FakeOptions = {}) {
     for (const [id, wf] of Object.entries(options.workflows ?? {})) this.files.set(id, text(wf));
@@ -139,7 +142,22 @@ export class FakeBackend implements Backend {
     this.options = { ...this.options, recording, timeScale };
   }
 
+  private runsOf(workflow: Workflow): RunDetail[] {
+    return [...this.runs.values()].filter((d) => d.run.workflow === workflow.name);
+  }
+
+  async analyzeWorkflow(workflow: Workflow): Promise<GraphReport> {
+    return fakeReport(workflow, this.runsOf(workflow));
+  }
+
+  async planRoute(workflow: Workflow, to: string): Promise<Route> {
+    const route = fakeRoute(workflow, this.runsOf(workflow), to);
+    if (!route) throw new BackendError('no_route', `no known way from the start to \`${to}\``);
+    return route;
+  }
+
   async startRun(request: RunRequest, onEvent: (e: RunEvent) => void): Promise<string> {
+    this.requests.push(request);
     const recording = this.options.recording;
     if (!recording) throw new BackendError('no_recording', 'the fake backend has no recorded run to replay');
     const runId = `fake-${++this.runCount}-${recording.detail.run.id}`;

@@ -4,7 +4,7 @@
 import { Channel, convertFileSrc, invoke } from '@tauri-apps/api/core';
 import { listen } from '@tauri-apps/api/event';
 import { getCurrentWindow } from '@tauri-apps/api/window';
-import type { Resolution, ReviewView } from '../bindings';
+import type { GraphReport, Resolution, ReviewView, Route } from '../bindings';
 import type { RunEvent } from '../run/events';
 import { BackendError, type Backend, type Unsubscribe } from './types';
 import type { Diagnostic, ErrorPayload, OpenedWorkflow, RunDetail, RunFilter, RunMessage, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
@@ -30,6 +30,8 @@ export class TauriBackend implements Backend {
   renameWorkflow = (id: string, name: string) => call<WorkflowEntry>('rename_workflow', { id, name });
   saveWorkflow = (id: string, workflow: Workflow, expectedHash: string | null) => call<SaveResult>('save_workflow', { id, workflow, expected_hash: expectedHash });
   validateWorkflow = (workflow: Workflow) => call<Diagnostic[]>('validate_workflow', { workflow });
+  analyzeWorkflow = (workflow: Workflow) => call<GraphReport>('analyze_workflow', { workflow });
+  planRoute = (workflow: Workflow, to: string) => call<Route>('plan_route', { workflow, to });
 
   async watchWorkflows(onChange: (c: WorkflowChange) => void): Promise<Unsubscribe> {
     return listen<WorkflowChange>('statewright://workflow-changed', (e) => onChange(e.payload));

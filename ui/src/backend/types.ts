@@ -12,10 +12,10 @@ import type { WorkflowChange } from '../bindings';
 import type { RunRequest } from '../bindings';
 import type { RunFilter } from '../bindings';
 import type { RunEvent } from '../run/events';
-import type { Resolution, ReviewView } from '../bindings';
+import type { GraphReport, Resolution, ReviewView, Route } from '../bindings';
 
 export type { Workflow, Diagnostic, RunSummary, RunDetail, WorkflowEntry, OpenedWorkflow, SaveResult };
-export type { WorkflowChange, RunRequest, RunFilter };
+export type { WorkflowChange, RunRequest, RunFilter, GraphReport, Route };
 
 /** Errors reach the UI as a stable code plus a message for people; branch on the code. */
 export class BackendError extends Error {
@@ -45,6 +45,11 @@ export interface Backend {
    * overwriting a file someone else changed; pass null to overwrite anyway. */
   saveWorkflow(id: string, workflow: Workflow, expectedHash: string | null): Promise<SaveResult>;
   validateWorkflow(workflow: Workflow): Promise<Diagnostic[]>;
+  /** The graph's findings (unreachable, unwinnable, dead-end states…) and its declared and
+   * observed edges with how often and how fast stored runs took them. */
+  analyzeWorkflow(workflow: Workflow): Promise<GraphReport>;
+  /** The route a run from the start is expected to walk to `to` (*Go here*). */
+  planRoute(workflow: Workflow, to: string): Promise<Route>;
   watchWorkflows(onChange: (change: WorkflowChange) => void): Promise<Unsubscribe>;
 
   /** Starts a run; events arrive on `onEvent` in order, persisted before they arrive. */

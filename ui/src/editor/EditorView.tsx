@@ -1,22 +1,46 @@
 //! The editor: toolbar, the state graph, and the form of the selected state (or of the
 //! workflow itself), with the validator's findings listed below.
 
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import type { Backend, GraphReport, Route } from '../backend/types';
 import { isDirty } from './history';
 import { GraphCanvas } from './GraphCanvas';
-import type { SeenTransitions } from './graph';
 import * as m from './model';
+import { RouteBanner } from './RouteBanner';
 import { handleShortcut, SHORTCUTS } from './shortcuts';
 import { StateForm } from './StateForm';
 import type { WorkflowEditor } from './useWorkflowEditor';
 import { WorkflowForm } from './WorkflowForm';
 
-export function EditorView({ editor, seen, onRun }: { editor: WorkflowEditor; seen: SeenTransitions; onRun: () => void }) {
+export interface EditorViewProps {
+  editor: WorkflowEditor;
+  backend: Backend;
+  report: GraphReport;
+  onRun: () => void;
+  /** Start a run that goes to `state` (*Go here* → *Go…*). */
+  onGoto: (state: string) => void;
+  notify: (text: string, level?: 'info' | 'error') => void;
+}
+
+export function EditorView({ editor, backend, report, onRun, onGoto, notify }: EditorViewProps) {
   const { doc, diagnostics, positions, selected, setSelected, edit } = editor;
   const wf = doc?.history.present;
   const state = wf?.states.find((s) => s.name === selected) ?? null;
   const dirty = doc ? isDirty(doc.history) : false;
   const errors = diagnostics.filter((d) => d.severity === 'error');
+  const [planned, setPlanned] = useState<{ target: string; route: Route } | null>(null);
+  // A route planned for another workflow (or before an edit renamed its states) is stale.
+  useEffect(() => setPlanned(null), [doc?.id]);
+
+  const goHere = async () => {
+    if (!wf || !state) return;
+    try {
+      setPlanned({ target: state.name, route: await backend.planRoute(wf, state.name) });
+    } catch (e) {
+      setPlanned(null);
+      notify((e as Error).message, 'error');
+    }
+  };
 
   const addState = () => {
     if (!wf) return;
@@ -73,6 +97,13 @@ export function EditorView({ editor, seen, onRun }: { editor: WorkflowEditor; se
           Layout
         </button>
         <button onClick={() => setSelected(null)}>Settings</button>
+        <button
+          onClick={() => void goHere()}
+          disabled={!state || state.interrupt}
+          title={state?.interrupt ? 'an interrupt shows up by itself: there is no way to go there' : 'plan the way to the selected state'}
+        >
+          Go here
+        </button>
         <button className="primary" onClick={onRun} title="Ctrl+Enter">
           Run…
         </button>
@@ -81,13 +112,22 @@ export function EditorView({ editor, seen, onRun }: { editor: WorkflowEditor; se
         </span>
         {editor.layoutMs != null && <span className="hint" data-testid="layout-ms">layout {Math.round(editor.layoutMs)} ms</span>}
       </div>
+      {planned && (
+        <RouteBanner
+          target={planned.target}
+          route={planned.route}
+          onGo={() => onGoto(planned.target)}
+          onClear={() => setPlanned(null)}
+        />
+      )}
       <div className="editor-body">
         <GraphCanvas
           workflow={wf}
           positions={positions}
           diagnostics={diagnostics}
           selected={selected}
-          seen={seen}
+          report={report}
+          route={planned?.route.states}
           onSelect={setSelected}
           onConnect={(from, to) => edit((w) => m.setNext(w, from, [...new Set([...(w.states.find((s) => s.name === from)?.next ?? []), to])]))}
           layouts={editor.layouts}
@@ -112,6 +152,18 @@ export function EditorView({ editor, seen, onRun }: { editor: WorkflowEditor; se
           </details>
         </aside>
       </div>
+      {report.findings.length > 0 && (
+        <ul className="problem-list finding-list" data-testid="finding-list">
+          {report.findings.map((f, i) => (
+            <li key={i} title={f.help}>
+              <button className="link" onClick={() => setSelected(f.states[0] ?? null)}>
+                {f.states[0] ?? 'workflow'}
+              </button>
+              : {f.message}
+            </li>
+          ))}
+        </ul>
+      )}
       {errors.length > 0 && (
         <ul className="problem-list" data-testid="problem-list">
           {errors.map((d, i) => (

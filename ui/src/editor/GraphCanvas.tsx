@@ -3,8 +3,8 @@
 
 import { Background, Controls, MiniMap, ReactFlow, useReactFlow, type Connection, type Edge, type NodeChange, applyNodeChanges } from '@xyflow/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { Diagnostic, Workflow } from '../bindings';
-import { toEdges, toNodes, type SeenTransitions, type StateNode } from './graph';
+import type { Diagnostic, GraphReport, Workflow } from '../bindings';
+import { toEdges, toNodes, type StateNode } from './graph';
 import type { Positions } from './layout';
 import { nodeTypes } from './StateNode';
 
@@ -16,7 +16,10 @@ export interface GraphCanvasProps {
   active?: string | null;
   visited?: Set<string>;
   lastEdge?: { from: string; to: string } | null;
-  seen?: SeenTransitions;
+  /** Findings and edge evidence from the graph analysis. */
+  report?: GraphReport;
+  /** A planned route to light, as its states in order. */
+  route?: string[];
   onSelect?: (state: string | null) => void;
   onConnect?: (from: string, to: string) => void;
   onMoved?: (state: string, pos: { x: number; y: number }) => void;
@@ -35,7 +38,7 @@ function mergeNodes(prev: StateNode[], next: StateNode[]): StateNode[] {
     const a = old.data;
     const b = n.data;
     const same =
-      a.state === b.state && a.priority === b.priority && a.active === b.active && a.visited === b.visited && a.problems === b.problems && old.selected === n.selected && old.position.x === n.position.x && old.position.y === n.position.y;
+      a.state === b.state && a.priority === b.priority && a.active === b.active && a.visited === b.visited && a.problems === b.problems && a.findings.join() === b.findings.join() && a.onRoute === b.onRoute && old.selected === n.selected && old.position.x === n.position.x && old.position.y === n.position.y;
     return same ? old : { ...old, ...n };
   });
 }
@@ -60,11 +63,22 @@ function FitOnLayout({ layouts }: { layouts: number }) {
 
 export function GraphCanvas(p: GraphCanvasProps) {
   const base = useMemo(
-    () => toNodes(p.workflow, p.positions, { active: p.active, visited: p.visited, selected: p.selected, diagnostics: p.diagnostics }),
-    [p.workflow, p.positions, p.active, p.visited, p.selected, p.diagnostics],
+    () =>
+      toNodes(p.workflow, p.positions, {
+        active: p.active,
+        visited: p.visited,
+        selected: p.selected,
+        diagnostics: p.diagnostics,
+        findings: p.report?.findings,
+        route: p.route,
+      }),
+    [p.workflow, p.positions, p.active, p.visited, p.selected, p.diagnostics, p.report, p.route],
   );
   const edgesRef = useRef<Edge[]>([]);
-  const edges = useMemo(() => (edgesRef.current = mergeEdges(edgesRef.current, toEdges(p.workflow, p.seen, p.lastEdge ?? null))), [p.workflow, p.seen, p.lastEdge]);
+  const edges = useMemo(
+    () => (edgesRef.current = mergeEdges(edgesRef.current, toEdges(p.workflow, { report: p.report, lastEdge: p.lastEdge ?? null, route: p.route }))),
+    [p.workflow, p.report, p.lastEdge, p.route],
+  );
   // React Flow owns transient state (dragging, measured sizes); ours merges into it.
   const [nodes, setNodes] = useState<StateNode[]>(base);
   useEffect(() => setNodes((prev) => mergeNodes(prev, base)), [base]);

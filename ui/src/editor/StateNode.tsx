@@ -19,9 +19,18 @@ function Lines({ items, more }: { items: string[]; more: string }) {
 
 /** A state on the canvas: priority, name, outcome, checks (where am I) and actions. */
 function StateNodeView({ data, selected }: NodeProps<StateNodeType>) {
-  const { state, priority, active, visited, problems } = data;
+  const { state, priority, active, visited, problems, findings, onRoute } = data;
   const outcome = state.terminal?.outcome;
-  const cls = ['state-node', outcome ? `terminal-${outcome}` : '', active ? 'active' : '', visited ? 'visited' : '', selected ? 'selected' : '', problems ? 'has-problems' : '']
+  const cls = [
+    'state-node',
+    outcome ? `terminal-${outcome}` : '',
+    active ? 'active' : '',
+    visited ? 'visited' : '',
+    selected ? 'selected' : '',
+    problems ? 'has-problems' : '',
+    findings.length ? 'has-findings' : '',
+    onRoute ? 'on-route' : '',
+  ]
     .filter(Boolean)
     .join(' ');
   return (
@@ -37,6 +46,11 @@ function StateNodeView({ data, selected }: NodeProps<StateNodeType>) {
         {problems > 0 && (
           <span className="node-problems" title={`${problems} problem(s)`}>
             ⚠ {problems}
+          </span>
+        )}
+        {findings.length > 0 && (
+          <span className="node-findings" data-testid={`findings-${state.name}`} title={findings.join('\n')}>
+            ◆ {findings.length}
           </span>
         )}
       </div>

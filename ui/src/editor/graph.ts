@@ -1,9 +1,12 @@
-//! A workflow as React Flow nodes and edges: `next` edges (solid, labelled), transitions
-//! seen in past runs that no `next` declares (dashed), the edge just taken (highlighted).
+//! A workflow as React Flow nodes and edges. Edges are the declared `next` edges (solid)
+//! and transitions stored runs took that no `next` declares (dashed); with evidence, an
+//! edge is labelled with how often and how fast runs took it, and a declared edge no run
+//! ever took is marked. Nodes carry the graph's findings; a planned route and the edge just
+//! taken are lit.
 
 import type { Edge, Node } from '@xyflow/react';
 import { MarkerType } from '@xyflow/react';
-import type { Diagnostic, State, Workflow } from '../bindings';
+import type { Diagnostic, Finding, GraphReport, State, Workflow } from '../bindings';
 import type { Positions } from './layout';
 
 export interface StateNodeData extends Record<string, unknown> {
@@ -13,12 +16,14 @@ export interface StateNodeData extends Record<string, unknown> {
   active: boolean;
   visited: boolean;
   problems: number;
+  /** The graph's findings about this state, in words. */
+  findings: string[];
+  /** On the planned route (*Go here*, or a run with a goal). */
+  onRoute: boolean;
 }
 
 export type StateNode = Node<StateNodeData, 'state'>;
 
-/** Transition counts from past runs, keyed by `edgeKey(from, to)`. */
-export type SeenTransitions = Map<string, number>;
 export const edgeKey = (from: string, to: string) => `${from}\u0000${to}`;
 
 export function problemsByState(diagnostics: Diagnostic[]): Map<number, number> {
@@ -30,12 +35,24 @@ export function problemsByState(diagnostics: Diagnostic[]): Map<number, number> 
   return counts;
 }
 
+/** Findings about states (not edges), by the state they ask to change. */
+export function findingsByState(findings: Finding[]): Map<string, string[]> {
+  const by = new Map<string, string[]>();
+  for (const f of findings) {
+    if (f.kind === 'edge_never_taken' || f.kind === 'undeclared_transition' || !f.states[0]) continue;
+    by.set(f.states[0], [...(by.get(f.states[0]) ?? []), f.message]);
+  }
+  return by;
+}
+
 export function toNodes(
   wf: Workflow,
   positions: Positions,
-  opts: { active?: string | null; visited?: Set<string>; selected?: string | null; diagnostics?: Diagnostic[] } = {},
+  opts: { active?: string | null; visited?: Set<string>; selected?: string | null; diagnostics?: Diagnostic[]; findings?: Finding[]; route?: string[] } = {},
 ): StateNode[] {
   const problems = problemsByState(opts.diagnostics ?? []);
+  const findings = findingsByState(opts.findings ?? []);
+  const route = new Set(opts.route ?? []);
   return wf.states.map((state, i) => ({
     id: state.name,
     type: 'state',
@@ -47,45 +64,69 @@ export function toNodes(
       active: opts.active === state.name,
       visited: opts.visited?.has(state.name) ?? false,
       problems: problems.get(i) ?? 0,
+      findings: findings.get(state.name) ?? [],
+      onRoute: route.has(state.name),
     },
   }));
 }
 
-export function toEdges(wf: Workflow, seen: SeenTransitions = new Map(), lastEdge: { from: string; to: string } | null = null): Edge[] {
+/** "12× · 1.4 s": how often stored runs took an edge and how long it took on average. */
+export function evidenceLabel(taken: number, meanMs: number | null | undefined): string {
+  if (!taken) return '';
+  const time = meanMs == null ? '' : meanMs < 1000 ? ` · ${meanMs} ms` : ` · ${(meanMs / 1000).toFixed(1)} s`;
+  return `${taken}×${time}`;
+}
+
+export interface EdgeOptions {
+  report?: GraphReport;
+  lastEdge?: { from: string; to: string } | null;
+  /** The planned route's states, in order: its consecutive pairs are lit. */
+  route?: string[];
+}
+
+export function toEdges(wf: Workflow, opts: EdgeOptions = {}): Edge[] {
   const names = new Set(wf.states.map((s) => s.name));
+  const evidence = new Map((opts.report?.edges ?? []).map((e) => [edgeKey(e.from, e.to), e]));
+  const exercised = (opts.report?.runs ?? 0) > 0;
+  const routeKeys = new Set((opts.route ?? []).slice(1).map((to, i) => edgeKey(opts.route![i], to)));
+  const last = opts.lastEdge;
+  const classes = (base: string, key: string, from: string, to: string) =>
+    [base, routeKeys.has(key) ? 'edge-route' : '', last?.from === from && last?.to === to ? 'edge-last' : ''].filter(Boolean).join(' ');
   const edges: Edge[] = [];
   const declared = new Set<string>();
-  const isLast = (from: string, to: string) => lastEdge?.from === from && lastEdge?.to === to;
   for (const s of wf.states) {
     for (const n of s.next ?? []) {
       if (!names.has(n)) continue;
       const key = edgeKey(s.name, n);
       declared.add(key);
-      const count = seen.get(key);
+      const e = evidence.get(key);
+      // A declared edge no stored run took, once there are runs to tell.
+      const never = exercised && !e?.taken && !wf.states.find((x) => x.name === n)?.interrupt;
       edges.push({
         id: `next:${key}`,
         source: s.name,
         target: n,
-        label: count ? `next · seen ${count}×` : 'next',
-        className: isLast(s.name, n) ? 'edge-next edge-last' : 'edge-next',
-        animated: isLast(s.name, n),
+        label: evidenceLabel(e?.taken ?? 0, e?.mean_ms) || undefined,
+        className: classes(never ? 'edge-next edge-never' : 'edge-next', key, s.name, n),
+        animated: last?.from === s.name && last?.to === n,
         markerEnd: { type: MarkerType.ArrowClosed },
       });
     }
   }
-  const seenKeys = new Set(seen.keys());
-  if (lastEdge) seenKeys.add(edgeKey(lastEdge.from, lastEdge.to));
-  for (const key of seenKeys) {
-    if (declared.has(key)) continue;
-    const [from, to] = key.split('\u0000');
-    if (!names.has(from) || !names.has(to) || from === to) continue;
+  const observed = [...evidence.values()].filter((e) => !declared.has(edgeKey(e.from, e.to)));
+  if (last && !declared.has(edgeKey(last.from, last.to)) && !evidence.has(edgeKey(last.from, last.to))) {
+    observed.push({ from: last.from, to: last.to, declared: false, taken: 0, mean_ms: null });
+  }
+  for (const e of observed) {
+    if (!names.has(e.from) || !names.has(e.to) || e.from === e.to) continue;
+    const key = edgeKey(e.from, e.to);
     edges.push({
       id: `seen:${key}`,
-      source: from,
-      target: to,
-      label: seen.get(key) ? `seen ${seen.get(key)}×` : 'taken',
-      className: isLast(from, to) ? 'edge-seen edge-last' : 'edge-seen',
-      animated: isLast(from, to),
+      source: e.from,
+      target: e.to,
+      label: evidenceLabel(e.taken, e.mean_ms) || 'taken',
+      className: classes('edge-seen', key, e.from, e.to),
+      animated: last?.from === e.from && last?.to === e.to,
       markerEnd: { type: MarkerType.Arrow },
     });
   }

@@ -65,7 +65,15 @@ export function RunViewer({ view, runId, live, workflow, positions, shotUrl, onC
       <div className="run-body">
         <div className="run-graph">
           {workflow ? (
-            <GraphCanvas workflow={workflow} positions={positions} active={highlight.activeState} lastEdge={highlight.lastEdge} visited={visited} readOnly />
+            <GraphCanvas
+              workflow={workflow}
+              positions={positions}
+              active={highlight.activeState}
+              lastEdge={highlight.lastEdge}
+              visited={visited}
+              route={view.route ?? undefined}
+              readOnly
+            />
           ) : (
             <p className="empty">The workflow of this run is not open.</p>
           )}

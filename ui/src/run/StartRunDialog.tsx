@@ -1,13 +1,27 @@
-//! Starting a run: a value for each parameter (secrets masked), headed or headless.
+//! Starting a run: a value for each parameter (secrets masked), headed or headless, or in a
+//! browser that is already running (carrying on from the page it shows); with a goal, the
+//! run goes to that state (*Go here*).
 
 import { useState } from 'react';
 import type { RunRequest, Workflow } from '../bindings';
 
-export function StartRunDialog({ id, workflow, onStart, onClose }: { id: string; workflow: Workflow; onStart: (r: RunRequest) => void; onClose: () => void }) {
+export interface StartRunDialogProps {
+  id: string;
+  workflow: Workflow;
+  /** Go to this state instead of running to a terminal one. */
+  goal?: string | null;
+  onStart: (r: RunRequest) => void;
+  onClose: () => void;
+}
+
+export function StartRunDialog({ id, workflow, goal = null, onStart, onClose }: StartRunDialogProps) {
   const params = Object.entries(workflow.parameters ?? {});
   const [values, setValues] = useState<Record<string, string>>({});
   const [headed, setHeaded] = useState(false);
   const [demoSite, setDemoSite] = useState(params.some(([k]) => k === 'site'));
+  const [cdpUrl, setCdpUrl] = useState('');
+  const [resume, setResume] = useState(false);
+  const attach = cdpUrl.trim() !== '';
   const missing = params.filter(([k, p]) => p.default == null && !values[k] && !(demoSite && k === 'site')).map(([k]) => k);
   return (
     <div className="modal-backdrop">
@@ -18,10 +32,11 @@ export function StartRunDialog({ id, workflow, onStart, onClose }: { id: string;
         onSubmit={(e) => {
           e.preventDefault();
           const supplied = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
-          onStart({ workflow: id, params: supplied, headed, demo_site: demoSite });
+          onStart({ workflow: id, params: supplied, headed: headed && !attach, demo_site: demoSite, cdp_url: attach ? cdpUrl.trim() : null, resume: resume || goal != null, goal });
         }}
       >
-        <h3>Run {workflow.name}</h3>
+        <h3>{goal ? `Go to ${goal}` : `Run ${workflow.name}`}</h3>
+        {goal && <p className="hint">The run plans its way from whatever state the page is in, and ends when it reaches {goal}.</p>}
         {params.length === 0 && <p className="hint">This workflow has no parameters.</p>}
         {params.map(([k, p]) => (
           <label key={k} className="field">
@@ -41,9 +56,20 @@ export function StartRunDialog({ id, workflow, onStart, onClose }: { id: string;
         ))}
         <label className="field">
           <span className="field-label">headed</span>
-          <input type="checkbox" aria-label="headed" checked={headed} onChange={(e) => setHeaded(e.target.checked)} />
+          <input type="checkbox" aria-label="headed" checked={headed && !attach} disabled={attach} onChange={(e) => setHeaded(e.target.checked)} />
           <span className="hint">show the browser window</span>
         </label>
+        <label className="field">
+          <span className="field-label">browser</span>
+          <input aria-label="cdp url" placeholder="launch one (or a DevTools URL, http://127.0.0.1:9222)" value={cdpUrl} onChange={(e) => setCdpUrl(e.target.value)} />
+        </label>
+        {goal == null && (
+          <label className="field">
+            <span className="field-label">resume</span>
+            <input type="checkbox" aria-label="resume" checked={resume} onChange={(e) => setResume(e.target.checked)} />
+            <span className="hint">carry on from the state the page is in{attach ? ' (the tab already open)' : ''}</span>
+          </label>
+        )}
         {params.some(([k]) => k === 'site') && (
           <label className="field">
             <span className="field-label">demo site</span>
@@ -57,7 +83,7 @@ export function StartRunDialog({ id, workflow, onStart, onClose }: { id: string;
             Cancel
           </button>
           <button type="submit" className="primary" disabled={missing.length > 0}>
-            Start run
+            {goal ? 'Go' : 'Start run'}
           </button>
         </div>
       </form>

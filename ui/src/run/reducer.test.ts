@@ -86,3 +86,19 @@ describe('run-event reducer', () => {
     expect(v.steps).toHaveLength(4);
   });
 });
+
+describe('runs with a goal', () => {
+  it('keep the latest planned route and say when it was replanned', () => {
+    const v = reduceAll(emptyRun, [
+      { event: 'run_started', workflow: 'demo', states: 3 },
+      { event: 'route_planned', step: 1, from: 'Start', to: 'Cart', route: ['Start', 'Login', 'Cart'], cost_ms: 3000, replanned: false },
+      entered(1, 'Start', 0),
+      { event: 'route_planned', step: 2, from: 'Welcome', to: 'Cart', route: ['Welcome', 'Cart'], cost_ms: 900, replanned: true },
+    ]);
+    expect(v.route).toEqual(['Welcome', 'Cart']);
+    expect(v.notices.map((n) => [n.level, n.text])).toEqual([
+      ['info', 'route: Start → Login → Cart'],
+      ['warn', 'replanned: Welcome → Cart'],
+    ]);
+  });
+});

@@ -57,6 +57,8 @@ export interface RunView {
   steps: StepView[];
   activeState: string | null;
   lastEdge: { from: string; to: string } | null;
+  /** A run with a goal: the states it plans to pass through from where it is. */
+  route: string[] | null;
   notices: Notice[];
   openReviews: number[];
   endState: string | null;
@@ -72,6 +74,7 @@ export const emptyRun: RunView = {
   steps: [],
   activeState: null,
   lastEdge: null,
+  route: null,
   notices: [],
   openReviews: [],
   endState: null,
@@ -188,6 +191,8 @@ export function reduce(view: RunView, raw: RunEvent): RunView {
       return notice(v, { kind: e.event, level: 'info', step: e.step, text: `${e.state} verified via ${e.via}${e.next_state ? ` → ${e.next_state}` : ''}` });
     case 'retrying':
       return notice({ ...v, phase: 'retrying' }, { kind: e.event, level: 'warn', step: e.step, text: `${e.state}: retry ${e.attempt}/${e.max} — ${e.reason}` });
+    case 'route_planned':
+      return notice({ ...v, route: e.route }, { kind: e.event, level: e.replanned ? 'warn' : 'info', step: null, text: `${e.replanned ? 'replanned' : 'route'}: ${e.route.join(' → ')}` });
     case 'interrupt_entered':
       return notice(v, { kind: e.event, level: 'info', step: e.step, text: `interrupt ${e.state}${e.interrupted ? ` while in ${e.interrupted}` : ''}` });
     case 'healed':

@@ -237,12 +237,17 @@ impl Run<'_> {
             plan = match plan {
                 Plan::Recognise { handled } => self.recognise(driver, handled).await?,
                 Plan::Enter { state, from, attempt, resume } => {
-                    self.steer(state)?;
+                    let reached = self.steer(state)?;
                     if let Some(trip) = self.count_entry(state)? {
                         trip
                     } else {
                         let signals = self.read(driver, None, Duration::ZERO).await?;
                         self.enter(driver, &signals, state, resume);
+                        if let Some(end) = reached {
+                            // The goal is recorded as a step of its own, and its actions are
+                            // not run: the run was to get here.
+                            return Err(end);
+                        }
                         self.act(driver, state, from, attempt, resume).await?
                     }
                 }

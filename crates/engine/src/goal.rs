@@ -19,27 +19,28 @@ pub struct Goal {
 }
 
 impl Run<'_> {
-    /// Before entering `state`: ends the run when it is the goal, fails it when the goal
-    /// cannot be reached from it, and reports the route when it changed.
-    pub(crate) fn steer(&mut self, state: usize) -> Result<(), End> {
-        let Some(goal) = self.options.goal.clone() else { return Ok(()) };
+    /// Before entering `state`: the end of the run when it is the goal (returned, for after
+    /// the step is recorded); a failed run when the goal cannot be reached from it; and the
+    /// route reported when it changed.
+    pub(crate) fn steer(&mut self, state: usize) -> Result<Option<End>, End> {
+        let Some(goal) = self.options.goal.clone() else { return Ok(None) };
         let name = self.name(state);
         if name == goal.target {
-            return Err(End::Terminal {
+            return Ok(Some(End::Terminal {
                 state: name.clone(),
                 outcome: Outcome::Success,
                 message: format!("reached `{name}`"),
-            });
+            }));
         }
         let s = &self.bound.states[state];
         // An interrupt is a detour: the route resumes after it. A failure terminal ends the
         // run with its own, more telling, message.
         if s.interrupt || s.terminal.as_ref().is_some_and(|t| t.outcome == Outcome::Failure) {
-            return Ok(());
+            return Ok(None);
         }
         // A state a reviewer added during the run is not in the graph: no route to check.
         if goal.planner.index(&name).is_none() {
-            return Ok(());
+            return Ok(None);
         }
         let Some(route) = goal.planner.route(&name, &goal.target) else {
             return Err(End::Failed(Failure::NoRoute { from: name, to: goal.target }));
@@ -56,6 +57,6 @@ impl Run<'_> {
             });
         }
         self.route = route.states;
-        Ok(())
+        Ok(None)
     }
 }

@@ -203,6 +203,9 @@ export type Config = {
   escalation?: EscalationStage[];
   /** Limits that stop a run going round in circles. */
   breakers?: Breakers;
+  /** What happens to a fix the model found that got a run going: `review` (a proposal a
+   * person approves or rejects) or `auto` (saved into the workflow file at once). */
+  model_fixes?: ModelFixes;
 };
 
 /** Why one state did not match: which of its checks failed. */
@@ -244,6 +247,27 @@ export type Edge = {
 export type ErrorPayload = {
   code: string;
   message: string;
+};
+
+/** Everything a reviewer needs to understand a stuck run in a minute. */
+export type EscalationRequest = {
+  workflow: string;
+  step: number;
+  /** The state the run was in, if any. */
+  state?: string | null;
+  failure: Failure;
+  /** The failure explained in one paragraph. */
+  reason: string;
+  /** What the escalation chain tried before asking, in order. */
+  tried: Tried[];
+  /** The action that failed, with secrets masked. */
+  action?: PendingAction | null;
+  /** The page as it is now (screenshot bytes are not serialised; the store keeps them). */
+  observation?: Observation | null;
+  /** The workflow's state names, for "this page is state X". */
+  states: string[];
+  /** Checks that hold on this page, offered for a new state. */
+  suggested_checks: Check[];
 };
 
 /** One step of the escalation chain. */
@@ -343,6 +367,31 @@ export type Event = {
   count: number;
   limit: number;
   state?: string | null;
+} | {
+  event: "model_called";
+  step: number;
+  state?: string | null;
+  model: string;
+  /** The prompt's size in characters (text only; the image is counted by the server). */
+  prompt_chars: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  latency_ms: number;
+  /** US dollars, from the configured prices. */
+  cost: number;
+  /** The model's answer (secrets masked, shortened). */
+  answer: string;
+  /** Whether the answer was valid and used. */
+  accepted: boolean;
+  /** Why the call failed or the answer was refused. */
+  error?: string | null;
+} | {
+  event: "advice_worked";
+  step: number;
+  model: string;
+  resolution: Resolution;
+  /** What the model was shown (the page, the failure), for the reviewer. */
+  request: EscalationRequest;
 } | {
   event: "escalated";
   step: number;
@@ -462,7 +511,39 @@ export type GraphReport = {
   runs: number;
 };
 
+/** One call to the model, as the run records it. */
+export type ModelCallRecord = {
+  step: number;
+  state?: string | null;
+  model: string;
+  /** The prompt's size in characters (text only; the image is counted by the server). */
+  prompt_chars: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  latency_ms: number;
+  /** US dollars, from the configured prices. */
+  cost: number;
+  /** The model's answer (secrets masked, shortened). */
+  answer: string;
+  /** Whether the answer was valid and used. */
+  accepted: boolean;
+  /** Why the call failed or the answer was refused. */
+  error?: string | null;
+};
+
+export type ModelFixes = "review" | "auto";
+
 export type MouseButton = "left" | "right" | "middle";
+
+/** A record of the page at one step: for people, reviewers and later learning. */
+export type Observation = {
+  url: string;
+  title: string;
+  /** The page's visible text, whitespace-normalised and truncated. */
+  text: string;
+  /** Interactive elements with stable ids (`e12`), as the driver reports them. */
+  elements: unknown;
+};
 
 /** A workflow file as the editor opens it. */
 export type OpenedWorkflow = {
@@ -598,6 +679,8 @@ export type RunDetail = {
   run: RunSummary;
   steps: StepRecord[];
   actions: ActionRecord[];
+  /** The LLM stage's calls, in order. */
+  model_calls: ModelCallRecord[];
 };
 
 /** Which past runs to list. */
@@ -652,6 +735,8 @@ export type RunSummary = {
   actions: number;
   llm_calls: number;
   llm_tokens: number;
+  /** US dollars the model calls cost, from the configured prices. */
+  llm_cost: number;
 };
 
 export type SaveResult = {

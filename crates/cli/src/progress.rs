@@ -8,6 +8,8 @@ use statewright_engine::{Event, RunStatus};
 pub struct Progress {
     color: bool,
     dir: PathBuf,
+    /// Model calls so far, for the closing line.
+    calls: std::cell::Cell<u32>,
 }
 
 impl Progress {
@@ -15,6 +17,7 @@ impl Progress {
         let progress = Self {
             color: std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
             dir: dir.to_owned(),
+            calls: std::cell::Cell::new(0),
         };
         progress.line(&format!("{} run {run_id} · {workflow} · {browser}", progress.paint("1", "statewright")));
         progress
@@ -59,6 +62,31 @@ impl Progress {
                     )),
                 }
             }
+            Event::ModelCalled { call, .. } => {
+                self.calls.set(self.calls.get() + 1);
+                let tokens = call.prompt_tokens + call.completion_tokens;
+                let took = format!("{} ms, {tokens} tokens", call.latency_ms);
+                let text = match (&call.error, call.accepted) {
+                    (Some(error), _) => self.paint("31", &format!("model {}: {error} ({took})", call.model)),
+                    (None, true) => {
+                        self.paint("35", &format!("model {}: {} ({took})", call.model, short(&call.answer)))
+                    }
+                    (None, false) => self.paint("33", &format!("model {}: unusable answer ({took})", call.model)),
+                };
+                self.line(&format!("           {text}"));
+            }
+            Event::AdviceWorked { resolution, .. } => {
+                self.line(&format!(
+                    "           {}",
+                    self.paint(
+                        "35",
+                        &format!(
+                            "the model's `{}` got the run going: proposed as a fix (statewright review list)",
+                            resolution.kind()
+                        )
+                    )
+                ));
+            }
             Event::RoutePlanned { route, cost_ms, replanned, .. } => {
                 let how = if *replanned { "replanned" } else { "route" };
                 let seconds = *cost_ms as f64 / 1000.0;
@@ -75,7 +103,10 @@ impl Progress {
             }
             Event::RunFinished { status, end_state, message, duration_ms, steps, actions, .. } => {
                 let seconds = *duration_ms as f64 / 1000.0;
-                let summary = format!("in {seconds:.2} s · {steps} steps · {actions} actions · 0 LLM calls");
+                let calls = self.calls.get();
+                let plural = if calls == 1 { "" } else { "s" };
+                let summary =
+                    format!("in {seconds:.2} s · {steps} steps · {actions} actions · {calls} LLM call{plural}");
                 let text = match status {
                     RunStatus::Succeeded => {
                         let end = end_state.as_deref().unwrap_or("?");
@@ -136,4 +167,10 @@ impl Progress {
             | Event::InterruptEntered { .. } => {}
         }
     }
+}
+
+/// An answer on one line, shortened.
+fn short(text: &str) -> String {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.chars().count() <= 100 { line } else { format!("{}…", line.chars().take(99).collect::<String>()) }
 }

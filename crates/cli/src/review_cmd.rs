@@ -45,6 +45,16 @@ enum ReviewCommand {
     },
     /// Answer a review; the waiting run goes on at once.
     Resolve(ResolveArgs),
+    /// Approve a fix the model proposed: save it into the workflow file (diff shown, old
+    /// version kept), so the next run needs no model there.
+    Approve {
+        id: i64,
+        /// Only print the diff; approve nothing, write nothing.
+        #[arg(long)]
+        preview: bool,
+    },
+    /// Reject a fix the model proposed: the workflow stays as it is.
+    Reject { id: i64 },
     /// Save the locators a run healed into its workflow file (diff shown, old version kept).
     SaveHealed {
         /// A run id, or a unique prefix of one.
@@ -115,6 +125,8 @@ pub fn review(args: ReviewArgs) -> u8 {
         ReviewCommand::List { all, json } => list(&store, all, json),
         ReviewCommand::Show { id, json } => show(&store, id, json),
         ReviewCommand::Resolve(resolve_args) => resolve(&store, &resolve_args),
+        ReviewCommand::Approve { id, preview } => decide(&store, id, Some(preview)),
+        ReviewCommand::Reject { id } => decide(&store, id, None),
         ReviewCommand::SaveHealed { run } => save_healed(&store, &run),
     };
     match result {
@@ -139,6 +151,10 @@ fn list(store: &Store, all: bool, json: bool) -> Result<(), String> {
     outln!("{:>4}  {:<9}  {:<20}  {:<22}  {:<20}  reason", "id", "status", "run", "workflow", "state");
     for item in items {
         let reason = item.reason.lines().next().unwrap_or_default();
+        let reason = match (&item.proposed_by, &item.resolution) {
+            (Some(model), Some(r)) => format!("proposed by the model {model}: `{}` — {reason}", r.kind()),
+            _ => reason.to_owned(),
+        };
         outln!(
             "{:>4}  {:<9}  {:<20}  {:<22}  {:<20}  {}",
             item.id,
@@ -185,7 +201,12 @@ fn show(store: &Store, id: i64, json: bool) -> Result<(), String> {
         outln!("checks that hold here: {}", suggested.join("; "));
     }
     outln!("states:  {}", request.states.join(", "));
-    if let Some(resolution) = &item.resolution {
+    if let (Some(model), Some(resolution)) = (&item.proposed_by, &item.resolution) {
+        outln!("proposed by the model {model}: {}", serde_json::to_string(resolution).unwrap_or_default());
+        if item.status == "open" {
+            outln!("decide:  statewright review approve {id} [--preview] | statewright review reject {id}");
+        }
+    } else if let Some(resolution) = &item.resolution {
         outln!("resolved: {}", serde_json::to_string(resolution).unwrap_or_default());
     } else {
         outln!("resolve: statewright review resolve {id} retry|skip|actions|declare-state|new-state|abort [--save]");
@@ -193,8 +214,37 @@ fn show(store: &Store, id: i64, json: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// Approves (`Some(preview)`) or rejects (`None`) a model's proposal.
+fn decide(store: &Store, id: i64, approve: Option<bool>) -> Result<(), String> {
+    let item = store.review(id).map_err(|e| e.to_string())?;
+    let (Some(model), Some(resolution)) = (&item.proposed_by, &item.resolution) else {
+        return Err(format!("review {id} is not a model's proposal (answer it with `review resolve`)"));
+    };
+    if item.status != "open" {
+        return Err(format!("proposal {id} is already {}; nothing was changed", item.status));
+    }
+    let saved_to = match approve {
+        Some(true) => {
+            report(save_review_fix(store, &item, resolution, false))?;
+            return Ok(());
+        }
+        Some(false) => Some(report(save_review_fix(store, &item, resolution, true))?),
+        None => None,
+    };
+    store.decide_proposal(id, approve.is_some(), saved_to.as_deref()).map_err(|e| e.to_string())?;
+    let status = if approve.is_some() { "approved" } else { "rejected" };
+    outln!(
+        "{}",
+        json!({ "review": id, "status": status, "model": model, "resolution": resolution, "saved_to": saved_to })
+    );
+    Ok(())
+}
+
 fn resolve(store: &Store, args: &ResolveArgs) -> Result<(), String> {
     let item = store.review(args.id).map_err(|e| e.to_string())?;
+    if item.proposed_by.is_some() {
+        return Err(format!("review {} is a model's proposal: `review approve {0}` or `review reject {0}`", item.id));
+    }
     if item.status != "open" {
         return Err(format!("review {} is already {}; nothing was changed", item.id, item.status));
     }

@@ -71,6 +71,13 @@ pub struct RunFlags {
     /// ends the run (for unattended runs).
     #[arg(long, conflicts_with = "review_timeout")]
     no_review: bool,
+    /// The OpenAI-compatible endpoint the LLM stage asks (default: $STATEWRIGHT_LLM_URL,
+    /// else the settings file); without one the stage is skipped.
+    #[arg(long, value_name = "URL")]
+    llm_url: Option<String>,
+    /// The model to ask (default: $STATEWRIGHT_LLM_MODEL, else the settings file).
+    #[arg(long, value_name = "NAME")]
+    llm_model: Option<String>,
 }
 
 pub fn parse_seconds(s: &str) -> Result<Duration, String> {
@@ -88,7 +95,7 @@ pub fn parse_param(s: &str) -> Result<(String, String), String> {
 }
 
 impl RunFlags {
-    fn request(&self, file: &std::path::Path) -> RunRequest {
+    fn request(&self, file: &std::path::Path) -> Result<RunRequest, String> {
         let mut request = RunRequest::new(WorkflowSource::File(file.to_owned()), &self.runs_dir);
         request.params = self.params.clone();
         request.browser = match &self.cdp_url {
@@ -99,25 +106,39 @@ impl RunFlags {
         request.db = self.db.clone();
         request.review =
             if self.no_review { ReviewPolicy::Never } else { ReviewPolicy::Wait { timeout: self.review_timeout } };
-        request
+        let overrides = statewright_llm::Overrides { url: self.llm_url.clone(), model: self.llm_model.clone() };
+        request.llm = statewright_llm::LlmConfig::resolve(&overrides).map_err(|e| e.to_string())?;
+        Ok(request)
     }
 }
 
 pub async fn run(args: RunArgs) -> u8 {
-    let mut request = args.flags.request(&args.file);
+    let mut request = match args.flags.request(&args.file) {
+        Ok(request) => request,
+        Err(e) => return usage(&e),
+    };
     request.resume = args.resume;
     execute(request, args.flags.json).await
 }
 
+fn usage(message: &str) -> u8 {
+    eprintln!("statewright: {message}");
+    exit::INVALID
+}
+
 /// Walks to `state` from wherever the page is: the tab already open with --cdp-url.
 pub async fn goto(args: GotoArgs) -> u8 {
-    let mut request = args.flags.request(&args.file);
+    let mut request = match args.flags.request(&args.file) {
+        Ok(request) => request,
+        Err(e) => return usage(&e),
+    };
     request.resume = true;
     request.goal = Some(args.state);
     execute(request, args.flags.json).await
 }
 
 async fn execute(request: RunRequest, json: bool) -> u8 {
+    let db = request.db_path();
     let prepared = match prepare(request).await {
         Ok(prepared) => prepared,
         Err(e) => {
@@ -140,11 +161,36 @@ async fn execute(request: RunRequest, json: bool) -> u8 {
             on_interrupt.cancel();
         }
     });
+    let auto = prepared.workflow().config.model_fixes == statewright_workflow::ModelFixes::Auto;
     let summary = prepared.execute(cancel, move |event| progress.show(event)).await;
+    if auto {
+        approve_automatically(&db, &summary.run_id);
+    }
     if json {
         outln!("{}", serde_json::to_string(&summary).unwrap_or_default());
     }
     exit_code(&summary)
+}
+
+/// `model_fixes: auto`: the fixes the model found in this run go into the workflow file now.
+fn approve_automatically(db: &std::path::Path, run_id: &str) {
+    let approve = || -> Result<(), String> {
+        let store = statewright_store::Store::open(db).map_err(|e| e.to_string())?;
+        for item in store.proposals(run_id).map_err(|e| e.to_string())? {
+            let saved = statewright_workbench::approve_proposal(&store, &item, true)
+                .map_err(|e| format!("proposal {}: {e}", item.id))?;
+            eprintln!(
+                "model_fixes is auto: saved proposal {} into {} ({})",
+                item.id,
+                saved.path,
+                saved.changes.join("; ")
+            );
+        }
+        Ok(())
+    };
+    if let Err(e) = approve() {
+        eprintln!("statewright: the model's fixes were not saved: {e}");
+    }
 }
 
 /// The exit code of a finished run, as the README's table gives them.

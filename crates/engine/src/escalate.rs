@@ -27,6 +27,8 @@ impl Run<'_> {
     ) -> Result<Plan, End> {
         let reason = crate::explain::failure(&failure);
         tracing::info!(%reason, "escalating");
+        // The model's last answer, if any, did not get the run past this.
+        self.pending_advice = None;
         let mut tried: Vec<Tried> = Vec::new();
         for stage in self.bound.config.escalation.clone() {
             if !applicable(stage, &failure) {
@@ -37,13 +39,37 @@ impl Run<'_> {
                 EscalationStage::Heal => self.heal(driver, &context).await?,
                 EscalationStage::Llm => match self.options.advisor.clone() {
                     None => ("skipped: no LLM is configured".to_owned(), None),
+                    Some(_) if self.advised.contains(&advice_key(&failure, &context)) => {
+                        ("skipped: the model's answer here did not get the run going".to_owned(), None)
+                    }
                     Some(advisor) => {
                         let request = self.request(driver, &failure, &context, &tried).await;
-                        match advisor.advise(request).await {
+                        let advice = advisor.advise(request.clone()).await;
+                        let model = advice.calls.iter().rev().find(|c| c.accepted).map(|c| c.model.clone());
+                        for call in advice.calls {
+                            let state = context.state.map(|s| self.name(s));
+                            self.emit(Event::ModelCalled { step: self.steps, state, call });
+                        }
+                        match advice.resolution {
                             Some(resolution) => {
+                                // Asked once per situation: if this does not get the run going,
+                                // the next escalation here goes to the person.
+                                self.advised.insert(advice_key(&failure, &context));
+                                let mut stuck_at: Vec<String> =
+                                    context.state.map(|s| self.name(s)).into_iter().collect();
+                                if let Resolution::DeclareState { state } = &resolution {
+                                    stuck_at.push(state.clone());
+                                }
+                                self.pending_advice = Some(PendingAdvice {
+                                    stuck_at,
+                                    model: model.unwrap_or_default(),
+                                    resolution: resolution.clone(),
+                                    request: Box::new(request),
+                                });
                                 (format!("advised `{}`", resolution.kind()), Some(self.apply(resolution, &context)?))
                             }
-                            None => ("no advice".to_owned(), None),
+                            None if advice.note.is_empty() => ("no advice".to_owned(), None),
+                            None => (advice.note, None),
                         }
                     }
                 },
@@ -264,6 +290,21 @@ impl Run<'_> {
         self.breakers.state_added(at);
         Ok(at)
     }
+}
+
+/// A model's resolution in force: it worked once the run enters a state past `stuck_at`.
+pub(crate) struct PendingAdvice {
+    pub stuck_at: Vec<String>,
+    pub model: String,
+    pub resolution: Resolution,
+    pub request: Box<EscalationRequest>,
+}
+
+/// The situation a model was asked about: the state, the failure's kind and the action.
+pub(crate) fn advice_key(failure: &Failure, context: &Context) -> String {
+    let kind =
+        serde_json::to_value(failure).ok().and_then(|v| v["kind"].as_str().map(str::to_owned)).unwrap_or_default();
+    format!("{:?}/{kind}/{:?}", context.state, context.action.as_ref().map(|(i, _)| *i))
 }
 
 fn review_failed(error: ReviewError) -> End {

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use statewright_workflow::{Action, Outcome as TerminalOutcome, Target};
 
 use crate::driver::{Artifact, Observation};
-use crate::review::Resolution;
+use crate::review::{EscalationRequest, ModelCall, Resolution};
 
 /// How a run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -177,6 +177,22 @@ pub enum Event {
         count: u32,
         limit: u32,
         state: Option<String>,
+    },
+    /// The LLM stage called the model (once per call, retries and refused answers included).
+    ModelCalled {
+        step: u32,
+        state: Option<String>,
+        #[serde(flatten)]
+        call: ModelCall,
+    },
+    /// The model's resolution got the run going (a state past the one it was asked about
+    /// was reached): the fix is proposed for the workflow, to be approved by a person.
+    AdviceWorked {
+        step: u32,
+        model: String,
+        resolution: Resolution,
+        /// What the model was shown (the page, the failure), for the reviewer.
+        request: Box<EscalationRequest>,
     },
     /// One stage of the escalation chain ran; `outcome` says what came of it.
     Escalated {

@@ -119,6 +119,8 @@ pub async fn run<D: Driver>(
         observations: JoinSet::new(),
         last_observation: None,
         route: Vec::new(),
+        advised: std::collections::HashSet::new(),
+        pending_advice: None,
     };
     run.emit(Event::RunStarted { workflow: workflow.name.clone(), states: workflow.states.len() });
     let end = tokio::select! {
@@ -199,6 +201,10 @@ pub(crate) struct Run<'p> {
     last_observation: Option<tokio::task::Id>,
     /// With a goal: the states the run expects to pass through, from the current one.
     pub route: Vec<String>,
+    /// The situations the model was asked about (see `escalate::advice_key`).
+    pub advised: std::collections::HashSet<String>,
+    /// The model's last resolution, until the run shows whether it worked.
+    pub(crate) pending_advice: Option<crate::escalate::PendingAdvice>,
 }
 
 pub(crate) fn secs(s: f64) -> Duration {
@@ -489,6 +495,14 @@ impl Run<'_> {
         if matcher.is_interrupt(index) {
             let interrupted = resume.map(|(r, _)| self.name(r));
             self.emit(Event::InterruptEntered { step, state: state.name.clone(), interrupted });
+        } else if self.pending_advice.as_ref().is_some_and(|p| !p.stuck_at.contains(&state.name)) {
+            let advice = self.pending_advice.take().expect("checked");
+            self.emit(Event::AdviceWorked {
+                step,
+                model: advice.model,
+                resolution: advice.resolution,
+                request: advice.request,
+            });
         }
         // Recording runs beside the actions so it costs the run no time.
         let observation = driver.observe();

@@ -107,9 +107,40 @@ pub trait Reviewer: Send + Sync {
     fn wait(&self, review_id: i64) -> BoxFuture<'_, Result<Resolution, ReviewError>>;
 }
 
-/// The LLM step of the chain (filled by the LLM client): advice, or none.
+/// The LLM step of the chain (filled by the LLM client): advice, or none, and the calls
+/// it took to get it (each one goes on the run's record).
 pub trait Advisor: Send + Sync {
-    fn advise(&self, request: EscalationRequest) -> BoxFuture<'_, Option<Resolution>>;
+    fn advise(&self, request: EscalationRequest) -> BoxFuture<'_, Advice>;
+}
+
+/// What the advisor came back with.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Advice {
+    /// A validated resolution, or none (no answer, or none that could be used).
+    pub resolution: Option<Resolution>,
+    pub calls: Vec<ModelCall>,
+    /// What happened, in a few words, for the escalation's outcome.
+    pub note: String,
+}
+
+/// One call to the model, as the run records it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ModelCall {
+    pub model: String,
+    /// The prompt's size in characters (text only; the image is counted by the server).
+    pub prompt_chars: u64,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    pub latency_ms: u64,
+    /// US dollars, from the configured prices.
+    pub cost: f64,
+    /// The model's answer (secrets masked, shortened).
+    pub answer: String,
+    /// Whether the answer was valid and used.
+    pub accepted: bool,
+    /// Why the call failed or the answer was refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// Which stages a failure can use: healing only helps an action whose element is missing;

@@ -123,6 +123,7 @@ pub fn export(store: &Store, id: &str, dir: &Path, images: Images) -> Result<()>
         "action_count": r.actions,
         "llm_calls": r.llm_calls,
         "llm_tokens": r.llm_tokens,
+        "llm_cost": r.llm_cost,
         "steps": steps,
         "timeline": timeline,
         "workflow_definition": definition,

@@ -79,7 +79,7 @@ impl PreparedRun {
 /// [`crate::RunErrorKind::Invalid`].
 pub async fn prepare(request: RunRequest) -> Result<PreparedRun, RunError> {
     let db = request.db_path();
-    let RunRequest { workflow, params, browser, demo_site, runs_dir, review, advisor, resume, goal, .. } = request;
+    let RunRequest { workflow, params, browser, demo_site, runs_dir, review, llm, advisor, resume, goal, .. } = request;
     let (workflow, path, warnings) = match workflow {
         WorkflowSource::File(file) => {
             let loaded = load_file(&file).map_err(|d| RunError::invalid("invalid_workflow", d.to_string()))?;
@@ -101,6 +101,17 @@ pub async fn prepare(request: RunRequest) -> Result<PreparedRun, RunError> {
         None => None,
     };
     let params = Params::bind(&workflow, &supplied).map_err(|e| RunError::invalid("invalid_params", e.to_string()))?;
+    let advisor = match (advisor, llm) {
+        (Some(advisor), _) => Some(advisor),
+        (None, Some(config)) => {
+            let client =
+                statewright_llm::Client::new(config).map_err(|e| RunError::environment("llm", e.to_string()))?;
+            let advisor: Arc<dyn Advisor> =
+                Arc::new(statewright_llm::LlmAdvisor::new(client, workflow.clone(), params.clone()));
+            Some(advisor)
+        }
+        (None, None) => None,
+    };
     let browser_label = browser_label(&workflow, &browser);
     let workflow_path = path.map(|p| std::path::absolute(&p).unwrap_or(p).to_string_lossy().into_owned());
     let store = open_store(&db).await?;

@@ -52,6 +52,7 @@ pub(crate) async fn execute(
         actions: report.actions,
         llm_calls: 0,
         llm_tokens: 0,
+        llm_cost: 0.0,
         run_dir: run_dir.clone(),
     };
 
@@ -127,9 +128,22 @@ pub(crate) async fn execute(
     }
     if let Some(store) = store {
         let dir = run_dir.clone();
-        match tokio::task::spawn_blocking(move || export(&store, &id, &dir, Images::AsStored)).await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => tracing::error!("cannot write the run folder (the store has the run): {e}"),
+        let finished = tokio::task::spawn_blocking(move || {
+            let exported = export(&store, &id, &dir, Images::AsStored);
+            (exported, store.run(&id).ok())
+        });
+        match finished.await {
+            Ok((exported, recorded)) => {
+                if let Err(e) = exported {
+                    tracing::error!("cannot write the run folder (the store has the run): {e}");
+                }
+                // The model's calls are counted where they are recorded.
+                if let Some(r) = recorded {
+                    summary.llm_calls = r.llm_calls.max(0) as u32;
+                    summary.llm_tokens = r.llm_tokens.max(0) as u64;
+                    summary.llm_cost = r.llm_cost;
+                }
+            }
             Err(e) => tracing::error!("the run folder's writer failed: {e}"),
         }
     }

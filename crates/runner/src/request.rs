@@ -53,7 +53,9 @@ pub struct RunRequest {
     pub runs_dir: PathBuf,
     pub db: Option<PathBuf>,
     pub review: ReviewPolicy,
-    /// The LLM stage of the escalation chain; skipped when `None`.
+    /// The model the escalation chain's LLM stage asks (`None`: the stage is skipped).
+    pub llm: Option<statewright_llm::LlmConfig>,
+    /// Another LLM stage instead of the configured model's (tests, embedders).
     pub advisor: Option<Arc<dyn Advisor>>,
     /// Carry on from the state the page is in: in an attached browser, drive the tab that
     /// is already open rather than a new one (`run --resume`, `goto`).
@@ -74,6 +76,7 @@ impl RunRequest {
             runs_dir: runs_dir.into(),
             db: None,
             review: ReviewPolicy::Wait { timeout: None },
+            llm: None,
             advisor: None,
             resume: false,
             goal: None,

@@ -22,6 +22,8 @@ pub struct RunSummary {
     pub actions: u32,
     pub llm_calls: u32,
     pub llm_tokens: u64,
+    /// US dollars, from the configured prices.
+    pub llm_cost: f64,
     /// The run folder, exported from the store at the end.
     pub run_dir: PathBuf,
 }

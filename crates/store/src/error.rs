@@ -30,6 +30,10 @@ pub enum Error {
     ReviewClosed { id: i64, status: String },
     #[error("review {id}'s run {run_id} is no longer waiting (its process ended); nothing was changed")]
     RunNotWaiting { id: i64, run_id: String },
+    #[error("review {0} is a run waiting for a person, not a model's proposal: answer it with `review resolve`")]
+    NotAProposal(i64),
+    #[error("review {0} is a model's proposal: nobody waits on it; approve or reject it")]
+    IsAProposal(i64),
     #[error("database error in {}: {source}", path.display())]
     Sqlite { path: PathBuf, source: rusqlite::Error },
     #[error("{}: {source}", path.display())]

@@ -33,7 +33,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
 pub use error::{Error, Result};
-pub use read::{ActionRecord, PageRecord, PruneBy, PruneReport, RunDetail, RunFilter, RunSummary, StepRecord};
+pub use read::{
+    ActionRecord, ModelCallRecord, PageRecord, PruneBy, PruneReport, RunDetail, RunFilter, RunSummary, StepRecord,
+};
 pub use review::{Healed, ReviewItem};
 pub use reviewer::StoreReviewer;
 pub use visits::{MAX_EVIDENCE_RUNS, StateVisit};
@@ -48,6 +50,8 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0002_review.sql"),
     include_str!("migrations/0003_review_ids.sql"),
     include_str!("migrations/0004_step_matches.sql"),
+    include_str!("migrations/0005_model_calls.sql"),
+    include_str!("migrations/0006_proposals.sql"),
 ];
 
 /// The schema version this build writes.

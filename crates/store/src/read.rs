@@ -35,6 +35,8 @@ pub struct RunSummary {
     pub actions: i64,
     pub llm_calls: i64,
     pub llm_tokens: i64,
+    /// US dollars the model calls cost, from the configured prices.
+    pub llm_cost: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -86,6 +88,16 @@ pub struct RunDetail {
     pub run: RunSummary,
     pub steps: Vec<StepRecord>,
     pub actions: Vec<ActionRecord>,
+    /// The LLM stage's calls, in order.
+    pub model_calls: Vec<ModelCallRecord>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct ModelCallRecord {
+    pub step: u32,
+    pub state: Option<String>,
+    #[serde(flatten)]
+    pub call: statewright_engine::ModelCall,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -108,7 +120,7 @@ const RUN_COLUMNS: &str =
      CASE WHEN status = 'running' THEN (SELECT count(*) FROM steps WHERE run_id = runs.id) ELSE step_count END,
      CASE WHEN status = 'running' THEN (SELECT count(*) FROM actions WHERE run_id = runs.id AND kind != 'preempted')
           ELSE action_count END,
-     llm_calls, llm_tokens";
+     llm_calls, llm_tokens, llm_cost";
 
 fn json_col(row: &Row, i: usize) -> rusqlite::Result<Option<Value>> {
     let text: Option<String> = row.get(i)?;
@@ -134,6 +146,7 @@ fn run_from_row(row: &Row) -> rusqlite::Result<RunSummary> {
         actions: row.get(14)?,
         llm_calls: row.get(15)?,
         llm_tokens: row.get(16)?,
+        llm_cost: row.get(17)?,
     })
 }
 
@@ -265,7 +278,36 @@ impl Store {
             .map_err(|e| self.err(e))?
             .collect::<rusqlite::Result<Vec<_>>>()
             .map_err(|e| self.err(e))?;
-        Ok(RunDetail { run, steps, actions })
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT step, state, model, prompt_chars, prompt_tokens, completion_tokens, latency_ms, cost, answer,
+                        accepted, error
+                 FROM model_calls WHERE run_id = ?1 ORDER BY id",
+            )
+            .map_err(|e| self.err(e))?;
+        let model_calls = stmt
+            .query_map([id], |row| {
+                Ok(ModelCallRecord {
+                    step: row.get(0)?,
+                    state: row.get(1)?,
+                    call: statewright_engine::ModelCall {
+                        model: row.get(2)?,
+                        prompt_chars: row.get::<_, i64>(3)?.max(0) as u64,
+                        prompt_tokens: row.get::<_, i64>(4)?.max(0) as u64,
+                        completion_tokens: row.get::<_, i64>(5)?.max(0) as u64,
+                        latency_ms: row.get::<_, i64>(6)?.max(0) as u64,
+                        cost: row.get(7)?,
+                        answer: row.get(8)?,
+                        accepted: row.get(9)?,
+                        error: row.get(10)?,
+                    },
+                })
+            })
+            .map_err(|e| self.err(e))?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(|e| self.err(e))?;
+        Ok(RunDetail { run, steps, actions, model_calls })
     }
 
     /// Deletes finished runs (never running ones) and then every screenshot or artifact

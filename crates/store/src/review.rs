@@ -27,6 +27,9 @@ pub struct ReviewItem {
     pub screenshot: Option<String>,
     pub resolution: Option<Resolution>,
     pub saved_to: Option<String>,
+    /// The model that proposed this fix (it worked in the run, and waits for approval);
+    /// `None` for a run waiting for a person.
+    pub proposed_by: Option<String>,
     /// The failure, what was tried, the pending action, the page, states and suggestions.
     pub request: EscalationRequest,
 }
@@ -41,7 +44,7 @@ pub struct Healed {
 }
 
 const ITEM_COLUMNS: &str = "r.id, r.run_id, runs.workflow, runs.workflow_path, r.step, r.state, r.status,
-     r.created_ms, r.resolved_ms, r.reason, r.screenshot, r.resolution, r.saved_to, r.request";
+     r.created_ms, r.resolved_ms, r.reason, r.screenshot, r.resolution, r.saved_to, r.request, r.proposed_by";
 
 fn item(row: &rusqlite::Row) -> rusqlite::Result<(ReviewItem, String)> {
     let resolution: Option<String> = row.get(11)?;
@@ -62,6 +65,7 @@ fn item(row: &rusqlite::Row) -> rusqlite::Result<(ReviewItem, String)> {
             screenshot: row.get(10)?,
             resolution: resolution.and_then(|r| serde_json::from_str(&r).ok()),
             saved_to: row.get(12)?,
+            proposed_by: row.get(14)?,
             request: match placeholder {
                 Ok(request) => request,
                 Err(_) => {
@@ -104,6 +108,72 @@ impl Store {
         Ok(id)
     }
 
+    /// Puts a fix the model found (and the run verified) in the queue as a proposal.
+    pub(crate) fn propose(
+        &self,
+        tx: &rusqlite::Connection,
+        run_id: &str,
+        model: &str,
+        request: &EscalationRequest,
+        resolution: &Resolution,
+    ) -> Result<i64> {
+        let screenshot = match request.observation.as_ref().and_then(|o| o.screenshot.as_ref()) {
+            Some(image) => Some(self.put_blob(image, crate::write::image_ext(image))?),
+            None => None,
+        };
+        let kind = serde_json::to_value(&request.failure)?["kind"].as_str().unwrap_or("unknown").to_owned();
+        tx.execute(
+            "INSERT INTO review_items (run_id, step, state, kind, reason, request, screenshot, created_ms, resolution,
+                                       proposed_by)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            params![
+                run_id,
+                request.step,
+                request.state,
+                kind,
+                request.reason,
+                serde_json::to_string(request)?,
+                screenshot,
+                now_ms(),
+                serde_json::to_string(resolution)?,
+                model
+            ],
+        )
+        .map_err(|e| self.err(e))?;
+        Ok(tx.last_insert_rowid())
+    }
+
+    /// Closes an open proposal: `approved` (its fix saved into `saved_to`) or `rejected`.
+    pub fn decide_proposal(&self, id: i64, approved: bool, saved_to: Option<&str>) -> Result<()> {
+        let item = self.review(id)?;
+        if item.proposed_by.is_none() {
+            return Err(Error::NotAProposal(id));
+        }
+        let status = if approved { "approved" } else { "rejected" };
+        let changed = self
+            .conn
+            .execute(
+                "UPDATE review_items SET status = ?2, resolved_ms = ?3, saved_to = ?4 WHERE id = ?1 AND status = 'open'",
+                params![id, status, now_ms(), saved_to],
+            )
+            .map_err(|e| self.err(e))?;
+        if changed == 0 {
+            return Err(Error::ReviewClosed { id, status: item.status });
+        }
+        Ok(())
+    }
+
+    /// A run's open proposals, oldest first.
+    pub fn proposals(&self, run_id: &str) -> Result<Vec<ReviewItem>> {
+        let sql = format!(
+            "SELECT {ITEM_COLUMNS} FROM review_items r JOIN runs ON runs.id = r.run_id
+             WHERE r.run_id = ?1 AND r.status = 'open' AND r.proposed_by IS NOT NULL ORDER BY r.id"
+        );
+        let mut stmt = self.conn.prepare(&sql).map_err(|e| self.err(e))?;
+        let rows = stmt.query_map(params![run_id], item).map_err(|e| self.err(e))?;
+        rows.map(|r| r.map(|(item, _)| item)).collect::<rusqlite::Result<_>>().map_err(|e| self.err(e))
+    }
+
     /// Reviews, newest first; only open ones unless `all`.
     pub fn reviews(&self, all: bool) -> Result<Vec<ReviewItem>> {
         let sql = format!(
@@ -128,6 +198,9 @@ impl Store {
     /// Resolves an open review of a run that is still waiting, and sets the run running.
     pub fn resolve_review(&self, id: i64, resolution: &Resolution, saved_to: Option<&str>) -> Result<()> {
         let item = self.review(id)?;
+        if item.proposed_by.is_some() {
+            return Err(Error::IsAProposal(id));
+        }
         if item.status != "open" {
             return Err(Error::ReviewClosed { id, status: item.status });
         }
@@ -171,7 +244,8 @@ impl Store {
     pub fn cancel_reviews(&self, run_id: &str) -> Result<()> {
         self.conn
             .execute(
-                "UPDATE review_items SET status = 'cancelled', resolved_ms = ?2 WHERE run_id = ?1 AND status = 'open'",
+                "UPDATE review_items SET status = 'cancelled', resolved_ms = ?2
+                 WHERE run_id = ?1 AND status = 'open' AND proposed_by IS NULL",
                 params![run_id, now_ms()],
             )
             .map_err(|e| self.err(e))?;

@@ -198,6 +198,42 @@ impl Store {
             | Event::RoutePlanned { .. }
             | Event::ReviewRequested { .. }
             | Event::ReviewResolved { .. } => Ok(()),
+            Event::ModelCalled { step, state, call } => {
+                exec(
+                    tx,
+                    "INSERT INTO model_calls (run_id, step, state, model, prompt_chars, prompt_tokens, completion_tokens,
+                                              latency_ms, cost, answer, accepted, error, at_ms)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                    params![
+                        run.id,
+                        step,
+                        state,
+                        call.model,
+                        call.prompt_chars as i64,
+                        call.prompt_tokens as i64,
+                        call.completion_tokens as i64,
+                        call.latency_ms as i64,
+                        call.cost,
+                        call.answer,
+                        call.accepted,
+                        call.error,
+                        now
+                    ],
+                )
+                .map_err(|e| self.err(e))?;
+                exec(
+                    tx,
+                    "UPDATE runs SET llm_calls = llm_calls + 1, llm_tokens = llm_tokens + ?2, llm_cost = llm_cost + ?3
+                     WHERE id = ?1",
+                    params![run.id, (call.prompt_tokens + call.completion_tokens) as i64, call.cost],
+                )
+                .map_err(|e| self.err(e))?;
+                Ok(())
+            }
+            Event::AdviceWorked { model, resolution, request, .. } => {
+                self.propose(tx, &run.id, model, request, resolution)?;
+                Ok(())
+            }
             Event::Healed { state, index, from, to, .. } => {
                 crate::review::record_healed(tx, &run.id, state, *index, from, to).map_err(|e| self.err(e))
             }

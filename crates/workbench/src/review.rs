@@ -110,3 +110,17 @@ pub fn save_fix(
     }
     Ok(SavedFix { path, diff, changes, version })
 }
+
+/// Approves a model's open proposal: its fix saved into the run's workflow file (with
+/// `write`; without, only the diff), and the proposal closed as approved.
+pub fn approve_proposal(store: &statewright_store::Store, item: &ReviewItem, write: bool) -> Result<SavedFix> {
+    let resolution = match (&item.proposed_by, &item.resolution) {
+        (Some(_), Some(resolution)) => resolution,
+        _ => return Err(Error::Invalid(format!("review {} is not a model's proposal", item.id))),
+    };
+    let saved = save_review_fix(store, item, resolution, write)?;
+    if write {
+        store.decide_proposal(item.id, true, Some(&saved.path))?;
+    }
+    Ok(saved)
+}

@@ -10,7 +10,7 @@ use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub use config::{Breakers, Config, EscalationStage, Viewport};
+pub use config::{Breakers, Config, EscalationStage, ModelFixes, Viewport};
 
 /// The version written into every native file; bumped on incompatible format changes.
 pub const FORMAT_VERSION: u32 = 1;

@@ -16,6 +16,12 @@ pub fn command(args: &[&str], runs: &Path) -> Command {
         .current_dir(repo())
         .env("STATEWRIGHT_RUNS_DIR", runs)
         .env_remove("STATEWRIGHT_DB")
+        // No model unless a test configures one: a developer's own settings stay out.
+        .env_remove("STATEWRIGHT_LLM_URL")
+        .env_remove("STATEWRIGHT_LLM_MODEL")
+        .env_remove("STATEWRIGHT_LLM_API_KEY")
+        .env_remove("OPENAI_API_KEY")
+        .env("STATEWRIGHT_CONFIG_DIR", runs.join("no-config"))
         .env("NO_COLOR", "1");
     cmd
 }

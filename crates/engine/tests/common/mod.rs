@@ -293,9 +293,9 @@ impl Reviewer for ScriptedReviewer {
 pub struct FixedAdvisor(pub Option<Resolution>);
 
 impl Advisor for FixedAdvisor {
-    fn advise(&self, _request: EscalationRequest) -> BoxFuture<'_, Option<Resolution>> {
-        let advice = self.0.clone();
-        Box::pin(async move { advice })
+    fn advise(&self, _request: EscalationRequest) -> BoxFuture<'_, statewright_engine::Advice> {
+        let resolution = self.0.clone();
+        Box::pin(async move { statewright_engine::Advice { resolution, ..Default::default() } })
     }
 }
 

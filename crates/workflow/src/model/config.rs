@@ -33,6 +33,17 @@ pub struct Config {
     pub escalation: Vec<EscalationStage>,
     /// Limits that stop a run going round in circles.
     pub breakers: Breakers,
+    /// What happens to a fix the model found that got a run going: `review` (a proposal a
+    /// person approves or rejects) or `auto` (saved into the workflow file at once).
+    pub model_fixes: ModelFixes,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ModelFixes {
+    #[default]
+    Review,
+    Auto,
 }
 
 /// One step of the escalation chain.
@@ -103,6 +114,7 @@ impl Default for Config {
                 EscalationStage::Human,
             ],
             breakers: Breakers::default(),
+            model_fixes: ModelFixes::Review,
         }
     }
 }

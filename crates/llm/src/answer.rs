@@ -1,0 +1,186 @@
+//! The model's answer, checked the way a person's is before anything runs: one of a closed
+//! set of kinds; targets that are elements of the snapshot the model saw; typed text whose
+//! parameter references exist, with secrets only into password fields; navigation only to
+//! origins the workflow already uses. Anything else is refused with the reason, and the
+//! chain goes on to the person.
+
+use serde_json::{Map, Value};
+use statewright_engine::{EscalationRequest, Resolution};
+use statewright_workflow::{Action, Check, Direction, Params, Target, UrlMatch, Workflow};
+
+/// What the model may answer.
+pub const ANSWER_KINDS: &[&str] =
+    &["click", "type", "select", "press_key", "scroll", "navigate", "wait", "retry", "skip", "declare_state", "abort"];
+
+/// The JSON Schema sent as `response_format` where the server takes one.
+pub fn schema() -> Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "kind": { "type": "string", "enum": ANSWER_KINDS },
+            "element": { "type": "integer" },
+            "text": { "type": "string" },
+            "option": { "type": "string" },
+            "key": { "type": "string" },
+            "url": { "type": "string" },
+            "state": { "type": "string" },
+            "reason": { "type": "string" }
+        },
+        "required": ["kind", "reason"]
+    })
+}
+
+/// The longest wait a model may ask for.
+const MAX_WAIT_SECONDS: f64 = 10.0;
+
+/// Turns the model's object into a resolution, or says why it cannot be one.
+pub fn resolution(
+    answer: &Map<String, Value>,
+    request: &EscalationRequest,
+    workflow: &Workflow,
+    params: &Params,
+) -> Result<Resolution, String> {
+    let kind = field(answer, "kind").ok_or("the answer has no `kind`")?;
+    let action = match kind.as_str() {
+        "retry" => return Ok(Resolution::Retry),
+        "skip" => return Ok(Resolution::Skip),
+        "abort" => {
+            let reason = field(answer, "reason").unwrap_or_default();
+            return Ok(Resolution::Abort { reason: format!("the model: {reason}") });
+        }
+        "declare_state" => {
+            let state = field(answer, "state").ok_or("`declare_state` needs `state`")?;
+            if !request.states.contains(&state) {
+                return Err(format!("there is no state `{state}`"));
+            }
+            return Ok(Resolution::DeclareState { state });
+        }
+        "click" => {
+            Action::Click { target: target(answer, request)?.0, button: Default::default(), count: 1, position: None }
+        }
+        "type" => {
+            let (target, element) = target(answer, request)?;
+            let text = field(answer, "text").ok_or("`type` needs `text`")?;
+            check_typed(&text, element, workflow)?;
+            Action::Type { target, text, clear: true }
+        }
+        "select" => {
+            let (target, _) = target(answer, request)?;
+            let label = field(answer, "option").or_else(|| field(answer, "text")).ok_or("`select` needs `option`")?;
+            Action::SelectOption { target, value: None, label: Some(label) }
+        }
+        "press_key" => {
+            let key = field(answer, "key").ok_or("`press_key` needs `key`")?;
+            statewright_workflow::keys::parse_key_combo(&key).map_err(|e| format!("key `{key}`: {e}"))?;
+            Action::PressKey { key }
+        }
+        "scroll" => {
+            let direction = match field(answer, "text").or_else(|| field(answer, "key")).as_deref() {
+                Some("up") => Direction::Up,
+                _ => Direction::Down,
+            };
+            Action::Scroll { direction, amount: 500, target: None }
+        }
+        "navigate" => {
+            let url = field(answer, "url").ok_or("`navigate` needs `url`")?;
+            check_origin(&url, workflow, params)?;
+            Action::NavigateTo { url }
+        }
+        "wait" => Action::Wait { seconds: 2.0_f64.min(MAX_WAIT_SECONDS) },
+        other => return Err(format!("`{other}` is not something the run can do (one of {})", ANSWER_KINDS.join(", "))),
+    };
+    Ok(Resolution::Actions { actions: vec![action] })
+}
+
+fn field(answer: &Map<String, Value>, key: &str) -> Option<String> {
+    match answer.get(key)? {
+        Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_owned()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// The snapshot element numbered `element`, as a target: role and name where they single
+/// it out among the snapshot's elements (they survive redesigns best), else its selector.
+fn target<'r>(answer: &Map<String, Value>, request: &'r EscalationRequest) -> Result<(Target, &'r Value), String> {
+    let number = field(answer, "element").ok_or("the answer names no `element`")?;
+    let number = number.trim_start_matches(['e', '#', '[']).trim_end_matches(']');
+    let id = format!("e{number}");
+    let elements =
+        request.observation.as_ref().and_then(|o| o.elements.as_array()).map(Vec::as_slice).unwrap_or_default();
+    let element = elements
+        .iter()
+        .find(|e| e.get("id").and_then(Value::as_str) == Some(id.as_str()))
+        .ok_or_else(|| format!("there is no element {number} on the page"))?;
+    let s = |e: &Value, k: &str| e.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
+    let (role, name) = (s(element, "role"), s(element, "name"));
+    let unique = !role.is_empty()
+        && !name.is_empty()
+        && elements.iter().filter(|e| s(e, "role") == role && s(e, "name") == name).count() == 1;
+    if unique {
+        return Ok((Target { role: Some(role), name: Some(name), ..Target::default() }, element));
+    }
+    let selector = s(element, "selector");
+    if selector.is_empty() {
+        return Err(format!("element {number} has no selector to find it by"));
+    }
+    Ok((Target { css: Some(selector), ..Target::default() }, element))
+}
+
+/// Typed text may name parameters (`{{name}}`), secret ones only into a password field.
+fn check_typed(text: &str, element: &Value, workflow: &Workflow) -> Result<(), String> {
+    let pieces = statewright_workflow::params::parse_template(text).map_err(|e| format!("the text: {}", e.message))?;
+    let password = element.get("type").and_then(Value::as_str) == Some("password");
+    for piece in pieces {
+        if let statewright_workflow::params::Piece::Param { name, .. } = piece {
+            let p = workflow.parameters.get(name).ok_or_else(|| format!("there is no parameter `{name}`"))?;
+            if p.secret && !password {
+                return Err(format!("the secret `{name}` may be typed only into a password field"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `scheme://host:port` of an absolute http(s) URL.
+fn origin(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    if scheme != "http" && scheme != "https" {
+        return None;
+    }
+    let authority = rest.split(['/', '?', '#']).next()?.rsplit('@').next()?;
+    (!authority.is_empty()).then(|| format!("{scheme}://{}", authority.to_ascii_lowercase()))
+}
+
+/// The origins the workflow uses: its navigations and the URLs its checks name.
+pub fn workflow_origins(workflow: &Workflow, params: &Params) -> Vec<String> {
+    let bound = workflow.bound(params, false);
+    let mut origins = Vec::new();
+    for state in &bound.states {
+        let urls = state.actions.iter().filter_map(|a| match a {
+            Action::NavigateTo { url } => Some(url.as_str()),
+            _ => None,
+        });
+        let checks = state.checks.iter().chain(&state.expect).filter_map(|c| match c {
+            Check::Url { mode: UrlMatch::Exact | UrlMatch::Prefix, value, negate: false } => Some(value.as_str()),
+            _ => None,
+        });
+        for o in urls.chain(checks).filter_map(origin) {
+            if !origins.contains(&o) {
+                origins.push(o);
+            }
+        }
+    }
+    origins
+}
+
+fn check_origin(url: &str, workflow: &Workflow, params: &Params) -> Result<(), String> {
+    let bound = params.render(url);
+    let target = origin(&bound).ok_or_else(|| format!("`{url}` is not an absolute http(s) address"))?;
+    let allowed = workflow_origins(workflow, params);
+    if allowed.contains(&target) {
+        Ok(())
+    } else {
+        Err(format!("`{target}` is not one of the workflow's sites ({})", allowed.join(", ")))
+    }
+}

@@ -1,0 +1,240 @@
+//! One chat-completions call over the OpenAI-compatible wire format (OpenAI, OpenRouter,
+//! Ollama, llama.cpp's server, vLLM, LM Studio, Gemini's OpenAI endpoint): a system and a
+//! user message, the image as a data-URL content part, structured output through
+//! `response_format` where the server takes it. Bounded in time, retried with backoff on
+//! 429 and 5xx (honouring `Retry-After`), and accounted: tokens, latency and cost.
+
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::config::LlmConfig;
+
+/// What to ask.
+#[derive(Debug, Clone)]
+pub struct ChatRequest {
+    pub system: String,
+    pub user: String,
+    /// A JPEG or PNG shown with the user message.
+    pub image: Option<Vec<u8>>,
+    /// A JSON Schema for the answer (`response_format: json_schema`), where supported.
+    pub schema: Option<(String, Value)>,
+}
+
+/// What came back, and what it cost.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ChatReply {
+    pub content: String,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    pub latency_ms: u64,
+    /// US dollars, from the configured prices.
+    pub cost: f64,
+    /// Attempts made (1 = no retry).
+    pub attempts: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LlmError {
+    #[error("the model at {url} cannot be reached: {reason}")]
+    Unreachable { url: String, reason: String },
+    #[error("the model at {url} did not answer within {seconds} s")]
+    Timeout { url: String, seconds: f64 },
+    #[error("the model at {url} refused the key (HTTP {status}): check STATEWRIGHT_LLM_API_KEY")]
+    Auth { url: String, status: u16 },
+    #[error("the model at {url} answered HTTP {status}: {body}")]
+    Http { url: String, status: u16, body: String },
+    #[error("the model at {url} answered something that is not a chat completion: {reason}")]
+    BadReply { url: String, reason: String },
+}
+
+/// The longest `Retry-After` honoured; a server asking for more is treated as failing.
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
+/// The most of an error body kept for the message.
+const MAX_BODY_CHARS: usize = 300;
+
+pub struct Client {
+    config: LlmConfig,
+    http: reqwest::Client,
+}
+
+impl Client {
+    pub fn new(config: LlmConfig) -> Result<Self, LlmError> {
+        let http = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(10).min(config.timeout))
+            .timeout(config.timeout)
+            .build()
+            .map_err(|e| LlmError::Unreachable { url: config.url.clone(), reason: e.to_string() })?;
+        Ok(Self { config, http })
+    }
+
+    pub fn config(&self) -> &LlmConfig {
+        &self.config
+    }
+
+    /// The request body, as sent (the image inline).
+    pub fn body(&self, request: &ChatRequest, structured: bool) -> Value {
+        let mut user: Vec<Value> = vec![json!({ "type": "text", "text": request.user })];
+        if let Some(image) = request.image.as_ref().filter(|_| self.config.vision) {
+            let mime = if image.starts_with(&[0x89, b'P', b'N', b'G']) { "image/png" } else { "image/jpeg" };
+            let data = base64::engine::general_purpose::STANDARD.encode(image);
+            user.push(json!({ "type": "image_url", "image_url": { "url": format!("data:{mime};base64,{data}") } }));
+        }
+        let mut body = json!({
+            "model": self.config.model,
+            "messages": [
+                { "role": "system", "content": request.system },
+                { "role": "user", "content": user },
+            ],
+            "temperature": 0,
+            "stream": false,
+        });
+        if structured && let Some((name, schema)) = &request.schema {
+            body["response_format"] =
+                json!({ "type": "json_schema", "json_schema": { "name": name, "schema": schema, "strict": false } });
+        }
+        body
+    }
+
+    /// One call, retried on 429, 5xx and dropped connections; a server that rejects
+    /// `response_format` is asked again without it.
+    pub async fn chat(&self, request: &ChatRequest) -> Result<ChatReply, LlmError> {
+        let url = format!("{}/chat/completions", self.config.url);
+        let began = Instant::now();
+        let mut structured = request.schema.is_some();
+        let mut attempts = 0;
+        let mut retries_left = self.config.retries;
+        loop {
+            attempts += 1;
+            let outcome = self.attempt(&url, &self.body(request, structured)).await;
+            let wait = match outcome {
+                Ok(value) => {
+                    let mut reply = self.reply(&value)?;
+                    reply.latency_ms = began.elapsed().as_millis() as u64;
+                    reply.attempts = attempts;
+                    return Ok(reply);
+                }
+                Err(Attempt::Fatal(e)) => return Err(e),
+                Err(Attempt::NoStructuredOutput(_)) if structured => {
+                    tracing::info!("the model server does not take response_format; asking for JSON in words");
+                    structured = false;
+                    continue;
+                }
+                Err(Attempt::NoStructuredOutput(e)) => return Err(e),
+                Err(Attempt::Retry(e, after)) => {
+                    if retries_left == 0 {
+                        return Err(e);
+                    }
+                    after.unwrap_or_else(|| backoff(attempts))
+                }
+            };
+            retries_left -= 1;
+            // Never past the call's own time budget.
+            let left = self.config.timeout.saturating_sub(began.elapsed());
+            if wait >= left {
+                return Err(LlmError::Timeout {
+                    url: self.config.url.clone(),
+                    seconds: self.config.timeout.as_secs_f64(),
+                });
+            }
+            tracing::info!("the model is busy or failing; trying again in {wait:?}");
+            tokio::time::sleep(wait).await;
+        }
+    }
+
+    async fn attempt(&self, url: &str, body: &Value) -> Result<Value, Attempt> {
+        let base = || self.config.url.clone();
+        let mut post = self.http.post(url).json(body);
+        if let Some(key) = &self.config.api_key {
+            post = post.bearer_auth(key);
+        }
+        let response = match post.send().await {
+            Ok(r) => r,
+            Err(e) if e.is_timeout() => {
+                return Err(Attempt::Fatal(LlmError::Timeout {
+                    url: base(),
+                    seconds: self.config.timeout.as_secs_f64(),
+                }));
+            }
+            Err(e) => return Err(Attempt::Retry(LlmError::Unreachable { url: base(), reason: root_cause(&e) }, None)),
+        };
+        let status = response.status().as_u16();
+        let retry_after = response
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .and_then(|s| Duration::try_from_secs_f64(s).ok());
+        let text = match response.text().await {
+            Ok(text) => text,
+            Err(e) if e.is_timeout() => {
+                return Err(Attempt::Fatal(LlmError::Timeout {
+                    url: base(),
+                    seconds: self.config.timeout.as_secs_f64(),
+                }));
+            }
+            Err(e) => return Err(Attempt::Retry(LlmError::Unreachable { url: base(), reason: root_cause(&e) }, None)),
+        };
+        let body: String = text.chars().take(MAX_BODY_CHARS).collect();
+        match status {
+            200..=299 => serde_json::from_str(&text).map_err(|e| {
+                Attempt::Fatal(LlmError::BadReply { url: base(), reason: format!("invalid JSON ({e}): {body:?}") })
+            }),
+            401 | 403 => Err(Attempt::Fatal(LlmError::Auth { url: base(), status })),
+            400 | 422 if text.contains("response_format") || text.contains("json_schema") => {
+                Err(Attempt::NoStructuredOutput(LlmError::Http { url: base(), status, body }))
+            }
+            429 | 500..=599 => {
+                let after = retry_after.filter(|d| *d <= MAX_RETRY_AFTER);
+                Err(Attempt::Retry(LlmError::Http { url: base(), status, body }, after))
+            }
+            _ => Err(Attempt::Fatal(LlmError::Http { url: base(), status, body })),
+        }
+    }
+
+    /// The content and usage of a chat completion (OpenAI, Ollama and llama.cpp agree on
+    /// `choices[0].message.content` and `usage`; some put content in parts).
+    fn reply(&self, value: &Value) -> Result<ChatReply, LlmError> {
+        let bad = |reason: &str| LlmError::BadReply { url: self.config.url.clone(), reason: reason.to_owned() };
+        let message = value.pointer("/choices/0/message").ok_or_else(|| bad("no choices[0].message"))?;
+        let content = match message.get("content") {
+            Some(Value::String(s)) => s.clone(),
+            Some(Value::Array(parts)) => {
+                parts.iter().filter_map(|p| p.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("")
+            }
+            // Some servers put a structured answer in `tool_calls` or `refusal`.
+            _ => match message.get("refusal").and_then(Value::as_str) {
+                Some(refusal) => return Err(bad(&format!("the model refused: {refusal}"))),
+                None => return Err(bad("the message has no content")),
+            },
+        };
+        let usage = |k: &str| value.pointer(&format!("/usage/{k}")).and_then(Value::as_u64).unwrap_or(0);
+        let (prompt_tokens, completion_tokens) = (usage("prompt_tokens"), usage("completion_tokens"));
+        let cost = (prompt_tokens as f64 * self.config.input_price
+            + completion_tokens as f64 * self.config.output_price)
+            / 1_000_000.0;
+        Ok(ChatReply { content, prompt_tokens, completion_tokens, latency_ms: 0, cost, attempts: 1 })
+    }
+}
+
+enum Attempt {
+    Retry(LlmError, Option<Duration>),
+    NoStructuredOutput(LlmError),
+    Fatal(LlmError),
+}
+
+/// 0.5 s, 1 s, 2 s, … capped at 8 s.
+fn backoff(attempt: u32) -> Duration {
+    Duration::from_millis(500u64 << attempt.saturating_sub(1).min(4)).min(Duration::from_secs(8))
+}
+
+/// The innermost error's text: "connection refused" rather than "error sending request".
+fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut cause: &dyn std::error::Error = e;
+    while let Some(inner) = cause.source() {
+        cause = inner;
+    }
+    cause.to_string()
+}

@@ -1,0 +1,213 @@
+//! Where the model is: a settings file in the user's config folder, then the environment
+//! (`STATEWRIGHT_LLM_URL`, `STATEWRIGHT_LLM_MODEL`, `STATEWRIGHT_LLM_API_KEY` or
+//! `OPENAI_API_KEY`), then command-line flags, each overriding the one before. Without a
+//! URL there is no model, and everything works without one.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// What the settings file (`llm.json` in the config folder) holds.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct Settings {
+    /// The OpenAI-compatible base URL, e.g. `http://127.0.0.1:11434/v1` (Ollama).
+    pub url: Option<String>,
+    pub model: Option<String>,
+    /// Sent as `Authorization: Bearer …`; never shown, logged or stored with a run.
+    pub api_key: Option<String>,
+    /// Seconds one call may take, the model's thinking included (default 60).
+    pub timeout: Option<f64>,
+    /// Attempts after the first on 429, 5xx and dropped connections (default 2).
+    pub retries: Option<u32>,
+    /// US dollars per million prompt tokens, for the cost figures (default 0).
+    pub input_price: Option<f64>,
+    /// US dollars per million completion tokens.
+    pub output_price: Option<f64>,
+    /// Send images (set-of-mark screenshots); off for text-only models (default on).
+    pub vision: Option<bool>,
+}
+
+/// A resolved configuration: a model to call.
+#[derive(Clone, PartialEq)]
+pub struct LlmConfig {
+    /// Base URL without a trailing slash; `/chat/completions` is appended.
+    pub url: String,
+    pub model: String,
+    pub api_key: Option<String>,
+    pub timeout: Duration,
+    pub retries: u32,
+    pub input_price: f64,
+    pub output_price: f64,
+    pub vision: bool,
+}
+
+// The key must not reach a log line through `{:?}`.
+impl std::fmt::Debug for LlmConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LlmConfig")
+            .field("url", &self.url)
+            .field("model", &self.model)
+            .field("api_key", &self.api_key.as_ref().map(|_| "••••••"))
+            .field("timeout", &self.timeout)
+            .field("retries", &self.retries)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Command-line overrides (`--llm-url`, `--llm-model`).
+#[derive(Debug, Clone, Default)]
+pub struct Overrides {
+    pub url: Option<String>,
+    pub model: Option<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{path}: {message}")]
+    File { path: String, message: String },
+    #[error("the LLM endpoint {url} is not usable: {reason}")]
+    Url { url: String, reason: String },
+    #[error("an LLM URL is set ({url}) but no model: set STATEWRIGHT_LLM_MODEL, --llm-model or `model` in {file}")]
+    NoModel { url: String, file: String },
+}
+
+/// The settings file: `$STATEWRIGHT_CONFIG_DIR/llm.json`, else `$XDG_CONFIG_HOME/statewright/`,
+/// else `~/.config/statewright/`.
+pub fn settings_path() -> PathBuf {
+    let dir = std::env::var_os("STATEWRIGHT_CONFIG_DIR").map(PathBuf::from).unwrap_or_else(|| {
+        std::env::var_os("XDG_CONFIG_HOME")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".config")))
+            .unwrap_or_else(|| PathBuf::from("."))
+            .join("statewright")
+    });
+    dir.join("llm.json")
+}
+
+pub fn read_settings(path: &Path) -> Result<Settings, ConfigError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Settings::default()),
+        Err(e) => return Err(ConfigError::File { path: path.display().to_string(), message: e.to_string() }),
+    };
+    serde_json::from_str(&text).map_err(|e| ConfigError::File {
+        path: path.display().to_string(),
+        message: format!("line {}, column {}: {e}", e.line(), e.column()),
+    })
+}
+
+/// Writes the settings file (the app's settings page), creating its folder; readable by
+/// the user only, since it may hold a key.
+pub fn write_settings(path: &Path, settings: &Settings) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let text = serde_json::to_string_pretty(settings).map_err(std::io::Error::other)?;
+    let tmp = path.with_extension("json.tmp");
+    let mut file = std::fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(&tmp)?;
+    std::io::Write::write_all(&mut file, text.as_bytes())?;
+    file.sync_all()?;
+    std::fs::rename(tmp, path)
+}
+
+impl LlmConfig {
+    /// The configuration from file, environment and flags; `None` when no URL is set.
+    pub fn resolve(overrides: &Overrides) -> Result<Option<Self>, ConfigError> {
+        let path = settings_path();
+        let file = read_settings(&path)?;
+        let env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        let url = overrides.url.clone().or_else(|| env("STATEWRIGHT_LLM_URL")).or(file.url.clone());
+        let Some(url) = url else { return Ok(None) };
+        let model = overrides.model.clone().or_else(|| env("STATEWRIGHT_LLM_MODEL")).or(file.model.clone());
+        let Some(model) = model else {
+            return Err(ConfigError::NoModel { url, file: path.display().to_string() });
+        };
+        let api_key = env("STATEWRIGHT_LLM_API_KEY").or_else(|| env("OPENAI_API_KEY")).or(file.api_key.clone());
+        Ok(Some(Self::new(&url, &model, api_key, &file)?))
+    }
+
+    pub fn new(url: &str, model: &str, api_key: Option<String>, settings: &Settings) -> Result<Self, ConfigError> {
+        let url = check_url(url)?;
+        let timeout = settings.timeout.and_then(|s| Duration::try_from_secs_f64(s).ok()).unwrap_or(DEFAULT_TIMEOUT);
+        Ok(Self {
+            url,
+            model: model.to_owned(),
+            api_key,
+            timeout,
+            retries: settings.retries.unwrap_or(2).min(10),
+            input_price: settings.input_price.unwrap_or(0.0).max(0.0),
+            output_price: settings.output_price.unwrap_or(0.0).max(0.0),
+            vision: settings.vision.unwrap_or(true),
+        })
+    }
+
+    /// `host:port/…` without credentials, for messages.
+    pub fn endpoint(&self) -> &str {
+        &self.url
+    }
+}
+
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A usable base URL: http(s), a host, no credentials in it; the trailing slash and a
+/// pasted `/chat/completions` are dropped.
+fn check_url(url: &str) -> Result<String, ConfigError> {
+    let bad = |reason: &str| ConfigError::Url { url: url.to_owned(), reason: reason.to_owned() };
+    let trimmed = url.trim().trim_end_matches('/');
+    let trimmed = trimmed.strip_suffix("/chat/completions").unwrap_or(trimmed);
+    let rest = if let Some(rest) = trimmed.strip_prefix("http://") {
+        rest
+    } else if trimmed.starts_with("https://") {
+        return Err(bad(
+            "this build speaks plain HTTP only (no TLS library was available to build with); put a local \
+             OpenAI-compatible proxy in front of a hosted API (see the README)",
+        ));
+    } else {
+        return Err(bad("expected http://HOST:PORT/… (the base URL, e.g. http://127.0.0.1:11434/v1)"));
+    };
+    let authority = rest.split('/').next().unwrap_or_default();
+    if authority.is_empty() {
+        return Err(bad("it names no host"));
+    }
+    if authority.contains('@') {
+        return Err(bad("credentials do not belong in the URL: use STATEWRIGHT_LLM_API_KEY"));
+    }
+    Ok(trimmed.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_are_checked_and_normalised() {
+        assert_eq!(check_url("http://127.0.0.1:11434/v1/").unwrap(), "http://127.0.0.1:11434/v1");
+        assert_eq!(check_url("http://h:8080/v1/chat/completions").unwrap(), "http://h:8080/v1");
+        for bad in ["127.0.0.1:11434", "ftp://x", "http://", "http://user:pw@h/v1", "https://api.openai.com/v1"] {
+            assert!(check_url(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_key_never_shows_in_debug_output() {
+        let c = LlmConfig::new("http://h/v1", "m", Some("sk-secret-123".into()), &Settings::default()).unwrap();
+        assert!(!format!("{c:?}").contains("sk-secret"));
+    }
+
+    #[test]
+    fn a_malformed_settings_file_names_the_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("llm.json");
+        std::fs::write(&path, "{\n  \"url\": \"http://h/v1\",\n  \"modle\": \"x\"\n}").unwrap();
+        let e = read_settings(&path).unwrap_err().to_string();
+        assert!(e.contains("llm.json") && e.contains("line 3") && e.contains("modle"), "{e}");
+        write_settings(&path, &Settings { url: Some("http://h/v1".into()), ..Settings::default() }).unwrap();
+        assert_eq!(read_settings(&path).unwrap().url.as_deref(), Some("http://h/v1"));
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+}

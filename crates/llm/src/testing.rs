@@ -1,0 +1,173 @@
+//! A scripted OpenAI-compatible server on loopback, for tests: replies chosen by rules over
+//! the request, every request recorded; it can be slow, answer 429 with `Retry-After`, 500,
+//! truncated JSON, prose around JSON, or any raw body.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use serde_json::{Value, json};
+
+/// What the server answers.
+#[derive(Debug, Clone)]
+pub enum Reply {
+    /// A chat completion whose message content is this text (usage: 100 + 20 tokens).
+    Content(String),
+    /// An HTTP error, with `Retry-After` seconds when given.
+    Status { code: u16, retry_after: Option<u64>, body: String },
+    /// The reply after a delay.
+    Slow(Duration, Box<Reply>),
+    /// This body, as is, with status 200 (wire-format fixtures, garbage).
+    Raw(String),
+}
+
+impl Reply {
+    pub fn content(text: impl Into<String>) -> Self {
+        Self::Content(text.into())
+    }
+
+    pub fn json(value: Value) -> Self {
+        Self::Content(value.to_string())
+    }
+}
+
+type Matcher = Box<dyn Fn(&Value) -> bool + Send + Sync>;
+type Responder = Box<dyn Fn(&Value) -> Reply + Send + Sync>;
+
+/// One rule: when `matches` the request, answer with `reply` of it, at most `times` times.
+pub struct Rule {
+    matches: Matcher,
+    reply: Responder,
+    times: Option<usize>,
+}
+
+impl Rule {
+    pub fn always(reply: Reply) -> Self {
+        Self { matches: Box::new(|_| true), reply: Box::new(move |_| reply.clone()), times: None }
+    }
+
+    /// When the request's text (all messages) contains `needle`.
+    pub fn when_text(needle: &str, reply: Reply) -> Self {
+        Self::respond(needle, move |_| reply.clone())
+    }
+
+    /// When the request's text contains `needle`, the reply `answer` makes of the request.
+    pub fn respond(needle: &str, answer: impl Fn(&Value) -> Reply + Send + Sync + 'static) -> Self {
+        let needle = needle.to_owned();
+        Self { matches: Box::new(move |r| request_text(r).contains(&needle)), reply: Box::new(answer), times: None }
+    }
+
+    /// At most `n` times, then the next rule.
+    pub fn times(mut self, n: usize) -> Self {
+        self.times = Some(n);
+        self
+    }
+}
+
+/// The text of every message of a request, joined.
+pub fn request_text(request: &Value) -> String {
+    let mut text = String::new();
+    for m in request["messages"].as_array().into_iter().flatten() {
+        match &m["content"] {
+            Value::String(s) => text.push_str(s),
+            Value::Array(parts) => parts.iter().filter_map(|p| p["text"].as_str()).for_each(|t| text.push_str(t)),
+            _ => {}
+        }
+        text.push('\n');
+    }
+    text
+}
+
+struct Shared {
+    rules: Mutex<Vec<Rule>>,
+    requests: Mutex<Vec<Value>>,
+}
+
+pub struct ScriptedModel {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl ScriptedModel {
+    pub async fn start(rules: Vec<Rule>) -> Self {
+        let shared = Arc::new(Shared { rules: Mutex::new(rules), requests: Mutex::new(Vec::new()) });
+        let app = Router::new().route("/v1/chat/completions", post(answer)).with_state(shared.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind loopback");
+        let addr = listener.local_addr().expect("local address");
+        let task = tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        Self { addr, shared, task }
+    }
+
+    /// The base URL to configure (`…/v1`).
+    pub fn url(&self) -> String {
+        format!("http://{}/v1", self.addr)
+    }
+
+    /// Every request received, in order.
+    pub fn requests(&self) -> Vec<Value> {
+        self.shared.requests.lock().expect("requests lock").clone()
+    }
+}
+
+impl Drop for ScriptedModel {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+async fn answer(State(shared): State<Arc<Shared>>, body: String) -> Response {
+    let request: Value = serde_json::from_str(&body).unwrap_or(Value::String(body));
+    shared.requests.lock().expect("requests lock").push(request.clone());
+    let reply = {
+        let mut rules = shared.rules.lock().expect("rules lock");
+        let found = rules.iter_mut().find(|r| r.times != Some(0) && (r.matches)(&request));
+        match found {
+            Some(rule) => {
+                if let Some(n) = rule.times.as_mut() {
+                    *n -= 1;
+                }
+                (rule.reply)(&request)
+            }
+            None => Reply::Status { code: 500, retry_after: None, body: "no rule matched".into() },
+        }
+    };
+    respond(reply).await
+}
+
+async fn respond(mut reply: Reply) -> Response {
+    loop {
+        match reply {
+            Reply::Slow(delay, inner) => {
+                tokio::time::sleep(delay).await;
+                reply = *inner;
+            }
+            Reply::Content(text) => {
+                let body = json!({
+                    "id": "chatcmpl-scripted",
+                    "object": "chat.completion",
+                    "model": "scripted",
+                    "choices": [{ "index": 0, "message": { "role": "assistant", "content": text }, "finish_reason": "stop" }],
+                    "usage": { "prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120 }
+                });
+                return (StatusCode::OK, [("content-type", "application/json")], body.to_string()).into_response();
+            }
+            Reply::Raw(body) => return (StatusCode::OK, [("content-type", "application/json")], body).into_response(),
+            Reply::Status { code, retry_after, body } => {
+                let status = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+                let mut response = (status, body).into_response();
+                if let Some(seconds) = retry_after {
+                    response.headers_mut().insert("retry-after", seconds.to_string().parse().expect("a number"));
+                }
+                return response;
+            }
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! The client against a scripted OpenAI-compatible server on loopback: the request it
+//! sends, usage and cost, retries (429 with Retry-After, 5xx), time limits, refused keys,
+//! servers without structured output, and the reply shapes of OpenAI, Ollama and llama.cpp.
+
+use std::time::{Duration, Instant};
+
+use statewright_llm::testing::{Reply, Rule, ScriptedModel};
+use statewright_llm::{ChatRequest, Client, LlmConfig, LlmError, Settings};
+
+fn client(url: &str, settings: Settings) -> Client {
+    Client::new(LlmConfig::new(url, "test-model", Some("sk-test".into()), &settings).unwrap()).unwrap()
+}
+
+fn ask() -> ChatRequest {
+    ChatRequest {
+        system: "be brief".into(),
+        user: "what now?".into(),
+        image: Some(vec![0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]),
+        schema: Some(("next_step".into(), serde_json::json!({"type": "object"}))),
+    }
+}
+
+#[tokio::test]
+async fn a_call_sends_the_wire_format_and_counts_tokens_and_cost() {
+    let server = ScriptedModel::start(vec![Rule::always(Reply::content("{\"kind\": \"retry\"}"))]).await;
+    let prices = Settings { input_price: Some(2.0), output_price: Some(10.0), ..Settings::default() };
+    let reply = client(&server.url(), prices).chat(&ask()).await.unwrap();
+    assert_eq!(reply.content, "{\"kind\": \"retry\"}");
+    assert_eq!((reply.prompt_tokens, reply.completion_tokens, reply.attempts), (100, 20, 1));
+    assert!((reply.cost - (100.0 * 2.0 + 20.0 * 10.0) / 1e6).abs() < 1e-12, "{}", reply.cost);
+    let sent = &server.requests()[0];
+    assert_eq!(sent["model"], "test-model");
+    assert_eq!(sent["messages"][0]["role"], "system");
+    let parts = sent["messages"][1]["content"].as_array().unwrap();
+    assert_eq!(parts[0]["text"], "what now?");
+    assert!(parts[1]["image_url"]["url"].as_str().unwrap().starts_with("data:image/jpeg;base64,/9j/"));
+    assert_eq!(sent["response_format"]["type"], "json_schema");
+}
+
+#[tokio::test]
+async fn a_text_only_model_gets_no_image() {
+    let server = ScriptedModel::start(vec![Rule::always(Reply::content("ok"))]).await;
+    client(&server.url(), Settings { vision: Some(false), ..Settings::default() }).chat(&ask()).await.unwrap();
+    assert_eq!(server.requests()[0]["messages"][1]["content"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn busy_and_failing_servers_are_retried_honouring_retry_after() {
+    let server = ScriptedModel::start(vec![
+        Rule::always(Reply::Status { code: 429, retry_after: Some(1), body: "slow down".into() }).times(1),
+        Rule::always(Reply::Status { code: 503, retry_after: None, body: "overloaded".into() }).times(1),
+        Rule::always(Reply::content("fine")),
+    ])
+    .await;
+    let began = Instant::now();
+    let reply = client(&server.url(), Settings::default()).chat(&ask()).await.unwrap();
+    assert_eq!((reply.content.as_str(), reply.attempts), ("fine", 3));
+    assert!(began.elapsed() >= Duration::from_secs(1), "Retry-After was honoured");
+    assert_eq!(server.requests().len(), 3);
+}
+
+#[tokio::test]
+async fn a_server_that_keeps_failing_is_an_error_after_the_retries() {
+    let server =
+        ScriptedModel::start(vec![Rule::always(Reply::Status { code: 500, retry_after: None, body: "boom".into() })])
+            .await;
+    let e = client(&server.url(), Settings { retries: Some(1), ..Settings::default() }).chat(&ask()).await.unwrap_err();
+    assert!(matches!(&e, LlmError::Http { status: 500, body, .. } if body == "boom"), "{e}");
+    assert_eq!(server.requests().len(), 2);
+}
+
+#[tokio::test]
+async fn a_slow_model_is_cut_off_at_the_timeout() {
+    let slow = Reply::Slow(Duration::from_secs(20), Box::new(Reply::content("late")));
+    let server = ScriptedModel::start(vec![Rule::always(slow)]).await;
+    let began = Instant::now();
+    let e =
+        client(&server.url(), Settings { timeout: Some(1.0), ..Settings::default() }).chat(&ask()).await.unwrap_err();
+    assert!(matches!(e, LlmError::Timeout { .. }), "{e}");
+    assert!(began.elapsed() < Duration::from_secs(5), "bounded: {:?}", began.elapsed());
+}
+
+#[tokio::test]
+async fn nothing_listening_and_a_refused_key_are_clear_errors() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let began = Instant::now();
+    let e = client(&format!("http://127.0.0.1:{port}/v1"), Settings { retries: Some(1), ..Settings::default() })
+        .chat(&ask())
+        .await
+        .unwrap_err();
+    assert!(matches!(&e, LlmError::Unreachable { reason, .. } if reason.to_lowercase().contains("refused")), "{e}");
+    assert!(began.elapsed() < Duration::from_secs(5));
+
+    let server = ScriptedModel::start(vec![Rule::always(Reply::Status {
+        code: 401,
+        retry_after: None,
+        body: "bad key".into(),
+    })])
+    .await;
+    let e = client(&server.url(), Settings::default()).chat(&ask()).await.unwrap_err();
+    assert!(matches!(e, LlmError::Auth { status: 401, .. }), "{e}");
+    assert!(!e.to_string().contains("sk-test"), "the key is never in a message");
+    assert_eq!(server.requests().len(), 1, "a refused key is not retried");
+}
+
+#[tokio::test]
+async fn a_server_without_structured_output_is_asked_again_without_it() {
+    let server = ScriptedModel::start(vec![
+        Rule::always(Reply::Status { code: 400, retry_after: None, body: "unknown field response_format".into() })
+            .times(1),
+        Rule::always(Reply::content("{\"kind\":\"skip\"}")),
+    ])
+    .await;
+    let reply = client(&server.url(), Settings::default()).chat(&ask()).await.unwrap();
+    assert_eq!(reply.content, "{\"kind\":\"skip\"}");
+    let requests = server.requests();
+    assert!(requests[0].get("response_format").is_some() && requests[1].get("response_format").is_none());
+}
+
+#[tokio::test]
+async fn openai_ollama_and_llama_cpp_replies_are_all_read() {
+    for (file, tokens) in [("openai.json", (1234, 21)), ("ollama.json", (987, 30)), ("llamacpp.json", (1500, 40))] {
+        let body = std::fs::read_to_string(format!("{}/tests/fixtures/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let server = ScriptedModel::start(vec![Rule::always(Reply::Raw(body))]).await;
+        let reply = client(&server.url(), Settings::default()).chat(&ask()).await.unwrap();
+        assert_eq!((reply.prompt_tokens, reply.completion_tokens), tokens, "{file}");
+        let object = statewright_llm::parse::extract_object(&reply.content, "kind").unwrap();
+        assert_eq!((object["kind"].as_str(), object["element"].as_u64()), (Some("click"), Some(3)), "{file}");
+    }
+    // Content as a list of parts, and bodies that are not chat completions.
+    let parts = r#"{"choices":[{"message":{"content":[{"type":"text","text":"{\"kind\":"},{"type":"text","text":"\"retry\"}"}]}}]}"#;
+    let server = ScriptedModel::start(vec![Rule::always(Reply::Raw(parts.into()))]).await;
+    assert_eq!(client(&server.url(), Settings::default()).chat(&ask()).await.unwrap().content, "{\"kind\":\"retry\"}");
+    for garbage in
+        ["<html>oops</html>", "{\"choices\": []}", "{\"choices\":[{\"message\":{\"refusal\":\"no\"}}]}", "{\"trunc"]
+    {
+        let server = ScriptedModel::start(vec![Rule::always(Reply::Raw(garbage.into()))]).await;
+        let e = client(&server.url(), Settings::default()).chat(&ask()).await.unwrap_err();
+        assert!(matches!(e, LlmError::BadReply { .. }), "{garbage}: {e}");
+    }
+}

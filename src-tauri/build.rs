@@ -20,6 +20,7 @@ const COMMANDS: &[&str] = &[
     "show_review",
     "preview_resolution",
     "resolve_review",
+    "decide_proposal",
 ];
 
 fn main() {

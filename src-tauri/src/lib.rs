@@ -51,6 +51,7 @@ fn handlers<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Sen
         commands::reviews::show_review,
         commands::reviews::preview_resolution,
         commands::reviews::resolve_review,
+        commands::reviews::decide_proposal,
     ]
 }
 

@@ -47,3 +47,28 @@ test('a new review arriving updates the badge', async () => {
   assert.equal(await page.getByTestId('review-badge').innerText(), '1');
   assert.deepEqual(app.errors, []);
 });
+
+test('a fix the model proposed is marked as such, previewed, and approved into the workflow', async () => {
+  const { page } = app;
+  await page.evaluate(() => {
+    const fake = window.statewrightFake;
+    const base = fake.reviews[0];
+    const click = { type: 'click', target: { role: 'link', name: 'Sign in' } };
+    fake.addReview({ ...base, id: 77, status: 'open', proposed_by: 'qwen2.5vl', resolution: { kind: 'actions', actions: [click] }, resolved_ms: null });
+  });
+  await page.getByRole('tab', { name: /Review/ }).click();
+  await page.getByTestId('review-item').filter({ hasText: '#77' }).click();
+  const proposal = page.getByTestId('proposal');
+  await proposal.waitFor();
+  assert.match(await proposal.innerText(), /Proposed by the model qwen2.5vl/);
+  assert.match(await page.getByTestId('review-item').filter({ hasText: '#77' }).innerText(), /proposed by the model/);
+  await proposal.getByRole('button', { name: 'Preview diff' }).click();
+  await page.waitForSelector('[data-testid="diff"]');
+  assert.match(await page.getByTestId('diff').innerText(), /\+.*Sign in/);
+  await proposal.getByRole('button', { name: 'Approve' }).click();
+  await page.waitForSelector('[data-testid="toast"]:has-text("Proposal #77 approved")');
+  const state = await page.evaluate(() => window.statewrightFake.reviews.find((r) => r.id === 77).status);
+  assert.equal(state, 'approved');
+  const saved = await page.evaluate(() => JSON.parse(window.statewrightFake.files.get('demo-shop.json')));
+  assert.ok(JSON.stringify(saved).includes('"name":"Sign in"'), 'the fix is in the workflow file');
+});

@@ -647,7 +647,7 @@ export type ReviewView = {
   workflow_path?: string | null;
   step?: number | null;
   state?: string | null;
-  /** `open`, `resolved` or `cancelled`. */
+  /** `open`, `resolved` or `cancelled`; a proposal ends `approved` or `rejected`. */
   status: string;
   created_ms: number;
   resolved_ms?: number | null;
@@ -666,6 +666,9 @@ export type ReviewView = {
   resolution?: Resolution | null;
   /** Where the fix was saved, if it was. */
   saved_to?: string | null;
+  /** The model that proposed `resolution` (it got the run going; it waits for approval),
+   * or `None` for a run waiting for a person. */
+  proposed_by?: string | null;
 };
 
 /** A planned route: the states the run expects to pass through, `from` and `to` included. */

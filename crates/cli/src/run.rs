@@ -176,15 +176,8 @@ async fn execute(request: RunRequest, json: bool) -> u8 {
 fn approve_automatically(db: &std::path::Path, run_id: &str) {
     let approve = || -> Result<(), String> {
         let store = statewright_store::Store::open(db).map_err(|e| e.to_string())?;
-        for item in store.proposals(run_id).map_err(|e| e.to_string())? {
-            let saved = statewright_workbench::approve_proposal(&store, &item, true)
-                .map_err(|e| format!("proposal {}: {e}", item.id))?;
-            eprintln!(
-                "model_fixes is auto: saved proposal {} into {} ({})",
-                item.id,
-                saved.path,
-                saved.changes.join("; ")
-            );
+        for saved in statewright_workbench::approve_run_proposals(&store, run_id).map_err(|e| e.to_string())? {
+            eprintln!("model_fixes is auto: saved into {} ({})", saved.path, saved.changes.join("; "));
         }
         Ok(())
     };

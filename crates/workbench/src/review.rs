@@ -124,3 +124,8 @@ pub fn approve_proposal(store: &statewright_store::Store, item: &ReviewItem, wri
     }
     Ok(saved)
 }
+
+/// `model_fixes: auto`: approves every open proposal of run `run_id`, saving each fix.
+pub fn approve_run_proposals(store: &statewright_store::Store, run_id: &str) -> Result<Vec<SavedFix>> {
+    store.proposals(run_id)?.iter().map(|item| approve_proposal(store, item, true)).collect()
+}

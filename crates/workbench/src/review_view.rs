@@ -18,7 +18,7 @@ pub struct ReviewView {
     pub workflow_path: Option<String>,
     pub step: Option<u32>,
     pub state: Option<String>,
-    /// `open`, `resolved` or `cancelled`.
+    /// `open`, `resolved` or `cancelled`; a proposal ends `approved` or `rejected`.
     pub status: String,
     pub created_ms: i64,
     pub resolved_ms: Option<i64>,
@@ -37,6 +37,9 @@ pub struct ReviewView {
     pub resolution: Option<Resolution>,
     /// Where the fix was saved, if it was.
     pub saved_to: Option<String>,
+    /// The model that proposed `resolution` (it got the run going; it waits for approval),
+    /// or `None` for a run waiting for a person.
+    pub proposed_by: Option<String>,
 }
 
 /// An interactive element of the page, as the driver's snapshot reports it (an entry
@@ -107,6 +110,7 @@ impl ReviewView {
             suggested_checks: request.suggested_checks.clone(),
             resolution: item.resolution.clone(),
             saved_to: item.saved_to.clone(),
+            proposed_by: item.proposed_by.clone(),
         }
     }
 }

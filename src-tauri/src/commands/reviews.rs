@@ -73,3 +73,30 @@ pub async fn resolve_review<R: Runtime>(
     let _ = app.emit(REVIEWS_CHANGED, id);
     Ok(())
 }
+
+/// Approves (the fix saved into the workflow file) or rejects a model's proposal.
+#[tauri::command(rename_all = "snake_case")]
+pub async fn decide_proposal<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    id: i64,
+    approve: bool,
+) -> CommandResult<()> {
+    let store = state.store();
+    blocking(move || {
+        let store = store.get()?;
+        let item = store.review(id)?;
+        if item.status != "open" {
+            return Err(CommandError::new(ErrorCode::NotOpen, format!("review {id} is already {}", item.status)));
+        }
+        if approve {
+            statewright_workbench::approve_proposal(&store, &item, true)?;
+        } else {
+            store.decide_proposal(id, false, None)?;
+        }
+        Ok(())
+    })
+    .await?;
+    let _ = app.emit(REVIEWS_CHANGED, id);
+    Ok(())
+}

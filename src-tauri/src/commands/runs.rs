@@ -7,6 +7,8 @@ use statewright_workbench::ipc::{RunFilter, RunMessage, RunRequest};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, Runtime, State};
 
+use statewright_workbench::approve_run_proposals;
+
 use super::blocking;
 use crate::AppState;
 use crate::error::{CommandError, CommandResult, ErrorCode};
@@ -29,6 +31,9 @@ pub async fn start_run<R: Runtime>(
     };
     run.resume = request.resume || request.goal.is_some();
     run.goal = request.goal;
+    // The model configured for this user (settings file, environment); none: no LLM stage.
+    run.llm = statewright_llm::LlmConfig::resolve(&statewright_llm::Overrides::default())
+        .map_err(|e| CommandError::new(ErrorCode::InvalidRun, e.to_string()))?;
     run.demo_site = request.demo_site.then(DemoSite::default);
     run.db = Some(state.db.clone());
     let prepared = prepare(run).await.map_err(|e| {
@@ -39,9 +44,11 @@ pub async fn start_run<R: Runtime>(
         CommandError::new(code, e.message)
     })?;
     let id = prepared.id().to_owned();
+    let auto_approve = prepared.workflow().config.model_fixes == statewright_workflow::ModelFixes::Auto;
     let cancel = CancellationToken::new();
     state.live_runs.lock().expect("live runs lock").insert(id.clone(), cancel.clone());
     let run_id = id.clone();
+    let run_id_for_fixes = id.clone();
     tauri::async_runtime::spawn(async move {
         prepared
             .execute(cancel, move |event| {
@@ -50,7 +57,15 @@ pub async fn start_run<R: Runtime>(
                 }
             })
             .await;
-        app.state::<AppState>().live_runs.lock().expect("live runs lock").remove(&run_id);
+        let state = app.state::<AppState>();
+        if auto_approve {
+            let store = state.store();
+            let approved = blocking(move || Ok(approve_run_proposals(&*store.get()?, &run_id_for_fixes)?)).await;
+            if let Err(e) = approved {
+                tracing::warn!("the model's fixes were not saved: {}", e.0.message);
+            }
+        }
+        state.live_runs.lock().expect("live runs lock").remove(&run_id);
     });
     Ok(id)
 }

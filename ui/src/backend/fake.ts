@@ -240,6 +240,17 @@ export class FakeBackend implements Backend {
     for (const w of this.reviewWatchers) w();
   }
 
+  async decideProposal(id: number, approve: boolean): Promise<void> {
+    const review = await this.showReview(id);
+    if (review.status !== 'open' || !review.proposed_by || !review.resolution) throw new BackendError('not_open', `review #${id} is not an open proposal`);
+    if (approve) {
+      const [file, wf] = this.workflowOf(review);
+      this.writeFromOutside(file, applyResolution(wf, review, review.resolution));
+    }
+    this.reviews = this.reviews.map((r) => (r.id === id ? { ...r, status: approve ? 'approved' : 'rejected', resolved_ms: Date.now() } : r));
+    for (const w of this.reviewWatchers) w();
+  }
+
   async watchReviews(onChange: () => void): Promise<Unsubscribe> {
     this.reviewWatchers.add(onChange);
     return () => this.reviewWatchers.delete(onChange);

@@ -55,6 +55,7 @@ export class TauriBackend implements Backend {
   showReview = (id: number) => call<ReviewView>('show_review', { id });
   previewResolution = (id: number, resolution: Resolution) => call<{ diff: string }>('preview_resolution', { id, resolution });
   resolveReview = (id: number, resolution: Resolution, save: boolean) => call<void>('resolve_review', { id, resolution, save });
+  decideProposal = (id: number, approve: boolean) => call<void>('decide_proposal', { id, approve });
 
   async watchReviews(onChange: () => void): Promise<Unsubscribe> {
     const off = await listen('statewright://reviews-changed', () => onChange());

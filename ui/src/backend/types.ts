@@ -64,6 +64,8 @@ export interface Backend {
   showReview(id: number): Promise<ReviewView>;
   previewResolution(id: number, resolution: Resolution): Promise<{ diff: string }>;
   resolveReview(id: number, resolution: Resolution, save: boolean): Promise<void>;
+  /** Approves (the fix saved into the workflow) or rejects a model's proposal. */
+  decideProposal(id: number, approve: boolean): Promise<void>;
   /** Called whenever the set of open reviews may have changed. */
   watchReviews(onChange: () => void): Promise<Unsubscribe>;
 

@@ -3,6 +3,7 @@
 
 import { useEffect, useState } from 'react';
 import type { Backend } from '../backend/types';
+import { ProposalForm } from './ProposalForm';
 import { ResolutionForm } from './ResolutionForm';
 import { ReviewScreenshot } from './Screenshot';
 import type { PageElement, Resolution, ReviewView } from '../bindings';
@@ -36,13 +37,24 @@ export function ReviewPanel({ backend, reviews, notify }: { backend: Backend; re
     }
   };
 
+  const decide = async (approve: boolean) => {
+    if (!review) return;
+    try {
+      await backend.decideProposal(review.id, approve);
+      notify(`Proposal #${review.id} ${approve ? 'approved: saved into the workflow' : 'rejected'}`);
+      setOpenId(null);
+    } catch (e) {
+      notify((e as Error).message, 'error');
+    }
+  };
+
   return (
     <div className="review-panel" data-testid="review-panel">
       <ul className="review-list">
         {reviews.map((r) => (
           <li key={r.id} className={r.id === review?.id ? 'current' : ''}>
             <button className="link" onClick={() => setOpenId(r.id)} data-testid="review-item">
-              <span className={`phase phase-${r.status === 'open' ? 'needs_human_review' : 'succeeded'}`}>#{r.id} {r.status}</span> {r.workflow} · {r.state ?? 'no state'} · {r.reason}
+              <span className={`phase phase-${r.status === 'open' ? 'needs_human_review' : 'succeeded'}`}>#{r.id} {r.status}</span> {r.proposed_by && <span className="node-tag">proposed by the model</span>} {r.workflow} · {r.state ?? 'no state'} · {r.reason}
             </button>
           </li>
         ))}
@@ -79,7 +91,9 @@ export function ReviewPanel({ backend, reviews, notify }: { backend: Backend; re
                   {picked.id}: {picked.role || picked.tag} “{picked.name || picked.text}” <code>{picked.selector}</code>
                 </p>
               )}
-              {review.status === 'open' ? (
+              {review.status === 'open' && review.proposed_by ? (
+                <ProposalForm review={review} onPreview={() => review.resolution && void preview(review.resolution)} onDecide={(a) => void decide(a)} />
+              ) : review.status === 'open' ? (
                 <ResolutionForm key={review.id} review={review} picked={picked} canSave={backend.canSaveFixes} onPreview={preview} onResolve={resolve} />
               ) : (
                 <p>

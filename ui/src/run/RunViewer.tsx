@@ -44,6 +44,7 @@ export function RunViewer({ view, runId, live, workflow, positions, shotUrl, onC
         <span className="hint">
           {count} step{count === 1 ? '' : 's'}
           {view.durationMs != null && ` · ${(view.durationMs / 1000).toFixed(1)} s`}
+          {view.modelCalls > 0 && <span data-testid="model-calls"> · {view.modelCalls} model call{view.modelCalls === 1 ? '' : 's'}</span>}
         </span>
         {view.activeState && (
           <span>

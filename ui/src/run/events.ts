@@ -61,6 +61,7 @@ export function eventsFromDetail(detail: RunDetail): RunEvent[] {
         error: a.error,
       });
     }
+    for (const c of (detail.model_calls ?? []).filter((c) => c.step === s.step)) events.push({ event: 'model_called', ...c });
   }
   if (run.finished_ms != null) {
     events.push({

@@ -102,3 +102,21 @@ describe('runs with a goal', () => {
     ]);
   });
 });
+
+describe('the model in the loop', () => {
+  it('counts model calls and says what each answered, and when a fix worked', () => {
+    const call = { model: 'm', prompt_chars: 900, prompt_tokens: 100, completion_tokens: 20, latency_ms: 812, cost: 0, answer: '{"kind":"click","element":3}', accepted: true };
+    const v = reduceAll(emptyRun, [
+      { event: 'run_started', workflow: 'demo', states: 3 },
+      entered(1, 'Login', 0),
+      { event: 'model_called', step: 1, state: 'Login', ...call, accepted: false, error: 'there is no element 99 on the page' },
+      { event: 'model_called', step: 1, state: 'Login', ...call },
+      { event: 'advice_worked', step: 2, model: 'm', resolution: { kind: 'retry' }, request: {} as never },
+    ]);
+    expect(v.modelCalls).toBe(2);
+    const texts = v.steps[0].notices.map((n) => n.text);
+    expect(texts[0]).toBe('model m failed: there is no element 99 on the page (812 ms, 120 tokens)');
+    expect(texts[1]).toBe('model m answered {"kind":"click","element":3} (812 ms, 120 tokens)');
+    expect(v.notices.at(-1)?.text).toBe("the model's retry got the run going: proposed as a fix for review");
+  });
+});

@@ -59,6 +59,8 @@ export interface RunView {
   lastEdge: { from: string; to: string } | null;
   /** A run with a goal: the states it plans to pass through from where it is. */
   route: string[] | null;
+  /** Calls the LLM stage made. */
+  modelCalls: number;
   notices: Notice[];
   openReviews: number[];
   endState: string | null;
@@ -75,6 +77,7 @@ export const emptyRun: RunView = {
   activeState: null,
   lastEdge: null,
   route: null,
+  modelCalls: 0,
   notices: [],
   openReviews: [],
   endState: null,
@@ -191,6 +194,14 @@ export function reduce(view: RunView, raw: RunEvent): RunView {
       return notice(v, { kind: e.event, level: 'info', step: e.step, text: `${e.state} verified via ${e.via}${e.next_state ? ` → ${e.next_state}` : ''}` });
     case 'retrying':
       return notice({ ...v, phase: 'retrying' }, { kind: e.event, level: 'warn', step: e.step, text: `${e.state}: retry ${e.attempt}/${e.max} — ${e.reason}` });
+    case 'model_called': {
+      const tokens = e.prompt_tokens + e.completion_tokens;
+      const what = e.error ? `failed: ${e.error}` : e.accepted ? `answered ${e.answer}` : 'answered unusably';
+      const text = `model ${e.model} ${what} (${e.latency_ms} ms, ${tokens} tokens)`;
+      return notice({ ...v, modelCalls: v.modelCalls + 1 }, { kind: e.event, level: e.error ? 'warn' : 'info', step: e.step, text });
+    }
+    case 'advice_worked':
+      return notice(v, { kind: e.event, level: 'info', step: e.step, text: `the model's ${e.resolution.kind} got the run going: proposed as a fix for review` });
     case 'route_planned':
       return notice({ ...v, route: e.route }, { kind: e.event, level: e.replanned ? 'warn' : 'info', step: null, text: `${e.replanned ? 'replanned' : 'route'}: ${e.route.join(' → ')}` });
     case 'interrupt_entered':

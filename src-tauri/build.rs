@@ -21,6 +21,8 @@ const COMMANDS: &[&str] = &[
     "preview_resolution",
     "resolve_review",
     "decide_proposal",
+    "model_settings",
+    "save_model_settings",
 ];
 
 fn main() {

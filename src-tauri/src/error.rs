@@ -24,6 +24,8 @@ pub enum ErrorCode {
     InvalidWorkflow,
     /// *Go here* to a state no known transition leads to.
     NoRoute,
+    /// Model settings that a run would refuse (a bad URL, a URL without a model).
+    InvalidSettings,
 }
 
 impl ErrorCode {
@@ -38,6 +40,7 @@ impl ErrorCode {
             Self::Shell => "shell",
             Self::InvalidWorkflow => "invalid_workflow",
             Self::NoRoute => "no_route",
+            Self::InvalidSettings => "invalid_settings",
         }
     }
 }

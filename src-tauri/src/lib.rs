@@ -52,6 +52,8 @@ fn handlers<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Sen
         commands::reviews::preview_resolution,
         commands::reviews::resolve_review,
         commands::reviews::decide_proposal,
+        commands::settings::model_settings,
+        commands::settings::save_model_settings,
     ]
 }
 

@@ -533,6 +533,40 @@ export type ModelCallRecord = {
 
 export type ModelFixes = "review" | "auto";
 
+/** The model settings as the app's settings page shows them. The API key never leaves the
+ * shell: the page only learns whether one is set. */
+export type ModelSettings = {
+  /** The settings file. */
+  path: string;
+  /** The OpenAI-compatible base URL, e.g. `http://127.0.0.1:11434/v1`; none: no model. */
+  url?: string | null;
+  model?: string | null;
+  /** Seconds one call may take. */
+  timeout?: number | null;
+  retries?: number | null;
+  /** US dollars per million prompt tokens. */
+  input_price?: number | null;
+  /** US dollars per million completion tokens. */
+  output_price?: number | null;
+  /** Send screenshots (off for text-only models). */
+  vision?: boolean | null;
+  has_api_key: boolean;
+  /** Environment variables set for the app that override the file. */
+  overridden_by_env: string[];
+};
+
+/** A change to the model settings; `api_key`: `None` keeps the key, `""` removes it. */
+export type ModelSettingsChange = {
+  url?: string | null;
+  model?: string | null;
+  timeout?: number | null;
+  retries?: number | null;
+  input_price?: number | null;
+  output_price?: number | null;
+  vision?: boolean | null;
+  api_key?: string | null;
+};
+
 export type MouseButton = "left" | "right" | "middle";
 
 /** A record of the page at one step: for people, reviewers and later learning. */

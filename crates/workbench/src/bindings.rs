@@ -12,7 +12,10 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde_json::{Map, Value};
 
 use crate::ErrorPayload;
-use crate::ipc::{OpenedWorkflow, RunFilter, RunMessage, RunRequest, SaveResult, WorkflowChange, WorkflowEntry};
+use crate::ipc::{
+    ModelSettings, ModelSettingsChange, OpenedWorkflow, RunFilter, RunMessage, RunRequest, SaveResult, WorkflowChange,
+    WorkflowEntry,
+};
 
 const HEADER: &str = "// Generated from the Rust types by crates/workbench/src/bindings.rs. Do not edit:\n\
 // change the Rust type, then run `UPDATE_BINDINGS=1 cargo test -p statewright-workbench --test bindings`.\n";
@@ -44,6 +47,8 @@ pub fn typescript() -> String {
         crate::ipc::FixPreview,
         statewright_graph::GraphReport,
         statewright_graph::Route,
+        ModelSettings,
+        ModelSettingsChange,
     );
     let mut types: BTreeMap<String, Value> = BTreeMap::new();
     for (name, schema) in roots {

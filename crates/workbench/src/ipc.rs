@@ -105,3 +105,39 @@ pub struct FixPreview {
     pub diff: String,
     pub path: String,
 }
+
+/// The model settings as the app's settings page shows them. The API key never leaves the
+/// shell: the page only learns whether one is set.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ModelSettings {
+    /// The settings file.
+    pub path: String,
+    /// The OpenAI-compatible base URL, e.g. `http://127.0.0.1:11434/v1`; none: no model.
+    pub url: Option<String>,
+    pub model: Option<String>,
+    /// Seconds one call may take.
+    pub timeout: Option<f64>,
+    pub retries: Option<u32>,
+    /// US dollars per million prompt tokens.
+    pub input_price: Option<f64>,
+    /// US dollars per million completion tokens.
+    pub output_price: Option<f64>,
+    /// Send screenshots (off for text-only models).
+    pub vision: Option<bool>,
+    pub has_api_key: bool,
+    /// Environment variables set for the app that override the file.
+    pub overridden_by_env: Vec<String>,
+}
+
+/// A change to the model settings; `api_key`: `None` keeps the key, `""` removes it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ModelSettingsChange {
+    pub url: Option<String>,
+    pub model: Option<String>,
+    pub timeout: Option<f64>,
+    pub retries: Option<u32>,
+    pub input_price: Option<f64>,
+    pub output_price: Option<f64>,
+    pub vision: Option<bool>,
+    pub api_key: Option<String>,
+}

@@ -14,6 +14,7 @@ import { RunViewer } from '../run/RunViewer';
 import { StartRunDialog } from '../run/StartRunDialog';
 import { useRunStream } from '../run/useRunStream';
 import { Modal, type Choice } from './Modal';
+import { ModelSettingsDialog } from './ModelSettingsDialog';
 import { useGraphReport } from './useGraphReport';
 import { WorkflowList } from './WorkflowList';
 
@@ -34,6 +35,7 @@ export function App({ backend }: { backend: Backend }) {
   const [starting, setStarting] = useState<{ goal: string | null } | null>(null);
   const [run, setRun] = useState<{ id: string | null; live: boolean }>({ id: null, live: false });
   const [runsChanged, setRunsChanged] = useState(0);
+  const [modelOpen, setModelOpen] = useState(false);
   const stream = useRunStream();
   const toastId = useRef(0);
 
@@ -154,6 +156,9 @@ export function App({ backend }: { backend: Backend }) {
           ))}
         </nav>
         <span className="hint">{backend.kind === 'fake' ? 'fake backend' : ''}</span>
+        <button className="tab" onClick={() => setModelOpen(true)} title="the model asked when a run is stuck">
+          Model…
+        </button>
       </header>
       <div className="main">
         <aside className="sidebar">
@@ -214,6 +219,7 @@ export function App({ backend }: { backend: Backend }) {
         />
       )}
       {question && <Modal {...question} />}
+      {modelOpen && <ModelSettingsDialog backend={backend} notify={notify} onClose={() => setModelOpen(false)} />}
       <div className="toasts" aria-live="polite">
         {toasts.map((t) => (
           <div key={t.id} className={`toast ${t.level}`} data-testid="toast">

@@ -3,7 +3,7 @@
 //! lets tests play "another program" changing a file on disk.
 
 import { applyResolution } from '../review/apply';
-import type { GraphReport, Resolution, ReviewView, Route } from '../bindings';
+import type { GraphReport, ModelSettings, ModelSettingsChange, Resolution, ReviewView, Route } from '../bindings';
 import { eventsFromDetail, type RunEvent } from '../run/events';
 import { BackendError, type Backend, type Unsubscribe } from './types';
 import type { Diagnostic, OpenedWorkflow, RunDetail, RunFilter, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
@@ -238,6 +238,22 @@ export class FakeBackend implements Backend {
     }
     this.reviews = this.reviews.map((r) => (r.id === id ? { ...r, status: 'resolved', resolution, resolved_ms: Date.now() } : r));
     for (const w of this.reviewWatchers) w();
+  }
+
+  /** The model settings file, as the fake keeps it (the key included, as the file would). */
+  model: ModelSettingsChange = {};
+
+  async modelSettings(): Promise<ModelSettings> {
+    const { api_key, ...rest } = this.model;
+    return { path: '~/.config/statewright/llm.json', ...rest, has_api_key: !!api_key, overridden_by_env: [] };
+  }
+
+  async saveModelSettings(change: ModelSettingsChange): Promise<ModelSettings> {
+    if (change.url && !/^http:\/\/[^/@]+/.test(change.url)) throw new BackendError('invalid_settings', `the LLM endpoint ${change.url} is not usable`);
+    if (change.url && !change.model) throw new BackendError('invalid_settings', 'a model name is needed with a URL');
+    const api_key = change.api_key == null ? this.model.api_key : change.api_key || null;
+    this.model = { ...change, api_key };
+    return this.modelSettings();
   }
 
   async decideProposal(id: number, approve: boolean): Promise<void> {

@@ -4,7 +4,7 @@
 import { Channel, convertFileSrc, invoke } from '@tauri-apps/api/core';
 import { listen } from '@tauri-apps/api/event';
 import { getCurrentWindow } from '@tauri-apps/api/window';
-import type { GraphReport, Resolution, ReviewView, Route } from '../bindings';
+import type { GraphReport, ModelSettings, ModelSettingsChange, Resolution, ReviewView, Route } from '../bindings';
 import type { RunEvent } from '../run/events';
 import { BackendError, type Backend, type Unsubscribe } from './types';
 import type { Diagnostic, ErrorPayload, OpenedWorkflow, RunDetail, RunFilter, RunMessage, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
@@ -56,6 +56,8 @@ export class TauriBackend implements Backend {
   previewResolution = (id: number, resolution: Resolution) => call<{ diff: string }>('preview_resolution', { id, resolution });
   resolveReview = (id: number, resolution: Resolution, save: boolean) => call<void>('resolve_review', { id, resolution, save });
   decideProposal = (id: number, approve: boolean) => call<void>('decide_proposal', { id, approve });
+  modelSettings = () => call<ModelSettings>('model_settings');
+  saveModelSettings = (change: ModelSettingsChange) => call<ModelSettings>('save_model_settings', { change });
 
   async watchReviews(onChange: () => void): Promise<Unsubscribe> {
     const off = await listen('statewright://reviews-changed', () => onChange());

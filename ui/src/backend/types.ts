@@ -12,7 +12,7 @@ import type { WorkflowChange } from '../bindings';
 import type { RunRequest } from '../bindings';
 import type { RunFilter } from '../bindings';
 import type { RunEvent } from '../run/events';
-import type { GraphReport, Resolution, ReviewView, Route } from '../bindings';
+import type { GraphReport, ModelSettings, ModelSettingsChange, Resolution, ReviewView, Route } from '../bindings';
 
 export type { Workflow, Diagnostic, RunSummary, RunDetail, WorkflowEntry, OpenedWorkflow, SaveResult };
 export type { WorkflowChange, RunRequest, RunFilter, GraphReport, Route };
@@ -68,6 +68,10 @@ export interface Backend {
   decideProposal(id: number, approve: boolean): Promise<void>;
   /** Called whenever the set of open reviews may have changed. */
   watchReviews(onChange: () => void): Promise<Unsubscribe>;
+
+  /** The model the LLM stage asks (the key is never returned, only whether one is set). */
+  modelSettings(): Promise<ModelSettings>;
+  saveModelSettings(change: ModelSettingsChange): Promise<ModelSettings>;
 
   /** Before the window closes: when `mustAsk()`, the close is held and `ask(close)` decides. */
   guardClose(mustAsk: () => boolean, ask: (close: () => void) => void): Promise<Unsubscribe>;

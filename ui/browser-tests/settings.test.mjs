@@ -1,0 +1,38 @@
+// The model settings page against the fake backend: set an endpoint, a model and a key;
+// the key is never shown back, a bad URL is refused where it is typed.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { openApp } from './harness.mjs';
+
+let app;
+before(async () => (app = await openApp()));
+after(async () => app?.close());
+
+test('the model is configured from the app, and the key stays write-only', async () => {
+  const { page } = app;
+  await page.getByRole('button', { name: 'Model…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'model settings' });
+  await dialog.getByLabel('model url').fill('ftp://nope');
+  await dialog.getByLabel('model model').fill('qwen2.5vl:7b');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await page.waitForSelector('[data-testid="toast"]:has-text("not usable")');
+  assert.ok(await dialog.isVisible(), 'the dialog stays open on an error');
+
+  await dialog.getByLabel('model url').fill('http://127.0.0.1:11434/v1');
+  await dialog.getByLabel('model api_key').fill('sk-very-secret');
+  await dialog.getByLabel('model vision').uncheck();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await page.waitForSelector('[data-testid="toast"]:has-text("Model settings saved: qwen2.5vl:7b")');
+  const stored = await page.evaluate(() => window.statewrightFake.model);
+  assert.equal(stored.url, 'http://127.0.0.1:11434/v1');
+  assert.equal(stored.vision, false);
+
+  await page.getByRole('button', { name: 'Model…' }).click();
+  const again = page.getByRole('dialog', { name: 'model settings' });
+  await again.getByText('a key is set').waitFor();
+  assert.equal(await again.getByLabel('model api_key').inputValue(), '', 'the key is not shown back');
+  assert.equal(await again.getByLabel('model url').inputValue(), 'http://127.0.0.1:11434/v1');
+  assert.ok(!(await page.content()).includes('sk-very-secret'));
+  await again.getByRole('button', { name: 'Remove key' }).click();
+  assert.equal(await page.evaluate(() => window.statewrightFake.model.api_key), null);
+});

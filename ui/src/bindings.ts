@@ -268,6 +268,8 @@ export type EscalationRequest = {
   states: string[];
   /** Checks that hold on this page, offered for a new state. */
   suggested_checks: Check[];
+  /** States known only by their prompt, which the model may make concrete from this page. */
+  unresolved?: Unresolved[];
 };
 
 /** One step of the escalation chain. */
@@ -669,6 +671,11 @@ export type Resolution = {
   state: State;
   before?: string | null;
 } | {
+  kind: "synthesized";
+  state: string;
+  checks: Check[];
+  actions?: Action[];
+} | {
   kind: "abort";
   reason?: string;
 };
@@ -788,8 +795,13 @@ export type Severity = "error" | "warning";
 export type State = {
   name: string;
   description?: string;
+  /** What this state is, in words, for the model to make concrete (CliGent's regenerative
+   * mode), e.g. "sign in as {{username}}". A state with a prompt and no checks is
+   * synthesised on a run: the model writes its checks and actions from the live page,
+   * the run verifies them, and they are proposed as a fix; after that, no model. */
+  prompt?: string | null;
   /** "Where am I": all must hold for the state to match. An empty list never matches. */
-  checks: Check[];
+  checks?: Check[];
   /** "What to do here", in order. */
   actions?: Action[];
   /** A continuous state re-runs its actions on every pass instead of once per entry. */
@@ -849,6 +861,12 @@ export type TitleMatch = "exact" | "contains" | "pattern";
 export type Tried = {
   stage: string;
   outcome: string;
+};
+
+/** A state still to be synthesised: its name and what it is, in words. */
+export type Unresolved = {
+  state: string;
+  prompt: string;
 };
 
 export type UrlMatch = "exact" | "prefix" | "pattern";

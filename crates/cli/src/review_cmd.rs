@@ -288,6 +288,7 @@ fn resolution(item: &ReviewItem, args: &ResolveArgs) -> Result<Resolution, Strin
             let state = State {
                 name,
                 description: "Added during review".into(),
+                prompt: None,
                 checks,
                 actions,
                 continuous: false,

@@ -17,6 +17,10 @@ use crate::progress::Progress;
 pub struct RunArgs {
     /// The workflow file (native or CliGent JSON).
     file: PathBuf,
+    /// Save the states the model synthesised from their prompts into the workflow file at
+    /// the end of the run (without it they wait in the review queue for approval).
+    #[arg(long)]
+    accept_synthesized: bool,
     /// Carry on from the state the page is in instead of from the start: with --cdp-url,
     /// the run drives the tab already open there (a purchase started by hand, say).
     #[arg(long)]
@@ -118,7 +122,7 @@ pub async fn run(args: RunArgs) -> u8 {
         Err(e) => return usage(&e),
     };
     request.resume = args.resume;
-    execute(request, args.flags.json).await
+    execute(request, args.flags.json, args.accept_synthesized).await
 }
 
 fn usage(message: &str) -> u8 {
@@ -134,10 +138,10 @@ pub async fn goto(args: GotoArgs) -> u8 {
     };
     request.resume = true;
     request.goal = Some(args.state);
-    execute(request, args.flags.json).await
+    execute(request, args.flags.json, false).await
 }
 
-async fn execute(request: RunRequest, json: bool) -> u8 {
+async fn execute(request: RunRequest, json: bool, accept_synthesized: bool) -> u8 {
     let db = request.db_path();
     let prepared = match prepare(request).await {
         Ok(prepared) => prepared,
@@ -163,8 +167,8 @@ async fn execute(request: RunRequest, json: bool) -> u8 {
     });
     let auto = prepared.workflow().config.model_fixes == statewright_workflow::ModelFixes::Auto;
     let summary = prepared.execute(cancel, move |event| progress.show(event)).await;
-    if auto {
-        approve_automatically(&db, &summary.run_id);
+    if auto || accept_synthesized {
+        approve_automatically(&db, &summary.run_id, !auto);
     }
     if json {
         outln!("{}", serde_json::to_string(&summary).unwrap_or_default());
@@ -172,12 +176,15 @@ async fn execute(request: RunRequest, json: bool) -> u8 {
     exit_code(&summary)
 }
 
-/// `model_fixes: auto`: the fixes the model found in this run go into the workflow file now.
-fn approve_automatically(db: &std::path::Path, run_id: &str) {
+/// `model_fixes: auto` (every fix) or `--accept-synthesized` (synthesised states): the model's
+/// fixes from this run go into the workflow file now.
+fn approve_automatically(db: &std::path::Path, run_id: &str, synthesized_only: bool) {
     let approve = || -> Result<(), String> {
         let store = statewright_store::Store::open(db).map_err(|e| e.to_string())?;
-        for saved in statewright_workbench::approve_run_proposals(&store, run_id).map_err(|e| e.to_string())? {
-            eprintln!("model_fixes is auto: saved into {} ({})", saved.path, saved.changes.join("; "));
+        for saved in
+            statewright_workbench::approve_run_proposals(&store, run_id, synthesized_only).map_err(|e| e.to_string())?
+        {
+            eprintln!("saved the model's fix into {} ({})", saved.path, saved.changes.join("; "));
         }
         Ok(())
     };

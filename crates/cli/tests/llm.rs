@@ -263,3 +263,94 @@ fn a_model_that_cannot_be_reached_costs_seconds_and_a_bad_setting_is_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("no model"), "{}", text(&out.stderr));
 }
+
+/// The demo workflow with its home and sign-in pages known only by prompts.
+fn prompt_only_copy(dir: &Path) -> PathBuf {
+    let path = workflow_copy(dir);
+    let mut workflow: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for state in workflow["states"].as_array_mut().unwrap() {
+        let prompt = match state["name"].as_str().unwrap() {
+            "Home page" => "The shop's landing page: follow the link to sign in",
+            "Login page" => "The sign-in form: sign in as {{username}} with {{password}}",
+            _ => continue,
+        };
+        let object = state.as_object_mut().unwrap();
+        object.remove("checks");
+        object.remove("actions");
+        object.insert("prompt".into(), prompt.into());
+    }
+    std::fs::write(&path, serde_json::to_string_pretty(&workflow).unwrap()).unwrap();
+    path
+}
+
+/// What a capable model would write for the demo's home and sign-in pages.
+fn synthesis(request: &Value) -> Reply {
+    let prompt = request_text(request);
+    let address = prompt.lines().find_map(|l| l.strip_prefix("Address: ")).unwrap_or_default().to_owned();
+    let site = address.split('/').take(3).collect::<Vec<_>>().join("/");
+    let n = |role: &str, name: &str| element_number(request, role, name);
+    let answer = if address.contains("/login.html") {
+        json!({"kind": "synthesize", "state": "Login page",
+               "checks": [{"type": "url", "match": "prefix", "value": format!("{site}/login.html")},
+                          {"type": "element", "selector": "#username"},
+                          {"type": "text", "value": "Signing in…", "negate": true}],
+               "actions": [{"kind": "type", "element": n("textbox", "Username"), "text": "{{username}}"},
+                           {"kind": "type", "element": n("textbox", "Password"), "text": "{{password}}"},
+                           {"kind": "click", "element": n("button", "Sign in")}]})
+    } else {
+        json!({"kind": "synthesize", "state": "Home page",
+               "checks": [{"type": "url", "match": "prefix", "value": format!("{site}/")}, {"type": "element", "selector": "#hero"}],
+               "actions": [{"kind": "click", "element": n("link", "Sign in")}]})
+    };
+    Reply::json(answer)
+}
+
+#[test]
+fn prompt_only_states_are_synthesised_once_and_then_replay_with_no_model() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let model = runtime.block_on(ScriptedModel::start(vec![Rule::respond("synthesize", synthesis)]));
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let workflow = prompt_only_copy(dir.path());
+    let wf = workflow.to_str().unwrap();
+    let url = model.url();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            wf,
+            "--demo-site",
+            "-p",
+            "seed=3",
+            "--no-review",
+            "--json",
+            "--llm-url",
+            &url,
+            "--llm-model",
+            "m",
+        ];
+        args.extend(extra);
+        statewright(&args, &runs)
+    };
+    let check = statewright(&["validate", wf], &runs);
+    assert_eq!(check.status.code(), Some(0), "prompt-only states are valid: {}", text(&check.stderr));
+
+    let out = run(&["--accept-synthesized"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(summary(&out)["llm_calls"], 2, "{stderr}");
+    assert!(stderr.contains("saved the model's fix into"), "{stderr}");
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&workflow).unwrap()).unwrap();
+    let login = saved["states"].as_array().unwrap().iter().find(|s| s["name"] == "Login page").unwrap().clone();
+    assert_eq!(login["checks"][0]["value"], "{{site}}/login.html", "the address went back to its parameter: {login}");
+    assert_eq!(login["actions"][1]["text"], "{{password}}", "{login}");
+    assert!(login["prompt"].is_string(), "the prompt stays, as documentation");
+    for request in model.requests() {
+        assert!(!serde_json::to_string(&request).unwrap().contains("correct horse battery staple"));
+    }
+
+    // The same run again: no model needed.
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(summary(&out)["llm_calls"], 0);
+    assert_eq!(model.requests().len(), 2);
+}

@@ -4,14 +4,14 @@
 
 use std::time::Duration;
 
-use statewright_workflow::{Check, EscalationStage, SelectorKind, State, UrlMatch};
+use statewright_workflow::{Action, Check, EscalationStage, SelectorKind, State, UrlMatch};
 use tokio::time::Instant;
 
 use crate::driver::{Driver, DriverError, Observation, Signals};
 use crate::event::{Event, Failure};
 use crate::executor::{Context, End, Plan, Run};
 use crate::heal::{Healing, heal};
-use crate::review::{EscalationRequest, PendingAction, Resolution, ReviewError, Tried, applicable};
+use crate::review::{EscalationRequest, PendingAction, Resolution, ReviewError, Tried, Unresolved, applicable};
 
 /// How long the reviewer's snapshot of the page may take.
 const SNAPSHOT_BUDGET: Duration = Duration::from_secs(5);
@@ -27,8 +27,26 @@ impl Run<'_> {
     ) -> Result<Plan, End> {
         let reason = crate::explain::failure(&failure);
         tracing::info!(%reason, "escalating");
-        // The model's last answer, if any, did not get the run past this.
-        self.pending_advice = None;
+        // The model's last answer, if any, did not get the run past this, unless it made a
+        // state concrete that recognised the page and whose actions moved it on (the page no
+        // longer is that state): its work is done, and this is about the page after it.
+        if let Some(advice) = self.pending_advice.take() {
+            let moved_on = match advice.synthesized.as_deref().and_then(|s| self.index_of(s)) {
+                Some(index) if advice.entered => {
+                    let signals = self.read(driver, None, Duration::ZERO).await?;
+                    !self.matcher().matching(&signals).contains(&index)
+                }
+                _ => false,
+            };
+            if moved_on {
+                self.emit(Event::AdviceWorked {
+                    step: self.steps,
+                    model: advice.model,
+                    resolution: advice.resolution,
+                    request: advice.request,
+                });
+            }
+        }
         let mut tried: Vec<Tried> = Vec::new();
         for stage in self.bound.config.escalation.clone() {
             if !applicable(stage, &failure) {
@@ -57,10 +75,22 @@ impl Run<'_> {
                                 self.advised.insert(advice_key(&failure, &context));
                                 let mut stuck_at: Vec<String> =
                                     context.state.map(|s| self.name(s)).into_iter().collect();
-                                if let Resolution::DeclareState { state } = &resolution {
-                                    stuck_at.push(state.clone());
+                                match &resolution {
+                                    Resolution::DeclareState { state } => stuck_at.push(state.clone()),
+                                    // A synthesised state has worked once the run gets past it
+                                    // (or, for a terminal one, into it).
+                                    Resolution::Synthesized { state, .. } if !self.is_terminal_named(state) => {
+                                        stuck_at.push(state.clone())
+                                    }
+                                    _ => {}
                                 }
+                                let synthesized = match &resolution {
+                                    Resolution::Synthesized { state, .. } => Some(state.clone()),
+                                    _ => None,
+                                };
                                 self.pending_advice = Some(PendingAdvice {
+                                    synthesized,
+                                    entered: false,
                                     stuck_at,
                                     model: model.unwrap_or_default(),
                                     resolution: resolution.clone(),
@@ -206,6 +236,13 @@ impl Run<'_> {
             suggested_checks: observation.as_ref().map(|o| self.suggest_checks(o)).unwrap_or_default(),
             observation,
             states: self.bound.states.iter().map(|s| s.name.clone()).collect(),
+            unresolved: self
+                .display
+                .states
+                .iter()
+                .filter(|s| s.awaits_synthesis())
+                .map(|s| Unresolved { state: s.name.clone(), prompt: s.prompt.clone().unwrap_or_default() })
+                .collect(),
         }
     }
 
@@ -262,8 +299,45 @@ impl Run<'_> {
                     .map_err(|error| End::Failed(Failure::Review { error }))?;
                 Plan::Enter { state: index, from: 0, attempt: 0, resume: None }
             }
+            (Resolution::Synthesized { state, checks, actions }, _) => {
+                self.synthesize(&state, checks, actions).map_err(|error| End::Failed(Failure::Review { error }))?;
+                // The new checks must recognise the page: that is their first verification.
+                Plan::Recognise { handled: None }
+            }
             (Resolution::Abort { reason }, _) => return Err(End::Failed(Failure::Aborted { reason })),
         })
+    }
+
+    fn is_terminal_named(&self, name: &str) -> bool {
+        self.index_of(name).is_some_and(|i| self.bound.states[i].terminal.is_some())
+    }
+
+    /// Makes a prompt-only state of the running workflow concrete (not its file: the fix is
+    /// proposed, and saved when approved). The checks and actions arrive with parameter
+    /// references, bound here as the rest of the workflow was.
+    fn synthesize(&mut self, name: &str, checks: Vec<Check>, actions: Vec<Action>) -> Result<(), String> {
+        let index = self.index_of(name).ok_or_else(|| format!("no state `{name}` to synthesise"))?;
+        if !self.display.states[index].awaits_synthesis() {
+            return Err(format!("state `{name}` has checks already; it is not synthesised"));
+        }
+        let mut written = self.display.states[index].clone();
+        written.checks = checks;
+        written.actions = actions;
+        let mut one = self.bound.clone();
+        one.states = vec![written.clone()];
+        let bound = one.bound(self.params, false).states.remove(0);
+        let shown = {
+            let mut display = one.clone();
+            display.states = vec![written];
+            display.bound(self.params, true).states.remove(0)
+        };
+        let mut workflow = self.bound.clone();
+        workflow.states[index] = bound;
+        let matcher = crate::matcher::Matcher::new(&workflow)?;
+        self.bound = workflow;
+        self.display.states[index] = shown;
+        self.matcher = Some(matcher);
+        Ok(())
     }
 
     fn index_of(&self, name: &str) -> Option<usize> {
@@ -295,6 +369,9 @@ impl Run<'_> {
 /// A model's resolution in force: it worked once the run enters a state past `stuck_at`.
 pub(crate) struct PendingAdvice {
     pub stuck_at: Vec<String>,
+    /// For a synthesised state: its name, and whether the run has entered it since.
+    pub synthesized: Option<String>,
+    pub entered: bool,
     pub model: String,
     pub resolution: Resolution,
     pub request: Box<EscalationRequest>,

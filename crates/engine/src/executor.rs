@@ -31,6 +31,9 @@ use crate::review::{Advisor, Reviewer};
 /// The state name under which a reviewer's corrective actions are reported.
 pub const CORRECTION: &str = "(correction)";
 
+/// How long an unrecognised page waits before a prompt-only state is synthesised from it.
+const SYNTHESIS_PATIENCE: Duration = Duration::from_secs(3);
+
 /// How long the end of a run waits for the last step's recording.
 const OBSERVATION_GRACE: Duration = Duration::from_secs(5);
 /// How long it waits for earlier recordings still in flight.
@@ -283,7 +286,7 @@ impl Run<'_> {
             let now = Instant::now();
             let Some(current) = matcher.top(&matched) else {
                 let since = *no_state_since.get_or_insert(now);
-                let deadline = deadline(since, secs(config.no_states_timeout));
+                let deadline = deadline(since, self.no_state_patience());
                 if now >= deadline {
                     let failure = self.no_state(&signals);
                     return Ok(Plan::Escalate { failure, context: Context::default() });
@@ -320,6 +323,17 @@ impl Run<'_> {
                 }
             }
             return Ok(Plan::Enter { state: current, from: 0, attempt: 0, resume: None });
+        }
+    }
+
+    /// How long no state may match: `no_states_timeout`, but with prompt-only states and a
+    /// model to synthesise them, only until the page has had time to settle.
+    fn no_state_patience(&self) -> Duration {
+        let timeout = secs(self.bound.config.no_states_timeout);
+        if self.options.advisor.is_some() && self.display.states.iter().any(|s| s.awaits_synthesis()) {
+            timeout.min(SYNTHESIS_PATIENCE)
+        } else {
+            timeout
         }
     }
 
@@ -495,7 +509,11 @@ impl Run<'_> {
         if matcher.is_interrupt(index) {
             let interrupted = resume.map(|(r, _)| self.name(r));
             self.emit(Event::InterruptEntered { step, state: state.name.clone(), interrupted });
-        } else if self.pending_advice.as_ref().is_some_and(|p| !p.stuck_at.contains(&state.name)) {
+        } else if let Some(advice) = self.pending_advice.as_mut()
+            && advice.stuck_at.contains(&state.name)
+        {
+            advice.entered |= advice.synthesized.as_ref() == Some(&state.name);
+        } else if self.pending_advice.is_some() {
             let advice = self.pending_advice.take().expect("checked");
             self.emit(Event::AdviceWorked {
                 step,

@@ -27,5 +27,5 @@ pub use event::{CheckResult, Diagnosis, Event, Failure, RunStatus};
 pub use executor::{CORRECTION, RunOptions, RunReport, run};
 pub use goal::Goal;
 pub use heal::LocatorMemory;
-pub use review::{Advice, Advisor, EscalationRequest, ModelCall, Resolution, ReviewError, Reviewer};
+pub use review::{Advice, Advisor, EscalationRequest, ModelCall, Resolution, ReviewError, Reviewer, Unresolved};
 pub use tokio_util::sync::CancellationToken;

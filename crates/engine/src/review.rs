@@ -34,6 +34,16 @@ pub struct EscalationRequest {
     pub states: Vec<String>,
     /// Checks that hold on this page, offered for a new state.
     pub suggested_checks: Vec<Check>,
+    /// States known only by their prompt, which the model may make concrete from this page.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unresolved: Vec<Unresolved>,
+}
+
+/// A state still to be synthesised: its name and what it is, in words.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Unresolved {
+    pub state: String,
+    pub prompt: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -67,6 +77,14 @@ pub enum Resolution {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         before: Option<String>,
     },
+    /// This page is the prompt-only state `state`: these checks recognise it and these
+    /// actions do what its prompt says (from the model; verified by the run before use).
+    Synthesized {
+        state: String,
+        checks: Vec<Check>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        actions: Vec<Action>,
+    },
     /// Stop the run as failed.
     Abort {
         #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -82,6 +100,7 @@ impl Resolution {
             Self::Actions { .. } => "actions",
             Self::DeclareState { .. } => "declare_state",
             Self::NewState { .. } => "new_state",
+            Self::Synthesized { .. } => "synthesized",
             Self::Abort { .. } => "abort",
         }
     }

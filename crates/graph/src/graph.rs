@@ -152,8 +152,11 @@ impl Graph {
     /// is started on a page that is already open (`--resume`, a desktop), and then any state
     /// without a way in is a start.
     fn starts(&self, workflow: &Workflow) -> Vec<bool> {
-        let blank: Vec<bool> =
-            workflow.states.iter().map(|s| !s.interrupt && s.checks.iter().all(holds_on_blank_page)).collect();
+        let blank: Vec<bool> = workflow
+            .states
+            .iter()
+            .map(|s| !s.interrupt && !s.checks.is_empty() && s.checks.iter().all(holds_on_blank_page))
+            .collect();
         if blank.iter().any(|&b| b) {
             return blank;
         }

@@ -9,8 +9,20 @@ use statewright_engine::{EscalationRequest, Resolution};
 use statewright_workflow::{Action, Check, Direction, Params, Target, UrlMatch, Workflow};
 
 /// What the model may answer.
-pub const ANSWER_KINDS: &[&str] =
-    &["click", "type", "select", "press_key", "scroll", "navigate", "wait", "retry", "skip", "declare_state", "abort"];
+pub const ANSWER_KINDS: &[&str] = &[
+    "click",
+    "type",
+    "select",
+    "press_key",
+    "scroll",
+    "navigate",
+    "wait",
+    "retry",
+    "skip",
+    "declare_state",
+    "abort",
+    "synthesize",
+];
 
 /// The JSON Schema sent as `response_format` where the server takes one.
 pub fn schema() -> Value {
@@ -24,7 +36,9 @@ pub fn schema() -> Value {
             "key": { "type": "string" },
             "url": { "type": "string" },
             "state": { "type": "string" },
-            "reason": { "type": "string" }
+            "reason": { "type": "string" },
+            "checks": { "type": "array", "items": { "type": "object" } },
+            "actions": { "type": "array", "items": { "type": "object" } }
         },
         "required": ["kind", "reason"]
     })
@@ -41,7 +55,7 @@ pub fn resolution(
     params: &Params,
 ) -> Result<Resolution, String> {
     let kind = field(answer, "kind").ok_or("the answer has no `kind`")?;
-    let action = match kind.as_str() {
+    match kind.as_str() {
         "retry" => return Ok(Resolution::Retry),
         "skip" => return Ok(Resolution::Skip),
         "abort" => {
@@ -55,6 +69,21 @@ pub fn resolution(
             }
             return Ok(Resolution::DeclareState { state });
         }
+        "synthesize" => return synthesized(answer, request, workflow, params),
+        _ => {}
+    }
+    Ok(Resolution::Actions { actions: vec![action(answer, request, workflow, params)?] })
+}
+
+/// One step of the whitelist, from the model's object (`kind` plus its fields).
+fn action(
+    answer: &Map<String, Value>,
+    request: &EscalationRequest,
+    workflow: &Workflow,
+    params: &Params,
+) -> Result<Action, String> {
+    let kind = field(answer, "kind").ok_or("a step has no `kind`")?;
+    let action = match kind.as_str() {
         "click" => {
             Action::Click { target: target(answer, request)?.0, button: Default::default(), count: 1, position: None }
         }
@@ -89,7 +118,51 @@ pub fn resolution(
         "wait" => Action::Wait { seconds: 2.0_f64.min(MAX_WAIT_SECONDS) },
         other => return Err(format!("`{other}` is not something the run can do (one of {})", ANSWER_KINDS.join(", "))),
     };
-    Ok(Resolution::Actions { actions: vec![action] })
+    Ok(action)
+}
+
+/// Checks and actions for a prompt-only state, checked as a workflow file would be: typed
+/// checks, steps from the whitelist on the snapshot's elements, the whole state validated
+/// in its workflow (selectors, patterns, parameters). The page's address goes back to the
+/// parameter it came from (`{{site}}/login.html`), so the state works for other values.
+fn synthesized(
+    answer: &Map<String, Value>,
+    request: &EscalationRequest,
+    workflow: &Workflow,
+    params: &Params,
+) -> Result<Resolution, String> {
+    let state = field(answer, "state").ok_or("`synthesize` needs `state`")?;
+    if !request.unresolved.iter().any(|u| u.state == state) {
+        let open: Vec<&str> = request.unresolved.iter().map(|u| u.state.as_str()).collect();
+        return Err(format!("`{state}` is not a state waiting to be synthesised ({})", open.join(", ")));
+    }
+    let list = |key: &str| answer.get(key).and_then(Value::as_array).cloned().unwrap_or_default();
+    let mut checks = Vec::new();
+    for (i, raw) in list("checks").into_iter().enumerate() {
+        let mut check: Check = serde_json::from_value(raw).map_err(|e| format!("check {}: {e}", i + 1))?;
+        if let Check::Url { value, .. } = &mut check {
+            *value = params.templatize_prefix(value);
+        }
+        checks.push(check);
+    }
+    if checks.is_empty() {
+        return Err("a synthesised state needs at least one check".into());
+    }
+    let mut actions = Vec::new();
+    for (i, raw) in list("actions").iter().enumerate() {
+        let step = raw.as_object().ok_or_else(|| format!("action {} is not an object", i + 1))?;
+        actions.push(action(step, request, workflow, params).map_err(|e| format!("action {}: {e}", i + 1))?);
+    }
+    let mut candidate = workflow.clone();
+    let target = candidate.states.iter_mut().find(|s| s.name == state).ok_or_else(|| format!("no state `{state}`"))?;
+    target.checks = checks.clone();
+    target.actions = actions.clone();
+    let text = statewright_workflow::to_native_json(&candidate);
+    if let Err(diagnostics) = statewright_workflow::load_str(&text, "synthesised", &workflow.name) {
+        let first = diagnostics.errors().next().map(|d| d.message.clone()).unwrap_or_default();
+        return Err(format!("the synthesised state does not validate: {first}"));
+    }
+    Ok(Resolution::Synthesized { state, checks, actions })
 }
 
 fn field(answer: &Map<String, Value>, key: &str) -> Option<String> {

@@ -75,6 +75,18 @@ pub fn user(workflow: &Workflow, request: &EscalationRequest, budget: Budget) ->
     }
     let names: Vec<String> = request.states.iter().map(|s| format!("`{s}`")).collect();
     head.push_str(&format!("The workflow's states: {}\n", one_line(&names.join(", "), 1500)));
+    if !request.unresolved.is_empty() {
+        head.push_str(
+            "States not yet written down: if the page is one of them, answer {\"kind\": \"synthesize\", \
+             \"state\": its name, \"checks\": checks that recognise this page, in the workflow format \
+             ({\"type\": \"url\", \"match\": \"prefix\", \"value\": …}, {\"type\": \"element\", \"selector\": …}, \
+             {\"type\": \"text\", \"value\": …}), \"actions\": the steps that do what it says, each an object \
+             like the answers above (kind, element, text…)}:\n",
+        );
+        for u in &request.unresolved {
+            head.push_str(&format!("- `{}`: {}\n", u.state, one_line(&u.prompt, 300)));
+        }
+    }
     let params: Vec<String> = workflow
         .parameters
         .iter()

@@ -64,6 +64,16 @@ pub fn apply(
                 changes.push(format!("`{state}`: checks that failed on this page replaced by checks that hold on it"));
             }
         }
+        Resolution::Synthesized { state, checks, actions } => {
+            let s = state_mut(workflow, state)?;
+            s.checks = checks.clone();
+            s.actions = actions.clone();
+            changes.push(format!(
+                "`{state}`: synthesised from its prompt ({} check(s), {} action(s))",
+                checks.len(),
+                actions.len()
+            ));
+        }
         Resolution::NewState { state, before } => {
             let at = match before {
                 Some(name) => workflow

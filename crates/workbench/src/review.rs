@@ -125,7 +125,18 @@ pub fn approve_proposal(store: &statewright_store::Store, item: &ReviewItem, wri
     Ok(saved)
 }
 
-/// `model_fixes: auto`: approves every open proposal of run `run_id`, saving each fix.
-pub fn approve_run_proposals(store: &statewright_store::Store, run_id: &str) -> Result<Vec<SavedFix>> {
-    store.proposals(run_id)?.iter().map(|item| approve_proposal(store, item, true)).collect()
+/// Approves the open proposals of run `run_id` (`model_fixes: auto`), or with
+/// `synthesized_only` those that made a prompt-only state concrete (`--accept-synthesized`),
+/// saving each fix.
+pub fn approve_run_proposals(
+    store: &statewright_store::Store,
+    run_id: &str,
+    synthesized_only: bool,
+) -> Result<Vec<SavedFix>> {
+    store
+        .proposals(run_id)?
+        .iter()
+        .filter(|item| !synthesized_only || matches!(item.resolution, Some(Resolution::Synthesized { .. })))
+        .map(|item| approve_proposal(store, item, true))
+        .collect()
 }

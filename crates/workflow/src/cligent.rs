@@ -137,11 +137,24 @@ fn state(value: &Value, index: usize, path: &JsonPath, report: &mut Reporter) ->
         }
     };
     let continuous = map.get("continuous").and_then(Value::as_bool).unwrap_or(false);
+    // Regenerative mode: a state described in words only is synthesised on a run.
+    let prompt = (!checks_given(map) && !description.trim().is_empty()).then(|| description.clone());
     let next = map
         .get("next")
         .map(|n| deserialize::<Vec<String>>(n, &path.key("next"), report).unwrap_or_default())
         .unwrap_or_default();
-    Some(State { name, description, checks, actions, continuous, interrupt: false, next, expect: Vec::new(), terminal })
+    Some(State {
+        name,
+        description,
+        prompt,
+        checks,
+        actions,
+        continuous,
+        interrupt: false,
+        next,
+        expect: Vec::new(),
+        terminal,
+    })
 }
 
 fn list<'v>(map: &'v Map<String, Value>, key: &str, path: &JsonPath, report: &mut Reporter) -> &'v [Value] {
@@ -511,4 +524,9 @@ fn xpath_string(s: &str) -> String {
         let parts: Vec<String> = s.split('"').map(|p| format!("\"{p}\"")).collect();
         format!("concat({})", parts.join(", '\"', "))
     }
+}
+
+/// Whether the state object lists any check.
+fn checks_given(map: &serde_json::Map<String, Value>) -> bool {
+    map.get("checks").and_then(Value::as_array).is_some_and(|c| !c.is_empty())
 }

@@ -52,7 +52,14 @@ pub struct State {
     pub name: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
+    /// What this state is, in words, for the model to make concrete (CliGent's regenerative
+    /// mode), e.g. "sign in as {{username}}". A state with a prompt and no checks is
+    /// synthesised on a run: the model writes its checks and actions from the live page,
+    /// the run verifies them, and they are proposed as a fix; after that, no model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
     /// "Where am I": all must hold for the state to match. An empty list never matches.
+    #[serde(default)]
     pub checks: Vec<Check>,
     /// "What to do here", in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -516,6 +523,11 @@ impl Action {
 impl State {
     pub fn is_terminal(&self) -> bool {
         self.terminal.is_some()
+    }
+
+    /// A state the model still has to make concrete: a prompt and no checks.
+    pub fn awaits_synthesis(&self) -> bool {
+        self.checks.is_empty() && self.prompt.as_deref().is_some_and(|p| !p.trim().is_empty())
     }
 }
 

@@ -115,11 +115,11 @@ fn states(workflow: &Workflow, report: &mut Reporter) {
                 Some("state names identify states in `next`, logs and runs; make them unique".into()),
             );
         }
-        if state.checks.is_empty() {
+        if state.checks.is_empty() && !state.awaits_synthesis() {
             report.error(
                 &path.key("checks"),
                 format!("state `{}` has no checks, so it can never be recognised", state.name),
-                Some("add a check on the URL, a text, an element or the title".into()),
+                Some("add a check on the URL, a text, an element or the title, or a `prompt` for the model to synthesise them from".into()),
             );
         }
         for (key, checks) in [("checks", &state.checks), ("expect", &state.expect)] {

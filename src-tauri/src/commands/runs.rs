@@ -60,7 +60,7 @@ pub async fn start_run<R: Runtime>(
         let state = app.state::<AppState>();
         if auto_approve {
             let store = state.store();
-            let approved = blocking(move || Ok(approve_run_proposals(&*store.get()?, &run_id_for_fixes)?)).await;
+            let approved = blocking(move || Ok(approve_run_proposals(&*store.get()?, &run_id_for_fixes, false)?)).await;
             if let Err(e) = approved {
                 tracing::warn!("the model's fixes were not saved: {}", e.0.message);
             }

@@ -21,7 +21,7 @@ function edges(wf: Workflow, runs: RunDetail[]): Edge[] {
   return [...byKey.values()].map(({ total, ...e }) => ({ ...e, mean_ms: e.taken ? Math.round(total / e.taken) : null }));
 }
 
-const startsBlank = (wf: Workflow) => wf.states.filter((s) => s.checks.some((c) => c.type === 'url' && c.value === 'about:blank')).map((s) => s.name);
+const startsBlank = (wf: Workflow) => wf.states.filter((s) => (s.checks ?? []).some((c) => c.type === 'url' && c.value === 'about:blank')).map((s) => s.name);
 
 export function fakeReport(wf: Workflow, runs: RunDetail[]): GraphReport {
   const all = edges(wf, runs);

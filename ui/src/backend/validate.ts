@@ -20,8 +20,8 @@ export function fakeValidate(wf: Workflow): Diagnostic[] {
     if (!s.name.trim()) out.push(diag(`${at}.name`, 'a state needs a name'));
     if (names.has(s.name)) out.push(diag(`${at}.name`, `duplicate state name “${s.name}”`, 'state names must be unique'));
     names.add(s.name);
-    if (!s.checks.length) out.push(diag(`${at}.checks`, 'a state without checks never matches', 'add a check'));
-    s.checks.forEach((c, j) => {
+    if (!s.checks?.length && !s.prompt?.trim()) out.push(diag(`${at}.checks`, 'a state without checks never matches', 'add a check, or a prompt for the model to synthesise them from'));
+    (s.checks ?? []).forEach((c, j) => {
       const value = 'value' in c ? c.value : 'selector' in c ? c.selector : 'x';
       if (typeof value === 'string' && !value.trim()) out.push(diag(`${at}.checks[${j}]`, 'the check has an empty value'));
       if (c.type === 'url' && c.match === 'pattern') {

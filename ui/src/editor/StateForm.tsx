@@ -105,7 +105,7 @@ export function StateForm({ workflow, state, diagnostics, edit, onRenamed }: Sta
 
       <h4>Checks (all must hold)</h4>
       <Problems items={problemsAt(diagnostics, `${path}.checks`, true)} />
-      {state.checks.map((c, i) => (
+      {(state.checks ?? []).map((c, i) => (
         <div key={i} className="list-item" data-testid={`check-${i}`}>
           <div className="list-item-head">
             <select aria-label={`check ${i + 1} type`} value={c.type} onChange={(e) => edit((wf) => m.updateCheck(wf, name, i, newCheck(e.target.value as Check['type'])))}>

@@ -21,6 +21,8 @@ function Lines({ items, more }: { items: string[]; more: string }) {
 function StateNodeView({ data, selected }: NodeProps<StateNodeType>) {
   const { state, priority, active, visited, problems, findings, onRoute } = data;
   const outcome = state.terminal?.outcome;
+  // Known only by its prompt: the model writes its checks and actions on a run.
+  const awaitsSynthesis = !state.checks?.length && !!state.prompt?.trim();
   const cls = [
     'state-node',
     outcome ? `terminal-${outcome}` : '',
@@ -30,6 +32,7 @@ function StateNodeView({ data, selected }: NodeProps<StateNodeType>) {
     problems ? 'has-problems' : '',
     findings.length ? 'has-findings' : '',
     onRoute ? 'on-route' : '',
+    awaitsSynthesis ? 'awaits-synthesis' : '',
   ]
     .filter(Boolean)
     .join(' ');
@@ -42,6 +45,7 @@ function StateNodeView({ data, selected }: NodeProps<StateNodeType>) {
         </span>
         <span className="node-name">{state.name}</span>
         {state.continuous && <span className="node-tag">continuous</span>}
+        {state.prompt && <span className="node-tag prompt-tag">{awaitsSynthesis ? 'prompt only' : 'prompt'}</span>}
         {outcome && <span className={`node-tag outcome-${outcome}`}>{outcome}</span>}
         {problems > 0 && (
           <span className="node-problems" title={`${problems} problem(s)`}>
@@ -54,9 +58,15 @@ function StateNodeView({ data, selected }: NodeProps<StateNodeType>) {
           </span>
         )}
       </div>
-      <div className="node-checks">
-        <Lines items={state.checks.map(checkShort)} more="checks" />
-      </div>
+      {awaitsSynthesis ? (
+        <div className="node-prompt" title="synthesised by the model on a run, then proposed as a fix">
+          “{state.prompt}”
+        </div>
+      ) : (
+        <div className="node-checks">
+          <Lines items={(state.checks ?? []).map(checkShort)} more="checks" />
+        </div>
+      )}
       {(state.actions?.length ?? 0) > 0 && (
         <div className="node-actions">
           <Lines items={(state.actions ?? []).map((a, i) => `${i + 1}. ${actionShort(a)}`)} more="actions" />

@@ -40,7 +40,7 @@ export async function layout(wf: Workflow): Promise<Positions> {
       'elk.edgeRouting': 'POLYLINE',
       'elk.layered.crossingMinimization.greedySwitch.type': 'OFF',
     },
-    children: wf.states.map((s) => ({ id: s.name, width: NODE_WIDTH, height: nodeHeight(s.checks.length, s.actions?.length ?? 0) })),
+    children: wf.states.map((s) => ({ id: s.name, width: NODE_WIDTH, height: nodeHeight((s.checks?.length ?? 0), s.actions?.length ?? 0) })),
     edges: wf.states.flatMap((s) =>
       (s.next ?? []).filter((n) => names.has(n) && n !== s.name).map((n, i) => ({ id: `${s.name}\u0000${n}\u0000${i}`, sources: [s.name], targets: [n] })),
     ),

@@ -96,7 +96,7 @@ function checkIndex<T>(items: T[], i: number, what: string) {
 
 export function addCheck(wf: Workflow, state: string, check: Check): Workflow {
   const s = wf.states[stateIndex(wf, state)];
-  return updateState(wf, state, { checks: [...s.checks, check] });
+  return updateState(wf, state, { checks: [...(s.checks ?? []), check] });
 }
 
 export function updateCheck(wf: Workflow, state: string, i: number, check: Check): Workflow {

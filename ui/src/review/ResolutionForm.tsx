@@ -8,7 +8,8 @@ import { ObjectForm } from '../editor/ObjectForm';
 import { checkShort } from '../editor/summary';
 import type { PageElement, Resolution, ReviewView } from '../bindings';
 
-type Kind = Resolution['kind'];
+// What a person answers here; `synthesized` comes from the model only.
+type Kind = Exclude<Resolution['kind'], 'synthesized'>;
 const KINDS: [Kind, string][] = [
   ['retry', 'Retry'],
   ['skip', 'Skip the action'],

@@ -24,6 +24,8 @@ export function applyResolution(wf: Workflow, review: ReviewView, r: Resolution)
       if (from && from.next?.length) next = setNext(next, from.name, [...from.next, r.state.name]);
       return next;
     }
+    case 'synthesized':
+      return updateState(wf, r.state, { checks: r.checks, actions: r.actions ?? [] });
     default:
       return wf;
   }

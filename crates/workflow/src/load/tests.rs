@@ -364,3 +364,26 @@ fn no_input_makes_the_loader_panic() {
         }
     }
 }
+
+#[test]
+fn prompt_only_states_load_natively_and_from_cligent_descriptions() {
+    let native = r#"{"version": 1, "name": "w", "states": [
+        {"name": "Done", "checks": [{"type": "text", "value": "ok"}], "terminal": {"outcome": "success"}},
+        {"name": "Sign in", "prompt": "sign in as {{user}}", "next": ["Done"]}
+    ], "parameters": {"user": {"default": "ann"}}}"#;
+    let loaded = load_str(native, "w.json", "w").unwrap();
+    assert!(loaded.workflow.states[1].awaits_synthesis());
+
+    let no_prompt = native.replace(r#""prompt": "sign in as {{user}}", "#, "");
+    let e = load_str(&no_prompt, "w.json", "w").unwrap_err().to_string();
+    assert!(e.contains("has no checks") && e.contains("`prompt`"), "{e}");
+
+    let cligent = r#"[
+        {"name": "start", "description": "Open the shop and sign in", "next": ["done"]},
+        {"name": "done", "checks": [{"type": "text", "value": "Welcome"}], "end_state": "signed in"}
+    ]"#;
+    let loaded = load_str(cligent, "c.json", "c").unwrap();
+    let start = &loaded.workflow.states[0];
+    assert_eq!(start.prompt.as_deref(), Some("Open the shop and sign in"));
+    assert!(start.awaits_synthesis());
+}

@@ -47,6 +47,7 @@ fn main() {
             }),
             states: workflow.states.iter().map(|s| s.name.clone()).collect(),
             suggested_checks: vec![],
+            unresolved: vec![],
         };
         let mut times: Vec<Duration> = (0..15)
             .map(|_| {

@@ -69,6 +69,7 @@ fn request(page_text: &str) -> EscalationRequest {
         }),
         states: vec!["Done".into(), "Login".into(), "Start".into()],
         suggested_checks: vec![],
+        unresolved: vec![],
     }
 }
 

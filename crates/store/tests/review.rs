@@ -22,6 +22,7 @@ fn request() -> EscalationRequest {
         observation: None,
         states: vec!["Cart".into(), "Done".into()],
         suggested_checks: Vec::new(),
+        unresolved: vec![],
     }
 }
 

@@ -23,6 +23,7 @@ const COMMANDS: &[&str] = &[
     "decide_proposal",
     "model_settings",
     "save_model_settings",
+    "synthesize_state",
 ];
 
 fn main() {

@@ -54,6 +54,7 @@ fn handlers<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Sen
         commands::reviews::decide_proposal,
         commands::settings::model_settings,
         commands::settings::save_model_settings,
+        commands::synthesis::synthesize_state,
     ]
 }
 

@@ -36,3 +36,29 @@ test('the model is configured from the app, and the key stays write-only', async
   await again.getByRole('button', { name: 'Remove key' }).click();
   assert.equal(await page.evaluate(() => window.statewrightFake.model.api_key), null);
 });
+
+test('a prompt-only state is synthesised from a past run’s page into the editor', async () => {
+  const { page } = app;
+  await page.evaluate(() => {
+    const fake = window.statewrightFake;
+    const wf = JSON.parse(fake.files.get('demo-shop.json'));
+    const login = wf.states.find((s) => s.name === 'Login page');
+    delete login.checks;
+    delete login.actions;
+    login.prompt = 'The sign-in form: sign in as {{username}}';
+    fake.writeFromOutside('demo-shop.json', wf);
+  });
+  await page.getByTestId('workflow-entry').filter({ hasText: 'demo-shop' }).click();
+  await page.waitForSelector('.state-node.awaits-synthesis[data-state="Login page"]');
+  assert.match(await page.getByTestId('node-Login page').innerText(), /prompt only[\s\S]*sign in as/);
+
+  const steps = await page.evaluate(() => window.statewrightFake.runs.values().next().value.steps.map((s) => s.state));
+  await page.getByTestId('past-run').first().click();
+  await page.getByTestId('timeline-step').nth(steps.indexOf('Login page')).locator('button').click();
+  const offer = page.getByTestId('synthesize');
+  await offer.getByRole('button', { name: 'Synthesise from this page' }).click();
+  await page.waitForSelector('[data-testid="toast"]:has-text("Login page synthesised from step")');
+  await page.waitForFunction(() => !document.querySelector('.state-node.awaits-synthesis'));
+  assert.match(await page.getByTestId('node-Login page').innerText(), /login\.html/);
+  assert.match(await page.getByTestId('doc-title').innerText(), /•/, 'the change is unsaved, for review');
+});

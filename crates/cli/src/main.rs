@@ -22,6 +22,7 @@ mod progress;
 mod review_cmd;
 mod run;
 mod runs_cmd;
+mod synthesize_cmd;
 mod workflow_cmds;
 
 #[derive(Parser)]
@@ -61,6 +62,8 @@ enum Command {
     },
     /// Test paths: a small set of routes from the start that together take every edge.
     Paths(graph_cmds::PathsArgs),
+    /// Write a prompt-only state with the model, from a page a past run saw.
+    Synthesize(synthesize_cmd::SynthesizeArgs),
     /// Convert a workflow (e.g. a CliGent file) to the native format.
     Convert {
         input: PathBuf,
@@ -111,6 +114,7 @@ fn main() -> ExitCode {
             Command::Goto(args) => run::goto(args).await,
             Command::Validate { files, json, strict, store } => workflow_cmds::validate(&files, json, strict, &store),
             Command::Paths(args) => graph_cmds::paths(args),
+            Command::Synthesize(args) => synthesize_cmd::synthesize_state(args).await,
             Command::Convert { input, output } => workflow_cmds::convert(&input, &output),
             Command::Schema => {
                 out!("{}", statewright_workflow::json_schema());

@@ -354,3 +354,67 @@ fn prompt_only_states_are_synthesised_once_and_then_replay_with_no_model() {
     assert_eq!(summary(&out)["llm_calls"], 0);
     assert_eq!(model.requests().len(), 2);
 }
+
+#[test]
+fn a_prompt_only_state_is_synthesised_from_a_past_runs_page() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let model = runtime.block_on(ScriptedModel::start(vec![Rule::respond("synthesize", synthesis)]));
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    // A run of the complete workflow keeps every page it saw.
+    let full = workflow_copy(dir.path());
+    let out = statewright(&["run", full.to_str().unwrap(), "--demo-site", "-p", "seed=3", "--json"], &runs);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let run_id = summary(&out)["run_id"].as_str().unwrap().to_owned();
+    let shown: Value =
+        serde_json::from_slice(&statewright(&["runs", "show", &run_id, "--json"], &runs).stdout).unwrap();
+    let step =
+        shown["steps"].as_array().unwrap().iter().find(|s| s["state"] == "Login page").unwrap()["step"].to_string();
+
+    let workflow = prompt_only_copy(dir.path());
+    let wf = workflow.to_str().unwrap();
+    let url = model.url();
+    let synthesize = |extra: &[&str]| {
+        let mut args = vec![
+            "synthesize",
+            wf,
+            "Login page",
+            "--run",
+            &run_id[..8],
+            "--step",
+            &step,
+            "--llm-url",
+            &url,
+            "--llm-model",
+            "m",
+        ];
+        args.extend(extra);
+        statewright(&args, &runs)
+    };
+    let out = synthesize(&["--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(result["checks"][0]["value"], "{{site}}/login.html", "{result}");
+    assert_eq!(result["saved_to"], Value::Null, "nothing is written without --save");
+    assert!(!std::fs::read_to_string(&workflow).unwrap().contains("#username"));
+
+    let out = synthesize(&["--save"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("+"), "the diff is shown");
+    let saved = std::fs::read_to_string(&workflow).unwrap();
+    assert!(saved.contains("#username") && saved.contains("{{password}}"), "{saved}");
+
+    // A state that has no prompt, a step that does not exist: clear errors, exit 2.
+    let out = statewright(
+        &["synthesize", wf, "Cart", "--run", &run_id, "--step", &step, "--llm-url", &url, "--llm-model", "m"],
+        &runs,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("has no prompt"), "{}", text(&out.stderr));
+    let out = statewright(
+        &["synthesize", wf, "Home page", "--run", &run_id, "--step", "999", "--llm-url", &url, "--llm-model", "m"],
+        &runs,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("has no step 999"), "{}", text(&out.stderr));
+}

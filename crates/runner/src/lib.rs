@@ -16,6 +16,7 @@ mod prepare;
 mod record;
 mod request;
 mod summary;
+pub mod synthesis;
 
 pub use error::{RunError, RunErrorKind};
 pub use prepare::{PreparedRun, prepare};

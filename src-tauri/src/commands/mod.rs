@@ -5,6 +5,7 @@ pub mod graph;
 pub mod reviews;
 pub mod runs;
 pub mod settings;
+pub mod synthesis;
 pub mod workflows;
 
 use crate::error::{CommandError, CommandResult, ErrorCode};

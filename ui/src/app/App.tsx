@@ -137,6 +137,21 @@ export function App({ backend }: { backend: Backend }) {
     }
   };
 
+  /** The model writes a prompt-only state from a past step's page; the editor gets it unsaved. */
+  const synthesize = async (state: string, step: number) => {
+    if (!wf || !run.id) return;
+    try {
+      const r = await backend.synthesizeState(wf, state, run.id, step);
+      if (r.kind !== 'synthesized') return;
+      editor.edit((w) => ({ ...w, states: w.states.map((s) => (s.name === r.state ? { ...s, checks: r.checks, actions: r.actions ?? [] } : s)) }));
+      editor.setSelected(r.state);
+      setView('editor');
+      notify(`${r.state} synthesised from step ${step}: review it, then save`);
+    } catch (e) {
+      fail(e);
+    }
+  };
+
   const openReviews = reviews.filter((r) => r.status === 'open').length;
 
   return (
@@ -200,6 +215,7 @@ export function App({ backend }: { backend: Backend }) {
               positions={editor.positions}
               shotUrl={(p) => backend.screenshotUrl(p)}
               onCancel={() => run.id && void backend.cancelRun(run.id).catch(fail)}
+              onSynthesize={(state, step) => void synthesize(state, step)}
             />
           )}
           {view === 'review' && <ReviewPanel backend={backend} reviews={reviews} notify={notify} />}

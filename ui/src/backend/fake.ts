@@ -256,6 +256,15 @@ export class FakeBackend implements Backend {
     return this.modelSettings();
   }
 
+  /** A stand-in for the model: recognise the step's page by its address. */
+  async synthesizeState(workflow: Workflow, state: string, runId: string, step: number): Promise<Resolution> {
+    if (!this.model.url) throw new BackendError('invalid_settings', 'no model is configured (Model… in the top bar)');
+    const s = (await this.openRun(runId)).steps.find((x) => x.step === step);
+    if (!s) throw new BackendError('not_found', `run ${runId} has no step ${step}`);
+    if (!workflow.states.some((x) => x.name === state && x.prompt)) throw new BackendError('not_found', `state \`${state}\` has no prompt`);
+    return { kind: 'synthesized', state, checks: [{ type: 'url', match: 'prefix', value: s.url.split('?')[0] }], actions: [] };
+  }
+
   async decideProposal(id: number, approve: boolean): Promise<void> {
     const review = await this.showReview(id);
     if (review.status !== 'open' || !review.proposed_by || !review.resolution) throw new BackendError('not_open', `review #${id} is not an open proposal`);

@@ -57,6 +57,8 @@ export class TauriBackend implements Backend {
   resolveReview = (id: number, resolution: Resolution, save: boolean) => call<void>('resolve_review', { id, resolution, save });
   decideProposal = (id: number, approve: boolean) => call<void>('decide_proposal', { id, approve });
   modelSettings = () => call<ModelSettings>('model_settings');
+  synthesizeState = (workflow: Workflow, state: string, runId: string, step: number) =>
+    call<Resolution>('synthesize_state', { workflow, target: state, run_id: runId, step });
   saveModelSettings = (change: ModelSettingsChange) => call<ModelSettings>('save_model_settings', { change });
 
   async watchReviews(onChange: () => void): Promise<Unsubscribe> {

@@ -69,6 +69,9 @@ export interface Backend {
   /** Called whenever the set of open reviews may have changed. */
   watchReviews(onChange: () => void): Promise<Unsubscribe>;
 
+  /** A prompt-only state written by the model from the page step `step` of run `runId`
+   * saw: a `synthesized` resolution, for the editor to apply (unsaved). */
+  synthesizeState(workflow: Workflow, state: string, runId: string, step: number): Promise<Resolution>;
   /** The model the LLM stage asks (the key is never returned, only whether one is set). */
   modelSettings(): Promise<ModelSettings>;
   saveModelSettings(change: ModelSettingsChange): Promise<ModelSettings>;

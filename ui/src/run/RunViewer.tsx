@@ -18,11 +18,14 @@ export interface RunViewerProps {
   positions: Positions;
   shotUrl: (p: string) => string;
   onCancel: () => void;
+  /** Synthesise prompt-only `state` from step `step`'s page (the workflow must be open). */
+  onSynthesize?: (state: string, step: number) => void;
 }
 
 const FINAL = new Set(['succeeded', 'failed', 'cancelled', 'interrupted']);
 
-export function RunViewer({ view, runId, live, workflow, positions, shotUrl, onCancel }: RunViewerProps) {
+export function RunViewer({ view, runId, live, workflow, positions, shotUrl, onCancel, onSynthesize }: RunViewerProps) {
+  const promptStates = useMemo(() => (workflow?.states ?? []).filter((s) => s.prompt?.trim() && !s.checks?.length).map((s) => s.name), [workflow]);
   // null = follow the newest step.
   const [picked, setPicked] = useState<number | null>(null);
   useEffect(() => setPicked(null), [runId]);
@@ -79,7 +82,13 @@ export function RunViewer({ view, runId, live, workflow, positions, shotUrl, onC
             <p className="empty">The workflow of this run is not open.</p>
           )}
         </div>
-        <aside className="side-panel">{step ? <StepDetail step={step} shotUrl={shotUrl} /> : <p className="empty">Waiting for the first step…</p>}</aside>
+        <aside className="side-panel">
+          {step ? (
+            <StepDetail step={step} shotUrl={shotUrl} promptStates={live ? [] : promptStates} onSynthesize={onSynthesize && ((s) => onSynthesize(s, step.step))} />
+          ) : (
+            <p className="empty">Waiting for the first step…</p>
+          )}
+        </aside>
       </div>
       {count > 0 && (
         <label className="scrubber">

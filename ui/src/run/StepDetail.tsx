@@ -1,8 +1,11 @@
+import { useState } from 'react';
 import { actionShort } from '../editor/summary';
 import type { StepView } from './reducer';
 
-/** One step opened: checks, actions with arguments, durations and errors, the screenshot. */
-export function StepDetail({ step, shotUrl }: { step: StepView; shotUrl: (p: string) => string }) {
+/** One step opened: checks, actions with arguments, durations and errors, the screenshot;
+ * and, for a workflow with prompt-only states, *Synthesise from this page*. */
+export function StepDetail({ step, shotUrl, promptStates = [], onSynthesize }: { step: StepView; shotUrl: (p: string) => string; promptStates?: string[]; onSynthesize?: (state: string) => void }) {
+  const [target, setTarget] = useState(promptStates[0] ?? '');
   return (
     <section className="step-detail" data-testid="step-detail" aria-label={`step ${step.step}`}>
       <h3>
@@ -40,6 +43,17 @@ export function StepDetail({ step, shotUrl }: { step: StepView; shotUrl: (p: str
             </li>
           ))}
         </ul>
+      )}
+      {onSynthesize && promptStates.length > 0 && (
+        <p className="synthesize" data-testid="synthesize">
+          <select aria-label="state to synthesise" value={target} onChange={(e) => setTarget(e.target.value)}>
+            {promptStates.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>{' '}
+          <button onClick={() => onSynthesize(target || promptStates[0])}>Synthesise from this page</button>
+          <span className="hint"> the model writes the state's checks and actions; you review them in the editor</span>
+        </p>
       )}
       {step.screenshot && <img className="full-shot" src={shotUrl(step.screenshot)} alt={`step ${step.step} full screenshot`} data-testid="full-screenshot" />}
     </section>

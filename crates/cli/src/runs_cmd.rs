@@ -201,6 +201,9 @@ fn render(d: &RunDetail) -> String {
     if let Some(failure) = &r.failure {
         let _ = writeln!(out, "failure {failure}");
     }
+    if r.llm_calls > 0 {
+        let _ = writeln!(out, "model {} call(s) · {} tokens · ${:.4}", r.llm_calls, r.llm_tokens, r.llm_cost);
+    }
     let mut actions = d.actions.iter().peekable();
     for step in &d.steps {
         let _ = writeln!(
@@ -218,6 +221,21 @@ fn render(d: &RunDetail) -> String {
         for check in step.checks.as_array().into_iter().flatten() {
             let mark = if check["passed"] == json!(true) { "✓" } else { "✗" };
             let _ = writeln!(out, "     {mark} {}", check["check"].as_str().unwrap_or_default());
+        }
+        for c in d.model_calls.iter().filter(|c| c.step == step.step) {
+            let verdict = match (&c.call.error, c.call.accepted) {
+                (Some(error), _) => format!("refused: {error}"),
+                (None, true) => "used".to_owned(),
+                (None, false) => "not used".to_owned(),
+            };
+            let _ = writeln!(
+                out,
+                "     model {} · {} ms · {} tokens · {verdict} · {}",
+                c.call.model,
+                c.call.latency_ms,
+                c.call.prompt_tokens + c.call.completion_tokens,
+                c.call.answer.split_whitespace().collect::<Vec<_>>().join(" ")
+            );
         }
         while let Some(a) = actions.next_if(|a| a.step <= step.step) {
             if a.kind == "preempted" {

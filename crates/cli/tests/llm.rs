@@ -93,6 +93,8 @@ fn the_model_unblocks_a_drifted_run_its_fixes_are_approved_and_the_next_run_need
         let image = request["messages"][1]["content"][1]["image_url"]["url"].as_str().unwrap_or_default();
         assert!(image.starts_with("data:image/jpeg;base64,"), "a set-of-mark screenshot is sent");
     }
+    let human = text(&statewright(&["runs", "show", run["run_id"].as_str().unwrap()], &runs).stdout);
+    assert!(human.contains("model 2 call(s) · 240 tokens") && human.contains("model scripted ·"), "{human}");
     let shown = statewright(&["runs", "show", run["run_id"].as_str().unwrap(), "--json"], &runs);
     let calls = serde_json::from_slice::<Value>(&shown.stdout).unwrap()["model_calls"].clone();
     assert_eq!(calls.as_array().map(Vec::len), Some(2), "{calls}");

@@ -27,6 +27,7 @@
  *   scrollIntoView(target)                 -> {ok, message?, rect?}
  *   snapshot(maxTextChars)                 -> {url, title, text, elements: [...], truncated?}
  *   describe(target)                       -> {ok, count, visibleCount, description?, message?}
+ *   record(binding)                        -> true; reports what a person does to window[binding] (see "record")
  *
  * Probe:  {kind:'text', value, mode:'equals'|'contains'} | {kind:'element', by:'css'|'xpath', selector}
  * Target: exactly one of {css|xpath|text|role} (+ name with role) (+ nth, 0-based, negative from the end)
@@ -49,6 +50,7 @@
   const O_freeze = Object.freeze;
   const O_getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
   const A_isArray = Array.isArray;
+  const JSON_stringify = JSON.stringify;
   const A_sort = uncurry(Array.prototype.sort);
   const N_isFinite = Number.isFinite;
   const _parseInt = parseInt;
@@ -93,6 +95,7 @@
   const El_getBCR = uncurry(ElP.getBoundingClientRect);
   const El_matches = uncurry(ElP.matches);
   const El_closest = uncurry(ElP.closest);
+  const El_qsa = uncurry(ElP.querySelectorAll);
   const El_getAttribute = uncurry(ElP.getAttribute);
   const El_hasAttribute = uncurry(ElP.hasAttribute);
   const El_scrollIntoView = uncurry(ElP.scrollIntoView);
@@ -1452,6 +1455,8 @@
     'a[href], button, input, select, textarea, summary, ' +
     '[role=button], [role=link], [role=checkbox], [role=radio], [role=tab], [role=menuitem], [role=option], ' +
     '[role=combobox], [role=textbox], [role=switch], [onclick]';
+  // A modal or dialog: what is inside it is an overlay of the page, not the page.
+  const DIALOG_SELECTOR = 'dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]';
   const TEST_ID_ATTRS = ['data-testid', 'data-test-id', 'data-test', 'data-qa', 'data-cy'];
   const MAX_SNAPSHOT_ELEMENTS = 500;
 
@@ -1590,6 +1595,8 @@
       if (typeof h === 'string' && h) e.href = h;
     }
     if (isDisabled(el)) e.disabled = true;
+    const dialog = El_closest(el, DIALOG_SELECTOR);
+    if (dialog) e.dialog = truncate(accName(dialog), 80) || 'dialog';
     return e;
   }
 
@@ -1731,6 +1738,43 @@
     return pickTarget(res, candidate) === el ? candidate : null;
   }
 
+  const CONTEXT_LABELS = 'h1, h2, h3, h4, h5, h6, [role=heading], legend, caption, label';
+  const MAX_CONTEXT_DEPTH = 6;
+
+  /** An XPath string literal, or null for text holding both kinds of quote. */
+  function xpathLiteral(v) {
+    if (S_indexOf(v, "'") < 0) return "'" + v + "'";
+    if (S_indexOf(v, '"') < 0) return '"' + v + '"';
+    return null;
+  }
+
+  /**
+   * For an element among look-alikes (the "Add to cart" of every result card): an XPath that
+   * names it by the heading or label of the nearest container holding only it, so it finds
+   * the same card wherever the cards are sorted, where `nth` would follow the position.
+   */
+  function contextualXPath(el) {
+    const own = altText(el);
+    const ownLit = own && own.length <= MAX_ALTERNATIVE_TEXT ? xpathLiteral(own) : null;
+    if (!ownLit) return null;
+    const self = '//' + el.localName + '[normalize-space()=' + ownLit + ']';
+    let cur = el.parentElement;
+    for (let depth = 0; cur && cur.localName !== 'body' && depth < MAX_CONTEXT_DEPTH; depth++, cur = cur.parentElement) {
+      const labels = El_qsa(cur, CONTEXT_LABELS);
+      for (let i = 0; i < labels.length; i++) {
+        const label = labels[i];
+        if (Node_contains(label, el)) continue;
+        const text = norm(innerTextOf(label));
+        const lit = text && text.length <= MAX_ALTERNATIVE_TEXT ? xpathLiteral(text) : null;
+        if (!lit) continue;
+        const xpath = '//' + cur.localName + '[.//' + label.localName + '[normalize-space()=' + lit + ']]' + self;
+        const res = resolveTarget({ xpath: xpath });
+        if (!res.invalid && res.list.length === 1 && res.list[0] === el) return xpath;
+      }
+    }
+    return null;
+  }
+
   function alternativesFor(el, original) {
     const out = [];
     const seen = new _Set();
@@ -1754,7 +1798,19 @@
     const role = roleOf(el);
     if (role && out.length < early) {
       const name = accName(el);
-      if (name) offer({ role: role, name: name }, early);
+      if (name) {
+        offer({ role: role, name: name }, early);
+        // Ambiguous by role and name: say which one by its context, before any position.
+        const last = out[out.length - 1];
+        if (last && typeof last.nth === 'number' && out.length < early) {
+          const xpath = contextualXPath(el);
+          if (xpath) {
+            out[out.length - 1] = { xpath: xpath };
+            push(out, last);
+            Set_add(seen, targetKey({ xpath: xpath }));
+          }
+        }
+      }
     }
     if (hasStableId(el)) offer({ css: '#' + CSS_escape(el.id) }, early);
     const formName = El_getAttribute(el, 'name');
@@ -1776,6 +1832,151 @@
     try { return alternativesFor(el, original); } catch (_) { return []; }
   }
 
+
+  // ---------------------------------------------------------------------------
+  // 10. record: what a person does, for `statewright record`
+  // ---------------------------------------------------------------------------
+  // Each report is one JSON string: the act (click, type, select, key, scroll), the page as
+  // it was when the act began (snapshotted in the capture phase, before the page's own
+  // handlers run), and the ways to find the element acted on, most stable first. Typing is
+  // reported once per field, when the person leaves it or does something else. A password
+  // field's value never leaves the page: only that it was typed into. Only trusted events
+  // (a person's, or input sent over the DevTools protocol) are reported.
+  const TEXT_INPUT_TYPES = makeSet('text search email url tel password number date time datetime-local month week');
+  const RECORDED_KEYS = makeSet('Enter Escape Tab ArrowUp ArrowDown PageUp PageDown');
+  const SCROLL_SETTLE_MS = 400;
+  const MIN_RECORDED_SCROLL = 200;
+  let recorder = null;
+
+  function isTextField(el) {
+    if (!el || el.nodeType !== 1) return false;
+    const tag = el.localName;
+    if (tag === 'textarea') return true;
+    if (tag === 'input') return TEXT_INPUT_TYPES[inputType(el)] === true;
+    return el.isContentEditable === true;
+  }
+
+  function eventTarget(e) {
+    const path = typeof e.composedPath === 'function' ? e.composedPath() : null;
+    const t = path && path.length ? path[0] : e.target;
+    return t && t.nodeType === 1 ? t : t && t.parentElement ? t.parentElement : null;
+  }
+
+  function located(el) {
+    const alternatives = alternativesSafely(el, null);
+    const out = {
+      target: alternatives.length ? alternatives[0] : { css: uniqueSelector(el) },
+      alternatives: alternatives,
+      description: describeEl(el),
+    };
+    const dialog = El_closest(el, DIALOG_SELECTOR);
+    if (dialog) out.dialog = truncate(accName(dialog), 80) || 'dialog';
+    return out;
+  }
+
+  function report(msg) {
+    try { recorder.send(JSON_stringify(msg)); } catch (_) { /* the recorder went away */ }
+  }
+
+  function flushTyping() {
+    const t = recorder.typing;
+    if (!t) return;
+    recorder.typing = null;
+    const secret = t.el.localName === 'input' && inputType(t.el) === 'password';
+    const value = t.el.isContentEditable ? norm(innerTextOf(t.el)) : _String(t.el.value || '');
+    const msg = { kind: 'type', page: t.page, secret: secret, text: secret ? '' : value };
+    const loc = t.loc;
+    msg.target = loc.target; msg.alternatives = loc.alternatives; msg.description = loc.description;
+    if (loc.dialog) msg.dialog = loc.dialog;
+    report(msg);
+  }
+
+  function act(kind, el, extra) {
+    flushScroll();
+    flushTyping();
+    const msg = { kind: kind, page: snapshot(20000) };
+    if (el) {
+      const loc = located(el);
+      msg.target = loc.target; msg.alternatives = loc.alternatives; msg.description = loc.description;
+      if (loc.dialog) msg.dialog = loc.dialog;
+    }
+    for (const k in extra) msg[k] = extra[k];
+    report(msg);
+  }
+
+  function onClick(e) {
+    if (!e.isTrusted) return;
+    const raw = eventTarget(e);
+    if (!raw) return;
+    const el = retargetInteractive(raw, '');
+    // Focusing a field is not an act: what is typed into it is. A label passes its click on
+    // to its control, which is reported then.
+    if (isTextField(el) || el.localName === 'select') return;
+    if (el.localName === 'label' && el.control) return;
+    act('click', el, { button: e.button === 2 ? 'right' : e.button === 1 ? 'middle' : 'left', count: e.detail >= 2 ? 2 : 1 });
+  }
+
+  function onInput(e) {
+    if (!e.isTrusted) return;
+    const el = eventTarget(e);
+    if (!isTextField(el)) return;
+    if (recorder.typing && recorder.typing.el === el) return;
+    flushScroll();
+    flushTyping();
+    recorder.typing = { el: el, page: snapshot(20000), loc: located(el) };
+  }
+
+  function onChange(e) {
+    const el = eventTarget(e);
+    if (!el || el.localName !== 'select') return;
+    const opt = el.selectedIndex >= 0 ? el.options[el.selectedIndex] : null;
+    act('select', el, { value: _String(el.value), label: opt ? norm(opt.text) : '' });
+  }
+
+  function onKeyDown(e) {
+    if (!e.isTrusted || e.isComposing) return;
+    const combo = (e.ctrlKey || e.metaKey) && !isTextField(eventTarget(e));
+    if (RECORDED_KEYS[e.key] !== true && !combo) return;
+    if (e.key === 'Control' || e.key === 'Meta' || e.key === 'Shift' || e.key === 'Alt') return;
+    let key = e.key;
+    if (e.shiftKey && key.length > 1) key = 'Shift+' + key;
+    if (e.altKey) key = 'Alt+' + key;
+    if (e.metaKey) key = 'Meta+' + key;
+    if (e.ctrlKey) key = 'Control+' + key;
+    act('key', null, { key: key });
+  }
+
+  function flushScroll() {
+    const s = recorder.scroll;
+    if (!s) return;
+    recorder.scroll = null;
+    cancel(s.timer);
+    const dy = M_round(W.scrollY - s.fromY);
+    if (dy >= MIN_RECORDED_SCROLL || dy <= -MIN_RECORDED_SCROLL) report({ kind: 'scroll', page: s.page, dy: dy });
+  }
+
+  function onScroll(e) {
+    if (e.target !== doc() && e.target !== W) return;
+    if (!recorder.scroll) recorder.scroll = { fromY: recorder.lastY, page: snapshot(20000), timer: null };
+    cancel(recorder.scroll.timer);
+    recorder.scroll.timer = later(function () { flushScroll(); recorder.lastY = W.scrollY; }, SCROLL_SETTLE_MS);
+  }
+
+  function record(binding) {
+    if (recorder) return true;
+    const send = W[binding];
+    if (typeof send !== 'function') return false;
+    recorder = { send: send, typing: null, scroll: null, lastY: W.scrollY };
+    ET_add(W, 'click', onClick, true);
+    ET_add(W, 'input', onInput, true);
+    ET_add(W, 'change', onChange, true);
+    ET_add(W, 'keydown', onKeyDown, true);
+    ET_add(W, 'scroll', onScroll, true);
+    ET_add(W, 'focusout', function (e) { if (recorder.typing && eventTarget(e) === recorder.typing.el) flushTyping(); }, true);
+    ET_add(W, 'pagehide', function () { flushTyping(); flushScroll(); }, true);
+    return true;
+  }
+
   // ---------------------------------------------------------------------------
   // Install
   // ---------------------------------------------------------------------------
@@ -1790,6 +1991,7 @@
     scrollIntoView: scrollIntoView,
     snapshot: snapshot,
     describe: describe,
+    record: record,
   });
   O_defineProperty(W, '__statewright', { value: api, writable: false, enumerable: false, configurable: true });
 })();

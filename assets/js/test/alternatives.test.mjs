@@ -121,11 +121,12 @@ describe('alternatives', () => {
     ]);
   });
 
-  test('several matches are told apart with nth; the path anchors at a stable id', async () => {
+  test('look-alikes are named by their container\'s heading first, then told apart with nth; the path anchors at a stable id', async () => {
     const cards = ['Kettle', 'Pan', 'Pot'].map((n) => `<article><h3>${n}</h3><button>Add to cart</button></article>`);
     const page = await open(`<section id="results">${cards.join('')}</section>`);
     const list = await assertAllDesignate(page, { xpath: '//article[h3="Pan"]//button' });
     assert.deepEqual(list, [
+      { xpath: "//article[.//h3[normalize-space()='Pan']]//button[normalize-space()='Add to cart']" },
       { role: 'button', name: 'Add to cart', nth: 1 },
       { text: 'Add to cart', nth: 1 },
       { css: '#results > article:nth-of-type(2) > button' },

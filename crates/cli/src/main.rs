@@ -16,6 +16,7 @@ macro_rules! out {
     ($($t:tt)*) => { $crate::out::write(format_args!($($t)*)) };
 }
 
+mod compile_cmd;
 mod graph_cmds;
 mod out;
 mod progress;
@@ -64,6 +65,9 @@ enum Command {
     Paths(graph_cmds::PathsArgs),
     /// Write a prompt-only state with the model, from a page a past run saw.
     Synthesize(synthesize_cmd::SynthesizeArgs),
+    /// Compile a demonstration (a run, a run folder, a seed 003 session folder) into a draft
+    /// workflow, or merge it into an existing draft.
+    Compile(compile_cmd::CompileArgs),
     /// Convert a workflow (e.g. a CliGent file) to the native format.
     Convert {
         input: PathBuf,
@@ -115,6 +119,7 @@ fn main() -> ExitCode {
             Command::Validate { files, json, strict, store } => workflow_cmds::validate(&files, json, strict, &store),
             Command::Paths(args) => graph_cmds::paths(args),
             Command::Synthesize(args) => synthesize_cmd::synthesize_state(args).await,
+            Command::Compile(args) => compile_cmd::compile_cmd(args),
             Command::Convert { input, output } => workflow_cmds::convert(&input, &output),
             Command::Schema => {
                 out!("{}", statewright_workflow::json_schema());

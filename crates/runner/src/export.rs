@@ -88,6 +88,7 @@ pub fn export(store: &Store, id: &str, dir: &Path, images: Images) -> Result<()>
             "attempts": a.attempts,
             "error": a.error,
             "by_state": a.by_state,
+            "alternatives": a.alternatives,
             "screenshot": screenshot_of_step.get(&a.step),
         }));
     }

@@ -52,6 +52,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0004_step_matches.sql"),
     include_str!("migrations/0005_model_calls.sql"),
     include_str!("migrations/0006_proposals.sql"),
+    include_str!("migrations/0007_action_alternatives.sql"),
 ];
 
 /// The schema version this build writes.

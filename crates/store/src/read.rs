@@ -81,6 +81,9 @@ pub struct ActionRecord {
     pub at_ms: i64,
     pub artifact_name: Option<String>,
     pub artifact_path: Option<String>,
+    /// Other ways to find the element acted on, most stable first (targets, as JSON).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alternatives: Option<Value>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -251,7 +254,7 @@ impl Store {
             .conn
             .prepare_cached(
                 "SELECT seq, step, state, idx, kind, args, detail, error, by_state, elapsed_ms, duration_ms, attempts,
-                        at_ms, artifact_name, artifact_path
+                        at_ms, artifact_name, artifact_path, alternatives
                  FROM actions WHERE run_id = ?1 ORDER BY seq",
             )
             .map_err(|e| self.err(e))?;
@@ -273,6 +276,7 @@ impl Store {
                     at_ms: row.get(12)?,
                     artifact_name: row.get(13)?,
                     artifact_path: row.get(14)?,
+                    alternatives: json_col(row, 15)?,
                 })
             })
             .map_err(|e| self.err(e))?

@@ -337,8 +337,8 @@ impl Store {
                 exec(
                     tx,
                     "INSERT INTO actions (run_id, seq, step, state, idx, kind, args, detail, error, elapsed_ms,
-                                          duration_ms, attempts, at_ms, artifact_name, artifact_path)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                                          duration_ms, attempts, at_ms, artifact_name, artifact_path, alternatives)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
                     params![
                         run.id,
                         seq,
@@ -354,7 +354,8 @@ impl Store {
                         attempts,
                         now,
                         artifact_name,
-                        artifact_path
+                        artifact_path,
+                        (!alternatives.is_empty()).then(|| serde_json::to_string(alternatives)).transpose()?
                     ],
                 )
                 .map_err(|e| self.err(e))?;

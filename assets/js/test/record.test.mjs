@@ -1,0 +1,135 @@
+// Tests for record(): what `statewright record` hears of a person's acts. Real input events
+// (playwright-core's mouse and keyboard go through the DevTools protocol's Input domain, as a
+// person's do) on /usr/bin/chromium; the reports arrive through a binding, as in the recorder.
+import { test, describe, before, after, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const LIB = path.resolve(here, '..', 'statewright.js');
+
+let browser;
+let server;
+let base;
+const openContexts = [];
+
+before(async () => {
+  server = http.createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><html><head><title>blank</title></head><body></body></html>');
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${server.address().port}`;
+  browser = await chromium.launch({
+    executablePath: process.env.STATEWRIGHT_CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run'],
+  });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await new Promise((resolve) => server.close(resolve));
+});
+
+afterEach(async () => {
+  while (openContexts.length) await openContexts.pop().close().catch(() => {});
+});
+
+/** A page showing `html` with the recorder on; returns it and the list its reports go to. */
+async function recording(html) {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
+  openContexts.push(context);
+  const page = await context.newPage();
+  const reports = [];
+  await page.exposeBinding('__swRecord', (_source, json) => { reports.push(JSON.parse(json)); });
+  await page.addInitScript({ path: LIB });
+  await page.goto(`${base}/blank.html`);
+  await page.setContent(html);
+  assert.equal(await page.evaluate(() => window.__statewright.record('__swRecord')), true);
+  return { page, reports };
+}
+
+/** Waits until `n` reports have arrived (bindings are asynchronous). */
+async function arrived(reports, n) {
+  for (let i = 0; i < 100 && reports.length < n; i++) await new Promise((r) => setTimeout(r, 20));
+  return reports;
+}
+
+describe('record', () => {
+  test('a click is reported with the page before it and its most stable locator', async () => {
+    const cards = ['Kettle', 'Pan', 'Pot'].map((n) => `<article><h3>${n}</h3><button>Add to cart</button></article>`);
+    const { page, reports } = await recording(`<h1>Results</h1><section>${cards.join('')}</section>
+      <script>document.querySelectorAll('button').forEach((b) => b.onclick = () => { b.textContent = 'Added'; });</script>`);
+    await page.locator('article').nth(1).getByRole('button').click();
+    const [r] = await arrived(reports, 1);
+    assert.equal(r.kind, 'click');
+    assert.deepEqual(r.target, { xpath: "//article[.//h3[normalize-space()='Pan']]//button[normalize-space()='Add to cart']" });
+    assert.deepEqual(r.alternatives[1], { role: 'button', name: 'Add to cart', nth: 1 });
+    assert.equal(r.count, 1);
+    assert.equal(r.button, 'left');
+    // The page as it was before the page's handler ran: the button still says "Add to cart".
+    assert.equal(r.page.elements.filter((e) => e.name === 'Add to cart').length, 3);
+    assert.ok(r.page.text.includes('Results'));
+  });
+
+  test('typing is one report per field, with the final text; a password\'s value never leaves the page', async () => {
+    const { page, reports } = await recording(`<form>
+      <label for="u">Username</label><input id="u">
+      <label for="p">Password</label><input id="p" type="password">
+      <button type="button">Sign in</button></form>`);
+    await page.getByLabel('Username').click();
+    await page.keyboard.type('alice');
+    await page.getByLabel('Password').click();
+    await page.keyboard.type('hunter2');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await arrived(reports, 4);
+    assert.deepEqual(reports.map((r) => r.kind), ['type', 'type', 'key', 'click'], JSON.stringify(reports.map((r) => r.kind)));
+    assert.deepEqual([reports[0].text, reports[0].secret, reports[0].target], ['alice', false, { role: 'textbox', name: 'Username' }]);
+    assert.deepEqual([reports[1].text, reports[1].secret], ['', true]);
+    assert.ok(!JSON.stringify(reports).includes('hunter2'), 'the password is in no report');
+    assert.equal(reports[2].key, 'Enter');
+    assert.deepEqual(reports[3].target, { role: 'button', name: 'Sign in' });
+  });
+
+  test('a label\'s click is reported once, as its control\'s; selects report value and label', async () => {
+    const { page, reports } = await recording(`<label><input type="checkbox" id="terms"> I agree</label>
+      <select id="qty"><option value="1">One</option><option value="2">Two</option></select>`);
+    await page.getByText('I agree').click();
+    await page.locator('#qty').selectOption('2');
+    await arrived(reports, 2);
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(reports.map((r) => r.kind), ['click', 'select']);
+    assert.deepEqual(reports[0].target, { role: 'checkbox', name: 'I agree' });
+    assert.deepEqual([reports[1].value, reports[1].label], ['2', 'Two']);
+  });
+
+  test('acts inside a dialog say so; script clicks are not a person\'s', async () => {
+    const { page, reports } = await recording(`<main><button id="go">Go</button></main>
+      <div role="dialog" aria-modal="true" aria-labelledby="t"><h2 id="t">We value your privacy</h2>
+      <button id="ok">Accept all</button></div>`);
+    await page.evaluate(() => document.getElementById('go').click());
+    await page.getByRole('button', { name: 'Accept all' }).click();
+    await arrived(reports, 1);
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(reports.length, 1, 'the scripted click is not reported');
+    assert.equal(reports[0].dialog, 'We value your privacy');
+    const inDialog = reports[0].page.elements.find((e) => e.name === 'Accept all');
+    assert.equal(inDialog.dialog, 'We value your privacy', 'snapshots mark what is inside a dialog');
+    assert.equal(reports[0].page.elements.find((e) => e.name === 'Go').dialog, undefined);
+  });
+
+  test('a scroll that matters is one report with its distance', async () => {
+    const { page, reports } = await recording(`<div style="height:5000px">tall</div>`);
+    await page.mouse.move(500, 300);
+    for (let i = 0; i < 6; i++) await page.mouse.wheel(0, 200);
+    await arrived(reports, 1);
+    assert.equal(reports.length, 1);
+    assert.equal(reports[0].kind, 'scroll');
+    assert.equal(reports[0].dy, 1200);
+  });
+});

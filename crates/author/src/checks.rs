@@ -1,0 +1,266 @@
+//! Choosing a state's checks from recorded pages: checks that hold on every page of the
+//! situation and, together, on no page of any other, so that no two states of a draft match
+//! the same recorded page. Checks are judged against snapshots, conservatively: a check is
+//! taken to hold only where the snapshot shows it does, and to be absent only where the
+//! page's text does not even mention it.
+
+use statewright_workflow::{Check, SelectorKind, TextMatch, UrlMatch};
+
+use crate::trajectory::{Page, normalize};
+
+/// How a recorded page answers a check; `None` when a snapshot cannot tell (an XPath).
+pub fn holds(check: &Check, page: &Page) -> Option<bool> {
+    let (positive, negate) = match check {
+        Check::Url { mode, value, negate } => (url_matches(*mode, value, &page.url), *negate),
+        Check::Title { value, negate, .. } => (page.title == *value, *negate),
+        Check::Text { mode, value, negate } => {
+            let v = normalize(value);
+            let shown = page.elements.iter().any(|e| match mode {
+                TextMatch::Equals => normalize(e.label()) == v,
+                TextMatch::Contains => normalize(e.label()).contains(&v),
+            });
+            // Absent only if the page's text does not mention it at all.
+            let mentioned = page.text.contains(&v);
+            return match (*negate, shown, mentioned) {
+                (false, true, _) => Some(true),
+                (false, false, false) => Some(false),
+                (true, _, false) => Some(true),
+                (true, true, _) => Some(false),
+                _ => None,
+            };
+        }
+        Check::Element { by: SelectorKind::Css, selector, negate } => {
+            (page.elements.iter().any(|e| e.selector == *selector), *negate)
+        }
+        Check::Element { by: SelectorKind::Xpath, selector, negate } => {
+            // Our own XPaths name their element and its context by text: all of it shown.
+            let literals = xpath_literals(selector);
+            if literals.is_empty() {
+                return None;
+            }
+            (literals.iter().all(|l| page.text.contains(l.as_str())), *negate)
+        }
+        _ => return None,
+    };
+    Some(positive != negate)
+}
+
+fn url_matches(mode: UrlMatch, value: &str, url: &str) -> bool {
+    match mode {
+        UrlMatch::Exact => url == value,
+        UrlMatch::Prefix => url.starts_with(value),
+        UrlMatch::Pattern => regex::Regex::new(value).is_ok_and(|r| r.is_match(url)),
+    }
+}
+
+/// The quoted strings of an XPath (`normalize-space()='Pan'`).
+fn xpath_literals(xpath: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = xpath;
+    while let Some(i) = rest.find(['\'', '"']) {
+        let quote = rest.as_bytes()[i] as char;
+        let tail = &rest[i + 1..];
+        let Some(end) = tail.find(quote) else { break };
+        out.push(tail[..end].to_owned());
+        rest = &tail[end + 1..];
+    }
+    out
+}
+
+/// Where a page is: origin and path, with path segments that carry ids made a pattern.
+pub fn url_check(url: &str) -> Option<Check> {
+    if url == "about:blank" {
+        return Some(Check::Url { mode: UrlMatch::Exact, value: url.to_owned(), negate: false });
+    }
+    let (origin, rest) = split_origin(url)?;
+    let path = rest.split(['?', '#']).next().unwrap_or("");
+    let segments: Vec<&str> = path.split('/').collect();
+    let carries_ids = segments.iter().any(|s| looks_like_id(s));
+    let at_root = path.is_empty() || path == "/" || path == "/index.html";
+    if !carries_ids && !at_root {
+        return Some(Check::Url { mode: UrlMatch::Prefix, value: format!("{origin}{path}"), negate: false });
+    }
+    // The root would be a prefix of every page of the site; ids vary between visits.
+    let pattern: Vec<String> =
+        segments.iter().map(|s| if looks_like_id(s) { "[^/?#]+".to_owned() } else { regex::escape(s) }).collect();
+    let mut path_pattern = pattern.join("/");
+    if at_root {
+        path_pattern = "/(index\\.html)?".to_owned();
+    }
+    // The origin stays as written (its dots match themselves too), so that a parameter
+    // standing for it (`{{site}}`) can still be written in.
+    Some(Check::Url { mode: UrlMatch::Pattern, value: format!("^{origin}{path_pattern}([?#].*)?$"), negate: false })
+}
+
+fn split_origin(url: &str) -> Option<(&str, &str)> {
+    let scheme_end = url.find("://")? + 3;
+    let path_start = url[scheme_end..].find(['/', '?', '#']).map(|i| scheme_end + i).unwrap_or(url.len());
+    Some((&url[..path_start], &url[path_start..]))
+}
+
+/// A path segment that names one record rather than a page: digits, a hash, a UUID.
+fn looks_like_id(segment: &str) -> bool {
+    let digits = segment.chars().filter(char::is_ascii_digit).count();
+    !segment.is_empty()
+        && (digits == segment.len()
+            || (segment.len() >= 16 && segment.chars().all(|c| c.is_ascii_hexdigit() || c == '-'))
+            || digits >= 4)
+}
+
+/// A CSS selector a redesign is likely to keep: an id that looks hand-written, a test id,
+/// a form field's name.
+pub fn stable_selector(selector: &str) -> bool {
+    let simple_id = selector.strip_prefix('#').is_some_and(|id| {
+        !id.is_empty()
+            && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            && id.chars().filter(char::is_ascii_digit).count() < 3
+    });
+    let attribute = selector.contains("[data-test") || selector.contains("[name=");
+    (simple_id || attribute) && !selector.contains(' ') && !selector.contains(":nth")
+}
+
+/// A visible label worth a check: short, and not a number that changes between visits.
+pub fn stable_label(label: &str) -> bool {
+    let n = label.chars().count();
+    (2..=60).contains(&n) && label.chars().filter(char::is_ascii_digit).count() < 3 && !label.contains('•')
+}
+
+/// What is known about a situation while its checks are chosen.
+pub struct Choice<'a> {
+    /// The situation's pages: every check must hold on each.
+    pub positives: Vec<&'a Page>,
+    /// Every other situation's pages: together, the checks must fail on each.
+    pub negatives: Vec<&'a Page>,
+}
+
+impl Choice<'_> {
+    /// `chosen` extended, most telling candidate first, until no negative page matches all
+    /// of them. Returns the pages still matched (they could not be told apart).
+    pub fn complete(&self, chosen: &mut Vec<Check>) -> usize {
+        let mut remaining: Vec<&Page> =
+            self.negatives.iter().copied().filter(|p| chosen.iter().all(|c| holds(c, p) != Some(false))).collect();
+        let candidates = self.candidates();
+        while !remaining.is_empty() {
+            let best = candidates
+                .iter()
+                .filter(|c| !chosen.contains(c))
+                .map(|c| (remaining.iter().filter(|p| holds(c, p) == Some(false)).count(), c))
+                .filter(|(excluded, _)| *excluded > 0)
+                // The first of the best: candidates come in order of preference.
+                .min_by_key(|(excluded, _)| std::cmp::Reverse(*excluded));
+            let Some((_, check)) = best else { break };
+            chosen.push(check.clone());
+            remaining.retain(|p| holds(check, p) != Some(false));
+        }
+        remaining.len()
+    }
+
+    /// Checks that hold on every positive page, in order of preference (ties go to the
+    /// earlier): stable selectors, visible labels, the title, then absences.
+    fn candidates(&self) -> Vec<Check> {
+        let Some(first) = self.positives.first() else { return Vec::new() };
+        let on_all = |c: &Check| self.positives.iter().all(|p| holds(c, p) == Some(true));
+        let mut out: Vec<Check> = Vec::new();
+        let push = |c: Check, out: &mut Vec<Check>| {
+            if !out.contains(&c) && on_all(&c) {
+                out.push(c);
+            }
+        };
+        for e in &first.elements {
+            if stable_selector(&e.selector) {
+                push(Check::Element { by: SelectorKind::Css, selector: e.selector.clone(), negate: false }, &mut out);
+            }
+        }
+        for e in &first.elements {
+            if stable_label(e.label()) && e.value != e.label() {
+                push(Check::Text { mode: TextMatch::Equals, value: normalize(e.label()), negate: false }, &mut out);
+            }
+        }
+        if !first.title.is_empty() {
+            push(Check::Title { mode: Default::default(), value: first.title.clone(), negate: false }, &mut out);
+        }
+        for page in &self.negatives {
+            for e in &page.elements {
+                if stable_selector(&e.selector) {
+                    push(
+                        Check::Element { by: SelectorKind::Css, selector: e.selector.clone(), negate: true },
+                        &mut out,
+                    );
+                }
+                if stable_label(e.label()) {
+                    push(Check::Text { mode: TextMatch::Equals, value: normalize(e.label()), negate: true }, &mut out);
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trajectory::Element;
+
+    fn page(url: &str, labels: &[(&str, &str)]) -> Page {
+        let elements = labels
+            .iter()
+            .map(|(selector, name)| Element {
+                selector: (*selector).into(),
+                name: (*name).into(),
+                role: "button".into(),
+                ..Element::default()
+            })
+            .collect::<Vec<_>>();
+        let text = labels.iter().map(|(_, n)| *n).collect::<Vec<_>>().join(" ");
+        Page { url: url.into(), text, elements, ..Page::default() }
+    }
+
+    #[test]
+    fn urls_are_generalised_where_they_carry_ids() {
+        let check = |u| match url_check(u) {
+            Some(Check::Url { mode, value, .. }) => (mode, value),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(check("http://h:1/login.html?seed=3"), (UrlMatch::Prefix, "http://h:1/login.html".into()));
+        let (mode, value) = check("http://h:1/orders/12345/edit");
+        assert_eq!(mode, UrlMatch::Pattern);
+        let re = regex::Regex::new(&value).unwrap();
+        assert!(re.is_match("http://h:1/orders/99/edit") && !re.is_match("http://h:1/orders/99/view"));
+        let (_, root) = check("http://h:1/?seed=3");
+        let re = regex::Regex::new(&root).unwrap();
+        assert!(
+            re.is_match("http://h:1/") && re.is_match("http://h:1/index.html") && !re.is_match("http://h:1/login.html")
+        );
+    }
+
+    #[test]
+    fn checks_tell_a_situation_from_every_other_page() {
+        let search = page("http://h/search", &[("#product", "Product"), ("#search", "Search")]);
+        let results = page("http://h/search", &[("#product", "Product"), ("#search", "Search"), ("", "Add to cart")]);
+        let choice = Choice { positives: vec![&search], negatives: vec![&results] };
+        let mut chosen = vec![url_check(&search.url).unwrap()];
+        assert_eq!(choice.complete(&mut chosen), 0);
+        assert_eq!(chosen[1], Check::Text { mode: TextMatch::Equals, value: "Add to cart".into(), negate: true });
+        assert!(chosen.iter().all(|c| holds(c, &search) == Some(true)));
+
+        let choice = Choice { positives: vec![&results], negatives: vec![&search] };
+        let mut chosen = vec![url_check(&results.url).unwrap()];
+        assert_eq!(choice.complete(&mut chosen), 0);
+        assert_eq!(chosen[1], Check::Text { mode: TextMatch::Equals, value: "Add to cart".into(), negate: false });
+
+        // Two identical pages cannot be told apart, and the chooser says so.
+        let twin = search.clone();
+        let choice = Choice { positives: vec![&search], negatives: vec![&twin] };
+        assert_eq!(choice.complete(&mut vec![url_check(&search.url).unwrap()]), 1);
+    }
+
+    #[test]
+    fn text_is_absent_only_where_the_page_does_not_mention_it() {
+        let mut p = page("http://h/", &[("#a", "Sign in")]);
+        p.text.push_str(" Order confirmed");
+        let absent = |v: &str| holds(&Check::Text { mode: TextMatch::Equals, value: v.into(), negate: true }, &p);
+        assert_eq!(absent("Sign in"), Some(false));
+        assert_eq!(absent("Order confirmed"), None, "mentioned, maybe as a heading the snapshot does not list");
+        assert_eq!(absent("Checkout"), Some(true));
+    }
+}

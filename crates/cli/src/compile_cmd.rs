@@ -1,0 +1,137 @@
+//! `statewright compile`: a demonstration (a stored run, a run folder, a seed 003 session
+//! folder) compiled into a draft workflow; into an existing draft, merged.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use serde_json::json;
+use statewright_author::{CompileOptions, CompileReport, MergeReport, Trajectory, compile, merge};
+use statewright_store::Store;
+use statewright_workflow::{load_file, load_str, to_native_json};
+
+use crate::exit;
+use crate::run::parse_param;
+
+#[derive(Args)]
+pub struct CompileArgs {
+    /// A run (an id or a unique prefix) or a folder: a run folder (timeline.json) or a seed
+    /// 003 session folder (action_timeline.json and step-NNN.json).
+    source: String,
+    /// Write the draft here; a workflow already there gets what this demonstration adds
+    /// (merging). Without it the draft goes to stdout.
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    /// A parameter's value in the demonstration: literals equal to it become `{{NAME}}`.
+    #[arg(short, long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
+    params: Vec<(String, String)>,
+    /// The draft's name.
+    #[arg(long)]
+    name: Option<String>,
+    /// Print what was compiled as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+    #[arg(long, env = "STATEWRIGHT_RUNS_DIR", default_value = "runs")]
+    runs_dir: PathBuf,
+    #[arg(long, env = "STATEWRIGHT_DB", value_name = "FILE")]
+    db: Option<PathBuf>,
+}
+
+pub fn compile_cmd(args: CompileArgs) -> u8 {
+    match run(&args) {
+        Ok(()) => exit::SUCCEEDED,
+        Err((code, message)) => {
+            eprintln!("statewright: {message}");
+            code
+        }
+    }
+}
+
+fn run(args: &CompileArgs) -> Result<(), (u8, String)> {
+    let invalid = |m: String| (exit::INVALID, m);
+    let trajectory = read(args).map_err(invalid)?;
+    let options = CompileOptions { name: args.name.clone(), parameters: args.params.clone() };
+    let draft = compile(&trajectory, &options);
+    let (workflow, merged) = match args.out.as_deref().filter(|p| p.exists()) {
+        Some(path) => {
+            let existing = load_file(path).map_err(|d| invalid(format!("cannot merge into it:\n{d}")))?.workflow;
+            let (w, report) = merge(&existing, &draft, &args.params);
+            (w, Some(report))
+        }
+        None => (draft.workflow.clone(), None),
+    };
+    let text = to_native_json(&workflow);
+    // The draft must load as any workflow does; if it does not, that is our bug, said plainly.
+    if let Err(d) = load_str(&text, "draft.json", &workflow.name) {
+        return Err((exit::FAILED, format!("the compiled draft does not validate (please report this):\n{d}")));
+    }
+    match &args.out {
+        Some(path) => write(path, &text).map_err(|e| (exit::FAILED, e))?,
+        None if !args.json => println!("{text}"),
+        None => {}
+    }
+    if args.json {
+        let doc = json!({
+            "report": draft.report,
+            "merge": merged,
+            "out": args.out,
+            "workflow": args.out.is_none().then_some(&workflow),
+        });
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+    } else {
+        describe(&draft.report, merged.as_ref(), args.out.as_deref());
+    }
+    Ok(())
+}
+
+fn read(args: &CompileArgs) -> Result<Trajectory, String> {
+    let path = Path::new(&args.source);
+    if path.is_dir() {
+        return statewright_author::from_folder(path).map_err(|e| e.to_string());
+    }
+    let db = args.db.clone().unwrap_or_else(|| Store::default_path(&args.runs_dir));
+    if !db.exists() {
+        return Err(format!("`{}` is not a folder, and there is no run store at {}", args.source, db.display()));
+    }
+    let store = Store::open(&db).map_err(|e| e.to_string())?;
+    let id = store.resolve_run(&args.source).map_err(|e| e.to_string())?;
+    statewright_author::from_run(&store, &id).map_err(|e| e.to_string())
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    let tmp = path.with_extension("tmp~");
+    std::fs::write(&tmp, text)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+fn describe(report: &CompileReport, merged: Option<&MergeReport>, out: Option<&Path>) {
+    eprintln!(
+        "compiled {}: {} pages and {} acts → {} states and {} actions{}{}",
+        report.source,
+        report.pages,
+        report.acts,
+        report.states,
+        report.actions,
+        if report.interrupts.is_empty() {
+            String::new()
+        } else {
+            format!(" (interrupts: {})", report.interrupts.join(", "))
+        },
+        if report.undone > 0 { format!("; {} acts dropped as undo pairs", report.undone) } else { String::new() },
+    );
+    for note in &report.notes {
+        eprintln!("  note: {note}");
+    }
+    if let Some(m) = merged {
+        eprintln!(
+            "merged: {} states recognised, {} added ({}), {} transitions added",
+            m.matched.len(),
+            m.added_states.len(),
+            m.added_states.join(", "),
+            m.added_transitions.len()
+        );
+    }
+    if let Some(path) = out {
+        eprintln!("wrote {}", path.display());
+    }
+}

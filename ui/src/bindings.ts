@@ -108,6 +108,8 @@ export type ActionRecord = {
   at_ms: number;
   artifact_name?: string | null;
   artifact_path?: string | null;
+  /** Other ways to find the element acted on, most stable first (targets, as JSON). */
+  alternatives?: unknown;
 };
 
 /** Circuit breakers: each trips when its count passes its limit, and the run escalates. */

@@ -110,10 +110,15 @@ fn looks_like_id(segment: &str) -> bool {
 /// A CSS selector a redesign is likely to keep: an id that looks hand-written, a test id,
 /// a form field's name.
 pub fn stable_selector(selector: &str) -> bool {
+    // As the in-page library judges ids: `option-3`, `row_12` follow a list's order.
+    let positional = |id: &str| {
+        id.rsplit(['-', '_']).next().is_some_and(|t| t.chars().all(|c| c.is_ascii_digit())) && id.contains(['-', '_'])
+    };
     let simple_id = selector.strip_prefix('#').is_some_and(|id| {
         !id.is_empty()
             && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
             && id.chars().filter(char::is_ascii_digit).count() < 3
+            && !positional(id)
     });
     let attribute = selector.contains("[data-test") || selector.contains("[name=");
     (simple_id || attribute) && !selector.contains(' ') && !selector.contains(":nth")

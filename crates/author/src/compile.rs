@@ -55,7 +55,8 @@ pub struct Draft {
 struct Situation<'a> {
     segments: Vec<Vec<&'a Page>>,
     overlay: bool,
-    terminal: bool,
+    /// Where the draft ends, and how: the goal page, or the last page when there is none.
+    terminal: Option<Outcome>,
     name: String,
 }
 
@@ -90,16 +91,24 @@ pub fn compile(trajectory: &Trajectory, options: &CompileOptions) -> Draft {
         }
         _ => last.as_ref().filter(|p| p.acts.is_empty()).cloned(),
     };
-    if goal.is_none() && !matches!(trajectory.ending, Ending::Failed { .. }) {
-        // The last act's page is where it ended: its acts are the last thing done.
-        if let Some(p) = acted.last() {
-            report.notes.push(format!("no page was seen after the last act; step {} is taken as the goal", p.step));
-        }
-    }
-
     let mut situations = situations(&acted);
     if let Some(g) = &goal {
-        situations.push(Situation { segments: vec![vec![g]], overlay: false, terminal: true, name: String::new() });
+        situations.push(Situation {
+            segments: vec![vec![g]],
+            overlay: false,
+            terminal: Some(Outcome::Success),
+            name: String::new(),
+        });
+    } else if let Some(last) = situations.iter_mut().rev().find(|s| !s.overlay) {
+        // No page after the last act: the draft ends after the last state's actions, in
+        // success when the demonstration did, else as a failure that says to record the rest.
+        let failed = matches!(trajectory.ending, Ending::Failed { .. });
+        if !failed {
+            report
+                .notes
+                .push(format!("no page was seen after the last act; step {} ends the draft", last.first().step));
+        }
+        last.terminal = Some(if failed { Outcome::Failure } else { Outcome::Success });
     }
     name_situations(&mut situations);
 
@@ -145,7 +154,7 @@ pub fn compile(trajectory: &Trajectory, options: &CompileOptions) -> Draft {
         let actions: Vec<Action> =
             s.acts().iter().map(|a| action_of(a, s.first(), &mut literals, &mut secrets)).collect();
         let checks = checks.into_iter().map(|c| template_check(c, &mut literals)).collect();
-        let next = if s.overlay || s.terminal { Vec::new() } else { successors(&situations, i) };
+        let next = if s.overlay || s.terminal.is_some() { Vec::new() } else { successors(&situations, i) };
         let steps: Vec<String> = s.segments.iter().map(|seg| seg[0].step.to_string()).collect();
         states.push(State {
             name: s.name.clone(),
@@ -164,9 +173,15 @@ pub fn compile(trajectory: &Trajectory, options: &CompileOptions) -> Draft {
             interrupt: s.overlay,
             next,
             expect: Vec::new(),
-            terminal: s
-                .terminal
-                .then(|| Terminal { outcome: Outcome::Success, message: "the demonstration ended here".into() }),
+            terminal: s.terminal.map(|outcome| Terminal {
+                outcome,
+                message: match outcome {
+                    Outcome::Success => "the demonstration ended here".into(),
+                    Outcome::Failure => {
+                        "the demonstration went wrong after this: record the rest and merge it in".into()
+                    }
+                },
+            }),
         });
         if s.overlay {
             report.interrupts.push(s.name.clone());
@@ -220,7 +235,10 @@ fn situations<'a>(pages: &[&'a Page]) -> Vec<Situation<'a>> {
                 && if overlay {
                     dialog_of(first) == dialog_of(page)
                 } else {
-                    same_place(&first.url, &page.url) && page.acts.iter().all(|a| first.has_target(a))
+                    // A page that changes under its own acts (suggestions, results loading in
+                    // place) is one state: its actions wait for their targets, where states
+                    // split at every change would re-enter the earlier one on each transient.
+                    same_place(&first.url, &page.url)
                 }
         });
         match segments.last_mut() {
@@ -238,7 +256,7 @@ fn situations<'a>(pages: &[&'a Page]) -> Vec<Situation<'a>> {
         });
         match twin {
             Some(s) => s.segments.push(seg),
-            None => out.push(Situation { segments: vec![seg], overlay, terminal: false, name: String::new() }),
+            None => out.push(Situation { segments: vec![seg], overlay, terminal: None, name: String::new() }),
         }
     }
     out
@@ -451,7 +469,7 @@ fn name_situations(situations: &mut [Situation]) {
     let mut taken = BTreeSet::new();
     for (i, s) in situations.iter_mut().enumerate() {
         let shared = base.iter().filter(|b| **b == base[i]).count() > 1;
-        let mut name = if s.terminal {
+        let mut name = if s.terminal == Some(Outcome::Success) && s.acts().is_empty() {
             format!("{} (done)", base[i])
         } else if shared {
             match s.acts().first() {

@@ -15,5 +15,5 @@ mod trajectory;
 
 pub use compile::{CompileOptions, CompileReport, Draft, compile};
 pub use merge::{MergeReport, merge};
-pub use read::{ReadError, from_folder, from_run};
+pub use read::{RECORDING, ReadError, from_folder, from_run};
 pub use trajectory::{Act, Element, Ending, Page, Trajectory, normalize};

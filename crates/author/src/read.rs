@@ -27,6 +27,9 @@ pub enum ReadError {
     NoPages(PathBuf),
 }
 
+/// The workflow name `statewright record` stores its runs under.
+pub const RECORDING: &str = "recording";
+
 /// A stored run as a trajectory.
 pub fn from_run(store: &Store, id: &str) -> Result<Trajectory, ReadError> {
     let detail = store.run_detail(id, true)?;
@@ -60,6 +63,10 @@ pub fn from_run(store: &Store, id: &str) -> Result<Trajectory, ReadError> {
         }
     }
     let mut pages: Vec<Page> = steps.into_values().collect();
+    // A recording's steps are numbered pages, not states anyone named.
+    if detail.run.workflow == RECORDING {
+        pages.iter_mut().for_each(|p| p.label = None);
+    }
     if let Some(w) = &workflow {
         let interrupts: HashSet<&str> = w.states.iter().filter(|s| s.interrupt).map(|s| s.name.as_str()).collect();
         for p in &mut pages {

@@ -120,7 +120,7 @@ impl ChromeDriver {
 
     /// A step's record: JPEG at a quality that keeps text legible, about a quarter of the
     /// PNG's size (the demo's pages: ~30 KB instead of ~130 KB), and cheaper to encode.
-    async fn screenshot_jpeg(page: &Page) -> Result<Vec<u8>, String> {
+    pub(crate) async fn screenshot_jpeg(page: &Page) -> Result<Vec<u8>, String> {
         let params = CaptureScreenshotParams::builder()
             .format(CaptureScreenshotFormat::Jpeg)
             .quality(STEP_JPEG_QUALITY)

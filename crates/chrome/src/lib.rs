@@ -7,9 +7,11 @@
 mod driver;
 mod input;
 mod page;
+mod record;
 mod session;
 
 pub use driver::ChromeDriver;
+pub use record::{Heard, Recording};
 pub use session::{LaunchOptions, endpoint_address};
 
 #[derive(Debug, thiserror::Error)]

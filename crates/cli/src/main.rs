@@ -20,6 +20,7 @@ mod compile_cmd;
 mod graph_cmds;
 mod out;
 mod progress;
+mod record_cmd;
 mod review_cmd;
 mod run;
 mod runs_cmd;
@@ -65,6 +66,8 @@ enum Command {
     Paths(graph_cmds::PathsArgs),
     /// Write a prompt-only state with the model, from a page a past run saw.
     Synthesize(synthesize_cmd::SynthesizeArgs),
+    /// Record a person's demonstration in Chromium and compile it into a draft workflow.
+    Record(record_cmd::RecordArgs),
     /// Compile a demonstration (a run, a run folder, a seed 003 session folder) into a draft
     /// workflow, or merge it into an existing draft.
     Compile(compile_cmd::CompileArgs),
@@ -119,6 +122,7 @@ fn main() -> ExitCode {
             Command::Validate { files, json, strict, store } => workflow_cmds::validate(&files, json, strict, &store),
             Command::Paths(args) => graph_cmds::paths(args),
             Command::Synthesize(args) => synthesize_cmd::synthesize_state(args).await,
+            Command::Record(args) => record_cmd::record_cmd(args).await,
             Command::Compile(args) => compile_cmd::compile_cmd(args),
             Command::Convert { input, output } => workflow_cmds::convert(&input, &output),
             Command::Schema => {

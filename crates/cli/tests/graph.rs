@@ -4,10 +4,7 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-
-use common::{command, repo, statewright, text};
+use common::{Browser, Site, repo, statewright, text};
 use serde_json::Value;
 
 const SHOP: &str = "workflows/demo-shop.json";
@@ -88,66 +85,6 @@ fn paths_take_every_declared_edge_of_the_demo_workflow_and_each_path_is_a_workfl
     args.extend(&files);
     let out = statewright(&args, dir.path());
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-}
-
-/// A Chromium another session drives, with its DevTools address.
-struct Browser(Child, String);
-
-impl Browser {
-    fn start(profile: &std::path::Path) -> Self {
-        let mut child =
-            Command::new(std::env::var("STATEWRIGHT_CHROME").unwrap_or_else(|_| "/usr/bin/chromium".into()))
-                .args([
-                    "--headless",
-                    "--no-sandbox",
-                    "--disable-gpu",
-                    "--no-first-run",
-                    "--disable-background-networking",
-                ])
-                .args(["--remote-debugging-port=0", &format!("--user-data-dir={}", profile.display()), "about:blank"])
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("start chromium");
-        let stderr = BufReader::new(child.stderr.take().unwrap());
-        let ws = stderr
-            .lines()
-            .map_while(Result::ok)
-            .find_map(|line| line.split_once("DevTools listening on ").map(|(_, url)| url.trim().to_owned()))
-            .expect("chromium prints its DevTools address");
-        Self(child, ws)
-    }
-}
-
-impl Drop for Browser {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// The demo site on a free port, served by `statewright demo-site`.
-struct Site(Child, String);
-
-impl Site {
-    fn start() -> Self {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let port_arg = port.to_string();
-        let mut child = command(&["demo-site", "--port", &port_arg], std::path::Path::new("/tmp"))
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
-        assert!(line.contains("serving on"), "{line}");
-        Self(child, format!("http://127.0.0.1:{port}"))
-    }
-}
-
-impl Drop for Site {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 #[test]

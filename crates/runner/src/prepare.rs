@@ -211,7 +211,7 @@ fn new_run_id() -> String {
 
 /// Records the run as started. Ids carry 16 random bits per second: on the rare clash with
 /// another run, draw again.
-fn start_run(
+pub(crate) fn start_run(
     store: &Store,
     workflow_name: &str,
     workflow_json: &str,

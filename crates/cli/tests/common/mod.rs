@@ -3,8 +3,9 @@
 // Each test crate uses a different subset of these helpers.
 #![allow(dead_code)]
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 
 pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -32,4 +33,64 @@ pub fn statewright(args: &[&str], runs: &Path) -> Output {
 
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A Chromium another session drives, with its DevTools address.
+pub struct Browser(pub Child, pub String);
+
+impl Browser {
+    pub fn start(profile: &std::path::Path) -> Self {
+        let mut child =
+            Command::new(std::env::var("STATEWRIGHT_CHROME").unwrap_or_else(|_| "/usr/bin/chromium".into()))
+                .args([
+                    "--headless",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--no-first-run",
+                    "--disable-background-networking",
+                ])
+                .args(["--remote-debugging-port=0", &format!("--user-data-dir={}", profile.display()), "about:blank"])
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("start chromium");
+        let stderr = BufReader::new(child.stderr.take().unwrap());
+        let ws = stderr
+            .lines()
+            .map_while(Result::ok)
+            .find_map(|line| line.split_once("DevTools listening on ").map(|(_, url)| url.trim().to_owned()))
+            .expect("chromium prints its DevTools address");
+        Self(child, ws)
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The demo site on a free port, served by `statewright demo-site`.
+pub struct Site(pub Child, pub String);
+
+impl Site {
+    pub fn start() -> Self {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let port_arg = port.to_string();
+        let mut child = command(&["demo-site", "--port", &port_arg], std::path::Path::new("/tmp"))
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
+        assert!(line.contains("serving on"), "{line}");
+        Self(child, format!("http://127.0.0.1:{port}"))
+    }
+}
+
+impl Drop for Site {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }

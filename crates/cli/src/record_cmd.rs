@@ -1,0 +1,137 @@
+//! `statewright record`: a person's demonstration recorded in Chromium (launched, or a new
+//! tab of a running browser), stored as a run, and compiled into a draft workflow.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use statewright_runner::demonstration::{RecordObserver, RecordRequest, record};
+use statewright_runner::{Browser, CancellationToken, RunErrorKind};
+use statewright_workflow::Action;
+
+use crate::exit;
+use crate::run::parse_param;
+
+#[derive(Args)]
+pub struct RecordArgs {
+    /// The first page; `{{NAME}}` in it is filled from --param (e.g. '{{site}}/?seed=3').
+    url: String,
+    /// The draft's file; a workflow already there gets what this recording adds (a popup
+    /// that only showed up this time). Default: draft.json in the recording's run folder.
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    /// Record a new tab of the browser at this DevTools endpoint instead of launching one.
+    #[arg(long, value_name = "URL")]
+    cdp_url: Option<String>,
+    /// Launch Chromium without a window (for a browser driven over the DevTools protocol).
+    #[arg(long)]
+    headless: bool,
+    /// A value used in the demonstration: the URL is filled from it, and recorded literals
+    /// equal to it are written as `{{NAME}}`, so the draft replays with other values.
+    #[arg(short, long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
+    params: Vec<(String, String)>,
+    /// Stop recording when the page's URL matches this regular expression.
+    #[arg(long, value_name = "PATTERN")]
+    until_url: Option<String>,
+    /// Serve the bundled demo site on loopback and pass its address as `site`.
+    #[arg(long)]
+    demo_site: bool,
+    /// Print the summary as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+    #[arg(long, env = "STATEWRIGHT_RUNS_DIR", default_value = "runs")]
+    runs_dir: PathBuf,
+    #[arg(long, env = "STATEWRIGHT_DB", value_name = "FILE")]
+    db: Option<PathBuf>,
+}
+
+struct Progress;
+
+impl RecordObserver for Progress {
+    fn started(&mut self, run_id: &str, url: &str) {
+        eprintln!("statewright record {run_id} · {url}");
+        eprintln!("  recording: act in the browser; Ctrl+C (or closing the tab) ends it");
+    }
+
+    fn act(&mut self, n: usize, action: &Action, description: Option<&str>) {
+        let what = match action {
+            Action::NavigateTo { url } => url.clone(),
+            Action::Type { text, .. } => format!("{text:?} into {}", description.unwrap_or("a field")),
+            Action::PressKey { key } => key.clone(),
+            Action::Scroll { direction, amount, .. } => format!("{direction:?} {amount} px").to_lowercase(),
+            _ => description.unwrap_or("").to_owned(),
+        };
+        eprintln!("  {n:>3}. {} {what}", action.kind());
+    }
+}
+
+pub async fn record_cmd(args: RecordArgs) -> u8 {
+    let until_url = match args.until_url.as_deref().map(regex::Regex::new).transpose() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("statewright: --until-url is not a valid pattern: {e}");
+            return exit::INVALID;
+        }
+    };
+    let headed = !args.headless && args.cdp_url.is_none();
+    if headed && std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
+        eprintln!("statewright: no display to show the browser on: attach to one with --cdp-url, or give --headless");
+        return exit::INVALID;
+    }
+    let browser = match args.cdp_url.clone() {
+        Some(cdp_url) => Browser::Attach { cdp_url },
+        None => Browser::Launch { headed },
+    };
+    let request = RecordRequest {
+        url: args.url.clone(),
+        params: args.params.clone(),
+        browser,
+        demo_site: args.demo_site,
+        runs_dir: args.runs_dir.clone(),
+        db: args.db.clone(),
+        out: args.out.clone(),
+        until_url,
+    };
+    let cancel = CancellationToken::new();
+    let stop = cancel.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            stop.cancel();
+        }
+    });
+    match record(request, cancel, &mut Progress).await {
+        Ok(summary) => {
+            if args.json {
+                println!("{}", serde_json::to_string_pretty(&summary).unwrap_or_default());
+            }
+            let c = &summary.compiled;
+            eprintln!(
+                "recorded {} acts in {:.1} s (ended: {}) → {} states and {} actions",
+                summary.acts,
+                summary.duration_ms as f64 / 1000.0,
+                summary.ended,
+                c.states,
+                c.actions
+            );
+            for note in &c.notes {
+                eprintln!("  note: {note}");
+            }
+            if let Some(m) = &summary.merged {
+                eprintln!(
+                    "  merged: {} states added, {} transitions added",
+                    m.added_states.len(),
+                    m.added_transitions.len()
+                );
+            }
+            eprintln!("  draft: {}", summary.draft.display());
+            eprintln!("  run folder: {}", summary.run_dir.display());
+            exit::SUCCEEDED
+        }
+        Err(e) => {
+            eprintln!("statewright: {e}");
+            match e.kind {
+                RunErrorKind::Invalid => exit::INVALID,
+                RunErrorKind::Environment => exit::FAILED,
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! `statewright record` as a user uses it, on real Chromium: a person's purchase on the
+//! demo site, driven with real input events (`fixtures/person.mjs`: playwright-core's mouse
+//! and keyboard, through the DevTools protocol's Input domain) in the tab the recorder
+//! opened, becomes a run and a draft workflow that replays on other seeds with no model.
+
+mod common;
+
+use std::process::Stdio;
+
+use common::{Browser, Site, command, statewright, text};
+use serde_json::Value;
+
+const PASSWORD: &str = "correct horse battery staple";
+const PRODUCT: &str = "Stainless steel kettle";
+
+#[test]
+fn a_recorded_purchase_compiles_to_a_draft_that_replays_on_other_seeds() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let draft = dir.path().join("draft.json");
+    let site = Site::start();
+    let browser = Browser::start(&dir.path().join("profile"));
+    let site_param = format!("site={}", site.1);
+    let draft_arg = draft.display().to_string();
+    // Seed 1 shows the "What's new" interstitial after signing in and the consent popup on
+    // the search page: one demonstration of everything the site can throw.
+    let args = [
+        "record",
+        "{{site}}/?seed={{seed}}",
+        "--cdp-url",
+        &browser.1,
+        "-p",
+        &site_param,
+        "-p",
+        "seed=1",
+        "-p",
+        &format!("product={PRODUCT}"),
+        "-p",
+        "quantity=2",
+        "-p",
+        "username=demo",
+        // The demo's sign-in page shows its password: given as a secret, it is masked.
+        "-p",
+        &format!("password={PASSWORD}"),
+        "--until-url",
+        r"confirmation\.html",
+        "--out",
+        &draft_arg,
+        "--json",
+    ];
+    let log = dir.path().join("record.log");
+    let recorder =
+        command(&args, &runs).stdout(Stdio::piped()).stderr(std::fs::File::create(&log).unwrap()).spawn().unwrap();
+
+    let log_text = || std::fs::read_to_string(&log).unwrap_or_default();
+    let person = std::process::Command::new("node")
+        .arg(common::repo().join("crates/cli/tests/fixtures/person.mjs"))
+        .args([&browser.1, &site.1, PASSWORD, PRODUCT])
+        .current_dir(common::repo())
+        .output()
+        .expect("node runs");
+    assert!(person.status.success(), "the person's script: {}\nthe recorder: {}", text(&person.stderr), log_text());
+    let out = recorder.wait_with_output().unwrap();
+    let stderr = log_text();
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["ended"], "until_url", "{summary}");
+    let acts = summary["acts"].as_u64().unwrap();
+    assert!(
+        acts >= 11,
+        "open, sign-in link, 2 fields, sign in, skip, product, option, search, add, quantity, order, consent: {stderr}"
+    );
+
+    // The trajectory is a run like any: every act a step with its page and screenshot.
+    let run_id = summary["run_id"].as_str().unwrap();
+    let shown = statewright(&["runs", "show", run_id, "--json"], &runs);
+    let detail: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    let steps = detail["steps"].as_array().unwrap();
+    assert_eq!(steps.len() as u64, acts + 1, "one step per act and the page it ended on");
+    // A screenshot taken while the page is being replaced can fail; nearly all are there.
+    let shots = steps[1..].iter().filter(|s| s["screenshot"].is_string()).count();
+    assert!(shots * 10 >= (steps.len() - 1) * 9, "{shots} screenshots for {} pages", steps.len() - 1);
+    let kinds: Vec<&str> = detail["actions"].as_array().unwrap().iter().map(|a| a["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds[0], "navigate_to");
+    assert_eq!(kinds.iter().filter(|k| **k == "type").count(), 3, "username, password, product: {kinds:?}");
+
+    // The draft: states recognised by checks, literals as parameters, the password secret.
+    let workflow: Value = serde_json::from_str(&std::fs::read_to_string(&draft).unwrap()).unwrap();
+    let states = workflow["states"].as_array().unwrap();
+    let interrupts: Vec<&Value> = states.iter().filter(|s| s["interrupt"] == true).collect();
+    assert_eq!(interrupts.len(), 1, "the consent popup is an interrupt: {workflow}");
+    assert!(states.iter().any(|s| s["terminal"]["outcome"] == "success"));
+    let params = &workflow["parameters"];
+    assert_eq!(params["password"]["secret"], true, "{params}");
+    assert!(params["password"].get("default").is_none());
+    for name in ["site", "seed", "product", "quantity", "username"] {
+        assert!(params.get(name).is_some(), "{name} is a parameter: {params}");
+    }
+    let draft_text = std::fs::read_to_string(&draft).unwrap();
+    assert!(draft_text.contains("{{product}}"), "the product typed and clicked is the parameter");
+    let validate = statewright(&["validate", &draft_arg], &runs);
+    assert_eq!(validate.status.code(), Some(0), "{}", text(&validate.stderr));
+
+    // The password was typed into a password field: it is nowhere.
+    for entry in walk(dir.path()) {
+        let bytes = std::fs::read(&entry).unwrap();
+        assert!(!String::from_utf8_lossy(&bytes).contains(PASSWORD), "{} holds the password", entry.display());
+    }
+
+    // Replays on other seeds, with no model: the consent popup comes at other moments.
+    let password = format!("password={PASSWORD}");
+    for seed in ["2", "4", "7"] {
+        let seed_param = format!("seed={seed}");
+        let out = statewright(&["run", &draft_arg, "--demo-site", "-p", &seed_param, "-p", &password, "--json"], &runs);
+        let summary: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        assert_eq!(summary["status"], "succeeded", "seed {seed}: {}", text(&out.stderr));
+        assert_eq!(summary["llm_calls"], 0);
+    }
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if !path.ends_with("profile") {
+                out.extend(walk(&path));
+            }
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}

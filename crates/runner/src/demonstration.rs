@@ -1,0 +1,376 @@
+//! Recording a person's demonstration (`statewright record`, the app's *Record*): each act
+//! with the page it was done on goes to the store as a step of a run, so the recording is a
+//! trajectory like any run's (`runs show`, `runs export`, the run viewer); at the end it is
+//! compiled into a draft workflow (merged into one that is already there).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+use statewright_author::{CompileOptions, CompileReport, MergeReport};
+use statewright_chrome::{Heard, LaunchOptions, Recording};
+use statewright_demo::{Site, SiteServer};
+use statewright_engine::{CancellationToken, Event, Observation, RunStatus};
+use statewright_store::{RunHandle, Store};
+use statewright_workflow::params::MASK;
+use statewright_workflow::{Action, Direction, MouseButton, Target, Workflow, load_file, to_native_json};
+
+use crate::error::RunError;
+use crate::export::{Images, export};
+use crate::request::Browser;
+
+/// A navigation this soon after an act was that act's doing, not a typed address.
+const CAUSED_WITHIN_MS: u128 = 2_000;
+
+pub struct RecordRequest {
+    /// The first page; `{{name}}` in it is filled from `params`.
+    pub url: String,
+    pub params: Vec<(String, String)>,
+    pub browser: Browser,
+    /// Serve the bundled demo site and pass its address as `site`.
+    pub demo_site: bool,
+    pub runs_dir: PathBuf,
+    pub db: Option<PathBuf>,
+    /// The draft's file: written, or merged into when it exists. Default: the run folder's
+    /// `draft.json`.
+    pub out: Option<PathBuf>,
+    /// Stop when the page's URL matches this pattern.
+    pub until_url: Option<regex::Regex>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RecordSummary {
+    pub run_id: String,
+    pub acts: usize,
+    pub duration_ms: u64,
+    /// Why the recording ended: `until_url`, `closed` or `stopped` (Ctrl+C).
+    pub ended: String,
+    pub draft: PathBuf,
+    pub compiled: CompileReport,
+    pub merged: Option<MergeReport>,
+    pub run_dir: PathBuf,
+}
+
+/// What the shell hears while recording.
+pub trait RecordObserver: Send {
+    fn started(&mut self, run_id: &str, url: &str);
+    fn act(&mut self, n: usize, action: &Action, description: Option<&str>);
+}
+
+pub async fn record(
+    request: RecordRequest,
+    cancel: CancellationToken,
+    observer: &mut dyn RecordObserver,
+) -> Result<RecordSummary, RunError> {
+    let mut params = request.params.clone();
+    let _site = match request.demo_site {
+        true => {
+            let server = SiteServer::start(Site::Demo, 0)
+                .await
+                .map_err(|e| RunError::environment("demo_site", format!("cannot serve the demo site: {e}")))?;
+            if !params.iter().any(|(k, _)| k == "site") {
+                params.push(("site".into(), server.url()));
+            }
+            Some(server)
+        }
+        false => None,
+    };
+    let url = fill(&request.url, &params);
+    if url.contains("{{") {
+        return Err(RunError::invalid(
+            "url",
+            format!("`{url}`: a parameter in it has no value (give it with --param)"),
+        ));
+    }
+    let db = request.db.clone().unwrap_or_else(|| Store::default_path(&request.runs_dir));
+    let store = Store::open(&db).map_err(|e| RunError::environment("store", e.to_string()))?;
+    let placeholder = Workflow {
+        version: statewright_workflow::FORMAT_VERSION,
+        name: statewright_author::RECORDING.into(),
+        description: format!("A person's demonstration, from {url}"),
+        parameters: Default::default(),
+        config: Default::default(),
+        states: Vec::new(),
+    };
+    let masked = Value::Object(params.iter().map(|(k, v)| (k.clone(), json!(mask_if_secret(k, v)))).collect());
+    let label = match &request.browser {
+        Browser::Attach { .. } => "attached browser (recording)",
+        Browser::Launch { headed: true } => "headed Chromium (recording)",
+        Browser::Launch { headed: false } => "headless Chromium (recording)",
+    };
+    let (mut handle, run_id) = crate::prepare::start_run(
+        &store,
+        statewright_author::RECORDING,
+        &serde_json::to_string(&placeholder).unwrap_or_default(),
+        &masked,
+        label,
+        None,
+    )?;
+    let options = match &request.browser {
+        Browser::Attach { cdp_url } => LaunchOptions { cdp_url: Some(cdp_url.clone()), ..LaunchOptions::default() },
+        Browser::Launch { headed } => LaunchOptions { headed: *headed, ..LaunchOptions::default() },
+    };
+    let mut recording = match Recording::start(&options).await {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = store.abort_run(handle, &e.to_string());
+            return Err(if e.is_invalid_input() {
+                RunError::invalid("cdp_url", e.to_string())
+            } else {
+                RunError::environment("browser", e.to_string())
+            });
+        }
+    };
+    observer.started(&run_id, &url);
+    let began = Instant::now();
+    let mut book = Book { store: &store, handle: &mut handle, began, step: 0, secrets: secret_values(&params) };
+    // The first act is the person's: opening the page.
+    let blank = Observation {
+        url: "about:blank".into(),
+        title: String::new(),
+        text: String::new(),
+        elements: json!([]),
+        screenshot: None,
+    };
+    let opening = Action::NavigateTo { url: url.clone() };
+    book.write(blank, &opening, None, Vec::new())?;
+    observer.act(1, &opening, None);
+    if let Err(e) = recording.open(&url).await {
+        drop(book);
+        let _ = store.abort_run(handle, &e);
+        recording.close().await;
+        return Err(RunError::environment("browser", e));
+    }
+    let mut acts = 1;
+    let mut last_act = Instant::now();
+    let mut last_page: Option<Value> = None;
+    let ended = loop {
+        let heard = tokio::select! {
+            heard = recording.next() => heard,
+            () = cancel.cancelled() => break "stopped",
+        };
+        match heard {
+            None | Some(Heard::Closed) => break "closed",
+            Some(Heard::Navigated(to)) => {
+                if request.until_url.as_ref().is_some_and(|r| r.is_match(&to)) {
+                    break "until_url";
+                }
+                let typed = last_act.elapsed().as_millis() > CAUSED_WITHIN_MS && to != url && !to.starts_with("about:");
+                if typed && let Some(page) = &last_page {
+                    let action = Action::NavigateTo { url: to.clone() };
+                    book.write(observation(page), &action, None, Vec::new())?;
+                    acts += 1;
+                    observer.act(acts, &action, None);
+                }
+            }
+            Some(Heard::Act(report)) => {
+                let Some((action, alternatives)) = action_of(&report) else { continue };
+                let page = report.get("page").cloned().unwrap_or(Value::Null);
+                let mut obs = observation(&page);
+                obs.screenshot = recording.screenshot().await.map(Arc::new);
+                let description = report.get("description").and_then(Value::as_str).map(str::to_owned);
+                book.write(obs, &action, description.clone(), alternatives)?;
+                acts += 1;
+                last_act = Instant::now();
+                last_page = Some(page);
+                observer.act(acts, &action, description.as_deref());
+            }
+        }
+    };
+    // Where it ended: the goal page, when the tab is still there to show it.
+    if let Some(page) = recording.snapshot().await {
+        let mut obs = observation(&page);
+        obs.screenshot = recording.screenshot().await.map(Arc::new);
+        book.observe(obs)?;
+    }
+    recording.close().await;
+    let steps = book.step;
+    let duration_ms = began.elapsed().as_millis() as u64;
+    drop(book);
+    let finished = Event::RunFinished {
+        status: RunStatus::Succeeded,
+        end_state: None,
+        outcome: None,
+        message: format!("recorded {acts} acts; ended: {ended}"),
+        failure: None,
+        duration_ms,
+        steps,
+        actions: acts as u32,
+    };
+    store.record(&mut handle, &finished).map_err(|e| RunError::environment("store", e.to_string()))?;
+    drop(handle);
+    let run_dir = request.runs_dir.join(&run_id);
+    export(&store, &run_id, &run_dir, Images::AsStored).map_err(|e| RunError::environment("export", e.to_string()))?;
+    let draft_path = request.out.clone().unwrap_or_else(|| run_dir.join("draft.json"));
+    let (compiled, merged) = write_draft(&store, &run_id, &draft_path, &params)?;
+    Ok(RecordSummary { run_id, acts, duration_ms, ended: ended.into(), draft: draft_path, compiled, merged, run_dir })
+}
+
+/// Compiles the recording; merges it into the draft at `path` when there is one.
+fn write_draft(
+    store: &Store,
+    run_id: &str,
+    path: &Path,
+    params: &[(String, String)],
+) -> Result<(CompileReport, Option<MergeReport>), RunError> {
+    let trajectory =
+        statewright_author::from_run(store, run_id).map_err(|e| RunError::environment("compile", e.to_string()))?;
+    let options =
+        CompileOptions { name: None, parameters: params.iter().filter(|(k, _)| !is_secret_name(k)).cloned().collect() };
+    let draft = statewright_author::compile(&trajectory, &options);
+    let (workflow, merged) = match path.exists() {
+        true => {
+            let existing =
+                load_file(path).map_err(|d| RunError::invalid("out", format!("cannot merge into it:\n{d}")))?.workflow;
+            let (w, report) = statewright_author::merge(&existing, &draft, &options.parameters);
+            (w, Some(report))
+        }
+        false => (draft.workflow.clone(), None),
+    };
+    let tmp = path.with_extension("tmp~");
+    std::fs::write(&tmp, to_native_json(&workflow))
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| RunError::environment("out", format!("cannot write {}: {e}", path.display())))?;
+    Ok((draft.report, merged))
+}
+
+/// Writes acts as steps of the recording's run: one step per act, with the page it was done on.
+struct Book<'a> {
+    store: &'a Store,
+    handle: &'a mut RunHandle,
+    began: Instant,
+    step: u32,
+    secrets: Vec<String>,
+}
+
+impl Book<'_> {
+    fn observe(&mut self, mut obs: Observation) -> Result<u32, RunError> {
+        self.step += 1;
+        self.redact(&mut obs);
+        let step = self.step;
+        let events = [
+            Event::StateEntered {
+                step,
+                state: format!("page {step}"),
+                state_index: 0,
+                visit: 1,
+                elapsed_ms: self.began.elapsed().as_millis() as u64,
+                url: obs.url.clone(),
+                checks: Vec::new(),
+                also_matched: Vec::new(),
+            },
+            Event::Observed { step, observation: obs },
+        ];
+        self.store.record_all(self.handle, &events).map_err(|e| RunError::environment("store", e.to_string()))?;
+        Ok(step)
+    }
+
+    fn write(
+        &mut self,
+        obs: Observation,
+        action: &Action,
+        detail: Option<String>,
+        alternatives: Vec<Target>,
+    ) -> Result<(), RunError> {
+        let step = self.observe(obs)?;
+        let done = Event::ActionFinished {
+            step,
+            state: format!("page {step}"),
+            index: 0,
+            action: action.clone(),
+            elapsed_ms: self.began.elapsed().as_millis() as u64,
+            duration_ms: 0,
+            attempts: 1,
+            detail,
+            error: None,
+            alternatives,
+            artifact: None,
+        };
+        self.store.record(self.handle, &done).map_err(|e| RunError::environment("store", e.to_string()))
+    }
+
+    /// Values of secret parameters never reach the store, even if a page shows one.
+    fn redact(&self, obs: &mut Observation) {
+        for secret in &self.secrets {
+            for field in [&mut obs.url, &mut obs.title, &mut obs.text] {
+                *field = field.replace(secret.as_str(), MASK);
+            }
+            if let Ok(text) = serde_json::to_string(&obs.elements)
+                && text.contains(secret.as_str())
+            {
+                obs.elements = serde_json::from_str(&text.replace(secret.as_str(), MASK)).unwrap_or(json!([]));
+            }
+        }
+    }
+}
+
+fn observation(page: &Value) -> Observation {
+    let text = |k: &str| page.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+    Observation {
+        url: text("url"),
+        title: text("title"),
+        text: text("text"),
+        elements: page.get("elements").cloned().unwrap_or(json!([])),
+        screenshot: None,
+    }
+}
+
+/// A reported act as a typed action, validated like any: what does not parse is dropped.
+fn action_of(report: &Value) -> Option<(Action, Vec<Target>)> {
+    let target = || serde_json::from_value::<Target>(report.get("target")?.clone()).ok();
+    let alternatives: Vec<Target> = report
+        .get("alternatives")
+        .and_then(Value::as_array)
+        .map(|l| l.iter().filter_map(|t| serde_json::from_value(t.clone()).ok()).collect())
+        .unwrap_or_default();
+    let s = |k: &str| report.get(k).and_then(Value::as_str).map(str::to_owned);
+    let action = match report.get("kind")?.as_str()? {
+        "click" => Action::Click {
+            target: target()?,
+            button: match s("button").as_deref() {
+                Some("right") => MouseButton::Right,
+                Some("middle") => MouseButton::Middle,
+                _ => MouseButton::Left,
+            },
+            count: report.get("count").and_then(Value::as_u64).unwrap_or(1).clamp(1, 3) as u32,
+            position: None,
+        },
+        "type" => {
+            let secret = report.get("secret").and_then(Value::as_bool) == Some(true);
+            Action::Type { target: target()?, text: if secret { MASK.to_owned() } else { s("text")? }, clear: true }
+        }
+        "select" => Action::SelectOption { target: target()?, value: s("value"), label: None },
+        "key" => {
+            let key = s("key")?;
+            statewright_workflow::keys::parse_key_combo(&key).ok()?;
+            Action::PressKey { key }
+        }
+        "scroll" => {
+            let dy = report.get("dy").and_then(Value::as_i64)?;
+            let direction = if dy < 0 { Direction::Up } else { Direction::Down };
+            Action::Scroll { direction, amount: dy.unsigned_abs().min(100_000) as u32, target: None }
+        }
+        _ => return None,
+    };
+    Some((action, alternatives))
+}
+
+fn fill(template: &str, params: &[(String, String)]) -> String {
+    params.iter().fold(template.to_owned(), |s, (k, v)| s.replace(&format!("{{{{{k}}}}}"), v))
+}
+
+/// Parameters named like secrets are kept out of the store and the draft's defaults.
+fn is_secret_name(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    ["password", "passwd", "secret", "token", "api_key", "apikey", "pin"].iter().any(|s| n.contains(s))
+}
+
+fn mask_if_secret(name: &str, value: &str) -> String {
+    if is_secret_name(name) { MASK.to_owned() } else { value.to_owned() }
+}
+
+fn secret_values(params: &[(String, String)]) -> Vec<String> {
+    params.iter().filter(|(k, v)| is_secret_name(k) && !v.is_empty()).map(|(_, v)| v.clone()).collect()
+}

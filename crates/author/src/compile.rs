@@ -210,6 +210,16 @@ pub fn compile(trajectory: &Trajectory, options: &CompileOptions) -> Draft {
             },
         );
     }
+    // References written by whoever drove (an agent types `{{username}}`) are parameters too.
+    for name in references(&ordered) {
+        if parameters.contains_key(&name) {
+            continue;
+        }
+        let value = params.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone());
+        let secret = value.as_deref().is_none_or(|v| v.contains(statewright_workflow::params::MASK));
+        let default = if secret { None } else { value };
+        parameters.insert(name, Parameter { description: "as in the demonstration".into(), default, secret });
+    }
     report.states = ordered.len();
     report.actions = ordered.iter().map(|s| s.actions.len()).sum();
     report.complete = !matches!(trajectory.ending, Ending::Failed { .. });
@@ -222,6 +232,13 @@ pub fn compile(trajectory: &Trajectory, options: &CompileOptions) -> Draft {
         states: ordered,
     };
     Draft { workflow, report, seen }
+}
+
+/// The `{{name}}`s the states' checks and actions refer to.
+fn references(states: &[State]) -> BTreeSet<String> {
+    let text = serde_json::to_string(states).unwrap_or_default();
+    let pattern = regex::Regex::new(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}").expect("a valid pattern");
+    pattern.captures_iter(&text).map(|c| c[1].to_owned()).collect()
 }
 
 /// Pages of acts grouped into situations, in order of first appearance.

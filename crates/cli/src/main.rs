@@ -16,6 +16,7 @@ macro_rules! out {
     ($($t:tt)*) => { $crate::out::write(format_args!($($t)*)) };
 }
 
+mod agent_cmd;
 mod compile_cmd;
 mod graph_cmds;
 mod out;
@@ -66,6 +67,8 @@ enum Command {
     Paths(graph_cmds::PathsArgs),
     /// Write a prompt-only state with the model, from a page a past run saw.
     Synthesize(synthesize_cmd::SynthesizeArgs),
+    /// Let the model drive towards a goal, one checked step at a time (needs a model).
+    Agent(agent_cmd::AgentArgs),
     /// Record a person's demonstration in Chromium and compile it into a draft workflow.
     Record(record_cmd::RecordArgs),
     /// Compile a demonstration (a run, a run folder, a seed 003 session folder) into a draft
@@ -122,6 +125,7 @@ fn main() -> ExitCode {
             Command::Validate { files, json, strict, store } => workflow_cmds::validate(&files, json, strict, &store),
             Command::Paths(args) => graph_cmds::paths(args),
             Command::Synthesize(args) => synthesize_cmd::synthesize_state(args).await,
+            Command::Agent(args) => agent_cmd::agent_cmd(args).await,
             Command::Record(args) => record_cmd::record_cmd(args).await,
             Command::Compile(args) => compile_cmd::compile_cmd(args),
             Command::Convert { input, output } => workflow_cmds::convert(&input, &output),

@@ -7,6 +7,7 @@
 //! is fenced as untrusted; secret values never reach a prompt or an image.
 
 pub mod advisor;
+pub mod agent;
 pub mod answer;
 pub mod client;
 pub mod config;

@@ -13,10 +13,11 @@ use statewright_author::{CompileOptions, CompileReport, MergeReport};
 use statewright_chrome::{Heard, LaunchOptions, Recording};
 use statewright_demo::{Site, SiteServer};
 use statewright_engine::{CancellationToken, Event, Observation, RunStatus};
-use statewright_store::{RunHandle, Store};
+use statewright_store::Store;
 use statewright_workflow::params::MASK;
 use statewright_workflow::{Action, Direction, MouseButton, Target, Workflow, load_file, to_native_json};
 
+use crate::book::Book;
 use crate::error::RunError;
 use crate::export::{Images, export};
 use crate::request::Browser;
@@ -125,7 +126,7 @@ pub async fn record(
     };
     observer.started(&run_id, &url);
     let began = Instant::now();
-    let mut book = Book { store: &store, handle: &mut handle, began, step: 0, secrets: secret_values(&params) };
+    let mut book = Book::new(&store, &mut handle, began, secret_values(&params), "page");
     // The first act is the person's: opening the page.
     let blank = Observation {
         url: "about:blank".into(),
@@ -135,7 +136,7 @@ pub async fn record(
         screenshot: None,
     };
     let opening = Action::NavigateTo { url: url.clone() };
-    book.write(blank, &opening, None, Vec::new())?;
+    book.write(blank, &opening, None, Vec::new(), None)?;
     observer.act(1, &opening, None);
     if let Err(e) = recording.open(&url).await {
         drop(book);
@@ -160,7 +161,7 @@ pub async fn record(
                 let typed = last_act.elapsed().as_millis() > CAUSED_WITHIN_MS && to != url && !to.starts_with("about:");
                 if typed && let Some(page) = &last_page {
                     let action = Action::NavigateTo { url: to.clone() };
-                    book.write(observation(page), &action, None, Vec::new())?;
+                    book.write(observation(page), &action, None, Vec::new(), None)?;
                     acts += 1;
                     observer.act(acts, &action, None);
                 }
@@ -171,7 +172,7 @@ pub async fn record(
                 let mut obs = observation(&page);
                 obs.screenshot = recording.screenshot().await.map(Arc::new);
                 let description = report.get("description").and_then(Value::as_str).map(str::to_owned);
-                book.write(obs, &action, description.clone(), alternatives)?;
+                book.write(obs, &action, description.clone(), alternatives, None)?;
                 acts += 1;
                 last_act = Instant::now();
                 last_page = Some(page);
@@ -236,76 +237,6 @@ fn write_draft(
     Ok((draft.report, merged))
 }
 
-/// Writes acts as steps of the recording's run: one step per act, with the page it was done on.
-struct Book<'a> {
-    store: &'a Store,
-    handle: &'a mut RunHandle,
-    began: Instant,
-    step: u32,
-    secrets: Vec<String>,
-}
-
-impl Book<'_> {
-    fn observe(&mut self, mut obs: Observation) -> Result<u32, RunError> {
-        self.step += 1;
-        self.redact(&mut obs);
-        let step = self.step;
-        let events = [
-            Event::StateEntered {
-                step,
-                state: format!("page {step}"),
-                state_index: 0,
-                visit: 1,
-                elapsed_ms: self.began.elapsed().as_millis() as u64,
-                url: obs.url.clone(),
-                checks: Vec::new(),
-                also_matched: Vec::new(),
-            },
-            Event::Observed { step, observation: obs },
-        ];
-        self.store.record_all(self.handle, &events).map_err(|e| RunError::environment("store", e.to_string()))?;
-        Ok(step)
-    }
-
-    fn write(
-        &mut self,
-        obs: Observation,
-        action: &Action,
-        detail: Option<String>,
-        alternatives: Vec<Target>,
-    ) -> Result<(), RunError> {
-        let step = self.observe(obs)?;
-        let done = Event::ActionFinished {
-            step,
-            state: format!("page {step}"),
-            index: 0,
-            action: action.clone(),
-            elapsed_ms: self.began.elapsed().as_millis() as u64,
-            duration_ms: 0,
-            attempts: 1,
-            detail,
-            error: None,
-            alternatives,
-            artifact: None,
-        };
-        self.store.record(self.handle, &done).map_err(|e| RunError::environment("store", e.to_string()))
-    }
-
-    /// Values of secret parameters never reach the store, even if a page shows one.
-    fn redact(&self, obs: &mut Observation) {
-        for secret in &self.secrets {
-            for field in [&mut obs.url, &mut obs.title, &mut obs.text] {
-                *field = field.replace(secret.as_str(), MASK);
-            }
-            if let Ok(text) = serde_json::to_string(&obs.elements)
-                && text.contains(secret.as_str())
-            {
-                obs.elements = serde_json::from_str(&text.replace(secret.as_str(), MASK)).unwrap_or(json!([]));
-            }
-        }
-    }
-}
-
 fn observation(page: &Value) -> Observation {
     let text = |k: &str| page.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
     Observation {
@@ -362,7 +293,7 @@ fn fill(template: &str, params: &[(String, String)]) -> String {
 }
 
 /// Parameters named like secrets are kept out of the store and the draft's defaults.
-fn is_secret_name(name: &str) -> bool {
+pub(crate) fn is_secret_name(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
     ["password", "passwd", "secret", "token", "api_key", "apikey", "pin"].iter().any(|s| n.contains(s))
 }

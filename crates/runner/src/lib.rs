@@ -9,6 +9,8 @@
 //! event reaches an observer only once it is in the store (persist, then notify); a store
 //! write that fails fails the run, loudly; the run folder has one writer ([`export`]).
 
+pub mod agent;
+mod book;
 pub mod demonstration;
 mod error;
 pub mod export;

@@ -1,0 +1,168 @@
+//! `statewright agent` as a user runs it, on real Chromium and the demo site, against a model
+//! of our own on loopback (the OpenAI wire format; it answers by reading the prompt, as a
+//! model would): the goal is reached, every call is on the record, what the model may not do
+//! is refused, and the run compiles into a workflow that replays with no model at all.
+
+mod common;
+
+use common::{command, statewright, text};
+use regex::Regex;
+use serde_json::{Value, json};
+use statewright_llm::testing::{Reply, Rule, ScriptedModel, request_text};
+
+const PASSWORD: &str = "correct horse battery staple";
+const PRODUCT: &str = "Stainless steel kettle";
+
+/// The elements of the prompt: (number, role, name, the rest of the line).
+fn elements(prompt: &str) -> Vec<(u64, String, String, String)> {
+    let line = Regex::new(r#"(?m)^\[(\d+)\] (\S+) "(.*?)"(.*)$"#).unwrap();
+    line.captures_iter(prompt)
+        .map(|c| (c[1].parse().unwrap(), c[2].to_owned(), c[3].to_owned(), c[4].to_owned()))
+        .collect()
+}
+
+/// A model that reads the page and answers one step, as a competent one would.
+fn drive(request: &Value) -> Reply {
+    let prompt = request_text(request);
+    let els = elements(&prompt);
+    let find = |role: &str, name: &str| els.iter().find(|e| e.1 == role && e.2 == name);
+    let click = |role: &str, name: &str| match find(role, name) {
+        Some(e) => json!({"kind": "click", "element": e.0, "reason": format!("{role} {name}")}),
+        None => json!({"kind": "wait", "reason": format!("no {role} {name} yet")}),
+    };
+    let address = prompt.lines().find_map(|l| l.strip_prefix("Address: ")).unwrap_or("").to_owned();
+    let progress = prompt.lines().find(|l| l.starts_with("Progress: ")).unwrap_or("").to_owned();
+    let answer = if find("button", "Accept all").is_some() {
+        click("button", "Accept all")
+    } else if address.contains("confirmation.html") {
+        let order = Regex::new(r"NW-\d+").unwrap().find(&prompt).map(|m| m.as_str().to_owned()).unwrap_or_default();
+        json!({"kind": "finish", "text": format!("order {order}"), "reason": "the order is confirmed"})
+    } else if address.contains("whats-new") {
+        click("button", "Skip for now")
+    } else if address.contains("login.html") {
+        let user = find("textbox", "Username").unwrap();
+        if !user.3.contains("value=\"demo\"") {
+            json!({"kind": "type", "element": user.0, "text": "{{username}}", "reason": "sign in"})
+        } else if !progress.contains("#password") {
+            // First an attempt the checks refuse: a secret into a field that is not a password field.
+            if !progress.contains("refused") {
+                json!({"kind": "type", "element": user.0, "text": "{{password}}", "reason": "testing the guard"})
+            } else {
+                let pw = find("textbox", "Password").unwrap();
+                json!({"kind": "type", "element": pw.0, "text": "{{password}}", "reason": "sign in"})
+            }
+        } else {
+            click("button", "Sign in")
+        }
+    } else if address.contains("search.html") {
+        let adds: Vec<_> = els.iter().filter(|e| e.2 == "Add to cart").collect();
+        let product = find("combobox", "Product");
+        if !adds.is_empty() {
+            // The product's own card: its title followed by its category, not a look-alike's.
+            let visible = prompt.split("Visible text:").nth(1).unwrap_or("");
+            let card = visible.split("Add to cart").position(|s| s.contains(&format!("{PRODUCT} Kitchen")));
+            match card.and_then(|i| adds.get(i)) {
+                Some(e) => json!({"kind": "click", "element": e.0, "reason": "add the product"}),
+                None => json!({"kind": "wait", "reason": "results"}),
+            }
+        } else if find("option", PRODUCT).is_some() {
+            click("option", PRODUCT)
+        } else if product.is_some_and(|p| p.3.contains(&format!("value=\"{PRODUCT}\"")))
+            && !progress.contains("#search \"Search\" — done")
+        {
+            click("button", "Search")
+        } else if product.is_some_and(|p| !p.3.contains("value=")) {
+            json!({"kind": "type", "element": product.unwrap().0, "text": "{{product}}", "reason": "search"})
+        } else {
+            json!({"kind": "wait", "reason": "suggestions or results"})
+        }
+    } else if address.contains("cart.html") {
+        let quantity = find("combobox", "Quantity");
+        match quantity {
+            Some(q) if !q.3.contains("value=\"2\"") => {
+                json!({"kind": "select", "element": q.0, "option": "{{quantity}}", "reason": "two"})
+            }
+            _ => click("button", "Place order"),
+        }
+    } else {
+        click("link", "Sign in")
+    };
+    Reply::json(answer)
+}
+
+#[test]
+fn an_agent_run_reaches_the_goal_and_compiles_to_a_workflow_that_needs_no_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let model = rt.block_on(ScriptedModel::start(vec![Rule::respond("drive a web browser", drive)]));
+    let url = model.url();
+    let password = format!("password={PASSWORD}");
+    let product = format!("product={PRODUCT}");
+    let out = command(
+        &[
+            "agent",
+            "--goal",
+            "Buy {{quantity}} of {{product}} and tell me the order number",
+            "--url",
+            "{{site}}/?seed=1",
+            "--demo-site",
+            "-p",
+            "seed=1",
+            "-p",
+            "username=demo",
+            "-p",
+            &password,
+            "-p",
+            &product,
+            "-p",
+            "quantity=2",
+            "--llm-url",
+            &url,
+            "--llm-model",
+            "scripted",
+            "--json",
+        ],
+        &runs,
+    )
+    .output()
+    .unwrap();
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["status"], "succeeded", "{summary}");
+    assert!(summary["answer"].as_str().unwrap().starts_with("order NW-"), "{summary}");
+    let calls = summary["llm_calls"].as_u64().unwrap();
+    assert!(calls >= 10, "{calls} calls: {stderr}");
+    assert!(stderr.contains("refused: "), "the secret typed into a text field is refused: {stderr}");
+
+    // Every call is on the record; the password is in no prompt, record or file.
+    let requests = model.requests();
+    assert_eq!(requests.len() as u64, calls);
+    assert!(requests.iter().all(|r| !request_text(r).contains(PASSWORD)), "a prompt holds the password");
+    let id = summary["run_id"].as_str().unwrap();
+    let shown = statewright(&["runs", "show", id, "--json"], &runs);
+    let detail: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    assert_eq!(detail["model_calls"].as_array().unwrap().len() as u64, calls);
+    assert_eq!(detail["run"]["status"], "succeeded");
+    let db = std::fs::read(runs.join("statewright.db")).unwrap();
+    assert!(!String::from_utf8_lossy(&db).contains(PASSWORD));
+
+    // The run compiles into a workflow that replays on another seed with no model.
+    let draft = dir.path().join("draft.json");
+    let draft_arg = draft.display().to_string();
+    let compiled = statewright(&["compile", id, "--out", &draft_arg, "-p", "seed=1"], &runs);
+    assert_eq!(compiled.status.code(), Some(0), "{}", text(&compiled.stderr));
+    let replay = statewright(&["run", &draft_arg, "--demo-site", "-p", "seed=4", "-p", &password, "--json"], &runs);
+    let summary: Value = serde_json::from_slice(&replay.stdout).unwrap_or(Value::Null);
+    assert_eq!(summary["status"], "succeeded", "{}", text(&replay.stderr));
+    assert_eq!(summary["llm_calls"], 0);
+}
+
+#[test]
+fn an_agent_run_needs_a_model_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = statewright(&["agent", "--goal", "anything", "--url", "http://127.0.0.1:9/"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("needs a model"), "{}", text(&out.stderr));
+}

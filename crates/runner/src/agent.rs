@@ -1,0 +1,396 @@
+//! Goal-driven runs (`statewright agent`): the model observes the page and answers one typed
+//! step at a time; the step is checked (whitelisted kinds, elements from the snapshot,
+//! known parameters, secrets only into password fields, only the start page's origin) and
+//! performed by the Chrome driver; the run is stored like any other, so it can be watched,
+//! reviewed, and compiled into a workflow that needs no model (`statewright compile RUN`).
+//!
+//! Guards, after seed 004: the step budget, a step that failed twice is not done a third
+//! time, `finish` (with an answer) is the only way to succeed, and an answer that cannot be
+//! used is refused with its reason, which the model reads on its next turn.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use indexmap::IndexMap;
+use serde::Serialize;
+use serde_json::{Value, json};
+use statewright_chrome::{ChromeDriver, LaunchOptions};
+use statewright_demo::{Site, SiteServer};
+use statewright_engine::{CancellationToken, Driver, EscalationRequest, Event, Failure, Observation, RunStatus};
+use statewright_llm::agent::{AgentModel, Move};
+use statewright_llm::{Client, LlmConfig};
+use statewright_store::Store;
+use statewright_workflow::{Action, Check, Outcome, Parameter, Params, State, Terminal, UrlMatch, Workflow};
+
+use crate::book::Book;
+use crate::error::RunError;
+use crate::export::{Images, export};
+use crate::request::Browser;
+
+/// How long an element step waits for its target.
+const PATIENCE: Duration = Duration::from_secs(5);
+/// A step that failed this often is not done again.
+const MAX_FAILURES: u32 = 2;
+/// How much of what was done the model is reminded of: steps, and characters in all (the
+/// prompt keeps 1,200 of the line).
+const HISTORY: usize = 15;
+const HISTORY_CHARS: usize = 1000;
+/// The longest `wait` a model may ask for.
+const MAX_WAIT: f64 = 10.0;
+
+pub struct AgentRequest {
+    pub goal: String,
+    /// The first page; `{{name}}` in it is filled from `params`.
+    pub url: String,
+    pub params: Vec<(String, String)>,
+    pub browser: Browser,
+    pub demo_site: bool,
+    pub runs_dir: PathBuf,
+    pub db: Option<PathBuf>,
+    pub max_steps: u32,
+    pub llm: LlmConfig,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct AgentSummary {
+    pub run_id: String,
+    pub status: RunStatus,
+    /// What the model answered with `finish`.
+    pub answer: Option<String>,
+    pub message: String,
+    pub steps: u32,
+    pub actions: u32,
+    pub llm_calls: u32,
+    pub llm_tokens: u64,
+    pub llm_cost: f64,
+    pub duration_ms: u64,
+    pub run_dir: PathBuf,
+}
+
+/// What the shell hears while the model drives.
+pub trait AgentObserver: Send {
+    fn started(&mut self, run_id: &str, url: &str);
+    fn step(&mut self, n: u32, what: &str);
+}
+
+pub async fn run_agent(
+    request: AgentRequest,
+    cancel: CancellationToken,
+    observer: &mut dyn AgentObserver,
+) -> Result<AgentSummary, RunError> {
+    let mut supplied = request.params.clone();
+    let _site = match request.demo_site {
+        true => {
+            let server = SiteServer::start(Site::Demo, 0)
+                .await
+                .map_err(|e| RunError::environment("demo_site", format!("cannot serve the demo site: {e}")))?;
+            if !supplied.iter().any(|(k, _)| k == "site") {
+                supplied.push(("site".into(), server.url()));
+            }
+            Some(server)
+        }
+        false => None,
+    };
+    let workflow = goal_workflow(&request.goal, &request.url, &supplied);
+    let params = Params::bind(&workflow, &supplied).map_err(|e| RunError::invalid("params", e.to_string()))?;
+    let url = params.render(&request.url);
+    if !url.starts_with("http://") && !url.starts_with("https://") && !url.starts_with("file:") {
+        return Err(RunError::invalid("url", format!("`{url}` is not an address to open")));
+    }
+    let client = Client::new(request.llm.clone()).map_err(|e| RunError::invalid("llm", e.to_string()))?;
+    let model = AgentModel::new(client, workflow.clone(), params.clone());
+
+    let db = request.db.clone().unwrap_or_else(|| Store::default_path(&request.runs_dir));
+    let store = Store::open(&db).map_err(|e| RunError::environment("store", e.to_string()))?;
+    let masked = Value::Object(params.masked_values().into_iter().map(|(k, v)| (k, json!(v))).collect());
+    let workflow_json = serde_json::to_string(&workflow.bound(&params, true)).unwrap_or_default();
+    let label = match &request.browser {
+        Browser::Attach { .. } => "attached browser (agent)",
+        Browser::Launch { headed: true } => "headed Chromium (agent)",
+        Browser::Launch { headed: false } => "headless Chromium (agent)",
+    };
+    let (mut handle, run_id) = crate::prepare::start_run(&store, &workflow.name, &workflow_json, &masked, label, None)?;
+    let options = match &request.browser {
+        Browser::Attach { cdp_url } => LaunchOptions { cdp_url: Some(cdp_url.clone()), ..LaunchOptions::default() },
+        Browser::Launch { headed } => LaunchOptions { headed: *headed, ..LaunchOptions::default() },
+    };
+    let mut driver = match ChromeDriver::start(&options).await {
+        Ok(d) => d,
+        Err(e) => {
+            let _ = store.abort_run(handle, &e.to_string());
+            let invalid = e.is_invalid_input();
+            return Err(if invalid {
+                RunError::invalid("cdp_url", e.to_string())
+            } else {
+                RunError::environment("browser", e.to_string())
+            });
+        }
+    };
+    observer.started(&run_id, &url);
+    let began = Instant::now();
+    let secrets: Vec<String> = params.masked_values().keys().filter_map(|k| secret_value(&params, k)).collect();
+    let mut book = Book::new(&store, &mut handle, began, secrets, "agent step");
+    let mut tally = Tally::default();
+
+    let opening = Action::NavigateTo { url: request.url.clone() };
+    let blank = Observation { url: "about:blank".into(), elements: json!([]), ..Observation::default() };
+    let opened = driver.perform(&Action::NavigateTo { url: url.clone() }, PATIENCE).await;
+    let error = opened.as_ref().err().map(|e| e.to_string());
+    book.write(blank, &opening, Some(url.clone()), Vec::new(), error.clone())?;
+    tally.actions += 1;
+    observer.step(1, &format!("navigate_to {url}"));
+
+    let mut history: Vec<String> = vec![format!("opened {url}")];
+    let mut failures: HashMap<String, u32> = HashMap::new();
+    let (mut status, mut answer) = (RunStatus::Failed, None);
+    let message;
+    if let Some(e) = error {
+        message = format!("cannot open {url}: {e}");
+    } else {
+        let mut turn = 0;
+        loop {
+            if turn >= request.max_steps {
+                message = format!("the step budget ({}) ran out before the goal was reached", request.max_steps);
+                break;
+            }
+            turn += 1;
+            let observed = tokio::select! {
+                o = tokio::time::timeout(Duration::from_secs(15), driver.observe()) => o,
+                () = cancel.cancelled() => { status = RunStatus::Cancelled; message = "cancelled".into(); break; }
+            };
+            let mut obs = match observed {
+                Ok(Ok(obs)) => obs,
+                Ok(Err(e)) => {
+                    message = format!("the page cannot be observed: {e}");
+                    break;
+                }
+                Err(_) => {
+                    message = "the page did not answer within 15 s".into();
+                    break;
+                }
+            };
+            obs.redact(&params);
+            let step = book.observe(obs.clone())?;
+            let request = ask(&workflow, step, obs, &history, turn, request.max_steps);
+            let (next, call) = tokio::select! {
+                answer = model.next(&request) => answer,
+                () = cancel.cancelled() => { status = RunStatus::Cancelled; message = "cancelled".into(); break; }
+            };
+            tally.count(&call);
+            book.event(&Event::ModelCalled { step, state: None, call })?;
+            match next {
+                Move::Finish(said) => {
+                    observer.step(turn + 1, &format!("finish: {said}"));
+                    status = RunStatus::Succeeded;
+                    message = if said.is_empty() { "the model says the goal is reached".into() } else { said.clone() };
+                    answer = Some(said);
+                    break;
+                }
+                Move::GiveUp(reason) => {
+                    message = format!("the model gave up: {reason}");
+                    break;
+                }
+                Move::Refused(why) => {
+                    observer.step(turn + 1, &format!("refused: {why}"));
+                    history.push(format!("your answer was refused: {why}"));
+                }
+                Move::Act(actions) => {
+                    for (i, action) in actions.iter().enumerate() {
+                        let key = serde_json::to_string(action).unwrap_or_default();
+                        if failures.get(&key).copied().unwrap_or(0) >= MAX_FAILURES {
+                            history.push(format!("not done again (failed {MAX_FAILURES} times): {key}"));
+                            continue;
+                        }
+                        let (detail, alternatives, error) = perform(&mut driver, action, &params).await;
+                        book.act(step, i, action, detail.clone(), alternatives, error.clone())?;
+                        tally.actions += 1;
+                        let what = format!("{} {}", action.kind(), detail.clone().unwrap_or_default());
+                        observer.step(
+                            turn + 1,
+                            &match &error {
+                                Some(e) => format!("{what} — failed: {e}"),
+                                None => what.clone(),
+                            },
+                        );
+                        match error {
+                            Some(e) => {
+                                *failures.entry(key).or_default() += 1;
+                                history.push(format!("{what} — failed: {e}"));
+                            }
+                            None => history.push(format!("{what} — done")),
+                        }
+                    }
+                    // Give the page a moment to react before it is looked at again.
+                    tokio::time::sleep(Duration::from_millis(300)).await;
+                }
+            }
+        }
+    }
+    // Where it ended, for the record and for compiling: the goal's page.
+    if let Ok(Ok(mut obs)) = tokio::time::timeout(Duration::from_secs(10), driver.observe()).await {
+        obs.redact(&params);
+        book.observe(obs)?;
+    }
+    driver.close().await;
+    let steps = book.step;
+    let duration_ms = began.elapsed().as_millis() as u64;
+    let failure = (status == RunStatus::Failed).then(|| Failure::Aborted { reason: message.clone() });
+    book.event(&Event::RunFinished {
+        status,
+        end_state: (status == RunStatus::Succeeded).then(|| GOAL.to_owned()),
+        outcome: (status == RunStatus::Succeeded).then_some(Outcome::Success),
+        message: message.clone(),
+        failure,
+        duration_ms,
+        steps,
+        actions: tally.actions,
+    })?;
+    drop(book);
+    drop(handle);
+    let run_dir = request.runs_dir.join(&run_id);
+    export(&store, &run_id, &run_dir, Images::AsStored).map_err(|e| RunError::environment("export", e.to_string()))?;
+    Ok(AgentSummary {
+        run_id,
+        status,
+        answer,
+        message,
+        steps,
+        actions: tally.actions,
+        llm_calls: tally.calls,
+        llm_tokens: tally.tokens,
+        llm_cost: tally.cost,
+        duration_ms,
+        run_dir,
+    })
+}
+
+const GOAL: &str = "Goal reached";
+
+/// The run's goal as a workflow: what the prompt and the answer checks read (the goal as
+/// its description, the parameters, the start page's origin as the one allowed), and what
+/// the store keeps as the workflow run.
+fn goal_workflow(goal: &str, url: &str, supplied: &[(String, String)]) -> Workflow {
+    let parameters: IndexMap<String, Parameter> = supplied
+        .iter()
+        .map(|(k, v)| {
+            // Secrets are given, never declared with their value: the workflow is stored.
+            let secret = crate::demonstration::is_secret_name(k);
+            (k.clone(), Parameter { description: String::new(), default: (!secret).then(|| v.clone()), secret })
+        })
+        .collect();
+    let start = State {
+        name: "Start".into(),
+        description: String::new(),
+        prompt: None,
+        checks: vec![Check::Url { mode: UrlMatch::Exact, value: "about:blank".into(), negate: false }],
+        actions: vec![Action::NavigateTo { url: url.to_owned() }],
+        continuous: false,
+        interrupt: false,
+        next: vec![GOAL.into()],
+        expect: Vec::new(),
+        terminal: None,
+    };
+    let done = State {
+        name: GOAL.into(),
+        description: "what the model said reaches the goal".into(),
+        prompt: Some(goal.to_owned()),
+        checks: Vec::new(),
+        actions: Vec::new(),
+        continuous: false,
+        interrupt: false,
+        next: Vec::new(),
+        expect: Vec::new(),
+        terminal: Some(Terminal { outcome: Outcome::Success, message: String::new() }),
+    };
+    Workflow {
+        version: statewright_workflow::FORMAT_VERSION,
+        name: format!("agent: {}", goal.chars().take(60).collect::<String>()),
+        description: goal.to_owned(),
+        parameters,
+        config: Default::default(),
+        states: vec![start, done],
+    }
+}
+
+/// The page and the progress so far, as the model's question.
+fn ask(workflow: &Workflow, step: u32, obs: Observation, history: &[String], turn: u32, max: u32) -> EscalationRequest {
+    // The latest steps, each in a line's worth, within what the prompt keeps of it.
+    let mut recent: Vec<String> = Vec::new();
+    let mut room = HISTORY_CHARS;
+    for h in history.iter().rev().take(HISTORY) {
+        let h: String = h.chars().take(160).collect();
+        if h.chars().count() + 2 > room {
+            break;
+        }
+        room -= h.chars().count() + 2;
+        recent.insert(0, h);
+    }
+    EscalationRequest {
+        workflow: workflow.name.clone(),
+        step,
+        state: None,
+        failure: Failure::NoState { seconds: 0.0, url: obs.url.clone(), title: obs.title.clone(), closest: Vec::new() },
+        reason: format!("this is step {turn} of at most {max} towards the goal. Done so far: {}", recent.join("; ")),
+        tried: Vec::new(),
+        action: None,
+        observation: Some(obs),
+        states: Vec::new(),
+        suggested_checks: Vec::new(),
+        unresolved: Vec::new(),
+    }
+}
+
+/// Performs a checked step with its parameters filled in: (detail, alternatives, error).
+async fn perform(
+    driver: &mut ChromeDriver,
+    action: &Action,
+    params: &Params,
+) -> (Option<String>, Vec<statewright_workflow::Target>, Option<String>) {
+    if let Action::Wait { seconds } = action {
+        tokio::time::sleep(Duration::from_secs_f64(seconds.clamp(0.0, MAX_WAIT))).await;
+        return (Some(format!("{seconds} s")), Vec::new(), None);
+    }
+    let bound = bind(action, params);
+    match driver.perform(&bound, PATIENCE).await {
+        Ok(outcome) => (outcome.detail.map(|d| params.redact(&d)), outcome.alternatives, None),
+        Err(e) => (None, Vec::new(), Some(params.redact(&e.to_string()))),
+    }
+}
+
+/// `action` with `{{name}}` filled in everywhere (its text, its target, its address).
+fn bind(action: &Action, params: &Params) -> Action {
+    fn fill(v: &mut Value, params: &Params) {
+        match v {
+            Value::String(s) => *s = params.render(s),
+            Value::Array(items) => items.iter_mut().for_each(|i| fill(i, params)),
+            Value::Object(map) => map.values_mut().for_each(|i| fill(i, params)),
+            _ => {}
+        }
+    }
+    let mut v = serde_json::to_value(action).unwrap_or(Value::Null);
+    fill(&mut v, params);
+    serde_json::from_value(v).unwrap_or_else(|_| action.clone())
+}
+
+fn secret_value(params: &Params, name: &str) -> Option<String> {
+    let template = format!("{{{{{name}}}}}");
+    let value = params.render(&template);
+    (params.render_masked(&template) != value && !value.is_empty()).then_some(value)
+}
+
+#[derive(Default)]
+struct Tally {
+    actions: u32,
+    calls: u32,
+    tokens: u64,
+    cost: f64,
+}
+
+impl Tally {
+    fn count(&mut self, call: &statewright_engine::ModelCall) {
+        self.calls += 1;
+        self.tokens += call.prompt_tokens + call.completion_tokens;
+        self.cost += call.cost;
+    }
+}

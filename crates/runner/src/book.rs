@@ -1,0 +1,113 @@
+//! Writing a run that no workflow drives (a recording, an agent run) into the store: each
+//! page a step, with what was done on it, so it is a trajectory like any run's.
+
+use std::time::Instant;
+
+use serde_json::json;
+use statewright_engine::{Event, Observation};
+use statewright_store::{RunHandle, Store};
+use statewright_workflow::params::MASK;
+use statewright_workflow::{Action, Target};
+
+use crate::error::RunError;
+
+/// Writes acts as steps of the recording's run: one step per act, with the page it was done on.
+pub(crate) struct Book<'a> {
+    store: &'a Store,
+    handle: &'a mut RunHandle,
+    began: Instant,
+    pub(crate) step: u32,
+    secrets: Vec<String>,
+    /// What steps are called: `page 3`, `agent step 3`.
+    noun: &'static str,
+}
+
+impl<'a> Book<'a> {
+    pub(crate) fn new(
+        store: &'a Store,
+        handle: &'a mut RunHandle,
+        began: Instant,
+        secrets: Vec<String>,
+        noun: &'static str,
+    ) -> Self {
+        Book { store, handle, began, step: 0, secrets, noun }
+    }
+
+    pub(crate) fn observe(&mut self, mut obs: Observation) -> Result<u32, RunError> {
+        self.step += 1;
+        self.redact(&mut obs);
+        let step = self.step;
+        let events = [
+            Event::StateEntered {
+                step,
+                state: format!("{} {step}", self.noun),
+                state_index: 0,
+                visit: 1,
+                elapsed_ms: self.began.elapsed().as_millis() as u64,
+                url: obs.url.clone(),
+                checks: Vec::new(),
+                also_matched: Vec::new(),
+            },
+            Event::Observed { step, observation: obs },
+        ];
+        self.store.record_all(self.handle, &events).map_err(|e| RunError::environment("store", e.to_string()))?;
+        Ok(step)
+    }
+
+    /// A page and the action done on it.
+    pub(crate) fn write(
+        &mut self,
+        obs: Observation,
+        action: &Action,
+        detail: Option<String>,
+        alternatives: Vec<Target>,
+        error: Option<String>,
+    ) -> Result<(), RunError> {
+        let step = self.observe(obs)?;
+        self.act(step, 0, action, detail, alternatives, error)
+    }
+
+    /// Action `index` done on the page of `step`.
+    pub(crate) fn act(
+        &mut self,
+        step: u32,
+        index: usize,
+        action: &Action,
+        detail: Option<String>,
+        alternatives: Vec<Target>,
+        error: Option<String>,
+    ) -> Result<(), RunError> {
+        let done = Event::ActionFinished {
+            step,
+            state: format!("{} {step}", self.noun),
+            index,
+            action: action.clone(),
+            elapsed_ms: self.began.elapsed().as_millis() as u64,
+            duration_ms: 0,
+            attempts: 1,
+            detail,
+            error,
+            alternatives,
+            artifact: None,
+        };
+        self.store.record(self.handle, &done).map_err(|e| RunError::environment("store", e.to_string()))
+    }
+
+    pub(crate) fn event(&mut self, event: &Event) -> Result<(), RunError> {
+        self.store.record(self.handle, event).map_err(|e| RunError::environment("store", e.to_string()))
+    }
+
+    /// Values of secret parameters never reach the store, even if a page shows one.
+    fn redact(&self, obs: &mut Observation) {
+        for secret in &self.secrets {
+            for field in [&mut obs.url, &mut obs.title, &mut obs.text] {
+                *field = field.replace(secret.as_str(), MASK);
+            }
+            if let Ok(text) = serde_json::to_string(&obs.elements)
+                && text.contains(secret.as_str())
+            {
+                obs.elements = serde_json::from_str(&text.replace(secret.as_str(), MASK)).unwrap_or(json!([]));
+            }
+        }
+    }
+}

@@ -244,23 +244,29 @@ fn references(states: &[State]) -> BTreeSet<String> {
 /// Pages of acts grouped into situations, in order of first appearance.
 fn situations<'a>(pages: &[&'a Page]) -> Vec<Situation<'a>> {
     let mut segments: Vec<(Vec<&'a Page>, bool)> = Vec::new();
+    // The page an overlay came over: what follows the overlay on the same page carries on
+    // with it, as the run will (an interrupt is a detour).
+    let mut underneath: Option<usize> = None;
     for &page in pages {
         let overlay = is_overlay(page);
-        let joins = segments.last().is_some_and(|(seg, seg_overlay)| {
-            let first = seg[0];
-            *seg_overlay == overlay
-                && if overlay {
-                    dialog_of(first) == dialog_of(page)
-                } else {
-                    // A page that changes under its own acts (suggestions, results loading in
-                    // place) is one state: its actions wait for their targets, where states
-                    // split at every change would re-enter the earlier one on each transient.
-                    same_place(&first.url, &page.url)
+        let joins = if overlay {
+            segments
+                .last()
+                .and_then(|(seg, o)| (*o && dialog_of(seg[0]) == dialog_of(page)).then(|| segments.len() - 1))
+        } else {
+            // A page that changes under its own acts (suggestions, results loading in place)
+            // is one state: its actions wait for their targets, where states split at every
+            // change would re-enter the earlier one on each transient.
+            underneath.filter(|&i| same_place(&segments[i].0[0].url, &page.url))
+        };
+        match joins {
+            Some(i) => segments[i].0.push(page),
+            None => {
+                segments.push((vec![page], overlay));
+                if !overlay {
+                    underneath = Some(segments.len() - 1);
                 }
-        });
-        match segments.last_mut() {
-            Some((seg, _)) if joins => seg.push(page),
-            _ => segments.push((vec![page], overlay)),
+            }
         }
     }
     let mut out: Vec<Situation<'a>> = Vec::new();

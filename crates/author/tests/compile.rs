@@ -1,0 +1,59 @@
+//! The compiler on trajectories built by hand: what becomes a state, an interrupt, a check.
+
+use statewright_author::{Act, CompileOptions, Element, Ending, Page, Trajectory, compile};
+use statewright_workflow::{Action, Check, Target, load_str, to_native_json};
+
+fn el(role: &str, name: &str, selector: &str, dialog: Option<&str>) -> Element {
+    Element {
+        role: role.into(),
+        name: name.into(),
+        selector: selector.into(),
+        dialog: dialog.map(str::to_owned),
+        ..Element::default()
+    }
+}
+
+fn click(role: &str, name: &str) -> Act {
+    let target = Target { role: Some(role.into()), name: Some(name.into()), ..Target::default() };
+    Act::new(Action::Click { target, button: Default::default(), count: 1, position: None })
+}
+
+fn page(step: u32, url: &str, elements: Vec<Element>, acts: Vec<Act>) -> Page {
+    let text = elements.iter().map(|e| e.name.clone()).collect::<Vec<_>>().join(" ");
+    Page { url: url.into(), title: "Shop".into(), text, elements, step, acts, ..Page::default() }
+}
+
+#[test]
+fn an_overlay_in_the_middle_of_a_page_is_an_interrupt_and_the_page_one_state() {
+    let search = || vec![el("combobox", "Product", "#product", None), el("button", "Search", "#search", None)];
+    let mut with_popup = search();
+    with_popup.push(el("button", "Accept all", "#consent-accept", Some("We value your privacy")));
+    let typed = Act::new(Action::Type {
+        target: Target { role: Some("combobox".into()), name: Some("Product".into()), ..Target::default() },
+        text: "Kettle".into(),
+        clear: true,
+    });
+    let trajectory = Trajectory {
+        source: "hand".into(),
+        pages: vec![
+            page(1, "http://h/search.html", search(), vec![typed]),
+            page(2, "http://h/search.html", with_popup, vec![click("button", "Accept all")]),
+            page(3, "http://h/search.html", search(), vec![click("button", "Search")]),
+            page(4, "http://h/done.html", vec![el("link", "Home", "#home", None)], vec![]),
+        ],
+        ending: Ending::Succeeded,
+        parameters: vec![("product".into(), "Kettle".into())],
+        ..Trajectory::default()
+    };
+    let draft = compile(&trajectory, &CompileOptions::default());
+    let w = &draft.workflow;
+    load_str(&to_native_json(w), "draft.json", &w.name).expect("the draft validates");
+    let interrupts: Vec<_> = w.states.iter().filter(|s| s.interrupt).collect();
+    assert_eq!(interrupts.len(), 1);
+    assert_eq!(interrupts[0].name, "We value your privacy");
+    assert!(interrupts[0].checks.iter().all(|c| !matches!(c, Check::Url { .. })), "an interrupt shows up anywhere");
+    let search = w.states.iter().find(|s| s.actions.len() == 2).expect("typing and searching are one state");
+    assert!(matches!(&search.actions[0], Action::Type { text, .. } if text == "{{product}}"));
+    assert_eq!(search.next, ["Shop (done)"], "{:?}", search.next);
+    assert_eq!(w.states.iter().filter(|s| s.terminal.is_some()).count(), 1);
+}

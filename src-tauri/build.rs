@@ -24,6 +24,8 @@ const COMMANDS: &[&str] = &[
     "model_settings",
     "save_model_settings",
     "synthesize_state",
+    "record_workflow",
+    "stop_recording",
 ];
 
 fn main() {

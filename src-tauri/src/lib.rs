@@ -55,6 +55,8 @@ fn handlers<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Sen
         commands::settings::model_settings,
         commands::settings::save_model_settings,
         commands::synthesis::synthesize_state,
+        commands::record::record_workflow,
+        commands::record::stop_recording,
     ]
 }
 

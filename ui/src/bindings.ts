@@ -649,6 +649,21 @@ export type Position = {
   y: number;
 };
 
+/** A demonstration recorded from the app (*Record…*) and compiled into a workflow file. */
+export type RecordedWorkflow = {
+  /** The workflow file written (or merged into), as a [`WorkflowEntry`] id. */
+  id: string;
+  /** The recording's run, in the run store like any run. */
+  run_id: string;
+  acts: number;
+  states: number;
+  actions: number;
+  /** Whether the file existed and the recording was merged into it. */
+  merged: boolean;
+  /** What the compiler noticed (a page it could not tell apart, a missing goal page…). */
+  notes: string[];
+};
+
 /** In CSS pixels of the viewport. */
 export type Rect = {
   x: number;

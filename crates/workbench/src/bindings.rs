@@ -13,8 +13,8 @@ use serde_json::{Map, Value};
 
 use crate::ErrorPayload;
 use crate::ipc::{
-    ModelSettings, ModelSettingsChange, OpenedWorkflow, RunFilter, RunMessage, RunRequest, SaveResult, WorkflowChange,
-    WorkflowEntry,
+    ModelSettings, ModelSettingsChange, OpenedWorkflow, RecordedWorkflow, RunFilter, RunMessage, RunRequest,
+    SaveResult, WorkflowChange, WorkflowEntry,
 };
 
 const HEADER: &str = "// Generated from the Rust types by crates/workbench/src/bindings.rs. Do not edit:\n\
@@ -38,6 +38,7 @@ pub fn typescript() -> String {
         ErrorPayload,
         WorkflowEntry,
         OpenedWorkflow,
+        RecordedWorkflow,
         SaveResult,
         WorkflowChange,
         RunRequest,

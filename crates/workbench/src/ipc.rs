@@ -141,3 +141,19 @@ pub struct ModelSettingsChange {
     pub vision: Option<bool>,
     pub api_key: Option<String>,
 }
+
+/// A demonstration recorded from the app (*Record…*) and compiled into a workflow file.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct RecordedWorkflow {
+    /// The workflow file written (or merged into), as a [`WorkflowEntry`] id.
+    pub id: String,
+    /// The recording's run, in the run store like any run.
+    pub run_id: String,
+    pub acts: u32,
+    pub states: u32,
+    pub actions: u32,
+    /// Whether the file existed and the recording was merged into it.
+    pub merged: bool,
+    /// What the compiler noticed (a page it could not tell apart, a missing goal page…).
+    pub notes: Vec<String>,
+}

@@ -196,6 +196,13 @@ impl Library {
         self.entry(id)
     }
 
+    /// The file a workflow named `name` goes to (it may exist: a recording merges into it).
+    pub fn file_for_name(&self, name: &str) -> Result<(String, PathBuf)> {
+        let id = file_name_for(name)?;
+        let path = self.dir().join(&id);
+        Ok((id, path))
+    }
+
     /// A new workflow file named after `name`, with a start and a terminal state.
     pub fn create(&self, name: &str) -> Result<WorkflowEntry> {
         let id = file_name_for(name)?;

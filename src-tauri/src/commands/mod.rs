@@ -2,6 +2,7 @@
 //! `capabilities/main-window.json`). Each is a few lines over a core crate.
 
 pub mod graph;
+pub mod record;
 pub mod reviews;
 pub mod runs;
 pub mod settings;

@@ -15,6 +15,7 @@ import { StartRunDialog } from '../run/StartRunDialog';
 import { useRunStream } from '../run/useRunStream';
 import { Modal, type Choice } from './Modal';
 import { ModelSettingsDialog } from './ModelSettingsDialog';
+import { RecordDialog } from './RecordDialog';
 import { useGraphReport } from './useGraphReport';
 import { WorkflowList } from './WorkflowList';
 
@@ -36,6 +37,7 @@ export function App({ backend }: { backend: Backend }) {
   const [run, setRun] = useState<{ id: string | null; live: boolean }>({ id: null, live: false });
   const [runsChanged, setRunsChanged] = useState(0);
   const [modelOpen, setModelOpen] = useState(false);
+  const [recordOpen, setRecordOpen] = useState(false);
   const stream = useRunStream();
   const toastId = useRef(0);
 
@@ -181,6 +183,7 @@ export function App({ backend }: { backend: Backend }) {
             entries={entries}
             current={editor.doc?.id ?? null}
             onOpen={open}
+            onRecord={() => setRecordOpen(true)}
             onCreate={(name) => guardUnsaved(() => backend.createWorkflow(name).then((e) => (refreshList(), editor.load(e.id), setView('editor'))).catch(fail))}
             onDuplicate={(id, name) => guardUnsaved(() => backend.duplicateWorkflow(id, name).then((e) => (refreshList(), editor.load(e.id))).catch(fail))}
             onRename={(id, name) =>
@@ -236,6 +239,17 @@ export function App({ backend }: { backend: Backend }) {
       )}
       {question && <Modal {...question} />}
       {modelOpen && <ModelSettingsDialog backend={backend} notify={notify} onClose={() => setModelOpen(false)} />}
+      {recordOpen && (
+        <RecordDialog
+          backend={backend}
+          notify={notify}
+          onClose={() => setRecordOpen(false)}
+          onRecorded={(r) => {
+            setRecordOpen(false);
+            guardUnsaved(() => (refreshList(), editor.load(r.id), setView('editor')));
+          }}
+        />
+      )}
       <div className="toasts" aria-live="polite">
         {toasts.map((t) => (
           <div key={t.id} className={`toast ${t.level}`} data-testid="toast">

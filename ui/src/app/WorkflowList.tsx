@@ -1,4 +1,4 @@
-//! The workflows folder: open, create, duplicate, rename.
+//! The workflows folder: open, create, record, duplicate, rename.
 
 import { useState } from 'react';
 import type { WorkflowEntry } from '../bindings';
@@ -9,6 +9,8 @@ export function WorkflowList(p: {
   entries: WorkflowEntry[];
   current: string | null;
   onOpen: (id: string) => void;
+  /** Opens *Record…*: a demonstration compiled into a workflow. */
+  onRecord: () => void;
   onCreate: (name: string) => void;
   onDuplicate: (id: string, name: string) => void;
   onRename: (id: string, name: string) => void;
@@ -41,6 +43,9 @@ export function WorkflowList(p: {
       </ul>
       <div className="list-buttons">
         <button onClick={() => start({ kind: 'create' })}>New</button>
+        <button onClick={p.onRecord} title="show the task once in a browser; it becomes a workflow">
+          Record…
+        </button>
         <button disabled={!currentEntry} onClick={() => currentEntry && start({ kind: 'duplicate', id: currentEntry.id }, `${currentEntry.name} copy`)}>
           Duplicate
         </button>

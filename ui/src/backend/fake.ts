@@ -3,9 +3,9 @@
 //! lets tests play "another program" changing a file on disk.
 
 import { applyResolution } from '../review/apply';
-import type { GraphReport, ModelSettings, ModelSettingsChange, Resolution, ReviewView, Route } from '../bindings';
+import type { GraphReport, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
 import { eventsFromDetail, type RunEvent } from '../run/events';
-import { BackendError, type Backend, type Unsubscribe } from './types';
+import { BackendError, type Backend, type RecordRequest, type Unsubscribe } from './types';
 import type { Diagnostic, OpenedWorkflow, RunDetail, RunFilter, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
 import { unifiedDiff } from './diff';
 import { fakeValidate } from './validate';
@@ -86,6 +86,37 @@ export class FakeBackend implements Backend {
     if (this.files.has(id)) throw new BackendError('exists', `a workflow file \`${id}\` already exists`);
     this.files.set(id, text(wf));
     return { id, name: wf.name, states: wf.states.length, modified_ms: Date.now(), error: null };
+  }
+
+  private stopRecordingNow: (() => void) | null = null;
+
+  /** A recording the fake "hears" until it is stopped: a sign-in on the page asked for. */
+  async recordWorkflow(r: RecordRequest): Promise<RecordedWorkflow> {
+    if (this.stopRecordingNow) throw new BackendError('invalid_run', 'a recording is already under way');
+    const id = slug(r.name);
+    await new Promise<void>((resolve) => (this.stopRecordingNow = resolve));
+    this.stopRecordingNow = null;
+    const merged = this.files.has(id);
+    const params = Object.keys(r.params);
+    const wf = {
+      version: 1,
+      name: r.name.trim(),
+      description: `Compiled from a recording of ${r.url}.`,
+      parameters: Object.fromEntries(Object.entries(r.params).map(([k, v]) => [k, { description: 'as in the demonstration', default: v }])),
+      states: [
+        { name: 'Sign in (done)', checks: [{ type: 'url', match: 'prefix', value: `${r.url}welcome` }], terminal: { outcome: 'success', message: 'the demonstration ended here' } },
+        { name: 'Sign in', checks: [{ type: 'url', match: 'prefix', value: r.url }, { type: 'element', selector: '#username' }], actions: [{ type: 'type', target: { role: 'textbox', name: 'Username' }, text: params.length ? `{{${params[0]}}}` : 'demo' }, { type: 'click', target: { role: 'button', name: 'Sign in' } }], next: ['Sign in (done)'] },
+        { name: 'Start', checks: [{ type: 'url', value: 'about:blank' }], actions: [{ type: 'navigate_to', url: r.url }], next: ['Sign in'] },
+      ],
+    } as Workflow;
+    this.files.set(id, text(wf));
+    this.workflowWatchers.forEach((w) => w({ id, removed: false }));
+    return { id, run_id: `rec-${++this.runCount}`, acts: 4, states: 3, actions: 4, merged, notes: [] };
+  }
+
+  async stopRecording(): Promise<void> {
+    if (!this.stopRecordingNow) throw new BackendError('not_found', 'no recording is under way');
+    this.stopRecordingNow();
   }
 
   async createWorkflow(name: string): Promise<WorkflowEntry> {

@@ -4,9 +4,9 @@
 import { Channel, convertFileSrc, invoke } from '@tauri-apps/api/core';
 import { listen } from '@tauri-apps/api/event';
 import { getCurrentWindow } from '@tauri-apps/api/window';
-import type { GraphReport, ModelSettings, ModelSettingsChange, Resolution, ReviewView, Route } from '../bindings';
+import type { GraphReport, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
 import type { RunEvent } from '../run/events';
-import { BackendError, type Backend, type Unsubscribe } from './types';
+import { BackendError, type Backend, type RecordRequest, type Unsubscribe } from './types';
 import type { Diagnostic, ErrorPayload, OpenedWorkflow, RunDetail, RunFilter, RunMessage, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
 
 async function call<T>(cmd: string, args?: Record<string, unknown>): Promise<T> {
@@ -59,6 +59,9 @@ export class TauriBackend implements Backend {
   modelSettings = () => call<ModelSettings>('model_settings');
   synthesizeState = (workflow: Workflow, state: string, runId: string, step: number) =>
     call<Resolution>('synthesize_state', { workflow, target: state, run_id: runId, step });
+  recordWorkflow = (r: RecordRequest) =>
+    call<RecordedWorkflow>('record_workflow', { name: r.name, url: r.url, params: r.params, demo_site: r.demo_site, until_url: r.until_url });
+  stopRecording = () => call<void>('stop_recording');
   saveModelSettings = (change: ModelSettingsChange) => call<ModelSettings>('save_model_settings', { change });
 
   async watchReviews(onChange: () => void): Promise<Unsubscribe> {

@@ -12,10 +12,20 @@ import type { WorkflowChange } from '../bindings';
 import type { RunRequest } from '../bindings';
 import type { RunFilter } from '../bindings';
 import type { RunEvent } from '../run/events';
-import type { GraphReport, ModelSettings, ModelSettingsChange, Resolution, ReviewView, Route } from '../bindings';
+import type { GraphReport, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
 
 export type { Workflow, Diagnostic, RunSummary, RunDetail, WorkflowEntry, OpenedWorkflow, SaveResult };
-export type { WorkflowChange, RunRequest, RunFilter, GraphReport, Route };
+export type { WorkflowChange, RunRequest, RunFilter, GraphReport, Route, RecordedWorkflow };
+
+/** What *Record…* asks for: the draft's name (its file), the first page, parameter values
+ * (literals equal to one become `{{name}}`), and whether to serve the demo site as `site`. */
+export interface RecordRequest {
+  name: string;
+  url: string;
+  params: Record<string, string>;
+  demo_site: boolean;
+  until_url: string | null;
+}
 
 /** Errors reach the UI as a stable code plus a message for people; branch on the code. */
 export class BackendError extends Error {
@@ -68,6 +78,12 @@ export interface Backend {
   decideProposal(id: number, approve: boolean): Promise<void>;
   /** Called whenever the set of open reviews may have changed. */
   watchReviews(onChange: () => void): Promise<Unsubscribe>;
+
+  /** Records a person's demonstration in a Chromium window until the tab is closed, the
+   * `until_url` is reached or `stopRecording` is called; compiles it into the workflow file
+   * `name` names (merged into it when it exists). */
+  recordWorkflow(request: RecordRequest): Promise<RecordedWorkflow>;
+  stopRecording(): Promise<void>;
 
   /** A prompt-only state written by the model from the page step `step` of run `runId`
    * saw: a `synthesized` resolution, for the editor to apply (unsaved). */

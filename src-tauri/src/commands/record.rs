@@ -4,7 +4,7 @@
 
 use indexmap::IndexMap;
 use statewright_runner::demonstration::{RecordObserver, RecordRequest, record};
-use statewright_runner::{Browser, CancellationToken, RunErrorKind};
+use statewright_runner::{Browser, CancellationToken, RunError, RunErrorKind};
 use statewright_workbench::ipc::RecordedWorkflow;
 use statewright_workflow::Action;
 use tauri::State;
@@ -61,7 +61,23 @@ pub async fn record_workflow(
         out: Some(path),
         until_url,
     };
-    let result = record(request, cancel, &mut Quiet).await;
+    // The recording holds the run store (a SQLite connection, not `Sync`) across its awaits:
+    // it runs on a thread of its own, with a runtime of its own.
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    std::thread::spawn(move || {
+        let result = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+            Ok(runtime) => runtime.block_on(record(request, cancel, &mut Quiet)),
+            Err(e) => Err(RunError { kind: RunErrorKind::Environment, code: "shell", message: e.to_string() }),
+        };
+        let _ = tx.send(result);
+    });
+    let result = rx.await.unwrap_or_else(|_| {
+        Err(RunError {
+            kind: RunErrorKind::Environment,
+            code: "shell",
+            message: "the recording stopped unexpectedly".into(),
+        })
+    });
     state.live_runs.lock().expect("live runs lock").remove(RECORDING);
     let summary = result.map_err(|e| {
         let code = match e.kind {

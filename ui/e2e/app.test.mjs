@@ -23,8 +23,14 @@ before(async () => {
   cpSync(join(repo, 'workflows/demo-shop.json'), join(home, 'workflows/demo-shop.json'));
   driver = spawn('tauri-driver', ['--port', String(port), '--native-port', String(port + 1)], {
     env: { ...process.env, STATEWRIGHT_WORKFLOWS_DIR: join(home, 'workflows'), STATEWRIGHT_RUNS_DIR: join(home, 'runs') },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    // Its own process group, so that after() can stop it with WebKitWebDriver and the app:
+    // the app outlives a closed session, and holding this file's stdout it kept the test
+    // runner waiting for ever (twice in CI). Their output is passed on, not inherited.
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  driver.stdout.pipe(process.stderr);
+  driver.stderr.pipe(process.stderr);
   session = await Session.create(`http://127.0.0.1:${port}`, application);
 });
 
@@ -33,7 +39,13 @@ after(async () => {
     if (process.env.E2E_SCREENSHOT) writeFileSync(process.env.E2E_SCREENSHOT, await session.screenshot().catch(() => Buffer.alloc(0)));
     await session.close().catch(() => {});
   }
-  driver?.kill();
+  if (driver) {
+    try {
+      process.kill(-driver.pid, 'SIGKILL');
+    } catch {}
+    driver.stdout.destroy();
+    driver.stderr.destroy();
+  }
   rmSync(home, { recursive: true, force: true });
 });
 

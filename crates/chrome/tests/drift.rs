@@ -12,7 +12,7 @@ use statewright_engine::RunStatus;
 use statewright_workflow::load_str;
 
 fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+    PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("run by cargo")).join("../..")
 }
 
 /// What the drift changes that the workflow refers to: (as written, as on the drifted site).

@@ -10,7 +10,7 @@ use statewright_demo::Site;
 use statewright_workflow::load_file;
 
 fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+    PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("run by cargo")).join("../..")
 }
 
 /// Seeds per site; `STATEWRIGHT_SEEDS=30` soaks longer.

@@ -7,7 +7,8 @@ use statewright_demo::{Rewrite, Site, SiteError, SiteServer};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 fn drift_fixture() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/drift/demo-drift.json")
+    PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("run by cargo"))
+        .join("../../tests/fixtures/drift/demo-drift.json")
 }
 
 /// The body of `GET path`, over plain HTTP/1.1 (no client crate needed for loopback).

@@ -15,7 +15,7 @@ use statewright_llm::{Client, LlmAdvisor, LlmConfig, Settings};
 use statewright_workflow::Params;
 
 fn main() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = std::path::Path::new(&std::env::var("CARGO_MANIFEST_DIR").expect("run by cargo")).join("../..");
     let fixture = root.join("ui/fixtures-public/fixtures/demo-run");
     let recording: Value =
         serde_json::from_str(&std::fs::read_to_string(fixture.join("recording.json")).expect("the recorded demo run"))

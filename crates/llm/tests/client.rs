@@ -120,7 +120,11 @@ async fn a_server_without_structured_output_is_asked_again_without_it() {
 #[tokio::test]
 async fn openai_ollama_and_llama_cpp_replies_are_all_read() {
     for (file, tokens) in [("openai.json", (1234, 21)), ("ollama.json", (987, 30)), ("llamacpp.json", (1500, 40))] {
-        let body = std::fs::read_to_string(format!("{}/tests/fixtures/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let body = std::fs::read_to_string(format!(
+            "{}/tests/fixtures/{file}",
+            std::env::var("CARGO_MANIFEST_DIR").expect("run by cargo")
+        ))
+        .unwrap();
         let server = ScriptedModel::start(vec![Rule::always(Reply::Raw(body))]).await;
         let reply = client(&server.url(), Settings::default()).chat(&ask()).await.unwrap();
         assert_eq!((reply.prompt_tokens, reply.completion_tokens), tokens, "{file}");

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 
 #[test]
 fn committed_typescript_bindings_are_up_to_date() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/bindings.ts");
+    let path =
+        PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("run by cargo")).join("../../ui/src/bindings.ts");
     let fresh = statewright_workbench::bindings::typescript();
     if std::env::var_os("UPDATE_BINDINGS").is_some() {
         std::fs::write(&path, &fresh).expect("write ui/src/bindings.ts");

@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 #[test]
 fn committed_schema_is_up_to_date() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../schema/workflow.schema.json");
+    let path = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("run by cargo"))
+        .join("../../schema/workflow.schema.json");
     let generated = statewright_workflow::json_schema();
     if std::env::var_os("UPDATE_SCHEMA").is_some() {
         std::fs::write(&path, &generated).expect("write the schema");

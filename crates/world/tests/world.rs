@@ -45,7 +45,7 @@ fn have(program: &str) -> bool {
 }
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+    PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("run by cargo")).join("../..")
 }
 
 async fn run(workflow: &Workflow, params: &Params, world: &mut World) -> (RunReport, Vec<Event>) {
@@ -102,10 +102,14 @@ async fn the_desktop_demo_workflow_succeeds() {
 async fn desktop_typing_into_a_headed_chromium_is_recognised_on_the_page() {
     let Some(desktop) = desktop().await else { return };
     let _screen = SCREEN.lock().await;
-    let server =
-        SiteServer::start(Site::Dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mixed")), 0)
-            .await
-            .expect("serve the fixture");
+    let server = SiteServer::start(
+        Site::Dir(
+            PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("run by cargo")).join("tests/fixtures/mixed"),
+        ),
+        0,
+    )
+    .await
+    .expect("serve the fixture");
     let window = json!({"title": "Statewright mixed test", "match": "contains"});
     let source = json!({
         "version": 1,

@@ -20,7 +20,7 @@ fn browsers() -> &'static Semaphore {
 }
 
 pub fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+    PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("run by cargo")).join("tests/fixtures")
 }
 
 pub struct Finished {

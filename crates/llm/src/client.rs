@@ -10,7 +10,7 @@ use base64::Engine;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::config::LlmConfig;
+use crate::config::{LlmConfig, authorities};
 
 /// What to ask.
 #[derive(Debug, Clone)]
@@ -48,6 +48,15 @@ pub enum LlmError {
     Http { url: String, status: u16, body: String },
     #[error("the model at {url} answered something that is not a chat completion: {reason}")]
     BadReply { url: String, reason: String },
+    /// The secure connection failed: an untrusted or mismatched certificate, or a server
+    /// that does not speak TLS. Not retried: it would fail the same way.
+    #[error(
+        "the TLS connection to the model at {url} failed: {reason} (a server behind a private certificate \
+         authority needs its PEM file in STATEWRIGHT_LLM_CA_CERT or `ca_cert` in llm.json)"
+    )]
+    Tls { url: String, reason: String },
+    #[error("{0}")]
+    CaCert(String),
 }
 
 /// The longest `Retry-After` honoured; a server asking for more is treated as failing.
@@ -62,7 +71,12 @@ pub struct Client {
 
 impl Client {
     pub fn new(config: LlmConfig) -> Result<Self, LlmError> {
+        let extra = match &config.ca_cert {
+            Some(path) => authorities(path).map_err(|e| LlmError::CaCert(e.to_string()))?,
+            None => Vec::new(),
+        };
         let http = reqwest::Client::builder()
+            .tls_certs_merge(extra)
             .connect_timeout(Duration::from_secs(10).min(config.timeout))
             .timeout(config.timeout)
             .build()
@@ -158,6 +172,9 @@ impl Client {
                     seconds: self.config.timeout.as_secs_f64(),
                 }));
             }
+            Err(e) if causes(&e).any(|c| c.is::<rustls::Error>()) => {
+                return Err(Attempt::Fatal(LlmError::Tls { url: base(), reason: root_cause(&e) }));
+            }
             Err(e) => return Err(Attempt::Retry(LlmError::Unreachable { url: base(), reason: root_cause(&e) }, None)),
         };
         let status = response.status().as_u16();
@@ -230,11 +247,18 @@ fn backoff(attempt: u32) -> Duration {
     Duration::from_millis(500u64 << attempt.saturating_sub(1).min(4)).min(Duration::from_secs(8))
 }
 
+type Cause<'a> = &'a (dyn std::error::Error + 'static);
+
+/// An error and what caused it, outermost first. An `io::Error` wrapping another error is
+/// looked into: its `source()` skips the wrapped error itself (where rustls puts its own).
+fn causes(e: Cause<'_>) -> impl Iterator<Item = Cause<'_>> {
+    std::iter::successors(Some(e), |&cause| match cause.downcast_ref::<std::io::Error>() {
+        Some(io) => io.get_ref().map(|inner| inner as Cause<'_>),
+        None => cause.source(),
+    })
+}
+
 /// The innermost error's text: "connection refused" rather than "error sending request".
-fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut cause: &dyn std::error::Error = e;
-    while let Some(inner) = cause.source() {
-        cause = inner;
-    }
-    cause.to_string()
+fn root_cause(e: Cause<'_>) -> String {
+    causes(e).last().map(|c| c.to_string()).unwrap_or_default()
 }

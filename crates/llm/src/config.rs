@@ -1,6 +1,6 @@
 //! Where the model is: a settings file in the user's config folder, then the environment
 //! (`STATEWRIGHT_LLM_URL`, `STATEWRIGHT_LLM_MODEL`, `STATEWRIGHT_LLM_API_KEY` or
-//! `OPENAI_API_KEY`), then command-line flags, each overriding the one before. Without a
+//! `OPENAI_API_KEY`, `STATEWRIGHT_LLM_CA_CERT`), then command-line flags, each overriding the one before. Without a
 //! URL there is no model, and everything works without one.
 
 use std::path::{Path, PathBuf};
@@ -13,7 +13,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Settings {
-    /// The OpenAI-compatible base URL, e.g. `http://127.0.0.1:11434/v1` (Ollama).
+    /// The OpenAI-compatible base URL, e.g. `http://127.0.0.1:11434/v1` (Ollama) or
+    /// `https://api.openai.com/v1`.
     pub url: Option<String>,
     pub model: Option<String>,
     /// Sent as `Authorization: Bearer …`; never shown, logged or stored with a run.
@@ -28,6 +29,9 @@ pub struct Settings {
     pub output_price: Option<f64>,
     /// Send images (set-of-mark screenshots); off for text-only models (default on).
     pub vision: Option<bool>,
+    /// A PEM file of certificate authorities trusted besides the system's, for an https
+    /// endpoint behind a private CA (a company proxy, a self-signed server).
+    pub ca_cert: Option<PathBuf>,
 }
 
 /// A resolved configuration: a model to call.
@@ -42,6 +46,8 @@ pub struct LlmConfig {
     pub input_price: f64,
     pub output_price: f64,
     pub vision: bool,
+    /// Extra trusted authorities (PEM), checked to hold at least one certificate.
+    pub ca_cert: Option<PathBuf>,
 }
 
 // The key must not reach a log line through `{:?}`.
@@ -53,6 +59,7 @@ impl std::fmt::Debug for LlmConfig {
             .field("api_key", &self.api_key.as_ref().map(|_| "••••••"))
             .field("timeout", &self.timeout)
             .field("retries", &self.retries)
+            .field("ca_cert", &self.ca_cert)
             .finish_non_exhaustive()
     }
 }
@@ -72,6 +79,8 @@ pub enum ConfigError {
     Url { url: String, reason: String },
     #[error("an LLM URL is set ({url}) but no model: set STATEWRIGHT_LLM_MODEL, --llm-model or `model` in {file}")]
     NoModel { url: String, file: String },
+    #[error("the certificate authority file {path} is not usable: {reason}")]
+    CaCert { path: String, reason: String },
 }
 
 /// The settings file: `$STATEWRIGHT_CONFIG_DIR/llm.json`, else `$XDG_CONFIG_HOME/statewright/`,
@@ -127,12 +136,16 @@ impl LlmConfig {
             return Err(ConfigError::NoModel { url, file: path.display().to_string() });
         };
         let api_key = env("STATEWRIGHT_LLM_API_KEY").or_else(|| env("OPENAI_API_KEY")).or(file.api_key.clone());
-        Ok(Some(Self::new(&url, &model, api_key, &file)?))
+        let ca_cert = env("STATEWRIGHT_LLM_CA_CERT").map(PathBuf::from).or(file.ca_cert.clone());
+        Ok(Some(Self::new(&url, &model, api_key, &Settings { ca_cert, ..file })?))
     }
 
     pub fn new(url: &str, model: &str, api_key: Option<String>, settings: &Settings) -> Result<Self, ConfigError> {
         let url = check_url(url)?;
         let timeout = settings.timeout.and_then(|s| Duration::try_from_secs_f64(s).ok()).unwrap_or(DEFAULT_TIMEOUT);
+        if let Some(path) = &settings.ca_cert {
+            authorities(path)?;
+        }
         Ok(Self {
             url,
             model: model.to_owned(),
@@ -142,6 +155,7 @@ impl LlmConfig {
             input_price: settings.input_price.unwrap_or(0.0).max(0.0),
             output_price: settings.output_price.unwrap_or(0.0).max(0.0),
             vision: settings.vision.unwrap_or(true),
+            ca_cert: settings.ca_cert.clone(),
         })
     }
 
@@ -153,21 +167,26 @@ impl LlmConfig {
 
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// A usable base URL: http(s), a host, no credentials in it; the trailing slash and a
-/// pasted `/chat/completions` are dropped.
+/// The certificates of a PEM file of authorities; an unreadable file, or one with none in
+/// it, is a configuration error (caught before a run, not at its first model call).
+pub fn authorities(path: &Path) -> Result<Vec<reqwest::Certificate>, ConfigError> {
+    let bad = |reason: String| ConfigError::CaCert { path: path.display().to_string(), reason };
+    let pem = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
+    let certs = reqwest::Certificate::from_pem_bundle(&pem).map_err(|e| bad(e.to_string()))?;
+    if certs.is_empty() {
+        return Err(bad("it holds no PEM certificate (-----BEGIN CERTIFICATE-----)".into()));
+    }
+    Ok(certs)
+}
+
+/// A usable base URL: http or https, a host, no credentials in it; the trailing slash and
+/// a pasted `/chat/completions` are dropped.
 fn check_url(url: &str) -> Result<String, ConfigError> {
     let bad = |reason: &str| ConfigError::Url { url: url.to_owned(), reason: reason.to_owned() };
     let trimmed = url.trim().trim_end_matches('/');
     let trimmed = trimmed.strip_suffix("/chat/completions").unwrap_or(trimmed);
-    let rest = if let Some(rest) = trimmed.strip_prefix("http://") {
-        rest
-    } else if trimmed.starts_with("https://") {
-        return Err(bad(
-            "this build speaks plain HTTP only (no TLS library was available to build with); put a local \
-             OpenAI-compatible proxy in front of a hosted API (see the README)",
-        ));
-    } else {
-        return Err(bad("expected http://HOST:PORT/… (the base URL, e.g. http://127.0.0.1:11434/v1)"));
+    let Some(rest) = trimmed.strip_prefix("http://").or_else(|| trimmed.strip_prefix("https://")) else {
+        return Err(bad("expected http(s)://HOST[:PORT]/… (the base URL, e.g. http://127.0.0.1:11434/v1)"));
     };
     let authority = rest.split('/').next().unwrap_or_default();
     if authority.is_empty() {
@@ -187,7 +206,8 @@ mod tests {
     fn urls_are_checked_and_normalised() {
         assert_eq!(check_url("http://127.0.0.1:11434/v1/").unwrap(), "http://127.0.0.1:11434/v1");
         assert_eq!(check_url("http://h:8080/v1/chat/completions").unwrap(), "http://h:8080/v1");
-        for bad in ["127.0.0.1:11434", "ftp://x", "http://", "http://user:pw@h/v1", "https://api.openai.com/v1"] {
+        assert_eq!(check_url("https://api.openai.com/v1").unwrap(), "https://api.openai.com/v1");
+        for bad in ["127.0.0.1:11434", "ftp://x", "http://", "https://", "https://user:pw@h/v1"] {
             assert!(check_url(bad).is_err(), "{bad}");
         }
     }

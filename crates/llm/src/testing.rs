@@ -1,6 +1,7 @@
 //! A scripted OpenAI-compatible server on loopback, for tests: replies chosen by rules over
 //! the request, every request recorded; it can be slow, answer 429 with `Retry-After`, 500,
-//! truncated JSON, prose around JSON, or any raw body.
+//! truncated JSON, prose around JSON, or any raw body. Over plain HTTP, or over TLS with a
+//! given certificate (a hosted API, a private certificate authority).
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -90,25 +91,50 @@ struct Shared {
 
 pub struct ScriptedModel {
     addr: SocketAddr,
+    scheme: &'static str,
     shared: Arc<Shared>,
     task: tokio::task::JoinHandle<()>,
 }
 
 impl ScriptedModel {
     pub async fn start(rules: Vec<Rule>) -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind loopback");
+        Self::serve(listener, "http", rules)
+    }
+
+    /// The same over TLS, with this certificate chain and PKCS#8 key (PEM).
+    pub async fn start_tls(rules: Vec<Rule>, chain_pem: &[u8], key_pem: &[u8]) -> Self {
+        use tokio_rustls::rustls::pki_types::pem::PemObject;
+        use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
+        let chain = CertificateDer::pem_slice_iter(chain_pem).collect::<Result<Vec<_>, _>>().expect("certificates");
+        let key = PrivateKeyDer::from_pem_slice(key_pem).expect("a private key");
+        let provider = Arc::new(tokio_rustls::rustls::crypto::aws_lc_rs::default_provider());
+        let config = tokio_rustls::rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .expect("protocol versions")
+            .with_no_client_auth()
+            .with_single_cert(chain, key)
+            .expect("certificate and key");
+        let tcp = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind loopback");
+        Self::serve(TlsListener { tcp, acceptor: tokio_rustls::TlsAcceptor::from(Arc::new(config)) }, "https", rules)
+    }
+
+    fn serve<L>(listener: L, scheme: &'static str, rules: Vec<Rule>) -> Self
+    where
+        L: axum::serve::Listener<Addr = SocketAddr>,
+    {
         let shared = Arc::new(Shared { rules: Mutex::new(rules), requests: Mutex::new(Vec::new()) });
         let app = Router::new().route("/v1/chat/completions", post(answer)).with_state(shared.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind loopback");
         let addr = listener.local_addr().expect("local address");
         let task = tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
         });
-        Self { addr, shared, task }
+        Self { addr, scheme, shared, task }
     }
 
     /// The base URL to configure (`…/v1`).
     pub fn url(&self) -> String {
-        format!("http://{}/v1", self.addr)
+        format!("{}://{}/v1", self.scheme, self.addr)
     }
 
     /// Every request received, in order.
@@ -120,6 +146,32 @@ impl ScriptedModel {
 impl Drop for ScriptedModel {
     fn drop(&mut self) {
         self.task.abort();
+    }
+}
+
+/// Connections that have completed a TLS handshake; one that fails (the client refused the
+/// certificate) or stalls is dropped and the next accepted.
+struct TlsListener {
+    tcp: tokio::net::TcpListener,
+    acceptor: tokio_rustls::TlsAcceptor,
+}
+
+impl axum::serve::Listener for TlsListener {
+    type Io = tokio_rustls::server::TlsStream<tokio::net::TcpStream>;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
+        loop {
+            let Ok((tcp, addr)) = self.tcp.accept().await else { continue };
+            let handshake = tokio::time::timeout(Duration::from_secs(5), self.acceptor.accept(tcp)).await;
+            if let Ok(Ok(tls)) = handshake {
+                return (tls, addr);
+            }
+        }
+    }
+
+    fn local_addr(&self) -> std::io::Result<Self::Addr> {
+        self.tcp.local_addr()
     }
 }
 

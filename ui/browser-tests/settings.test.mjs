@@ -18,20 +18,23 @@ test('the model is configured from the app, and the key stays write-only', async
   await page.waitForSelector('[data-testid="toast"]:has-text("not usable")');
   assert.ok(await dialog.isVisible(), 'the dialog stays open on an error');
 
-  await dialog.getByLabel('model url').fill('http://127.0.0.1:11434/v1');
+  await dialog.getByLabel('model url').fill('https://llm.internal.example/v1');
+  await dialog.getByLabel('model ca_cert').fill('/etc/ssl/company-ca.pem');
   await dialog.getByLabel('model api_key').fill('sk-very-secret');
   await dialog.getByLabel('model vision').uncheck();
   await dialog.getByRole('button', { name: 'Save' }).click();
   await page.waitForSelector('[data-testid="toast"]:has-text("Model settings saved: qwen2.5vl:7b")');
   const stored = await page.evaluate(() => window.statewrightFake.model);
-  assert.equal(stored.url, 'http://127.0.0.1:11434/v1');
+  assert.equal(stored.url, 'https://llm.internal.example/v1');
+  assert.equal(stored.ca_cert, '/etc/ssl/company-ca.pem');
   assert.equal(stored.vision, false);
 
   await page.getByRole('button', { name: 'Model…' }).click();
   const again = page.getByRole('dialog', { name: 'model settings' });
   await again.getByText('a key is set').waitFor();
   assert.equal(await again.getByLabel('model api_key').inputValue(), '', 'the key is not shown back');
-  assert.equal(await again.getByLabel('model url').inputValue(), 'http://127.0.0.1:11434/v1');
+  assert.equal(await again.getByLabel('model url').inputValue(), 'https://llm.internal.example/v1');
+  assert.equal(await again.getByLabel('model ca_cert').inputValue(), '/etc/ssl/company-ca.pem');
   assert.ok(!(await page.content()).includes('sk-very-secret'));
   await again.getByRole('button', { name: 'Remove key' }).click();
   assert.equal(await page.evaluate(() => window.statewrightFake.model.api_key), null);

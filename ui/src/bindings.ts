@@ -554,6 +554,8 @@ export type ModelSettings = {
   output_price?: number | null;
   /** Send screenshots (off for text-only models). */
   vision?: boolean | null;
+  /** A PEM file of certificate authorities trusted besides the system's (https). */
+  ca_cert?: string | null;
   has_api_key: boolean;
   /** Environment variables set for the app that override the file. */
   overridden_by_env: string[];
@@ -568,6 +570,7 @@ export type ModelSettingsChange = {
   input_price?: number | null;
   output_price?: number | null;
   vision?: boolean | null;
+  ca_cert?: string | null;
   api_key?: string | null;
 };
 

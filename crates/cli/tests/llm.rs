@@ -1,5 +1,5 @@
 //! The model in the loop, end to end on real Chromium against a scripted OpenAI-compatible
-//! server on loopback: on the drifted demo site the model gets the run past what healing
+//! server on loopback (over TLS, behind a private certificate authority): on the drifted demo site the model gets the run past what healing
 //! cannot fix, its fixes wait as proposals, a second process approves them, and the next run
 //! needs no model. A page that tries a prompt injection gets nowhere; a model that cannot
 //! be reached costs seconds, and the chain moves on.
@@ -14,6 +14,10 @@ use serde_json::{Value, json};
 use statewright_llm::testing::{Reply, Rule, ScriptedModel, request_text};
 
 const DRIFT: &str = "tests/fixtures/drift/demo-drift.json";
+
+fn tls_fixture(name: &str) -> PathBuf {
+    repo().join("crates/llm/tests/fixtures/tls").join(name)
+}
 
 /// A copy of the demo workflow with short timeouts, so failures surface in seconds.
 fn workflow_copy(dir: &Path) -> PathBuf {
@@ -41,7 +45,9 @@ fn summary(out: &std::process::Output) -> Value {
 #[test]
 fn the_model_unblocks_a_drifted_run_its_fixes_are_approved_and_the_next_run_needs_no_model() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let model = runtime.block_on(ScriptedModel::start(vec![
+    let (chain, key) =
+        (std::fs::read(tls_fixture("server.pem")).unwrap(), std::fs::read(tls_fixture("server.key")).unwrap());
+    let rules = vec![
         // The redesigned home page is recognised by no state: it is the home page.
         Rule::when_text(
             "no state matched",
@@ -55,7 +61,9 @@ fn the_model_unblocks_a_drifted_run_its_fixes_are_approved_and_the_next_run_need
             )),
             None => Reply::json(json!({"kind": "abort", "reason": "no Log in button listed"})),
         }),
-    ]));
+    ];
+    let model = runtime.block_on(ScriptedModel::start_tls(rules, &chain, &key));
+    let ca = tls_fixture("ca.pem");
     let dir = tempfile::tempdir().unwrap();
     let runs = dir.path().join("runs");
     let workflow = workflow_copy(dir.path());
@@ -65,7 +73,7 @@ fn the_model_unblocks_a_drifted_run_its_fixes_are_approved_and_the_next_run_need
     let on_drift = |extra: &[&str]| {
         let mut args = vec!["run", wf, "--demo-site", "--drift", DRIFT, "-p", "seed=3", "--no-review", "--json"];
         args.extend(extra);
-        statewright(&args, &runs)
+        command(&args, &runs).env("STATEWRIGHT_LLM_CA_CERT", &ca).output().unwrap()
     };
 
     // The original site: locators recorded, no model needed.
@@ -253,11 +261,19 @@ fn a_model_that_cannot_be_reached_costs_seconds_and_a_bad_setting_is_exit_2() {
     assert!(began.elapsed() < Duration::from_secs(60), "{:?}", began.elapsed());
 
     let out = statewright(
-        &["run", workflow.to_str().unwrap(), "--llm-url", "https://api.example/v1", "--llm-model", "m"],
+        &["run", workflow.to_str().unwrap(), "--llm-url", "https://key:secret@api.example/v1", "--llm-model", "m"],
         &runs,
     );
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("plain HTTP only"), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("credentials do not belong in the URL"), "{}", text(&out.stderr));
+    let missing = dir.path().join("no-such-ca.pem");
+    let out =
+        command(&["run", workflow.to_str().unwrap(), "--llm-url", "https://api.example/v1", "--llm-model", "m"], &runs)
+            .env("STATEWRIGHT_LLM_CA_CERT", &missing)
+            .output()
+            .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains(&missing.display().to_string()), "{}", text(&out.stderr));
     let out = command(&["run", workflow.to_str().unwrap()], &runs)
         .env("STATEWRIGHT_LLM_URL", "http://127.0.0.1:1/v1")
         .output()

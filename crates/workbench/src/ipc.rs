@@ -124,6 +124,8 @@ pub struct ModelSettings {
     pub output_price: Option<f64>,
     /// Send screenshots (off for text-only models).
     pub vision: Option<bool>,
+    /// A PEM file of certificate authorities trusted besides the system's (https).
+    pub ca_cert: Option<String>,
     pub has_api_key: bool,
     /// Environment variables set for the app that override the file.
     pub overridden_by_env: Vec<String>,
@@ -139,6 +141,7 @@ pub struct ModelSettingsChange {
     pub input_price: Option<f64>,
     pub output_price: Option<f64>,
     pub vision: Option<bool>,
+    pub ca_cert: Option<String>,
     pub api_key: Option<String>,
 }
 

@@ -8,7 +8,13 @@ use statewright_workbench::ipc::{ModelSettings, ModelSettingsChange};
 use super::blocking;
 use crate::error::{CommandError, CommandResult, ErrorCode};
 
-const ENV: &[&str] = &["STATEWRIGHT_LLM_URL", "STATEWRIGHT_LLM_MODEL", "STATEWRIGHT_LLM_API_KEY", "OPENAI_API_KEY"];
+const ENV: &[&str] = &[
+    "STATEWRIGHT_LLM_URL",
+    "STATEWRIGHT_LLM_MODEL",
+    "STATEWRIGHT_LLM_API_KEY",
+    "OPENAI_API_KEY",
+    "STATEWRIGHT_LLM_CA_CERT",
+];
 
 fn invalid(e: impl std::fmt::Display) -> CommandError {
     CommandError::new(ErrorCode::InvalidSettings, e.to_string())
@@ -24,6 +30,7 @@ fn view(settings: &Settings) -> ModelSettings {
         input_price: settings.input_price,
         output_price: settings.output_price,
         vision: settings.vision,
+        ca_cert: settings.ca_cert.as_ref().map(|p| p.display().to_string()),
         has_api_key: settings.api_key.is_some(),
         overridden_by_env: ENV.iter().filter(|v| std::env::var_os(v).is_some()).map(|v| (*v).to_owned()).collect(),
     }
@@ -47,6 +54,7 @@ pub async fn save_model_settings(change: ModelSettingsChange) -> CommandResult<M
         settings.input_price = change.input_price;
         settings.output_price = change.output_price;
         settings.vision = change.vision;
+        settings.ca_cert = text(change.ca_cert).map(Into::into);
         match change.api_key {
             Some(key) if key.is_empty() => settings.api_key = None,
             Some(key) => settings.api_key = Some(key),

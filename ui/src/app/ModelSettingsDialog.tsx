@@ -9,7 +9,7 @@ const num = (s: string) => (s.trim() === '' ? null : Number(s));
 
 export function ModelSettingsDialog({ backend, onClose, notify }: { backend: Backend; onClose: () => void; notify: (m: string, level?: 'info' | 'error') => void }) {
   const [current, setCurrent] = useState<ModelSettings | null>(null);
-  const [form, setForm] = useState({ url: '', model: '', timeout: '', retries: '', input_price: '', output_price: '', vision: true, api_key: '' });
+  const [form, setForm] = useState({ url: '', model: '', timeout: '', retries: '', input_price: '', output_price: '', vision: true, ca_cert: '', api_key: '' });
   useEffect(() => {
     backend
       .modelSettings()
@@ -23,6 +23,7 @@ export function ModelSettingsDialog({ backend, onClose, notify }: { backend: Bac
           input_price: s.input_price?.toString() ?? '',
           output_price: s.output_price?.toString() ?? '',
           vision: s.vision ?? true,
+          ca_cert: s.ca_cert ?? '',
           api_key: '',
         });
       })
@@ -45,6 +46,7 @@ export function ModelSettingsDialog({ backend, onClose, notify }: { backend: Bac
         input_price: num(form.input_price),
         output_price: num(form.output_price),
         vision: form.vision,
+        ca_cert: form.ca_cert,
         api_key: form.api_key === '' ? null : form.api_key,
       });
       notify(saved.url ? `Model settings saved: ${saved.model} at ${saved.url}` : 'Model settings saved: no model (the LLM stage is skipped)');
@@ -58,17 +60,18 @@ export function ModelSettingsDialog({ backend, onClose, notify }: { backend: Bac
       <form className="modal" role="dialog" aria-label="model settings" onSubmit={(e) => (e.preventDefault(), void save())}>
         <h3>Model</h3>
         <p className="hint">
-          The OpenAI-compatible endpoint asked when a run is stuck, before a person (Ollama, llama.cpp, a local proxy). Leave the URL empty for no model. Saved in{' '}
+          The OpenAI-compatible endpoint asked when a run is stuck, before a person (Ollama, llama.cpp, a hosted API). Leave the URL empty for no model. Saved in{' '}
           <code>{current?.path ?? '…'}</code>, which the CLI reads too.
         </p>
         {current && current.overridden_by_env.length > 0 && <p className="problem warning">Set in the environment, and winning over this file: {current.overridden_by_env.join(', ')}</p>}
-        {field('url', 'URL', 'e.g. http://127.0.0.1:11434/v1')}
+        {field('url', 'URL', 'e.g. http://127.0.0.1:11434/v1 or https://api.openai.com/v1')}
         {field('model', 'model', 'e.g. qwen2.5vl:7b')}
         {field('api_key', 'API key', current?.has_api_key ? 'a key is set; type to replace it' : 'none set', 'password')}
         {field('timeout', 'timeout', 'seconds per call (default 60)')}
         {field('retries', 'retries', 'on 429 and 5xx (default 2)')}
         {field('input_price', 'input price', 'US$ per million prompt tokens')}
         {field('output_price', 'output price', 'US$ per million completion tokens')}
+        {field('ca_cert', 'CA file', 'a PEM file of authorities to trust for https, besides the system’s (a private CA)')}
         <label className="field">
           <span className="field-label">vision</span>
           <input type="checkbox" aria-label="model vision" checked={form.vision} onChange={(e) => setForm({ ...form, vision: e.target.checked })} />

@@ -280,7 +280,7 @@ export class FakeBackend implements Backend {
   }
 
   async saveModelSettings(change: ModelSettingsChange): Promise<ModelSettings> {
-    if (change.url && !/^http:\/\/[^/@]+/.test(change.url)) throw new BackendError('invalid_settings', `the LLM endpoint ${change.url} is not usable`);
+    if (change.url && !/^https?:\/\/[^/@]+/.test(change.url)) throw new BackendError('invalid_settings', `the LLM endpoint ${change.url} is not usable`);
     if (change.url && !change.model) throw new BackendError('invalid_settings', 'a model name is needed with a URL');
     const api_key = change.api_key == null ? this.model.api_key : change.api_key || null;
     this.model = { ...change, api_key };

@@ -22,6 +22,7 @@ pub fn command(args: &[&str], runs: &Path) -> Command {
         .env_remove("STATEWRIGHT_LLM_MODEL")
         .env_remove("STATEWRIGHT_LLM_API_KEY")
         .env_remove("OPENAI_API_KEY")
+        .env_remove("STATEWRIGHT_LLM_CA_CERT")
         .env("STATEWRIGHT_CONFIG_DIR", runs.join("no-config"))
         .env("NO_COLOR", "1");
     cmd

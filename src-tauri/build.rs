@@ -26,6 +26,7 @@ const COMMANDS: &[&str] = &[
     "synthesize_state",
     "record_workflow",
     "stop_recording",
+    "start_agent_run",
 ];
 
 fn main() {

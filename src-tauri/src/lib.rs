@@ -57,6 +57,7 @@ fn handlers<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Sen
         commands::synthesis::synthesize_state,
         commands::record::record_workflow,
         commands::record::stop_recording,
+        commands::agent::start_agent_run,
     ]
 }
 

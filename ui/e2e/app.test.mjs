@@ -1,10 +1,12 @@
 // End to end, the real app window: the built app (Tauri, WebKitGTK) driven over
 // tauri-driver + WebKitWebDriver under Xvfb. Open the demo workflow, run it against the
-// bundled demo site, see it succeed with screenshots in the timeline.
+// bundled demo site, see it succeed with screenshots in the timeline; go to a state; answer
+// a review; let a model (a scripted OpenAI-compatible server on loopback) run with a goal.
 //
 // Run by scripts/test-app (it builds the app and provides the display and D-Bus session).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,11 +20,34 @@ const home = mkdtempSync(join(tmpdir(), 'statewright-e2e-'));
 let driver;
 let session;
 
+// The model: it reads the goal and the page it is shown, and says the goal is reached.
+const prompts = [];
+const model = createServer((req, res) => {
+  let body = '';
+  req.on('data', (c) => (body += c));
+  req.on('end', () => {
+    const messages = JSON.parse(body).messages ?? [];
+    prompts.push(messages.map((m) => (typeof m.content === 'string' ? m.content : m.content.map((p) => p.text ?? '').join(''))).join('\n'));
+    const answer = { kind: 'finish', text: 'the shop is open', reason: 'its home page is shown' };
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify(answer) } }], usage: { prompt_tokens: 900, completion_tokens: 25 } }));
+  });
+});
+
 before(async () => {
+  await new Promise((r) => model.listen(0, '127.0.0.1', r));
   mkdirSync(join(home, 'workflows'));
   cpSync(join(repo, 'workflows/demo-shop.json'), join(home, 'workflows/demo-shop.json'));
   driver = spawn('tauri-driver', ['--port', String(port), '--native-port', String(port + 1)], {
-    env: { ...process.env, STATEWRIGHT_WORKFLOWS_DIR: join(home, 'workflows'), STATEWRIGHT_RUNS_DIR: join(home, 'runs') },
+    env: {
+      ...process.env,
+      STATEWRIGHT_WORKFLOWS_DIR: join(home, 'workflows'),
+      STATEWRIGHT_RUNS_DIR: join(home, 'runs'),
+      // The model settings are this test's alone.
+      STATEWRIGHT_CONFIG_DIR: join(home, 'config'),
+      STATEWRIGHT_LLM_URL: `http://127.0.0.1:${model.address().port}/v1`,
+      STATEWRIGHT_LLM_MODEL: 'scripted',
+    },
     // Its own process group, so that after() can stop it with WebKitWebDriver and the app:
     // the app outlives a closed session, and holding this file's stdout it kept the test
     // runner waiting for ever (twice in CI). Their output is passed on, not inherited.
@@ -46,8 +71,22 @@ after(async () => {
     driver.stdout.destroy();
     driver.stderr.destroy();
   }
+  model.close();
   rmSync(home, { recursive: true, force: true });
 });
+
+/** Types into a React-controlled field as a person would (the framework sees an input event). */
+function fill(label, value) {
+  return session.run(
+    (label, value) => {
+      const field = document.querySelector(`[aria-label="${label}"]`);
+      Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field), 'value').set.call(field, value);
+      field.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    label,
+    value,
+  );
+}
 
 test('open the demo workflow, run it on the demo site, see it succeed with screenshots', async () => {
   await session.waitFor('the workflow list', () => document.querySelectorAll('[data-testid="workflow-entry"]').length > 0);
@@ -159,4 +198,20 @@ test('a run that cannot find its target waits for review; a corrective action fr
   const saved = JSON.parse(readFileSync(join(home, 'workflows/demo-broken.json'), 'utf8'));
   const home_ = saved.states.find((s) => s.name === 'Home page');
   assert.notDeepEqual(home_.actions, wf.states.find((s) => s.name === 'Home page').actions, 'the fix was saved into the file');
+});
+
+test('a run with a goal: the model drives Chromium on the demo site and the run is shown live', async () => {
+  await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent === 'Run with a goal…').click());
+  await session.waitFor('the goal dialog', () => !!document.querySelector('[role="dialog"][aria-label="run with a goal"]'));
+  await fill('goal text', 'Open the Northwind shop');
+  await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent === 'Start' && !b.disabled).click());
+  await session.waitFor('the run to finish', () => ['succeeded', 'failed', 'cancelled'].includes(document.querySelector('[data-testid="run-phase"]')?.textContent), [], 120000);
+  const phase = await session.run(() => document.querySelector('[data-testid="run-phase"]').textContent);
+  const message = await session.run(() => document.querySelector('.run-message')?.textContent ?? '');
+  assert.equal(phase, 'succeeded', `the run ended ${phase}: ${message}`);
+  assert.match(await session.run(() => document.querySelector('[data-testid="model-calls"]')?.textContent ?? ''), /1 model call/);
+  await session.waitFor('the page the model saw', () => [...document.querySelectorAll('.timeline img')].some((i) => i.complete && i.naturalWidth > 0));
+  assert.equal(prompts.length, 1);
+  assert.match(prompts[0], /Open the Northwind shop/);
+  assert.match(prompts[0], /Northwind/, 'the model was shown the demo site');
 });

@@ -112,6 +112,22 @@ export type ActionRecord = {
   alternatives?: unknown;
 };
 
+/** *Run with a goal*: the model drives a browser towards `goal`, one checked step at a time
+ * (`statewright agent`). */
+export type AgentRunRequest = {
+  /** What to get done, in words. */
+  goal: string;
+  /** The first page; `{{NAME}}` in it is filled from `params`. */
+  url: string;
+  /** Values the model may type as `{{NAME}}`; secret ones it never sees. */
+  params: Record<string, string>;
+  headed: boolean;
+  /** Serve the bundled demo site as `{{site}}`. */
+  demo_site: boolean;
+  /** The most steps the model may take (default 25). */
+  max_steps?: number | null;
+};
+
 /** Circuit breakers: each trips when its count passes its limit, and the run escalates. */
 export type Breakers = {
   /** Entries of any one state (retries included). */

@@ -2,13 +2,14 @@
 //! time; stored like any run, so `statewright compile RUN` makes it a workflow.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args;
 use statewright_runner::agent::{AgentObserver, AgentRequest, run_agent};
-use statewright_runner::{Browser, CancellationToken, RunErrorKind, RunStatus};
+use statewright_runner::{Browser, Failure, ReviewPolicy, RunErrorKind, RunStatus};
 
 use crate::exit;
-use crate::run::parse_param;
+use crate::run::{parse_param, parse_seconds};
 
 #[derive(Args)]
 pub struct AgentArgs {
@@ -38,6 +39,13 @@ pub struct AgentArgs {
     llm_url: Option<String>,
     #[arg(long, value_name = "NAME")]
     llm_model: Option<String>,
+    /// Give up waiting for a person after this many seconds when the model is stuck: the run
+    /// fails with that reason and the command exits with 3.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    review_timeout: Option<Duration>,
+    /// Never wait for a person: when the model is stuck the run fails (unattended runs).
+    #[arg(long, conflicts_with = "review_timeout")]
+    no_review: bool,
     /// Print the summary as JSON on stdout.
     #[arg(long)]
     json: bool,
@@ -86,14 +94,10 @@ pub async fn agent_cmd(args: AgentArgs) -> u8 {
         db: args.db.clone(),
         max_steps: args.max_steps.max(1),
         llm,
+        review: if args.no_review { ReviewPolicy::Never } else { ReviewPolicy::Wait { timeout: args.review_timeout } },
+        listener: None,
     };
-    let cancel = CancellationToken::new();
-    let stop = cancel.clone();
-    tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            stop.cancel();
-        }
-    });
+    let cancel = crate::interrupt::cancelled_on_interrupt();
     match run_agent(request, cancel, &mut Progress).await {
         Ok(summary) => {
             if args.json {
@@ -114,10 +118,11 @@ pub async fn agent_cmd(args: AgentArgs) -> u8 {
                 summary.run_dir.display(),
                 summary.run_id
             );
-            match summary.status {
-                RunStatus::Succeeded => exit::SUCCEEDED,
-                RunStatus::Failed => exit::FAILED,
-                RunStatus::Cancelled => exit::INTERRUPTED,
+            match (summary.status, &summary.failure) {
+                (RunStatus::Succeeded, _) => exit::SUCCEEDED,
+                (RunStatus::Failed, Some(Failure::ReviewTimeout { .. })) => exit::REVIEW_TIMEOUT,
+                (RunStatus::Failed, _) => exit::FAILED,
+                (RunStatus::Cancelled, _) => exit::INTERRUPTED,
             }
         }
         Err(e) => {

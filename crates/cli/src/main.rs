@@ -19,6 +19,7 @@ macro_rules! out {
 mod agent_cmd;
 mod compile_cmd;
 mod graph_cmds;
+mod interrupt;
 mod out;
 mod progress;
 mod record_cmd;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use statewright_runner::demonstration::{RecordObserver, RecordRequest, record};
-use statewright_runner::{Browser, CancellationToken, RunErrorKind};
+use statewright_runner::{Browser, RunErrorKind};
 use statewright_workflow::Action;
 
 use crate::exit;
@@ -91,13 +91,7 @@ pub async fn record_cmd(args: RecordArgs) -> u8 {
         out: args.out.clone(),
         until_url,
     };
-    let cancel = CancellationToken::new();
-    let stop = cancel.clone();
-    tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            stop.cancel();
-        }
-    });
+    let cancel = crate::interrupt::cancelled_on_interrupt();
     match record(request, cancel, &mut Progress).await {
         Ok(summary) => {
             if args.json {

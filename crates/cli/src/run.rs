@@ -6,8 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 use statewright_runner::{
-    Browser, CancellationToken, DemoSite, Failure, ReviewPolicy, RunErrorKind, RunRequest, RunStatus, RunSummary,
-    WorkflowSource, prepare,
+    Browser, DemoSite, Failure, ReviewPolicy, RunErrorKind, RunRequest, RunStatus, RunSummary, WorkflowSource, prepare,
 };
 
 use crate::exit;
@@ -158,13 +157,7 @@ async fn execute(request: RunRequest, json: bool, accept_synthesized: bool) -> u
     }
     let progress =
         Progress::new(prepared.id(), &prepared.workflow().name, prepared.browser_label(), prepared.run_dir());
-    let cancel = CancellationToken::new();
-    let on_interrupt = cancel.clone();
-    tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            on_interrupt.cancel();
-        }
-    });
+    let cancel = crate::interrupt::cancelled_on_interrupt();
     let auto = prepared.workflow().config.model_fixes == statewright_workflow::ModelFixes::Auto;
     let summary = prepared.execute(cancel, move |event| progress.show(event)).await;
     if auto || accept_synthesized {

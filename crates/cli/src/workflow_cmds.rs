@@ -92,7 +92,7 @@ pub async fn demo_site(port: u16, dir: Option<PathBuf>, drift: Option<PathBuf>) 
             eprintln!("serving on {}/ (Ctrl-C to stop)", server.url());
             tokio::select! {
                 () = server.wait() => {}
-                _ = tokio::signal::ctrl_c() => {}
+                () = crate::interrupt::interrupted() => {}
             }
             exit::SUCCEEDED
         }

@@ -5,7 +5,9 @@
 
 mod common;
 
-use common::{command, statewright, text};
+use std::process::Stdio;
+
+use common::{command, open_reviews, statewright, text, wait_for_review};
 use regex::Regex;
 use serde_json::{Value, json};
 use statewright_llm::testing::{Reply, Rule, ScriptedModel, request_text};
@@ -165,4 +167,152 @@ fn an_agent_run_needs_a_model_and_says_so() {
     let out = statewright(&["agent", "--goal", "anything", "--url", "http://127.0.0.1:9/"], dir.path());
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("needs a model"), "{}", text(&out.stderr));
+}
+
+/// The competent model, except that it gives up on the cart page until a person has
+/// helped, and on the confirmation page, where only a person says the goal is reached.
+fn drive_needing_help(request: &Value) -> Reply {
+    let prompt = request_text(request);
+    let popup = elements(&prompt).iter().any(|e| e.1 == "button" && e.2 == "Accept all");
+    let address = prompt.lines().find_map(|l| l.strip_prefix("Address: ")).unwrap_or("").to_owned();
+    let helped = prompt.lines().any(|l| l.starts_with("Progress: ") && l.contains("a person did"));
+    let give_up = |reason: &str| Reply::json(json!({"kind": "abort", "reason": reason}));
+    match () {
+        _ if popup => drive(request),
+        _ if address.contains("cart.html") && !helped => give_up("I cannot work out the quantity control"),
+        _ if address.contains("cart.html") => {
+            Reply::json(json!({"kind": "wait", "reason": "the order is being placed"}))
+        }
+        _ if address.contains("confirmation.html") => give_up("I cannot tell whether the order went through"),
+        _ => drive(request),
+    }
+}
+
+#[test]
+fn a_stuck_agent_asks_a_person_who_helps_it_on_and_says_when_the_goal_is_reached() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let model = rt.block_on(ScriptedModel::start(vec![Rule::respond("drive a web browser", drive_needing_help)]));
+    let url = model.url();
+    let password = format!("password={PASSWORD}");
+    let product = format!("product={PRODUCT}");
+    let mut run = command(
+        &[
+            "agent",
+            "--goal",
+            "Buy {{quantity}} of {{product}}",
+            "--url",
+            "{{site}}/?seed=1",
+            "--demo-site",
+            "-p",
+            "seed=1",
+            "-p",
+            "username=demo",
+            "-p",
+            &password,
+            "-p",
+            &product,
+            "-p",
+            "quantity=2",
+            "--llm-url",
+            &url,
+            "--llm-model",
+            "scripted",
+            "--json",
+        ],
+        &runs,
+    )
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+
+    // Stuck on the cart page: the review shows the page and offers the goal as a state.
+    let cart = wait_for_review(&runs, &mut run, &[]);
+    assert!(cart["request"]["reason"].as_str().unwrap().contains("the model gave up"), "{cart:#}");
+    assert!(cart["request"]["observation"]["url"].as_str().unwrap().contains("cart.html"), "{cart:#}");
+    assert_eq!(cart["request"]["states"], json!(["Goal reached"]));
+    assert!(runs.join(cart["screenshot"].as_str().expect("a screenshot")).exists());
+    let cart_id = cart["id"].as_i64().unwrap();
+    let resolved = statewright(
+        &[
+            "review",
+            "resolve",
+            &cart_id.to_string(),
+            "actions",
+            "--action",
+            r##"{"type": "select_option", "target": {"css": "#quantity"}, "value": "2"}"##,
+            "--action",
+            r##"{"type": "click", "target": {"css": "#place-order"}}"##,
+        ],
+        &runs,
+    );
+    assert_eq!(resolved.status.code(), Some(0), "{}", text(&resolved.stderr));
+
+    // The model carries on from there, and is stuck again at the confirmation: the person
+    // says the goal is reached.
+    let done = wait_for_review(&runs, &mut run, &[cart_id]);
+    assert!(done["request"]["observation"]["url"].as_str().unwrap().contains("confirmation.html"), "{done:#}");
+    let bad = statewright(&["review", "resolve", &done["id"].to_string(), "declare-state", "--state", "Cart"], &runs);
+    assert_eq!(bad.status.code(), Some(2), "an agent run has no state `Cart`");
+    let resolved =
+        statewright(&["review", "resolve", &done["id"].to_string(), "declare-state", "--state", "Goal reached"], &runs);
+    assert_eq!(resolved.status.code(), Some(0), "{}", text(&resolved.stderr));
+
+    let out = run.wait_with_output().unwrap();
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["message"], "a person says the goal is reached", "{summary}");
+    assert!(stderr.contains("(a person) click"), "the person's steps are done and shown: {stderr}");
+    // The person's steps are on the run's record, and so is the order they placed.
+    let shown = statewright(&["runs", "show", summary["run_id"].as_str().unwrap(), "--json"], &runs);
+    let detail: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    let actions = detail.to_string();
+    assert!(actions.contains("#place-order"), "the person's click is recorded");
+    let prompts: Vec<String> = model.requests().iter().map(request_text).collect();
+    assert!(prompts.iter().any(|p| p.contains("a person did: click")), "the model is told what the person did");
+}
+
+#[test]
+fn a_stuck_agent_fails_without_a_person_gives_up_waiting_with_exit_3_and_stops_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let model = rt.block_on(ScriptedModel::start(vec![Rule::always(Reply::json(
+        json!({"kind": "abort", "reason": "this page makes no sense to me"}),
+    ))]));
+    let url = model.url();
+    let agent = |extra: &[&str]| {
+        let mut args = vec!["agent", "--goal", "anything", "--url", "{{site}}/", "--demo-site"];
+        args.extend(["--llm-url", &url, "--llm-model", "scripted", "--json"]);
+        args.extend(extra);
+        statewright(&args, &runs)
+    };
+
+    let out = agent(&["--no-review"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(summary["message"].as_str().unwrap().contains("the model gave up: this page makes no sense"), "{summary}");
+    assert!(open_reviews(&runs).is_empty(), "nobody was asked");
+
+    let out = agent(&["--review-timeout", "1"]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["failure"]["kind"], "review_timeout", "{summary}");
+    assert!(open_reviews(&runs).is_empty(), "the timed-out review is no longer open");
+
+    // Stopped (a CI runner's timeout, `kill`) while it waits: cancelled, nothing left open.
+    let mut args = vec!["agent", "--goal", "anything", "--url", "{{site}}/", "--demo-site"];
+    args.extend(["--llm-url", &url, "--llm-model", "scripted", "--json"]);
+    let mut child = command(&args, &runs).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    wait_for_review(&runs, &mut child, &[]);
+    // SAFETY: signalling our own child process.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["status"], "cancelled", "{summary}");
+    assert!(open_reviews(&runs).is_empty(), "the review of a stopped run is not left open");
 }

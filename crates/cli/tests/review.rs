@@ -5,8 +5,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Stdio;
 
 use common::*;
 use serde_json::{Value, json};
@@ -23,27 +22,6 @@ fn workflow_copy(dir: &Path) -> PathBuf {
     let path = dir.join("shop.json");
     std::fs::write(&path, serde_json::to_string_pretty(&workflow).unwrap()).unwrap();
     path
-}
-
-fn open_reviews(runs: &Path) -> Vec<Value> {
-    let out = statewright(&["review", "list", "--json"], runs);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    serde_json::from_slice::<Value>(&out.stdout).unwrap().as_array().unwrap().clone()
-}
-
-/// Waits until the run asks for a review (and returns it), or fails if the run ends first.
-fn wait_for_review(runs: &Path, run: &mut Child, not: &[i64]) -> Value {
-    let started = Instant::now();
-    loop {
-        if let Some(item) = open_reviews(runs).into_iter().find(|r| !not.contains(&r["id"].as_i64().unwrap())) {
-            return item;
-        }
-        if let Some(status) = run.try_wait().unwrap() {
-            panic!("the run ended ({status}) without asking for a review");
-        }
-        assert!(started.elapsed() < Duration::from_secs(120), "no review requested within 2 minutes");
-        std::thread::sleep(Duration::from_millis(200));
-    }
 }
 
 #[test]

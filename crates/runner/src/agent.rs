@@ -7,6 +7,12 @@
 //! Guards, after seed 004: the step budget, a step that failed twice is not done a third
 //! time, `finish` (with an answer) is the only way to succeed, and an answer that cannot be
 //! used is refused with its reason, which the model reads on its next turn.
+//!
+//! Stuck — the model gives up or cannot be reached, three answers in a row are refused, or
+//! every step it proposes has failed twice already — the run asks a person, as a workflow
+//! run does: a review in the queue with the page. The person's steps are done and the model
+//! carries on from there; *retry* or *skip* lets the model try again with a clean slate;
+//! declaring the state "Goal reached" ends the run as a success; *abort* fails it.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -17,16 +23,19 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use statewright_chrome::{ChromeDriver, LaunchOptions};
 use statewright_demo::{Site, SiteServer};
-use statewright_engine::{CancellationToken, Driver, EscalationRequest, Event, Failure, Observation, RunStatus};
+use statewright_engine::{
+    CancellationToken, Driver, EscalationRequest, Event, Failure, Observation, Resolution, ReviewError, Reviewer,
+    RunStatus,
+};
 use statewright_llm::agent::{AgentModel, Move};
 use statewright_llm::{Client, LlmConfig};
-use statewright_store::Store;
+use statewright_store::{Store, StoreReviewer};
 use statewright_workflow::{Action, Check, Outcome, Parameter, Params, State, Terminal, UrlMatch, Workflow};
 
-use crate::book::Book;
+use crate::book::{Book, Listener};
 use crate::error::RunError;
 use crate::export::{Images, export};
-use crate::request::Browser;
+use crate::request::{Browser, ReviewPolicy};
 
 /// How long an element step waits for its target.
 const PATIENCE: Duration = Duration::from_secs(5);
@@ -38,6 +47,8 @@ const HISTORY: usize = 15;
 const HISTORY_CHARS: usize = 1000;
 /// The longest `wait` a model may ask for.
 const MAX_WAIT: f64 = 10.0;
+/// Answers refused in a row before a person is asked.
+const MAX_REFUSALS: u32 = 3;
 
 pub struct AgentRequest {
     pub goal: String,
@@ -50,6 +61,10 @@ pub struct AgentRequest {
     pub db: Option<PathBuf>,
     pub max_steps: u32,
     pub llm: LlmConfig,
+    /// Who answers when the model is stuck.
+    pub review: ReviewPolicy,
+    /// Hears every event once it is stored (the app's live view).
+    pub listener: Option<Listener>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -59,6 +74,8 @@ pub struct AgentSummary {
     /// What the model answered with `finish`.
     pub answer: Option<String>,
     pub message: String,
+    /// Why it failed, typed (a review that timed out is `review_timeout`).
+    pub failure: Option<Failure>,
     pub steps: u32,
     pub actions: u32,
     pub llm_calls: u32,
@@ -75,7 +92,7 @@ pub trait AgentObserver: Send {
 }
 
 pub async fn run_agent(
-    request: AgentRequest,
+    mut request: AgentRequest,
     cancel: CancellationToken,
     observer: &mut dyn AgentObserver,
 ) -> Result<AgentSummary, RunError> {
@@ -130,7 +147,15 @@ pub async fn run_agent(
     observer.started(&run_id, &url);
     let began = Instant::now();
     let secrets: Vec<String> = params.masked_values().keys().filter_map(|k| secret_value(&params, k)).collect();
-    let mut book = Book::new(&store, &mut handle, began, secrets, "agent step");
+    let mut book = Book::new(&store, &mut handle, began, secrets, "agent step").listen(request.listener.take());
+    book.event(&Event::RunStarted { workflow: workflow.name.clone(), states: workflow.states.len() })?;
+    let reviewer = match request.review {
+        ReviewPolicy::Wait { timeout } => Some(
+            StoreReviewer::open(&db, &run_id, timeout)
+                .map_err(|e| RunError::environment("store", format!("cannot open the review queue: {e}")))?,
+        ),
+        ReviewPolicy::Never => None,
+    };
     let mut tally = Tally::default();
 
     let opening = Action::NavigateTo { url: request.url.clone() };
@@ -143,7 +168,8 @@ pub async fn run_agent(
 
     let mut history: Vec<String> = vec![format!("opened {url}")];
     let mut failures: HashMap<String, u32> = HashMap::new();
-    let (mut status, mut answer) = (RunStatus::Failed, None);
+    let mut refusals = 0;
+    let (mut status, mut answer, mut failure) = (RunStatus::Failed, None, None);
     let message;
     if let Some(e) = error {
         message = format!("cannot open {url}: {e}");
@@ -172,14 +198,14 @@ pub async fn run_agent(
             };
             obs.redact(&params);
             let step = book.observe(obs.clone())?;
-            let request = ask(&workflow, step, obs, &history, turn, request.max_steps);
+            let mut question = ask(&workflow, step, obs, &history, turn, request.max_steps);
             let (next, call) = tokio::select! {
-                answer = model.next(&request) => answer,
+                answer = model.next(&question) => answer,
                 () = cancel.cancelled() => { status = RunStatus::Cancelled; message = "cancelled".into(); break; }
             };
             tally.count(&call);
             book.event(&Event::ModelCalled { step, state: None, call })?;
-            match next {
+            let stuck = match next {
                 Move::Finish(said) => {
                     observer.step(turn + 1, &format!("finish: {said}"));
                     status = RunStatus::Succeeded;
@@ -187,45 +213,100 @@ pub async fn run_agent(
                     answer = Some(said);
                     break;
                 }
-                Move::GiveUp(reason) => {
-                    message = format!("the model gave up: {reason}");
-                    break;
-                }
+                Move::GiveUp(reason) => format!("the model gave up: {reason}"),
                 Move::Refused(why) => {
                     observer.step(turn + 1, &format!("refused: {why}"));
                     history.push(format!("your answer was refused: {why}"));
+                    refusals += 1;
+                    if refusals < MAX_REFUSALS {
+                        continue;
+                    }
+                    format!("{refusals} answers in a row could not be used; the last: {why}")
                 }
                 Move::Act(actions) => {
+                    refusals = 0;
+                    let mut done = 0;
                     for (i, action) in actions.iter().enumerate() {
                         let key = serde_json::to_string(action).unwrap_or_default();
                         if failures.get(&key).copied().unwrap_or(0) >= MAX_FAILURES {
                             history.push(format!("not done again (failed {MAX_FAILURES} times): {key}"));
                             continue;
                         }
-                        let (detail, alternatives, error) = perform(&mut driver, action, &params).await;
-                        book.act(step, i, action, detail.clone(), alternatives, error.clone())?;
+                        done += 1;
+                        let line = act(&mut driver, &mut book, &params, step, i, action).await?;
                         tally.actions += 1;
-                        let what = format!("{} {}", action.kind(), detail.clone().unwrap_or_default());
-                        observer.step(
-                            turn + 1,
-                            &match &error {
-                                Some(e) => format!("{what} — failed: {e}"),
-                                None => what.clone(),
-                            },
-                        );
-                        match error {
-                            Some(e) => {
-                                *failures.entry(key).or_default() += 1;
-                                history.push(format!("{what} — failed: {e}"));
-                            }
-                            None => history.push(format!("{what} — done")),
+                        observer.step(turn + 1, &line.text);
+                        if line.failed {
+                            *failures.entry(key).or_default() += 1;
                         }
+                        history.push(line.text);
                     }
-                    // Give the page a moment to react before it is looked at again.
+                    if done > 0 {
+                        // Give the page a moment to react before it is looked at again.
+                        tokio::time::sleep(Duration::from_millis(300)).await;
+                        continue;
+                    }
+                    format!("every step the model proposes has failed {MAX_FAILURES} times already")
+                }
+            };
+            // Stuck: a person decides, or the run ends here.
+            let Some(reviewer) = &reviewer else {
+                message = stuck;
+                break;
+            };
+            observer.step(turn + 1, &format!("{stuck} — waiting for a person (statewright review list)"));
+            question.reason = format!("the agent is stuck: {stuck}");
+            question.failure = Failure::Aborted { reason: stuck.clone() };
+            // The one state a person can declare: the goal, reached.
+            question.states = vec![GOAL.to_owned()];
+            let resolution = tokio::select! {
+                r = ask_person(reviewer, &mut book, question) => r?,
+                () = cancel.cancelled() => { status = RunStatus::Cancelled; message = "cancelled".into(); break; }
+            };
+            let resolution = match resolution {
+                Ok(resolution) => resolution,
+                Err(e) => {
+                    message = format!("{stuck}; {e}");
+                    failure = Some(match e {
+                        ReviewError::TimedOut { review_id, seconds } => Failure::ReviewTimeout { review_id, seconds },
+                        ReviewError::Unavailable(error) => Failure::Review { error },
+                    });
+                    break;
+                }
+            };
+            // Whatever the person says, the model starts over from what is on the page now.
+            failures.clear();
+            refusals = 0;
+            match resolution {
+                Resolution::Abort { reason } => {
+                    message = format!(
+                        "a person stopped the run: {}",
+                        if reason.is_empty() { "no reason given" } else { &reason }
+                    );
+                    break;
+                }
+                Resolution::DeclareState { state } if state == GOAL => {
+                    observer.step(turn + 1, "a person says the goal is reached");
+                    status = RunStatus::Succeeded;
+                    message = "a person says the goal is reached".into();
+                    break;
+                }
+                Resolution::Actions { actions } => {
+                    for (i, action) in actions.iter().enumerate() {
+                        let line = act(&mut driver, &mut book, &params, step, i, action).await?;
+                        tally.actions += 1;
+                        observer.step(turn + 1, &format!("(a person) {}", line.text));
+                        history.push(format!("a person did: {}", line.text));
+                    }
                     tokio::time::sleep(Duration::from_millis(300)).await;
                 }
+                other => history.push(format!("a person said: {} (try again)", other.kind())),
             }
         }
+    }
+    if status == RunStatus::Cancelled {
+        // A review left open would wait for an answer nobody needs.
+        store.cancel_reviews(&run_id).map_err(|e| RunError::environment("store", e.to_string()))?;
     }
     // Where it ended, for the record and for compiling: the goal's page.
     if let Ok(Ok(mut obs)) = tokio::time::timeout(Duration::from_secs(10), driver.observe()).await {
@@ -235,13 +316,14 @@ pub async fn run_agent(
     driver.close().await;
     let steps = book.step;
     let duration_ms = began.elapsed().as_millis() as u64;
-    let failure = (status == RunStatus::Failed).then(|| Failure::Aborted { reason: message.clone() });
+    let failure =
+        failure.or_else(|| (status == RunStatus::Failed).then(|| Failure::Aborted { reason: message.clone() }));
     book.event(&Event::RunFinished {
         status,
         end_state: (status == RunStatus::Succeeded).then(|| GOAL.to_owned()),
         outcome: (status == RunStatus::Succeeded).then_some(Outcome::Success),
         message: message.clone(),
-        failure,
+        failure: failure.clone(),
         duration_ms,
         steps,
         actions: tally.actions,
@@ -255,6 +337,7 @@ pub async fn run_agent(
         status,
         answer,
         message,
+        failure,
         steps,
         actions: tally.actions,
         llm_calls: tally.calls,
@@ -266,6 +349,52 @@ pub async fn run_agent(
 }
 
 const GOAL: &str = "Goal reached";
+
+/// A step done, as the model's history and the progress line tell it.
+struct Line {
+    text: String,
+    failed: bool,
+}
+
+/// Performs `action` on the page of `step` and records it.
+async fn act(
+    driver: &mut ChromeDriver,
+    book: &mut Book<'_>,
+    params: &Params,
+    step: u32,
+    index: usize,
+    action: &Action,
+) -> Result<Line, RunError> {
+    let (detail, alternatives, error) = perform(driver, action, params).await;
+    book.act(step, index, action, detail.clone(), alternatives, error.clone())?;
+    let what = format!("{} {}", action.kind(), detail.unwrap_or_default());
+    Ok(match error {
+        Some(e) => Line { text: format!("{what} — failed: {e}"), failed: true },
+        None => Line { text: format!("{what} — done"), failed: false },
+    })
+}
+
+/// Puts the stuck run in the review queue and waits for the answer; the inner `Err` says
+/// why there is none (the review timed out, the queue is unavailable).
+async fn ask_person(
+    reviewer: &StoreReviewer,
+    book: &mut Book<'_>,
+    question: EscalationRequest,
+) -> Result<Result<Resolution, ReviewError>, RunError> {
+    let (step, reason) = (question.step, question.reason.clone());
+    let review_id = match reviewer.open(question).await {
+        Ok(id) => id,
+        Err(e) => return Ok(Err(e)),
+    };
+    book.event(&Event::ReviewRequested { review_id, step, state: None, reason })?;
+    match reviewer.wait(review_id).await {
+        Ok(resolution) => {
+            book.event(&Event::ReviewResolved { review_id, resolution: resolution.clone() })?;
+            Ok(Ok(resolution))
+        }
+        Err(e) => Ok(Err(e)),
+    }
+}
 
 /// The run's goal as a workflow: what the prompt and the answer checks read (the goal as
 /// its description, the parameters, the start page's origin as the one allowed), and what

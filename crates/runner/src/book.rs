@@ -11,6 +11,9 @@ use statewright_workflow::{Action, Target};
 
 use crate::error::RunError;
 
+/// Hears each event of a run once it is in the store (the app's live view).
+pub type Listener = Box<dyn FnMut(&Event) + Send>;
+
 /// Writes acts as steps of the recording's run: one step per act, with the page it was done on.
 pub(crate) struct Book<'a> {
     store: &'a Store,
@@ -20,6 +23,7 @@ pub(crate) struct Book<'a> {
     secrets: Vec<String>,
     /// What steps are called: `page 3`, `agent step 3`.
     noun: &'static str,
+    listener: Option<Listener>,
 }
 
 impl<'a> Book<'a> {
@@ -30,7 +34,13 @@ impl<'a> Book<'a> {
         secrets: Vec<String>,
         noun: &'static str,
     ) -> Self {
-        Book { store, handle, began, step: 0, secrets, noun }
+        Book { store, handle, began, step: 0, secrets, noun, listener: None }
+    }
+
+    /// Events are handed to `listener` after they are stored.
+    pub(crate) fn listen(mut self, listener: Option<Listener>) -> Self {
+        self.listener = listener;
+        self
     }
 
     pub(crate) fn observe(&mut self, mut obs: Observation) -> Result<u32, RunError> {
@@ -51,6 +61,7 @@ impl<'a> Book<'a> {
             Event::Observed { step, observation: obs },
         ];
         self.store.record_all(self.handle, &events).map_err(|e| RunError::environment("store", e.to_string()))?;
+        events.iter().for_each(|e| self.notify(e));
         Ok(step)
     }
 
@@ -90,11 +101,19 @@ impl<'a> Book<'a> {
             alternatives,
             artifact: None,
         };
-        self.store.record(self.handle, &done).map_err(|e| RunError::environment("store", e.to_string()))
+        self.event(&done)
     }
 
     pub(crate) fn event(&mut self, event: &Event) -> Result<(), RunError> {
-        self.store.record(self.handle, event).map_err(|e| RunError::environment("store", e.to_string()))
+        self.store.record(self.handle, event).map_err(|e| RunError::environment("store", e.to_string()))?;
+        self.notify(event);
+        Ok(())
+    }
+
+    fn notify(&mut self, event: &Event) {
+        if let Some(listener) = self.listener.as_mut() {
+            listener(event);
+        }
     }
 
     /// Values of secret parameters never reach the store, even if a page shows one.

@@ -21,6 +21,7 @@ mod request;
 mod summary;
 pub mod synthesis;
 
+pub use book::Listener;
 pub use error::{RunError, RunErrorKind};
 pub use prepare::{PreparedRun, prepare};
 pub use request::{Browser, DemoSite, ReviewPolicy, RunRequest, WorkflowSource};

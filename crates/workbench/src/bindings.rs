@@ -13,8 +13,8 @@ use serde_json::{Map, Value};
 
 use crate::ErrorPayload;
 use crate::ipc::{
-    ModelSettings, ModelSettingsChange, OpenedWorkflow, RecordedWorkflow, RunFilter, RunMessage, RunRequest,
-    SaveResult, WorkflowChange, WorkflowEntry,
+    AgentRunRequest, ModelSettings, ModelSettingsChange, OpenedWorkflow, RecordedWorkflow, RunFilter, RunMessage,
+    RunRequest, SaveResult, WorkflowChange, WorkflowEntry,
 };
 
 const HEADER: &str = "// Generated from the Rust types by crates/workbench/src/bindings.rs. Do not edit:\n\
@@ -42,6 +42,7 @@ pub fn typescript() -> String {
         SaveResult,
         WorkflowChange,
         RunRequest,
+        AgentRunRequest,
         RunFilter,
         RunMessage,
         crate::ReviewView,

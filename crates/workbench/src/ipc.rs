@@ -65,6 +65,24 @@ pub struct RunRequest {
     pub goal: Option<String>,
 }
 
+/// *Run with a goal*: the model drives a browser towards `goal`, one checked step at a time
+/// (`statewright agent`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AgentRunRequest {
+    /// What to get done, in words.
+    pub goal: String,
+    /// The first page; `{{NAME}}` in it is filled from `params`.
+    pub url: String,
+    /// Values the model may type as `{{NAME}}`; secret ones it never sees.
+    pub params: IndexMap<String, String>,
+    pub headed: bool,
+    /// Serve the bundled demo site as `{{site}}`.
+    pub demo_site: bool,
+    /// The most steps the model may take (default 25).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_steps: Option<u32>,
+}
+
 /// Which past runs to list.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RunFilter {

@@ -1,6 +1,7 @@
 //! The commands the window may call (each also declared in `build.rs` and allowed in
 //! `capabilities/main-window.json`). Each is a few lines over a core crate.
 
+pub mod agent;
 pub mod graph;
 pub mod record;
 pub mod reviews;

@@ -2,19 +2,20 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Backend } from '../backend/types';
-import type { RunRequest, WorkflowEntry } from '../bindings';
+import type { AgentRunRequest, RunRequest, WorkflowEntry } from '../bindings';
 import { EditorView } from '../editor/EditorView';
 import { isDirty } from '../editor/history';
 import { useWorkflowEditor } from '../editor/useWorkflowEditor';
 import { ReviewPanel } from '../review/ReviewPanel';
 import type { ReviewView } from '../bindings';
-import { eventsFromDetail } from '../run/events';
+import { eventsFromDetail, type RunEvent } from '../run/events';
 import { PastRuns } from '../run/PastRuns';
 import { RunViewer } from '../run/RunViewer';
 import { StartRunDialog } from '../run/StartRunDialog';
 import { useRunStream } from '../run/useRunStream';
 import { Modal, type Choice } from './Modal';
 import { ModelSettingsDialog } from './ModelSettingsDialog';
+import { GoalRunDialog } from './GoalRunDialog';
 import { RecordDialog } from './RecordDialog';
 import { useGraphReport } from './useGraphReport';
 import { WorkflowList } from './WorkflowList';
@@ -38,6 +39,7 @@ export function App({ backend }: { backend: Backend }) {
   const [runsChanged, setRunsChanged] = useState(0);
   const [modelOpen, setModelOpen] = useState(false);
   const [recordOpen, setRecordOpen] = useState(false);
+  const [goalOpen, setGoalOpen] = useState(false);
   const stream = useRunStream();
   const toastId = useRef(0);
 
@@ -109,12 +111,12 @@ export function App({ backend }: { backend: Backend }) {
       void editor.load(id).catch(fail);
     });
 
-  const startRun = async (request: RunRequest) => {
-    setStarting(null);
+  /** Shows a run live from its first event: a workflow run, or one the model drives. */
+  const watch = async (start: (onEvent: (e: RunEvent) => void) => Promise<string>) => {
     stream.reset();
     setView('run');
     try {
-      const id = await backend.startRun(request, (e) => {
+      const id = await start((e) => {
         stream.push(e);
         if (e.event === 'run_finished') {
           setRunsChanged((n) => n + 1);
@@ -126,6 +128,14 @@ export function App({ backend }: { backend: Backend }) {
     } catch (e) {
       fail(e);
     }
+  };
+  const startRun = (request: RunRequest) => {
+    setStarting(null);
+    void watch((onEvent) => backend.startRun(request, onEvent));
+  };
+  const startGoalRun = (request: AgentRunRequest) => {
+    setGoalOpen(false);
+    void watch((onEvent) => backend.startAgentRun(request, onEvent));
   };
 
   const openPastRun = async (id: string) => {
@@ -173,6 +183,9 @@ export function App({ backend }: { backend: Backend }) {
           ))}
         </nav>
         <span className="hint">{backend.kind === 'fake' ? 'fake backend' : ''}</span>
+        <button className="tab" onClick={() => setGoalOpen(true)} title="the model drives a browser towards a goal in words">
+          Run with a goal…
+        </button>
         <button className="tab" onClick={() => setModelOpen(true)} title="the model asked when a run is stuck">
           Model…
         </button>
@@ -225,7 +238,7 @@ export function App({ backend }: { backend: Backend }) {
         </main>
       </div>
       {starting && editor.doc && wf && (
-        <StartRunDialog id={editor.doc.id} workflow={wf} goal={starting.goal} onStart={(r) => void startRun(r)} onClose={() => setStarting(null)} />
+        <StartRunDialog id={editor.doc.id} workflow={wf} goal={starting.goal} onStart={startRun} onClose={() => setStarting(null)} />
       )}
       {editor.conflict && (
         <Modal
@@ -238,6 +251,7 @@ export function App({ backend }: { backend: Backend }) {
         />
       )}
       {question && <Modal {...question} />}
+      {goalOpen && <GoalRunDialog onStart={startGoalRun} onClose={() => setGoalOpen(false)} />}
       {modelOpen && <ModelSettingsDialog backend={backend} notify={notify} onClose={() => setModelOpen(false)} />}
       {recordOpen && (
         <RecordDialog

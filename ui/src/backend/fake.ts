@@ -6,7 +6,7 @@ import { applyResolution } from '../review/apply';
 import type { GraphReport, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
 import { eventsFromDetail, type RunEvent } from '../run/events';
 import { BackendError, type Backend, type RecordRequest, type Unsubscribe } from './types';
-import type { Diagnostic, OpenedWorkflow, RunDetail, RunFilter, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
+import type { AgentRunRequest, Diagnostic, OpenedWorkflow, RunDetail, RunFilter, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
 import { unifiedDiff } from './diff';
 import { fakeValidate } from './validate';
 import { fakeReport, fakeRoute } from './fakeGraph';
@@ -207,6 +207,31 @@ export class FakeBackend implements Backend {
         }, at + i),
       );
     });
+    this.timers.set(runId, timers);
+    return runId;
+  }
+
+  /** The goals asked for, as the shell would receive them. */
+  agentRequests: AgentRunRequest[] = [];
+
+  /** A stand-in for the model driving: it opens the page, looks once, and says it is done. */
+  async startAgentRun(request: AgentRunRequest, onEvent: (e: RunEvent) => void): Promise<string> {
+    if (!this.model.url) throw new BackendError('invalid_settings', 'a run with a goal needs a model: set one under Model…');
+    if (!request.goal.trim()) throw new BackendError('invalid_run', 'say what the goal is');
+    this.agentRequests.push(request);
+    const runId = `fake-agent-${++this.runCount}`;
+    const url = request.url.replace('{{site}}', 'http://127.0.0.1:8931');
+    const step = (n: number) => ({ step: n, state: `agent step ${n}`, state_index: 0, visit: 1, url, checks: [] });
+    const events: RunEvent[] = [
+      { event: 'run_started', workflow: `agent: ${request.goal}`, states: 2 },
+      { event: 'state_entered', ...step(1), url: 'about:blank', elapsed_ms: 0 },
+      { event: 'action_finished', step: 1, state: 'agent step 1', index: 0, action: { type: 'navigate_to', url: request.url }, elapsed_ms: 40, duration_ms: 40, attempts: 1, detail: url },
+      { event: 'state_entered', ...step(2), elapsed_ms: 60 },
+      { event: 'observed', step: 2, url, title: 'Northwind Supply', text: 'Welcome', elements: [] },
+      { event: 'model_called', step: 2, model: this.model.model ?? 'model', prompt_chars: 1800, prompt_tokens: 600, completion_tokens: 30, latency_ms: 700, cost: 0, answer: '{"kind": "finish"}', accepted: true },
+      { event: 'run_finished', status: 'succeeded', end_state: 'Goal reached', outcome: 'success', message: 'the shop is open', duration_ms: 800, steps: 2, actions: 1 },
+    ] as RunEvent[];
+    const timers = events.map((e, i) => window.setTimeout(() => onEvent(e), 20 * (i + 1)));
     this.timers.set(runId, timers);
     return runId;
   }

@@ -7,7 +7,7 @@ import { getCurrentWindow } from '@tauri-apps/api/window';
 import type { GraphReport, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
 import type { RunEvent } from '../run/events';
 import { BackendError, type Backend, type RecordRequest, type Unsubscribe } from './types';
-import type { Diagnostic, ErrorPayload, OpenedWorkflow, RunDetail, RunFilter, RunMessage, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
+import type { AgentRunRequest, Diagnostic, ErrorPayload, OpenedWorkflow, RunDetail, RunFilter, RunMessage, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
 
 async function call<T>(cmd: string, args?: Record<string, unknown>): Promise<T> {
   try {
@@ -17,6 +17,14 @@ async function call<T>(cmd: string, args?: Record<string, unknown>): Promise<T> 
     if (typeof p === 'object' && p && typeof p.code === 'string') throw new BackendError(p.code, p.message ?? p.code);
     throw new BackendError('ipc', String(e));
   }
+}
+
+/** A run's channel: each message is an engine event (already in the run store) and, for
+ * `observed`, the stored screenshot's path. */
+function runChannel(onEvent: (e: RunEvent) => void): Channel<RunMessage> {
+  const channel = new Channel<RunMessage>();
+  channel.onmessage = (m) => onEvent({ ...m.event, screenshot: m.screenshot });
+  return channel;
 }
 
 export class TauriBackend implements Backend {
@@ -37,12 +45,12 @@ export class TauriBackend implements Backend {
     return listen<WorkflowChange>('statewright://workflow-changed', (e) => onChange(e.payload));
   }
 
-  async startRun(request: RunRequest, onEvent: (e: RunEvent) => void): Promise<string> {
-    // Each message is an engine event (already in the run store) and, for `observed`, the
-    // stored screenshot's path.
-    const channel = new Channel<RunMessage>();
-    channel.onmessage = (m) => onEvent({ ...m.event, screenshot: m.screenshot });
-    return call<string>('start_run', { request, events: channel });
+  startRun(request: RunRequest, onEvent: (e: RunEvent) => void): Promise<string> {
+    return call<string>('start_run', { request, events: runChannel(onEvent) });
+  }
+
+  startAgentRun(request: AgentRunRequest, onEvent: (e: RunEvent) => void): Promise<string> {
+    return call<string>('start_agent_run', { request, events: runChannel(onEvent) });
   }
 
   cancelRun = (runId: string) => call<void>('cancel_run', { run_id: runId });

@@ -10,12 +10,13 @@ import type { OpenedWorkflow } from '../bindings';
 import type { SaveResult } from '../bindings';
 import type { WorkflowChange } from '../bindings';
 import type { RunRequest } from '../bindings';
+import type { AgentRunRequest } from '../bindings';
 import type { RunFilter } from '../bindings';
 import type { RunEvent } from '../run/events';
 import type { GraphReport, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
 
 export type { Workflow, Diagnostic, RunSummary, RunDetail, WorkflowEntry, OpenedWorkflow, SaveResult };
-export type { WorkflowChange, RunRequest, RunFilter, GraphReport, Route, RecordedWorkflow };
+export type { WorkflowChange, RunRequest, AgentRunRequest, RunFilter, GraphReport, Route, RecordedWorkflow };
 
 /** What *Record…* asks for: the draft's name (its file), the first page, parameter values
  * (literals equal to one become `{{name}}`), and whether to serve the demo site as `site`. */
@@ -64,6 +65,8 @@ export interface Backend {
 
   /** Starts a run; events arrive on `onEvent` in order, persisted before they arrive. */
   startRun(request: RunRequest, onEvent: (event: RunEvent) => void): Promise<string>;
+  /** *Run with a goal*: the model drives (`statewright agent`); events as for `startRun`. */
+  startAgentRun(request: AgentRunRequest, onEvent: (event: RunEvent) => void): Promise<string>;
   cancelRun(runId: string): Promise<void>;
   listRuns(filter: RunFilter): Promise<RunSummary[]>;
   openRun(runId: string): Promise<RunDetail>;

@@ -6,6 +6,9 @@
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
 
 pub fn repo() -> PathBuf {
     Path::new(&std::env::var("CARGO_MANIFEST_DIR").expect("run by cargo")).join("../..")
@@ -93,5 +96,29 @@ impl Drop for Site {
     fn drop(&mut self) {
         let _ = self.0.kill();
         let _ = self.0.wait();
+    }
+}
+
+pub fn open_reviews(runs: &Path) -> Vec<Value> {
+    if !runs.join("statewright.db").exists() {
+        return Vec::new(); // nothing has run yet
+    }
+    let out = statewright(&["review", "list", "--json"], runs);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    serde_json::from_slice::<Value>(&out.stdout).unwrap().as_array().unwrap().clone()
+}
+
+/// Waits until the run asks for a review (and returns it), or fails if the run ends first.
+pub fn wait_for_review(runs: &Path, run: &mut Child, not: &[i64]) -> Value {
+    let started = Instant::now();
+    loop {
+        if let Some(item) = open_reviews(runs).into_iter().find(|r| !not.contains(&r["id"].as_i64().unwrap())) {
+            return item;
+        }
+        if let Some(status) = run.try_wait().unwrap() {
+            panic!("the run ended ({status}) without asking for a review");
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "no review requested within 2 minutes");
+        std::thread::sleep(Duration::from_millis(200));
     }
 }

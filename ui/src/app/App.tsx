@@ -191,7 +191,8 @@ export function App({ backend }: { backend: Backend }) {
         </button>
       </header>
       <div className="main">
-        <aside className="sidebar">
+        {/* The review tab has its own list: the page it shows gets the width instead. */}
+        <aside className="sidebar" hidden={view === 'review'}>
           <WorkflowList
             entries={entries}
             current={editor.doc?.id ?? null}

@@ -7,6 +7,7 @@ import { ACTION_FIELDS, ACTION_TYPES, newAction } from '../editor/fields';
 import { ObjectForm } from '../editor/ObjectForm';
 import { checkShort } from '../editor/summary';
 import type { PageElement, Resolution, ReviewView } from '../bindings';
+import { elementLabel, likelyState, targetFor } from './describe';
 
 // What a person answers here; `synthesized` comes from the model only.
 type Kind = Exclude<Resolution['kind'], 'synthesized'>;
@@ -22,7 +23,8 @@ const KINDS: [Kind, string][] = [
 export function ResolutionForm({ review, picked, canSave, onPreview, onResolve }: { review: ReviewView; picked: PageElement | null; canSave: boolean; onPreview: (r: Resolution) => void; onResolve: (r: Resolution, save: boolean) => void }) {
   const [kind, setKind] = useState<Kind>('retry');
   const [actions, setActions] = useState<Action[]>([]);
-  const [declared, setDeclared] = useState(review.states[0] ?? '');
+  const likely = likelyState(review);
+  const [declared, setDeclared] = useState(likely);
   const [stateName, setStateName] = useState('');
   const [checks, setChecks] = useState<boolean[]>(review.suggested_checks.map(() => true));
   const [reason, setReason] = useState('');
@@ -72,8 +74,8 @@ export function ResolutionForm({ review, picked, canSave, onPreview, onResolve }
               <ObjectForm value={a} fields={ACTION_FIELDS[a.type]} path={`actions[${i}]`} onChange={(v) => setActions(actions.map((x, j) => (j === i ? v : x)))} />
             </div>
           ))}
-          <button onClick={() => setActions([...actions, picked ? ({ type: 'click', target: { css: picked.selector } } as Action) : newAction('click')])}>
-            + action{picked ? ` on ${picked.id}` : ''}
+          <button onClick={() => setActions([...actions, picked ? ({ type: 'click', target: targetFor(picked) } as Action) : newAction('click')])}>
+            + action{picked ? ` on ${elementLabel(picked)}` : ''}
           </button>
         </div>
       )}
@@ -82,7 +84,9 @@ export function ResolutionForm({ review, picked, canSave, onPreview, onResolve }
           <span className="field-label">this page is</span>
           <select aria-label="declared state" value={declared} onChange={(e) => setDeclared(e.target.value)}>
             {review.states.map((s) => (
-              <option key={s}>{s}</option>
+              <option key={s} value={s}>
+                {s === likely ? `${s} (closest match)` : s}
+              </option>
             ))}
           </select>
         </label>

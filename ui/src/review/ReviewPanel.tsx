@@ -5,6 +5,8 @@ import { useEffect, useState } from 'react';
 import type { Backend } from '../backend/types';
 import { ProposalForm } from './ProposalForm';
 import { ResolutionForm } from './ResolutionForm';
+import { Backticked } from './Backticked';
+import { actionRef, elementLabel, failureText } from './describe';
 import { ReviewScreenshot } from './Screenshot';
 import type { PageElement, Resolution, ReviewView } from '../bindings';
 
@@ -54,7 +56,7 @@ export function ReviewPanel({ backend, reviews, notify }: { backend: Backend; re
         {reviews.map((r) => (
           <li key={r.id} className={r.id === review?.id ? 'current' : ''}>
             <button className="link" onClick={() => setOpenId(r.id)} data-testid="review-item">
-              <span className={`phase phase-${r.status === 'open' ? 'needs_human_review' : 'succeeded'}`}>#{r.id} {r.status}</span> {r.proposed_by && <span className="node-tag">proposed by the model</span>} {r.workflow} · {r.state ?? 'no state'} · {r.reason}
+              <span className={`phase phase-${r.status === 'open' ? 'needs_human_review' : 'succeeded'}`}>#{r.id} {r.status}</span> {r.proposed_by && <span className="node-tag">proposed by the model</span>} {r.workflow} · {r.state ?? 'no state'} · <Backticked text={failureText(r)} />
             </button>
           </li>
         ))}
@@ -65,13 +67,15 @@ export function ReviewPanel({ backend, reviews, notify }: { backend: Backend; re
           <h3>
             Review #{review.id}: {review.workflow} <span className="hint">run {review.run_id}{review.step != null && `, step ${review.step}`}</span>
           </h3>
-          <p className="problem error">{review.reason}</p>
+          <p className="problem error">
+            <Backticked text={failureText(review)} />
+          </p>
           <p className="step-url">
             {review.url} — {review.title}
           </p>
           {review.action && (
             <p>
-              Failing action: <strong>{review.action.state}</strong> #{review.action.index + 1} <code>{JSON.stringify(review.action.action)}</code>
+              Failing action: <Backticked text={actionRef(review.action.state, review.action.index, review.action.action.type)} /> <code>{JSON.stringify(review.action.action)}</code>
             </p>
           )}
           {review.tried.length > 0 && (
@@ -86,11 +90,16 @@ export function ReviewPanel({ backend, reviews, notify }: { backend: Backend; re
           <div className="review-body">
             <ReviewScreenshot src={review.screenshot ? backend.screenshotUrl(review.screenshot) : null} elements={review.elements} picked={picked?.id ?? null} onPick={setPicked} />
             <div>
-              {picked && (
-                <p className="picked-element" data-testid="picked-element">
-                  {picked.id}: {picked.role || picked.tag} “{picked.name || picked.text}” <code>{picked.selector}</code>
-                </p>
-              )}
+              {/* Always there, one line high: picking must not move the buttons below it. */}
+              <p className={`picked-element${picked ? '' : ' hint'}`} data-testid="picked-element">
+                {picked ? (
+                  <>
+                    {elementLabel(picked)} <code>{picked.selector}</code>
+                  </>
+                ) : (
+                  'Pick an element on the screenshot to act on it.'
+                )}
+              </p>
               {review.status === 'open' && review.proposed_by ? (
                 <ProposalForm review={review} onPreview={() => review.resolution && void preview(review.resolution)} onDecide={(a) => void decide(a)} />
               ) : review.status === 'open' ? (

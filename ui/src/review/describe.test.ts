@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import type { PageElement, ReviewView } from '../bindings';
+import { failureText, likelyState, targetFor } from './describe';
+
+const states = ['Consent popup', 'Login page', 'Home page', 'Start'];
+const review = (over: Partial<ReviewView>) => ({ states, state: null, reason: 'r', failure: { kind: 'driver', error: 'x' }, ...over }) as ReviewView;
+
+describe('the review panel’s words', () => {
+  it('guesses the closest match the engine found, not the first state', () => {
+    const closest = [
+      { state: 'Login page', passed: 1, total: 3, failing: [] },
+      { state: 'Home page', passed: 2, total: 2, failing: [] },
+    ];
+    expect(likelyState(review({ failure: { kind: 'no_state', seconds: 5, url: '', title: '', closest } }))).toBe('Home page');
+    expect(likelyState(review({ state: 'Login page', failure: { kind: 'action', state: 'Login page', index: 0, action: 'click', error: 'e' } }))).toBe('Login page');
+    expect(likelyState(review({}))).toBe('Consent popup');
+  });
+
+  it('numbers actions from 1', () => {
+    expect(failureText(review({ failure: { kind: 'action', state: 'Cart', index: 1, action: 'click', error: 'gone' } }))).toBe('action 2 (click) of state `Cart` failed: gone');
+  });
+
+  it('suggests role and name over a CSS selector', () => {
+    const el = { id: 'e1', tag: 'button', role: 'button', name: 'Sign in', text: 'Sign in', rect: { x: 0, y: 0, width: 1, height: 1 }, selector: '#login-submit' } as PageElement;
+    expect(targetFor(el)).toEqual({ role: 'button', name: 'Sign in' });
+    expect(targetFor({ ...el, name: '' })).toEqual({ css: '#login-submit' });
+  });
+});

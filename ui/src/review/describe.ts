@@ -1,0 +1,45 @@
+//! What the review panel says about a stuck run, in one set of words: actions are
+//! numbered from 1 everywhere ("action 1 (click) of state `Home page`"), as the editor's
+//! graph and the run viewer number them, whatever the engine's own message says.
+
+import type { Failure, PageElement, ReviewView, Target } from '../bindings';
+
+/** One action of a state, as every part of the panel names it. */
+export function actionRef(state: string, index: number, type: string): string {
+  return `action ${index + 1} (${type}) of state \`${state}\``;
+}
+
+/** The failure in a sentence. The engine's reason numbers actions from 0, so an action
+ * failure is re-worded from its fields; other reasons carry no numbers and are kept. */
+export function failureText(review: Pick<ReviewView, 'failure' | 'reason'>): string {
+  const f: Failure = review.failure;
+  if (f.kind === 'action') return `${actionRef(f.state, f.index, f.action)} failed: ${f.error}`;
+  return review.reason;
+}
+
+/** The state the page most likely is: the engine's closest match when no state matched,
+ * else the state the run was in. A person confirms a good guess in one click. */
+export function likelyState(review: Pick<ReviewView, 'failure' | 'state' | 'states'>): string {
+  const known = (s: string | null | undefined): s is string => !!s && review.states.includes(s);
+  const f = review.failure;
+  if (f.kind === 'no_state') {
+    const best = [...f.closest].sort((a, b) => b.passed / Math.max(b.total, 1) - a.passed / Math.max(a.total, 1)).find((d) => known(d.state));
+    if (best) return best.state;
+  }
+  if (f.kind === 'ambiguous' && known(f.states[0])) return f.states[0];
+  if (known(review.state)) return review.state;
+  if ('state' in f && known(f.state)) return f.state;
+  return review.states[0] ?? '';
+}
+
+/** An element as a person knows it: its role and accessible name. */
+export function elementLabel(el: PageElement): string {
+  const name = el.name || el.text;
+  return `${el.role || el.tag}${name ? ` “${name}”` : ''}`;
+}
+
+/** The locator to suggest for a picked element: role + accessible name when it has both
+ * (it survives restyling and re-ids), its CSS selector otherwise. */
+export function targetFor(el: PageElement): Target {
+  return el.role && el.name ? { role: el.role, name: el.name } : { css: el.selector };
+}

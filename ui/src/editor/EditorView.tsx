@@ -1,10 +1,12 @@
 //! The editor: toolbar, the state graph, and the form of the selected state (or of the
 //! workflow itself), with the validator's findings listed below.
 
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Backend, GraphReport, Route } from '../backend/types';
 import { isDirty } from './history';
+import type { CentreRequest } from './Camera';
 import { GraphCanvas } from './GraphCanvas';
+import { GraphSearch } from './GraphSearch';
 import * as m from './model';
 import { RouteBanner } from './RouteBanner';
 import { handleShortcut, SHORTCUTS } from './shortcuts';
@@ -31,6 +33,12 @@ export function EditorView({ editor, backend, report, onRun, onGoto, notify }: E
   const [planned, setPlanned] = useState<{ target: string; route: Route } | null>(null);
   // A route planned for another workflow (or before an edit renamed its states) is stale.
   useEffect(() => setPlanned(null), [doc?.id]);
+  const searchBox = useRef<HTMLInputElement>(null);
+  const [centreOn, setCentreOn] = useState<CentreRequest | null>(null);
+  const showHit = (name: string) => {
+    setSelected(name);
+    setCentreOn((c) => ({ state: name, n: (c?.n ?? 0) + 1 }));
+  };
 
   const goHere = async () => {
     if (!wf || !state) return;
@@ -62,6 +70,7 @@ export function EditorView({ editor, backend, report, onRun, onGoto, notify }: E
       raise: () => selected && wf && edit((w) => m.moveState(w, selected, m.stateIndex(w, selected) - 1)),
       lower: () => selected && wf && edit((w) => m.moveState(w, selected, m.stateIndex(w, selected) + 1)),
       run: onRun,
+      find: () => searchBox.current?.select(),
     }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [editor, wf, selected, positions, onRun],
@@ -110,6 +119,7 @@ export function EditorView({ editor, backend, report, onRun, onGoto, notify }: E
         <span className={errors.length ? 'status-bad' : 'status-ok'} data-testid="problem-count">
           {errors.length ? `${errors.length} problem${errors.length > 1 ? 's' : ''}` : 'valid'}
         </span>
+        <GraphSearch ref={searchBox} workflow={wf} onHit={showHit} />
         {editor.layoutMs != null && <span className="hint" data-testid="layout-ms">layout {Math.round(editor.layoutMs)} ms</span>}
       </div>
       {planned && (
@@ -131,6 +141,7 @@ export function EditorView({ editor, backend, report, onRun, onGoto, notify }: E
           onSelect={setSelected}
           onConnect={(from, to) => edit((w) => m.setNext(w, from, [...new Set([...(w.states.find((s) => s.name === from)?.next ?? []), to])]))}
           layouts={editor.layouts}
+          centreOn={centreOn}
           onMoved={(name, pos) => editor.setPositions(new Map(positions).set(name, pos))}
         />
         <aside className="side-panel">

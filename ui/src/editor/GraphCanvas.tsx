@@ -1,10 +1,12 @@
 //! The state graph on a React Flow canvas. Editable (select, connect to add a `next`,
 //! drag) in the editor; read-only with the active state lit in the run viewer.
 
-import { Background, Controls, MiniMap, ReactFlow, useReactFlow, type Connection, type Edge, type NodeChange, applyNodeChanges } from '@xyflow/react';
+import { Background, Controls, ReactFlow, type Connection, type Edge, type NodeChange, applyNodeChanges } from '@xyflow/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Diagnostic, GraphReport, Workflow } from '../bindings';
-import { toEdges, toNodes, type StateNode } from './graph';
+import { Camera, type CentreRequest } from './Camera';
+import { startState, toEdges, toNodes, type StateNode } from './graph';
+import { GraphMap } from './GraphMap';
 import type { Positions } from './layout';
 import { nodeTypes } from './StateNode';
 
@@ -24,8 +26,10 @@ export interface GraphCanvasProps {
   onConnect?: (from: string, to: string) => void;
   onMoved?: (state: string, pos: { x: number; y: number }) => void;
   readOnly?: boolean;
-  /** Bumped on each auto-layout, to fit the new layout into view. */
+  /** Bumped on each auto-layout, to bring the new layout into view at a readable scale. */
   layouts?: number;
+  /** Centre the view on this state (a search hit). */
+  centreOn?: CentreRequest | null;
 }
 
 /** Keeps the previous node object wherever nothing shown changed, so React Flow re-renders
@@ -49,16 +53,6 @@ function mergeEdges(prev: Edge[], next: Edge[]): Edge[] {
     const old = byId.get(e.id);
     return old && old.label === e.label && old.className === e.className && old.animated === e.animated ? old : e;
   });
-}
-
-/** Fits the graph into view after each (re)layout. */
-function FitOnLayout({ layouts }: { layouts: number }) {
-  const flow = useReactFlow();
-  useEffect(() => {
-    const t = window.setTimeout(() => void flow.fitView({ duration: 200 }), 30);
-    return () => window.clearTimeout(t);
-  }, [flow, layouts]);
-  return null;
 }
 
 export function GraphCanvas(p: GraphCanvasProps) {
@@ -99,13 +93,12 @@ export function GraphCanvas(p: GraphCanvasProps) {
         deleteKeyCode={null}
         onlyRenderVisibleElements={large}
         minZoom={0.05}
-        fitView
         proOptions={{ hideAttribution: true }}
       >
         <Background />
-        <FitOnLayout layouts={p.layouts ?? 0} />
+        <Camera layouts={p.layouts ?? 0} home={p.selected ?? p.active ?? startState(p.workflow)} active={p.active} centreOn={p.centreOn} />
         <Controls showInteractive={false} />
-        {!large && <MiniMap pannable zoomable />}
+        {!large && <GraphMap />}
       </ReactFlow>
     </div>
   );

@@ -132,3 +132,12 @@ export function toEdges(wf: Workflow, opts: EdgeOptions = {}): Edge[] {
   }
   return edges;
 }
+
+/** Where a run begins, for the view to open on: a state that checks for the blank page
+ * the browser starts on, else the first state nothing leads to, else the first state. */
+export function startState(wf: Workflow): string | null {
+  const blank = wf.states.find((s) => (s.checks ?? []).some((c) => c.type === 'url' && c.value === 'about:blank'));
+  if (blank) return blank.name;
+  const targets = new Set(wf.states.flatMap((s) => (s.next ?? []).filter((n) => n !== s.name)));
+  return (wf.states.find((s) => !s.interrupt && !targets.has(s.name)) ?? wf.states[0])?.name ?? null;
+}

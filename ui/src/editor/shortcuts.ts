@@ -10,6 +10,7 @@ export interface ShortcutHandlers {
   raise: () => void;
   lower: () => void;
   run: () => void;
+  find: () => void;
 }
 
 export const SHORTCUTS: [string, string][] = [
@@ -18,6 +19,7 @@ export const SHORTCUTS: [string, string][] = [
   ['Ctrl+Shift+Z / Ctrl+Y', 'redo'],
   ['Ctrl+L', 'lay out the graph'],
   ['Ctrl+Enter', 'run'],
+  ['Ctrl+F', 'find a state by name, check or selector'],
   ['A', 'add a state'],
   ['Delete', 'delete the selected state'],
   ['Alt+↑ / Alt+↓', 'raise / lower the selected state’s priority'],
@@ -41,6 +43,7 @@ export function handleShortcut(e: KeyboardEvent, h: ShortcutHandlers): boolean {
   if (mod && ((key === 'z' && e.shiftKey) || key === 'y') && !typing(e.target)) return act(h.redo);
   if (mod && key === 'l') return act(h.layout);
   if (mod && key === 'enter') return act(h.run);
+  if (mod && key === 'f') return act(h.find);
   if (typing(e.target) || mod) return false;
   if (e.altKey && key === 'arrowup') return act(h.raise);
   if (e.altKey && key === 'arrowdown') return act(h.lower);

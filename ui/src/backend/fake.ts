@@ -346,6 +346,11 @@ export class FakeBackend implements Backend {
     return () => window.removeEventListener('beforeunload', guard);
   }
 
+  /** Test hook: a run started from a terminal lands in the store, unannounced. */
+  addRunFromOutside(detail: RunDetail) {
+    this.runs.set(detail.run.id, detail);
+  }
+
   /** Test hook: a run asks for a person. */
   addReview(review: ReviewView) {
     this.reviews = [...this.reviews, review];

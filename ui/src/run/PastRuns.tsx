@@ -1,8 +1,12 @@
 //! Past runs from the store: filter by workflow and status, open one to scrub through it.
+//! The store is shared with the terminal, which announces nothing: the list asks again
+//! every few seconds while it is on screen, so runs started elsewhere show up by themselves.
 
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Backend } from '../backend/types';
 import type { RunSummary } from '../bindings';
+
+const POLL_MS = 3000;
 
 const STATUSES = ['', 'succeeded', 'failed', 'running', 'needs_human_review', 'cancelled', 'interrupted'];
 
@@ -10,18 +14,31 @@ export function PastRuns({ backend, workflow, refreshKey, current, onOpen }: { b
   const [runs, setRuns] = useState<RunSummary[]>([]);
   const [onlyThis, setOnlyThis] = useState(true);
   const [status, setStatus] = useState('');
+  const list = useRef<HTMLElement>(null);
   useEffect(() => {
     let live = true;
-    backend
-      .listRuns({ workflow: onlyThis ? workflow : null, status: status || null, limit: 200 })
-      .then((r) => live && setRuns(r))
-      .catch(() => live && setRuns([]));
+    let shown = '';
+    const load = () =>
+      backend
+        .listRuns({ workflow: onlyThis ? workflow : null, status: status || null, limit: 200 })
+        .then((r) => {
+          // Re-render only on a change: most polls find the same runs.
+          const key = JSON.stringify(r.map((x) => [x.id, x.status, x.steps]));
+          if (live && key !== shown) (shown = key), setRuns(r);
+        })
+        .catch(() => live && setRuns([]));
+    void load();
+    const timer = window.setInterval(() => {
+      const visible = !document.hidden && !!list.current?.offsetParent;
+      if (visible) void load();
+    }, POLL_MS);
     return () => {
       live = false;
+      window.clearInterval(timer);
     };
   }, [backend, workflow, onlyThis, status, refreshKey]);
   return (
-    <section className="past-runs" aria-label="past runs">
+    <section className="past-runs" aria-label="past runs" ref={list}>
       <div className="filters">
         <label>
           <input type="checkbox" checked={onlyThis} onChange={(e) => setOnlyThis(e.target.checked)} /> this workflow

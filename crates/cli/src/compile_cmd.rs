@@ -7,7 +7,7 @@ use clap::Args;
 use serde_json::json;
 use statewright_author::{CompileOptions, CompileReport, MergeReport, Trajectory, compile, merge};
 use statewright_store::Store;
-use statewright_workflow::{load_file, load_str, to_native_json};
+use statewright_workflow::{load_file, load_str, to_native_json, to_native_json_preserving};
 
 use crate::exit;
 use crate::run::parse_param;
@@ -59,7 +59,12 @@ fn run(args: &CompileArgs) -> Result<(), (u8, String)> {
         }
         None => (draft.workflow.clone(), None),
     };
-    let text = to_native_json(&workflow);
+    // A merge keeps the file's layout: the diff shows what the demonstration added.
+    let before = args.out.as_deref().filter(|_| merged.is_some()).and_then(|p| std::fs::read_to_string(p).ok());
+    let text = match &before {
+        Some(before) => to_native_json_preserving(before, &workflow),
+        None => to_native_json(&workflow),
+    };
     // The draft must load as any workflow does; if it does not, that is our bug, said plainly.
     if let Err(d) = load_str(&text, "draft.json", &workflow.name) {
         return Err((exit::FAILED, format!("the compiled draft does not validate (please report this):\n{d}")));

@@ -15,7 +15,9 @@ use statewright_demo::{Site, SiteServer};
 use statewright_engine::{CancellationToken, Event, Observation, RunStatus};
 use statewright_store::Store;
 use statewright_workflow::params::MASK;
-use statewright_workflow::{Action, Direction, MouseButton, Target, Workflow, load_file, to_native_json};
+use statewright_workflow::{
+    Action, Direction, MouseButton, Target, Workflow, load_file, to_native_json, to_native_json_preserving,
+};
 
 use crate::book::Book;
 use crate::error::RunError;
@@ -230,8 +232,13 @@ fn write_draft(
         }
         false => (draft.workflow.clone(), None),
     };
+    // A merge keeps the file's layout: the diff shows what the demonstration added.
+    let text = match std::fs::read_to_string(path) {
+        Ok(before) if merged.is_some() => to_native_json_preserving(&before, &workflow),
+        _ => to_native_json(&workflow),
+    };
     let tmp = path.with_extension("tmp~");
-    std::fs::write(&tmp, to_native_json(&workflow))
+    std::fs::write(&tmp, text)
         .and_then(|()| std::fs::rename(&tmp, path))
         .map_err(|e| RunError::environment("out", format!("cannot write {}: {e}", path.display())))?;
     Ok((draft.report, merged))

@@ -10,7 +10,9 @@ use std::time::UNIX_EPOCH;
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use statewright_workflow::{Diagnostic, Outcome, State, Terminal, Workflow, load_str, to_native_json};
+use statewright_workflow::{
+    Diagnostic, Outcome, State, Terminal, Workflow, load_str, to_native_json, to_native_json_preserving,
+};
 
 use crate::ipc::{OpenedWorkflow, SaveResult, WorkflowEntry};
 use crate::{Error, Result};
@@ -156,17 +158,22 @@ impl Library {
         }
     }
 
-    /// Writes a workflow in the native format. With `expected_hash`, refuses when the file
-    /// on disk is no longer the one the editor opened.
+    /// Writes a workflow in the native format, into the file's own layout where it has one
+    /// (only what changed changes). With `expected_hash`, refuses when the file on disk is no
+    /// longer the one the editor opened.
     pub fn save(&self, id: &str, workflow: &Value, expected_hash: Option<&str>) -> Result<SaveResult> {
         let path = self.path(id)?;
         let typed: Workflow = serde_json::from_value(workflow.clone()).map_err(|e| Error::Invalid(e.to_string()))?;
-        if let (Some(expected), Ok(current)) = (expected_hash, std::fs::read(&path))
-            && content_hash(&current) != expected
+        let current = std::fs::read_to_string(&path).ok();
+        if let (Some(expected), Some(current)) = (expected_hash, &current)
+            && content_hash(current.as_bytes()) != expected
         {
             return Err(Error::Conflict(id.to_owned()));
         }
-        let text = to_native_json(&typed);
+        let text = match &current {
+            Some(before) => to_native_json_preserving(before, &typed),
+            None => to_native_json(&typed),
+        };
         self.write_atomically(&path, text.as_bytes())?;
         let diagnostics = match load_str(&text, id, id.trim_end_matches(".json")) {
             Ok(loaded) => loaded.warnings.0,
@@ -227,7 +234,8 @@ impl Library {
             std::fs::remove_file(old_path)?;
             return Ok(entry);
         }
-        self.write_atomically(&old_path, to_native_json(&wf).as_bytes())?;
+        let before = std::fs::read_to_string(&old_path)?;
+        self.write_atomically(&old_path, to_native_json_preserving(&before, &wf).as_bytes())?;
         self.entry(id)
     }
 }

@@ -96,7 +96,7 @@ pub fn save_fix(
         .workflow;
     let params = store.run(run_id)?.parameters;
     let changes = fix(&mut workflow, &params).map_err(invalid)?;
-    let after = statewright_workflow::to_native_json(&workflow);
+    let after = statewright_workflow::to_native_json_preserving(&before, &workflow);
     if let Err(d) = load_str(&after, &path, &workflow.name) {
         return Err(invalid(format!("the fix would make {path} invalid, so nothing was written:\n{d}")));
     }

@@ -49,6 +49,28 @@ fn saving_writes_the_native_format_and_refuses_to_overwrite_changes_made_elsewhe
 }
 
 #[test]
+fn saving_a_one_state_change_changes_only_that_state_in_the_file() {
+    let (dir, lib) = library();
+    let shipped = std::path::PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("run by cargo"))
+        .join("../../workflows/demo-shop.json");
+    let before = std::fs::read_to_string(shipped).expect("the bundled demo workflow");
+    std::fs::write(dir.path().join("demo-shop.json"), &before).expect("copy");
+    let opened = lib.open("demo-shop.json").expect("open");
+    let mut wf = serde_json::to_value(opened.workflow.expect("a workflow")).expect("json");
+    let unchanged = lib.save("demo-shop.json", &wf, Some(&opened.hash)).expect("save as is");
+    assert_eq!(std::fs::read_to_string(dir.path().join("demo-shop.json")).unwrap(), before, "saved as is: no change");
+
+    let home = wf["states"].as_array_mut().unwrap().iter_mut().find(|s| s["name"] == "Home page").unwrap();
+    home["actions"][0]["target"] = json!({"css": "#hero a.sign-in"});
+    lib.save("demo-shop.json", &wf, Some(&unchanged.hash)).expect("save");
+    let after = std::fs::read_to_string(dir.path().join("demo-shop.json")).unwrap();
+    let changed: Vec<(&str, &str)> = before.lines().zip(after.lines()).filter(|(a, b)| a != b).collect();
+    assert_eq!(before.lines().count(), after.lines().count(), "{after}");
+    assert_eq!(changed.len(), 1, "{changed:#?}");
+    assert!(changed[0].1.contains("#hero a.sign-in"), "{changed:#?}");
+}
+
+#[test]
 fn a_workflow_with_validation_errors_still_opens_with_its_diagnostics() {
     let (dir, lib) = library();
     let broken = json!({"version": 1, "name": "b", "states": [

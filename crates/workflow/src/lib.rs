@@ -12,6 +12,7 @@ pub mod keys;
 mod load;
 pub mod model;
 pub mod params;
+mod preserve;
 pub mod selector;
 pub mod span;
 mod validate;
@@ -20,6 +21,7 @@ pub use diagnostic::{Diagnostic, Diagnostics, Severity};
 pub use load::{Loaded, SourceFormat, load_file, load_str};
 pub use model::*;
 pub use params::{ParamError, Params};
+pub use preserve::to_native_json_preserving;
 pub use validate::closest;
 
 /// The JSON Schema of the native format, as committed in `schema/workflow.schema.json`.

@@ -431,13 +431,13 @@ mod tests {
     fn whatever_changes_the_text_reads_back_as_the_new_workflow() {
         for text in [SHOP, ROUNDS, XTERM] {
             let base = load(text);
-            let edits: Vec<Box<dyn Fn(&mut Workflow)>> = vec![
-                Box::new(|w| w.states.reverse()),
-                Box::new(|w| w.states.truncate(1)),
-                Box::new(|w| w.parameters.clear()),
-                Box::new(|w| w.states.iter_mut().for_each(|s| s.checks.clear())),
-                Box::new(|w| w.states.iter_mut().for_each(|s| s.next.push("Elsewhere \"quoted\" ✓".into()))),
-                Box::new(|w| w.name = "renamed\n".into()),
+            let edits: [fn(&mut Workflow); 6] = [
+                |w| w.states.reverse(),
+                |w| w.states.truncate(1),
+                |w| w.parameters.clear(),
+                |w| w.states.iter_mut().for_each(|s| s.checks.clear()),
+                |w| w.states.iter_mut().for_each(|s| s.next.push("Elsewhere \"quoted\" ✓".into())),
+                |w| w.name = "renamed\n".into(),
             ];
             for edit in edits {
                 let mut wf = base.clone();

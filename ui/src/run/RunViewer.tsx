@@ -1,5 +1,7 @@
-//! The run viewer: the graph with the active state lit and the edge just taken, the
-//! timeline of steps, the selected step's details, cancel, and a scrubber over the steps.
+//! The run viewer, laid out like Playwright's trace viewer: the selected step's page large
+//! in the centre with what was acted on boxed; beside it the graph with the active state lit
+//! and the edge just taken, and the step's details; the timeline of steps and a scrubber
+//! below. While a run is live it shows the newest step, until the person picks one.
 
 import { useEffect, useMemo, useState } from 'react';
 import type { Workflow } from '../bindings';
@@ -8,6 +10,7 @@ import type { Positions } from '../editor/layout';
 import type { RunView } from './reducer';
 import { upToStep } from './reducer';
 import { StepDetail } from './StepDetail';
+import { StepShot } from './StepShot';
 import { Timeline } from './Timeline';
 
 export interface RunViewerProps {
@@ -60,35 +63,37 @@ export function RunViewer({ view, runId, live, workflow, positions, shotUrl, onC
           </button>
         )}
       </div>
-      {view.message && <p className={`run-message phase-${view.phase}`}>{view.message}</p>}
-      {view.notices.filter((n) => n.step == null).map((n, i) => (
-        <p key={i} className={`notice ${n.level}`}>
-          {n.text}
-        </p>
-      ))}
+      {/* Always one line high: the result arriving must not shrink the canvas under the last state. */}
+      <p className={`run-message phase-${view.phase}`} data-testid="run-message" title={view.message ?? undefined}>
+        {view.message}
+      </p>
       <div className="run-body">
-        <div className="run-graph">
-          {workflow ? (
-            <GraphCanvas
-              workflow={workflow}
-              positions={positions}
-              active={highlight.activeState}
-              lastEdge={highlight.lastEdge}
-              visited={visited}
-              route={view.route ?? undefined}
-              readOnly
-            />
-          ) : (
-            <p className="empty">The workflow of this run is not open.</p>
-          )}
+        {step ? <StepShot step={step} src={step.screenshot ? shotUrl(step.screenshot) : null} /> : <p className="step-stage empty">Waiting for the first step…</p>}
+        <div className="run-side">
+          <div className="run-graph">
+            {workflow ? (
+              <GraphCanvas
+                workflow={workflow}
+                positions={positions}
+                active={highlight.activeState}
+                lastEdge={highlight.lastEdge}
+                visited={visited}
+                route={view.route ?? undefined}
+                readOnly
+              />
+            ) : (
+              <p className="empty">The workflow of this run is not open.</p>
+            )}
+          </div>
+          <aside className="side-panel">
+            {view.notices.filter((n) => n.step == null).map((n, i) => (
+              <p key={i} className={`notice ${n.level}`}>
+                {n.text}
+              </p>
+            ))}
+            {step && <StepDetail step={step} promptStates={live ? [] : promptStates} onSynthesize={onSynthesize && ((s) => onSynthesize(s, step.step))} />}
+          </aside>
         </div>
-        <aside className="side-panel">
-          {step ? (
-            <StepDetail step={step} shotUrl={shotUrl} promptStates={live ? [] : promptStates} onSynthesize={onSynthesize && ((s) => onSynthesize(s, step.step))} />
-          ) : (
-            <p className="empty">Waiting for the first step…</p>
-          )}
-        </aside>
       </div>
       {count > 0 && (
         <label className="scrubber">

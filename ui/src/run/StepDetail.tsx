@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { actionShort } from '../editor/summary';
 import type { StepView } from './reducer';
 
-/** One step opened: checks, actions with arguments, durations and errors, the screenshot;
- * and, for a workflow with prompt-only states, *Synthesise from this page*. */
-export function StepDetail({ step, shotUrl, promptStates = [], onSynthesize }: { step: StepView; shotUrl: (p: string) => string; promptStates?: string[]; onSynthesize?: (state: string) => void }) {
+/** One step opened: checks, actions with arguments, durations and errors (the screenshot
+ * is the viewer's centre); and, for a workflow with prompt-only states, *Synthesise from this page*. */
+export function StepDetail({ step, promptStates = [], onSynthesize }: { step: StepView; promptStates?: string[]; onSynthesize?: (state: string) => void }) {
   const [target, setTarget] = useState(promptStates[0] ?? '');
   return (
     <section className="step-detail" data-testid="step-detail" aria-label={`step ${step.step}`}>
@@ -55,7 +55,6 @@ export function StepDetail({ step, shotUrl, promptStates = [], onSynthesize }: {
           <span className="hint"> the model writes the state's checks and actions; you review them in the editor</span>
         </p>
       )}
-      {step.screenshot && <img className="full-shot" src={shotUrl(step.screenshot)} alt={`step ${step.step} full screenshot`} data-testid="full-screenshot" />}
     </section>
   );
 }

@@ -27,7 +27,7 @@ test('a run with a goal needs a model, then is watched live to its end', async (
   await again.getByRole('button', { name: 'Start' }).click();
   await again.waitFor({ state: 'detached' });
   await page.waitForSelector('[data-testid="run-phase"]:has-text("succeeded")');
-  assert.match(await page.getByTestId('model-calls').innerText(), /1 model call/);
+  assert.equal(await page.locator('.run-viewer > .toolbar').getByTestId('help-modelCalls').innerText(), '1 model call');
   assert.ok((await page.getByTestId('timeline-step').count()) >= 2, 'the agent steps are in the timeline');
   const sent = await page.evaluate(() => window.statewrightFake.agentRequests);
   assert.equal(sent.length, 1);

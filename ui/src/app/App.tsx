@@ -141,7 +141,7 @@ export function App({ backend }: { backend: Backend }) {
   const openPastRun = async (id: string) => {
     try {
       const detail = await backend.openRun(id);
-      stream.replace(eventsFromDetail(detail));
+      stream.replace(eventsFromDetail(detail, reviews));
       setRun({ id, live: false });
       setView('run');
     } catch (e) {
@@ -210,7 +210,7 @@ export function App({ backend }: { backend: Backend }) {
             }
           />
           <h2>Runs</h2>
-          <PastRuns backend={backend} workflow={wf?.name ?? null} refreshKey={runsChanged} current={run.id} onOpen={(id) => void openPastRun(id)} />
+          <PastRuns backend={backend} workflow={wf?.name ?? null} refreshKey={runsChanged} current={run.id} reviews={reviews} onOpen={(id) => void openPastRun(id)} />
         </aside>
         <main className="content">
           {view === 'editor' && (

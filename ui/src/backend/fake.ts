@@ -173,6 +173,12 @@ export class FakeBackend implements Backend {
     this.options = { ...this.options, recording, timeScale };
   }
 
+  /** Test hook: the events the next run replays (to add heals, reviews… to). */
+  replayEvents(): RunEvent[] {
+    const r = this.options.recording;
+    return r ? (r.events ?? eventsFromDetail(r.detail)) : [];
+  }
+
   private runsOf(workflow: Workflow): RunDetail[] {
     return [...this.runs.values()].filter((d) => d.run.workflow === workflow.name);
   }

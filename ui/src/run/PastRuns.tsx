@@ -1,16 +1,20 @@
 //! Past runs from the store: filter by workflow and status, open one to scrub through it.
 //! The store is shared with the terminal, which announces nothing: the list asks again
 //! every few seconds while it is on screen, so runs started elsewhere show up by themselves.
+//! Each run shows what it needed as far as the list knows: its model calls (from the
+//! store's summary) and its reviews (from the review queue); heals and retries are only in
+//! its event stream, shown once it is opened.
 
 import { useEffect, useRef, useState } from 'react';
 import type { Backend } from '../backend/types';
-import type { RunSummary } from '../bindings';
+import type { ReviewView, RunSummary } from '../bindings';
+import { HelpBadges } from './HelpBadges';
 
 const POLL_MS = 3000;
 
 const STATUSES = ['', 'succeeded', 'failed', 'running', 'needs_human_review', 'cancelled', 'interrupted'];
 
-export function PastRuns({ backend, workflow, refreshKey, current, onOpen }: { backend: Backend; workflow: string | null; refreshKey: number; current: string | null; onOpen: (id: string) => void }) {
+export function PastRuns({ backend, workflow, refreshKey, current, reviews, onOpen }: { backend: Backend; workflow: string | null; refreshKey: number; current: string | null; reviews: ReviewView[]; onOpen: (id: string) => void }) {
   const [runs, setRuns] = useState<RunSummary[]>([]);
   const [onlyThis, setOnlyThis] = useState(true);
   const [status, setStatus] = useState('');
@@ -55,7 +59,7 @@ export function PastRuns({ backend, workflow, refreshKey, current, onOpen }: { b
         {runs.map((r) => (
           <li key={r.id} className={r.id === current ? 'current' : ''}>
             <button className="link" onClick={() => onOpen(r.id)} data-testid="past-run">
-              <span className={`phase phase-${r.status}`}>{r.status}</span> {r.workflow} · {r.steps} steps · {new Date(r.started_ms).toLocaleString()}
+              <span className={`phase phase-${r.status}`}>{r.status}</span> {r.workflow} · {r.steps} steps · {new Date(r.started_ms).toLocaleString()} <HelpBadges help={{ modelCalls: r.llm_calls, reviews: reviews.filter((x) => x.run_id === r.id).length }} />
             </button>
           </li>
         ))}

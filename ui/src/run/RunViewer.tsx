@@ -11,6 +11,7 @@ import type { RunView } from './reducer';
 import { upToStep } from './reducer';
 import { StepDetail } from './StepDetail';
 import { StepShot } from './StepShot';
+import { HelpBadges } from './HelpBadges';
 import { Timeline } from './Timeline';
 
 export interface RunViewerProps {
@@ -50,8 +51,8 @@ export function RunViewer({ view, runId, live, workflow, positions, shotUrl, onC
         <span className="hint">
           {count} step{count === 1 ? '' : 's'}
           {view.durationMs != null && ` · ${(view.durationMs / 1000).toFixed(1)} s`}
-          {view.modelCalls > 0 && <span data-testid="model-calls"> · {view.modelCalls} model call{view.modelCalls === 1 ? '' : 's'}</span>}
         </span>
+        <HelpBadges help={view.help} />
         {view.activeState && (
           <span>
             active: <strong data-testid="active-state">{view.activeState}</strong>

@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { HelpBadges } from './HelpBadges';
 import type { StepView } from './reducer';
 
 const StepThumb = memo(function StepThumb({ step, url, selected, onPick }: { step: StepView; url: string | null; selected: boolean; onPick: (n: number) => void }) {
@@ -11,6 +12,7 @@ const StepThumb = memo(function StepThumb({ step, url, selected, onPick }: { ste
           {step.step}. {step.state}
         </span>
         {step.durationMs != null && <span className="thumb-time">{(step.durationMs / 1000).toFixed(1)} s</span>}
+        <HelpBadges help={step.help} short />
       </button>
     </li>
   );

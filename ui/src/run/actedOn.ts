@@ -61,12 +61,13 @@ export function clickPoint(action: Action, el: PageElement): Point | null {
   return { x: el.rect.x + el.rect.width * at.x, y: el.rect.y + el.rect.height * at.y };
 }
 
-export function actedOn(elements: unknown, actions: { index: number; action: Action | null; detail: string | null }[]): ActedOn[] {
+export function actedOn(elements: unknown, actions: { index: number; action: Action | null; detail: string | null; healedTo?: Target | null }[]): ActedOn[] {
   const els = pageElements(elements);
   const out: ActedOn[] = [];
   for (const a of actions) {
     if (!a.action) continue;
-    const target = targetOf(a.action);
+    // A healed action found its element by the alternative, not by the written target.
+    const target = a.healedTo ?? targetOf(a.action);
     if (!target) continue;
     const element = findElement(els, target, a.detail);
     if (element) out.push({ index: a.index, type: a.action.type, element, click: clickPoint(a.action, element) });

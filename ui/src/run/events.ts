@@ -1,7 +1,7 @@
 //! The events of a run as the UI receives them: the engine's own (generated from Rust), and
 //! anything newer than this build, which the viewer shows as a notice rather than failing on.
 
-import type { Event, RunDetail } from '../bindings';
+import type { Event, ReviewView, RunDetail } from '../bindings';
 
 /** An engine event; `observed` carries the stored screenshot's path once it is saved. */
 export type EngineEvent = Event & { screenshot?: string | null };
@@ -13,8 +13,9 @@ export type KnownEvent = EngineEvent;
 export type RunEvent = KnownEvent | { event: string; [field: string]: unknown };
 
 /** The event stream of a recorded run, rebuilt from the store so that past runs are
- * scrubbed by the same reducer as live ones. */
-export function eventsFromDetail(detail: RunDetail): RunEvent[] {
+ * scrubbed by the same reducer as live ones. The store's run detail has no heals or retries;
+ * the run's reviews, when given, are put back at their steps. */
+export function eventsFromDetail(detail: RunDetail, reviews: ReviewView[] = []): RunEvent[] {
   const { run } = detail;
   const events: RunEvent[] = [{ event: 'run_started', workflow: run.workflow, states: 0 }];
   const actionsByStep = new Map<number, RunDetail['actions']>();
@@ -62,6 +63,10 @@ export function eventsFromDetail(detail: RunDetail): RunEvent[] {
       });
     }
     for (const c of (detail.model_calls ?? []).filter((c) => c.step === s.step)) events.push({ event: 'model_called', ...c });
+    for (const r of reviews.filter((r) => r.run_id === run.id && r.step === s.step)) {
+      events.push({ event: 'review_requested', review_id: r.id, step: s.step, state: r.state, reason: r.reason });
+      if (r.resolution) events.push({ event: 'review_resolved', review_id: r.id, resolution: r.resolution });
+    }
   }
   if (run.finished_ms != null) {
     events.push({

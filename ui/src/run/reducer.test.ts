@@ -113,10 +113,36 @@ describe('the model in the loop', () => {
       { event: 'model_called', step: 1, state: 'Login', ...call },
       { event: 'advice_worked', step: 2, model: 'm', resolution: { kind: 'retry' }, request: {} as never },
     ]);
-    expect(v.modelCalls).toBe(2);
+    expect(v.help.modelCalls).toBe(2);
+    expect(v.steps[0].help.modelCalls).toBe(2);
     const texts = v.steps[0].notices.map((n) => n.text);
     expect(texts[0]).toBe('model m failed: there is no element 99 on the page (812 ms, 120 tokens)');
     expect(texts[1]).toBe('model m answered {"kind":"click","element":3} (812 ms, 120 tokens)');
     expect(v.notices.at(-1)?.text).toBe("the model's retry got the run going: proposed as a fix for review");
+  });
+});
+
+describe('what a run needed', () => {
+  it('counts reviews, heals, retries and model calls on the run and on the step they happened in', () => {
+    const click = { type: 'click', target: { css: '#old' } } as const;
+    const v = reduceAll(emptyRun, [
+      { event: 'run_started', workflow: 'demo', states: 3 },
+      entered(1, 'Home', 0),
+      { event: 'healed', step: 1, state: 'Home', index: 0, from: { css: '#old' }, to: { role: 'link', name: 'Sign in' } },
+      { event: 'action_finished', step: 1, state: 'Home', index: 0, action: click, elapsed_ms: 10, duration_ms: 5, attempts: 1 },
+      entered(2, 'Login', 100),
+      { event: 'retrying', step: 2, state: 'Login', attempt: 1, max: 2, reason: 'not verified' },
+      { event: 'retrying', step: 2, state: 'Login', attempt: 2, max: 2, reason: 'not verified' },
+      { event: 'review_requested', review_id: 7, step: 2, state: 'Login', reason: 'stuck' },
+      { event: 'review_resolved', review_id: 7, resolution: { kind: 'retry' } },
+      entered(3, 'Done', 300),
+    ]);
+    expect(v.help).toEqual({ reviews: 1, heals: 1, retries: 2, modelCalls: 0 });
+    expect(v.steps.map((s) => s.help)).toEqual([
+      { reviews: 0, heals: 1, retries: 0, modelCalls: 0 },
+      { reviews: 1, heals: 0, retries: 2, modelCalls: 0 },
+      { reviews: 0, heals: 0, retries: 0, modelCalls: 0 },
+    ]);
+    expect(v.steps[0].actions[0]).toEqual(expect.objectContaining({ status: 'done', healedTo: { role: 'link', name: 'Sign in' } }));
   });
 });

@@ -2,7 +2,7 @@
 //! actions and screenshots, the active state, the edge just taken, notices and status.
 //! Pure and immutable: live runs and replays of past runs go through the same function.
 
-import type { Action, CheckResult } from '../bindings';
+import type { Action, CheckResult, Target } from '../bindings';
 import type { KnownEvent, RunEvent } from './events';
 
 export type RunPhase =
@@ -24,7 +24,20 @@ export interface ActionView {
   attempts: number | null;
   detail: string | null;
   error: string | null;
+  /** The locator that found the element after the written one failed (a heal). */
+  healedTo: Target | null;
 }
+
+/** What a run (or a step) needed beyond its workflow: a "succeeded" that took two reviews
+ * and three heals is not the same as one that went straight through. */
+export interface Help {
+  reviews: number;
+  heals: number;
+  retries: number;
+  modelCalls: number;
+}
+
+export const noHelp: Help = { reviews: 0, heals: 0, retries: 0, modelCalls: 0 };
 
 export interface Notice {
   kind: string;
@@ -47,6 +60,7 @@ export interface StepView {
   text: string | null;
   elements: unknown;
   notices: Notice[];
+  help: Help;
   /** Until the next step (or the end of the run); null while it is the current step. */
   durationMs: number | null;
 }
@@ -59,8 +73,8 @@ export interface RunView {
   lastEdge: { from: string; to: string } | null;
   /** A run with a goal: the states it plans to pass through from where it is. */
   route: string[] | null;
-  /** Calls the LLM stage made. */
-  modelCalls: number;
+  /** Reviews, heals, retries and model calls over the whole run. */
+  help: Help;
   notices: Notice[];
   openReviews: number[];
   endState: string | null;
@@ -77,7 +91,7 @@ export const emptyRun: RunView = {
   activeState: null,
   lastEdge: null,
   route: null,
-  modelCalls: 0,
+  help: noHelp,
   notices: [],
   openReviews: [],
   endState: null,
@@ -109,6 +123,12 @@ function updateAction(view: RunView, step: number, index: number, f: (a: ActionV
   });
 }
 
+/** Counts one more of `kind` on the run and on the step it happened in. */
+function needed(view: RunView, step: number, kind: keyof Help): RunView {
+  const bump = (h: Help) => ({ ...h, [kind]: h[kind] + 1 });
+  return updateStep({ ...view, help: bump(view.help) }, step, (s) => ({ ...s, help: bump(s.help) }));
+}
+
 function notice(view: RunView, n: Notice): RunView {
   const withRunNotice = { ...view, notices: [...view.notices, n] };
   return n.step == null ? withRunNotice : updateStep(withRunNotice, n.step, (s) => ({ ...s, notices: [...s.notices, n] }));
@@ -122,6 +142,7 @@ const blankAction = (index: number): ActionView => ({
   attempts: null,
   detail: null,
   error: null,
+  healedTo: null,
 });
 
 export function reduce(view: RunView, raw: RunEvent): RunView {
@@ -147,6 +168,7 @@ export function reduce(view: RunView, raw: RunEvent): RunView {
         text: null,
         elements: null,
         notices: [],
+        help: noHelp,
         durationMs: null,
       });
       const phase = v.phase === 'idle' || v.phase === 'retrying' || v.phase === 'escalated' ? 'running' : v.phase;
@@ -193,12 +215,12 @@ export function reduce(view: RunView, raw: RunEvent): RunView {
     case 'verified':
       return notice(v, { kind: e.event, level: 'info', step: e.step, text: `${e.state} verified via ${e.via}${e.next_state ? ` → ${e.next_state}` : ''}` });
     case 'retrying':
-      return notice({ ...v, phase: 'retrying' }, { kind: e.event, level: 'warn', step: e.step, text: `${e.state}: retry ${e.attempt}/${e.max} — ${e.reason}` });
+      return notice(needed({ ...v, phase: 'retrying' }, e.step, 'retries'), { kind: e.event, level: 'warn', step: e.step, text: `${e.state}: retry ${e.attempt}/${e.max} — ${e.reason}` });
     case 'model_called': {
       const tokens = e.prompt_tokens + e.completion_tokens;
       const what = e.error ? `failed: ${e.error}` : e.accepted ? `answered ${e.answer}` : 'answered unusably';
       const text = `model ${e.model} ${what} (${e.latency_ms} ms, ${tokens} tokens)`;
-      return notice({ ...v, modelCalls: v.modelCalls + 1 }, { kind: e.event, level: e.error ? 'warn' : 'info', step: e.step, text });
+      return notice(needed(v, e.step, 'modelCalls'), { kind: e.event, level: e.error ? 'warn' : 'info', step: e.step, text });
     }
     case 'advice_worked':
       return notice(v, { kind: e.event, level: 'info', step: e.step, text: `the model's ${e.resolution.kind} got the run going: proposed as a fix for review` });
@@ -206,15 +228,17 @@ export function reduce(view: RunView, raw: RunEvent): RunView {
       return notice({ ...v, route: e.route }, { kind: e.event, level: e.replanned ? 'warn' : 'info', step: null, text: `${e.replanned ? 'replanned' : 'route'}: ${e.route.join(' → ')}` });
     case 'interrupt_entered':
       return notice(v, { kind: e.event, level: 'info', step: e.step, text: `interrupt ${e.state}${e.interrupted ? ` while in ${e.interrupted}` : ''}` });
-    case 'healed':
-      return notice(v, { kind: e.event, level: 'warn', step: e.step, text: `${e.state}: action ${e.index + 1} healed ${JSON.stringify(e.from)} → ${JSON.stringify(e.to)}` });
+    case 'healed': {
+      const healed = updateAction(needed(v, e.step, 'heals'), e.step, e.index, (a) => ({ ...(a ?? blankAction(e.index)), healedTo: e.to }));
+      return notice(healed, { kind: e.event, level: 'warn', step: e.step, text: `${e.state}: action ${e.index + 1} healed ${JSON.stringify(e.from)} → ${JSON.stringify(e.to)}` });
+    }
     case 'breaker_tripped':
       return notice(v, { kind: e.event, level: 'error', step: null, text: `breaker ${e.breaker} tripped (${e.count}/${e.limit})${e.state ? ` in ${e.state}` : ''}` });
     case 'escalated':
       return notice({ ...v, phase: 'escalated' }, { kind: e.event, level: 'warn', step: e.step, text: `${e.state ?? 'no state'}: escalated to ${e.stage} — ${e.reason} (${e.outcome})` });
     case 'review_requested':
       return notice(
-        { ...v, phase: 'needs_human_review', openReviews: [...v.openReviews, e.review_id] },
+        needed({ ...v, phase: 'needs_human_review', openReviews: [...v.openReviews, e.review_id] }, e.step, 'reviews'),
         { kind: e.event, level: 'error', step: e.step, text: `${e.state ?? 'no state'}: waiting for a person (review #${e.review_id}) — ${e.reason}` },
       );
     case 'review_resolved': {

@@ -6,6 +6,7 @@ import type { Backend } from '../backend/types';
 import { ProposalForm } from './ProposalForm';
 import { ResolutionForm } from './ResolutionForm';
 import { Backticked } from './Backticked';
+import { ClosestStates } from './ClosestStates';
 import { actionRef, elementLabel, failureText } from './describe';
 import { ReviewScreenshot } from './Screenshot';
 import type { PageElement, Resolution, ReviewView } from '../bindings';
@@ -70,6 +71,7 @@ export function ReviewPanel({ backend, reviews, notify }: { backend: Backend; re
           <p className="problem error">
             <Backticked text={failureText(review)} />
           </p>
+          {review.failure.kind === 'no_state' && <ClosestStates closest={review.failure.closest} />}
           <p className="step-url">
             {review.url} — {review.title}
           </p>

@@ -25,4 +25,10 @@ describe('the review panel’s words', () => {
     expect(targetFor(el)).toEqual({ role: 'button', name: 'Sign in' });
     expect(targetFor({ ...el, name: '' })).toEqual({ css: '#login-submit' });
   });
+
+  it('says a no-state failure in a short sentence, leaving the closest states to the table', () => {
+    const closest = [{ state: 'Home page', passed: 1, total: 2, failing: ['element "#hero"'] }];
+    const reason = 'no state matched for 5 s (no_states_timeout) at http://x/ (title "X")\n  closest: `Home page` (1/2 checks pass; failing: element "#hero")';
+    expect(failureText(review({ reason, failure: { kind: 'no_state', seconds: 5, url: 'http://x/', title: 'X', closest } }))).toBe('no state matched this page for 5 s');
+  });
 });

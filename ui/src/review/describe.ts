@@ -14,6 +14,8 @@ export function actionRef(state: string, index: number, type: string): string {
 export function failureText(review: Pick<ReviewView, 'failure' | 'reason'>): string {
   const f: Failure = review.failure;
   if (f.kind === 'action') return `${actionRef(f.state, f.index, f.action)} failed: ${f.error}`;
+  // The engine appends its closest states to the sentence; the panel shows them as a table.
+  if (f.kind === 'no_state') return `no state matched this page for ${f.seconds} s`;
   return review.reason;
 }
 

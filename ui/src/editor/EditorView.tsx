@@ -4,6 +4,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Backend, GraphReport, Route } from '../backend/types';
 import { isDirty } from './history';
+import { pathInWords } from './pathWords';
 import type { CentreRequest } from './Camera';
 import { GraphCanvas } from './GraphCanvas';
 import { GraphSearch } from './GraphSearch';
@@ -186,7 +187,7 @@ export function EditorView({ editor, backend, report, onRun, onGoto, notify }: E
                   setSelected(mm ? (wf.states[Number(mm[1])]?.name ?? null) : null);
                 }}
               >
-                {d.path || 'workflow'}
+                {pathInWords(wf, d.path)}
               </button>
               : {d.message}
             </li>

@@ -11,14 +11,15 @@ export interface StateFormProps {
   workflow: Workflow;
   state: State;
   diagnostics: Diagnostic[];
-  edit: (f: (wf: Workflow) => Workflow) => void;
+  edit: (f: (wf: Workflow) => Workflow) => boolean;
   onRenamed: (name: string) => void;
 }
 
-function NameField({ name, onRename }: { name: string; onRename: (n: string) => void }) {
+function NameField({ name, onRename }: { name: string; onRename: (n: string) => boolean }) {
   const [draft, setDraft] = useState(name);
   useEffect(() => setDraft(name), [name]);
-  const commit = () => draft !== name && onRename(draft);
+  // A refused name (taken, empty) goes back to the state's own.
+  const commit = () => draft !== name && !onRename(draft) && setDraft(name);
   return (
     <input
       aria-label="state name"
@@ -46,8 +47,10 @@ export function StateForm({ workflow, state, diagnostics, edit, onRenamed }: Sta
         <NameField
           name={name}
           onRename={(to) => {
-            edit((wf) => m.renameState(wf, name, to));
-            onRenamed(to.trim());
+            // Only a rename that happened moves the selection: a refused one stays on this state.
+            const renamed = edit((wf) => m.renameState(wf, name, to));
+            if (renamed) onRenamed(to.trim());
+            return renamed;
           }}
         />
         <Problems items={problemsAt(diagnostics, `${path}.name`)} />

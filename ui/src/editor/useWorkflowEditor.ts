@@ -58,15 +58,20 @@ export function useWorkflowEditor(backend: Backend, notify: (msg: string, level?
   );
 
   const edit = useCallback(
-    (f: (wf: Workflow) => Workflow) => {
+    /** Applies an edit; false when it was refused (the person is told why). */
+    (f: (wf: Workflow) => Workflow): boolean => {
       const cur = docRef.current;
-      if (!cur) return;
+      if (!cur) return false;
       try {
         const next = f(cur.history.present);
         setDoc({ ...cur, history: h.apply(cur.history, next) });
+        return true;
       } catch (e) {
-        if (e instanceof EditError) notify(e.message, 'error');
-        else throw e;
+        if (e instanceof EditError) {
+          notify(e.message, 'error');
+          return false;
+        }
+        throw e;
       }
     },
     [notify],

@@ -4,6 +4,7 @@
 
 import { useState } from 'react';
 import type { RunRequest, Workflow } from '../bindings';
+import { LockIcon } from '../app/LockIcon';
 
 export interface StartRunDialogProps {
   id: string;
@@ -42,7 +43,7 @@ export function StartRunDialog({ id, workflow, goal = null, onStart, onClose }: 
           <label key={k} className="field">
             <span className="field-label">
               {k}
-              {p.secret && ' 🔒'}
+              {p.secret && <> <LockIcon title="secret: masked in logs and run records" /></>}
             </span>
             <input
               aria-label={`param ${k}`}

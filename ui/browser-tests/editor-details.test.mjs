@@ -1,0 +1,52 @@
+// Editor details a person meets all day: a refused rename keeps them on their state,
+// problems say where they are in words, a secret parameter's lock is drawn, not a glyph.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { openApp } from './harness.mjs';
+
+let app;
+before(async () => (app = await openApp()));
+after(async () => app?.close());
+
+test('renaming a state to a taken name is refused and the panel stays on the state being edited', async () => {
+  const { page } = app;
+  await page.getByTestId('workflow-entry').filter({ hasText: 'demo-shop' }).click();
+  await page.locator('[data-testid="node-Cart"]').click();
+  await page.getByRole('region', { name: 'state Cart' }).waitFor();
+  const name = page.getByLabel('state name');
+  await name.fill('Home page');
+  await name.press('Enter');
+  await page.waitForSelector('[data-testid="toast"]:has-text("already exists")');
+  assert.equal(await page.getByRole('region', { name: 'state Cart' }).count(), 1, 'the form is still Cart’s');
+  assert.equal(await name.inputValue(), 'Cart', 'the refused name went back to the state’s own');
+  assert.equal(await page.locator('.state-node.selected').getAttribute('data-state'), 'Cart');
+  assert.equal(await page.locator('.state-node[data-state="Home page"]').count(), 1, 'Home page is untouched');
+  assert.deepEqual(app.errors, []);
+});
+
+test('a problem says where it is in words', async () => {
+  const { page } = app;
+  // The click of Cart loses its target: the validator finds `states[i].actions[j].target`.
+  await page.getByLabel('target css').first().fill('');
+  const item = page.getByTestId('problem-list').locator('li').first();
+  await item.waitFor();
+  assert.match(await item.innerText(), /^state Cart › action 1 › target: a target needs exactly one of/);
+  assert.doesNotMatch(await page.getByTestId('problem-list').innerText(), /states\[\d+\]/, 'no raw JSON paths');
+  // The words still lead to the state.
+  await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+  await item.getByRole('button').click();
+  assert.equal(await page.locator('.state-node.selected').getAttribute('data-state'), 'Cart');
+  await page.keyboard.press('Control+z');
+});
+
+test('a secret parameter is marked with a drawn lock that has a size on screen', async () => {
+  const { page } = app;
+  await page.getByRole('button', { name: 'Run…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'start run' });
+  const lock = dialog.getByTestId('lock-icon');
+  assert.equal(await lock.count(), 1, 'one secret parameter (password)');
+  const box = await lock.boundingBox();
+  assert.ok(box.width >= 10 && box.height >= 10, `the lock is drawn: ${box.width}×${box.height}`);
+  assert.doesNotMatch(await dialog.innerText(), /🔒/);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+});

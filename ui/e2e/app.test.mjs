@@ -209,7 +209,7 @@ test('a run with a goal: the model drives Chromium on the demo site and the run 
   const phase = await session.run(() => document.querySelector('[data-testid="run-phase"]').textContent);
   const message = await session.run(() => document.querySelector('.run-message')?.textContent ?? '');
   assert.equal(phase, 'succeeded', `the run ended ${phase}: ${message}`);
-  assert.match(await session.run(() => document.querySelector('[data-testid="model-calls"]')?.textContent ?? ''), /1 model call/);
+  assert.match(await session.run(() => document.querySelector('.run-viewer > .toolbar [data-testid="help-modelCalls"]')?.textContent ?? ''), /1 model call/);
   await session.waitFor('the page the model saw', () => [...document.querySelectorAll('.timeline img')].some((i) => i.complete && i.naturalWidth > 0));
   assert.equal(prompts.length, 1);
   assert.match(prompts[0], /Open the Northwind shop/);

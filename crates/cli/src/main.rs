@@ -17,6 +17,7 @@ macro_rules! out {
 }
 
 mod agent_cmd;
+mod batch_cmd;
 mod compile_cmd;
 mod graph_cmds;
 mod interrupt;
@@ -47,6 +48,9 @@ enum Command {
     Runs(runs_cmd::RunsArgs),
     /// The review queue: runs waiting for a person. List, show, and resolve them.
     Review(review_cmd::ReviewArgs),
+    /// Run a workflow once per row of a CSV or JSON Lines file, a few at a time; a second
+    /// go skips the rows that succeeded.
+    Batch(batch_cmd::BatchArgs),
     /// Go to a state from wherever the page is: plan a route over the known transitions,
     /// walk it with verification, replan when the page lands elsewhere.
     Goto(run::GotoArgs),
@@ -123,6 +127,7 @@ fn main() -> ExitCode {
             Command::Runs(args) => runs_cmd::runs(args),
             Command::Review(args) => review_cmd::review(args),
             Command::Goto(args) => run::goto(args).await,
+            Command::Batch(args) => batch_cmd::batch(args).await,
             Command::Validate { files, json, strict, store } => workflow_cmds::validate(&files, json, strict, &store),
             Command::Paths(args) => graph_cmds::paths(args),
             Command::Synthesize(args) => synthesize_cmd::synthesize_state(args).await,

@@ -40,7 +40,7 @@ pub struct GotoArgs {
 }
 
 /// What every way of starting a run takes: values, browser, demo site, store, output, review.
-#[derive(Args)]
+#[derive(Args, Clone)]
 pub struct RunFlags {
     /// A parameter value, NAME=VALUE (repeatable).
     #[arg(short, long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
@@ -65,7 +65,7 @@ pub struct RunFlags {
     db: Option<PathBuf>,
     /// Print one JSON summary on stdout at the end.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
     /// Give up waiting for a human review after this many seconds: the run fails with that
     /// reason and the command exits with 3. Without it, a run waits for as long as it takes.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
@@ -98,7 +98,7 @@ pub fn parse_param(s: &str) -> Result<(String, String), String> {
 }
 
 impl RunFlags {
-    fn request(&self, file: &std::path::Path) -> Result<RunRequest, String> {
+    pub(crate) fn request(&self, file: &std::path::Path) -> Result<RunRequest, String> {
         let mut request = RunRequest::new(WorkflowSource::File(file.to_owned()), &self.runs_dir);
         request.params = self.params.clone();
         request.browser = match &self.cdp_url {

@@ -1,5 +1,5 @@
-//! One way to run a workflow, for every front end (the CLI's `run`, the app's *Run…*, and
-//! later `agent`, `record`, `batch`, `goto`): [`prepare`] loads the workflow, binds its
+//! One way to run a workflow, for every front end (the CLI's `run`, the app's *Run…*,
+//! `agent`, `record`, `batch`, `goto`): [`prepare`] loads the workflow, binds its
 //! parameters (serving the demo site when asked), opens the run store and records the run
 //! as started; [`PreparedRun::execute`] starts the drivers the workflow needs, runs the
 //! engine, and for every event persists it in the store first and then hands it to the
@@ -10,6 +10,7 @@
 //! write that fails fails the run, loudly; the run folder has one writer ([`export`]).
 
 pub mod agent;
+pub mod batch;
 mod book;
 pub mod demonstration;
 mod error;
@@ -18,6 +19,7 @@ pub mod graph;
 mod prepare;
 mod record;
 mod request;
+pub mod rows;
 mod summary;
 pub mod synthesis;
 

@@ -155,15 +155,20 @@ impl Store {
     fn setup(&self) -> Result<()> {
         let conn = &self.conn;
         conn.busy_timeout(Duration::from_secs(30)).map_err(|e| self.err(e))?;
-        // Identify the file before writing anything to it.
-        let app_id: i32 = conn.query_row("PRAGMA application_id", [], |r| r.get(0)).map_err(|e| self.err(e))?;
-        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| self.err(e))?;
-        if app_id != APPLICATION_ID {
+        // Identify the file before writing anything to it, in one read transaction: another
+        // process may be creating this database right now, and three separate reads could
+        // straddle its first migration (no id yet, but tables) and take it for a stranger's.
+        let (app_id, version, objects) = {
+            let read = conn.unchecked_transaction().map_err(|e| self.err(e))?;
+            let app_id: i32 = read.query_row("PRAGMA application_id", [], |r| r.get(0)).map_err(|e| self.err(e))?;
+            let version: i64 = read.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| self.err(e))?;
             let objects: i64 =
-                conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0)).map_err(|e| self.err(e))?;
-            if app_id != 0 || version != 0 || objects != 0 {
-                return Err(Error::NotStatewright { path: self.path.clone() });
-            }
+                read.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0)).map_err(|e| self.err(e))?;
+            read.commit().map_err(|e| self.err(e))?;
+            (app_id, version, objects)
+        };
+        if app_id != APPLICATION_ID && (app_id != 0 || version != 0 || objects != 0) {
+            return Err(Error::NotStatewright { path: self.path.clone() });
         }
         if version > SCHEMA_VERSION {
             return Err(Error::TooNew { path: self.path.clone(), found: version, known: SCHEMA_VERSION });

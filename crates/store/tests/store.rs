@@ -281,6 +281,29 @@ fn a_run_whose_process_died_is_interrupted_and_a_live_one_is_not() {
 }
 
 #[test]
+fn processes_creating_the_same_new_database_together_all_open_it() {
+    // A batch's first runs (or two terminals) open a runs folder's new database at the same
+    // moment: each must see either an empty file or a whole Statewright database.
+    for _ in 0..20 {
+        let dir = tempfile::tempdir().unwrap();
+        let path = db_in(dir.path());
+        let gate = std::sync::Arc::new(std::sync::Barrier::new(6));
+        let opened: Vec<_> = (0..6)
+            .map(|_| {
+                let (path, gate) = (path.clone(), gate.clone());
+                std::thread::spawn(move || {
+                    gate.wait();
+                    Store::open(&path).map(|_| ()).map_err(|e| e.to_string())
+                })
+            })
+            .collect();
+        for t in opened {
+            t.join().unwrap().unwrap();
+        }
+    }
+}
+
+#[test]
 fn several_writers_at_once_never_see_database_is_locked() {
     let dir = tempfile::tempdir().unwrap();
     let path = db_in(dir.path());

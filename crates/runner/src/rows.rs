@@ -1,0 +1,167 @@
+//! A batch's data: one run per row, columns are parameters. CSV (a header line, RFC 4180
+//! quoting) or JSON Lines (one object per line). Malformed data names the file, the line and
+//! what is wrong.
+
+use std::path::Path;
+
+use indexmap::IndexMap;
+
+use crate::error::RunError;
+
+/// One row: its line in the file (for messages) and its values by column.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub line: usize,
+    pub values: IndexMap<String, String>,
+}
+
+pub fn read_rows(path: &Path) -> Result<Vec<Row>, RunError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| RunError::invalid("data", format!("cannot read {}: {e}", path.display())))?;
+    let bad = |line: usize, what: String| RunError::invalid("data", format!("{}:{line}: {what}", path.display()));
+    let jsonl = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("jsonl") || e.eq_ignore_ascii_case("ndjson"));
+    let rows =
+        if jsonl { json_lines(&text).map_err(|(l, w)| bad(l, w))? } else { csv(&text).map_err(|(l, w)| bad(l, w))? };
+    if rows.is_empty() {
+        return Err(RunError::invalid("data", format!("{}: no rows", path.display())));
+    }
+    Ok(rows)
+}
+
+/// What went wrong, and on which line.
+type Problem = (usize, String);
+type Parsed = Result<Vec<Row>, Problem>;
+/// A CSV record: the line it starts on, and its fields.
+type Record = (usize, Vec<String>);
+
+fn json_lines(text: &str) -> Parsed {
+    let mut rows = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let line_no = i + 1;
+        let object: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(line).map_err(|e| (line_no, format!("not a JSON object: {e}")))?;
+        let mut values = IndexMap::new();
+        for (key, value) in object {
+            let text = match value {
+                serde_json::Value::String(s) => s,
+                serde_json::Value::Number(n) => n.to_string(),
+                serde_json::Value::Bool(b) => b.to_string(),
+                serde_json::Value::Null => continue,
+                _ => return Err((line_no, format!("`{key}` is not a plain value (text, number or true/false)"))),
+            };
+            values.insert(key, text);
+        }
+        rows.push(Row { line: line_no, values });
+    }
+    Ok(rows)
+}
+
+fn csv(text: &str) -> Parsed {
+    let records = records(text.strip_prefix('\u{feff}').unwrap_or(text))?;
+    let mut records = records.into_iter().filter(|(_, fields)| !(fields.len() == 1 && fields[0].trim().is_empty()));
+    let Some((_, header)) = records.next() else { return Ok(Vec::new()) };
+    let header: Vec<String> = header.into_iter().map(|h| h.trim().to_owned()).collect();
+    if let Some(empty) = header.iter().position(String::is_empty) {
+        return Err((1, format!("column {} has no name in the header", empty + 1)));
+    }
+    records
+        .map(|(line, fields)| {
+            if fields.len() != header.len() {
+                return Err((line, format!("{} values for {} columns", fields.len(), header.len())));
+            }
+            Ok(Row { line, values: header.iter().cloned().zip(fields).collect() })
+        })
+        .collect()
+}
+
+/// The records of a CSV text with the line each starts on: fields split on commas, `"…"`
+/// quoting with `""` for a quote, newlines inside quotes kept.
+fn records(text: &str) -> Result<Vec<Record>, Problem> {
+    let mut out = Vec::new();
+    let (mut fields, mut field) = (Vec::new(), String::new());
+    let (mut line, mut start, mut quoted, mut was_quoted) = (1, 1, false, false);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => {
+                line += usize::from(c == '\n');
+                field.push(c);
+            }
+            (false, '"') if field.is_empty() && !was_quoted => (quoted, was_quoted) = (true, true),
+            (false, '"') => return Err((line, "a quote inside an unquoted value (quote the whole value)".into())),
+            (false, ',') => {
+                fields.push(std::mem::take(&mut field));
+                was_quoted = false;
+            }
+            (false, '\r') if chars.peek() == Some(&'\n') => {}
+            (false, '\n') => {
+                fields.push(std::mem::take(&mut field));
+                out.push((start, std::mem::take(&mut fields)));
+                was_quoted = false;
+                line += 1;
+                start = line;
+            }
+            (false, c) => field.push(c),
+        }
+    }
+    if quoted {
+        return Err((start, "a quoted value is not closed".into()));
+    }
+    if !field.is_empty() || !fields.is_empty() {
+        fields.push(field);
+        out.push((start, fields));
+    }
+    Ok(out)
+}
+
+/// A CSV field, quoted when it needs to be.
+pub fn csv_field(value: &str) -> String {
+    if value.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", value.replace('"', "\"\""))
+    } else {
+        value.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_with_quotes_commas_and_newlines() {
+        let rows =
+            csv("product,quantity,note\r\n\"Kettle, steel\",2,\"say \"\"hi\"\"\nthen go\"\n\nTeapot,1,\n").unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].values["product"], "Kettle, steel");
+        assert_eq!(rows[0].values["note"], "say \"hi\"\nthen go");
+        assert_eq!((rows[1].line, rows[1].values["note"].as_str()), (5, ""));
+    }
+
+    #[test]
+    fn malformed_csv_says_where() {
+        assert_eq!(csv("a,b\n1,2,3\n").unwrap_err().0, 2);
+        assert_eq!(csv("a,b\n1,\"2\n").unwrap_err(), (2, "a quoted value is not closed".into()));
+        assert!(csv("a,,b\n1,2,3\n").unwrap_err().1.contains("column 2 has no name"));
+        assert!(csv("a\nx\"y\n").unwrap_err().1.contains("quote inside"));
+    }
+
+    #[test]
+    fn json_lines_take_plain_values() {
+        let rows = json_lines(
+            "{\"product\": \"Kettle\", \"quantity\": 2, \"gift\": true, \"x\": null}\n\n{\"product\": \"Teapot\"}\n",
+        )
+        .unwrap();
+        assert_eq!(
+            rows[0].values.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>(),
+            ["product=Kettle", "quantity=2", "gift=true"]
+        );
+        assert_eq!(rows[1].line, 3);
+        assert_eq!(json_lines("{\"a\": [1]}").unwrap_err().0, 1);
+        assert!(json_lines("not json").unwrap_err().1.contains("not a JSON object"));
+    }
+}

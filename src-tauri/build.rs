@@ -27,6 +27,8 @@ const COMMANDS: &[&str] = &[
     "record_workflow",
     "stop_recording",
     "start_agent_run",
+    "start_batch",
+    "cancel_batch",
 ];
 
 fn main() {

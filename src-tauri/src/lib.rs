@@ -58,6 +58,8 @@ fn handlers<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Sen
         commands::record::record_workflow,
         commands::record::stop_recording,
         commands::agent::start_agent_run,
+        commands::batch::start_batch,
+        commands::batch::cancel_batch,
     ]
 }
 

@@ -215,3 +215,22 @@ test('a run with a goal: the model drives Chromium on the demo site and the run 
   assert.match(prompts[0], /Open the Northwind shop/);
   assert.match(prompts[0], /Northwind/, 'the model was shown the demo site');
 });
+
+test('a batch runs the demo workflow once per row of a data file, and writes the results table beside it', async () => {
+  const data = join(home, 'orders.csv');
+  writeFileSync(data, 'seed,quantity\n1,2\n2,1\n');
+  await session.run(() => [...document.querySelectorAll('[role="tab"]')].find((b) => b.textContent === 'Editor').click());
+  await session.run(() => [...document.querySelectorAll('[data-testid="workflow-entry"]')].find((b) => b.textContent.startsWith('demo-shop')).click());
+  await session.waitFor('the graph', () => document.querySelector('[data-testid="doc-title"]')?.textContent === 'demo-shop');
+  await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent === 'Batch…').click());
+  await session.waitFor('the batch dialog', () => !!document.querySelector('[role="dialog"][aria-label="batch run"]'));
+  await fill('batch data', data);
+  await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent === 'Start batch').click());
+  await session.waitFor('the batch to end', () => /^2\/2 · /.test(document.querySelector('[data-testid="batch-tally"]')?.textContent ?? ''), [], 120000);
+  const tally = await session.run(() => document.querySelector('[data-testid="batch-tally"]').textContent);
+  const statuses = await session.run(() => [...document.querySelectorAll('[data-testid="batch-status"]')].map((s) => s.textContent));
+  assert.equal(tally, '2/2 · 2 succeeded · 0 failed', `statuses: ${statuses}`);
+  const table = readFileSync(join(home, 'orders.results.csv'), 'utf8').trim().split('\n');
+  assert.equal(table.length, 3, table.join('\n'));
+  assert.match(table[1], /^1,succeeded,Order confirmed,/);
+});

@@ -128,6 +128,51 @@ export type AgentRunRequest = {
   max_steps?: number | null;
 };
 
+/** What the window hears of a batch: a row's run started, a row done, the batch done (or
+ * failed to go on). */
+export type BatchMessage = {
+  kind: "started";
+  row: number;
+  run_id: string;
+} | {
+  kind: "finished";
+  result: RowResult;
+  done: number;
+  total: number;
+} | {
+  kind: "done";
+  report: BatchReport;
+} | {
+  kind: "failed";
+  message: string;
+};
+
+export type BatchReport = {
+  total: number;
+  succeeded: number;
+  failed: number;
+  /** Rows that had succeeded in an earlier go, not run again. */
+  skipped: number;
+  results_csv: string;
+  results_json: string;
+  rows: RowResult[];
+};
+
+/** *Batch…*: the workflow run once per row of a data file (`statewright batch`). */
+export type BatchRequest = {
+  /** The workflow's id (file name) in the workflows folder. */
+  workflow: string;
+  /** The rows: a CSV file with a header line, or JSON Lines (`.jsonl`); the results table
+   * is written beside it (`orders.results.csv`). */
+  data: string;
+  /** Parameter values for every row; a row's own values win. */
+  params: Record<string, string>;
+  /** Runs at a time (default 2). */
+  concurrency?: number | null;
+  demo_site: boolean;
+  headed: boolean;
+};
+
 /** Circuit breakers: each trips when its count passes its limit, and the run escalates. */
 export type Breakers = {
   /** Entries of any one state (retries included). */
@@ -753,6 +798,20 @@ export type Route = {
   states: string[];
   /** The expected time, in milliseconds. */
   cost_ms: number;
+};
+
+/** One row's outcome, as the results table holds it. */
+export type RowResult = {
+  /** 1-based, in the data file's order. */
+  row: number;
+  /** The row's values, secret ones masked. */
+  values: Record<string, string>;
+  /** `succeeded`, `failed`, `cancelled`, or `error` (the run could not start). */
+  status: string;
+  end_state?: string | null;
+  duration_ms: number;
+  run_id?: string | null;
+  message: string;
 };
 
 export type RunDetail = {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
-use statewright_runner::batch::{BatchObserver, BatchRequest, RowResult, run_batch};
+use statewright_runner::batch::{BatchObserver, BatchRequest, RowResult, default_results, run_batch};
 use statewright_runner::rows::read_rows;
 use statewright_runner::{RunError, RunErrorKind};
 
@@ -69,10 +69,7 @@ async fn go(args: &BatchArgs) -> Result<u8, (u8, String)> {
     args.flags.request(&args.file).map_err(|e| (exit::INVALID, e))?;
     let workflow = statewright_workflow::load_file(&args.file).map_err(|d| (exit::INVALID, d.to_string()))?.workflow;
     let rows = read_rows(&args.data).map_err(failed)?;
-    let results = args.out.clone().unwrap_or_else(|| {
-        let stem = args.data.file_stem().and_then(|s| s.to_str()).unwrap_or("batch");
-        args.data.with_file_name(format!("{stem}.results.csv"))
-    });
+    let results = args.out.clone().unwrap_or_else(|| default_results(&args.data));
     let request = BatchRequest { workflow, rows, concurrency: args.concurrency.max(1), results };
     let flags = args.flags.clone();
     let file = args.file.clone();

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use indexmap::IndexMap;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use statewright_engine::{CancellationToken, RunStatus};
 use statewright_workflow::Workflow;
@@ -32,7 +33,7 @@ pub struct BatchRequest {
 }
 
 /// One row's outcome, as the results table holds it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RowResult {
     /// 1-based, in the data file's order.
     pub row: usize,
@@ -46,7 +47,7 @@ pub struct RowResult {
     pub message: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct BatchReport {
     pub total: usize,
     pub succeeded: usize,
@@ -190,9 +191,15 @@ fn status_name(status: RunStatus) -> &'static str {
     }
 }
 
+/// The results table's default place: `orders.csv` → `orders.results.csv` beside it.
+pub fn default_results(data: &Path) -> PathBuf {
+    let stem = data.file_stem().and_then(|s| s.to_str()).unwrap_or("batch");
+    data.with_file_name(format!("{stem}.results.csv"))
+}
+
 /// Every column must be a parameter of the workflow: a misspelt column would otherwise be
 /// a run per row that fails the same way.
-fn check_columns(workflow: &Workflow, rows: &[Row]) -> Result<(), RunError> {
+pub fn check_columns(workflow: &Workflow, rows: &[Row]) -> Result<(), RunError> {
     for row in rows {
         if let Some(column) = row.values.keys().find(|k| !workflow.parameters.contains_key(*k)) {
             let declared: Vec<&str> = workflow.parameters.keys().map(String::as_str).collect();

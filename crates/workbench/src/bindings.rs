@@ -13,8 +13,8 @@ use serde_json::{Map, Value};
 
 use crate::ErrorPayload;
 use crate::ipc::{
-    AgentRunRequest, ModelSettings, ModelSettingsChange, OpenedWorkflow, RecordedWorkflow, RunFilter, RunMessage,
-    RunRequest, SaveResult, WorkflowChange, WorkflowEntry,
+    AgentRunRequest, BatchMessage, BatchRequest, ModelSettings, ModelSettingsChange, OpenedWorkflow, RecordedWorkflow,
+    RunFilter, RunMessage, RunRequest, SaveResult, WorkflowChange, WorkflowEntry,
 };
 
 const HEADER: &str = "// Generated from the Rust types by crates/workbench/src/bindings.rs. Do not edit:\n\
@@ -43,6 +43,8 @@ pub fn typescript() -> String {
         WorkflowChange,
         RunRequest,
         AgentRunRequest,
+        BatchRequest,
+        BatchMessage,
         RunFilter,
         RunMessage,
         crate::ReviewView,

@@ -83,6 +83,34 @@ pub struct AgentRunRequest {
     pub max_steps: Option<u32>,
 }
 
+/// *Batch…*: the workflow run once per row of a data file (`statewright batch`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BatchRequest {
+    /// The workflow's id (file name) in the workflows folder.
+    pub workflow: String,
+    /// The rows: a CSV file with a header line, or JSON Lines (`.jsonl`); the results table
+    /// is written beside it (`orders.results.csv`).
+    pub data: String,
+    /// Parameter values for every row; a row's own values win.
+    pub params: IndexMap<String, String>,
+    /// Runs at a time (default 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<u32>,
+    pub demo_site: bool,
+    pub headed: bool,
+}
+
+/// What the window hears of a batch: a row's run started, a row done, the batch done (or
+/// failed to go on).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum BatchMessage {
+    Started { row: usize, run_id: String },
+    Finished { result: statewright_runner::batch::RowResult, done: usize, total: usize },
+    Done { report: statewright_runner::batch::BatchReport },
+    Failed { message: String },
+}
+
 /// Which past runs to list.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RunFilter {

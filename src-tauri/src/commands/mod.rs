@@ -2,6 +2,7 @@
 //! `capabilities/main-window.json`). Each is a few lines over a core crate.
 
 pub mod agent;
+pub mod batch;
 pub mod graph;
 pub mod record;
 pub mod reviews;

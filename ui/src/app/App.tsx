@@ -3,6 +3,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Backend } from '../backend/types';
 import type { AgentRunRequest, RunRequest, WorkflowEntry } from '../bindings';
+import { BatchDialog } from '../batch/BatchDialog';
+import { BatchView } from '../batch/BatchView';
+import type { BatchRequest } from '../bindings';
+import { useBatch } from '../batch/useBatch';
 import { EditorView } from '../editor/EditorView';
 import { isDirty } from '../editor/history';
 import { useWorkflowEditor } from '../editor/useWorkflowEditor';
@@ -20,7 +24,8 @@ import { RecordDialog } from './RecordDialog';
 import { useGraphReport } from './useGraphReport';
 import { WorkflowList } from './WorkflowList';
 
-type View = 'editor' | 'run' | 'review';
+type View = 'editor' | 'run' | 'batch' | 'review';
+const TAB_NAMES: Record<View, string> = { editor: 'Editor', run: 'Runs', batch: 'Batch', review: 'Review' };
 interface Toast {
   id: number;
   text: string;
@@ -40,6 +45,7 @@ export function App({ backend }: { backend: Backend }) {
   const [modelOpen, setModelOpen] = useState(false);
   const [recordOpen, setRecordOpen] = useState(false);
   const [goalOpen, setGoalOpen] = useState(false);
+  const [batchOpen, setBatchOpen] = useState(false);
   const stream = useRunStream();
   const toastId = useRef(0);
 
@@ -54,6 +60,8 @@ export function App({ backend }: { backend: Backend }) {
   const wf = editor.doc?.history.present ?? null;
   const dirty = editor.doc ? isDirty(editor.doc.history) : false;
   const report = useGraphReport(backend, wf, runsChanged);
+  // Each row's run joins the past runs as it ends.
+  const batches = useBatch(backend, useCallback(() => setRunsChanged((n) => n + 1), []));
 
   const refreshList = useCallback(() => backend.listWorkflows().then(setEntries).catch(fail), [backend, fail]);
   const refreshReviews = useCallback(() => backend.listReviews(null).then(setReviews).catch(fail), [backend, fail]);
@@ -138,6 +146,17 @@ export function App({ backend }: { backend: Backend }) {
     void watch((onEvent) => backend.startAgentRun(request, onEvent));
   };
 
+  /** A batch refused (no such file…) leaves the dialog open for the path to be fixed. */
+  const startBatch = async (request: BatchRequest) => {
+    try {
+      await batches.start(request);
+      setBatchOpen(false);
+      setView('batch');
+    } catch (e) {
+      fail(e);
+    }
+  };
+
   const openPastRun = async (id: string) => {
     try {
       const detail = await backend.openRun(id);
@@ -171,9 +190,9 @@ export function App({ backend }: { backend: Backend }) {
       <header className="topbar">
         <span className="brand">Statewright</span>
         <nav className="tabs" role="tablist">
-          {(['editor', 'run', 'review'] as View[]).map((v) => (
+          {(['editor', 'run', 'batch', 'review'] as View[]).map((v) => (
             <button key={v} role="tab" aria-selected={view === v} className={view === v ? 'tab active' : 'tab'} onClick={() => setView(v)}>
-              {v === 'editor' ? 'Editor' : v === 'run' ? 'Runs' : 'Review'}
+              {TAB_NAMES[v]}
               {v === 'review' && openReviews > 0 && (
                 <span className="badge" data-testid="review-badge" title={`${openReviews} run(s) waiting for a person`}>
                   {openReviews}
@@ -220,6 +239,7 @@ export function App({ backend }: { backend: Backend }) {
               report={report}
               notify={notify}
               onRun={() => editor.doc && guardUnsaved(() => setStarting({ goal: null }))}
+              onBatch={() => editor.doc && guardUnsaved(() => setBatchOpen(true))}
               onGoto={(goal) => editor.doc && guardUnsaved(() => setStarting({ goal }))}
             />
           )}
@@ -235,12 +255,14 @@ export function App({ backend }: { backend: Backend }) {
               onSynthesize={(state, step) => void synthesize(state, step)}
             />
           )}
+          {view === 'batch' && <BatchView batch={batches.batch} live={batches.live} onCancel={() => void batches.cancel().catch(fail)} onOpenRun={(id) => void openPastRun(id)} />}
           {view === 'review' && <ReviewPanel backend={backend} reviews={reviews} notify={notify} />}
         </main>
       </div>
       {starting && editor.doc && wf && (
         <StartRunDialog id={editor.doc.id} workflow={wf} goal={starting.goal} onStart={startRun} onClose={() => setStarting(null)} />
       )}
+      {batchOpen && editor.doc && wf && <BatchDialog id={editor.doc.id} workflow={wf} onStart={startBatch} onClose={() => setBatchOpen(false)} />}
       {editor.conflict && (
         <Modal
           title="Changed on disk"

@@ -10,6 +10,8 @@ import type { AgentRunRequest, Diagnostic, OpenedWorkflow, RunDetail, RunFilter,
 import { unifiedDiff } from './diff';
 import { fakeValidate } from './validate';
 import { fakeReport, fakeRoute } from './fakeGraph';
+import { checkBatchData, runFakeBatch, type FakeBatch } from './fakeBatch';
+import type { BatchMessage, BatchRequest, RowResult } from '../bindings';
 
 export interface Recording {
   /** The run as `statewright runs show --json` printed it. */
@@ -250,6 +252,48 @@ export class FakeBackend implements Backend {
   async cancelRun(runId: string): Promise<void> {
     for (const t of this.timers.get(runId) ?? []) window.clearTimeout(t);
     this.timers.delete(runId);
+  }
+
+  /** Every batch asked for, in order, for tests to inspect. */
+  batchRequests: BatchRequest[] = [];
+  /** How long each row's run takes: long enough for a test to see rows waiting. */
+  batchRowMs = 400;
+  private batches = new Map<string, FakeBatch>();
+  /** Each data file's results table, as the runner reads it back on the next go. */
+  private batchResults = new Map<string, RowResult[]>();
+
+  async startBatch(request: BatchRequest, onMessage: (m: BatchMessage) => void): Promise<string> {
+    this.batchRequests.push(request);
+    checkBatchData(request.data);
+    const batchId = `fake-batch-${++this.runCount}`;
+    const batch = runFakeBatch(
+      request,
+      this.batchRowMs,
+      this.batchResults.get(request.data) ?? [],
+      () => `fake-${++this.runCount}-row`,
+      (r) => this.storeRowRun(request, r),
+      (m) => {
+        if (m.kind === 'done') {
+          this.batches.delete(batchId);
+          this.batchResults.set(request.data, m.report.rows);
+        }
+        onMessage(m);
+      },
+    );
+    this.batches.set(batchId, batch);
+    return batchId;
+  }
+
+  async cancelBatch(batchId: string): Promise<void> {
+    this.batches.get(batchId)?.cancel();
+  }
+
+  /** A row's run joins the stored runs (the recorded one, with the row's outcome and values). */
+  private storeRowRun(request: BatchRequest, r: RowResult) {
+    const detail = this.options.recording?.detail;
+    if (!detail || !r.run_id) return;
+    const run = { ...detail.run, id: r.run_id, workflow: request.workflow.replace(/\.json$/, ''), status: r.status, end_state: r.end_state, message: r.message, parameters: { ...(detail.run.parameters as object), ...request.params, ...r.values }, started_ms: Date.now() };
+    this.runs.set(r.run_id, { ...detail, run });
   }
 
   async listRuns(filter: RunFilter): Promise<RunSummary[]> {

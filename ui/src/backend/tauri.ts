@@ -6,6 +6,7 @@ import { listen } from '@tauri-apps/api/event';
 import { getCurrentWindow } from '@tauri-apps/api/window';
 import type { GraphReport, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
 import type { RunEvent } from '../run/events';
+import type { BatchMessage, BatchRequest } from '../bindings';
 import { BackendError, type Backend, type RecordRequest, type Unsubscribe } from './types';
 import type { AgentRunRequest, Diagnostic, ErrorPayload, OpenedWorkflow, RunDetail, RunFilter, RunMessage, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
 
@@ -54,6 +55,14 @@ export class TauriBackend implements Backend {
   }
 
   cancelRun = (runId: string) => call<void>('cancel_run', { run_id: runId });
+
+  startBatch(request: BatchRequest, onMessage: (m: BatchMessage) => void): Promise<string> {
+    const channel = new Channel<BatchMessage>();
+    channel.onmessage = onMessage;
+    return call<string>('start_batch', { request, events: channel });
+  }
+
+  cancelBatch = (batchId: string) => call<void>('cancel_batch', { batch_id: batchId });
   listRuns = (filter: RunFilter) => call<RunSummary[]>('list_runs', { filter });
   openRun = (runId: string) => call<RunDetail>('open_run', { run_id: runId });
   /** Screenshots are served by the app's `shot:` protocol, from the runs folder only. */

@@ -13,6 +13,7 @@ import type { RunRequest } from '../bindings';
 import type { AgentRunRequest } from '../bindings';
 import type { RunFilter } from '../bindings';
 import type { RunEvent } from '../run/events';
+import type { BatchMessage, BatchRequest } from '../bindings';
 import type { GraphReport, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
 
 export type { Workflow, Diagnostic, RunSummary, RunDetail, WorkflowEntry, OpenedWorkflow, SaveResult };
@@ -68,6 +69,11 @@ export interface Backend {
   /** *Run with a goal*: the model drives (`statewright agent`); events as for `startRun`. */
   startAgentRun(request: AgentRunRequest, onEvent: (event: RunEvent) => void): Promise<string>;
   cancelRun(runId: string): Promise<void>;
+  /** Runs the workflow once per row of a CSV or JSON Lines file (`statewright batch`);
+   * rows that succeeded in an earlier go are skipped and come back only in the report. */
+  startBatch(request: BatchRequest, onMessage: (m: BatchMessage) => void): Promise<string>;
+  /** Rows not started end as cancelled, running ones are cancelled; the report still comes. */
+  cancelBatch(batchId: string): Promise<void>;
   listRuns(filter: RunFilter): Promise<RunSummary[]>;
   openRun(runId: string): Promise<RunDetail>;
   /** A URL the UI can put in an <img> for a screenshot path from the store. */

@@ -20,12 +20,14 @@ export interface EditorViewProps {
   backend: Backend;
   report: GraphReport;
   onRun: () => void;
+  /** *Batch…*: the workflow once per row of a data file. */
+  onBatch: () => void;
   /** Start a run that goes to `state` (*Go here* → *Go…*). */
   onGoto: (state: string) => void;
   notify: (text: string, level?: 'info' | 'error') => void;
 }
 
-export function EditorView({ editor, backend, report, onRun, onGoto, notify }: EditorViewProps) {
+export function EditorView({ editor, backend, report, onRun, onBatch, onGoto, notify }: EditorViewProps) {
   const { doc, diagnostics, positions, selected, setSelected, edit } = editor;
   const wf = doc?.history.present;
   const state = wf?.states.find((s) => s.name === selected) ?? null;
@@ -116,6 +118,9 @@ export function EditorView({ editor, backend, report, onRun, onGoto, notify }: E
         </button>
         <button className="primary" onClick={onRun} title="Ctrl+Enter">
           Run…
+        </button>
+        <button onClick={onBatch} title="run once per row of a CSV or JSON Lines file">
+          Batch…
         </button>
         <span className={errors.length ? 'status-bad' : 'status-ok'} data-testid="problem-count">
           {errors.length ? `${errors.length} problem${errors.length > 1 ? 's' : ''}` : 'valid'}

@@ -1,0 +1,93 @@
+// *Batch…* against the fake backend: a data file it cannot read is a toast and the dialog
+// stays; a good one fills the batch tab live, row by row, to the report; a row's run id
+// opens that run; a second go skips the rows that succeeded; Cancel ends the rows not done.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { openApp } from './harness.mjs';
+
+let app;
+before(async () => {
+  app = await openApp();
+  await app.page.getByTestId('workflow-entry').filter({ hasText: 'demo-shop' }).click();
+  await app.page.waitForSelector('[data-testid="node-Start"]');
+});
+after(async () => app?.close());
+
+const statuses = (page) => page.getByTestId('batch-status').allInnerTexts();
+const tally = (page) => page.getByTestId('batch-tally').innerText();
+const waitTally = (page, text) => page.waitForSelector(`[data-testid="batch-tally"]:text-is("${text}")`, { timeout: 10000 });
+
+async function startBatch(page, data, { concurrency = '1', params = '' } = {}) {
+  await page.getByRole('tab', { name: 'Editor' }).click();
+  await page.getByRole('button', { name: 'Batch…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'batch run' });
+  await dialog.getByLabel('batch data').fill(data);
+  await dialog.getByLabel('batch concurrency').fill(concurrency);
+  await dialog.getByLabel('batch params').fill(params);
+  await dialog.getByRole('button', { name: 'Start batch' }).click();
+  return dialog;
+}
+
+test('a batch fills its table live, row by row, and a row’s run opens in the viewer', async () => {
+  const { page, errors } = app;
+  const refused = await startBatch(page, 'missing.csv');
+  await page.waitForSelector('[data-testid="toast"]:has-text("missing.csv: no such file")');
+  assert.equal(await refused.isVisible(), true, 'the dialog stays for the path to be fixed');
+  assert.equal(await refused.getByLabel('batch demo site').isChecked(), true, 'the demo site is on by default');
+  assert.equal(await refused.getByLabel('batch headed').isChecked(), false);
+  await refused.getByRole('button', { name: 'Cancel' }).click();
+
+  const dialog = await startBatch(page, '/data/orders.csv', { params: 'username=ann' });
+  await dialog.waitFor({ state: 'detached' });
+  assert.equal(await page.getByRole('tab', { name: 'Batch' }).getAttribute('aria-selected'), 'true');
+  // One at a time: once the first row ends the batch knows of three, the last not started.
+  // Polled on a timer: the line waits one row's run only, and waits on rAF polling missed it here.
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="batch-status"]')].some((e) => e.textContent === 'waiting'), null, { polling: 50 });
+  const midway = await statuses(page);
+  assert.equal(midway.length, 3);
+  assert.equal(midway[0], 'succeeded');
+  assert.equal(midway[2], 'waiting');
+  assert.match(await tally(page), /^[12]\/3 · /);
+  assert.equal(await page.getByRole('button', { name: 'Cancel batch' }).isVisible(), true, 'cancel while it runs');
+
+  await waitTally(page, '3/3 · 2 succeeded · 1 failed');
+  assert.deepEqual(await statuses(page), ['succeeded', 'failed', 'succeeded']);
+  assert.deepEqual(await page.getByTestId('batch-end-state').allInnerTexts(), ['Order confirmed', 'Login error', 'Order confirmed']);
+  const failed = page.getByTestId('batch-row').nth(1);
+  assert.match(await failed.innerText(), /5\.2 s\s+fake-\d+-row\s+the shop refused the sign-in\s+2\s+1/, 'duration, run id, message, then the row’s values');
+  assert.equal(await page.getByTestId('batch-results').innerText(), 'results: /data/orders.results.csv and /data/orders.results.json');
+  assert.equal(await page.getByRole('button', { name: 'Cancel batch' }).count(), 0, 'nothing to cancel once it is over');
+  const sent = await page.evaluate(() => window.statewrightFake.batchRequests);
+  assert.deepEqual(sent.map((r) => r.data), ['missing.csv', '/data/orders.csv']);
+  assert.deepEqual(sent[1], { workflow: 'demo-shop.json', data: '/data/orders.csv', params: { username: 'ann' }, concurrency: 1, demo_site: true, headed: false });
+
+  const runIds = await page.getByTestId('batch-run-id').allInnerTexts();
+  assert.equal(new Set(runIds).size, 3, 'a run per row');
+  await page.getByTestId('batch-run-id').nth(1).click();
+  await page.waitForSelector(`.run-viewer code:text-is("${runIds[1]}")`);
+  assert.equal(await page.getByRole('tab', { name: 'Runs' }).getAttribute('aria-selected'), 'true');
+  assert.equal(await page.getByTestId('run-phase').innerText(), 'failed');
+
+  // The same file again: only the failed row runs; the others come back with the report.
+  await startBatch(page, '/data/orders.csv', { concurrency: '2' });
+  await waitTally(page, '3/3 · 2 succeeded · 1 failed · 2 skipped (done before)');
+  const again = await page.getByTestId('batch-run-id').allInnerTexts();
+  assert.equal(again[0], runIds[0]);
+  assert.notEqual(again[1], runIds[1], 'the failed row ran again');
+  assert.equal(again[2], runIds[2]);
+  assert.deepEqual(errors, []);
+});
+
+test('cancelling a batch ends the running row and the rows not started as cancelled', async () => {
+  const { page, errors } = app;
+  await page.evaluate(() => (window.statewrightFake.batchRowMs = 3000));
+  await startBatch(page, '/data/more.jsonl');
+  await page.getByTestId('batch-status').filter({ hasText: /^running$/ }).waitFor();
+  await page.getByRole('button', { name: 'Cancel batch' }).click();
+  await waitTally(page, '3/3 · 0 succeeded · 3 failed');
+  assert.deepEqual(await statuses(page), ['cancelled', 'cancelled', 'cancelled']);
+  assert.equal(await page.getByTestId('batch-run-id').count(), 1, 'only the running row had a run');
+  assert.match(await page.getByTestId('batch-row').nth(2).innerText(), /the batch was stopped before this row ran/);
+  assert.equal(await page.getByRole('button', { name: 'Cancel batch' }).count(), 0);
+  assert.deepEqual(errors, []);
+});

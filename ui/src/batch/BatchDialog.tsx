@@ -1,0 +1,65 @@
+//! *Batch…*: the workflow once per row of a data file (`statewright batch`). The file's
+//! columns are parameters; the values here are the defaults under them.
+
+import { useState } from 'react';
+import type { Workflow } from '../bindings';
+import { parseParams } from '../app/RecordDialog';
+import type { BatchRequest } from '../bindings';
+
+export interface BatchDialogProps {
+  id: string;
+  workflow: Workflow;
+  /** Resolves when the batch started; on a refusal the dialog stays for the path to be fixed. */
+  onStart: (r: BatchRequest) => Promise<void>;
+  onClose: () => void;
+}
+
+export function BatchDialog({ id, workflow, onStart, onClose }: BatchDialogProps) {
+  const [form, setForm] = useState({ data: '', concurrency: '2', params: '', demo: true, headed: false });
+  const [starting, setStarting] = useState(false);
+  const names = Object.keys(workflow.parameters ?? {});
+  const start = async () => {
+    setStarting(true);
+    const concurrency = Math.floor(Number(form.concurrency));
+    await onStart({ workflow: id, data: form.data.trim(), params: parseParams(form.params), concurrency: concurrency > 0 ? concurrency : null, demo_site: form.demo, headed: form.headed }).finally(() => setStarting(false));
+  };
+  const check = (key: 'demo' | 'headed', aria: string, label: string, help: string) => (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      <input type="checkbox" aria-label={aria} checked={form[key]} onChange={(e) => setForm({ ...form, [key]: e.target.checked })} />
+      <span className="hint">{help}</span>
+    </label>
+  );
+  return (
+    <div className="modal-backdrop">
+      <form className="modal" role="dialog" aria-label="batch run" onSubmit={(e) => (e.preventDefault(), void start())}>
+        <h3>Batch {workflow.name}</h3>
+        <p className="hint">One run per row; a failing row does not stop the others. The results table is written next to the data file (orders.csv → orders.results.csv and .json); run it again and the rows that succeeded are skipped.</p>
+        <label className="field">
+          <span className="field-label">data file</span>
+          <input aria-label="batch data" value={form.data} placeholder="/path/to/orders.csv" onChange={(e) => setForm({ ...form, data: e.target.value })} />
+          <span className="hint">CSV with a header line of parameter names, or JSON Lines</span>
+        </label>
+        <label className="field">
+          <span className="field-label">at a time</span>
+          <input aria-label="batch concurrency" type="number" min={1} value={form.concurrency} onChange={(e) => setForm({ ...form, concurrency: e.target.value })} />
+        </label>
+        <label className="field">
+          <span className="field-label">defaults</span>
+          <textarea aria-label="batch params" rows={3} value={form.params} placeholder={names.length ? names.map((n) => `${n}=…`).join('\n') : 'NAME=VALUE'} onChange={(e) => setForm({ ...form, params: e.target.value })} />
+          <span className="hint">NAME=VALUE per line, for the columns the file does not have</span>
+        </label>
+        {check('demo', 'batch demo site', 'demo site', 'serve the bundled demo site as {{site}}')}
+        {check('headed', 'batch headed', 'headed', 'show the browser windows')}
+        <div className="modal-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={!form.data.trim() || starting}>
+            Start batch
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

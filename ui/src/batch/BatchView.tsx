@@ -1,0 +1,78 @@
+//! The batch tab: one line per row of the data file as the rows run, with the results
+//! table's columns (row, status, end state, duration, run id, message, then the row's
+//! values); a run id opens that run in the viewer.
+
+import { batchLines, tally } from './progress';
+import type { ShownBatch } from './useBatch';
+
+const seconds = (ms: number | null) => (ms == null ? '' : `${(ms / 1000).toFixed(1)} s`);
+
+export function BatchView({ batch, live, onCancel, onOpenRun }: { batch: ShownBatch | null; live: boolean; onCancel: () => void; onOpenRun: (runId: string) => void }) {
+  if (!batch) return <p className="empty">No batch yet: Batch… in the editor runs the workflow once per row of a data file.</p>;
+  const { progress, request } = batch;
+  const lines = batchLines(progress);
+  // The values' columns, in the file's order as far as the rows ended tell it.
+  const columns = [...new Set(lines.flatMap((l) => Object.keys(l.values)))];
+  return (
+    <section className="batch-view" aria-label="batch">
+      <div className="toolbar">
+        <strong>{request.workflow.replace(/\.json$/, '')}</strong>
+        <code className="hint">{request.data}</code>
+        <span data-testid="batch-tally">{tally(progress)}</span>
+        {live && (
+          <button className="danger" onClick={onCancel}>
+            Cancel batch
+          </button>
+        )}
+        {progress.report && (
+          <span className="hint" data-testid="batch-results">
+            results: {progress.report.results_csv} and {progress.report.results_json}
+          </span>
+        )}
+      </div>
+      {progress.failure && <p className="problem error">{progress.failure}</p>}
+      <div className="batch-table">
+        <table>
+          <thead>
+            <tr>
+              <th>row</th>
+              <th>status</th>
+              <th>end state</th>
+              <th>duration</th>
+              <th>run</th>
+              <th>message</th>
+              {columns.map((c) => (
+                <th key={c}>{c}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {lines.map((l) => (
+              <tr key={l.row} data-testid="batch-row">
+                <td>{l.row}</td>
+                <td>
+                  <span className={`phase phase-${l.status}`} data-testid="batch-status">
+                    {l.status}
+                  </span>
+                </td>
+                <td data-testid="batch-end-state">{l.end_state}</td>
+                <td>{seconds(l.duration_ms)}</td>
+                <td>
+                  {l.run_id && (
+                    <button className="link" onClick={() => onOpenRun(l.run_id!)} data-testid="batch-run-id">
+                      <code>{l.run_id}</code>
+                    </button>
+                  )}
+                </td>
+                <td>{l.message}</td>
+                {columns.map((c) => (
+                  <td key={c}>{l.values[c]}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

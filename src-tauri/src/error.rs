@@ -72,6 +72,16 @@ impl From<statewright_store::Error> for CommandError {
     }
 }
 
+impl From<statewright_runner::RunError> for CommandError {
+    fn from(e: statewright_runner::RunError) -> Self {
+        let code = match e.kind {
+            statewright_runner::RunErrorKind::Invalid => ErrorCode::InvalidRun,
+            statewright_runner::RunErrorKind::Environment => ErrorCode::RunEnvironment,
+        };
+        Self::new(code, e.message)
+    }
+}
+
 impl From<tauri::Error> for CommandError {
     fn from(e: tauri::Error) -> Self {
         Self::new(ErrorCode::Shell, e.to_string())

@@ -75,6 +75,18 @@ after(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
+/** Waits for the run in the viewer to end; on a timeout, says where it stands. */
+async function runEnded() {
+  try {
+    await session.waitFor('the run to finish', () => ['succeeded', 'failed', 'cancelled'].includes(document.querySelector('[data-testid="run-phase"]')?.textContent), [], 120000);
+  } catch (e) {
+    const where = await session
+      .run(() => [document.querySelector('[data-testid="run-phase"]')?.textContent, document.querySelector('.run-message')?.textContent, `reviews waiting: ${document.querySelector('[data-testid="review-badge"]')?.textContent ?? 0}`].join(' · '))
+      .catch(() => 'unknown');
+    throw new Error(`${e.message}; the run: ${where}`);
+  }
+}
+
 /** Types into a React-controlled field as a person would (the framework sees an input event). */
 function fill(label, value) {
   return session.run(
@@ -99,7 +111,7 @@ test('open the demo workflow, run it on the demo site, see it succeed with scree
   assert.equal(await session.run(() => document.querySelector('[aria-label="demo site"]').checked), true, 'the demo site is served');
   await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent === 'Start run').click());
 
-  await session.waitFor('the run to finish', () => ['succeeded', 'failed', 'cancelled'].includes(document.querySelector('[data-testid="run-phase"]')?.textContent), [], 120000);
+  await runEnded();
   const phase = await session.run(() => document.querySelector('[data-testid="run-phase"]').textContent);
   const message = await session.run(() => document.querySelector('.run-message')?.textContent ?? '');
   assert.equal(phase, 'succeeded', `the run ended ${phase}: ${message}`);
@@ -133,7 +145,7 @@ test('Go here lights the route planned from the stored run, and the run stops at
   await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent === 'Go…').click());
   await session.waitFor('the go dialog', () => /Go to Cart/.test(document.querySelector('[role="dialog"][aria-label="start run"]')?.textContent ?? ''));
   await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent === 'Go').click());
-  await session.waitFor('the run to finish', () => ['succeeded', 'failed', 'cancelled'].includes(document.querySelector('[data-testid="run-phase"]')?.textContent), [], 120000);
+  await runEnded();
   const phase = await session.run(() => document.querySelector('[data-testid="run-phase"]').textContent);
   const message = await session.run(() => document.querySelector('.run-message')?.textContent ?? '');
   assert.equal(phase, 'succeeded', `the run ended ${phase}: ${message}`);
@@ -146,7 +158,9 @@ test('a run that cannot find its target waits for review; a corrective action fr
   // escalation chain cut down to "ask a person" so the test does not wait for retries.
   const wf = JSON.parse(readFileSync(join(repo, 'workflows/demo-shop.json'), 'utf8'));
   wf.name = 'demo-broken';
-  wf.config = { ...(wf.config ?? {}), action_timeout: 1, max_retries: 0, escalation: ['human'] };
+  // 5 s, not less: every later action has the same bound, and a loaded machine must not turn a
+  // slow page into a second review.
+  wf.config = { ...(wf.config ?? {}), action_timeout: 5, max_retries: 0, escalation: ['human'] };
   wf.states.find((s) => s.name === 'Home page').actions = [{ type: 'click', target: { css: '#no-such-link' } }];
   writeFileSync(join(home, 'workflows/demo-broken.json'), JSON.stringify(wf, null, 2));
 
@@ -191,7 +205,7 @@ test('a run that cannot find its target waits for review; a corrective action fr
   await session.waitFor('the badge to clear', () => !document.querySelector('[data-testid="review-badge"]'));
 
   await session.run(() => [...document.querySelectorAll('[role="tab"]')].find((b) => b.textContent === 'Runs').click());
-  await session.waitFor('the run to finish', () => ['succeeded', 'failed', 'cancelled'].includes(document.querySelector('[data-testid="run-phase"]')?.textContent), [], 120000);
+  await runEnded();
   const phase = await session.run(() => document.querySelector('[data-testid="run-phase"]').textContent);
   const message = await session.run(() => document.querySelector('.run-message')?.textContent ?? '');
   assert.equal(phase, 'succeeded', `after the review the run ended ${phase}: ${message}`);
@@ -205,7 +219,7 @@ test('a run with a goal: the model drives Chromium on the demo site and the run 
   await session.waitFor('the goal dialog', () => !!document.querySelector('[role="dialog"][aria-label="run with a goal"]'));
   await fill('goal text', 'Open the Northwind shop');
   await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent === 'Start' && !b.disabled).click());
-  await session.waitFor('the run to finish', () => ['succeeded', 'failed', 'cancelled'].includes(document.querySelector('[data-testid="run-phase"]')?.textContent), [], 120000);
+  await runEnded();
   const phase = await session.run(() => document.querySelector('[data-testid="run-phase"]').textContent);
   const message = await session.run(() => document.querySelector('.run-message')?.textContent ?? '');
   assert.equal(phase, 'succeeded', `the run ended ${phase}: ${message}`);

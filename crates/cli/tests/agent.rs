@@ -92,43 +92,27 @@ fn drive(request: &Value) -> Reply {
     Reply::json(answer)
 }
 
+/// `statewright agent` buying on the demo site (seed 1) with the model at `url`.
+fn purchase(goal: &str, url: &str) -> Vec<String> {
+    let mut args: Vec<String> =
+        ["agent", "--goal", goal, "--url", "{{site}}/?seed=1", "--demo-site"].map(String::from).into();
+    for param in
+        ["seed=1", "username=demo", &format!("password={PASSWORD}"), &format!("product={PRODUCT}"), "quantity=2"]
+    {
+        args.extend(["-p".to_owned(), param.to_owned()]);
+    }
+    args.extend(["--llm-url", url, "--llm-model", "scripted", "--json"].map(String::from));
+    args
+}
+
 #[test]
 fn an_agent_run_reaches_the_goal_and_compiles_to_a_workflow_that_needs_no_model() {
     let dir = tempfile::tempdir().unwrap();
     let runs = dir.path().join("runs");
     let rt = tokio::runtime::Runtime::new().unwrap();
     let model = rt.block_on(ScriptedModel::start(vec![Rule::respond("drive a web browser", drive)]));
-    let url = model.url();
-    let password = format!("password={PASSWORD}");
-    let product = format!("product={PRODUCT}");
-    let out = command(
-        &[
-            "agent",
-            "--goal",
-            "Buy {{quantity}} of {{product}} and tell me the order number",
-            "--url",
-            "{{site}}/?seed=1",
-            "--demo-site",
-            "-p",
-            "seed=1",
-            "-p",
-            "username=demo",
-            "-p",
-            &password,
-            "-p",
-            &product,
-            "-p",
-            "quantity=2",
-            "--llm-url",
-            &url,
-            "--llm-model",
-            "scripted",
-            "--json",
-        ],
-        &runs,
-    )
-    .output()
-    .unwrap();
+    let args = purchase("Buy {{quantity}} of {{product}} and tell me the order number", &model.url());
+    let out = command(&args.iter().map(String::as_str).collect::<Vec<_>>(), &runs).output().unwrap();
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -155,6 +139,7 @@ fn an_agent_run_reaches_the_goal_and_compiles_to_a_workflow_that_needs_no_model(
     let draft_arg = draft.display().to_string();
     let compiled = statewright(&["compile", id, "--out", &draft_arg, "-p", "seed=1"], &runs);
     assert_eq!(compiled.status.code(), Some(0), "{}", text(&compiled.stderr));
+    let password = format!("password={PASSWORD}");
     let replay = statewright(&["run", &draft_arg, "--demo-site", "-p", "seed=4", "-p", &password, "--json"], &runs);
     let summary: Value = serde_json::from_slice(&replay.stdout).unwrap_or(Value::Null);
     assert_eq!(summary["status"], "succeeded", "{}", text(&replay.stderr));
@@ -194,39 +179,12 @@ fn a_stuck_agent_asks_a_person_who_helps_it_on_and_says_when_the_goal_is_reached
     let runs = dir.path().join("runs");
     let rt = tokio::runtime::Runtime::new().unwrap();
     let model = rt.block_on(ScriptedModel::start(vec![Rule::respond("drive a web browser", drive_needing_help)]));
-    let url = model.url();
-    let password = format!("password={PASSWORD}");
-    let product = format!("product={PRODUCT}");
-    let mut run = command(
-        &[
-            "agent",
-            "--goal",
-            "Buy {{quantity}} of {{product}}",
-            "--url",
-            "{{site}}/?seed=1",
-            "--demo-site",
-            "-p",
-            "seed=1",
-            "-p",
-            "username=demo",
-            "-p",
-            &password,
-            "-p",
-            &product,
-            "-p",
-            "quantity=2",
-            "--llm-url",
-            &url,
-            "--llm-model",
-            "scripted",
-            "--json",
-        ],
-        &runs,
-    )
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
+    let args = purchase("Buy {{quantity}} of {{product}}", &model.url());
+    let mut run = command(&args.iter().map(String::as_str).collect::<Vec<_>>(), &runs)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
 
     // Stuck on the cart page: the review shows the page and offers the goal as a state.
     let cart = wait_for_review(&runs, &mut run, &[]);

@@ -134,3 +134,21 @@ fn an_unanswered_review_times_out_with_exit_code_3() {
     assert_eq!(items[0]["status"], "cancelled", "{items:#}");
     assert!(open_reviews(&runs).is_empty());
 }
+
+#[test]
+fn a_run_stopped_while_it_waits_for_a_person_leaves_no_review_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let workflow = workflow_copy(dir.path());
+    let mut run = command(&["run", workflow.to_str().unwrap(), "--demo-site", "--drift", DRIFT, "-p", "seed=3"], &runs)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_review(&runs, &mut run, &[]);
+    // SAFETY: signalling our own child process.
+    unsafe { libc::kill(run.id() as i32, libc::SIGTERM) };
+    let out = run.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    assert!(open_reviews(&runs).is_empty(), "the stopped run's review is not left open");
+}

@@ -128,7 +128,12 @@ pub(crate) async fn execute(
     }
     if let Some(store) = store {
         let dir = run_dir.clone();
+        let cancelled = report.status == RunStatus::Cancelled;
         let finished = tokio::task::spawn_blocking(move || {
+            // A review left open would wait for an answer nobody needs.
+            if cancelled && let Err(e) = store.cancel_reviews(&id) {
+                tracing::warn!("the cancelled run's reviews stay open: {e}");
+            }
             let exported = export(&store, &id, &dir, Images::AsStored);
             (exported, store.run(&id).ok())
         });

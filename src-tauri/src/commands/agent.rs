@@ -4,12 +4,13 @@
 
 use statewright_llm::{LlmConfig, Overrides};
 use statewright_runner::agent::{AgentObserver, AgentRequest, run_agent};
-use statewright_runner::{Browser, CancellationToken, Listener, ReviewPolicy, RunError, RunErrorKind};
+use statewright_runner::{Browser, CancellationToken, Listener, ReviewPolicy};
 use statewright_workbench::ipc::{AgentRunRequest, RunMessage};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, Runtime, State};
 use tokio::sync::oneshot;
 
+use super::{finished, on_own_thread};
 use crate::AppState;
 use crate::error::{CommandError, CommandResult, ErrorCode};
 
@@ -27,14 +28,6 @@ impl AgentObserver for Started {
     fn step(&mut self, n: u32, what: &str) {
         tracing::debug!("agent step {n}: {what}");
     }
-}
-
-fn command_error(e: RunError) -> CommandError {
-    let code = match e.kind {
-        RunErrorKind::Invalid => ErrorCode::InvalidRun,
-        RunErrorKind::Environment => ErrorCode::RunEnvironment,
-    };
-    CommandError::new(code, e.message)
 }
 
 /// Starts the run and returns its id once it is stored; its events follow on `events`.
@@ -74,28 +67,22 @@ pub async fn start_agent_run<R: Runtime>(
     };
     let cancel = CancellationToken::new();
     let (started_tx, started_rx) = oneshot::channel();
-    let (done_tx, done_rx) = oneshot::channel();
-    // The run holds the run store (a SQLite connection, not `Sync`) across its awaits: it
-    // runs on a thread of its own, with a runtime of its own.
     let token = cancel.clone();
-    std::thread::spawn(move || {
-        let result = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
-            Ok(runtime) => runtime.block_on(run_agent(agent, token, &mut Started(Some(started_tx)))).map(|_| ()),
-            Err(e) => Err(RunError { kind: RunErrorKind::Environment, code: "shell", message: e.to_string() }),
-        };
-        let _ = done_tx.send(result);
+    let done = on_own_thread(move || async move {
+        let mut started = Started(Some(started_tx));
+        run_agent(agent, token, &mut started).await.map(|_| ())
     });
     let Ok(id) = started_rx.await else {
         // It ended before it started: say why.
-        return Err(match done_rx.await {
-            Ok(Err(e)) => command_error(e),
-            _ => CommandError::new(ErrorCode::RunEnvironment, "the run stopped before it started"),
+        return Err(match finished(done).await {
+            Err(e) => e.into(),
+            Ok(()) => CommandError::new(ErrorCode::RunEnvironment, "the run stopped before it started"),
         });
     };
     state.live_runs.lock().expect("live runs lock").insert(id.clone(), cancel);
     let run_id = id.clone();
     tauri::async_runtime::spawn(async move {
-        if let Ok(Err(e)) = done_rx.await {
+        if let Err(e) = finished(done).await {
             tracing::warn!("agent run {run_id}: {}", e.message);
         }
         app.state::<AppState>().live_runs.lock().expect("live runs lock").remove(&run_id);

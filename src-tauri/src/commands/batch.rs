@@ -7,11 +7,12 @@ use std::sync::Arc;
 
 use statewright_runner::batch::{BatchObserver, RowResult, check_columns, default_results, run_batch};
 use statewright_runner::rows::read_rows;
-use statewright_runner::{Browser, CancellationToken, DemoSite, RunError, RunErrorKind, RunRequest, WorkflowSource};
+use statewright_runner::{Browser, CancellationToken, DemoSite, RunRequest, WorkflowSource};
 use statewright_workbench::ipc::{BatchMessage, BatchRequest};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, Runtime, State};
 
+use super::{finished, on_own_thread};
 use crate::AppState;
 use crate::error::{CommandError, CommandResult, ErrorCode};
 
@@ -36,14 +37,6 @@ impl BatchObserver for Forward {
     }
 }
 
-fn command_error(e: RunError) -> CommandError {
-    let code = match e.kind {
-        RunErrorKind::Invalid => ErrorCode::InvalidRun,
-        RunErrorKind::Environment => ErrorCode::RunEnvironment,
-    };
-    CommandError::new(code, e.message)
-}
-
 /// Checks the data (the file, its rows, its columns) and starts the batch; returns its id
 /// (for `cancel_batch`). What the rows do follows on `events`.
 #[tauri::command(rename_all = "snake_case")]
@@ -57,8 +50,8 @@ pub async fn start_batch<R: Runtime>(
     let file = state.library.file(&request.workflow)?;
     let workflow = statewright_workflow::load_file(&file).map_err(|d| invalid(d.to_string()))?.workflow;
     let data = Path::new(&request.data);
-    let rows = read_rows(data).map_err(command_error)?;
-    check_columns(&workflow, &rows).map_err(command_error)?;
+    let rows = read_rows(data)?;
+    check_columns(&workflow, &rows)?;
     let llm = statewright_llm::LlmConfig::resolve(&statewright_llm::Overrides::default())
         .map_err(|e| CommandError::new(ErrorCode::InvalidSettings, e.to_string()))?;
     let batch = statewright_runner::batch::BatchRequest {
@@ -87,17 +80,13 @@ pub async fn start_batch<R: Runtime>(
     let cancel = CancellationToken::new();
     state.live_runs.lock().expect("live runs lock").insert(id.clone(), cancel.clone());
     let batch_id = id.clone();
-    // The runs hold run stores (SQLite connections, not `Sync`) across their awaits: the
-    // batch runs on a thread of its own, with a runtime of its own.
-    std::thread::spawn(move || {
-        let mut forward = Forward(events);
-        let report = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
-            Ok(runtime) => runtime.block_on(run_batch(batch, request_for, cancel, &mut forward)),
-            Err(e) => Err(RunError { kind: RunErrorKind::Environment, code: "shell", message: e.to_string() }),
-        };
-        match report {
-            Ok(report) => forward.send(BatchMessage::Done { report }),
-            Err(e) => forward.send(BatchMessage::Failed { message: e.message }),
+    let events_at_end = events.clone();
+    let done = on_own_thread(move || async move { run_batch(batch, request_for, cancel, &mut Forward(events)).await });
+    tauri::async_runtime::spawn(async move {
+        let end = Forward(events_at_end);
+        match finished(done).await {
+            Ok(report) => end.send(BatchMessage::Done { report }),
+            Err(e) => end.send(BatchMessage::Failed { message: e.message }),
         }
         app.state::<AppState>().live_runs.lock().expect("live runs lock").remove(&batch_id);
     });

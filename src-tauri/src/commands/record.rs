@@ -4,11 +4,12 @@
 
 use indexmap::IndexMap;
 use statewright_runner::demonstration::{RecordObserver, RecordRequest, record};
-use statewright_runner::{Browser, CancellationToken, RunError, RunErrorKind};
+use statewright_runner::{Browser, CancellationToken};
 use statewright_workbench::ipc::RecordedWorkflow;
 use statewright_workflow::Action;
 use tauri::State;
 
+use super::{finished, on_own_thread};
 use crate::AppState;
 use crate::error::{CommandError, CommandResult, ErrorCode};
 
@@ -61,31 +62,9 @@ pub async fn record_workflow(
         out: Some(path),
         until_url,
     };
-    // The recording holds the run store (a SQLite connection, not `Sync`) across its awaits:
-    // it runs on a thread of its own, with a runtime of its own.
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    std::thread::spawn(move || {
-        let result = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
-            Ok(runtime) => runtime.block_on(record(request, cancel, &mut Quiet)),
-            Err(e) => Err(RunError { kind: RunErrorKind::Environment, code: "shell", message: e.to_string() }),
-        };
-        let _ = tx.send(result);
-    });
-    let result = rx.await.unwrap_or_else(|_| {
-        Err(RunError {
-            kind: RunErrorKind::Environment,
-            code: "shell",
-            message: "the recording stopped unexpectedly".into(),
-        })
-    });
+    let result = finished(on_own_thread(move || async move { record(request, cancel, &mut Quiet).await })).await;
     state.live_runs.lock().expect("live runs lock").remove(RECORDING);
-    let summary = result.map_err(|e| {
-        let code = match e.kind {
-            RunErrorKind::Invalid => ErrorCode::InvalidRun,
-            RunErrorKind::Environment => ErrorCode::RunEnvironment,
-        };
-        CommandError::new(code, e.message)
-    })?;
+    let summary = result?;
     Ok(RecordedWorkflow {
         id,
         run_id: summary.run_id,

@@ -1,7 +1,7 @@
 //! Starting, cancelling and reading runs. A run's events are persisted by the run store
 //! first, then forwarded to the window over the run's channel.
 
-use statewright_runner::{Browser, CancellationToken, DemoSite, RunErrorKind, WorkflowSource, prepare};
+use statewright_runner::{Browser, CancellationToken, DemoSite, WorkflowSource, prepare};
 use statewright_store::{RunDetail, RunSummary};
 use statewright_workbench::ipc::{RunFilter, RunMessage, RunRequest};
 use tauri::ipc::Channel;
@@ -36,13 +36,7 @@ pub async fn start_run<R: Runtime>(
         .map_err(|e| CommandError::new(ErrorCode::InvalidRun, e.to_string()))?;
     run.demo_site = request.demo_site.then(DemoSite::default);
     run.db = Some(state.db.clone());
-    let prepared = prepare(run).await.map_err(|e| {
-        let code = match e.kind {
-            RunErrorKind::Invalid => ErrorCode::InvalidRun,
-            RunErrorKind::Environment => ErrorCode::RunEnvironment,
-        };
-        CommandError::new(code, e.message)
-    })?;
+    let prepared = prepare(run).await?;
     let id = prepared.id().to_owned();
     let auto_approve = prepared.workflow().config.model_fixes == statewright_workflow::ModelFixes::Auto;
     let cancel = CancellationToken::new();

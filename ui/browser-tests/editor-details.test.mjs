@@ -50,3 +50,35 @@ test('a secret parameter is marked with a drawn lock that has a size on screen',
   assert.doesNotMatch(await dialog.innerText(), /🔒/);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
 });
+
+test('Add state puts each new state in free space next to the selected one', async () => {
+  const { page } = app;
+  await page.locator('[data-testid="node-Cart"]').click();
+  const zoom = await page.locator('.react-flow__viewport').evaluate((v) => new DOMMatrix(getComputedStyle(v).transform).a);
+  const centre = (b) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
+  let near = 'Cart';
+  for (const name of ['New state', 'New state 2', 'New state 3']) {
+    await page.getByRole('button', { name: 'Add state' }).click();
+    const added = page.locator(`.state-node[data-state="${name}"]`);
+    await added.waitFor();
+    assert.equal(await page.locator('.state-node.selected').getAttribute('data-state'), name, 'the new state is selected');
+    const a = centre(await added.boundingBox());
+    const b = centre(await page.locator(`.state-node[data-state="${near}"]`).boundingBox());
+    const d = Math.hypot(a.x - b.x, a.y - b.y) / zoom;
+    assert.ok(d < 450, `${name} is ${Math.round(d)} px from ${near}, which was selected`);
+    near = name;
+  }
+  const boxes = await page.locator('.react-flow__node').evaluateAll((ns) =>
+    ns.map((n) => {
+      const r = n.getBoundingClientRect();
+      return { id: n.dataset.id, left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+    }),
+  );
+  for (const [i, a] of boxes.entries())
+    for (const b of boxes.slice(i + 1)) {
+      const apart = a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+      assert.ok(apart, `${a.id} and ${b.id} overlap`);
+    }
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Control+z');
+  assert.deepEqual(app.errors, []);
+});

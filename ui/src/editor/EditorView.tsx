@@ -8,7 +8,9 @@ import { pathInWords } from './pathWords';
 import type { CentreRequest } from './Camera';
 import { GraphCanvas } from './GraphCanvas';
 import { GraphSearch } from './GraphSearch';
+import { NODE_WIDTH, nodeHeight } from './layout';
 import * as m from './model';
+import type { PlaceNew } from './Placer';
 import { RouteBanner } from './RouteBanner';
 import { handleShortcut, SHORTCUTS } from './shortcuts';
 import { StateForm } from './StateForm';
@@ -37,6 +39,7 @@ export function EditorView({ editor, backend, report, onRun, onBatch, onGoto, no
   // A route planned for another workflow (or before an edit renamed its states) is stale.
   useEffect(() => setPlanned(null), [doc?.id]);
   const searchBox = useRef<HTMLInputElement>(null);
+  const placer = useRef<PlaceNew | null>(null);
   const [centreOn, setCentreOn] = useState<CentreRequest | null>(null);
   const showHit = (name: string) => {
     setSelected(name);
@@ -57,8 +60,9 @@ export function EditorView({ editor, backend, report, onRun, onBatch, onGoto, no
     if (!wf) return;
     const name = m.uniqueStateName(wf);
     edit((w) => m.addState(w, { name, checks: [{ type: 'url', value: '' }] } as never));
-    const at = selected ? positions.get(selected) : undefined;
-    editor.setPositions(new Map(positions).set(name, at ? { x: at.x + 40, y: at.y + 140 } : { x: 0, y: -160 }));
+    const size = { width: NODE_WIDTH, height: nodeHeight(1, 0) };
+    const at = placer.current?.(selected, size) ?? { x: 0, y: -160 };
+    editor.setPositions(new Map(positions).set(name, at));
     setSelected(name);
   };
 
@@ -148,6 +152,7 @@ export function EditorView({ editor, backend, report, onRun, onBatch, onGoto, no
           onConnect={(from, to) => edit((w) => m.setNext(w, from, [...new Set([...(w.states.find((s) => s.name === from)?.next ?? []), to])]))}
           layouts={editor.layouts}
           centreOn={centreOn}
+          placer={placer}
           onMoved={(name, pos) => editor.setPositions(new Map(positions).set(name, pos))}
         />
         <aside className="side-panel">

@@ -2,12 +2,13 @@
 //! drag) in the editor; read-only with the active state lit in the run viewer.
 
 import { Background, Controls, ReactFlow, type Connection, type Edge, type NodeChange, applyNodeChanges } from '@xyflow/react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { type MutableRefObject, useEffect, useMemo, useRef, useState } from 'react';
 import type { Diagnostic, GraphReport, Workflow } from '../bindings';
 import { Camera, type CentreRequest } from './Camera';
 import { startState, toEdges, toNodes, type StateNode } from './graph';
 import { GraphMap } from './GraphMap';
 import type { Positions } from './layout';
+import { type PlaceNew, Placer } from './Placer';
 import { nodeTypes } from './StateNode';
 
 export interface GraphCanvasProps {
@@ -30,6 +31,8 @@ export interface GraphCanvasProps {
   layouts?: number;
   /** Centre the view on this state (a search hit). */
   centreOn?: CentreRequest | null;
+  /** Filled with a way to find free space for a new node (the editor's *Add state*). */
+  placer?: MutableRefObject<PlaceNew | null>;
 }
 
 /** Keeps the previous node object wherever nothing shown changed, so React Flow re-renders
@@ -97,6 +100,7 @@ export function GraphCanvas(p: GraphCanvasProps) {
       >
         <Background />
         <Camera layouts={p.layouts ?? 0} home={p.selected ?? p.active ?? startState(p.workflow)} active={p.active} centreOn={p.centreOn} />
+        {p.placer && <Placer into={p.placer} />}
         <Controls showInteractive={false} />
         {!large && <GraphMap />}
       </ReactFlow>

@@ -1,0 +1,32 @@
+//! Lends the editor the canvas's view of things when it adds a state: the nodes as
+//! measured on screen and the middle of the view, which only code inside React Flow sees.
+
+import { useStoreApi } from '@xyflow/react';
+import { type MutableRefObject, useEffect } from 'react';
+import { NODE_WIDTH } from './layout';
+import { freeSpot } from './placement';
+
+/** The top-left corner for a new node of `size`, near the state `near` or the view's middle. */
+export type PlaceNew = (near: string | null, size: { width: number; height: number }) => { x: number; y: number };
+
+export function Placer({ into }: { into: MutableRefObject<PlaceNew | null> }) {
+  const store = useStoreApi();
+  useEffect(() => {
+    into.current = (near, size) => {
+      const { nodeLookup, transform, width, height } = store.getState();
+      const [tx, ty, zoom] = transform;
+      const boxes = new Map(
+        [...nodeLookup.values()].map((n) => [
+          n.id,
+          { ...n.internals.positionAbsolute, width: n.measured.width ?? NODE_WIDTH, height: n.measured.height ?? 80 },
+        ]),
+      );
+      const middle = { x: (width / 2 - tx) / zoom, y: (height / 2 - ty) / zoom };
+      return freeSpot([...boxes.values()], (near && boxes.get(near)) || middle, size);
+    };
+    return () => {
+      into.current = null;
+    };
+  }, [store, into]);
+  return null;
+}

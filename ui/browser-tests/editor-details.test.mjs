@@ -1,5 +1,6 @@
 // Editor details a person meets all day: a refused rename keeps them on their state,
-// problems say where they are in words, a secret parameter's lock is drawn, not a glyph.
+// problems say where they are in words, a secret parameter's lock is drawn, not a glyph,
+// new states land in free space, config settings are named in words.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openApp } from './harness.mjs';
@@ -81,4 +82,41 @@ test('Add state puts each new state in free space next to the selected one', asy
     }
   for (let i = 0; i < 3; i++) await page.keyboard.press('Control+z');
   assert.deepEqual(app.errors, []);
+});
+
+test('config settings are named in words with a line of help, and no label runs into its control', async () => {
+  const { page } = app;
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const form = page.getByRole('region', { name: 'workflow settings' });
+  const labels = await form.locator('.config-label').allInnerTexts();
+  assert.deepEqual(labels, [
+    'Allow several matching states',
+    'State timeout (s)',
+    'No-state timeout (s)',
+    'Action timeout (s)',
+    'Pause between actions (s)',
+    'Look interval (s)',
+    'State entry limit',
+  ]);
+  for (const help of await form.locator('.config-field .field-help').allInnerTexts()) assert.match(help, /^[A-Z].{10,90}\.$/, `help is one sentence: ${help}`);
+  assert.equal(await form.getByLabel('No-state timeout (s)').inputValue(), '30');
+  // The text as drawn (a Range over it), not its box: an overflowing label spills past its box.
+  const clashes = await form.locator('.config-field label').evaluateAll((ls) =>
+    ls.flatMap((l) => {
+      const range = document.createRange();
+      range.selectNodeContents(l.querySelector('.config-label'));
+      const t = range.getBoundingClientRect();
+      const c = l.querySelector('input').getBoundingClientRect();
+      const apart = t.right <= c.left || c.right <= t.left || t.bottom <= c.top || c.bottom <= t.top;
+      return apart && t.width > 0 ? [] : [`${l.textContent}: text ${Math.round(t.left)}–${Math.round(t.right)}, control ${Math.round(c.left)}–${Math.round(c.right)}`];
+    }),
+  );
+  assert.deepEqual(clashes, []);
+  // The words are the checkbox's label: clicking them toggles it.
+  const multiple = form.getByLabel('Allow several matching states');
+  assert.equal(await multiple.isChecked(), true);
+  await form.getByText('Allow several matching states').click();
+  assert.equal(await multiple.isChecked(), false);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  assert.equal(await multiple.isChecked(), true);
 });

@@ -2,32 +2,13 @@
 
 import { useState } from 'react';
 import type { Diagnostic, Workflow } from '../bindings';
+import { ConfigFields } from './ConfigFields';
 import * as m from './model';
 import { Problems, problemsAt } from './Problems';
-
-const CONFIG_FIELDS: [keyof m.Config & string, string][] = [
-  ['state_timeout', 'seconds a state may keep matching after its actions'],
-  ['no_states_timeout', 'seconds with no state matching before the run fails'],
-  ['action_timeout', 'seconds an element action waits for its target'],
-  ['action_period', 'seconds between two actions'],
-  ['transition_period', 'longest wait between two evaluations'],
-  ['recursion_limit', 'most state entries in one run'],
-];
-
-const DEFAULTS: Record<string, number | boolean> = {
-  state_timeout: 30,
-  no_states_timeout: 30,
-  action_timeout: 10,
-  action_period: 0,
-  transition_period: 0.5,
-  recursion_limit: 100,
-  allow_multiple_states: true,
-};
 
 export function WorkflowForm({ workflow, diagnostics, edit }: { workflow: Workflow; diagnostics: Diagnostic[]; edit: (f: (wf: Workflow) => Workflow) => void }) {
   const [newParam, setNewParam] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const config = (workflow.config ?? {}) as Record<string, unknown>;
   const tryEdit = (f: (wf: Workflow) => Workflow) => {
     try {
       edit(f);
@@ -84,29 +65,7 @@ export function WorkflowForm({ workflow, diagnostics, edit }: { workflow: Workfl
       </form>
       {error && <p className="problem error">{error}</p>}
       <h4>Config</h4>
-      <label className="field" title="when several states match: first wins, or the run fails">
-        <span className="field-label">allow_multiple_states</span>
-        <input
-          type="checkbox"
-          aria-label="allow_multiple_states"
-          checked={(config.allow_multiple_states as boolean | undefined) ?? true}
-          onChange={(e) => edit((wf) => m.setConfig(wf, { allow_multiple_states: e.target.checked }))}
-        />
-      </label>
-      {CONFIG_FIELDS.map(([key, help]) => (
-        <label key={key} className="field" title={help}>
-          <span className="field-label">{key}</span>
-          <input
-            type="number"
-            step="any"
-            min={0}
-            aria-label={key}
-            value={(config[key] as number | undefined) ?? (DEFAULTS[key] as number)}
-            onChange={(e) => edit((wf) => m.setConfig(wf, { [key]: Number(e.target.value) }))}
-          />
-          <Problems items={problemsAt(diagnostics, `config.${key}`)} />
-        </label>
-      ))}
+      <ConfigFields workflow={workflow} diagnostics={diagnostics} edit={edit} />
       <Problems items={problemsAt(diagnostics, 'config')} />
     </section>
   );

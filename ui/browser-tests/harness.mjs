@@ -29,20 +29,21 @@ export async function serve() {
   return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
 }
 
-export async function openApp(query = '') {
+/** `page` takes Playwright's page options (a smaller viewport, `colorScheme: 'dark'`). */
+export async function openApp(query = '', page = {}) {
   const site = await serve();
   const browser = await chromium.launch({
     executablePath: process.env.STATEWRIGHT_CHROME ?? '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const tab = await browser.newPage({ viewport: { width: 1440, height: 900 }, ...page });
   const errors = [];
-  page.on('pageerror', (e) => errors.push(e));
-  await page.goto(`${site.url}${query}`);
-  await page.waitForSelector('.app');
+  tab.on('pageerror', (e) => errors.push(e));
+  await tab.goto(`${site.url}${query}`);
+  await tab.waitForSelector('.app');
   return {
-    page,
+    page: tab,
     errors,
     async close() {
       await browser.close();

@@ -92,8 +92,8 @@ export function EditorView({ editor, backend, report, onRun, onBatch, onGoto, no
   return (
     <div className="editor">
       <div className="toolbar" role="toolbar">
-        <strong className="doc-title" data-testid="doc-title">
-          {wf.name}
+        <strong className="doc-title" data-testid="doc-title" title={`${wf.name} (${doc.id})`}>
+          <span className="doc-name">{wf.name}</span>
           {dirty && <span title="unsaved changes"> •</span>}
         </strong>
         <span className="doc-id">{doc.id}</span>

@@ -97,6 +97,7 @@ export function GraphCanvas(p: GraphCanvasProps) {
         onlyRenderVisibleElements={large}
         minZoom={0.05}
         proOptions={{ hideAttribution: true }}
+        colorMode="system"
       >
         <Background />
         <Camera layouts={p.layouts ?? 0} home={p.selected ?? p.active ?? startState(p.workflow)} active={p.active} centreOn={p.centreOn} />

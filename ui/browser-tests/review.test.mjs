@@ -28,9 +28,19 @@ test('a waiting run shows in the badge and can be resolved with a saved fix', as
   // A corrective click on the picked element, previewed as a diff of the workflow file.
   await page.getByLabel('Corrective actions').check();
   await page.getByRole('button', { name: /\+ action on/ }).click();
+  // A long line in the diff's context (the state's description) wraps inside the panel.
+  await page.evaluate(() => {
+    const fake = window.statewrightFake;
+    const wf = JSON.parse(fake.files.get('demo-shop.json'));
+    wf.states.find((s) => s.name === 'Home page').description = 'The shop’s home page, signed out. '.repeat(12);
+    fake.writeFromOutside('demo-shop.json', wf);
+  });
   await page.getByRole('button', { name: 'Preview diff' }).click();
   const diff = await page.getByTestId('diff').innerText();
   assert.match(diff, /^\+\s+"type": "click"/m, `the diff adds the click:\n${diff}`);
+  assert.match(diff, /signed out\. The shop/, 'the long line is in the diff');
+  const overflow = await page.getByTestId('diff').evaluate((d) => d.scrollWidth - d.clientWidth);
+  assert.ok(overflow <= 1, `the diff scrolls sideways by ${overflow} px`);
 
   await page.getByLabel('save into workflow').check();
   await page.getByRole('button', { name: 'Resolve' }).click();

@@ -73,13 +73,7 @@ async fn go(args: &BatchArgs) -> Result<u8, (u8, String)> {
     let request = BatchRequest { workflow, rows, concurrency: args.concurrency.max(1), results };
     let flags = args.flags.clone();
     let file = args.file.clone();
-    let request_for = Arc::new(move |row: Vec<(String, String)>| {
-        let mut run = flags.request(&file)?;
-        // The row's values win over the --param defaults.
-        run.params.retain(|(k, _)| !row.iter().any(|(r, _)| r == k));
-        run.params.extend(row);
-        Ok(run)
-    });
+    let request_for = Arc::new(move || flags.request(&file));
     eprintln!("statewright batch · {} rows · {} at a time", request.rows.len(), request.concurrency);
     let cancel = crate::interrupt::cancelled_on_interrupt();
     let report = run_batch(request, request_for, cancel.clone(), &mut Progress).await.map_err(failed)?;

@@ -70,8 +70,9 @@ enum Progress {
     Finished(RowResult),
 }
 
-/// A row's run request, from its values.
-pub type RequestFor = dyn Fn(Vec<(String, String)>) -> Result<RunRequest, String> + Send + Sync;
+/// A run request for one row, with the parameter defaults every row starts from; the row's
+/// values are laid over them here.
+pub type RequestFor = dyn Fn() -> Result<RunRequest, String> + Send + Sync;
 
 /// Runs every row not already done.
 pub async fn run_batch(
@@ -152,7 +153,6 @@ async fn run_row(
     cancel: CancellationToken,
     tx: &mpsc::UnboundedSender<Progress>,
 ) -> RowResult {
-    let params = row.values.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     let failed = |message: String| RowResult {
         row: i + 1,
         values: values.clone(),
@@ -162,10 +162,13 @@ async fn run_row(
         run_id: None,
         message,
     };
-    let run = match request_for(params) {
+    let mut run = match request_for() {
         Ok(run) => run,
         Err(e) => return failed(e),
     };
+    // The row's values win over the defaults.
+    run.params.retain(|(k, _)| !row.values.contains_key(k));
+    run.params.extend(row.values.iter().map(|(k, v)| (k.clone(), v.clone())));
     let prepared = match crate::prepare(run).await {
         Ok(prepared) => prepared,
         Err(e) => return failed(e.message),

@@ -62,14 +62,9 @@ pub async fn start_batch<R: Runtime>(
     };
     let (runs_dir, db) = (state.runs_dir.clone(), state.db.clone());
     let (defaults, headed, demo_site) = (request.params, request.headed, request.demo_site);
-    let request_for = Arc::new(move |row: Vec<(String, String)>| {
+    let request_for = Arc::new(move || {
         let mut run = RunRequest::new(WorkflowSource::File(file.clone()), &runs_dir);
-        run.params = defaults
-            .iter()
-            .filter(|(k, _)| !row.iter().any(|(r, _)| r == *k))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        run.params.extend(row);
+        run.params = defaults.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         run.browser = Browser::Launch { headed };
         run.demo_site = demo_site.then(DemoSite::default);
         run.db = Some(db.clone());

@@ -4,7 +4,9 @@
 
 use std::time::Duration;
 
-use statewright_workflow::{Action, Config, Params};
+use serde_json::Value;
+use statewright_workflow::params::MASK;
+use statewright_workflow::{Action, Config, Params, variables};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::time::Instant;
 
@@ -17,11 +19,16 @@ use crate::matcher::Matcher;
 /// moved to another state. Short enough to react to a popup within a frame or two of
 /// polling, long enough that a normal wait costs few round trips.
 const SLICE: Duration = Duration::from_millis(250);
+/// How long an `extract` whose pattern did not match waits before reading again.
+const REREAD: Duration = Duration::from_millis(50);
 
 pub(crate) enum StateActions {
     Completed,
     /// Another state took over the page while an action waited for its target.
     Preempted,
+    /// Action `index` read `value` into the variable `into`: the run sets it and binds the
+    /// workflow again before the next action, which may refer to it.
+    Extracted { index: usize, into: String, value: serde_json::Value },
 }
 
 /// An action that was performed (or tried), and the page element it acted on, as the
@@ -42,6 +49,9 @@ pub(crate) struct ActionRun<'a> {
     pub display: &'a [Action],
     /// The index of the first action to run (after a healed or skipped one, say).
     pub from: usize,
+    /// Per action, a variable it refers to that has no value yet: it fails instead of
+    /// typing or looking for `{{name}}` literally.
+    pub unset: Vec<Option<String>>,
     pub config: &'a Config,
     pub params: &'a Params,
     pub events: &'a UnboundedSender<Event>,
@@ -70,12 +80,26 @@ impl ActionRun<'_> {
                 action: display.clone(),
             });
             let began = Instant::now();
-            let result = self.perform(driver, matcher, action, index).await;
+            let result = match self.unset.get(index).cloned().flatten() {
+                Some(name) => Attempt::Failed(
+                    DriverError::Invalid(format!(
+                        "`{{{{{name}}}}}` has no value yet: no `extract` into `{name}` has run in this run"
+                    )),
+                    0,
+                ),
+                None => self.perform(driver, matcher, action, index).await,
+            };
             let element = match &result {
                 Attempt::Done(outcome, _) => outcome.element.clone(),
                 _ => None,
             };
             performed.push(Performed { index, element });
+            let extracted = match (&result, action) {
+                (Attempt::Done(outcome, _), Action::Extract { into, .. }) => {
+                    outcome.value.clone().map(|value| (into.clone(), value))
+                }
+                _ => None,
+            };
             let (outcome, attempts, error) = match result {
                 Attempt::Done(outcome, attempts) => (Some(outcome), attempts, None),
                 Attempt::Preempted { by_state, reason } => {
@@ -95,6 +119,9 @@ impl ActionRun<'_> {
             if let Some(error) = error {
                 return (Err(DriverErrorAt { index, error }), performed);
             }
+            if let Some((into, value)) = extracted {
+                return (Ok(StateActions::Extracted { index, into, value }), performed);
+            }
         }
         (Ok(StateActions::Completed), performed)
     }
@@ -108,10 +135,11 @@ impl ActionRun<'_> {
         outcome: Option<crate::driver::Outcome>,
         error: Option<&DriverError>,
     ) {
-        let (detail, alternatives, artifact) = match outcome {
-            Some(o) => (o.detail.map(|d| self.params.redact(&d)), o.alternatives, o.artifact),
-            None => (None, Vec::new(), None),
+        let (detail, alternatives, artifact, value) = match outcome {
+            Some(o) => (o.detail.map(|d| self.params.redact(&d)), o.alternatives, o.artifact, o.value),
+            None => (None, Vec::new(), None, None),
         };
+        let value = value.map(|v| shown_value(self.params, v));
         // A locator that quotes a secret (the text of a field echoing it) is not kept, and a
         // file named after one is renamed: neither may reach the store.
         let alternatives = alternatives
@@ -132,6 +160,7 @@ impl ActionRun<'_> {
             error: error.map(|e| self.params.redact(&e.to_string())),
             alternatives,
             artifact,
+            value,
         });
     }
 
@@ -149,12 +178,8 @@ impl ActionRun<'_> {
         let mut attempts = 0;
         loop {
             attempts += 1;
-            let patience = if action.target().is_some() {
-                SLICE.min(deadline.saturating_duration_since(Instant::now()))
-            } else {
-                deadline.saturating_duration_since(Instant::now())
-            };
-            let error = match driver.perform(action, patience).await {
+            let performed = driver.perform(action, self.patience(action, deadline)).await;
+            let error = match performed.and_then(|outcome| narrowed(action, outcome)) {
                 Ok(outcome) => return Attempt::Done(outcome, attempts),
                 Err(error) if error.is_retryable() && Instant::now() < deadline => error,
                 Err(error) => return Attempt::Failed(error, attempts),
@@ -172,8 +197,61 @@ impl ActionRun<'_> {
                 let by_state = matcher.state_name(top).to_owned();
                 return Attempt::Preempted { by_state, reason: format!("action {index} was blocked: {error}") };
             }
+            if matches!(&error, DriverError::NotActionable { reason, .. } if reason == "no_match") {
+                // The element is there and read at once: give the page time to change.
+                tokio::time::sleep(REREAD).await;
+            }
             tracing::trace!(attempts, %error, "target not actionable yet");
         }
+    }
+}
+
+impl ActionRun<'_> {
+    /// How long one try may wait: a slice for element actions, so that the page is looked
+    /// at between tries, otherwise all the time left.
+    fn patience(&self, action: &Action, deadline: Instant) -> Duration {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if action.target().is_some() { SLICE.min(left) } else { left }
+    }
+}
+
+/// An `extract`'s reading narrowed by its `pattern`. A text the pattern does not match yet
+/// is retried like a target not found: the page may still be filling it in.
+fn narrowed(action: &Action, mut outcome: crate::driver::Outcome) -> Result<crate::driver::Outcome, DriverError> {
+    let Action::Extract { read, pattern, .. } = action else {
+        return Ok(outcome);
+    };
+    let Some(value) = outcome.value.take() else {
+        return Err(DriverError::Invalid("the driver read no value".into()));
+    };
+    let value = match (pattern, value) {
+        (Some(pattern), Value::String(text)) if read.is_text() => {
+            let re = regex::Regex::new(pattern).map_err(|e| DriverError::Invalid(format!("invalid pattern: {e}")))?;
+            match variables::narrow(&re, &text) {
+                Some(kept) => Value::String(kept),
+                None => {
+                    return Err(DriverError::NotActionable {
+                        reason: "no_match".into(),
+                        message: format!("the pattern /{pattern}/ does not match the text {:?}", clip(&text, 200)),
+                    });
+                }
+            }
+        }
+        (_, value) => value,
+    };
+    outcome.value = Some(value);
+    Ok(outcome)
+}
+
+/// A value as a record may show it: masked whole when it shows a secret.
+pub(crate) fn shown_value(params: &Params, value: Value) -> Value {
+    if params.reveals_secret(&variables::as_text(&value)) { Value::String(MASK.to_owned()) } else { value }
+}
+
+fn clip(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
     }
 }
 

@@ -16,7 +16,7 @@ use crate::executor::{CORRECTION, Context, DriverErrorAt, End, Plan, Run, secs};
 /// afresh instead.
 const MAX_DETOURS: u32 = 3;
 
-impl Run<'_> {
+impl Run {
     /// Performs corrective actions (already validated where they were given).
     pub(crate) async fn correct<D: Driver>(&mut self, driver: &mut D, actions: Vec<Action>) -> Result<Plan, End> {
         let mut from = 0;
@@ -27,6 +27,10 @@ impl Run<'_> {
             self.actions += performed.len() as u32;
             match outcome {
                 Ok(StateActions::Completed) => return Ok(Plan::Recognise { handled: None }),
+                Ok(StateActions::Extracted { index, into, value }) => {
+                    self.set_variable(&into, value)?;
+                    from = index + 1;
+                }
                 Ok(StateActions::Preempted) if detours < MAX_DETOURS => {
                     detours += 1;
                     // The last action tried is the one the interrupt blocked: it runs again.
@@ -64,8 +68,18 @@ impl Run<'_> {
             return Ok(Some(trip));
         }
         self.enter(driver, &signals, interrupt, None);
-        let (outcome, performed) = self.action_run(Some(interrupt), 0).execute(driver, self.matcher()).await;
-        self.actions += performed.len() as u32;
+        let mut from = 0;
+        let outcome = loop {
+            let (outcome, performed) = self.action_run(Some(interrupt), from).execute(driver, self.matcher()).await;
+            self.actions += performed.len() as u32;
+            match outcome {
+                Ok(StateActions::Extracted { index, into, value }) => {
+                    self.set_variable(&into, value)?;
+                    from = index + 1;
+                }
+                outcome => break outcome,
+            }
+        };
         if let Err(DriverErrorAt { error: DriverError::Browser(e), .. }) = outcome {
             return Err(End::Failed(Failure::Driver { error: self.params.redact(&e) }));
         }

@@ -116,6 +116,9 @@ pub struct Outcome {
     /// made anew has a new one), so that acting on a fresh element is not mistaken for
     /// repeating an action on the same one.
     pub element: Option<String>,
+    /// What an `extract` read, before its `pattern` narrows it: a string, a number, or a
+    /// list or table as JSON.
+    pub value: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

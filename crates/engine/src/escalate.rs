@@ -18,7 +18,7 @@ const SNAPSHOT_BUDGET: Duration = Duration::from_secs(5);
 /// Element checks offered for a new state.
 const SUGGESTED_ELEMENTS: usize = 3;
 
-impl Run<'_> {
+impl Run {
     pub(crate) async fn escalate<D: Driver>(
         &mut self,
         driver: &mut D,
@@ -208,7 +208,7 @@ impl Run<'_> {
     ) -> EscalationRequest {
         let observation = match tokio::time::timeout(SNAPSHOT_BUDGET, driver.observe()).await {
             Ok(Ok(mut observation)) => {
-                observation.redact(self.params);
+                observation.redact(&self.params);
                 Some(observation)
             }
             Ok(Err(e)) => {
@@ -320,24 +320,10 @@ impl Run<'_> {
         if !self.display.states[index].awaits_synthesis() {
             return Err(format!("state `{name}` has checks already; it is not synthesised"));
         }
-        let mut written = self.display.states[index].clone();
-        written.checks = checks;
-        written.actions = actions;
-        let mut one = self.bound.clone();
-        one.states = vec![written.clone()];
-        let bound = one.bound(self.params, false).states.remove(0);
-        let shown = {
-            let mut display = one.clone();
-            display.states = vec![written];
-            display.bound(self.params, true).states.remove(0)
-        };
-        let mut workflow = self.bound.clone();
-        workflow.states[index] = bound;
-        let matcher = crate::matcher::Matcher::new(&workflow)?;
-        self.bound = workflow;
-        self.display.states[index] = shown;
-        self.matcher = Some(matcher);
-        Ok(())
+        let mut template = self.template.clone();
+        template.states[index].checks = checks;
+        template.states[index].actions = actions;
+        self.rebind(template)
     }
 
     fn index_of(&self, name: &str) -> Option<usize> {
@@ -354,12 +340,9 @@ impl Run<'_> {
             Some(name) => self.index_of(name).ok_or_else(|| format!("no state `{name}` to insert before"))?,
             None => self.bound.states.len(),
         };
-        let mut workflow = self.bound.clone();
-        workflow.states.insert(at, state.clone());
-        let matcher = crate::matcher::Matcher::new(&workflow)?;
-        self.bound = workflow;
-        self.display.states.insert(at, state);
-        self.matcher = Some(matcher);
+        let mut template = self.template.clone();
+        template.states.insert(at, state);
+        self.rebind(template)?;
         self.visits.insert(at, 0);
         self.breakers.state_added(at);
         Ok(at)

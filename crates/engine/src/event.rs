@@ -1,6 +1,7 @@
 //! The typed events a run emits, in order. Consumers (the CLI's recorder and printer, the
 //! app's run viewer) see nothing else of the engine.
 
+use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use statewright_workflow::{Action, Outcome as TerminalOutcome, Target};
@@ -120,6 +121,9 @@ pub enum Event {
         alternatives: Vec<Target>,
         #[serde(skip)]
         artifact: Option<Artifact>,
+        /// What an `extract` stored in its variable (masked when it shows a secret).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        value: Option<serde_json::Value>,
     },
     /// An action's target was blocked and another state took over the page (a popup, say):
     /// the rest of this state's actions are skipped and the engine follows the new state.
@@ -223,5 +227,8 @@ pub enum Event {
         duration_ms: u64,
         steps: u32,
         actions: u32,
+        /// The run's variables as last extracted (secret ones masked).
+        #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+        outputs: IndexMap<String, serde_json::Value>,
     },
 }

@@ -11,6 +11,8 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 
+use indexmap::IndexMap;
+
 use statewright_workflow::{Action, Outcome as TerminalOutcome, Params, Workflow};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinSet;
@@ -50,6 +52,8 @@ pub struct RunReport {
     pub duration: Duration,
     pub steps: u32,
     pub actions: u32,
+    /// The run's variables as last extracted (secret ones masked).
+    pub outputs: IndexMap<String, serde_json::Value>,
 }
 
 /// What a run may lean on beyond the workflow: recorded locators to heal with, and the
@@ -106,6 +110,8 @@ pub async fn run<D: Driver>(
 ) -> RunReport {
     let bound = workflow.bound(params, false);
     let mut run = Run {
+        template: workflow.clone(),
+        outputs: IndexMap::new(),
         breakers: Breakers::new(&bound.config.breakers, bound.states.len()),
         page: PageWatch::default(),
         visits: vec![0; bound.states.len()],
@@ -113,7 +119,7 @@ pub async fn run<D: Driver>(
         matcher: None,
         bound,
         display: workflow.bound(params, true),
-        params,
+        params: params.clone(),
         options,
         events,
         started: Instant::now(),
@@ -182,12 +188,18 @@ impl Context {
     }
 }
 
-pub(crate) struct Run<'p> {
+pub(crate) struct Run {
+    /// The workflow as written, with the states a reviewer or the model added: bound anew
+    /// (into `bound` and `display`) whenever a variable is set.
+    pub template: Workflow,
     pub bound: Workflow,
     pub display: Workflow,
-    /// Compiled from `bound`; rebuilt when a reviewer adds a state.
+    /// Compiled from `bound`; rebuilt when a reviewer adds a state or a variable is set.
     pub matcher: Option<Matcher>,
-    pub params: &'p Params,
+    /// The run's parameters, and its variables as extracted so far.
+    pub params: Params,
+    /// The variables' values as extracted, for the run's report (secrets masked).
+    pub outputs: IndexMap<String, serde_json::Value>,
     pub options: RunOptions,
     pub events: UnboundedSender<Event>,
     pub started: Instant,
@@ -220,7 +232,7 @@ pub(crate) fn deadline(from: Instant, after: Duration) -> Instant {
     from.checked_add(after).unwrap_or_else(|| from + Duration::from_secs(30 * 365 * 86_400))
 }
 
-impl Run<'_> {
+impl Run {
     pub fn emit(&self, event: Event) {
         // A closed receiver means nobody listens any more; the run itself goes on.
         let _ = self.events.send(event);
@@ -240,7 +252,8 @@ impl Run<'_> {
 
     /// Loops until the run ends; every way out is an `End`, terminal states included.
     async fn execute<D: Driver>(&mut self, driver: &mut D) -> Result<Infallible, End> {
-        self.matcher = Some(Matcher::new(&self.bound).map_err(|error| End::Failed(Failure::Setup { error }))?);
+        self.matcher =
+            Some(Matcher::new(&self.bound, &self.params).map_err(|error| End::Failed(Failure::Setup { error }))?);
         let mut plan = Plan::Recognise { handled: None };
         loop {
             plan = match plan {
@@ -400,21 +413,14 @@ impl Run<'_> {
         }
         match outcome {
             Ok(StateActions::Preempted) => Ok(Plan::Recognise { handled: None }),
-            Ok(StateActions::Completed) => {
-                let s = &self.bound.states[state];
-                if let Some(terminal) = &s.terminal {
-                    return Err(End::Terminal {
-                        state: s.name.clone(),
-                        outcome: terminal.outcome,
-                        message: terminal.message.clone(),
-                    });
+            Ok(StateActions::Extracted { index, into, value }) => {
+                self.set_variable(&into, value)?;
+                if index + 1 < self.bound.states[state].actions.len() {
+                    return Ok(Plan::Continue { state, from: index + 1, attempt, resume });
                 }
-                if s.continuous {
-                    let signals = self.read(driver, None, Duration::ZERO).await?;
-                    return Ok(Plan::Recognise { handled: Some((state, Instant::now(), signals)) });
-                }
-                Ok(Plan::Verify { state, attempt, resume })
+                self.acted(driver, state, attempt, resume).await
             }
+            Ok(StateActions::Completed) => self.acted(driver, state, attempt, resume).await,
             Err(DriverErrorAt { error: DriverError::Browser(e), .. }) => {
                 Err(End::Failed(Failure::Driver { error: self.params.redact(&e) }))
             }
@@ -436,6 +442,26 @@ impl Run<'_> {
         }
     }
 
+    /// What follows a state's actions run to the end: the run ends in a terminal state,
+    /// passes again through a continuous one, or verifies that the page moved on.
+    async fn acted<D: Driver>(
+        &mut self,
+        driver: &mut D,
+        state: usize,
+        attempt: u32,
+        resume: Option<Resume>,
+    ) -> Result<Plan, End> {
+        let s = &self.bound.states[state];
+        if let Some(terminal) = &s.terminal {
+            return Err(End::Terminal { state: s.name.clone(), outcome: terminal.outcome, message: terminal.message.clone() });
+        }
+        if s.continuous {
+            let signals = self.read(driver, None, Duration::ZERO).await?;
+            return Ok(Plan::Recognise { handled: Some((state, Instant::now(), signals)) });
+        }
+        Ok(Plan::Verify { state, attempt, resume })
+    }
+
     /// The actions of `state` (or, with `None`, a reviewer's corrections) ready to run.
     pub fn action_run(&self, state: Option<usize>, from: usize) -> ActionRun<'_> {
         let (name, actions, display) = match state {
@@ -453,8 +479,9 @@ impl Run<'_> {
             actions,
             display,
             from,
+            unset: state.map(|i| self.unset_references(i)).unwrap_or_default(),
             config: &self.bound.config,
-            params: self.params,
+            params: &self.params,
             events: &self.events,
             started: self.started,
         }
@@ -583,6 +610,7 @@ impl Run<'_> {
             duration: self.started.elapsed(),
             steps: self.steps,
             actions: self.actions,
+            outputs: self.outputs.clone(),
         };
         self.emit(Event::RunFinished {
             status: report.status,
@@ -593,6 +621,7 @@ impl Run<'_> {
             duration_ms: report.duration.as_millis() as u64,
             steps: report.steps,
             actions: report.actions,
+            outputs: report.outputs.clone(),
         });
         report
     }

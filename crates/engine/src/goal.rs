@@ -18,7 +18,7 @@ pub struct Goal {
     pub planner: Arc<Planner>,
 }
 
-impl Run<'_> {
+impl Run {
     /// Before entering `state`: the end of the run when it is the goal (returned, for after
     /// the step is recorded); a failed run when the goal cannot be reached from it; and the
     /// route reported when it changed.

@@ -18,6 +18,7 @@ pub mod heal;
 pub mod matcher;
 pub mod review;
 pub mod scripted;
+mod variables;
 mod verify;
 
 pub use driver::{

@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 
 use regex::Regex;
-use statewright_workflow::{Check, SelectorKind, TextMatch, TitleMatch, UrlMatch, WindowSelector, Workflow};
+use statewright_workflow::{
+    Check, Params, SelectorKind, TextMatch, TitleMatch, UrlMatch, VariableMatch, WindowSelector, Workflow, variables,
+};
 
 use crate::driver::{Probe, Signals, WindowProbe};
 use crate::event::{CheckResult, Diagnosis};
@@ -13,6 +15,8 @@ enum Predicate {
     Url(UrlMatch, String, Option<Regex>),
     Title(TitleMatch, String, Option<Regex>),
     Probe(usize),
+    /// Decided when compiled: a `variable` check, or a check on a variable not set yet.
+    Known(bool),
 }
 
 struct CompiledCheck {
@@ -47,10 +51,26 @@ impl ProbeTable {
     }
 }
 
-fn compile(check: &Check, state: &str, table: &mut ProbeTable) -> Result<CompiledCheck, String> {
+fn compile(check: &Check, state: &str, params: &Params, table: &mut ProbeTable) -> Result<CompiledCheck, String> {
     let pattern =
         |value: &str| Regex::new(value).map_err(|e| format!("state `{state}`: invalid pattern `{value}`: {e}"));
+    // A check on a variable not set yet fails, negated or not: "not text {{total}}" must not
+    // hold merely because nothing was read.
+    if let Some(name) = serde_json::to_value(check).ok().and_then(|v| params.unset_reference(&v)) {
+        let description = format!("{} (`{name}` is not set yet)", describe(check));
+        return Ok(CompiledCheck { predicate: Predicate::Known(false), negate: false, description });
+    }
     let (predicate, negate) = match check {
+        Check::Variable { name, mode, value, negate } => {
+            let re = (*mode == VariableMatch::Pattern).then(|| pattern(value)).transpose()?;
+            let Some(actual) = params.value(name) else {
+                let description = format!("{} (`{name}` is not set yet)", describe(check));
+                return Ok(CompiledCheck { predicate: Predicate::Known(false), negate: false, description });
+            };
+            let holds = variables::compare(*mode, actual, value, re.as_ref());
+            let description = format!("{} (it is {actual:?})", describe(check));
+            return Ok(CompiledCheck { predicate: Predicate::Known(holds), negate: *negate, description });
+        }
         Check::Url { mode, value, negate } => {
             let re = (*mode == UrlMatch::Pattern).then(|| pattern(value)).transpose()?;
             (Predicate::Url(*mode, value.clone(), re), *negate)
@@ -82,15 +102,16 @@ fn compile(check: &Check, state: &str, table: &mut ProbeTable) -> Result<Compile
 }
 
 impl Matcher {
-    /// Compiles every state's checks. Fails only on a pattern that binding made invalid.
-    pub fn new(workflow: &Workflow) -> Result<Self, String> {
+    /// Compiles every state's checks, `variable` checks against the current `params`.
+    /// Fails only on a pattern that binding made invalid.
+    pub fn new(workflow: &Workflow, params: &Params) -> Result<Self, String> {
         let mut table = ProbeTable::default();
         let mut states = Vec::new();
         let mut expectations = Vec::new();
         for state in &workflow.states {
-            let checks = state.checks.iter().map(|c| compile(c, &state.name, &mut table));
+            let checks = state.checks.iter().map(|c| compile(c, &state.name, params, &mut table));
             states.push(checks.collect::<Result<Vec<_>, _>>()?);
-            let expect = state.expect.iter().map(|c| compile(c, &state.name, &mut table));
+            let expect = state.expect.iter().map(|c| compile(c, &state.name, params, &mut table));
             expectations.push(expect.collect::<Result<Vec<_>, _>>()?);
         }
         let interrupts = workflow.states.iter().map(|s| s.interrupt).collect();
@@ -147,6 +168,7 @@ impl Matcher {
             // A probe the page could not evaluate counts as failing, negated or not.
             Predicate::Probe(i) if signals.errors.iter().any(|e| e.index == *i) => return false,
             Predicate::Probe(i) => signals.results.get(*i).copied().unwrap_or(false),
+            Predicate::Known(holds) => *holds,
         };
         raw != check.negate
     }
@@ -265,6 +287,9 @@ pub fn describe(check: &Check) -> String {
         | Check::WindowExists { negate, .. }
         | Check::WindowFocused { negate, .. } => {
             (*negate, window_probe(check).map(|p| describe_probe(&p)).unwrap_or_default())
+        }
+        Check::Variable { name, mode, value, negate } => {
+            (*negate, format!("variable {name} {} {value:?}", variables::describe(*mode)))
         }
     };
     if negate { format!("not {text}") } else { text }

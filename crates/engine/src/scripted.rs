@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use statewright_workflow::{Action, Target, TextMatch};
+use statewright_workflow::{Action, ExtractRead, Target, TextMatch};
 use tokio::time::Instant;
 
 use crate::driver::{Driver, DriverError, DriverResult, Observation, ObserveFuture, Outcome, Probe, Signals};
@@ -20,6 +20,8 @@ pub enum Change {
     HideText(String),
     ShowElement(String),
     HideElement(String),
+    /// Shows the element with this selector holding this text (what an `extract` reads).
+    Content(String, String),
     /// Makes actions on this target key fail as not actionable (e.g. covered by a popup).
     Block(String),
     Unblock(String),
@@ -31,6 +33,7 @@ struct Page {
     title: String,
     texts: BTreeSet<String>,
     elements: BTreeSet<String>,
+    contents: std::collections::BTreeMap<String, String>,
     blocked: BTreeSet<String>,
 }
 
@@ -43,6 +46,10 @@ impl Page {
             Change::HideText(t) => drop(self.texts.remove(t)),
             Change::ShowElement(e) => drop(self.elements.insert(e.clone())),
             Change::HideElement(e) => drop(self.elements.remove(e)),
+            Change::Content(selector, text) => {
+                self.elements.insert(selector.clone());
+                self.contents.insert(selector.clone(), text.clone());
+            }
             Change::Block(k) => drop(self.blocked.insert(k.clone())),
             Change::Unblock(k) => drop(self.blocked.remove(k)),
         }
@@ -62,6 +69,18 @@ impl Page {
             })
             .collect();
         Signals { url: self.url.clone(), title: self.title.clone(), results, errors: Vec::new() }
+    }
+
+    /// What an `extract` reads here: an element's content (as text, attribute or value
+    /// alike), 0 or 1 for a count, a list or table as the content's JSON.
+    fn read(&self, target: &Target, read: ExtractRead) -> serde_json::Value {
+        let key = target.css.as_ref().or(target.xpath.as_ref()).or(target.text.as_ref());
+        let content = key.and_then(|k| self.contents.get(k)).cloned().unwrap_or_default();
+        match read {
+            ExtractRead::Count => serde_json::Value::from(u32::from(self.target_present(target))),
+            ExtractRead::List | ExtractRead::Table => serde_json::from_str(&content).unwrap_or_default(),
+            _ => serde_json::Value::String(content),
+        }
     }
 
     fn target_present(&self, target: &Target) -> bool {
@@ -219,7 +238,11 @@ impl Driver for ScriptedDriver {
         if let Action::NavigateTo { url } = action {
             self.page.url = url.clone();
         }
-        Ok(Outcome { detail: Some(key), ..Default::default() })
+        let value = match action {
+            Action::Extract { target, read, .. } => Some(self.page.read(target, *read)),
+            _ => None,
+        };
+        Ok(Outcome { detail: Some(key), value, ..Default::default() })
     }
 
     fn observe(&mut self) -> ObserveFuture {

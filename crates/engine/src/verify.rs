@@ -12,7 +12,7 @@ use crate::driver::Driver;
 use crate::event::{Event, Failure};
 use crate::executor::{Context, End, Plan, Resume, Run, deadline, secs};
 
-impl Run<'_> {
+impl Run {
     pub(crate) async fn verify<D: Driver>(
         &mut self,
         driver: &mut D,

@@ -28,7 +28,8 @@ fn url_and_title_checks_match_exactly_by_prefix_by_pattern_and_negated() {
             unreachable_end(),
         ],
     );
-    let matcher = Matcher::new(&wf).expect("the patterns compile");
+    let params = statewright_workflow::Params::bind(&wf, &[]).unwrap();
+    let matcher = Matcher::new(&wf, &params).expect("the patterns compile");
     let matching = |url: &str, title: &str| -> Vec<&str> {
         let signals = Signals {
             url: url.into(),

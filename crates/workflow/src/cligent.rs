@@ -9,7 +9,7 @@ use crate::call::{Arg, Call, Literal, parse_call};
 use crate::diagnostic::Reporter;
 use crate::load::deserialize;
 use crate::model::{
-    Action, Check, Config, Direction, FORMAT_VERSION, MouseButton, Outcome, Parameter, Position, SelectorKind, State,
+    Action, ExtractRead, Check, Config, Direction, FORMAT_VERSION, MouseButton, Outcome, Parameter, Position, SelectorKind, State,
     Target, Terminal, TextMatch, TitleMatch, UrlMatch, Workflow,
 };
 use crate::span::JsonPath;
@@ -239,6 +239,7 @@ const ACTIONS: &[&str] = &[
     "select_option",
     "wait_for",
     "screenshot",
+    "extract",
 ];
 
 fn bind(b: &mut Binder, state_index: usize, index: usize) -> Option<Action> {
@@ -332,6 +333,31 @@ fn bind(b: &mut Binder, state_index: usize, index: usize) -> Option<Action> {
             let [by, sel, timeout] = b.args(&["by", "selector", "timeout"], &["selector"])?;
             let timeout = b.opt(timeout, |b, a| b.number(a, "timeout"))?;
             Action::WaitFor { target: b.target(by, sel?)?, timeout }
+        }
+        "extract" => {
+            let [by, sel, into, read, attribute, pattern] =
+                b.args(&["by", "selector", "into", "read", "attribute", "pattern"], &["selector", "into"])?;
+            let read = match b.opt(read, |b, a| b.string(a, "read"))?.as_deref() {
+                None | Some("text") => ExtractRead::Text,
+                Some("attribute") => ExtractRead::Attribute,
+                Some("value") => ExtractRead::Value,
+                Some("count") => ExtractRead::Count,
+                Some("list") => ExtractRead::List,
+                Some("table") => ExtractRead::Table,
+                Some(other) => {
+                    return b.fail(
+                        read?,
+                        format!("unknown read '{other}'; use text, attribute, value, count, list or table"),
+                    );
+                }
+            };
+            Action::Extract {
+                target: b.target(by, sel?)?,
+                into: b.string(into?, "into")?,
+                read,
+                attribute: b.opt(attribute, |b, a| b.string(a, "attribute"))?,
+                pattern: b.opt(pattern, |b, a| b.string(a, "pattern"))?,
+            }
         }
         "save_html" => {
             let [file] = b.args(&["filename"], &[])?;

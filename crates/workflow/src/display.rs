@@ -54,6 +54,12 @@ impl fmt::Display for Action {
             Action::WaitFor { target, .. } | Action::ScrollTo { target } | Action::Hover { target } => {
                 write!(f, "{kind} {target}")
             }
+            Action::Extract { target, into, read, attribute, .. } => match attribute {
+                Some(attribute) if *read == crate::model::ExtractRead::Attribute => {
+                    write!(f, "{kind} {attribute} of {target} into {into}")
+                }
+                _ => write!(f, "{kind} {} of {target} into {into}", serde_plain(read)),
+            },
             Action::SaveHtml { filename } | Action::Screenshot { filename } => write!(f, "{kind} {filename}"),
             Action::Launch { program, args } => {
                 write!(f, "{kind} {program}")?;
@@ -103,4 +109,9 @@ impl fmt::Display for WindowSelector {
         }
         if parts.is_empty() { write!(f, "any window") } else { write!(f, "{}", parts.join(", ")) }
     }
+}
+
+/// A unit enum's name as written in files (`text`, `count`).
+fn serde_plain<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
 }

@@ -15,6 +15,7 @@ pub mod params;
 mod preserve;
 pub mod selector;
 pub mod span;
+pub mod variables;
 mod validate;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};

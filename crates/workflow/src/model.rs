@@ -172,6 +172,16 @@ pub enum Check {
         #[serde(default, skip_serializing_if = "is_false")]
         negate: bool,
     },
+    /// A run variable (set by an `extract` action) or parameter compared with `value`.
+    /// A variable not set yet fails the check, negated or not.
+    Variable {
+        name: String,
+        #[serde(default, rename = "match", skip_serializing_if = "is_default")]
+        mode: VariableMatch,
+        value: String,
+        #[serde(default, skip_serializing_if = "is_false")]
+        negate: bool,
+    },
 }
 
 impl Check {
@@ -195,6 +205,49 @@ impl Check {
             }
             _ => None,
         }
+    }
+}
+
+/// How a `variable` check compares. The numeric comparisons read the first number in the
+/// variable and in `value` (`$1,234.50` is 1234.5) and fail when either has none.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum VariableMatch {
+    #[default]
+    Equals,
+    Contains,
+    /// A regular expression (Rust `regex` syntax), searched anywhere in the value.
+    Pattern,
+    LessThan,
+    AtMost,
+    GreaterThan,
+    AtLeast,
+}
+
+/// What an `extract` action reads from the page.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ExtractRead {
+    /// The element's visible text, whitespace-normalised.
+    #[default]
+    Text,
+    /// One of the element's attributes (`attribute` names it).
+    Attribute,
+    /// A form field's current value.
+    Value,
+    /// How many visible elements match the target (0 is an answer: this does not wait).
+    Count,
+    /// The text of every visible match, as a JSON array (empty is an answer).
+    List,
+    /// A `<table>` (or ARIA table/grid): its rows as a JSON array of objects keyed by the
+    /// header cells, or of arrays when it has no header.
+    Table,
+}
+
+impl ExtractRead {
+    /// Whether the result is one string, which a `pattern` may narrow.
+    pub fn is_text(self) -> bool {
+        matches!(self, ExtractRead::Text | ExtractRead::Attribute | ExtractRead::Value)
     }
 }
 
@@ -345,6 +398,21 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         timeout: Option<f64>,
     },
+    /// Read from the page into the run variable `into`: usable as `{{into}}` from the next
+    /// action on, asserted by `variable` checks, and reported among the run's outputs.
+    Extract {
+        target: Target,
+        into: String,
+        #[serde(default, skip_serializing_if = "is_default")]
+        read: ExtractRead,
+        /// With `read: attribute`: which one, e.g. `href`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attribute: Option<String>,
+        /// A regular expression the text must match; the first group (or the whole match,
+        /// without groups) is kept. Only for `text`, `attribute` and `value`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pattern: Option<String>,
+    },
     /// Save the page's HTML into the run folder.
     SaveHtml {
         filename: String,
@@ -447,6 +515,7 @@ impl Action {
             Action::SelectOption { .. } => "select_option",
             Action::Wait { .. } => "wait",
             Action::WaitFor { .. } => "wait_for",
+            Action::Extract { .. } => "extract",
             Action::SaveHtml { .. } => "save_html",
             Action::Screenshot { .. } => "screenshot",
             Action::Launch { .. } => "launch",
@@ -499,7 +568,8 @@ impl Action {
             | Action::ScrollTo { target }
             | Action::Hover { target }
             | Action::SelectOption { target, .. }
-            | Action::WaitFor { target, .. } => Some(target),
+            | Action::WaitFor { target, .. }
+            | Action::Extract { target, .. } => Some(target),
             Action::Scroll { target, .. } => target.as_ref(),
             _ => None,
         }
@@ -513,10 +583,26 @@ impl Action {
             | Action::ScrollTo { target }
             | Action::Hover { target }
             | Action::SelectOption { target, .. }
-            | Action::WaitFor { target, .. } => Some(target),
+            | Action::WaitFor { target, .. }
+            | Action::Extract { target, .. } => Some(target),
             Action::Scroll { target, .. } => target.as_mut(),
             _ => None,
         }
+    }
+}
+
+impl Workflow {
+    /// The run variables its `extract` actions set, in the order first written.
+    pub fn variables(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for action in self.states.iter().flat_map(|s| &s.actions) {
+            if let Action::Extract { into, .. } = action
+                && !names.contains(&into.as_str())
+            {
+                names.push(into);
+            }
+        }
+        names
     }
 }
 

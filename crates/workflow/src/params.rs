@@ -62,11 +62,14 @@ pub fn parse_template(s: &str) -> Result<Vec<Piece<'_>>, TemplateError> {
     Ok(pieces)
 }
 
-/// The values of a run's parameters, and which of them are secret.
+/// The values of a run's parameters and variables, and which of them are secret. Variables
+/// (set by `extract` actions as the run goes) share the parameters' `{{name}}` namespace.
 #[derive(Debug, Clone, Default)]
 pub struct Params {
     values: IndexMap<String, String>,
     secret: HashSet<String>,
+    /// The names set by extraction.
+    variables: Vec<String>,
 }
 
 /// Why a run's parameters could not be bound.
@@ -110,7 +113,7 @@ impl Params {
             }
         }
         let secret = workflow.parameters.iter().filter(|(_, p)| p.secret).map(|(n, _)| n.clone()).collect();
-        let params = Self { values, secret };
+        let params = Self { values, secret, variables: Vec::new() };
         params.check_file_names(workflow)?;
         Ok(params)
     }
@@ -131,6 +134,38 @@ impl Params {
             }
         }
         Ok(())
+    }
+
+    /// The first `{{name}}` in any string of `value` (a check or an action as JSON) that
+    /// has no value: a variable that no `extract` has set yet in this run.
+    pub fn unset_reference(&self, value: &serde_json::Value) -> Option<String> {
+        use serde_json::Value;
+        match value {
+            Value::String(s) if s.contains("{{") => parse_template(s).ok()?.into_iter().find_map(|piece| match piece {
+                Piece::Param { name, .. } if !self.values.contains_key(name) => Some(name.to_owned()),
+                _ => None,
+            }),
+            Value::Array(items) => items.iter().find_map(|v| self.unset_reference(v)),
+            Value::Object(map) => map.values().find_map(|v| self.unset_reference(v)),
+            _ => None,
+        }
+    }
+
+    /// Sets a run variable. A value that shows a secret (a password field read back, say)
+    /// becomes secret itself, so that it is masked wherever it is referenced.
+    pub fn set_variable(&mut self, name: &str, value: String) {
+        if self.reveals_secret(&value) {
+            self.secret.insert(name.to_owned());
+        }
+        if !self.variables.iter().any(|v| v == name) {
+            self.variables.push(name.to_owned());
+        }
+        self.values.insert(name.to_owned(), value);
+    }
+
+    /// The current value of a parameter or variable.
+    pub fn value(&self, name: &str) -> Option<&str> {
+        self.values.get(name).map(String::as_str)
     }
 
     /// Fills in every reference. Unknown references are left as written; validation rejects
@@ -191,7 +226,8 @@ impl Params {
     }
 
     fn secret_values(&self) -> impl Iterator<Item = &str> {
-        self.secret.iter().filter_map(|name| self.values.get(name)).map(String::as_str).filter(|v| !v.is_empty())
+        // Variables made secret only repeat a secret parameter's value.
+        self.secret.iter().filter(|name| !self.variables.contains(name)).filter_map(|name| self.values.get(name)).map(String::as_str).filter(|v| !v.is_empty())
     }
 
     /// Puts a reference back where `text` starts with a parameter's value (the longest
@@ -250,6 +286,7 @@ fn check_strings<'a>(check: &'a mut crate::model::Check, path: JsonPath, out: &m
             out.push((path.key("value"), value))
         }
         Check::Element { selector, .. } => out.push((path.key("selector"), selector)),
+        Check::Variable { value, .. } => out.push((path.key("value"), value)),
         Check::WindowTitle { value, .. } | Check::AppClass { value, .. } => out.push((path.key("value"), value)),
         Check::WindowExists { title, app_class, .. } | Check::WindowFocused { title, app_class, .. } => {
             if let Some(title) = title {
@@ -293,6 +330,16 @@ impl Workflow {
                         }
                         if let Some(label) = label {
                             v.push(("label", label));
+                        }
+                        (Some(target), v)
+                    }
+                    Action::Extract { target, attribute, pattern, .. } => {
+                        let mut v = Vec::new();
+                        if let Some(attribute) = attribute {
+                            v.push(("attribute", attribute));
+                        }
+                        if let Some(pattern) = pattern {
+                            v.push(("pattern", pattern));
                         }
                         (Some(target), v)
                     }

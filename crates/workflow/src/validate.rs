@@ -9,7 +9,8 @@ use crate::diagnostic::Reporter;
 use crate::keys::parse_key_combo;
 use crate::load::SourceFormat;
 use crate::model::{
-    Action, Check, Config, FORMAT_VERSION, SelectorKind, Target, TitleMatch, UrlMatch, WindowSelector, Workflow,
+    Action, Check, Config, ExtractRead, FORMAT_VERSION, SelectorKind, Target, TitleMatch, UrlMatch, VariableMatch,
+    WindowSelector, Workflow,
 };
 use crate::params::{Piece, parse_template};
 use crate::selector::{validate_css, validate_xpath};
@@ -218,7 +219,93 @@ fn check_check(check: &Check, path: &JsonPath, workflow: &Workflow, report: &mut
                 window_selector(&selector, path, workflow, report);
             }
         }
+        Check::Variable { name, mode, value, .. } => variable_check(name, *mode, value, path, workflow, report),
         _ => {}
+    }
+}
+
+/// A `variable` check names a variable or parameter, and its value suits its comparison.
+fn variable_check(
+    name: &str,
+    mode: VariableMatch,
+    value: &str,
+    path: &JsonPath,
+    workflow: &Workflow,
+    report: &mut Reporter,
+) {
+    let variables = workflow.variables();
+    if !workflow.parameters.contains_key(name) && !variables.contains(&name) {
+        let known = workflow.parameters.keys().map(String::as_str).chain(variables.iter().copied());
+        let help = match closest(name, known) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => "set it with an `extract` action, e.g. {\"type\": \"extract\", \"into\": \"total\", …}".into(),
+        };
+        report.error(&path.key("name"), format!("no variable or parameter `{name}`"), Some(help));
+    }
+    match mode {
+        VariableMatch::Pattern => pattern(value, &path.key("value"), workflow, report),
+        VariableMatch::LessThan | VariableMatch::AtMost | VariableMatch::GreaterThan | VariableMatch::AtLeast => {
+            if let Some(s) = sample(value, workflow)
+                && crate::variables::number_in(&s).is_none()
+            {
+                report.error(
+                    &path.key("value"),
+                    format!("`{s}` has no number to compare with"),
+                    Some("numeric comparisons need a number such as 100 or 12.50".into()),
+                );
+            }
+        }
+        VariableMatch::Equals | VariableMatch::Contains => {}
+    }
+}
+
+/// An `extract` names a new variable and says exactly what to read.
+fn extract(
+    action: (&str, ExtractRead, Option<&str>, Option<&str>),
+    path: &JsonPath,
+    workflow: &Workflow,
+    report: &mut Reporter,
+) {
+    let (into, read, attribute, regex) = action;
+    if !is_identifier(into) {
+        report.error(
+            &path.key("into"),
+            format!("`{into}` is not a valid variable name"),
+            Some("use letters, digits and `_`, starting with a letter or `_`: it is referenced as {{name}}".into()),
+        );
+    } else if workflow.parameters.contains_key(into) {
+        report.error(
+            &path.key("into"),
+            format!("`{into}` is a parameter; a run's parameters are not overwritten"),
+            Some("name the variable differently".into()),
+        );
+    }
+    match (read, attribute) {
+        (ExtractRead::Attribute, None) => report.error(
+            path,
+            "`read: attribute` needs the attribute's name",
+            Some("e.g. \"attribute\": \"href\"".into()),
+        ),
+        (ExtractRead::Attribute, Some(a)) if a.trim().is_empty() => {
+            report.error(&path.key("attribute"), "empty attribute name", None)
+        }
+        (ExtractRead::Attribute, Some(_)) | (_, None) => {}
+        (_, Some(_)) => report.error(
+            &path.key("attribute"),
+            "`attribute` is only read with \"read\": \"attribute\"",
+            Some("add \"read\": \"attribute\" or remove `attribute`".into()),
+        ),
+    }
+    if let Some(regex) = regex {
+        if read.is_text() {
+            pattern(regex, &path.key("pattern"), workflow, report);
+        } else {
+            report.error(
+                &path.key("pattern"),
+                "a `pattern` narrows one text: it needs `read` text, attribute or value",
+                None,
+            );
+        }
     }
 }
 
@@ -323,6 +410,9 @@ fn check_action(action: &Action, path: &JsonPath, workflow: &Workflow, report: &
                 report.error(&path.key("key"), e, None);
             }
         }
+        Action::Extract { into, read, attribute, pattern, .. } => {
+            extract((into, *read, attribute.as_deref(), pattern.as_deref()), path, workflow, report)
+        }
         Action::SelectOption { value, label, .. } if value.is_some() == label.is_some() => {
             report.error(path, "select_option needs exactly one of `value` or `label`", None);
         }
@@ -384,8 +474,10 @@ fn has_scheme(url: &str) -> bool {
     })
 }
 
-/// Every template must parse and reference a declared parameter.
+/// Every template must parse and reference a declared parameter or a variable that an
+/// `extract` sets.
 fn templates(workflow: &Workflow, report: &mut Reporter) {
+    let variables = workflow.variables();
     let mut copy = workflow.clone();
     for (path, s) in copy.template_strings_mut() {
         match parse_template(s) {
@@ -399,15 +491,20 @@ fn templates(workflow: &Workflow, report: &mut Reporter) {
                 for piece in pieces {
                     if let Piece::Param { name, offset } = piece
                         && !workflow.parameters.contains_key(name)
+                        && !variables.contains(&name)
                     {
-                        let help = match closest(name, workflow.parameters.keys().map(String::as_str)) {
+                        let known = workflow.parameters.keys().map(String::as_str).chain(variables.iter().copied());
+                        let help = match closest(name, known) {
                             Some(s) => format!("did you mean `{s}`?"),
-                            None => format!("declare it under \"parameters\": {{\"{name}\": {{\"default\": \"…\"}}}}"),
+                            None => format!(
+                                "declare it under \"parameters\": {{\"{name}\": {{\"default\": \"…\"}}}}, \
+                                 or set it with an `extract` action"
+                            ),
                         };
                         report.error_in_string(
                             &path,
                             offset,
-                            format!("reference to undefined parameter `{name}`"),
+                            format!("reference to undefined parameter or variable `{name}`"),
                             Some(help),
                         );
                     }

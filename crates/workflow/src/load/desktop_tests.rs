@@ -155,12 +155,12 @@ fn parameters_are_filled_into_desktop_strings() {
 fn undefined_parameters_in_desktop_strings_are_errors() {
     has_error(
         &wf(CHECK, r#"[{"type": "launch", "program": "x", "args": ["{{nope}}"]}]"#),
-        "undefined parameter `nope`",
+        "undefined parameter or variable `nope`",
     );
-    has_error(&wf(r#"[{"type": "window_focused", "app_class": "{{nope}}"}]"#, "[]"), "undefined parameter `nope`");
+    has_error(&wf(r#"[{"type": "window_focused", "app_class": "{{nope}}"}]"#, "[]"), "undefined parameter or variable `nope`");
     has_error(
         &wf(CHECK, r#"[{"type": "focus_window", "window": {"title": "{{nope}}"}}]"#),
-        "undefined parameter `nope`",
+        "undefined parameter or variable `nope`",
     );
 }
 

@@ -172,7 +172,7 @@ fn duplicate_state_names_are_errors() {
 #[test]
 fn undefined_parameters_and_states_are_errors_with_suggestions() {
     let src = VALID.replace("{{password}}", "{{pasword}}");
-    let (_, _, d) = error_at(&src, "undefined parameter `pasword`");
+    let (_, _, d) = error_at(&src, "undefined parameter or variable `pasword`");
     assert!(d.help.unwrap_or_default().contains("did you mean `password`"));
     let src = VALID.replace("\"next\": [\"done\"]", "\"next\": [\"dnoe\"]");
     let (_, _, d) = error_at(&src, "undefined state `dnoe`");

@@ -13,7 +13,7 @@ use statewright_engine::{
 };
 use statewright_workflow::keys::parse_key_combo;
 use statewright_workflow::selector::validate_css;
-use statewright_workflow::{Action, Direction, Position, Target};
+use statewright_workflow::{Action, Direction, ExtractRead, Position, Target};
 
 use crate::input;
 use crate::page::{CallError, PageHandle};
@@ -71,6 +71,37 @@ impl ChromeDriver {
             false => Err(DriverError::NotActionable {
                 reason: result.reason.unwrap_or_else(|| "not_actionable".into()),
                 message: result.message.unwrap_or_else(|| "the target is not actionable".into()),
+            }),
+        }
+    }
+
+    /// Reads what an `extract` asks for, waiting for its element as actions do.
+    async fn extract(
+        &self,
+        target: &Target,
+        read: ExtractRead,
+        attribute: &Option<String>,
+        patience: Duration,
+    ) -> DriverResult<Outcome> {
+        let opts = json!({"timeoutMs": patience.as_millis() as u64, "alternatives": true});
+        let args = [json!(target), json!(read), json!(attribute), opts];
+        let reply = self.page().call("extract", &args, patience).await.map_err(not_actionable)?;
+        let read: Extracted =
+            serde_json::from_value(reply).map_err(|e| DriverError::Browser(format!("bad reply from page: {e}")))?;
+        let message = || read.message.clone().unwrap_or_else(|| "nothing could be read".into());
+        match (read.ok, read.reason.as_deref()) {
+            (true, _) => Ok(Outcome {
+                detail: read.description,
+                alternatives: alternatives(read.alternatives),
+                element: read.element,
+                value: Some(read.value),
+                ..Default::default()
+            }),
+            // A selector that cannot parse, or an element that can never hold what is asked.
+            (false, Some("invalid_selector" | "not_a_field" | "not_a_table")) => Err(DriverError::Invalid(message())),
+            (false, reason) => Err(DriverError::NotActionable {
+                reason: reason.unwrap_or("not_found").to_owned(),
+                message: message(),
             }),
         }
     }
@@ -151,6 +182,20 @@ struct Actionable {
     reason: Option<String>,
     message: Option<String>,
     /// Kept raw: one malformed entry must not cost the action or the other entries.
+    #[serde(default)]
+    alternatives: Vec<Value>,
+}
+
+/// The page's answer to `extract`.
+#[derive(Deserialize)]
+struct Extracted {
+    ok: bool,
+    #[serde(default)]
+    value: Value,
+    description: Option<String>,
+    element: Option<String>,
+    reason: Option<String>,
+    message: Option<String>,
     #[serde(default)]
     alternatives: Vec<Value>,
 }
@@ -307,6 +352,7 @@ impl Driver for ChromeDriver {
                     ..Default::default()
                 })
             }
+            Action::Extract { target, read, attribute, .. } => self.extract(target, *read, attribute, patience).await,
             // The engine sleeps for `wait` itself; nothing to do in the page.
             Action::Wait { .. } => Ok(Outcome::default()),
             other => Err(DriverError::Invalid(format!(

@@ -327,6 +327,7 @@ pub async fn run_agent(
         duration_ms,
         steps,
         actions: tally.actions,
+        outputs: Default::default(),
     })?;
     drop(book);
     drop(handle);

@@ -100,6 +100,7 @@ impl<'a> Book<'a> {
             error,
             alternatives,
             artifact: None,
+            value: None,
         };
         self.event(&done)
     }

@@ -201,6 +201,7 @@ pub async fn record(
         duration_ms,
         steps,
         actions: acts as u32,
+        outputs: Default::default(),
     };
     store.record(&mut handle, &finished).map_err(|e| RunError::environment("store", e.to_string()))?;
     drop(handle);

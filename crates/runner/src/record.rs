@@ -86,6 +86,7 @@ pub(crate) async fn execute(
                     duration_ms: 0,
                     steps: 0,
                     actions: 0,
+                    outputs: Default::default(),
                 });
             }
             return summary_of(&report);
@@ -171,6 +172,7 @@ fn ended(status: RunStatus, failure: Option<Failure>) -> RunReport {
         duration: std::time::Duration::ZERO,
         steps: 0,
         actions: 0,
+        outputs: Default::default(),
     }
 }
 

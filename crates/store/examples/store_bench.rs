@@ -76,6 +76,7 @@ fn write_run(store: &Store, id: &str, steps: u32, screenshots: bool, per_step: b
                 detail: Some("button#go \"Go\"".into()),
                 error: None,
                 artifact: None,
+                value: None,
             },
         ];
         if per_step {
@@ -98,6 +99,7 @@ fn write_run(store: &Store, id: &str, steps: u32, screenshots: bool, per_step: b
                 duration_ms: 1,
                 steps,
                 actions: steps,
+                outputs: Default::default(),
             },
         )
         .unwrap();

@@ -53,6 +53,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0005_model_calls.sql"),
     include_str!("migrations/0006_proposals.sql"),
     include_str!("migrations/0007_action_alternatives.sql"),
+    include_str!("migrations/0008_outputs.sql"),
 ];
 
 /// The schema version this build writes.

@@ -37,6 +37,8 @@ pub struct RunSummary {
     pub llm_tokens: i64,
     /// US dollars the model calls cost, from the configured prices.
     pub llm_cost: f64,
+    /// The run's variables as last extracted (secret ones masked): `{}` when none.
+    pub outputs: Value,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -84,6 +86,9 @@ pub struct ActionRecord {
     /// Other ways to find the element acted on, most stable first (targets, as JSON).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub alternatives: Option<Value>,
+    /// What an `extract` read into its variable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -123,7 +128,7 @@ const RUN_COLUMNS: &str =
      CASE WHEN status = 'running' THEN (SELECT count(*) FROM steps WHERE run_id = runs.id) ELSE step_count END,
      CASE WHEN status = 'running' THEN (SELECT count(*) FROM actions WHERE run_id = runs.id AND kind != 'preempted')
           ELSE action_count END,
-     llm_calls, llm_tokens, llm_cost";
+     llm_calls, llm_tokens, llm_cost, outputs";
 
 fn json_col(row: &Row, i: usize) -> rusqlite::Result<Option<Value>> {
     let text: Option<String> = row.get(i)?;
@@ -150,6 +155,7 @@ fn run_from_row(row: &Row) -> rusqlite::Result<RunSummary> {
         llm_calls: row.get(15)?,
         llm_tokens: row.get(16)?,
         llm_cost: row.get(17)?,
+        outputs: json_col(row, 18)?.unwrap_or_else(|| Value::Object(Default::default())),
     })
 }
 
@@ -254,7 +260,7 @@ impl Store {
             .conn
             .prepare_cached(
                 "SELECT seq, step, state, idx, kind, args, detail, error, by_state, elapsed_ms, duration_ms, attempts,
-                        at_ms, artifact_name, artifact_path, alternatives
+                        at_ms, artifact_name, artifact_path, alternatives, value
                  FROM actions WHERE run_id = ?1 ORDER BY seq",
             )
             .map_err(|e| self.err(e))?;
@@ -277,6 +283,7 @@ impl Store {
                     artifact_name: row.get(13)?,
                     artifact_path: row.get(14)?,
                     alternatives: json_col(row, 15)?,
+                    value: json_col(row, 16)?,
                 })
             })
             .map_err(|e| self.err(e))?

@@ -311,6 +311,7 @@ impl Store {
                 error,
                 alternatives,
                 artifact,
+                value,
             } => {
                 if let Some(target) = action.target()
                     && !alternatives.is_empty()
@@ -337,8 +338,8 @@ impl Store {
                 exec(
                     tx,
                     "INSERT INTO actions (run_id, seq, step, state, idx, kind, args, detail, error, elapsed_ms,
-                                          duration_ms, attempts, at_ms, artifact_name, artifact_path, alternatives)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                                          duration_ms, attempts, at_ms, artifact_name, artifact_path, alternatives, value)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
                     params![
                         run.id,
                         seq,
@@ -355,10 +356,14 @@ impl Store {
                         now,
                         artifact_name,
                         artifact_path,
-                        (!alternatives.is_empty()).then(|| serde_json::to_string(alternatives)).transpose()?
+                        (!alternatives.is_empty()).then(|| serde_json::to_string(alternatives)).transpose()?,
+                        value.as_ref().map(serde_json::to_string).transpose()?
                     ],
                 )
                 .map_err(|e| self.err(e))?;
+                if let (statewright_workflow::Action::Extract { into, .. }, Some(value)) = (action, value) {
+                    record_output(tx, &run.id, into, value).map_err(|e| self.err(e))?;
+                }
 
                 run.next_seq += 1;
                 Ok(())
@@ -375,7 +380,7 @@ impl Store {
                 run.next_seq += 1;
                 Ok(())
             }
-            Event::RunFinished { status, end_state, outcome, message, failure, duration_ms, steps, actions } => {
+            Event::RunFinished { status, end_state, outcome, message, failure, duration_ms, steps, actions, .. } => {
                 let outcome =
                     outcome.map(serde_json::to_value).transpose()?.and_then(|v| v.as_str().map(str::to_owned));
                 let failure = failure.as_ref().map(serde_json::to_string).transpose()?;
@@ -454,4 +459,15 @@ impl Store {
             .optional()
             .map_err(|e| self.err(e))
     }
+}
+
+/// Sets one of a run's outputs: the variable `name` as last extracted.
+fn record_output(tx: &rusqlite::Connection, run_id: &str, name: &str, value: &serde_json::Value) -> rusqlite::Result<()> {
+    let current: Option<String> = tx.query_row("SELECT outputs FROM runs WHERE id = ?1", [run_id], |row| row.get(0))?;
+    let mut outputs: serde_json::Map<String, serde_json::Value> =
+        current.and_then(|text| serde_json::from_str(&text).ok()).unwrap_or_default();
+    outputs.insert(name.to_owned(), value.clone());
+    let text = serde_json::Value::Object(outputs).to_string();
+    tx.execute("UPDATE runs SET outputs = ?2 WHERE id = ?1", params![run_id, text])?;
+    Ok(())
 }

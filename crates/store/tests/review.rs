@@ -82,6 +82,7 @@ fn a_review_is_opened_by_the_run_and_resolved_from_another_handle() {
         error: None,
         alternatives: vec![css("[data-testid=\"place\"]"), css("#alt")],
         artifact: None,
+        value: None,
     };
     run_side.record(&mut run, &finished).unwrap();
     let memory = run_side.locators("demo").unwrap();

@@ -72,6 +72,7 @@ fn finished_action(step: u32, artifact: Option<Artifact>) -> Event {
         error: None,
         alternatives: vec![serde_json::from_value(json!({"role": "button", "name": "Go"})).unwrap()],
         artifact,
+        value: None,
     }
 }
 
@@ -85,6 +86,7 @@ fn run_finished(status: RunStatus, steps: u32) -> Event {
         duration_ms: 1234,
         steps,
         actions: steps,
+        outputs: Default::default(),
     }
 }
 
@@ -164,6 +166,7 @@ fn every_record_kind_round_trips() {
             detail: None,
             error: Some("no element matches #go".into()),
             artifact: None,
+            value: None,
         },
         Event::RunFinished {
             status: RunStatus::Failed,
@@ -179,6 +182,7 @@ fn every_record_kind_round_trips() {
             duration_ms: 999,
             steps: 2,
             actions: 2,
+            outputs: Default::default(),
         },
     ];
     for e in &events {
@@ -498,4 +502,39 @@ fn state_visits_come_back_per_run_in_order_with_what_else_matched() {
     let lost: Vec<&Vec<String>> = runs.iter().map(|r| &r[1].also_matched).collect();
     assert!(lost.contains(&&vec!["Other".to_owned()]) && lost.contains(&&vec![]), "{lost:?}");
     assert!(store.state_visits("another workflow").unwrap().is_empty());
+}
+
+#[test]
+fn extracted_values_are_kept_per_action_and_as_the_runs_outputs_even_before_it_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&db_in(dir.path())).unwrap();
+    let mut run = start(&store, "r-outputs");
+    let extract = |into: &str, value: serde_json::Value, seq_step: u32| Event::ActionFinished {
+        step: seq_step,
+        state: "Orders".into(),
+        index: 0,
+        action: serde_json::from_value(json!({"type": "extract", "target": {"css": "#t"}, "into": into})).unwrap(),
+        elapsed_ms: 1,
+        duration_ms: 1,
+        attempts: 1,
+        detail: None,
+        error: None,
+        alternatives: Vec::new(),
+        artifact: None,
+        value: Some(value),
+    };
+    store.record(&mut run, &entered(1)).unwrap();
+    store.record(&mut run, &extract("total", json!("$12.50"), 1)).unwrap();
+    store.record(&mut run, &extract("orders", json!([{"id": "1"}, {"id": "2"}]), 1)).unwrap();
+    store.record(&mut run, &extract("total", json!("$13.00"), 1)).unwrap();
+    // Before the run ends (a crash would leave it here), the outputs are already there.
+    let detail = store.run_detail("r-outputs", false).unwrap();
+    assert_eq!(detail.run.outputs, json!({"total": "$13.00", "orders": [{"id": "1"}, {"id": "2"}]}));
+    let values: Vec<_> = detail.actions.iter().map(|a| a.value.clone()).collect();
+    assert_eq!(values, [Some(json!("$12.50")), Some(json!([{"id": "1"}, {"id": "2"}])), Some(json!("$13.00"))]);
+    store.record(&mut run, &run_finished(RunStatus::Succeeded, 1)).unwrap();
+    assert_eq!(store.run("r-outputs").unwrap().outputs["total"], "$13.00");
+    let other = start(&store, "r-none");
+    drop(other);
+    assert_eq!(store.run("r-none").unwrap().outputs, json!({}), "a run that read nothing has no outputs");
 }

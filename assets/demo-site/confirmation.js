@@ -19,5 +19,7 @@
     el('p', { class: 'order-number' }, 'Order number ', el('strong', { id: 'order-number', text: order.number })),
     el('p', { id: 'order-summary', class: 'order-summary', text: order.qty + ' × ' + order.product }),
     el('p', { class: 'muted', text: 'Total charged: ' + money(order.totalCents) + '. A receipt is on its way to your inbox.' }),
-    el('p', {}, el('a', { class: 'btn secondary', href: 'search.html' }, 'Continue shopping')));
+    el('p', {},
+      el('a', { class: 'btn secondary', href: 'search.html' }, 'Continue shopping'), ' ',
+      el('a', { class: 'btn secondary', href: 'orders.html' }, 'Order history')));
 })();

@@ -49,6 +49,16 @@ export type Action = {
   target: Target;
   timeout?: number | null;
 } | {
+  type: "extract";
+  target: Target;
+  into: string;
+  read?: ExtractRead;
+  /** With `read: attribute`: which one, e.g. `href`. */
+  attribute?: string | null;
+  /** A regular expression the text must match; the first group (or the whole match,
+   * without groups) is kept. Only for `text`, `attribute` and `value`. */
+  pattern?: string | null;
+} | {
   type: "save_html";
   filename: string;
 } | {
@@ -110,6 +120,8 @@ export type ActionRecord = {
   artifact_path?: string | null;
   /** Other ways to find the element acted on, most stable first (targets, as JSON). */
   alternatives?: unknown;
+  /** What an `extract` read into its variable. */
+  value?: unknown;
 };
 
 /** *Run with a goal*: the model drives a browser towards `goal`, one checked step at a time
@@ -229,6 +241,12 @@ export type Check = {
   title?: string | null;
   match?: TitleMatch;
   app_class?: string | null;
+  negate?: boolean;
+} | {
+  type: "variable";
+  name: string;
+  match?: VariableMatch;
+  value: string;
   negate?: boolean;
 };
 
@@ -385,6 +403,8 @@ export type Event = {
   error?: string | null;
   /** Other locators of the element acted on (see `Outcome::alternatives`). */
   alternatives?: Target[];
+  /** What an `extract` stored in its variable (masked when it shows a secret). */
+  value?: unknown;
 } | {
   event: "action_preempted";
   step: number;
@@ -485,7 +505,12 @@ export type Event = {
   duration_ms: number;
   steps: number;
   actions: number;
+  /** The run's variables as last extracted (secret ones masked). */
+  outputs?: Record<string, unknown>;
 };
+
+/** What an `extract` action reads from the page. */
+export type ExtractRead = "text" | "attribute" | "value" | "count" | "list" | "table";
 
 /** Why a run failed, with what is needed to understand it. */
 export type Failure = {
@@ -876,6 +901,8 @@ export type RunSummary = {
   llm_tokens: number;
   /** US dollars the model calls cost, from the configured prices. */
   llm_cost: number;
+  /** The run's variables as last extracted (secret ones masked): `{}` when none. */
+  outputs: unknown;
 };
 
 export type SaveResult = {
@@ -965,6 +992,10 @@ export type Unresolved = {
 };
 
 export type UrlMatch = "exact" | "prefix" | "pattern";
+
+/** How a `variable` check compares. The numeric comparisons read the first number in the
+ * variable and in `value` (`$1,234.50` is 1234.5) and fail when either has none. */
+export type VariableMatch = "equals" | "contains" | "less_than" | "at_most" | "greater_than" | "at_least" | "pattern";
 
 export type Viewport = {
   width: number;

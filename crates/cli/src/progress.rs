@@ -46,9 +46,14 @@ impl Progress {
                     self.paint("1", state)
                 ));
             }
-            Event::ActionFinished { action, elapsed_ms, duration_ms, attempts, detail, error, .. } => {
+            Event::ActionFinished { action, elapsed_ms, duration_ms, attempts, detail, error, value, .. } => {
                 let waited = if *attempts > 1 { format!(", {attempts} looks") } else { String::new() };
-                let on = detail.as_ref().map(|d| format!(" → {d}")).unwrap_or_default();
+                // What was read says more than where it was read from.
+                let on = match (value, detail) {
+                    (Some(value), _) => format!(" = {}", short(&value.to_string())),
+                    (None, Some(detail)) => format!(" → {detail}"),
+                    (None, None) => String::new(),
+                };
                 match error {
                     None => self.line(&format!(
                         "{}      {action}{on}  {}",
@@ -101,7 +106,7 @@ impl Progress {
                     self.paint("33", &format!("interrupted: the page became `{by_state}`"))
                 ));
             }
-            Event::RunFinished { status, end_state, message, duration_ms, steps, actions, .. } => {
+            Event::RunFinished { status, end_state, message, duration_ms, steps, actions, outputs, .. } => {
                 let seconds = *duration_ms as f64 / 1000.0;
                 let calls = self.calls.get();
                 let plural = if calls == 1 { "" } else { "s" };
@@ -117,6 +122,9 @@ impl Progress {
                     RunStatus::Cancelled => self.paint("33", &format!("■ cancelled {summary}")),
                 };
                 self.line(&text);
+                for (name, value) in outputs {
+                    self.line(&format!("  {name} = {}", short(&value.to_string())));
+                }
                 self.line(&format!("  run folder: {}", self.dir.display()));
             }
             Event::Retrying { state, attempt, max, reason, .. } => {

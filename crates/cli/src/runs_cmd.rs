@@ -204,6 +204,9 @@ fn render(d: &RunDetail) -> String {
     if r.llm_calls > 0 {
         let _ = writeln!(out, "model {} call(s) · {} tokens · ${:.4}", r.llm_calls, r.llm_tokens, r.llm_cost);
     }
+    for (name, value) in r.outputs.as_object().into_iter().flatten() {
+        let _ = writeln!(out, "output {name} = {value}");
+    }
     let mut actions = d.actions.iter().peekable();
     for step in &d.steps {
         let _ = writeln!(
@@ -259,6 +262,9 @@ fn render(d: &RunDetail) -> String {
                 a.attempts.filter(|n| *n > 1).map(|n| format!(" · {n} attempts")).unwrap_or_default(),
                 a.detail.as_ref().map(|d| format!(" · {d}")).unwrap_or_default()
             );
+            if let Some(value) = &a.value {
+                let _ = writeln!(out, "        = {value}");
+            }
             if let Some(error) = &a.error {
                 let _ = writeln!(out, "        ✗ {error}");
             }

@@ -53,6 +53,7 @@ pub(crate) async fn execute(
         llm_calls: 0,
         llm_tokens: 0,
         llm_cost: 0.0,
+        outputs: report.outputs.clone(),
         run_dir: run_dir.clone(),
     };
 

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 use statewright_engine::{Failure, RunStatus};
@@ -24,6 +25,8 @@ pub struct RunSummary {
     pub llm_tokens: u64,
     /// US dollars, from the configured prices.
     pub llm_cost: f64,
+    /// The run's variables as last extracted (secret ones masked).
+    pub outputs: IndexMap<String, serde_json::Value>,
     /// The run folder, exported from the store at the end.
     pub run_dir: PathBuf,
 }

@@ -179,6 +179,16 @@ fn report_serde_error(message: &str, path: &JsonPath, value: Option<&Value>, rep
         if let Some(s) = suggestion {
             help = format!("did you mean `{s}`? ({help})");
         }
+        // Inside a tagged check or action, serde names the object, not the field whose
+        // value it did not know (`"read": "everything"`): find that field.
+        let object = value.and_then(Value::as_object);
+        let field = object.filter(|m| m.get("type").and_then(Value::as_str) != Some(variant.as_str())).and_then(|m| {
+            m.iter().find(|(k, v)| *k != "type" && v.as_str() == Some(variant.as_str())).map(|(k, _)| k.clone())
+        });
+        if let Some(field) = field {
+            report.error(&path.key(&field), format!("unknown `{field}` value `{variant}`"), Some(help));
+            return;
+        }
         report.error(&at, format!("unknown {} `{variant}`", variant_kind(path)), Some(help));
         return;
     }

@@ -387,3 +387,78 @@ fn prompt_only_states_load_natively_and_from_cligent_descriptions() {
     assert_eq!(start.prompt.as_deref(), Some("Open the shop and sign in"));
     assert!(start.awaits_synthesis());
 }
+
+/// `VALID` with the login state's actions and the done state's checks replaced.
+fn with_extraction(actions: &str, done_checks: &str) -> String {
+    let src = VALID.replace(
+        r#"{"type": "click", "target": {"role": "button", "name": "Sign in"}}"#,
+        &format!(r#"{{"type": "click", "target": {{"role": "button", "name": "Sign in"}}}}, {actions}"#),
+    );
+    let done = src.rfind("\"checks\": [").unwrap();
+    let end = done + src[done..].find(']').unwrap() + 1;
+    format!("{}\"checks\": [{done_checks}]{}", &src[..done], &src[end..])
+}
+
+#[test]
+fn extracted_variables_may_be_referenced_and_asserted() {
+    let src = with_extraction(
+        r#"{"type": "extract", "target": {"css": ".total"}, "into": "total", "pattern": "\\$([\\d.]+)"},
+           {"type": "extract", "target": {"css": "a"}, "into": "link", "read": "attribute", "attribute": "href"},
+           {"type": "navigate_to", "url": "{{site}}/{{link}}"}"#,
+        r#"{"type": "variable", "name": "total", "match": "at_least", "value": "10"},
+           {"type": "text", "value": "Paid {{total}}"}"#,
+    );
+    let wf = load(&src).unwrap_or_else(|d| panic!("{d:?}")).workflow;
+    assert_eq!(wf.variables(), ["total", "link"]);
+    assert!(matches!(&wf.states[2].checks[0], Check::Variable { name, .. } if name == "total"));
+}
+
+#[test]
+fn extraction_mistakes_are_errors_in_place() {
+    let extract = |fields: &str| {
+        let action = format!(r#"{{"type": "extract", "target": {{"css": ".t"}}, {fields}}}"#);
+        with_extraction(&action, r#"{"type": "text", "value": "ok"}"#)
+    };
+    let src = extract(r#""into": "password""#);
+    let (line, col, _) = error_at(&src, "`password` is a parameter");
+    assert_eq!((line, col), pos_of(&src, r#""password"}"#));
+    error_at(&extract(r#""into": "two words""#), "not a valid variable name");
+    error_at(&extract(r#""into": "x", "read": "attribute""#), "needs the attribute's name");
+    error_at(&extract(r#""into": "x", "attribute": "href""#), "only read with \"read\": \"attribute\"");
+    error_at(&extract(r#""into": "x", "read": "count", "pattern": "\\d""#), "narrows one text");
+    error_at(&extract(r#""into": "x", "pattern": "(unclosed""#), "invalid regular expression");
+    let src = extract(r#""into": "x", "read": "everything""#);
+    let (line, col, d) = error_at(&src, "unknown `read` value `everything`");
+    assert_eq!((line, col), pos_of(&src, r#""everything""#), "points at the value, not the action");
+    assert!(d.help.unwrap_or_default().contains("`table`"));
+}
+
+#[test]
+fn variable_check_mistakes_are_errors_with_suggestions() {
+    let read = r#"{"type": "extract", "target": {"css": ".total"}, "into": "total"}"#;
+    let src = with_extraction(read, r#"{"type": "variable", "name": "totl", "value": "1"}"#);
+    let (_, _, d) = error_at(&src, "no variable or parameter `totl`");
+    assert!(d.help.unwrap_or_default().contains("did you mean `total`"));
+    let src = with_extraction(read, r#"{"type": "variable", "name": "total", "match": "greater_than", "value": "lots"}"#);
+    error_at(&src, "`lots` has no number to compare with");
+    let src = with_extraction(read, r#"{"type": "variable", "name": "total", "match": "pattern", "value": "(("}"#);
+    error_at(&src, "invalid regular expression");
+}
+
+#[test]
+fn cligent_extract_calls_become_extract_actions() {
+    let src = r#"[
+      {"name": "s", "checks": [{"type": "url", "value": "about:blank"}],
+       "actions": ["extract(by='xpath', selector='//h1', into='title', pattern=r'(\\d+)')",
+                   "extract(selector='.rows tr', into='rows', read='count')",
+                   "extract(selector='.h', into='x', read='everything')"],
+       "end_state": true}
+    ]"#;
+    let (_, _, d) = error_at(src, "unknown read 'everything'");
+    assert!(d.message.contains("text, attribute, value, count, list or table"));
+    let fixed = src.replace(",\n                   \"extract(selector='.h', into='x', read='everything')\"", "");
+    let wf = load(&fixed).unwrap_or_else(|d| panic!("{d:?}")).workflow;
+    let Action::Extract { target, into, read, pattern, .. } = &wf.states[0].actions[0] else { panic!() };
+    assert_eq!((target.xpath.as_deref(), into.as_str(), *read, pattern.as_deref()), (Some("//h1"), "title", crate::model::ExtractRead::Text, Some(r"(\d+)")));
+    assert!(matches!(&wf.states[0].actions[1], Action::Extract { read: crate::model::ExtractRead::Count, .. }));
+}

@@ -229,6 +229,7 @@ pub fn compile(trajectory: &Trajectory, options: &CompileOptions) -> Draft {
         description: trajectory.task.clone().unwrap_or_else(|| format!("Compiled from {}.", trajectory.source)),
         parameters,
         config: Default::default(),
+        skill: None,
         states: ordered,
     };
     Draft { workflow, report, seen }

@@ -29,6 +29,9 @@ pub(crate) enum StateActions {
     /// Action `index` read `value` into the variable `into`: the run sets it and binds the
     /// workflow again before the next action, which may refer to it.
     Extracted { index: usize, into: String, value: serde_json::Value },
+    /// Action `index` is a `use_skill`: the run runs the skill (its `ActionFinished` comes
+    /// when the skill has ended).
+    Skill { index: usize },
 }
 
 /// An action that was performed (or tried), and the page element it acted on, as the
@@ -79,8 +82,13 @@ impl ActionRun<'_> {
                 index,
                 action: display.clone(),
             });
+            let unset = self.unset.get(index).cloned().flatten();
+            if unset.is_none() && matches!(action, Action::UseSkill { .. }) {
+                performed.push(Performed { index, element: None });
+                return (Ok(StateActions::Skill { index }), performed);
+            }
             let began = Instant::now();
-            let result = match self.unset.get(index).cloned().flatten() {
+            let result = match unset {
                 Some(name) => Attempt::Failed(
                     DriverError::Invalid(format!(
                         "`{{{{{name}}}}}` has no value yet: no `extract` into `{name}` has run in this run"

@@ -31,6 +31,15 @@ impl Run {
                     self.set_variable(&into, value)?;
                     from = index + 1;
                 }
+                Ok(StateActions::Skill { index }) => {
+                    let failure = Failure::Action {
+                        state: CORRECTION.to_owned(),
+                        index,
+                        action: actions[index].kind().to_owned(),
+                        error: "a correction cannot run a skill; run its actions instead".into(),
+                    };
+                    return Ok(Plan::Escalate { failure, context: Context::default() });
+                }
                 Ok(StateActions::Preempted) if detours < MAX_DETOURS => {
                     detours += 1;
                     // The last action tried is the one the interrupt blocked: it runs again.
@@ -75,6 +84,11 @@ impl Run {
             match outcome {
                 Ok(StateActions::Extracted { index, into, value }) => {
                     self.set_variable(&into, value)?;
+                    from = index + 1;
+                }
+                Ok(StateActions::Skill { index }) => {
+                    // An interrupt's skill that fails leaves the interrupt to be handled again.
+                    let _ = self.use_skill(driver, interrupt, index).await?;
                     from = index + 1;
                 }
                 outcome => break outcome,

@@ -65,7 +65,12 @@ pub struct RunOptions {
     pub reviewer: Option<Arc<dyn Reviewer>>,
     /// Go to a state rather than to a terminal: the run ends when it is recognised.
     pub goal: Option<Goal>,
+    /// The skills `use_skill` actions may run, by name.
+    pub skills: Skills,
 }
+
+/// Skills by name, loaded and validated by whoever starts the run.
+pub type Skills = Arc<std::collections::HashMap<String, Workflow>>;
 
 /// What the page looked like at the last action, and whether a read since showed it
 /// otherwise: repeating an action on a page that keeps changing (a button that goes and
@@ -108,29 +113,7 @@ pub async fn run<D: Driver>(
     cancel: CancellationToken,
     options: RunOptions,
 ) -> RunReport {
-    let bound = workflow.bound(params, false);
-    let mut run = Run {
-        template: workflow.clone(),
-        outputs: IndexMap::new(),
-        breakers: Breakers::new(&bound.config.breakers, bound.states.len()),
-        page: PageWatch::default(),
-        visits: vec![0; bound.states.len()],
-        entries: 0,
-        matcher: None,
-        bound,
-        display: workflow.bound(params, true),
-        params: params.clone(),
-        options,
-        events,
-        started: Instant::now(),
-        steps: 0,
-        actions: 0,
-        observations: JoinSet::new(),
-        last_observation: None,
-        route: Vec::new(),
-        advised: std::collections::HashSet::new(),
-        pending_advice: None,
-    };
+    let mut run = Run::new(workflow, params.clone(), options, events, Instant::now());
     run.emit(Event::RunStarted { workflow: workflow.name.clone(), states: workflow.states.len() });
     let end = tokio::select! {
         result = run.execute(driver) => match result {
@@ -205,6 +188,8 @@ pub(crate) struct Run {
     pub started: Instant,
     pub steps: u32,
     pub actions: u32,
+    /// How many skills deep this run is (0: the workflow itself).
+    pub depth: u32,
     pub entries: u32,
     pub visits: Vec<u32>,
     pub breakers: Breakers,
@@ -233,6 +218,40 @@ pub(crate) fn deadline(from: Instant, after: Duration) -> Instant {
 }
 
 impl Run {
+    /// A run of `workflow` that has not started yet (a skill's, with its caller's clock).
+    pub(crate) fn new(
+        workflow: &Workflow,
+        params: Params,
+        options: RunOptions,
+        events: UnboundedSender<Event>,
+        started: Instant,
+    ) -> Self {
+        let bound = workflow.bound(&params, false);
+        Run {
+            template: workflow.clone(),
+            outputs: IndexMap::new(),
+            breakers: Breakers::new(&bound.config.breakers, bound.states.len()),
+            page: PageWatch::default(),
+            visits: vec![0; bound.states.len()],
+            entries: 0,
+            matcher: None,
+            bound,
+            display: workflow.bound(&params, true),
+            params,
+            options,
+            events,
+            started,
+            steps: 0,
+            actions: 0,
+            depth: 0,
+            observations: JoinSet::new(),
+            last_observation: None,
+            route: Vec::new(),
+            advised: std::collections::HashSet::new(),
+            pending_advice: None,
+        }
+    }
+
     pub fn emit(&self, event: Event) {
         // A closed receiver means nobody listens any more; the run itself goes on.
         let _ = self.events.send(event);
@@ -251,7 +270,7 @@ impl Run {
     }
 
     /// Loops until the run ends; every way out is an `End`, terminal states included.
-    async fn execute<D: Driver>(&mut self, driver: &mut D) -> Result<Infallible, End> {
+    pub(crate) async fn execute<D: Driver>(&mut self, driver: &mut D) -> Result<Infallible, End> {
         self.matcher =
             Some(Matcher::new(&self.bound, &self.params).map_err(|error| End::Failed(Failure::Setup { error }))?);
         let mut plan = Plan::Recognise { handled: None };
@@ -415,31 +434,54 @@ impl Run {
             Ok(StateActions::Preempted) => Ok(Plan::Recognise { handled: None }),
             Ok(StateActions::Extracted { index, into, value }) => {
                 self.set_variable(&into, value)?;
-                if index + 1 < self.bound.states[state].actions.len() {
-                    return Ok(Plan::Continue { state, from: index + 1, attempt, resume });
-                }
-                self.acted(driver, state, attempt, resume).await
+                self.went_on(driver, state, index, attempt, resume).await
             }
+            Ok(StateActions::Skill { index }) => match self.use_skill(driver, state, index).await? {
+                Ok(()) => self.went_on(driver, state, index, attempt, resume).await,
+                Err(error) => Ok(self.action_failed(state, index, error, attempt, resume)),
+            },
             Ok(StateActions::Completed) => self.acted(driver, state, attempt, resume).await,
             Err(DriverErrorAt { error: DriverError::Browser(e), .. }) => {
                 Err(End::Failed(Failure::Driver { error: self.params.redact(&e) }))
             }
-            Err(DriverErrorAt { index, error }) => {
-                let failure = Failure::Action {
-                    state: self.name(state),
-                    index,
-                    action: self.display.states[state].actions[index].kind().to_owned(),
-                    error: self.params.redact(&error.to_string()),
-                };
-                if let Some(trip) = self.breakers.failed() {
-                    self.tripped(trip.breaker, trip.count, trip.limit, Some(self.name(state)));
-                }
-                Ok(Plan::Escalate {
-                    failure,
-                    context: Context { state: Some(state), action: Some((index, error)), attempt, resume },
-                })
-            }
+            Err(DriverErrorAt { index, error }) => Ok(self.action_failed(state, index, error, attempt, resume)),
         }
+    }
+
+    /// Action `index` of `state` was done: the next one runs, or the state's actions are over.
+    async fn went_on<D: Driver>(
+        &mut self,
+        driver: &mut D,
+        state: usize,
+        index: usize,
+        attempt: u32,
+        resume: Option<Resume>,
+    ) -> Result<Plan, End> {
+        if index + 1 < self.bound.states[state].actions.len() {
+            return Ok(Plan::Continue { state, from: index + 1, attempt, resume });
+        }
+        self.acted(driver, state, attempt, resume).await
+    }
+
+    /// Action `index` of `state` failed: the escalation chain takes over.
+    fn action_failed(
+        &mut self,
+        state: usize,
+        index: usize,
+        error: DriverError,
+        attempt: u32,
+        resume: Option<Resume>,
+    ) -> Plan {
+        let failure = Failure::Action {
+            state: self.name(state),
+            index,
+            action: self.display.states[state].actions[index].kind().to_owned(),
+            error: self.params.redact(&error.to_string()),
+        };
+        if let Some(trip) = self.breakers.failed() {
+            self.tripped(trip.breaker, trip.count, trip.limit, Some(self.name(state)));
+        }
+        Plan::Escalate { failure, context: Context { state: Some(state), action: Some((index, error)), attempt, resume } }
     }
 
     /// What follows a state's actions run to the end: the run ends in a terminal state,
@@ -570,7 +612,7 @@ impl Run {
     /// Waits for the recordings still in flight: the last step's for as long as it may
     /// take, the others briefly. A capture that raced a navigation can hang until its own
     /// time-out, and must not hold the end of the run hostage.
-    async fn drain_observations(&mut self) {
+    pub(crate) async fn drain_observations(&mut self) {
         let last = self.last_observation;
         let wait_for_last = async {
             while let Some(done) = self.observations.join_next_with_id().await {

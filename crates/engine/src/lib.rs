@@ -18,6 +18,7 @@ pub mod heal;
 pub mod matcher;
 pub mod review;
 pub mod scripted;
+mod skill;
 mod variables;
 mod verify;
 
@@ -25,7 +26,7 @@ pub use driver::{
     Artifact, Driver, DriverError, DriverResult, Observation, ObserveFuture, Outcome, Probe, Signals, WindowProbe,
 };
 pub use event::{CheckResult, Diagnosis, Event, Failure, RunStatus};
-pub use executor::{CORRECTION, RunOptions, RunReport, run};
+pub use executor::{CORRECTION, RunOptions, RunReport, Skills, run};
 pub use goal::Goal;
 pub use heal::LocatorMemory;
 pub use review::{Advice, Advisor, EscalationRequest, ModelCall, Resolution, ReviewError, Reviewer, Unresolved};

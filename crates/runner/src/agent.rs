@@ -439,6 +439,7 @@ fn goal_workflow(goal: &str, url: &str, supplied: &[(String, String)]) -> Workfl
         description: goal.to_owned(),
         parameters,
         config: Default::default(),
+        skill: None,
         states: vec![start, done],
     }
 }

@@ -95,6 +95,7 @@ pub async fn record(
         description: format!("A person's demonstration, from {url}"),
         parameters: Default::default(),
         config: Default::default(),
+        skill: None,
         states: Vec::new(),
     };
     let masked = Value::Object(params.iter().map(|(k, v)| (k.clone(), json!(mask_if_secret(k, v)))).collect());

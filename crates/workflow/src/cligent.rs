@@ -52,7 +52,7 @@ pub(crate) fn convert(value: &Value, fallback_name: &str, report: &mut Reporter)
     };
     let states_path = if value.is_array() { root.clone() } else { root.key("states") };
     let states = states.iter().enumerate().filter_map(|(i, s)| state(s, i, &states_path.index(i), report)).collect();
-    Some(Workflow { version: FORMAT_VERSION, name, description, parameters, config, states })
+    Some(Workflow { version: FORMAT_VERSION, name, description, parameters, config, skill: None, states })
 }
 
 fn allow_keys(map: &Map<String, Value>, path: &JsonPath, allowed: &[&str], report: &mut Reporter) {

@@ -60,6 +60,10 @@ impl fmt::Display for Action {
                 }
                 _ => write!(f, "{kind} {} of {target} into {into}", serde_plain(read)),
             },
+            Action::UseSkill { skill, args, .. } => {
+                let args: Vec<String> = args.iter().map(|(k, v)| format!("{k}={v:?}")).collect();
+                if args.is_empty() { write!(f, "{kind} {skill}") } else { write!(f, "{kind} {skill}({})", args.join(", ")) }
+            }
             Action::SaveHtml { filename } | Action::Screenshot { filename } => write!(f, "{kind} {filename}"),
             Action::Launch { program, args } => {
                 write!(f, "{kind} {program}")?;

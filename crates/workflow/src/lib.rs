@@ -23,7 +23,7 @@ pub use load::{Loaded, SourceFormat, load_file, load_str};
 pub use model::*;
 pub use params::{ParamError, Params};
 pub use preserve::to_native_json_preserving;
-pub use validate::closest;
+pub use validate::{closest, is_skill_name};
 
 /// The JSON Schema of the native format, as committed in `schema/workflow.schema.json`.
 pub fn json_schema() -> String {

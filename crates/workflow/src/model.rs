@@ -29,8 +29,28 @@ pub struct Workflow {
     pub parameters: IndexMap<String, Parameter>,
     #[serde(default, skip_serializing_if = "Config::is_default")]
     pub config: Config,
+    /// Present on a skill: a sub-workflow that others run with a `use_skill` action.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skill: Option<Skill>,
     /// States in priority order: when several match, the first one wins.
     pub states: Vec<State>,
+}
+
+/// What makes a workflow a skill (seed 003's `url_start`, `url_end` and expectations): a
+/// skill runs from where its preconditions hold to a success terminal, after which its
+/// postconditions must hold. Its parameters are its arguments, its variables its outputs.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Skill {
+    /// Checks that must hold on the page before the skill starts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pre: Vec<Check>,
+    /// Checks that must hold once it has ended.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub post: Vec<Check>,
+    /// Where it came from (an imported folder, the runs it was mined from), for people.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub source: String,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -413,6 +433,16 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pattern: Option<String>,
     },
+    /// Run the skill `skill` (from the `skills/` folder beside `workflows/`) with `args`
+    /// as its parameters: its preconditions must hold first and its postconditions after.
+    /// `outputs` copies its variables into this run's: `{"here": "there"}`.
+    UseSkill {
+        skill: String,
+        #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+        args: IndexMap<String, String>,
+        #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+        outputs: IndexMap<String, String>,
+    },
     /// Save the page's HTML into the run folder.
     SaveHtml {
         filename: String,
@@ -516,6 +546,7 @@ impl Action {
             Action::Wait { .. } => "wait",
             Action::WaitFor { .. } => "wait_for",
             Action::Extract { .. } => "extract",
+            Action::UseSkill { .. } => "use_skill",
             Action::SaveHtml { .. } => "save_html",
             Action::Screenshot { .. } => "screenshot",
             Action::Launch { .. } => "launch",
@@ -592,14 +623,32 @@ impl Action {
 }
 
 impl Workflow {
-    /// The run variables its `extract` actions set, in the order first written.
+    /// The run variables its `extract` and `use_skill` actions set, in the order first written.
     pub fn variables(&self) -> Vec<&str> {
         let mut names: Vec<&str> = Vec::new();
         for action in self.states.iter().flat_map(|s| &s.actions) {
-            if let Action::Extract { into, .. } = action
-                && !names.contains(&into.as_str())
+            let set: Vec<&String> = match action {
+                Action::Extract { into, .. } => vec![into],
+                Action::UseSkill { outputs, .. } => outputs.keys().collect(),
+                _ => Vec::new(),
+            };
+            for name in set {
+                if !names.contains(&name.as_str()) {
+                    names.push(name);
+                }
+            }
+        }
+        names
+    }
+
+    /// The skills its `use_skill` actions name, each once.
+    pub fn skills_used(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for action in self.states.iter().flat_map(|s| &s.actions) {
+            if let Action::UseSkill { skill, .. } = action
+                && !names.contains(&skill.as_str())
             {
-                names.push(into);
+                names.push(skill);
             }
         }
         names

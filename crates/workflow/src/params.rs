@@ -70,6 +70,8 @@ pub struct Params {
     secret: HashSet<String>,
     /// The names set by extraction.
     variables: Vec<String>,
+    /// A caller's secret values, for a skill's run: masked here too.
+    inherited: Vec<String>,
 }
 
 /// Why a run's parameters could not be bound.
@@ -113,7 +115,7 @@ impl Params {
             }
         }
         let secret = workflow.parameters.iter().filter(|(_, p)| p.secret).map(|(n, _)| n.clone()).collect();
-        let params = Self { values, secret, variables: Vec::new() };
+        let params = Self { values, secret, variables: Vec::new(), inherited: Vec::new() };
         params.check_file_names(workflow)?;
         Ok(params)
     }
@@ -161,6 +163,15 @@ impl Params {
             self.variables.push(name.to_owned());
         }
         self.values.insert(name.to_owned(), value);
+    }
+
+    /// Takes on `caller`'s secrets (for a skill's run): its secret values are masked here
+    /// too, and an argument that shows one is secret.
+    pub fn inherit_secrets(&mut self, caller: &Params) {
+        let shown: Vec<String> =
+            self.values.iter().filter(|(_, v)| caller.reveals_secret(v)).map(|(k, _)| k.clone()).collect();
+        self.secret.extend(shown);
+        self.inherited.extend(caller.secret_values().map(str::to_owned));
     }
 
     /// The current value of a parameter or variable.
@@ -227,7 +238,9 @@ impl Params {
 
     fn secret_values(&self) -> impl Iterator<Item = &str> {
         // Variables made secret only repeat a secret parameter's value.
-        self.secret.iter().filter(|name| !self.variables.contains(name)).filter_map(|name| self.values.get(name)).map(String::as_str).filter(|v| !v.is_empty())
+        let own = self.secret.iter().filter(|name| !self.variables.contains(name));
+        let own = own.filter_map(|name| self.values.get(name)).map(String::as_str);
+        own.chain(self.inherited.iter().map(String::as_str)).filter(|v| !v.is_empty())
     }
 
     /// Puts a reference back where `text` starts with a parameter's value (the longest
@@ -306,6 +319,14 @@ impl Workflow {
     pub fn template_strings_mut(&mut self) -> Vec<(JsonPath, &mut String)> {
         use crate::model::Action;
         let mut out = Vec::new();
+        if let Some(skill) = &mut self.skill {
+            let path = JsonPath::root().key("skill");
+            for (key, checks) in [("pre", &mut skill.pre), ("post", &mut skill.post)] {
+                for (ci, check) in checks.iter_mut().enumerate() {
+                    check_strings(check, path.key(key).index(ci), &mut out);
+                }
+            }
+        }
         let states = JsonPath::root().key("states");
         for (si, state) in self.states.iter_mut().enumerate() {
             let state_path = states.index(si);
@@ -332,6 +353,12 @@ impl Workflow {
                             v.push(("label", label));
                         }
                         (Some(target), v)
+                    }
+                    Action::UseSkill { args, .. } => {
+                        for (name, value) in args.iter_mut() {
+                            out.push((path.key("args").key(name), value));
+                        }
+                        (None, vec![])
                     }
                     Action::Extract { target, attribute, pattern, .. } => {
                         let mut v = Vec::new();

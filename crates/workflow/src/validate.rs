@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use indexmap::IndexMap;
 use regex::Regex;
 
 use crate::diagnostic::Reporter;
@@ -38,6 +39,13 @@ pub(crate) fn validate(workflow: &Workflow, format: SourceFormat, report: &mut R
         }
     }
     config(&workflow.config, &root.key("config"), report);
+    if let Some(skill) = &workflow.skill {
+        for (key, checks) in [("pre", &skill.pre), ("post", &skill.post)] {
+            for (ci, check) in checks.iter().enumerate() {
+                check_check(check, &root.key("skill").key(key).index(ci), workflow, report);
+            }
+        }
+    }
     states(workflow, report);
     templates(workflow, report);
 }
@@ -259,6 +267,48 @@ fn variable_check(
     }
 }
 
+/// A `use_skill` names a skill, and its arguments and outputs are names.
+fn use_skill(
+    action: (&str, &IndexMap<String, String>, &IndexMap<String, String>),
+    path: &JsonPath,
+    workflow: &Workflow,
+    report: &mut Reporter,
+) {
+    let (skill, args, outputs) = action;
+    if !is_skill_name(skill) {
+        report.error(
+            &path.key("skill"),
+            format!("`{skill}` is not a skill name"),
+            Some("skills are files skills/NAME.json: letters, digits, `-` and `_`".into()),
+        );
+    }
+    for name in args.keys().filter(|n| !is_identifier(n)) {
+        report.error_at_key(&path.key("args").key(name), format!("`{name}` is not a parameter name"), None);
+    }
+    for (here, there) in outputs {
+        if !is_identifier(here) {
+            report.error_at_key(&path.key("outputs").key(here), format!("`{here}` is not a valid variable name"), None);
+        } else if workflow.parameters.contains_key(here) {
+            report.error_at_key(
+                &path.key("outputs").key(here),
+                format!("`{here}` is a parameter; a run's parameters are not overwritten"),
+                Some("name the variable differently".into()),
+            );
+        }
+        if !is_identifier(there) {
+            report.error(&path.key("outputs").key(here), format!("`{there}` is not a variable name"), None);
+        }
+    }
+}
+
+/// A skill's name, which is also its file's: `skills/NAME.json`.
+pub fn is_skill_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 100
+        && !name.starts_with(['-', '.'])
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
 /// An `extract` names a new variable and says exactly what to read.
 fn extract(
     action: (&str, ExtractRead, Option<&str>, Option<&str>),
@@ -410,6 +460,7 @@ fn check_action(action: &Action, path: &JsonPath, workflow: &Workflow, report: &
                 report.error(&path.key("key"), e, None);
             }
         }
+        Action::UseSkill { skill, args, outputs } => use_skill((skill, args, outputs), path, workflow, report),
         Action::Extract { into, read, attribute, pattern, .. } => {
             extract((into, *read, attribute.as_deref(), pattern.as_deref()), path, workflow, report)
         }

@@ -81,6 +81,10 @@ pub struct RunFlags {
     /// The model to ask (default: $STATEWRIGHT_LLM_MODEL, else the settings file).
     #[arg(long, value_name = "NAME")]
     llm_model: Option<String>,
+    /// Where the skills that `use_skill` actions name are (default: `skills/` beside the
+    /// workflow's folder, or inside it).
+    #[arg(long, env = "STATEWRIGHT_SKILLS", value_name = "DIR")]
+    skills: Option<PathBuf>,
 }
 
 pub fn parse_seconds(s: &str) -> Result<Duration, String> {
@@ -107,6 +111,7 @@ impl RunFlags {
         };
         request.demo_site = self.demo_site.then(|| DemoSite { drift: self.drift.clone() });
         request.db = self.db.clone();
+        request.skills_dir = self.skills.clone();
         request.review =
             if self.no_review { ReviewPolicy::Never } else { ReviewPolicy::Wait { timeout: self.review_timeout } };
         let overrides = statewright_llm::Overrides { url: self.llm_url.clone(), model: self.llm_model.clone() };

@@ -17,6 +17,12 @@ pub fn validate(files: &[PathBuf], json: bool, strict: bool, store: &StoreArgs) 
             Ok(mut loaded) => {
                 let runs = runs_of(store.as_ref(), &loaded.workflow);
                 loaded.warnings.0.extend(graph_diagnostics(file, &loaded.workflow, &runs, strict));
+                if !loaded.workflow.skills_used().is_empty() {
+                    let dir = statewright_workflow::skills::skills_dir_for(file);
+                    if let Err(problems) = statewright_workflow::skills::load_skills(&loaded.workflow, file, dir.as_deref()) {
+                        loaded.warnings.0.extend(problems.0);
+                    }
+                }
                 let refused = loaded.warnings.has_errors();
                 failed |= refused;
                 if !json && !refused {

@@ -494,8 +494,10 @@ impl Run {
         resume: Option<Resume>,
     ) -> Result<Plan, End> {
         let s = &self.bound.states[state];
-        if let Some(terminal) = &s.terminal {
-            return Err(End::Terminal { state: s.name.clone(), outcome: terminal.outcome, message: terminal.message.clone() });
+        // The message as displayed: it may name variables, and must not show a secret.
+        if let Some(terminal) = &self.display.states[state].terminal {
+            let message = terminal.message.clone();
+            return Err(End::Terminal { state: s.name.clone(), outcome: terminal.outcome, message });
         }
         if s.continuous {
             let signals = self.read(driver, None, Duration::ZERO).await?;

@@ -7,7 +7,7 @@ use std::time::SystemTime;
 
 use serde_json::{Value, json};
 use statewright_demo::{Site, SiteServer};
-use statewright_engine::{Advisor, CancellationToken, Event, Goal};
+use statewright_engine::{Advisor, CancellationToken, Event, Goal, Skills};
 use statewright_store::{Error as StoreError, NewRun, RunHandle, Store};
 use statewright_workflow::{Params, Workflow, load_file};
 use statewright_world::needs;
@@ -35,6 +35,7 @@ pub struct PreparedRun {
     pub(crate) advisor: Option<Arc<dyn Advisor>>,
     pub(crate) resume: bool,
     pub(crate) goal: Option<Goal>,
+    pub(crate) skills: Skills,
 }
 
 impl PreparedRun {
@@ -79,7 +80,9 @@ impl PreparedRun {
 /// [`crate::RunErrorKind::Invalid`].
 pub async fn prepare(request: RunRequest) -> Result<PreparedRun, RunError> {
     let db = request.db_path();
-    let RunRequest { workflow, params, browser, demo_site, runs_dir, review, llm, advisor, resume, goal, .. } = request;
+    let RunRequest {
+        workflow, params, browser, demo_site, runs_dir, review, llm, advisor, resume, goal, skills_dir, ..
+    } = request;
     let (workflow, path, warnings) = match workflow {
         WorkflowSource::File(file) => {
             let loaded = load_file(&file).map_err(|d| RunError::invalid("invalid_workflow", d.to_string()))?;
@@ -92,6 +95,7 @@ pub async fn prepare(request: RunRequest) -> Result<PreparedRun, RunError> {
         statewright_chrome::endpoint_address(cdp_url)
             .map_err(|e| RunError::invalid("invalid_cdp_url", e.to_string()))?;
     }
+    let skills = load_skills(&workflow, path.as_deref(), skills_dir)?;
     if let Some(target) = &goal {
         crate::graph::check_goal(&workflow, target).map_err(|e| RunError::invalid("unknown_state", e))?;
     }
@@ -150,6 +154,7 @@ pub async fn prepare(request: RunRequest) -> Result<PreparedRun, RunError> {
         advisor,
         resume,
         goal,
+        skills,
     })
 }
 
@@ -275,4 +280,16 @@ mod tests {
         assert!(!json.contains("hunter2"), "{json}");
         assert!(json.contains("ann"), "non-secret defaults stay: {json}");
     }
+}
+
+/// The skills the workflow uses (and theirs), checked against each `use_skill`.
+fn load_skills(workflow: &Workflow, path: Option<&Path>, dir: Option<PathBuf>) -> Result<Skills, RunError> {
+    if workflow.skills_used().is_empty() {
+        return Ok(Skills::default());
+    }
+    let file = path.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from(format!("{}.json", workflow.name)));
+    let dir = dir.or_else(|| statewright_workflow::skills::skills_dir_for(&file));
+    statewright_workflow::skills::load_skills(workflow, &file, dir.as_deref())
+        .map(Arc::new)
+        .map_err(|d| RunError::invalid("invalid_skill", d.to_string()))
 }

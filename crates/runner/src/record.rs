@@ -37,6 +37,7 @@ pub(crate) async fn execute(
         site,
         resume,
         goal,
+        skills,
         ..
     } = run;
     let summary_of = |report: &RunReport| RunSummary {
@@ -59,7 +60,7 @@ pub(crate) async fn execute(
 
     // Starting (or attaching to) a browser is bounded by the driver; Ctrl+C cuts it short.
     let started = tokio::select! {
-        started = start_drivers(&workflow, &browser, resume) => started.map_err(Some),
+        started = start_drivers(&workflow, &skills, &browser, resume) => started.map_err(Some),
         () = cancel.cancelled() => Err(None),
     };
     let mut driver = match started {
@@ -104,7 +105,7 @@ pub(crate) async fn execute(
             }
         },
     };
-    let options = RunOptions { locators, advisor, reviewer, goal };
+    let options = RunOptions { locators, advisor, reviewer, goal, skills };
 
     // A store that cannot keep the run stops it: a run nobody can account for must not be
     // reported as a success.
@@ -181,10 +182,15 @@ fn ended(status: RunStatus, failure: Option<Failure>) -> RunReport {
 /// (only for workflows with page checks or actions).
 async fn start_drivers(
     workflow: &statewright_workflow::Workflow,
+    skills: &statewright_engine::Skills,
     browser: &Browser,
     resume: bool,
 ) -> Result<World, String> {
-    let needs = needs(workflow);
+    // A skill's page or desktop is the run's too.
+    let needs = skills.values().map(needs).fold(needs(workflow), |all, one| statewright_world::Needs {
+        browser: all.browser || one.browser,
+        desktop: all.desktop || one.desktop,
+    });
     let desktop = if needs.desktop { Some(X11Desktop::connect().await.map_err(|e| e.to_string())?) } else { None };
     let chrome = if needs.browser {
         let (headed, cdp_url) = match browser {

@@ -63,6 +63,9 @@ pub struct RunRequest {
     /// Go to this state instead of to a terminal one: the run plans its way there over the
     /// known transitions and ends when the state is recognised (`goto`).
     pub goal: Option<String>,
+    /// Where the skills that `use_skill` actions name are (default: `skills/` beside the
+    /// workflow's folder, or inside it).
+    pub skills_dir: Option<PathBuf>,
 }
 
 impl RunRequest {
@@ -80,6 +83,7 @@ impl RunRequest {
             advisor: None,
             resume: false,
             goal: None,
+            skills_dir: None,
         }
     }
 

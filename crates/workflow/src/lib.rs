@@ -14,6 +14,7 @@ pub mod model;
 pub mod params;
 mod preserve;
 pub mod selector;
+pub mod skills;
 pub mod span;
 pub mod variables;
 mod validate;

@@ -575,9 +575,10 @@ impl Action {
         )
     }
 
-    /// Whether the action needs a page (`wait` needs neither a page nor a desktop).
+    /// Whether the action needs a page (`wait` needs neither a page nor a desktop, and a
+    /// skill needs what its own states do).
     pub fn is_browser(&self) -> bool {
-        !self.is_desktop() && !matches!(self, Action::Wait { .. })
+        !self.is_desktop() && !matches!(self, Action::Wait { .. } | Action::UseSkill { .. })
     }
 
     /// The window a desktop action is aimed at, if any.

@@ -335,6 +335,9 @@ impl Workflow {
                     check_strings(check, state_path.key(key).index(ci), &mut out);
                 }
             }
+            if let Some(terminal) = &mut state.terminal {
+                out.push((state_path.key("terminal").key("message"), &mut terminal.message));
+            }
             for (ai, action) in state.actions.iter_mut().enumerate() {
                 let path = state_path.key("actions").index(ai);
                 let (target, strings): (Option<&mut crate::model::Target>, Vec<(&str, &mut String)>) = match action {

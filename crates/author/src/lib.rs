@@ -8,9 +8,11 @@
 
 mod checks;
 mod compile;
+mod frontmatter;
 mod literals;
 mod merge;
 mod read;
+pub mod skill003;
 mod trajectory;
 
 pub use compile::{CompileOptions, CompileReport, Draft, compile};

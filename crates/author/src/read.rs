@@ -315,7 +315,7 @@ fn action_of(kind: &str, args: Option<&Value>) -> Option<Action> {
 
 /// A seed 003 act: element references (`e998`) resolved in the page's snapshot, else the
 /// element's label taken as its accessible name.
-fn seed_action(kind: &str, args: &[Value], label: Option<&str>, page: &Page) -> Option<Action> {
+pub(crate) fn seed_action(kind: &str, args: &[Value], label: Option<&str>, page: &Page) -> Option<Action> {
     let strings: Vec<&str> = args.iter().filter_map(Value::as_str).collect();
     let target = || -> Option<Target> {
         let by_ref = strings.first().and_then(|r| page.elements.iter().find(|e| e.id == *r));
@@ -339,6 +339,7 @@ fn seed_action(kind: &str, args: &[Value], label: Option<&str>, page: &Page) -> 
             Action::Type { target: target()?, text: last.filter(|_| strings.len() > 1)?, clear: true }
         }
         "press" | "press_key" | "key" => Action::PressKey { key: last? },
+        "enter" => Action::PressKey { key: "Enter".into() },
         "select" | "select_option" => {
             Action::SelectOption { target: target()?, value: last.filter(|_| strings.len() > 1), label: None }
         }

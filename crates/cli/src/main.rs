@@ -27,6 +27,7 @@ mod record_cmd;
 mod review_cmd;
 mod run;
 mod runs_cmd;
+mod skills_cmd;
 mod synthesize_cmd;
 mod workflow_cmds;
 
@@ -51,6 +52,8 @@ enum Command {
     /// Run a workflow once per row of a CSV or JSON Lines file, a few at a time; a second
     /// go skips the rows that succeeded.
     Batch(batch_cmd::BatchArgs),
+    /// Skills: list the skills folder, import seed 003 skill folders, export them back.
+    Skills(skills_cmd::SkillsArgs),
     /// Go to a state from wherever the page is: plan a route over the known transitions,
     /// walk it with verification, replan when the page lands elsewhere.
     Goto(run::GotoArgs),
@@ -128,6 +131,7 @@ fn main() -> ExitCode {
             Command::Review(args) => review_cmd::review(args),
             Command::Goto(args) => run::goto(args).await,
             Command::Batch(args) => batch_cmd::batch(args).await,
+            Command::Skills(args) => skills_cmd::skills(args),
             Command::Validate { files, json, strict, store } => workflow_cmds::validate(&files, json, strict, &store),
             Command::Paths(args) => graph_cmds::paths(args),
             Command::Synthesize(args) => synthesize_cmd::synthesize_state(args).await,

@@ -15,9 +15,6 @@ use crate::model::{
 use crate::span::JsonPath;
 use crate::validate::closest;
 
-/// Parameter names that hold credentials; CliGent had no secret flag, so these are
-/// treated as secret to keep them out of logs and run records.
-const SECRET_NAME_PARTS: &[&str] = &["password", "passwd", "secret", "token", "api_key", "apikey"];
 
 pub(crate) fn convert(value: &Value, fallback_name: &str, report: &mut Reporter) -> Option<Workflow> {
     let root = JsonPath::root();
@@ -92,8 +89,7 @@ fn params(value: &Value, path: &JsonPath, report: &mut Reporter) -> IndexMap<Str
                 continue;
             }
         };
-        let lower = name.to_ascii_lowercase();
-        let secret = SECRET_NAME_PARTS.iter().any(|part| lower.contains(part));
+        let secret = crate::params::names_a_secret(name);
         out.insert(name.clone(), Parameter { description: String::new(), default, secret });
     }
     out

@@ -96,6 +96,14 @@ pub fn is_plain_file_name(name: &str) -> bool {
 
 pub const MASK: &str = "••••••";
 
+/// Whether a parameter's name says it holds a credential (`password`, `api_token`…): for
+/// formats with no secret flag (CliGent, seed 003 skills), such parameters are secret.
+pub fn names_a_secret(name: &str) -> bool {
+    const PARTS: &[&str] = &["password", "passwd", "secret", "token", "api_key", "apikey"];
+    let lower = name.to_ascii_lowercase();
+    PARTS.iter().any(|part| lower.contains(part))
+}
+
 impl Params {
     /// Binds `supplied` values over the workflow's defaults.
     pub fn bind(workflow: &Workflow, supplied: &[(String, String)]) -> Result<Self, ParamError> {

@@ -1,0 +1,122 @@
+//! Skills on real Chromium and the demo site: the bundled `demo-sign-in` skill (with pre-
+//! and postconditions) used by two workflows; a seed 003 skill folder imported with
+//! `skills import`, used in place of the purchase's search, run, and exported back;
+//! mistakes in a `use_skill` reported with their place before anything runs.
+
+mod common;
+
+use common::{repo, statewright, text};
+use serde_json::{Value, json};
+
+fn states_of(runs: &std::path::Path, id: &str) -> Vec<String> {
+    let shown = statewright(&["runs", "show", id, "--json"], runs);
+    let detail: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    detail["steps"].as_array().unwrap().iter().map(|s| s["state"].as_str().unwrap().to_owned()).collect()
+}
+
+#[test]
+fn one_skill_with_pre_and_postconditions_serves_two_workflows() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    for (workflow, output) in [("workflows/demo-account.json", "account"), ("workflows/demo-orders.json", "newest_order")] {
+        let out = statewright(&["run", workflow, "--demo-site", "-p", "seed=11", "--no-review", "--json"], &runs);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{workflow}: {stderr}");
+        let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(summary["outputs"][output].is_string(), "{workflow}: {summary:#}");
+        let states = states_of(&runs, summary["run_id"].as_str().unwrap());
+        let skill_steps: Vec<&String> = states.iter().filter(|s| s.starts_with("demo-sign-in › ")).collect();
+        assert!(skill_steps.contains(&&"demo-sign-in › Login form".to_owned()), "{workflow}: {states:?}");
+        assert!(skill_steps.last().is_some_and(|s| s.ends_with("Signed in")), "{workflow}: {states:?}");
+        assert!(stderr.contains("password=\"••••••\""), "the secret argument is masked: {stderr}");
+    }
+    let db = std::fs::read(runs.join("statewright.db")).unwrap();
+    assert!(!String::from_utf8_lossy(&db).contains("correct horse"), "no record shows the password");
+}
+
+/// The purchase with its search page done by the `search-product` skill.
+fn purchase_with_skill() -> Value {
+    let mut shop: Value =
+        serde_json::from_str(&std::fs::read_to_string(repo().join("workflows/demo-shop.json")).unwrap()).unwrap();
+    let search = shop["states"].as_array_mut().unwrap().iter_mut().find(|s| s["name"] == "Search page").unwrap();
+    search["actions"] = json!([{"type": "use_skill", "skill": "search-product",
+                                "args": {"site": "{{site}}", "product": "{{product}}"}}]);
+    shop
+}
+
+#[test]
+fn a_seed_003_skill_folder_is_imported_run_and_exported() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let skills = dir.path().join("skills");
+    let fixture = repo().join("crates/cli/tests/fixtures/seed003");
+    let imported = statewright(
+        &["skills", "import", fixture.to_str().unwrap(), "--skills", skills.to_str().unwrap(), "--json"],
+        &runs,
+    );
+    assert_eq!(imported.status.code(), Some(0), "{}", text(&imported.stderr));
+    let report: Value = serde_json::from_slice(&imported.stdout).unwrap();
+    assert_eq!(report[0]["name"], "search-product");
+    assert_eq!(report[0]["actions"], 3);
+    let again = statewright(&["skills", "import", fixture.to_str().unwrap(), "--skills", skills.to_str().unwrap()], &runs);
+    assert_eq!(again.status.code(), Some(2), "an existing skill is not replaced without --force");
+    assert!(text(&again.stderr).contains("pass --force"));
+
+    // A workflow in workflows/ finds the skill in the skills/ folder beside it.
+    std::fs::create_dir_all(dir.path().join("workflows")).unwrap();
+    let workflow = dir.path().join("workflows/buy.json");
+    std::fs::write(&workflow, serde_json::to_string_pretty(&purchase_with_skill()).unwrap()).unwrap();
+    let args = ["run", workflow.to_str().unwrap(), "--demo-site", "-p", "seed=2", "-p", "product=Cast iron skillet"];
+    let out = statewright(&[&args[..], &["--no-review", "--json"]].concat(), &runs);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["end_state"], "Order confirmed", "{stderr}");
+    assert!(states_of(&runs, summary["run_id"].as_str().unwrap()).contains(&"search-product › Steps".to_owned()));
+    assert!(stderr.contains("use_skill search-product"), "{stderr}");
+
+    let listed = statewright(&["skills", "list", "--skills", skills.to_str().unwrap(), "--json"], &runs);
+    let listed: Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(listed[0]["parameters"]["product"]["default"], "Stainless steel kettle");
+
+    let out_dir = dir.path().join("exported");
+    let exported = statewright(
+        &["skills", "export", "search-product", "--skills", skills.to_str().unwrap(), "--to", out_dir.to_str().unwrap()],
+        &runs,
+    );
+    assert_eq!(exported.status.code(), Some(0), "{}", text(&exported.stderr));
+    let actions: Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("001-search-product/actions.json")).unwrap()).unwrap();
+    assert_eq!(actions[1]["element_role"], "option");
+    assert_eq!(actions[1]["element_label"], "{{product}}");
+}
+
+#[test]
+fn a_use_skill_mistake_is_reported_in_place_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    std::fs::create_dir_all(dir.path().join("workflows")).unwrap();
+    std::fs::create_dir_all(dir.path().join("skills")).unwrap();
+    std::fs::copy(repo().join("skills/demo-sign-in.json"), dir.path().join("skills/demo-sign-in.json")).unwrap();
+    let mut account: Value =
+        serde_json::from_str(&std::fs::read_to_string(repo().join("workflows/demo-account.json")).unwrap()).unwrap();
+    let login = account["states"].as_array_mut().unwrap().iter_mut().find(|s| s["name"] == "Login page").unwrap();
+    login["actions"][0]["args"] = json!({"site": "{{site}}", "user": "{{username}}"});
+    let file = dir.path().join("workflows/account.json");
+    std::fs::write(&file, serde_json::to_string_pretty(&account).unwrap()).unwrap();
+
+    for command in [vec!["validate", file.to_str().unwrap()], vec!["run", file.to_str().unwrap(), "--demo-site"]] {
+        let out = statewright(&command, &runs);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{command:?}: {stderr}");
+        assert!(stderr.contains("skill `demo-sign-in` has no parameter `user`"), "{stderr}");
+        assert!(stderr.contains("skill `demo-sign-in` needs the argument `password`"), "{stderr}");
+        assert!(stderr.contains("account.json:"), "names the file with line and column: {stderr}");
+    }
+    assert!(!runs.join("statewright.db").exists() || states_is_empty(&runs), "no run was started");
+}
+
+fn states_is_empty(runs: &std::path::Path) -> bool {
+    let listed = statewright(&["runs", "list", "--json"], runs);
+    serde_json::from_slice::<Value>(&listed.stdout).map(|v| v.as_array().is_none_or(Vec::is_empty)).unwrap_or(true)
+}

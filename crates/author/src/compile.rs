@@ -303,7 +303,7 @@ fn same_acts(a: &[&Act], b: &[&Act]) -> bool {
 }
 
 /// Same origin and path, query and fragment aside.
-fn same_place(a: &str, b: &str) -> bool {
+pub(crate) fn same_place(a: &str, b: &str) -> bool {
     let place = |u: &str| {
         u.split(['?', '#']).next().unwrap_or("").trim_end_matches("/index.html").trim_end_matches('/').to_owned()
     };
@@ -319,7 +319,7 @@ fn similarity(a: &Page, b: &Page) -> f64 {
 
 /// Open-then-close pairs: two clicks on the same place where the second page shows what the
 /// first click opened and the page after the second is the page before the first again.
-fn drop_undo_pairs(pages: &mut Vec<Page>) -> usize {
+pub(crate) fn drop_undo_pairs(pages: &mut Vec<Page>) -> usize {
     let mut dropped = 0;
     let mut i = 0;
     while i + 2 < pages.len() {
@@ -390,7 +390,7 @@ fn action_of(act: &Act, page: &Page, literals: &mut Literals, secrets: &mut BTre
 }
 
 /// The target itself unless it counts positions and an alternative does not.
-fn stablest(target: &Target, alternatives: &[Target]) -> Target {
+pub(crate) fn stablest(target: &Target, alternatives: &[Target]) -> Target {
     let positional =
         |t: &Target| t.nth.is_some() || t.css.as_deref().is_some_and(|c| c.contains(":nth") || c.contains(" > "));
     if !positional(target) {
@@ -416,7 +416,7 @@ fn template_check(mut check: Check, literals: &mut Literals) -> Check {
 }
 
 /// A secret parameter's name from its field: `password`, `pin`, else `secret`.
-fn secret_name(page: &Page, act: &Act) -> String {
+pub(crate) fn secret_name(page: &Page, act: &Act) -> String {
     let label = page.element_of(act).map(|e| if e.name.is_empty() { e.placeholder.clone() } else { e.name.clone() });
     let name: String = label
         .unwrap_or_default()

@@ -11,11 +11,13 @@ mod compile;
 mod frontmatter;
 mod literals;
 mod merge;
+mod mine;
 mod read;
 pub mod skill003;
 mod trajectory;
 
 pub use compile::{CompileOptions, CompileReport, Draft, compile};
 pub use merge::{MergeReport, merge};
+pub use mine::{MineOptions, MineReport, Proposal, mine};
 pub use read::{RECORDING, ReadError, from_folder, from_run};
 pub use trajectory::{Act, Element, Ending, Page, Trajectory, normalize};

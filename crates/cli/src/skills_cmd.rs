@@ -1,5 +1,5 @@
 //! `statewright skills`: the skills folder listed, seed 003 skill folders imported into it,
-//! and skills exported back to seed 003's format.
+//! skills exported back to seed 003's format, and skills mined from successful runs.
 
 use std::path::{Path, PathBuf};
 
@@ -36,6 +36,32 @@ enum SkillsCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Propose skills from successful runs (two or more agreeing); write the accepted ones.
+    Mine {
+        /// Runs (ids or unique prefixes), at least two.
+        #[arg(required = true, num_args = 2..)]
+        runs: Vec<String>,
+        /// How many of the runs must do the same thing for it to be proposed.
+        #[arg(long, default_value_t = 2)]
+        min_runs: usize,
+        /// Write this proposal into the skills folder (repeatable).
+        #[arg(long, value_name = "NAME")]
+        accept: Vec<String>,
+        /// Write every proposal.
+        #[arg(long, conflicts_with = "accept")]
+        accept_all: bool,
+        /// Replace skills of the same name already in the folder.
+        #[arg(long)]
+        force: bool,
+        #[command(flatten)]
+        folder: Folder,
+        #[arg(long, env = "STATEWRIGHT_RUNS_DIR", default_value = "runs")]
+        runs_dir: PathBuf,
+        #[arg(long, env = "STATEWRIGHT_DB", value_name = "FILE")]
+        db: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Write skills as seed 003 skill folders (NNN-name/SKILL.md + actions.json) under --to.
     Export {
         #[arg(required = true)]
@@ -61,6 +87,11 @@ pub fn skills(args: SkillsArgs) -> u8 {
         SkillsCommand::List { folder, json } => (list(&folder.dir), json),
         SkillsCommand::Import { source, folder, force, json } => (import(&source, &folder.dir, force), json),
         SkillsCommand::Export { names, to, folder, json } => (export(&names, &folder.dir, &to), json),
+        SkillsCommand::Mine { runs, min_runs, accept, accept_all, force, folder, runs_dir, db, json } => {
+            let db = db.unwrap_or_else(|| statewright_store::Store::default_path(&runs_dir));
+            let choice = Accept { names: accept, all: accept_all, force };
+            (mine(&runs, min_runs, &db, &choice, &folder.dir), json)
+        }
     };
     match result {
         Ok((report, text)) => {
@@ -151,4 +182,64 @@ fn export(names: &[String], dir: &Path, to: &Path) -> Outcome {
         report.push(json!({"name": name, "folder": folder}));
     }
     Ok((json!(report), text))
+}
+
+/// Which proposals to write.
+struct Accept {
+    names: Vec<String>,
+    all: bool,
+    force: bool,
+}
+
+fn mine(runs: &[String], min_runs: usize, db: &Path, accept: &Accept, dir: &Path) -> Outcome {
+    let store = statewright_store::Store::open(db).map_err(|e| format!("{}: {e}", db.display()))?;
+    let mut trajectories = Vec::new();
+    for prefix in runs {
+        let id = store.resolve_run(prefix).map_err(|e| e.to_string())?;
+        trajectories.push(statewright_author::from_run(&store, &id).map_err(|e| format!("run {id}: {e}"))?);
+    }
+    let options = statewright_author::MineOptions { min_runs, ..Default::default() };
+    let report = statewright_author::mine(&trajectories, &options);
+    let names: Vec<&str> = report.proposals.iter().map(|p| p.skill.name.as_str()).collect();
+    if let Some(unknown) = accept.names.iter().find(|n| !names.contains(&n.as_str())) {
+        return Err(format!("no proposal named `{unknown}` (proposed: {})", names.join(", ")));
+    }
+    let chosen: Vec<&statewright_author::Proposal> = report
+        .proposals
+        .iter()
+        .filter(|p| accept.all || accept.names.contains(&p.skill.name))
+        .collect();
+    let target = |name: &str| statewright_workflow::skills::skill_file(dir, name);
+    if !accept.force && let Some(taken) = chosen.iter().map(|p| target(&p.skill.name)).find(|f| f.exists()) {
+        return Err(format!("{} exists already; pass --force to replace it", taken.display()));
+    }
+    let mut text = String::new();
+    for note in &report.skipped {
+        text.push_str(&format!("skipped {note}\n"));
+    }
+    for proposal in &report.proposals {
+        let skill = &proposal.skill;
+        let params: Vec<&str> = skill.parameters.keys().map(String::as_str).collect();
+        text.push_str(&format!("{}({}) · from {}\n", skill.name, params.join(", "), proposal.runs.join(", ")));
+        for action in skill.states.iter().flat_map(|s| &s.actions) {
+            text.push_str(&format!("    {action}\n"));
+        }
+    }
+    if report.proposals.is_empty() {
+        text.push_str(&format!("no skill: no segment of {min_runs} or more of these runs agrees\n"));
+    }
+    let mut written = Vec::new();
+    if !chosen.is_empty() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    for proposal in chosen {
+        let file = target(&proposal.skill.name);
+        std::fs::write(&file, to_native_json(&proposal.skill)).map_err(|e| format!("{}: {e}", file.display()))?;
+        text.push_str(&format!("wrote {}\n", file.display()));
+        written.push(file);
+    }
+    if written.is_empty() && !report.proposals.is_empty() {
+        text.push_str("nothing written: accept proposals with --accept NAME or --accept-all\n");
+    }
+    Ok((json!({"proposals": report.proposals, "skipped": report.skipped, "written": written}), text))
 }

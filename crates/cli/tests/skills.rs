@@ -120,3 +120,54 @@ fn states_is_empty(runs: &std::path::Path) -> bool {
     let listed = statewright(&["runs", "list", "--json"], runs);
     serde_json::from_slice::<Value>(&listed.stdout).map(|v| v.as_array().is_none_or(Vec::is_empty)).unwrap_or(true)
 }
+
+#[test]
+fn skills_are_mined_where_two_successful_runs_agree_and_written_when_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let skills = dir.path().join("skills");
+    let mut ids = Vec::new();
+    // Two purchases of different products, and one that fails at the login.
+    for (seed, product, password) in [
+        ("3", "Cast iron skillet", "correct horse battery staple"),
+        ("8", "Stainless steel kettle", "correct horse battery staple"),
+        ("5", "Cast iron skillet", "wrong"),
+    ] {
+        let param = |name: &str, value: &str| format!("{name}={value}");
+        let (seed, product, password) = (param("seed", seed), param("product", product), param("password", password));
+        let args = ["run", "workflows/demo-shop.json", "--demo-site", "-p", &seed, "-p", &product, "-p", &password];
+        let out = statewright(&[&args[..], &["--no-review", "--json"]].concat(), &runs);
+        let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+        ids.push(summary["run_id"].as_str().unwrap().to_owned());
+    }
+    let mine = |extra: &[&str]| {
+        let mut args = vec!["skills", "mine", &ids[0], &ids[1], &ids[2], "--skills", skills.to_str().unwrap()];
+        args.extend(extra);
+        statewright(&args, &runs)
+    };
+    let out = mine(&["--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(report["skipped"][0].as_str().unwrap().contains("not a successful run"), "{report:#}");
+    let proposals = report["proposals"].as_array().unwrap();
+    let search = proposals.iter().find(|p| p["skill"]["name"] == "search-product").expect("the search is proposed");
+    assert_eq!(search["runs"].as_array().unwrap().len(), 2, "from both successful runs");
+    let actions = &search["skill"]["states"][0]["actions"];
+    assert_eq!(actions[0]["text"], "{{product}}", "what was typed is a variable: {actions:#}");
+    assert_eq!(actions[1]["target"]["name"], "{{product}}", "so is the suggestion named after it");
+    assert!(actions[3]["target"]["xpath"].as_str().unwrap().contains("'{{product}}'"), "and the card found by it");
+    assert_eq!(search["skill"]["skill"]["pre"][0]["value"], "{{site}}/search.html");
+    let login = proposals.iter().find(|p| p["skill"]["name"] == "login-username").unwrap();
+    assert_eq!(login["skill"]["parameters"]["password"]["secret"], true);
+    assert!(login["skill"]["parameters"]["password"].get("default").is_none(), "no secret is written");
+    assert!(!skills.exists(), "nothing is written before it is accepted");
+
+    let unknown = mine(&["--accept", "nothing-like-it"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(text(&unknown.stderr).contains("no proposal named `nothing-like-it`"));
+    let accepted = mine(&["--accept", "search-product"]);
+    assert_eq!(accepted.status.code(), Some(0), "{}", text(&accepted.stderr));
+    let written = statewright_workflow::load_file(&skills.join("search-product.json")).unwrap().workflow;
+    assert!(written.skill.is_some() && written.parameters.contains_key("product"));
+    assert_eq!(std::fs::read_dir(&skills).unwrap().count(), 1, "only the accepted proposal");
+}

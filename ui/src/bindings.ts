@@ -59,6 +59,11 @@ export type Action = {
    * without groups) is kept. Only for `text`, `attribute` and `value`. */
   pattern?: string | null;
 } | {
+  type: "use_skill";
+  skill: string;
+  args?: Record<string, string>;
+  outputs?: Record<string, string>;
+} | {
   type: "save_html";
   filename: string;
 } | {
@@ -914,6 +919,18 @@ export type SelectorKind = "css" | "xpath";
 
 export type Severity = "error" | "warning";
 
+/** What makes a workflow a skill (seed 003's `url_start`, `url_end` and expectations): a
+ * skill runs from where its preconditions hold to a success terminal, after which its
+ * postconditions must hold. Its parameters are its arguments, its variables its outputs. */
+export type Skill = {
+  /** Checks that must hold on the page before the skill starts. */
+  pre?: Check[];
+  /** Checks that must hold once it has ended. */
+  post?: Check[];
+  /** Where it came from (an imported folder, the runs it was mined from), for people. */
+  source?: string;
+};
+
 export type State = {
   name: string;
   description?: string;
@@ -1020,6 +1037,8 @@ export type Workflow = {
   /** Named inputs, referenced as `{{name}}` in URLs, text, selectors and check values. */
   parameters?: Record<string, Parameter>;
   config?: Config;
+  /** Present on a skill: a sub-workflow that others run with a `use_skill` action. */
+  skill?: Skill | null;
   /** States in priority order: when several match, the first one wins. */
   states: State[];
 };
@@ -1040,4 +1059,6 @@ export type WorkflowEntry = {
   modified_ms: number;
   /** Why the file cannot be opened in the editor, if it cannot. */
   error?: string | null;
+  /** A file of the skills folder (its id starts with `skills/`). */
+  skill: boolean;
 };

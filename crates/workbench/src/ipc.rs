@@ -17,6 +17,8 @@ pub struct WorkflowEntry {
     pub modified_ms: i64,
     /// Why the file cannot be opened in the editor, if it cannot.
     pub error: Option<String>,
+    /// A file of the skills folder (its id starts with `skills/`).
+    pub skill: bool,
 }
 
 /// A workflow file as the editor opens it.

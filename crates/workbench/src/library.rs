@@ -1,7 +1,9 @@
-//! The workflows folder: the files the editor lists, opens and writes.
+//! The workflows folder, and the skills folder beside it: the files the editor lists,
+//! opens and writes.
 //!
-//! Ids are file names inside the folder and never paths, so no command can reach outside
-//! it. Saving writes the native format with stable field order through a temporary file
+//! Ids are file names inside the workflows folder (`demo-shop.json`), or inside the skills
+//! folder behind the one prefix `skills/` (`skills/demo-sign-in.json`), and never paths, so
+//! no command can reach outside them. Saving writes the native format with stable field order through a temporary file
 //! and a rename, so a crash never leaves half a workflow, and refuses to overwrite a file
 //! that changed on disk since it was opened unless asked to.
 
@@ -19,7 +21,12 @@ use crate::{Error, Result};
 
 pub struct Library {
     dir: PathBuf,
+    /// `skills/` beside the workflows folder: where `use_skill` finds skills.
+    skills: PathBuf,
 }
+
+/// The id prefix of files in the skills folder.
+const SKILLS: &str = "skills/";
 
 /// The hex SHA-256 of a file's bytes.
 pub fn content_hash(bytes: &[u8]) -> String {
@@ -60,26 +67,47 @@ impl Library {
     pub fn new(dir: impl Into<PathBuf>) -> Self {
         let dir = dir.into();
         // Absolute, so paths reported by the watcher compare equal to ours.
-        Self { dir: std::fs::canonicalize(&dir).unwrap_or(dir) }
+        let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
+        let skills = dir.parent().map_or_else(|| dir.join("skills"), |p| p.join("skills"));
+        Self { skills: std::fs::canonicalize(&skills).unwrap_or(skills), dir }
     }
 
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
-    /// The id of a path inside the folder, if it is a workflow file there.
+    /// The skills folder (it may not exist yet).
+    pub fn skills_dir(&self) -> &Path {
+        &self.skills
+    }
+
+    /// The id of a path inside either folder, if it is a workflow or skill file there.
     pub fn id_of(&self, path: &Path) -> Option<String> {
         let name = path.file_name()?.to_str()?;
-        let inside = path.parent() == Some(self.dir.as_path());
-        (inside && name.ends_with(".json") && !name.starts_with('.')).then(|| name.to_owned())
+        let file = name.ends_with(".json") && !name.starts_with('.');
+        let parent = path.parent()?;
+        match () {
+            _ if file && parent == self.dir => Some(name.to_owned()),
+            _ if file && parent == self.skills => Some(format!("{SKILLS}{name}")),
+            _ => None,
+        }
     }
 
     fn path(&self, id: &str) -> Result<PathBuf> {
-        let plain = id.ends_with(".json") && !id.starts_with('.') && !id.contains(['/', '\\']);
+        let (dir, name) = match id.strip_prefix(SKILLS) {
+            Some(name) => (&self.skills, name),
+            None => (&self.dir, id),
+        };
+        let plain = name.ends_with(".json") && !name.starts_with('.') && !name.contains(['/', '\\']);
         if !plain {
             return Err(Error::NotFound(id.to_owned()));
         }
-        Ok(self.dir.join(id))
+        Ok(dir.join(name))
+    }
+
+    /// `new_name` in the same folder as `id`.
+    fn sibling(id: &str, new_name: String) -> String {
+        if id.starts_with(SKILLS) { format!("{SKILLS}{new_name}") } else { new_name }
     }
 
     /// The path of an existing workflow file, for running it.
@@ -95,15 +123,19 @@ impl Library {
         Ok(path)
     }
 
+    /// The workflows, then the skills (a missing skills folder has none).
     pub fn list(&self) -> Result<Vec<WorkflowEntry>> {
         let mut entries = Vec::new();
-        for item in std::fs::read_dir(&self.dir)? {
+        let skills = std::fs::read_dir(&self.skills).into_iter().flatten();
+        for item in std::fs::read_dir(&self.dir)?.chain(skills) {
             let path = item?.path();
             if let Some(id) = self.id_of(&path) {
                 entries.push(self.entry(&id)?);
             }
         }
-        entries.sort_by(|a, b| a.name.to_lowercase().cmp(&b.name.to_lowercase()).then(a.id.cmp(&b.id)));
+        entries.sort_by(|a, b| {
+            (a.skill, a.name.to_lowercase()).cmp(&(b.skill, b.name.to_lowercase())).then(a.id.cmp(&b.id))
+        });
         Ok(entries)
     }
 
@@ -115,7 +147,8 @@ impl Library {
             .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
             .map_or(0, |d| d.as_millis() as i64);
         let opened = self.open(id)?;
-        let stem = id.trim_end_matches(".json").to_owned();
+        let stem = id.trim_start_matches(SKILLS).trim_end_matches(".json").to_owned();
+        let skill = id.starts_with(SKILLS);
         Ok(match opened.workflow {
             Some(wf) => WorkflowEntry {
                 id: id.to_owned(),
@@ -123,10 +156,11 @@ impl Library {
                 states: wf.states.len() as u32,
                 modified_ms,
                 error: None,
+                skill,
             },
             None => {
                 let error = opened.diagnostics.first().map(|d| d.message.clone());
-                WorkflowEntry { id: id.to_owned(), name: stem, states: 0, modified_ms, error }
+                WorkflowEntry { id: id.to_owned(), name: stem, states: 0, modified_ms, error, skill }
             }
         })
     }
@@ -138,13 +172,16 @@ impl Library {
         let bytes = std::fs::read(&path)?;
         let hash = content_hash(&bytes);
         let text = String::from_utf8_lossy(&bytes);
-        let stem = id.trim_end_matches(".json");
+        let stem = id.trim_start_matches(SKILLS).trim_end_matches(".json");
         let checked = load_str(&text, id, stem);
-        let (workflow, diagnostics) = match checked {
+        let (workflow, mut diagnostics) = match checked {
             Ok(loaded) => (Some(loaded.workflow), loaded.warnings.0),
             // Structurally a workflow but semantically wrong: open it to be fixed.
             Err(diagnostics) => (serde_json::from_str::<Workflow>(&text).ok(), diagnostics.0),
         };
+        if let Some(workflow) = &workflow {
+            diagnostics.extend(self.skill_problems(workflow, &path));
+        }
         Ok(OpenedWorkflow { id: id.to_owned(), workflow, hash, diagnostics })
     }
 
@@ -153,8 +190,23 @@ impl Library {
         let text = serde_json::to_string_pretty(workflow).unwrap_or_default();
         let name = workflow.get("name").and_then(Value::as_str).unwrap_or("workflow");
         match load_str(&text, name, name) {
-            Ok(loaded) => loaded.warnings.0,
+            Ok(loaded) => {
+                let mut found = loaded.warnings.0;
+                found.extend(self.skill_problems(&loaded.workflow, Path::new(name)));
+                found
+            }
             Err(diagnostics) => diagnostics.0,
+        }
+    }
+
+    /// What is wrong with the workflow's `use_skill` actions, against the skills folder.
+    fn skill_problems(&self, workflow: &Workflow, file: &Path) -> Vec<Diagnostic> {
+        if workflow.skills_used().is_empty() {
+            return Vec::new();
+        }
+        match statewright_workflow::skills::load_skills(workflow, file, Some(&self.skills)) {
+            Ok(_) => Vec::new(),
+            Err(problems) => problems.0,
         }
     }
 
@@ -220,12 +272,12 @@ impl Library {
     pub fn duplicate(&self, id: &str, name: &str) -> Result<WorkflowEntry> {
         let mut wf = self.open(id)?.workflow.ok_or_else(|| Error::Invalid(format!("`{id}` is not a workflow")))?;
         wf.name = name.trim().to_owned();
-        self.create_file(&file_name_for(name)?, &wf)
+        self.create_file(&Self::sibling(id, file_name_for(name)?), &wf)
     }
 
     /// Renames a workflow: its `name` and its file.
     pub fn rename(&self, id: &str, name: &str) -> Result<WorkflowEntry> {
-        let new_id = file_name_for(name)?;
+        let new_id = Self::sibling(id, file_name_for(name)?);
         let old_path = self.existing(id)?;
         let mut wf = self.open(id)?.workflow.ok_or_else(|| Error::Invalid(format!("`{id}` is not a workflow")))?;
         wf.name = name.trim().to_owned();

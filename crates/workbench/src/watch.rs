@@ -20,6 +20,7 @@ pub fn watch(
     on_change: impl Fn(WorkflowChange) + Send + 'static,
 ) -> crate::Result<WorkflowWatcher> {
     let dir = library.dir().to_path_buf();
+    let skills = library.skills_dir().to_path_buf();
     let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
         let Ok(event) = res else { return };
         if matches!(event.kind, EventKind::Access(_)) {
@@ -32,5 +33,9 @@ pub fn watch(
         }
     })?;
     watcher.watch(&dir, RecursiveMode::NonRecursive)?;
+    // The skills folder too, when there is one (one made later is seen after a restart).
+    if skills.is_dir() {
+        watcher.watch(&skills, RecursiveMode::NonRecursive)?;
+    }
     Ok(WorkflowWatcher { _watcher: watcher })
 }

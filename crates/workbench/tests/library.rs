@@ -7,10 +7,24 @@ use std::time::Duration;
 use serde_json::json;
 use statewright_workbench::{Error, Library, watch};
 
-fn library() -> (tempfile::TempDir, Library) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let lib = Library::new(dir.path());
-    (dir, lib)
+/// A library over `workflows/` in a fresh folder (its skills go to `skills/` beside it).
+fn library() -> (Folder, Library) {
+    let root = tempfile::tempdir().expect("temp dir");
+    let dir = root.path().join("workflows");
+    std::fs::create_dir(&dir).expect("workflows folder");
+    let lib = Library::new(&dir);
+    (Folder { _root: root, dir }, lib)
+}
+
+struct Folder {
+    _root: tempfile::TempDir,
+    dir: std::path::PathBuf,
+}
+
+impl Folder {
+    fn path(&self) -> &std::path::Path {
+        &self.dir
+    }
 }
 
 #[test]
@@ -116,4 +130,33 @@ fn the_watcher_reports_files_written_by_another_program() {
     let change = rx.recv_timeout(Duration::from_secs(5)).expect("a change is reported");
     assert_eq!(change.id, "other.json");
     assert!(!change.removed);
+}
+
+#[test]
+fn skills_beside_the_workflows_are_listed_opened_renamed_and_checked_against() {
+    let (dir, lib) = library();
+    let skills = dir.path().parent().unwrap().join("skills");
+    std::fs::create_dir(&skills).unwrap();
+    let repo = std::path::PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("../..");
+    std::fs::copy(repo.join("skills/demo-sign-in.json"), skills.join("demo-sign-in.json")).unwrap();
+    std::fs::copy(repo.join("workflows/demo-account.json"), dir.path().join("demo-account.json")).unwrap();
+
+    let listed = lib.list().unwrap();
+    let ids: Vec<(&str, bool)> = listed.iter().map(|e| (e.id.as_str(), e.skill)).collect();
+    assert_eq!(ids, [("demo-account.json", false), ("skills/demo-sign-in.json", true)], "workflows first");
+    let opened = lib.open("skills/demo-sign-in.json").unwrap();
+    assert!(opened.workflow.unwrap().skill.is_some());
+    assert!(lib.open("demo-account.json").unwrap().diagnostics.is_empty(), "its skill is found");
+
+    let renamed = lib.rename("skills/demo-sign-in.json", "sign in").unwrap();
+    assert_eq!(renamed.id, "skills/sign-in.json", "a skill stays in the skills folder");
+    assert!(skills.join("sign-in.json").is_file());
+    let broken = lib.open("demo-account.json").unwrap().diagnostics;
+    assert!(
+        broken.iter().any(|d| d.message.contains("there is no skill `demo-sign-in`") && d.path.ends_with(".skill")),
+        "{broken:?}"
+    );
+    for id in ["skills/../demo-account.json", "skills/x/y.json", "skills/.hidden.json", "skill/demo.json"] {
+        assert!(matches!(lib.open(id), Err(Error::NotFound(_))), "{id}");
+    }
 }

@@ -131,7 +131,9 @@ fn unquote(text: &str, line: usize) -> Result<String, String> {
                 let c = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32);
                 out.push(c.ok_or_else(|| format!("line {line}: bad escape \\u{hex}"))?);
             }
-            other => return Err(format!("line {line}: unknown escape \\{}", other.map(String::from).unwrap_or_default())),
+            other => {
+                return Err(format!("line {line}: unknown escape \\{}", other.map(String::from).unwrap_or_default()));
+            }
         }
     }
     Ok(out)

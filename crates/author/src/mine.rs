@@ -46,6 +46,13 @@ pub struct MineReport {
     pub skipped: Vec<String>,
 }
 
+/// A segment several runs did, the runs doing it and where each of them went next.
+struct Agreement {
+    segment: Segment,
+    runs: Vec<String>,
+    nexts: Vec<Option<String>>,
+}
+
 /// One segment of one run: its place, what was done, and where it led.
 struct Segment {
     place: String,
@@ -57,9 +64,8 @@ struct Segment {
 
 pub fn mine(runs: &[Trajectory], options: &MineOptions) -> MineReport {
     let mut report = MineReport::default();
-    // Segments by what they do (their place and templated actions), with the runs doing it
-    // and where each led.
-    let mut agreed: BTreeMap<String, (Segment, Vec<String>, Vec<Option<String>>)> = BTreeMap::new();
+    // Segments by what they do (their place and templated actions).
+    let mut agreed: BTreeMap<String, Agreement> = BTreeMap::new();
     for run in runs {
         if run.ending != Ending::Succeeded {
             report.skipped.push(format!("{}: not a successful run", run.source));
@@ -68,15 +74,17 @@ pub fn mine(runs: &[Trajectory], options: &MineOptions) -> MineReport {
         for segment in segments(run).into_iter().filter(|s| s.actions.len() >= options.min_actions) {
             let key = serde_json::to_string(&(&segment.place, &segment.actions)).unwrap_or_default();
             let next = segment.next.clone();
-            let entry = agreed.entry(key).or_insert_with(|| (segment, Vec::new(), Vec::new()));
-            if !entry.1.contains(&run.source) {
-                entry.1.push(run.source.clone());
-                entry.2.push(next);
+            let entry = agreed.entry(key).or_insert_with(|| Agreement { segment, runs: Vec::new(), nexts: Vec::new() });
+            if !entry.runs.contains(&run.source) {
+                entry.runs.push(run.source.clone());
+                entry.nexts.push(next);
             }
         }
     }
     let mut names: Vec<String> = Vec::new();
-    for (mut segment, sources, nexts) in agreed.into_values().filter(|(_, runs, _)| runs.len() >= options.min_runs.max(1)) {
+    for Agreement { mut segment, runs: sources, nexts } in
+        agreed.into_values().filter(|a| a.runs.len() >= options.min_runs.max(1))
+    {
         // Where it leads is a postcondition only when every run went there (a page some
         // runs see in between, like an interstitial, is no landmark).
         segment.next = nexts.iter().all(|n| *n == nexts[0]).then(|| nexts[0].clone()).flatten();
@@ -142,7 +150,8 @@ fn segment(place: String, next: Option<&str>, acts: &[(&Page, usize)], literals:
                 }
                 for field in [&mut target.css, &mut target.xpath].into_iter().flatten() {
                     for quote in ['\'', '"'] {
-                        *field = field.replace(&format!("{quote}{value}{quote}"), &format!("{quote}{reference}{quote}"));
+                        *field =
+                            field.replace(&format!("{quote}{value}{quote}"), &format!("{quote}{reference}{quote}"));
                     }
                 }
             }
@@ -207,9 +216,10 @@ fn describe(page: &Page, act: &crate::trajectory::Act) -> String {
 fn segment_name(segment: &Segment) -> String {
     let page = strip_query(&segment.place).trim_end_matches('/').rsplit('/').next().unwrap_or("page");
     let page = page.split('.').next().filter(|p| !p.is_empty() && !p.contains("{{")).unwrap_or("page");
-    let first = segment.actions.first().and_then(Action::target).and_then(|t| {
-        t.name.clone().or_else(|| t.text.clone()).or_else(|| t.css.clone()).or_else(|| t.role.clone())
-    });
+    let first =
+        segment.actions.first().and_then(Action::target).and_then(|t| {
+            t.name.clone().or_else(|| t.text.clone()).or_else(|| t.css.clone()).or_else(|| t.role.clone())
+        });
     let words = format!("{page} {}", first.unwrap_or_default());
     let mut name = String::new();
     for c in words.chars() {

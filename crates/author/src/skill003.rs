@@ -82,7 +82,8 @@ fn import_one(folder: &Path) -> Result<Workflow, SkillError> {
     let (front, body) =
         frontmatter::split(&text).ok_or_else(|| error(&md, "no front matter (a block between `---` lines)"))?;
     let yaml = frontmatter::parse(front).map_err(|e| error(&md, e))?;
-    let written = yaml.str("name").filter(|n| !n.is_empty()).ok_or_else(|| error(&md, "the front matter has no `name`"))?;
+    let written =
+        yaml.str("name").filter(|n| !n.is_empty()).ok_or_else(|| error(&md, "the front matter has no `name`"))?;
     let name = slug(written);
     if !is_skill_name(&name) {
         return Err(error(&md, format!("`{written}` cannot be made a skill name")));
@@ -103,11 +104,13 @@ fn import_one(folder: &Path) -> Result<Workflow, SkillError> {
         return Err(error(&path, "no actions"));
     }
 
-    let url = |key: &str| yaml.str(key).filter(|u| !u.is_empty()).map(|u| Check::Url {
-        mode: UrlMatch::Prefix,
-        value: u.to_owned(),
-        negate: false,
-    });
+    let url = |key: &str| {
+        yaml.str(key).filter(|u| !u.is_empty()).map(|u| Check::Url {
+            mode: UrlMatch::Prefix,
+            value: u.to_owned(),
+            negate: false,
+        })
+    };
     let pre: Vec<Check> = url("url_start").into_iter().collect();
     let post: Vec<Check> = url("url_end").into_iter().collect();
     let checks = if pre.is_empty() { where_it_starts(&actions) } else { pre.clone() };
@@ -276,9 +279,10 @@ pub fn export(skill: &Workflow, id: usize, to: &Path) -> Result<PathBuf, SkillEr
             }
             front.push(format!("    description: {}", quoted(&param.description)));
             let reference = Value::String(format!("{{{{{name}}}}}"));
-            let used = entries.iter().enumerate().find_map(|(i, e)| {
-                e["args"].as_array()?.iter().position(|a| *a == reference).map(|p| (i, p))
-            });
+            let used = entries
+                .iter()
+                .enumerate()
+                .find_map(|(i, e)| e["args"].as_array()?.iter().position(|a| *a == reference).map(|p| (i, p)));
             if let Some((step, position)) = used {
                 front.push(format!("    action_index: {step}"));
                 front.push(format!("    arg_position: {position}"));
@@ -314,7 +318,9 @@ fn entry(action: &Action) -> Result<Value, String> {
     match action {
         Action::Click { .. } => element("click", vec![json!("")]),
         Action::Type { text, .. } => element("type", vec![json!(""), json!(text)]),
-        Action::SelectOption { value, label, .. } => element("select", vec![json!(""), json!(value.as_ref().or(label.as_ref()))]),
+        Action::SelectOption { value, label, .. } => {
+            element("select", vec![json!(""), json!(value.as_ref().or(label.as_ref()))])
+        }
         Action::Hover { .. } => element("hover", vec![json!("")]),
         Action::PressKey { key } if key == "Enter" => Ok(json!({"action": "enter", "args": []})),
         Action::PressKey { key } => Ok(json!({"action": "press_key", "args": [key]})),

@@ -73,7 +73,10 @@ fn a_skill_written_back_reads_as_the_same_skill() {
     let written = export(&first, 3, out.path()).unwrap();
     assert_eq!(written, out.path().join("003-enter-departure-location"));
     let md = std::fs::read_to_string(written.join("SKILL.md")).unwrap();
-    assert!(md.contains("url_start: \"https://www.google.com/travel/flights\"") && md.contains("action_index: 1"), "{md}");
+    assert!(
+        md.contains("url_start: \"https://www.google.com/travel/flights\"") && md.contains("action_index: 1"),
+        "{md}"
+    );
     let again = import(out.path()).unwrap().remove(0).skill;
     assert_eq!((&again.states, &again.parameters), (&first.states, &first.parameters));
     assert_eq!(again.skill.as_ref().unwrap().pre, first.skill.as_ref().unwrap().pre);

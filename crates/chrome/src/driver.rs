@@ -99,10 +99,9 @@ impl ChromeDriver {
             }),
             // A selector that cannot parse, or an element that can never hold what is asked.
             (false, Some("invalid_selector" | "not_a_field" | "not_a_table")) => Err(DriverError::Invalid(message())),
-            (false, reason) => Err(DriverError::NotActionable {
-                reason: reason.unwrap_or("not_found").to_owned(),
-                message: message(),
-            }),
+            (false, reason) => {
+                Err(DriverError::NotActionable { reason: reason.unwrap_or("not_found").to_owned(), message: message() })
+            }
         }
     }
 

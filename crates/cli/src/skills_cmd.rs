@@ -204,13 +204,12 @@ fn mine(runs: &[String], min_runs: usize, db: &Path, accept: &Accept, dir: &Path
     if let Some(unknown) = accept.names.iter().find(|n| !names.contains(&n.as_str())) {
         return Err(format!("no proposal named `{unknown}` (proposed: {})", names.join(", ")));
     }
-    let chosen: Vec<&statewright_author::Proposal> = report
-        .proposals
-        .iter()
-        .filter(|p| accept.all || accept.names.contains(&p.skill.name))
-        .collect();
+    let chosen: Vec<&statewright_author::Proposal> =
+        report.proposals.iter().filter(|p| accept.all || accept.names.contains(&p.skill.name)).collect();
     let target = |name: &str| statewright_workflow::skills::skill_file(dir, name);
-    if !accept.force && let Some(taken) = chosen.iter().map(|p| target(&p.skill.name)).find(|f| f.exists()) {
+    if !accept.force
+        && let Some(taken) = chosen.iter().map(|p| target(&p.skill.name)).find(|f| f.exists())
+    {
         return Err(format!("{} exists already; pass --force to replace it", taken.display()));
     }
     let mut text = String::new();

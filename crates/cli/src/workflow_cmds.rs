@@ -19,7 +19,9 @@ pub fn validate(files: &[PathBuf], json: bool, strict: bool, store: &StoreArgs) 
                 loaded.warnings.0.extend(graph_diagnostics(file, &loaded.workflow, &runs, strict));
                 if !loaded.workflow.skills_used().is_empty() {
                     let dir = statewright_workflow::skills::skills_dir_for(file);
-                    if let Err(problems) = statewright_workflow::skills::load_skills(&loaded.workflow, file, dir.as_deref()) {
+                    if let Err(problems) =
+                        statewright_workflow::skills::load_skills(&loaded.workflow, file, dir.as_deref())
+                    {
                         loaded.warnings.0.extend(problems.0);
                     }
                 }

@@ -37,13 +37,14 @@ fn the_order_history_is_read_in_every_way_and_the_newest_order_opened_through_it
     assert_eq!(out["shown_rows"], json!(table.len()), "count is a number");
     assert_eq!(out["order_count"], json!(table.len().to_string()), "the pattern's group of the summary line");
     let spent: f64 = out["spent"].as_str().unwrap().replace(',', "").parse().unwrap();
-    let total: f64 = table.iter().map(|r| r["Total"].as_str().unwrap()[1..].replace(',', "").parse::<f64>().unwrap()).sum();
+    let total: f64 =
+        table.iter().map(|r| r["Total"].as_str().unwrap()[1..].replace(',', "").parse::<f64>().unwrap()).sum();
     assert!((spent - total).abs() < 0.005, "the summary's sum is the table's: {spent} vs {total}");
     assert_eq!(out["status_filter"], "all", "a select's value");
     assert_eq!(out["newest_order"], table[0]["Order"]);
     let link = out["newest_order_link"].as_str().unwrap();
     assert_eq!(link, format!("orders.html?order={}", table[0]["Order"].as_str().unwrap()), "an attribute as written");
-    assert!(stderr.contains(&format!("navigate_to http://127.0.0.1:")) && stderr.contains(link), "{stderr}");
+    assert!(stderr.contains("navigate_to http://127.0.0.1:") && stderr.contains(link), "{stderr}");
 
     // The store has the same outputs, and each extract's value on its action.
     let id = summary["run_id"].as_str().unwrap();

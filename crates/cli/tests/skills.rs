@@ -18,7 +18,9 @@ fn states_of(runs: &std::path::Path, id: &str) -> Vec<String> {
 fn one_skill_with_pre_and_postconditions_serves_two_workflows() {
     let dir = tempfile::tempdir().unwrap();
     let runs = dir.path().join("runs");
-    for (workflow, output) in [("workflows/demo-account.json", "account"), ("workflows/demo-orders.json", "newest_order")] {
+    for (workflow, output) in
+        [("workflows/demo-account.json", "account"), ("workflows/demo-orders.json", "newest_order")]
+    {
         let out = statewright(&["run", workflow, "--demo-site", "-p", "seed=11", "--no-review", "--json"], &runs);
         let stderr = text(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "{workflow}: {stderr}");
@@ -58,7 +60,8 @@ fn a_seed_003_skill_folder_is_imported_run_and_exported() {
     let report: Value = serde_json::from_slice(&imported.stdout).unwrap();
     assert_eq!(report[0]["name"], "search-product");
     assert_eq!(report[0]["actions"], 3);
-    let again = statewright(&["skills", "import", fixture.to_str().unwrap(), "--skills", skills.to_str().unwrap()], &runs);
+    let again =
+        statewright(&["skills", "import", fixture.to_str().unwrap(), "--skills", skills.to_str().unwrap()], &runs);
     assert_eq!(again.status.code(), Some(2), "an existing skill is not replaced without --force");
     assert!(text(&again.stderr).contains("pass --force"));
 
@@ -81,12 +84,21 @@ fn a_seed_003_skill_folder_is_imported_run_and_exported() {
 
     let out_dir = dir.path().join("exported");
     let exported = statewright(
-        &["skills", "export", "search-product", "--skills", skills.to_str().unwrap(), "--to", out_dir.to_str().unwrap()],
+        &[
+            "skills",
+            "export",
+            "search-product",
+            "--skills",
+            skills.to_str().unwrap(),
+            "--to",
+            out_dir.to_str().unwrap(),
+        ],
         &runs,
     );
     assert_eq!(exported.status.code(), Some(0), "{}", text(&exported.stderr));
     let actions: Value =
-        serde_json::from_str(&std::fs::read_to_string(out_dir.join("001-search-product/actions.json")).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("001-search-product/actions.json")).unwrap())
+            .unwrap();
     assert_eq!(actions[1]["element_role"], "option");
     assert_eq!(actions[1]["element_label"], "{{product}}");
 }

@@ -28,10 +28,16 @@ pub(crate) enum StateActions {
     Preempted,
     /// Action `index` read `value` into the variable `into`: the run sets it and binds the
     /// workflow again before the next action, which may refer to it.
-    Extracted { index: usize, into: String, value: serde_json::Value },
+    Extracted {
+        index: usize,
+        into: String,
+        value: serde_json::Value,
+    },
     /// Action `index` is a `use_skill`: the run runs the skill (its `ActionFinished` comes
     /// when the skill has ended).
-    Skill { index: usize },
+    Skill {
+        index: usize,
+    },
 }
 
 /// An action that was performed (or tried), and the page element it acted on, as the
@@ -225,7 +231,10 @@ impl ActionRun<'_> {
 
 /// An `extract`'s reading narrowed by its `pattern`. A text the pattern does not match yet
 /// is retried like a target not found: the page may still be filling it in.
-fn narrowed(action: &Action, mut outcome: crate::driver::Outcome) -> Result<crate::driver::Outcome, DriverError> {
+pub(crate) fn narrowed(
+    action: &Action,
+    mut outcome: crate::driver::Outcome,
+) -> Result<crate::driver::Outcome, DriverError> {
     let Action::Extract { read, pattern, .. } = action else {
         return Ok(outcome);
     };

@@ -183,9 +183,21 @@ impl Run {
         let began = Instant::now();
         Ok(match heal(driver, &action, error, &alternatives).await {
             Healing::Healed { to, outcome } => {
+                // A healed `extract` still reads through its pattern into its variable.
+                let outcome = match crate::act::narrowed(&action, *outcome) {
+                    Ok(outcome) => outcome,
+                    Err(error) => return Ok((format!("the element was found, but {error}"), None)),
+                };
                 self.actions += 1;
                 self.emit(Event::Healed { step: self.steps, state: name, index, from, to: to.clone() });
+                let read = match (&action, &outcome.value) {
+                    (Action::Extract { into, .. }, Some(value)) => Some((into.clone(), value.clone())),
+                    _ => None,
+                };
                 self.action_run(Some(state), index).finished(index, began, 1, Some(outcome), None);
+                if let Some((into, value)) = read {
+                    self.set_variable(&into, value)?;
+                }
                 let plan = Plan::Continue { state, from: index + 1, attempt: context.attempt, resume: context.resume };
                 (format!("healed with {}", serde_json::to_string(&to).unwrap_or_default()), Some(plan))
             }

@@ -481,7 +481,10 @@ impl Run {
         if let Some(trip) = self.breakers.failed() {
             self.tripped(trip.breaker, trip.count, trip.limit, Some(self.name(state)));
         }
-        Plan::Escalate { failure, context: Context { state: Some(state), action: Some((index, error)), attempt, resume } }
+        Plan::Escalate {
+            failure,
+            context: Context { state: Some(state), action: Some((index, error)), attempt, resume },
+        }
     }
 
     /// What follows a state's actions run to the end: the run ends in a terminal state,

@@ -44,7 +44,7 @@ impl LocatorMemory {
 pub(crate) enum Healing {
     Healed {
         to: Target,
-        outcome: Outcome,
+        outcome: Box<Outcome>,
     },
     /// Nothing recorded for this action, or its error is not one healing can help.
     NotApplicable(&'static str),
@@ -81,7 +81,7 @@ pub(crate) async fn heal<D: Driver>(
         };
         *target = (*alternative).clone();
         match driver.perform(&healed, PATIENCE).await {
-            Ok(outcome) => return Healing::Healed { to: (*alternative).clone(), outcome },
+            Ok(outcome) => return Healing::Healed { to: (*alternative).clone(), outcome: Box::new(outcome) },
             Err(DriverError::Browser(e)) => return Healing::Broken(DriverError::Browser(e)),
             Err(e) => tracing::debug!(?alternative, "alternative did not work: {e}"),
         }

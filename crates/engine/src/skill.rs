@@ -22,6 +22,9 @@ const MAX_DEPTH: u32 = 8;
 
 type Attempt = Result<Result<String, DriverError>, End>;
 
+/// A `use_skill` being run: done, failed (the action's error), or the run's end.
+type SkillRun<'a> = Pin<Box<dyn Future<Output = Result<Result<(), DriverError>, End>> + Send + 'a>>;
+
 impl Run {
     /// Runs action `index` of `state`, a `use_skill`, and reports it as done or failed.
     /// Boxed: a skill's run may reach here again (a skill using a skill).
@@ -30,7 +33,7 @@ impl Run {
         driver: &'a mut D,
         state: usize,
         index: usize,
-    ) -> Pin<Box<dyn Future<Output = Result<Result<(), DriverError>, End>> + Send + 'a>> {
+    ) -> SkillRun<'a> {
         Box::pin(async move {
             let Action::UseSkill { skill, args, outputs } = self.bound.states[state].actions[index].clone() else {
                 unreachable!("use_skill is only called for use_skill actions");

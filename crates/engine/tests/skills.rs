@@ -49,9 +49,11 @@ fn caller_ending_at(use_skill: Value, home: &str) -> Workflow {
 }
 
 fn login_page() -> ScriptedDriver {
-    ScriptedDriver::new(URL)
-        .with([show("#user"), show("#go")])
-        .on("click #go", ms(0), [hide("#user"), Change::Content("#welcome".into(), "Hello, ann!".into())])
+    ScriptedDriver::new(URL).with([show("#user"), show("#go")]).on(
+        "click #go",
+        ms(0),
+        [hide("#user"), Change::Content("#welcome".into(), "Hello, ann!".into())],
+    )
 }
 
 #[tokio::test(start_paused = true)]
@@ -95,7 +97,10 @@ async fn unmet_preconditions_stop_the_skill_before_it_acts() {
     let mut driver = login_page();
     let ran = run_opts(&wf, &mut driver, with_skills(&[skill])).await;
     let error = failed_message(&ran);
-    assert!(error.contains("the preconditions of skill `sign-in` do not hold: url = \"https://elsewhere.test/\""), "{error}");
+    assert!(
+        error.contains("the preconditions of skill `sign-in` do not hold: url = \"https://elsewhere.test/\""),
+        "{error}"
+    );
     assert!(log(&driver).is_empty(), "nothing was done: {:?}", log(&driver));
 }
 
@@ -120,7 +125,7 @@ async fn a_missing_argument_an_unknown_skill_and_an_unset_output_are_clear_failu
         ),
     ];
     for (action, expected) in cases {
-        let ran = run_opts(&caller(action), &mut login_page(), with_skills(&[skill.clone()])).await;
+        let ran = run_opts(&caller(action), &mut login_page(), with_skills(std::slice::from_ref(&skill))).await;
         let error = failed_message(&ran);
         assert!(error.contains(expected), "{error}");
     }

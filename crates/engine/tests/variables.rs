@@ -47,7 +47,10 @@ async fn an_extracted_value_feeds_the_next_action_and_the_checks_of_later_states
             ),
             // Recognised only once the total was read and is large enough.
             state("Big order", json!([el("#done"), variable("total", "greater_than", "100")]), json!([])),
-            success("Small order", json!([el("#done"), variable("total", "at_most", "100"), text("order {{order_id}}")])),
+            success(
+                "Small order",
+                json!([el("#done"), variable("total", "at_most", "100"), text("order {{order_id}}")]),
+            ),
         ],
     );
     let mut driver = ScriptedDriver::new(URL)
@@ -88,7 +91,10 @@ async fn a_pattern_that_never_matches_fails_the_action_after_the_action_timeout(
     let ran = run_to_end(&wf, &mut driver).await;
     let Failure::Action { action, error, .. } = ran.failure() else { panic!("{:?}", ran.failure()) };
     assert_eq!(action, "extract");
-    assert!(error.contains(r"the pattern /#(\d+)/ does not match the text") && error.contains("being placed"), "{error}");
+    assert!(
+        error.contains(r"the pattern /#(\d+)/ does not match the text") && error.contains("being placed"),
+        "{error}"
+    );
     let tries = log(&driver).len();
     assert!((20..=60).contains(&tries), "re-read every 50 ms or so for 2 s, not in a hot loop: {tries}");
 }
@@ -138,7 +144,11 @@ async fn a_variable_check_on_an_unset_variable_fails_even_negated() {
     let wf = workflow(
         json!({ "no_states_timeout": 1 }),
         vec![
-            state("Either", json!([el("#a"), { "type": "variable", "name": "x", "value": "1", "negate": true }]), json!([])),
+            state(
+                "Either",
+                json!([el("#a"), { "type": "variable", "name": "x", "value": "1", "negate": true }]),
+                json!([]),
+            ),
             state("Reader", json!([el("#b")]), json!([extract("#b", "x", json!({}))])),
             success("Done", json!([el("#done")])),
         ],
@@ -159,9 +169,11 @@ async fn a_value_that_shows_a_secret_is_masked_in_events_outputs_and_display() {
             success("Done", json!([el("#done")])),
         ],
     }));
-    let mut driver = ScriptedDriver::new(URL)
-        .with([content("#pw", "hunter2"), show("#copy")])
-        .on("type #copy", ms(0), [hide("#pw"), show("#done")]);
+    let mut driver = ScriptedDriver::new(URL).with([content("#pw", "hunter2"), show("#copy")]).on(
+        "type #copy",
+        ms(0),
+        [hide("#pw"), show("#done")],
+    );
     let params = Params::bind(&wf, &[]).unwrap();
     let ran = run_with(&wf, &params, &mut driver, Default::default()).await;
     assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);

@@ -81,7 +81,18 @@ impl PreparedRun {
 pub async fn prepare(request: RunRequest) -> Result<PreparedRun, RunError> {
     let db = request.db_path();
     let RunRequest {
-        workflow, params, browser, demo_site, runs_dir, review, llm, advisor, resume, goal, skills_dir, ..
+        workflow,
+        params,
+        browser,
+        demo_site,
+        runs_dir,
+        review,
+        llm,
+        advisor,
+        resume,
+        goal,
+        skills_dir,
+        ..
     } = request;
     let (workflow, path, warnings) = match workflow {
         WorkflowSource::File(file) => {
@@ -255,6 +266,18 @@ fn workflow_as_run(workflow: &Workflow, params: &Params) -> String {
     value.to_string()
 }
 
+/// The skills the workflow uses (and theirs), checked against each `use_skill`.
+fn load_skills(workflow: &Workflow, path: Option<&Path>, dir: Option<PathBuf>) -> Result<Skills, RunError> {
+    if workflow.skills_used().is_empty() {
+        return Ok(Skills::default());
+    }
+    let file = path.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from(format!("{}.json", workflow.name)));
+    let dir = dir.or_else(|| statewright_workflow::skills::skills_dir_for(&file));
+    statewright_workflow::skills::load_skills(workflow, &file, dir.as_deref())
+        .map(Arc::new)
+        .map_err(|d| RunError::invalid("invalid_skill", d.to_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,16 +303,4 @@ mod tests {
         assert!(!json.contains("hunter2"), "{json}");
         assert!(json.contains("ann"), "non-secret defaults stay: {json}");
     }
-}
-
-/// The skills the workflow uses (and theirs), checked against each `use_skill`.
-fn load_skills(workflow: &Workflow, path: Option<&Path>, dir: Option<PathBuf>) -> Result<Skills, RunError> {
-    if workflow.skills_used().is_empty() {
-        return Ok(Skills::default());
-    }
-    let file = path.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from(format!("{}.json", workflow.name)));
-    let dir = dir.or_else(|| statewright_workflow::skills::skills_dir_for(&file));
-    statewright_workflow::skills::load_skills(workflow, &file, dir.as_deref())
-        .map(Arc::new)
-        .map_err(|d| RunError::invalid("invalid_skill", d.to_string()))
 }

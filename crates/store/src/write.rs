@@ -380,7 +380,9 @@ impl Store {
                 run.next_seq += 1;
                 Ok(())
             }
-            Event::RunFinished { status, end_state, outcome, message, failure, duration_ms, steps, actions, .. } => {
+            Event::RunFinished {
+                status, end_state, outcome, message, failure, duration_ms, steps, actions, ..
+            } => {
                 let outcome =
                     outcome.map(serde_json::to_value).transpose()?.and_then(|v| v.as_str().map(str::to_owned));
                 let failure = failure.as_ref().map(serde_json::to_string).transpose()?;
@@ -462,7 +464,12 @@ impl Store {
 }
 
 /// Sets one of a run's outputs: the variable `name` as last extracted.
-fn record_output(tx: &rusqlite::Connection, run_id: &str, name: &str, value: &serde_json::Value) -> rusqlite::Result<()> {
+fn record_output(
+    tx: &rusqlite::Connection,
+    run_id: &str,
+    name: &str,
+    value: &serde_json::Value,
+) -> rusqlite::Result<()> {
     let current: Option<String> = tx.query_row("SELECT outputs FROM runs WHERE id = ?1", [run_id], |row| row.get(0))?;
     let mut outputs: serde_json::Map<String, serde_json::Value> =
         current.and_then(|text| serde_json::from_str(&text).ok()).unwrap_or_default();

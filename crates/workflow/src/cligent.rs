@@ -9,12 +9,11 @@ use crate::call::{Arg, Call, Literal, parse_call};
 use crate::diagnostic::Reporter;
 use crate::load::deserialize;
 use crate::model::{
-    Action, ExtractRead, Check, Config, Direction, FORMAT_VERSION, MouseButton, Outcome, Parameter, Position, SelectorKind, State,
-    Target, Terminal, TextMatch, TitleMatch, UrlMatch, Workflow,
+    Action, Check, Config, Direction, ExtractRead, FORMAT_VERSION, MouseButton, Outcome, Parameter, Position,
+    SelectorKind, State, Target, Terminal, TextMatch, TitleMatch, UrlMatch, Workflow,
 };
 use crate::span::JsonPath;
 use crate::validate::closest;
-
 
 pub(crate) fn convert(value: &Value, fallback_name: &str, report: &mut Reporter) -> Option<Workflow> {
     let root = JsonPath::root();

@@ -62,7 +62,11 @@ impl fmt::Display for Action {
             },
             Action::UseSkill { skill, args, .. } => {
                 let args: Vec<String> = args.iter().map(|(k, v)| format!("{k}={v:?}")).collect();
-                if args.is_empty() { write!(f, "{kind} {skill}") } else { write!(f, "{kind} {skill}({})", args.join(", ")) }
+                if args.is_empty() {
+                    write!(f, "{kind} {skill}")
+                } else {
+                    write!(f, "{kind} {skill}({})", args.join(", "))
+                }
             }
             Action::SaveHtml { filename } | Action::Screenshot { filename } => write!(f, "{kind} {filename}"),
             Action::Launch { program, args } => {

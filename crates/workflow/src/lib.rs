@@ -16,8 +16,8 @@ mod preserve;
 pub mod selector;
 pub mod skills;
 pub mod span;
-pub mod variables;
 mod validate;
+pub mod variables;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};
 pub use load::{Loaded, SourceFormat, load_file, load_str};

@@ -26,7 +26,11 @@ pub fn skill_file(dir: &Path, name: &str) -> PathBuf {
 }
 
 /// Every skill `workflow` (read from `file`) uses, directly or through other skills, by name.
-pub fn load_skills(workflow: &Workflow, file: &Path, dir: Option<&Path>) -> Result<HashMap<String, Workflow>, Diagnostics> {
+pub fn load_skills(
+    workflow: &Workflow,
+    file: &Path,
+    dir: Option<&Path>,
+) -> Result<HashMap<String, Workflow>, Diagnostics> {
     let mut skills = HashMap::new();
     let mut pending = vec![(workflow.clone(), file.to_path_buf())];
     let mut problems = Diagnostics::default();
@@ -108,9 +112,15 @@ fn load_one(
         known.sort();
         let help = match crate::validate::closest(name, known.iter().map(String::as_str)) {
             Some(close) => format!("did you mean `{close}`?"),
-            None => format!("skills in {}: {}", dir.display(), list(&known.iter().map(String::as_str).collect::<Vec<_>>())),
+            None => {
+                format!("skills in {}: {}", dir.display(), list(&known.iter().map(String::as_str).collect::<Vec<_>>()))
+            }
         };
-        report.error(&path.key("skill"), format!("there is no skill `{name}` ({} does not exist)", file.display()), Some(help));
+        report.error(
+            &path.key("skill"),
+            format!("there is no skill `{name}` ({} does not exist)", file.display()),
+            Some(help),
+        );
         return None;
     }
     match load_file(&file) {

@@ -157,7 +157,10 @@ fn undefined_parameters_in_desktop_strings_are_errors() {
         &wf(CHECK, r#"[{"type": "launch", "program": "x", "args": ["{{nope}}"]}]"#),
         "undefined parameter or variable `nope`",
     );
-    has_error(&wf(r#"[{"type": "window_focused", "app_class": "{{nope}}"}]"#, "[]"), "undefined parameter or variable `nope`");
+    has_error(
+        &wf(r#"[{"type": "window_focused", "app_class": "{{nope}}"}]"#, "[]"),
+        "undefined parameter or variable `nope`",
+    );
     has_error(
         &wf(CHECK, r#"[{"type": "focus_window", "window": {"title": "{{nope}}"}}]"#),
         "undefined parameter or variable `nope`",

@@ -439,7 +439,8 @@ fn variable_check_mistakes_are_errors_with_suggestions() {
     let src = with_extraction(read, r#"{"type": "variable", "name": "totl", "value": "1"}"#);
     let (_, _, d) = error_at(&src, "no variable or parameter `totl`");
     assert!(d.help.unwrap_or_default().contains("did you mean `total`"));
-    let src = with_extraction(read, r#"{"type": "variable", "name": "total", "match": "greater_than", "value": "lots"}"#);
+    let src =
+        with_extraction(read, r#"{"type": "variable", "name": "total", "match": "greater_than", "value": "lots"}"#);
     error_at(&src, "`lots` has no number to compare with");
     let src = with_extraction(read, r#"{"type": "variable", "name": "total", "match": "pattern", "value": "(("}"#);
     error_at(&src, "invalid regular expression");
@@ -459,6 +460,9 @@ fn cligent_extract_calls_become_extract_actions() {
     let fixed = src.replace(",\n                   \"extract(selector='.h', into='x', read='everything')\"", "");
     let wf = load(&fixed).unwrap_or_else(|d| panic!("{d:?}")).workflow;
     let Action::Extract { target, into, read, pattern, .. } = &wf.states[0].actions[0] else { panic!() };
-    assert_eq!((target.xpath.as_deref(), into.as_str(), *read, pattern.as_deref()), (Some("//h1"), "title", crate::model::ExtractRead::Text, Some(r"(\d+)")));
+    assert_eq!(
+        (target.xpath.as_deref(), into.as_str(), *read, pattern.as_deref()),
+        (Some("//h1"), "title", crate::model::ExtractRead::Text, Some(r"(\d+)"))
+    );
     assert!(matches!(&wf.states[0].actions[1], Action::Extract { read: crate::model::ExtractRead::Count, .. }));
 }

@@ -13,6 +13,18 @@ export interface FieldSpec {
   /** The value the Rust model assumes when the field is absent. */
   fallback?: unknown;
   help?: string;
+  /** Only meaningful while a sibling field has one of these values (its fallback counts
+   * when it is absent), e.g. an extract's `attribute` only with `read: attribute`. */
+  when?: { key: string; is: string[] };
+}
+
+/** Whether `spec` applies to `obj` as it stands. A field that does not apply is still
+ * shown while it holds a value, so the validator's complaint about it has a place. */
+export function applies(spec: FieldSpec, obj: Record<string, unknown>, fields: FieldSpec[]): boolean {
+  if (!spec.when) return true;
+  const { key, is } = spec.when;
+  const current = obj[key] ?? fields.find((f) => f.key === key)?.fallback;
+  return is.includes(String(current)) || obj[spec.key] != null;
 }
 
 const TITLE_MODES = ['exact', 'contains', 'pattern'];
@@ -72,8 +84,8 @@ export const ACTION_FIELDS: Record<Action['type'], FieldSpec[]> = {
     target,
     { key: 'into', kind: 'string', help: 'the variable to set: {{name}} in later actions and checks, and among the run\'s outputs' },
     { key: 'read', kind: 'enum', options: EXTRACT_READS, optional: true, fallback: 'text', help: 'text, an attribute, a field\'s value, how many match, every match\'s text, or a table\'s rows' },
-    { key: 'attribute', kind: 'string', optional: true, help: 'which attribute, e.g. href' },
-    { key: 'pattern', kind: 'string', optional: true, help: 'a regular expression; its first group (or the whole match) is kept' },
+    { key: 'attribute', kind: 'string', optional: true, help: 'which attribute, e.g. href', when: { key: 'read', is: ['attribute'] } },
+    { key: 'pattern', kind: 'string', optional: true, help: 'a regular expression; its first group (or the whole match) is kept', when: { key: 'read', is: ['text', 'attribute', 'value'] } },
   ],
   save_html: [{ key: 'filename', kind: 'string' }],
   screenshot: [{ key: 'filename', kind: 'string' }],

@@ -22,9 +22,11 @@ const read: Action = { type: 'extract', target: { css: '#total' }, into: 'total'
 const messages = (w: Workflow) => fakeValidate(w).map((d) => `${d.path}: ${d.message}`);
 
 describe('fake validation of run variables', () => {
-  it('accepts the demo-orders workflow, which references only what it extracts', () => {
+  it('accepts the demo workflows, which reference only what they extract', () => {
     expect(workflowVariables(demoOrders)).toEqual(['order_count', 'spent', 'shown_rows', 'order_numbers', 'orders', 'status_filter', 'newest_order', 'newest_order_link']);
     expect(fakeValidate(demoOrders)).toEqual([]);
+    const shop = JSON.parse(readFileSync(new URL('../../../workflows/demo-shop.json', import.meta.url), 'utf8')) as Workflow;
+    expect(fakeValidate(shop)).toEqual([]);
   });
 
   it('lets later actions and checks reference an extracted variable, and names an undefined one', () => {

@@ -2,18 +2,102 @@
 //! where the real app shows the Rust validator's. It covers the common mistakes; the
 //! Rust validator (`crates/workflow`) is the authority and covers everything.
 
-import type { Diagnostic, Workflow } from '../bindings';
+import type { Action, Check, Diagnostic, Workflow } from '../bindings';
 
 const PARAM = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** The reads whose result is one string, which a `pattern` may narrow. */
+const TEXT_READS = ['text', 'attribute', 'value'];
 
 function diag(path: string, message: string, help?: string): Diagnostic {
   return { severity: 'error', file: 'workflow', line: 1, column: 1, path, message, help: help ?? null };
+}
+
+/** The run variables the workflow's `extract` actions set, in the order first written. */
+export function workflowVariables(wf: Workflow): string[] {
+  const names: string[] = [];
+  for (const s of wf.states)
+    for (const a of s.actions ?? []) if (a.type === 'extract' && a.into && !names.includes(a.into)) names.push(a.into);
+  return names;
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 0; i < a.length; i++) {
+    const next = [i + 1];
+    for (let j = 0; j < b.length; j++) next.push(a[i] === b[j] ? row[j] : 1 + Math.min(row[j], row[j + 1], next[j]));
+    row = next;
+  }
+  return row[b.length];
+}
+
+/** The known name closest to `word`, if near enough to be a typo (as the Rust `closest`). */
+function closest(word: string, known: string[]): string | null {
+  const limit = word.length <= 3 ? 1 : Math.max(2, Math.floor(word.length / 3));
+  let best: [number, string] | null = null;
+  for (const k of known) {
+    const d = editDistance(word, k);
+    if (d <= limit && (!best || d < best[0])) best = [d, k];
+  }
+  return best?.[1] ?? null;
+}
+
+/** Every `{{name}}` in the strings of `value` (a check, an action, a target) must name a
+ * parameter or a variable; reported at the string's own path, as the Rust validator does. */
+function references(value: unknown, path: string, known: string[], out: Diagnostic[]) {
+  if (typeof value === 'string') {
+    for (const m of value.matchAll(PARAM)) {
+      if (known.includes(m[1])) continue;
+      const near = closest(m[1], known);
+      const help = near ? `did you mean \`${near}\`?` : `declare it under "parameters": {"${m[1]}": {"default": "…"}}, or set it with an \`extract\` action`;
+      out.push(diag(path, `reference to undefined parameter or variable \`${m[1]}\``, help));
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) if (k !== 'type') references(v, `${path}.${k}`, known, out);
+  }
+}
+
+/** An `extract` names a new variable and says exactly what to read. */
+function extractRules(a: Extract<Action, { type: 'extract' }>, at: string, params: Set<string>, out: Diagnostic[]) {
+  if (a.into && !IDENTIFIER.test(a.into))
+    out.push(diag(`${at}.into`, `\`${a.into}\` is not a valid variable name`, 'use letters, digits and `_`, starting with a letter or `_`: it is referenced as {{name}}'));
+  else if (params.has(a.into)) out.push(diag(`${at}.into`, `\`${a.into}\` is a parameter; a run's parameters are not overwritten`, 'name the variable differently'));
+  const read = a.read ?? 'text';
+  if (read === 'attribute' && a.attribute == null) out.push(diag(at, '`read: attribute` needs the attribute\'s name', 'e.g. "attribute": "href"'));
+  if (read !== 'attribute' && a.attribute != null) out.push(diag(`${at}.attribute`, '`attribute` is only read with "read": "attribute"', 'add "read": "attribute" or remove `attribute`'));
+  if (a.pattern != null) {
+    if (!TEXT_READS.includes(read)) out.push(diag(`${at}.pattern`, 'a `pattern` narrows one text: it needs `read` text, attribute or value'));
+    else if (!a.pattern.includes('{{') && !validRegex(a.pattern)) out.push(diag(`${at}.pattern`, 'invalid pattern'));
+  }
+}
+
+/** A `variable` check names a variable or parameter, and its value suits its comparison. */
+function variableRules(c: Extract<Check, { type: 'variable' }>, at: string, known: string[], out: Diagnostic[]) {
+  if (!known.includes(c.name)) {
+    const near = closest(c.name, known);
+    out.push(diag(`${at}.name`, `no variable or parameter \`${c.name}\``, near ? `did you mean \`${near}\`?` : 'set it with an `extract` action, e.g. {"type": "extract", "into": "total", …}'));
+  }
+  const mode = c.match ?? 'equals';
+  if (mode === 'pattern' && !c.value.includes('{{') && !validRegex(c.value)) out.push(diag(`${at}.value`, 'invalid pattern'));
+  const numeric = mode === 'less_than' || mode === 'at_most' || mode === 'greater_than' || mode === 'at_least';
+  if (numeric && !c.value.includes('{{') && !/\d/.test(c.value)) out.push(diag(`${at}.value`, `\`${c.value}\` has no number to compare with`, 'numeric comparisons need a number such as 100 or 12.50'));
+}
+
+function validRegex(s: string): boolean {
+  try {
+    new RegExp(s);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function fakeValidate(wf: Workflow): Diagnostic[] {
   const out: Diagnostic[] = [];
   const names = new Set<string>();
   const params = new Set(Object.keys(wf.parameters ?? {}));
+  // Parameters and extracted variables share the `{{name}}` namespace.
+  const known = [...params, ...workflowVariables(wf)];
   if (!wf.name?.trim()) out.push(diag('name', 'the workflow has no name'));
   wf.states.forEach((s, i) => {
     const at = `states[${i}]`;
@@ -22,22 +106,20 @@ export function fakeValidate(wf: Workflow): Diagnostic[] {
     names.add(s.name);
     if (!s.checks?.length && !s.prompt?.trim()) out.push(diag(`${at}.checks`, 'a state without checks never matches', 'add a check, or a prompt for the model to synthesise them from'));
     (s.checks ?? []).forEach((c, j) => {
+      const path = `${at}.checks[${j}]`;
+      references(c, path, known, out);
+      // A variable may well be compared with an empty text; its name is checked below.
+      if (c.type === 'variable') return variableRules(c, path, known, out);
       const value = 'value' in c ? c.value : 'selector' in c ? c.selector : 'x';
-      if (typeof value === 'string' && !value.trim()) out.push(diag(`${at}.checks[${j}]`, 'the check has an empty value'));
-      if (c.type === 'url' && c.match === 'pattern') {
-        try {
-          new RegExp(c.value);
-        } catch {
-          out.push(diag(`${at}.checks[${j}].value`, 'invalid pattern'));
-        }
-      }
+      if (typeof value === 'string' && !value.trim()) out.push(diag(path, 'the check has an empty value'));
+      if (c.type === 'url' && c.match === 'pattern' && !validRegex(c.value)) out.push(diag(`${path}.value`, 'invalid pattern'));
     });
     (s.actions ?? []).forEach((a, j) => {
+      references(a, `${at}.actions[${j}]`, known, out);
+      if (a.type === 'extract') extractRules(a, `${at}.actions[${j}]`, params, out);
       for (const [k, v] of Object.entries(a)) {
         if (typeof v !== 'string') continue;
         if (!v.trim() && k !== 'type') out.push(diag(`${at}.actions[${j}].${k}`, `\`${k}\` is empty`));
-        for (const m of v.matchAll(PARAM))
-          if (!params.has(m[1])) out.push(diag(`${at}.actions[${j}].${k}`, `undefined parameter \`${m[1]}\``, 'declare it under parameters'));
       }
       const t = (a as { target?: Record<string, unknown> }).target;
       if (t) {

@@ -2,7 +2,7 @@
 //! shows the validator's messages for its own JSON path.
 
 import type { Diagnostic } from '../bindings';
-import type { FieldSpec } from './fields';
+import { applies, type FieldSpec } from './fields';
 import { Problems, problemsAt } from './Problems';
 
 type Obj = Record<string, unknown>;
@@ -96,7 +96,7 @@ export function ObjectForm<T extends { type: string }>(p: {
   const own = (p.diagnostics ?? []).filter((d) => d.path === p.path);
   return (
     <div className="object-form">
-      {p.fields.map((f) => (
+      {p.fields.filter((f) => applies(f, obj, p.fields)).map((f) => (
         <label key={f.key} className="field" title={f.help}>
           <span className="field-label">{f.key}</span>
           <Field spec={f} value={obj[f.key]} set={set(f.key)} />

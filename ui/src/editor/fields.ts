@@ -1,7 +1,7 @@
 //! What each check and action type has for fields, and a fresh value of each type, so one
 //! generic form edits every variant of the typed whitelist.
 
-import type { Action, Check } from '../bindings';
+import type { Action, Check, ExtractRead, VariableMatch } from '../bindings';
 
 export type FieldKind = 'string' | 'number' | 'bool' | 'enum' | 'target' | 'window' | 'point' | 'strings';
 
@@ -13,9 +13,23 @@ export interface FieldSpec {
   /** The value the Rust model assumes when the field is absent. */
   fallback?: unknown;
   help?: string;
+  /** Only meaningful while a sibling field has one of these values (its fallback counts
+   * when it is absent), e.g. an extract's `attribute` only with `read: attribute`. */
+  when?: { key: string; is: string[] };
+}
+
+/** Whether `spec` applies to `obj` as it stands. A field that does not apply is still
+ * shown while it holds a value, so the validator's complaint about it has a place. */
+export function applies(spec: FieldSpec, obj: Record<string, unknown>, fields: FieldSpec[]): boolean {
+  if (!spec.when) return true;
+  const { key, is } = spec.when;
+  const current = obj[key] ?? fields.find((f) => f.key === key)?.fallback;
+  return is.includes(String(current)) || obj[spec.key] != null;
 }
 
 const TITLE_MODES = ['exact', 'contains', 'pattern'];
+const VARIABLE_MODES: VariableMatch[] = ['equals', 'contains', 'pattern', 'less_than', 'at_most', 'greater_than', 'at_least'];
+const EXTRACT_READS: ExtractRead[] = ['text', 'attribute', 'value', 'count', 'list', 'table'];
 
 export const CHECK_FIELDS: Record<Check['type'], FieldSpec[]> = {
   url: [{ key: 'match', kind: 'enum', options: ['exact', 'prefix', 'pattern'], optional: true, fallback: 'exact' }, { key: 'value', kind: 'string', help: 'the URL; {{name}} parameters work' }],
@@ -26,6 +40,11 @@ export const CHECK_FIELDS: Record<Check['type'], FieldSpec[]> = {
   app_class: [{ key: 'value', kind: 'string' }],
   window_exists: [{ key: 'title', kind: 'string', optional: true }, { key: 'match', kind: 'enum', options: TITLE_MODES, optional: true, fallback: 'exact' }, { key: 'app_class', kind: 'string', optional: true }],
   window_focused: [{ key: 'title', kind: 'string', optional: true }, { key: 'match', kind: 'enum', options: TITLE_MODES, optional: true, fallback: 'exact' }, { key: 'app_class', kind: 'string', optional: true }],
+  variable: [
+    { key: 'name', kind: 'string', help: 'a variable an extract action sets, or a parameter' },
+    { key: 'match', kind: 'enum', options: VARIABLE_MODES, optional: true, fallback: 'equals', help: 'the numeric modes compare the first number on each side ($1,234.50 is 1234.5)' },
+    { key: 'value', kind: 'string', help: 'what to compare with; {{name}} references work' },
+  ],
 };
 
 export const CHECK_TYPES = Object.keys(CHECK_FIELDS) as Check['type'][];
@@ -37,6 +56,8 @@ export function newCheck(type: Check['type']): Check {
     case 'window_exists':
     case 'window_focused':
       return { type, title: '' } as Check;
+    case 'variable':
+      return { type, name: '', value: '' };
     default:
       return { type, value: '' } as Check;
   }
@@ -59,6 +80,13 @@ export const ACTION_FIELDS: Record<Action['type'], FieldSpec[]> = {
   select_option: [target, { key: 'value', kind: 'string', optional: true }, { key: 'label', kind: 'string', optional: true }],
   wait: [{ key: 'seconds', kind: 'number' }],
   wait_for: [target, timeout],
+  extract: [
+    target,
+    { key: 'into', kind: 'string', help: 'the variable to set: {{name}} in later actions and checks, and among the run\'s outputs' },
+    { key: 'read', kind: 'enum', options: EXTRACT_READS, optional: true, fallback: 'text', help: 'text, an attribute, a field\'s value, how many match, every match\'s text, or a table\'s rows' },
+    { key: 'attribute', kind: 'string', optional: true, help: 'which attribute, e.g. href', when: { key: 'read', is: ['attribute'] } },
+    { key: 'pattern', kind: 'string', optional: true, help: 'a regular expression; its first group (or the whole match) is kept', when: { key: 'read', is: ['text', 'attribute', 'value'] } },
+  ],
   save_html: [{ key: 'filename', kind: 'string' }],
   screenshot: [{ key: 'filename', kind: 'string' }],
   launch: [{ key: 'program', kind: 'string' }, { key: 'args', kind: 'strings', optional: true }],

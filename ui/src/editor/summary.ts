@@ -1,9 +1,6 @@
 //! Checks, actions and targets in short form, for graph nodes and lists.
 
-import type { Action } from '../bindings';
-import type { Check } from '../bindings';
-import type { Target } from '../bindings';
-import type { WindowSelector } from '../bindings';
+import type { Action, Check, Target, VariableMatch, WindowSelector } from '../bindings';
 
 const clip = (s: string, n = 40) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 const q = (s: string) => `“${clip(s)}”`;
@@ -23,7 +20,33 @@ function windowShort(w: WindowSelector | null | undefined): string {
   return [w.title ? q(w.title) : '', w.app_class ? `class ${w.app_class}` : ''].filter(Boolean).join(' ');
 }
 
+/** A variable check's comparison as a reader writes it: `total ≥ 100`, `name contains “Ann”`. */
+const COMPARE: Record<VariableMatch, string> = {
+  equals: '=',
+  contains: 'contains',
+  pattern: 'matches',
+  less_than: '<',
+  at_most: '≤',
+  greater_than: '>',
+  at_least: '≥',
+};
+const NUMERIC = new Set<VariableMatch>(['less_than', 'at_most', 'greater_than', 'at_least']);
+
+function variableShort(c: Extract<Check, { type: 'variable' }>): string {
+  const mode = c.match ?? 'equals';
+  // Numbers read better bare; text is quoted so that spaces and empties show.
+  const value = NUMERIC.has(mode) ? clip(c.value) : q(c.value);
+  return `${c.negate ? 'not ' : ''}variable ${c.name || '?'} ${COMPARE[mode]} ${value}`;
+}
+
+/** What an extract reads, in words: `text`, `href`, `count`… */
+function extractWhat(a: Extract<Action, { type: 'extract' }>): string {
+  const read = a.read ?? 'text';
+  return read === 'attribute' ? (a.attribute || 'attribute') : read;
+}
+
 export function checkShort(c: Check): string {
+  if (c.type === 'variable') return variableShort(c);
   const not = c.negate ? 'not ' : '';
   const mode = 'match' in c && c.match && c.match !== 'exact' && c.match !== 'equals' ? ` ${c.match}` : '';
   switch (c.type) {
@@ -70,6 +93,8 @@ export function actionShort(a: Action): string {
       return `wait ${a.seconds}s`;
     case 'wait_for':
       return `wait for ${targetShort(a.target)}`;
+    case 'extract':
+      return `extract ${extractWhat(a)} of ${targetShort(a.target)} → ${a.into || '?'}`;
     case 'save_html':
       return `save html ${a.filename}`;
     case 'screenshot':

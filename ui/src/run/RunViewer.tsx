@@ -12,6 +12,7 @@ import { upToStep } from './reducer';
 import { StepDetail } from './StepDetail';
 import { StepShot } from './StepShot';
 import { HelpBadges } from './HelpBadges';
+import { RunOutputs } from './RunOutputs';
 import { Timeline } from './Timeline';
 
 export interface RunViewerProps {
@@ -92,6 +93,7 @@ export function RunViewer({ view, runId, live, workflow, positions, shotUrl, onC
                 {n.text}
               </p>
             ))}
+            <RunOutputs outputs={view.outputs} />
             {step && <StepDetail step={step} promptStates={live ? [] : promptStates} onSynthesize={onSynthesize && ((s) => onSynthesize(s, step.step))} />}
           </aside>
         </div>

@@ -1,6 +1,20 @@
 import { useState } from 'react';
 import { actionShort } from '../editor/summary';
-import type { StepView } from './reducer';
+import type { ActionView, StepView } from './reducer';
+import { ValuePreview } from './ValuePreview';
+
+/** What an extract read, under its action: the variable and its value. */
+function ExtractedValue({ a }: { a: ActionView }) {
+  if (a.action?.type !== 'extract' || a.value === undefined) return null;
+  return (
+    <div className="extracted" data-testid="extracted-value" data-into={a.action.into}>
+      <span className="hint">
+        <code>{a.action.into}</code> =
+      </span>{' '}
+      <ValuePreview value={a.value} />
+    </div>
+  );
+}
 
 /** One step opened: checks, actions with arguments, durations and errors (the screenshot
  * is the viewer's centre); and, for a workflow with prompt-only states, *Synthesise from this page*. */
@@ -31,6 +45,7 @@ export function StepDetail({ step, promptStates = [], onSynthesize }: { step: St
             <strong>{a.action ? actionShort(a.action) : `action ${a.index + 1}`}</strong> <span className="hint">{a.status}{a.durationMs != null && ` · ${a.durationMs} ms`}{a.attempts != null && a.attempts > 1 && ` · ${a.attempts} attempts`}</span>
             {a.detail && <div className="hint">{a.detail}</div>}
             {a.error && <div className="problem error">{a.error}</div>}
+            <ExtractedValue a={a} />
             {a.action && <pre className="args">{JSON.stringify(a.action, null, 1)}</pre>}
           </li>
         ))}

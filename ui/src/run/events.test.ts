@@ -4,7 +4,8 @@ import type { RunDetail } from '../bindings';
 import { eventsFromDetail } from './events';
 import { emptyRun, reduceAll } from './reducer';
 
-// A real run of workflows/demo-shop.json, as `statewright runs show --json` printed it.
+// A real run of workflows/demo-shop.json, as `statewright runs show --json` printed it (its
+// last step's two extracts added by hand until it is re-recorded: see the fixture's note).
 const detail = JSON.parse(readFileSync(new URL('../../fixtures-public/fixtures/demo-run/recording.json', import.meta.url), 'utf8')).detail as RunDetail;
 
 describe('past runs through the live reducer', () => {
@@ -16,5 +17,34 @@ describe('past runs through the live reducer', () => {
     expect(view.steps.flatMap((s) => s.actions)).toHaveLength(detail.actions.length);
     expect(view.activeState).toBe(detail.run.end_state);
     expect(view.notices.filter((n) => n.kind === 'unknown')).toEqual([]);
+  });
+});
+
+describe('what stored runs extracted', () => {
+  const load = (name: string) => JSON.parse(readFileSync(new URL(`../../fixtures-public/fixtures/${name}/recording.json`, import.meta.url), 'utf8')).detail as RunDetail;
+
+  it('puts each extract’s value back on its action and the run’s outputs on its end', () => {
+    const view = reduceAll(emptyRun, eventsFromDetail(detail));
+    const confirmed = view.steps.find((s) => s.state === 'Order confirmed')!;
+    expect(confirmed.actions.map((a) => [a.action?.type, a.value])).toEqual([
+      ['extract', 'NW-542052'],
+      ['extract', '78.00'],
+    ]);
+    expect(view.outputs).toEqual({ order_number: 'NW-542052', total: '78.00' });
+    expect(view.steps[0].actions[0].value).toBeUndefined();
+  });
+
+  it('keeps counts, lists and tables as the JSON they were read as', () => {
+    const orders = load('demo-orders');
+    const view = reduceAll(emptyRun, eventsFromDetail(orders));
+    expect(view.outputs).toEqual(orders.run.outputs);
+    expect(view.outputs.shown_rows).toBe(4);
+    expect(view.outputs.order_numbers).toHaveLength(4);
+    expect((view.outputs.orders as Record<string, string>[])[0]).toMatchObject({ Order: 'NW-204871', Status: 'Shipped' });
+  });
+
+  it('has no outputs for a record from before extraction', () => {
+    const old = { ...detail, run: { ...detail.run, outputs: undefined }, actions: detail.actions.map(({ value: _, ...a }) => a) } as unknown as RunDetail;
+    expect(reduceAll(emptyRun, eventsFromDetail(old)).outputs).toEqual({});
   });
 });

@@ -12,6 +12,11 @@ export type KnownEvent = EngineEvent;
 /** Whatever arrives on the wire; unknown kinds are kept and shown, never fatal. */
 export type RunEvent = KnownEvent | { event: string; [field: string]: unknown };
 
+/** The store's outputs are a JSON object (`{}` when none); older records have none. */
+function isOutputs(v: unknown): v is Record<string, unknown> {
+  return !!v && typeof v === 'object' && !Array.isArray(v);
+}
+
 /** The event stream of a recorded run, rebuilt from the store so that past runs are
  * scrubbed by the same reducer as live ones. The store's run detail has no heals or retries;
  * the run's reviews, when given, are put back at their steps. */
@@ -60,6 +65,7 @@ export function eventsFromDetail(detail: RunDetail, reviews: ReviewView[] = []):
         attempts: a.attempts ?? 1,
         detail: a.detail,
         error: a.error,
+        ...(a.value !== undefined && a.value !== null ? { value: a.value } : {}),
       });
     }
     for (const c of (detail.model_calls ?? []).filter((c) => c.step === s.step)) events.push({ event: 'model_called', ...c });
@@ -79,6 +85,7 @@ export function eventsFromDetail(detail: RunDetail, reviews: ReviewView[] = []):
       duration_ms: run.duration_ms ?? 0,
       steps: run.steps,
       actions: run.actions,
+      ...(isOutputs(run.outputs) ? { outputs: run.outputs } : {}),
     });
   }
   return events;

@@ -146,3 +146,39 @@ describe('what a run needed', () => {
     expect(v.steps[0].actions[0]).toEqual(expect.objectContaining({ status: 'done', healedTo: { role: 'link', name: 'Sign in' } }));
   });
 });
+
+describe('extracted values', () => {
+  const extract = (index: number, into: string, value: unknown): RunEvent => ({
+    event: 'action_finished',
+    step: 2,
+    state: 'Login',
+    index,
+    action: { type: 'extract', target: { css: `#${into}` }, into },
+    elapsed_ms: 130,
+    duration_ms: 4,
+    attempts: 1,
+    value,
+  });
+
+  it('keeps each extract’s value on its action and gathers the outputs as the run goes', () => {
+    const rows = [{ Order: 'NW-1', Total: '$12.00' }];
+    const v = reduceAll(emptyRun, [...stream.slice(0, 6), extract(0, 'total', '12.00'), extract(1, 'rows', rows), extract(2, 'total', '13.00')]);
+    expect(v.steps[1].actions.map((a) => a.value)).toEqual(['12.00', rows, '13.00']);
+    expect(v.outputs).toEqual({ total: '13.00', rows });
+    expect(v.steps[0].actions[0].value).toBeUndefined();
+  });
+
+  it('takes the run’s own outputs when it ends (secrets masked there)', () => {
+    const v = reduceAll(emptyRun, [
+      ...stream.slice(0, 6),
+      extract(0, 'echo', 'hunter2'),
+      { event: 'run_finished', status: 'succeeded', end_state: 'Done', outcome: 'success', message: 'ok', failure: null, duration_ms: 450, steps: 3, actions: 2, outputs: { echo: '••••••' } },
+    ]);
+    expect(v.outputs).toEqual({ echo: '••••••' });
+  });
+
+  it('has no outputs for a run that extracted nothing, even with an older end event', () => {
+    const v = reduceAll(emptyRun, [...stream, { event: 'run_finished', status: 'succeeded', end_state: 'Done', outcome: 'success', message: 'ok', failure: null, duration_ms: 450, steps: 3, actions: 1 }]);
+    expect(v.outputs).toEqual({});
+  });
+});

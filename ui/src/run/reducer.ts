@@ -26,6 +26,9 @@ export interface ActionView {
   error: string | null;
   /** The locator that found the element after the written one failed (a heal). */
   healedTo: Target | null;
+  /** What an `extract` read (a string, a number, a list or a table's rows); undefined
+   * for other actions and before it finished. */
+  value: unknown;
 }
 
 /** What a run (or a step) needed beyond its workflow: a "succeeded" that took two reviews
@@ -81,6 +84,9 @@ export interface RunView {
   message: string | null;
   failure: unknown;
   durationMs: number | null;
+  /** The run's variables as extracted so far (secret ones masked); the final event's own
+   * list replaces them when the run ends. Empty when nothing was extracted. */
+  outputs: Record<string, unknown>;
   events: number;
 }
 
@@ -98,6 +104,7 @@ export const emptyRun: RunView = {
   message: null,
   failure: null,
   durationMs: null,
+  outputs: {},
   events: 0,
 };
 
@@ -143,7 +150,15 @@ const blankAction = (index: number): ActionView => ({
   detail: null,
   error: null,
   healedTo: null,
+  value: undefined,
 });
+
+/** An extract that finished with a value sets its variable among the outputs as it goes,
+ * so a live run shows them before it ends (the store keeps them the same way). */
+function extracted(view: RunView, action: Action, value: unknown): RunView {
+  if (action.type !== 'extract' || value === undefined || !action.into) return view;
+  return { ...view, outputs: { ...view.outputs, [action.into]: value } };
+}
 
 export function reduce(view: RunView, raw: RunEvent): RunView {
   const v = { ...view, events: view.events + 1 };
@@ -185,7 +200,7 @@ export function reduce(view: RunView, raw: RunEvent): RunView {
     case 'action_started':
       return updateAction(v, e.step, e.index, (a) => ({ ...(a ?? blankAction(e.index)), action: e.action, status: 'running' }));
     case 'action_finished':
-      return updateAction(v, e.step, e.index, (a) => ({
+      return updateAction(extracted(v, e.action, e.value), e.step, e.index, (a) => ({
         ...(a ?? blankAction(e.index)),
         action: e.action,
         status: e.error ? 'failed' : 'done',
@@ -193,6 +208,7 @@ export function reduce(view: RunView, raw: RunEvent): RunView {
         attempts: e.attempts,
         detail: e.detail ?? null,
         error: e.error ?? null,
+        value: e.value,
       }));
     case 'action_preempted': {
       const next = updateAction(v, e.step, e.index, (a) => ({ ...(a ?? blankAction(e.index)), status: 'preempted', error: e.reason }));
@@ -209,6 +225,8 @@ export function reduce(view: RunView, raw: RunEvent): RunView {
         message: e.message,
         failure: e.failure,
         durationMs: e.duration_ms,
+        // The engine's list is the word on it: masked as the store keeps it.
+        outputs: e.outputs ?? v.outputs,
         openReviews: [],
       };
     }

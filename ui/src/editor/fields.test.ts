@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { Action, Check } from '../bindings';
+import { ACTION_FIELDS, CHECK_FIELDS, applies, newAction, newCheck } from './fields';
+import { actionShort, checkShort } from './summary';
+
+const shown = (a: Action) => ACTION_FIELDS[a.type].filter((f) => applies(f, a as unknown as Record<string, unknown>, ACTION_FIELDS[a.type])).map((f) => f.key);
+
+describe('the extract action’s form', () => {
+  it('asks for what to read, where it goes and how, in that order, reading text by default', () => {
+    expect(ACTION_FIELDS.extract.map((f) => f.key)).toEqual(['target', 'into', 'read', 'attribute', 'pattern']);
+    const read = ACTION_FIELDS.extract.find((f) => f.key === 'read')!;
+    expect(read.options).toEqual(['text', 'attribute', 'value', 'count', 'list', 'table']);
+    expect(read.fallback).toBe('text');
+    expect(ACTION_FIELDS.extract.every((f) => f.help || f.key === 'target')).toBe(true);
+  });
+
+  it('starts with an empty target and variable, and nothing the Rust model defaults', () => {
+    expect(newAction('extract')).toEqual({ type: 'extract', target: { css: '' }, into: '' });
+  });
+
+  it('shows the attribute only when an attribute is read, and the pattern only for one text', () => {
+    const base = { type: 'extract', target: { css: '#total' }, into: 'total' } as Action;
+    expect(shown(base)).toEqual(['target', 'into', 'read', 'pattern']);
+    expect(shown({ ...base, read: 'attribute' } as Action)).toEqual(['target', 'into', 'read', 'attribute', 'pattern']);
+    expect(shown({ ...base, read: 'table' } as Action)).toEqual(['target', 'into', 'read']);
+    // A value that no longer applies stays in sight, next to the validator's complaint.
+    expect(shown({ ...base, read: 'count', pattern: '\\d+' } as Action)).toEqual(['target', 'into', 'read', 'pattern']);
+  });
+});
+
+describe('the variable check’s form', () => {
+  it('names the variable, then how to compare, then with what; equals by default', () => {
+    expect(CHECK_FIELDS.variable.map((f) => f.key)).toEqual(['name', 'match', 'value']);
+    const match = CHECK_FIELDS.variable.find((f) => f.key === 'match')!;
+    expect(match.options).toEqual(['equals', 'contains', 'pattern', 'less_than', 'at_most', 'greater_than', 'at_least']);
+    expect(match.fallback).toBe('equals');
+    expect(newCheck('variable')).toEqual({ type: 'variable', name: '', value: '' });
+  });
+});
+
+describe('summaries of the new kinds', () => {
+  it('says what an extract reads, from where, into which variable', () => {
+    expect(actionShort({ type: 'extract', target: { css: '#total' }, into: 'total' })).toBe('extract text of #total → total');
+    expect(actionShort({ type: 'extract', target: { css: 'a.next' }, into: 'link', read: 'attribute', attribute: 'href' })).toBe('extract href of a.next → link');
+    expect(actionShort({ type: 'extract', target: { role: 'row' }, into: 'rows', read: 'count' })).toBe('extract count of row → rows');
+    expect(actionShort({ type: 'extract', target: { css: '' }, into: '' })).toBe('extract text of (no target) → ?');
+  });
+
+  it('writes a variable check as a comparison, numbers bare and text quoted', () => {
+    const v = (c: Partial<Extract<Check, { type: 'variable' }>>) => checkShort({ type: 'variable', name: 'total', value: '100', ...c } as Check);
+    expect(v({ match: 'at_least' })).toBe('variable total ≥ 100');
+    expect(v({ match: 'less_than', negate: true })).toBe('not variable total < 100');
+    expect(v({ value: 'NW-1' })).toBe('variable total = “NW-1”');
+    expect(v({ match: 'contains', value: '{{newest}}' })).toBe('variable total contains “{{newest}}”');
+    expect(v({ match: 'pattern', value: '^NW-' })).toBe('variable total matches “^NW-”');
+  });
+});

@@ -21,6 +21,7 @@ const COMMANDS: &[&str] = &[
     "preview_resolution",
     "resolve_review",
     "decide_proposal",
+    "save_healed_locators",
     "model_settings",
     "save_model_settings",
     "synthesize_state",

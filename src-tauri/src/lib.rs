@@ -52,6 +52,7 @@ fn handlers<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Sen
         commands::reviews::preview_resolution,
         commands::reviews::resolve_review,
         commands::reviews::decide_proposal,
+        commands::reviews::save_healed_locators,
         commands::settings::model_settings,
         commands::settings::save_model_settings,
         commands::synthesis::synthesize_state,

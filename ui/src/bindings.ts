@@ -606,6 +606,16 @@ export type GraphReport = {
   runs: number;
 };
 
+/** Locators a run healed, saved into its workflow file (or, with `write` off, only diffed). */
+export type HealedSaved = {
+  path: string;
+  diff: string;
+  /** One line per locator replaced. */
+  changes: string[];
+  /** The store's id of the file's previous content, when it was written. */
+  version?: number | null;
+};
+
 /** One call to the model, as the run records it. */
 export type ModelCallRecord = {
   step: number;

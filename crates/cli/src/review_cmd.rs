@@ -10,8 +10,7 @@ use statewright_engine::Resolution;
 use statewright_store::{ReviewItem, Store};
 use statewright_workflow::{Action, Check, State};
 
-use statewright_workbench::fix::apply_healed;
-use statewright_workbench::{SavedFix, save_fix, save_review_fix, validate_resolution};
+use statewright_workbench::{SavedFix, save_review_fix, validate_resolution};
 
 use crate::exit;
 
@@ -314,17 +313,7 @@ fn parse_all<T: serde::de::DeserializeOwned>(texts: &[String], flag: &str) -> Re
 
 fn save_healed(store: &Store, run: &str) -> Result<(), String> {
     let run_id = store.resolve_run(run).map_err(|e| e.to_string())?;
-    let healed = store.healed(&run_id).map_err(|e| e.to_string())?;
-    if healed.is_empty() {
-        return Err(format!("run {run_id} healed no locator; nothing to save"));
-    }
-    let path = store.workflow_path(&run_id).map_err(|e| e.to_string())?;
-    let reason = format!("before saving the locators run {run_id} healed");
-    let saved = save_fix(store, path, &run_id, &reason, true, |workflow, params| {
-        let changes = apply_healed(workflow, &healed, params);
-        if changes.is_empty() { Err("the workflow already has these locators".into()) } else { Ok(changes) }
-    });
-    report(saved).map(|_| ())
+    report(statewright_workbench::save_healed(store, &run_id, true)).map(|_| ())
 }
 
 /// Shows a saved (or previewed) fix: the diff on stdout, what changed on stderr.

@@ -49,6 +49,7 @@ pub fn typescript() -> String {
         RunMessage,
         crate::ReviewView,
         crate::ipc::FixPreview,
+        crate::ipc::HealedSaved,
         statewright_graph::GraphReport,
         statewright_graph::Route,
         ModelSettings,

@@ -30,7 +30,7 @@ impl Error {
     /// The stable code the UI branches on.
     pub fn code(&self) -> &'static str {
         match self {
-            Error::NotFound(_) => "not_found",
+            Error::NotFound(_) | Error::Store(statewright_store::Error::UnknownRun(_)) => "not_found",
             Error::Exists(_) => "exists",
             Error::BadName(_) => "bad_name",
             Error::Invalid(_) => "invalid_workflow",

@@ -154,6 +154,17 @@ pub struct FixPreview {
     pub path: String,
 }
 
+/// Locators a run healed, saved into its workflow file (or, with `write` off, only diffed).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct HealedSaved {
+    pub path: String,
+    pub diff: String,
+    /// One line per locator replaced.
+    pub changes: Vec<String>,
+    /// The store's id of the file's previous content, when it was written.
+    pub version: Option<i64>,
+}
+
 /// The model settings as the app's settings page shows them. The API key never leaves the
 /// shell: the page only learns whether one is set.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]

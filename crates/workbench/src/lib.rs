@@ -21,5 +21,7 @@ pub mod watch;
 
 pub use error::{Error, ErrorPayload, Result};
 pub use library::Library;
-pub use review::{SavedFix, approve_proposal, approve_run_proposals, save_fix, save_review_fix, validate_resolution};
+pub use review::{
+    SavedFix, approve_proposal, approve_run_proposals, save_fix, save_healed, save_review_fix, validate_resolution,
+};
 pub use review_view::{PageElement, Rect, ReviewView};

@@ -111,6 +111,22 @@ pub fn save_fix(
     Ok(SavedFix { path, diff, changes, version })
 }
 
+/// Saves the locators run `run_id` healed into its workflow file (with `write`; without,
+/// only the diff). `statewright review save-healed` and the app's run viewer save here.
+pub fn save_healed(store: &statewright_store::Store, run_id: &str, write: bool) -> Result<SavedFix> {
+    store.run(run_id)?;
+    let healed = store.healed(run_id)?;
+    if healed.is_empty() {
+        return Err(Error::Invalid(format!("run {run_id} healed no locator; nothing to save")));
+    }
+    let path = store.workflow_path(run_id)?;
+    let reason = format!("before saving the locators run {run_id} healed");
+    save_fix(store, path, run_id, &reason, write, |workflow, params| {
+        let changes = crate::fix::apply_healed(workflow, &healed, params);
+        if changes.is_empty() { Err("the workflow already has these locators".into()) } else { Ok(changes) }
+    })
+}
+
 /// Approves a model's open proposal: its fix saved into the run's workflow file (with
 /// `write`; without, only the diff), and the proposal closed as approved.
 pub fn approve_proposal(store: &statewright_store::Store, item: &ReviewItem, write: bool) -> Result<SavedFix> {

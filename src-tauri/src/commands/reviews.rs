@@ -2,7 +2,7 @@
 //! app or in a terminal) polls the store and goes on as soon as the answer is written.
 
 use statewright_engine::Resolution;
-use statewright_workbench::ipc::FixPreview;
+use statewright_workbench::ipc::{FixPreview, HealedSaved};
 use statewright_workbench::{ReviewView, save_review_fix, validate_resolution};
 use tauri::{AppHandle, Emitter, Runtime, State};
 
@@ -72,6 +72,18 @@ pub async fn resolve_review<R: Runtime>(
     .await?;
     let _ = app.emit(REVIEWS_CHANGED, id);
     Ok(())
+}
+
+/// The locators a run healed, into its workflow file (`write`), or only their diff.
+#[tauri::command(rename_all = "snake_case")]
+pub async fn save_healed_locators(state: State<'_, AppState>, run_id: String, write: bool) -> CommandResult<HealedSaved> {
+    let store = state.store();
+    blocking(move || {
+        let store = store.get()?;
+        let saved = statewright_workbench::save_healed(&store, &run_id, write)?;
+        Ok(HealedSaved { path: saved.path, diff: saved.diff, changes: saved.changes, version: saved.version })
+    })
+    .await
 }
 
 /// Approves (the fix saved into the workflow file) or rejects a model's proposal.

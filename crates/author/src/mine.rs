@@ -244,16 +244,10 @@ fn skill(name: String, segment: Segment, runs: &[String]) -> Workflow {
         config: Default::default(),
         skill: Some(Skill { pre: vec![at(&segment.place)], post, source: format!("mined from {}", runs.join(", ")) }),
         states: vec![State {
-            name: "Steps".into(),
             description: "The actions the runs agreed on, in order.".into(),
-            prompt: None,
-            checks: vec![at(&segment.place)],
             actions: segment.actions,
-            continuous: false,
-            interrupt: false,
-            next: Vec::new(),
-            expect: Vec::new(),
             terminal: Some(Terminal { outcome: Outcome::Success, message: String::new() }),
+            ..State::new("Steps", vec![at(&segment.place)])
         }],
     }
 }

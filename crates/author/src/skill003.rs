@@ -123,16 +123,10 @@ fn import_one(folder: &Path) -> Result<Workflow, SkillError> {
         config: Default::default(),
         skill: Some(Skill { pre, post, source: format!("seed 003 skill{id}, imported from {}", folder.display()) }),
         states: vec![State {
-            name: "Steps".into(),
             description: "The skill's actions, in order.".into(),
-            prompt: None,
-            checks,
             actions,
-            continuous: false,
-            interrupt: false,
-            next: Vec::new(),
-            expect: Vec::new(),
             terminal: Some(Terminal { outcome: Outcome::Success, message: String::new() }),
+            ..State::new("Steps", checks)
         }],
     };
     // What the folder said must make a valid skill, reported as any workflow's problems are.

@@ -127,18 +127,7 @@ impl Run {
         if checks.is_empty() {
             return Ok(Ok(()));
         }
-        let state = State {
-            name: "conditions".into(),
-            description: String::new(),
-            prompt: None,
-            checks: checks.to_vec(),
-            actions: Vec::new(),
-            continuous: false,
-            interrupt: false,
-            next: Vec::new(),
-            expect: Vec::new(),
-            terminal: None,
-        };
+        let state = State::new("conditions", checks.to_vec());
         let mut one = Workflow { states: vec![state], skill: None, ..self.template.clone() };
         one = one.bound(params, false);
         let matcher = Matcher::new(&one, params).map_err(|error| End::Failed(Failure::Setup { error }))?;

@@ -657,6 +657,22 @@ impl Workflow {
 }
 
 impl State {
+    /// A state with a name and its checks, and nothing else yet.
+    pub fn new(name: impl Into<String>, checks: Vec<Check>) -> State {
+        State {
+            name: name.into(),
+            description: String::new(),
+            prompt: None,
+            checks,
+            actions: Vec::new(),
+            continuous: false,
+            interrupt: false,
+            next: Vec::new(),
+            expect: Vec::new(),
+            terminal: None,
+        }
+    }
+
     pub fn is_terminal(&self) -> bool {
         self.terminal.is_some()
     }

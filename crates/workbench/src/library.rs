@@ -228,7 +228,11 @@ impl Library {
         };
         self.write_atomically(&path, text.as_bytes())?;
         let diagnostics = match load_str(&text, id, id.trim_end_matches(".json")) {
-            Ok(loaded) => loaded.warnings.0,
+            Ok(loaded) => {
+                let mut found = loaded.warnings.0;
+                found.extend(self.skill_problems(&loaded.workflow, &path));
+                found
+            }
             Err(diagnostics) => diagnostics.0,
         };
         Ok(SaveResult { hash: content_hash(text.as_bytes()), diagnostics })

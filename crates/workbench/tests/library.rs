@@ -156,6 +156,9 @@ fn skills_beside_the_workflows_are_listed_opened_renamed_and_checked_against() {
         broken.iter().any(|d| d.message.contains("there is no skill `demo-sign-in`") && d.path.ends_with(".skill")),
         "{broken:?}"
     );
+    let account = lib.open("demo-account.json").unwrap();
+    let saved = lib.save("demo-account.json", &serde_json::to_value(account.workflow.unwrap()).unwrap(), None).unwrap();
+    assert!(saved.diagnostics.iter().any(|d| d.message.contains("no skill `demo-sign-in`")), "saving says so too");
     for id in ["skills/../demo-account.json", "skills/x/y.json", "skills/.hidden.json", "skill/demo.json"] {
         assert!(matches!(lib.open(id), Err(Error::NotFound(_))), "{id}");
     }

@@ -38,6 +38,11 @@ async function hash(s: string): Promise<string> {
   return (h >>> 0).toString(16);
 }
 
+/** Files of the skills folder are listed under this prefix, as the Rust library does. */
+const SKILLS = 'skills/';
+
+const entry = (id: string, wf: Workflow, modified_ms: number): WorkflowEntry => ({ id, name: wf.name, states: wf.states.length, modified_ms, error: null, skill: id.startsWith(SKILLS) });
+
 const slug = (name: string) => {
   const trimmed = name.trim();
   if (!trimmed || !/^[\p{L}\p{N} _-]+$/u.test(trimmed)) throw new BackendError('bad_name', `“${name}” is not a usable workflow name`);
@@ -71,11 +76,9 @@ export class FakeBackend implements Backend {
 
   async listWorkflows(): Promise<WorkflowEntry[]> {
     return [...this.files.entries()]
-      .map(([id, t]) => {
-        const wf = JSON.parse(t) as Workflow;
-        return { id, name: wf.name, states: wf.states.length, modified_ms: 0, error: null };
-      })
-      .sort((a, b) => a.name.localeCompare(b.name));
+      .map(([id, t]) => entry(id, JSON.parse(t) as Workflow, 0))
+      // The workflows, then the skills, each by name: the Rust library's order.
+      .sort((a, b) => Number(a.skill) - Number(b.skill) || a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id.localeCompare(b.id));
   }
 
   async openWorkflow(id: string): Promise<OpenedWorkflow> {
@@ -87,7 +90,7 @@ export class FakeBackend implements Backend {
   private async create(id: string, wf: Workflow): Promise<WorkflowEntry> {
     if (this.files.has(id)) throw new BackendError('exists', `a workflow file \`${id}\` already exists`);
     this.files.set(id, text(wf));
-    return { id, name: wf.name, states: wf.states.length, modified_ms: Date.now(), error: null };
+    return entry(id, wf, Date.now());
   }
 
   private stopRecordingNow: (() => void) | null = null;
@@ -143,7 +146,7 @@ export class FakeBackend implements Backend {
     if (newId !== id && this.files.has(newId)) throw new BackendError('exists', `a workflow file \`${newId}\` already exists`);
     this.files.delete(id);
     this.files.set(newId, text(wf));
-    return { id: newId, name: wf.name, states: wf.states.length, modified_ms: Date.now(), error: null };
+    return entry(newId, wf, Date.now());
   }
 
   async saveWorkflow(id: string, workflow: Workflow, expectedHash: string | null): Promise<SaveResult> {

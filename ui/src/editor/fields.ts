@@ -87,6 +87,7 @@ export const ACTION_FIELDS: Record<Action['type'], FieldSpec[]> = {
     { key: 'attribute', kind: 'string', optional: true, help: 'which attribute, e.g. href', when: { key: 'read', is: ['attribute'] } },
     { key: 'pattern', kind: 'string', optional: true, help: 'a regular expression; its first group (or the whole match) is kept', when: { key: 'read', is: ['text', 'attribute', 'value'] } },
   ],
+  use_skill: [{ key: 'skill', kind: 'string', help: 'the skill to run: skills/NAME.json' }],
   save_html: [{ key: 'filename', kind: 'string' }],
   screenshot: [{ key: 'filename', kind: 'string' }],
   launch: [{ key: 'program', kind: 'string' }, { key: 'args', kind: 'strings', optional: true }],

@@ -8,7 +8,7 @@ import { eventsFromDetail, type RunEvent } from '../run/events';
 import { BackendError, type Backend, type RecordRequest, type Unsubscribe } from './types';
 import type { AgentRunRequest, Diagnostic, OpenedWorkflow, RunDetail, RunFilter, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
 import { unifiedDiff } from './diff';
-import { fakeValidate } from './validate';
+import { fakeValidate, type SkillLibrary } from './validate';
 import { fakeReport, fakeRoute } from './fakeGraph';
 import { checkBatchData, runFakeBatch, type FakeBatch } from './fakeBatch';
 import type { BatchMessage, BatchRequest, RowResult } from '../bindings';
@@ -49,6 +49,9 @@ const slug = (name: string) => {
   return `${trimmed.toLowerCase().replace(/ /g, '-')}.json`;
 };
 
+/** The file `name` names in the folder of `id`: a renamed or duplicated skill stays a skill. */
+const sibling = (id: string, name: string) => (id.startsWith(SKILLS) ? SKILLS : '') + slug(name);
+
 export class FakeBackend implements Backend {
   readonly kind = 'fake';
   readonly canSaveFixes = true;
@@ -81,10 +84,17 @@ export class FakeBackend implements Backend {
       .sort((a, b) => Number(a.skill) - Number(b.skill) || a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id.localeCompare(b.id));
   }
 
+  /** The skills folder's files by skill name (`skills/demo-sign-in.json` → `demo-sign-in`). */
+  private skills(): SkillLibrary {
+    const found: SkillLibrary = {};
+    for (const [id, t] of this.files) if (id.startsWith(SKILLS)) found[id.slice(SKILLS.length).replace(/\.json$/, '')] = JSON.parse(t) as Workflow;
+    return found;
+  }
+
   async openWorkflow(id: string): Promise<OpenedWorkflow> {
     const t = this.read(id);
     const workflow = JSON.parse(t) as Workflow;
-    return { id, workflow, hash: await hash(t), diagnostics: fakeValidate(workflow) };
+    return { id, workflow, hash: await hash(t), diagnostics: fakeValidate(workflow, this.skills()) };
   }
 
   private async create(id: string, wf: Workflow): Promise<WorkflowEntry> {
@@ -137,12 +147,12 @@ export class FakeBackend implements Backend {
 
   async duplicateWorkflow(id: string, name: string): Promise<WorkflowEntry> {
     const wf = JSON.parse(this.read(id)) as Workflow;
-    return this.create(slug(name), { ...wf, name: name.trim() });
+    return this.create(sibling(id, name), { ...wf, name: name.trim() });
   }
 
   async renameWorkflow(id: string, name: string): Promise<WorkflowEntry> {
     const wf = { ...(JSON.parse(this.read(id)) as Workflow), name: name.trim() };
-    const newId = slug(name);
+    const newId = sibling(id, name);
     if (newId !== id && this.files.has(newId)) throw new BackendError('exists', `a workflow file \`${newId}\` already exists`);
     this.files.delete(id);
     this.files.set(newId, text(wf));
@@ -155,11 +165,12 @@ export class FakeBackend implements Backend {
       throw new BackendError('conflict', `\`${id}\` changed on disk since it was opened`);
     const t = text(workflow);
     this.files.set(id, t);
+    // As the Rust library: a save reports the file's own problems, not its use_skill ones.
     return { hash: await hash(t), diagnostics: fakeValidate(workflow) };
   }
 
   async validateWorkflow(workflow: Workflow): Promise<Diagnostic[]> {
-    return fakeValidate(workflow);
+    return fakeValidate(workflow, this.skills());
   }
 
   async watchWorkflows(onChange: (c: WorkflowChange) => void): Promise<Unsubscribe> {

@@ -152,6 +152,33 @@ test('outputs copy a skill’s variables into the workflow’s, which later chec
   assert.deepEqual(errors, []);
 });
 
+test('a stored run shows the skill’s states as its own steps, and the use_skill that ran them', async () => {
+  const { page, errors } = await open('?fixture=fixtures/demo-orders/', { viewport: { width: 1024, height: 768 } });
+  await page.getByTestId('workflow-entry').filter({ hasText: 'demo-orders' }).click();
+  await page.getByTestId('past-run').first().click();
+  const labels = page.getByTestId('timeline-step').locator('.thumb-label');
+  await labels.first().waitFor();
+  assert.deepEqual(await labels.allInnerTexts(), [
+    '1. Start',
+    '2. Login page',
+    '3. demo-sign-in › Login form',
+    '4. demo-sign-in › Signing in',
+    '5. demo-sign-in › Signed in',
+    '6. Signed in',
+    '7. Order history',
+    '8. Newest order opened',
+  ]);
+  await page.locator('[data-testid="timeline-step"][data-step="2"] button').click();
+  const detail = page.getByTestId('step-detail');
+  await detail.getByText('Step 2: Login page').waitFor();
+  assert.match(await detail.locator('.actions').innerText(), /use_skill demo-sign-in\(site, username, password\)[\s\S]*skill demo-sign-in: 3 steps/);
+  assert.doesNotMatch(await detail.innerText(), /correct horse/, 'the password stays masked');
+  await page.locator('[data-testid="timeline-step"][data-step="3"] button').click();
+  await detail.getByText('Step 3: demo-sign-in › Login form').waitFor();
+  assert.match(await detail.locator('.actions').innerText(), /type “demo” into #username/);
+  assert.deepEqual(errors, []);
+});
+
 test('in dark mode at 1024×768 the skill tags and rows are light on dark', async () => {
   const { page, errors } = await open('', { viewport: { width: 1024, height: 768 }, colorScheme: 'dark' });
   await page.getByTestId('workflow-entry').filter({ hasText: 'demo-account' }).click();

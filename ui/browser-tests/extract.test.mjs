@@ -111,9 +111,9 @@ test('a stored run shows each extract’s value under its action and its outputs
   assert.ok(box.height <= 182, `a table is bounded: ${box.height} px high`);
 
   // The step that read them: every extract shows what it read.
-  await page.locator('[data-testid="timeline-step"][data-step="5"] button').click();
+  await page.locator('[data-testid="timeline-step"][data-step="7"] button').click();
   const detail = page.getByTestId('step-detail');
-  await detail.getByText('Step 5: Order history').waitFor();
+  await detail.getByText('Step 7: Order history').waitFor();
   const read = await detail.getByTestId('extracted-value').evaluateAll((vs) => vs.map((v) => v.dataset.into));
   assert.deepEqual(read, ['order_count', 'spent', 'shown_rows', 'order_numbers', 'orders', 'status_filter', 'newest_order', 'newest_order_link']);
   assert.match(await detail.getByTestId('extracted-value').nth(6).innerText(), /newest_order =\s*NW-204871/);

@@ -9,6 +9,7 @@ import type { BatchRequest } from '../bindings';
 import { useBatch } from '../batch/useBatch';
 import { EditorView } from '../editor/EditorView';
 import { isDirty } from '../editor/history';
+import { SkillLibraryContext, useSkillLibrary } from '../editor/SkillLibrary';
 import { useWorkflowEditor } from '../editor/useWorkflowEditor';
 import { ReviewPanel } from '../review/ReviewPanel';
 import type { ReviewView } from '../bindings';
@@ -60,6 +61,7 @@ export function App({ backend }: { backend: Backend }) {
   const wf = editor.doc?.history.present ?? null;
   const dirty = editor.doc ? isDirty(editor.doc.history) : false;
   const report = useGraphReport(backend, wf, runsChanged);
+  const skills = useSkillLibrary(backend, entries);
   // Each row's run joins the past runs as it ends.
   const batches = useBatch(backend, useCallback(() => setRunsChanged((n) => n + 1), []));
 
@@ -233,15 +235,17 @@ export function App({ backend }: { backend: Backend }) {
         </aside>
         <main className="content">
           {view === 'editor' && (
-            <EditorView
-              editor={editor}
-              backend={backend}
-              report={report}
-              notify={notify}
-              onRun={() => editor.doc && guardUnsaved(() => setStarting({ goal: null }))}
-              onBatch={() => editor.doc && guardUnsaved(() => setBatchOpen(true))}
-              onGoto={(goal) => editor.doc && guardUnsaved(() => setStarting({ goal }))}
-            />
+            <SkillLibraryContext.Provider value={skills}>
+              <EditorView
+                editor={editor}
+                backend={backend}
+                report={report}
+                notify={notify}
+                onRun={() => editor.doc && guardUnsaved(() => setStarting({ goal: null }))}
+                onBatch={() => editor.doc && guardUnsaved(() => setBatchOpen(true))}
+                onGoto={(goal) => editor.doc && guardUnsaved(() => setStarting({ goal }))}
+              />
+            </SkillLibraryContext.Provider>
           )}
           {view === 'run' && (
             <RunViewer

@@ -1,7 +1,25 @@
-//! The workflows folder: open, create, record, duplicate, rename.
+//! The workflows folder, and the skills folder beside it: open, create, record, duplicate,
+//! rename. Skills are a group of their own after the workflows; new files are workflows.
 
 import { useState } from 'react';
 import type { WorkflowEntry } from '../bindings';
+import { groupEntries } from '../editor/skills';
+
+function EntryItem({ entry, current, onOpen }: { entry: WorkflowEntry; current: boolean; onOpen: (id: string) => void }) {
+  return (
+    <li className={[current ? 'current' : '', entry.skill ? 'skill-entry' : ''].filter(Boolean).join(' ')}>
+      <button className="link" onClick={() => onOpen(entry.id)} title={entry.error ?? entry.id} data-testid="workflow-entry" data-skill={entry.skill || undefined}>
+        {entry.name}
+        {entry.skill && (
+          <span className="skill-badge" title="a skill: other workflows run it with a use_skill action">
+            skill
+          </span>
+        )}{' '}
+        <span className="hint">{entry.error ? '⚠' : `${entry.states} states`}</span>
+      </button>
+    </li>
+  );
+}
 
 type Mode = { kind: 'create' } | { kind: 'duplicate'; id: string } | { kind: 'rename'; id: string } | null;
 
@@ -29,18 +47,18 @@ export function WorkflowList(p: {
     setMode(null);
   };
   const currentEntry = p.entries.find((e) => e.id === p.current);
+  const { workflows, skills } = groupEntries(p.entries);
+  const items = (entries: WorkflowEntry[]) => entries.map((e) => <EntryItem key={e.id} entry={e} current={e.id === p.current} onOpen={p.onOpen} />);
   return (
     <nav className="workflow-list" aria-label="workflows">
       <h2>Workflows</h2>
-      <ul>
-        {p.entries.map((e) => (
-          <li key={e.id} className={e.id === p.current ? 'current' : ''}>
-            <button className="link" onClick={() => p.onOpen(e.id)} title={e.error ?? e.id} data-testid="workflow-entry">
-              {e.name} <span className="hint">{e.error ? '⚠' : `${e.states} states`}</span>
-            </button>
-          </li>
-        ))}
-      </ul>
+      <ul>{items(workflows)}</ul>
+      {skills.length > 0 && (
+        <section className="skill-group" aria-label="skills" data-testid="skill-group">
+          <h3 title="skills/ beside the workflows folder: workflows that others run as one action">Skills</h3>
+          <ul>{items(skills)}</ul>
+        </section>
+      )}
       <div className="list-buttons">
         <button onClick={() => start({ kind: 'create' })}>New</button>
         <button onClick={p.onRecord} title="show the task once in a browser; it becomes a workflow">
@@ -61,7 +79,7 @@ export function WorkflowList(p: {
             submit();
           }}
         >
-          <input autoFocus aria-label={`${mode.kind} workflow name`} placeholder="workflow name" value={name} onChange={(e) => setName(e.target.value)} />
+          <input autoFocus aria-label={`${mode.kind} workflow name`} placeholder={mode.kind !== 'create' && currentEntry?.skill ? 'skill name' : 'workflow name'} value={name} onChange={(e) => setName(e.target.value)} />
           <button type="submit" className="primary">
             {mode.kind === 'create' ? 'Create' : mode.kind === 'duplicate' ? 'Duplicate' : 'Rename'}
           </button>

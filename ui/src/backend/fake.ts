@@ -8,7 +8,7 @@ import { eventsFromDetail, type RunEvent } from '../run/events';
 import { BackendError, type Backend, type RecordRequest, type Unsubscribe } from './types';
 import type { AgentRunRequest, Diagnostic, OpenedWorkflow, RunDetail, RunFilter, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
 import { unifiedDiff } from './diff';
-import { fakeValidate } from './validate';
+import { fakeValidate, type SkillLibrary } from './validate';
 import { fakeReport, fakeRoute } from './fakeGraph';
 import { checkBatchData, runFakeBatch, type FakeBatch } from './fakeBatch';
 import type { BatchMessage, BatchRequest, RowResult } from '../bindings';
@@ -38,11 +38,19 @@ async function hash(s: string): Promise<string> {
   return (h >>> 0).toString(16);
 }
 
+/** Files of the skills folder are listed under this prefix, as the Rust library does. */
+const SKILLS = 'skills/';
+
+const entry = (id: string, wf: Workflow, modified_ms: number): WorkflowEntry => ({ id, name: wf.name, states: wf.states.length, modified_ms, error: null, skill: id.startsWith(SKILLS) });
+
 const slug = (name: string) => {
   const trimmed = name.trim();
   if (!trimmed || !/^[\p{L}\p{N} _-]+$/u.test(trimmed)) throw new BackendError('bad_name', `“${name}” is not a usable workflow name`);
   return `${trimmed.toLowerCase().replace(/ /g, '-')}.json`;
 };
+
+/** The file `name` names in the folder of `id`: a renamed or duplicated skill stays a skill. */
+const sibling = (id: string, name: string) => (id.startsWith(SKILLS) ? SKILLS : '') + slug(name);
 
 export class FakeBackend implements Backend {
   readonly kind = 'fake';
@@ -71,23 +79,28 @@ export class FakeBackend implements Backend {
 
   async listWorkflows(): Promise<WorkflowEntry[]> {
     return [...this.files.entries()]
-      .map(([id, t]) => {
-        const wf = JSON.parse(t) as Workflow;
-        return { id, name: wf.name, states: wf.states.length, modified_ms: 0, error: null };
-      })
-      .sort((a, b) => a.name.localeCompare(b.name));
+      .map(([id, t]) => entry(id, JSON.parse(t) as Workflow, 0))
+      // The workflows, then the skills, each by name: the Rust library's order.
+      .sort((a, b) => Number(a.skill) - Number(b.skill) || a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id.localeCompare(b.id));
+  }
+
+  /** The skills folder's files by skill name (`skills/demo-sign-in.json` → `demo-sign-in`). */
+  private skills(): SkillLibrary {
+    const found: SkillLibrary = {};
+    for (const [id, t] of this.files) if (id.startsWith(SKILLS)) found[id.slice(SKILLS.length).replace(/\.json$/, '')] = JSON.parse(t) as Workflow;
+    return found;
   }
 
   async openWorkflow(id: string): Promise<OpenedWorkflow> {
     const t = this.read(id);
     const workflow = JSON.parse(t) as Workflow;
-    return { id, workflow, hash: await hash(t), diagnostics: fakeValidate(workflow) };
+    return { id, workflow, hash: await hash(t), diagnostics: fakeValidate(workflow, this.skills()) };
   }
 
   private async create(id: string, wf: Workflow): Promise<WorkflowEntry> {
     if (this.files.has(id)) throw new BackendError('exists', `a workflow file \`${id}\` already exists`);
     this.files.set(id, text(wf));
-    return { id, name: wf.name, states: wf.states.length, modified_ms: Date.now(), error: null };
+    return entry(id, wf, Date.now());
   }
 
   private stopRecordingNow: (() => void) | null = null;
@@ -134,16 +147,16 @@ export class FakeBackend implements Backend {
 
   async duplicateWorkflow(id: string, name: string): Promise<WorkflowEntry> {
     const wf = JSON.parse(this.read(id)) as Workflow;
-    return this.create(slug(name), { ...wf, name: name.trim() });
+    return this.create(sibling(id, name), { ...wf, name: name.trim() });
   }
 
   async renameWorkflow(id: string, name: string): Promise<WorkflowEntry> {
     const wf = { ...(JSON.parse(this.read(id)) as Workflow), name: name.trim() };
-    const newId = slug(name);
+    const newId = sibling(id, name);
     if (newId !== id && this.files.has(newId)) throw new BackendError('exists', `a workflow file \`${newId}\` already exists`);
     this.files.delete(id);
     this.files.set(newId, text(wf));
-    return { id: newId, name: wf.name, states: wf.states.length, modified_ms: Date.now(), error: null };
+    return entry(newId, wf, Date.now());
   }
 
   async saveWorkflow(id: string, workflow: Workflow, expectedHash: string | null): Promise<SaveResult> {
@@ -152,11 +165,12 @@ export class FakeBackend implements Backend {
       throw new BackendError('conflict', `\`${id}\` changed on disk since it was opened`);
     const t = text(workflow);
     this.files.set(id, t);
+    // As the Rust library: a save reports the file's own problems, not its use_skill ones.
     return { hash: await hash(t), diagnostics: fakeValidate(workflow) };
   }
 
   async validateWorkflow(workflow: Workflow): Promise<Diagnostic[]> {
-    return fakeValidate(workflow);
+    return fakeValidate(workflow, this.skills());
   }
 
   async watchWorkflows(onChange: (c: WorkflowChange) => void): Promise<Unsubscribe> {

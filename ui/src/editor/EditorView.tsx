@@ -12,6 +12,7 @@ import { NODE_WIDTH, nodeHeight } from './layout';
 import * as m from './model';
 import type { PlaceNew } from './Placer';
 import { RouteBanner } from './RouteBanner';
+import { skillNameOf } from './skills';
 import { handleShortcut, SHORTCUTS } from './shortcuts';
 import { StateForm } from './StateForm';
 import type { WorkflowEditor } from './useWorkflowEditor';
@@ -89,9 +90,16 @@ export function EditorView({ editor, backend, report, onRun, onBatch, onGoto, no
   }, [handlers]);
 
   if (!doc || !wf) return <div className="empty">Open or create a workflow.</div>;
+  // A file of the skills folder, or one that says it is a skill wherever it lies.
+  const isSkill = skillNameOf(doc.id) != null || wf.skill != null;
   return (
     <div className="editor">
       <div className="toolbar" role="toolbar">
+        {isSkill && (
+          <span className="skill-badge" data-testid="skill-badge" title="a skill: other workflows run it with a use_skill action">
+            skill
+          </span>
+        )}
         <strong className="doc-title" data-testid="doc-title" title={`${wf.name} (${doc.id})`}>
           <span className="doc-name">{wf.name}</span>
           {dirty && <span title="unsaved changes"> •</span>}
@@ -159,7 +167,7 @@ export function EditorView({ editor, backend, report, onRun, onBatch, onGoto, no
           {state ? (
             <StateForm key={state.name} workflow={wf} state={state} diagnostics={diagnostics} edit={edit} onRenamed={setSelected} />
           ) : (
-            <WorkflowForm workflow={wf} diagnostics={diagnostics} edit={edit} />
+            <WorkflowForm workflow={wf} isSkill={isSkill} diagnostics={diagnostics} edit={edit} />
           )}
           <details className="shortcuts">
             <summary>Keyboard shortcuts</summary>

@@ -2,8 +2,9 @@
 //! shows the validator's messages for its own JSON path.
 
 import type { Diagnostic } from '../bindings';
-import { applies, type FieldSpec } from './fields';
+import { applies, ROW_KINDS, type FieldSpec } from './fields';
 import { Problems, problemsAt } from './Problems';
+import { SkillArgumentsField, SkillNameField, SkillOutputsField } from './UseSkillFields';
 
 type Obj = Record<string, unknown>;
 
@@ -25,9 +26,17 @@ function TargetField({ value, onChange, label }: { value: Obj | undefined; onCha
   );
 }
 
-function Field({ spec, value, set }: { spec: FieldSpec; value: unknown; set: (v: unknown) => void }) {
+/** One field; `obj`, `path` and `diagnostics` are the whole object's, for the fields that
+ * depend on a sibling (a skill's arguments on the skill) or place problems row by row. */
+function Field({ spec, value, set, obj, path, diagnostics }: { spec: FieldSpec; value: unknown; set: (v: unknown) => void; obj: Obj; path: string; diagnostics?: Diagnostic[] }) {
   const label = spec.key;
   switch (spec.kind) {
+    case 'skill':
+      return <SkillNameField value={(value as string) ?? ''} set={set} />;
+    case 'arguments':
+      return <SkillArgumentsField action={obj} path={`${path}.${spec.key}`} diagnostics={diagnostics} set={set} />;
+    case 'outputs':
+      return <SkillOutputsField action={obj} path={`${path}.${spec.key}`} diagnostics={diagnostics} set={set} />;
     case 'bool':
       return <input type="checkbox" aria-label={label} checked={(value ?? spec.fallback ?? false) as boolean} onChange={(e) => set(e.target.checked === spec.fallback ? undefined : e.target.checked)} />;
     case 'enum':
@@ -96,13 +105,25 @@ export function ObjectForm<T extends { type: string }>(p: {
   const own = (p.diagnostics ?? []).filter((d) => d.path === p.path);
   return (
     <div className="object-form">
-      {p.fields.filter((f) => applies(f, obj, p.fields)).map((f) => (
-        <label key={f.key} className="field" title={f.help}>
-          <span className="field-label">{f.key}</span>
-          <Field spec={f} value={obj[f.key]} set={set(f.key)} />
-          <Problems items={problemsAt(p.diagnostics, `${p.path}.${f.key}`)} />
-        </label>
-      ))}
+      {p.fields
+        .filter((f) => applies(f, obj, p.fields))
+        .map((f) => {
+          const field = <Field spec={f} value={obj[f.key]} set={set(f.key)} obj={obj} path={p.path} diagnostics={p.diagnostics} />;
+          // Rows are a group, not one control's label, and show their own problems.
+          return ROW_KINDS.includes(f.kind) ? (
+            <div key={f.key} className="field rows-field" role="group" aria-label={f.key} title={f.help}>
+              <span className="field-label">{f.key}</span>
+              {field}
+              <Problems items={problemsAt(p.diagnostics, `${p.path}.${f.key}`, true)} />
+            </div>
+          ) : (
+            <label key={f.key} className="field" title={f.help}>
+              <span className="field-label">{f.key}</span>
+              {field}
+              <Problems items={problemsAt(p.diagnostics, `${p.path}.${f.key}`)} />
+            </label>
+          );
+        })}
       <Problems items={own} />
     </div>
   );

@@ -1,8 +1,10 @@
 //! The form of one state: name, priority, terminal outcome, `next`, checks and actions.
 
 import { useEffect, useState } from 'react';
-import type { Action, Check, Diagnostic, State, Workflow } from '../bindings';
-import { ACTION_FIELDS, ACTION_TYPES, CHECK_FIELDS, CHECK_TYPES, newAction, newCheck } from './fields';
+import type { Action, Diagnostic, State, Workflow } from '../bindings';
+import { AddMenu } from './AddMenu';
+import { CheckList } from './CheckList';
+import { ACTION_FIELDS, ACTION_TYPES, newAction } from './fields';
 import * as m from './model';
 import { ObjectForm } from './ObjectForm';
 import { Problems, problemsAt } from './Problems';
@@ -108,26 +110,14 @@ export function StateForm({ workflow, state, diagnostics, edit, onRenamed }: Sta
 
       <h4>Checks (all must hold)</h4>
       <Problems items={problemsAt(diagnostics, `${path}.checks`, true)} />
-      {(state.checks ?? []).map((c, i) => (
-        <div key={i} className="list-item" data-testid={`check-${i}`}>
-          <div className="list-item-head">
-            <select aria-label={`check ${i + 1} type`} value={c.type} onChange={(e) => edit((wf) => m.updateCheck(wf, name, i, newCheck(e.target.value as Check['type'])))}>
-              {CHECK_TYPES.map((t) => (
-                <option key={t}>{t}</option>
-              ))}
-            </select>
-            <label className="negate">
-              <input type="checkbox" aria-label={`check ${i + 1} negate`} checked={!!c.negate} onChange={(e) => edit((wf) => m.updateCheck(wf, name, i, { ...c, negate: e.target.checked || undefined } as Check))} />
-              not
-            </label>
-            <button aria-label={`remove check ${i + 1}`} onClick={() => edit((wf) => m.removeCheck(wf, name, i))}>
-              ✕
-            </button>
-          </div>
-          <ObjectForm value={c} fields={CHECK_FIELDS[c.type]} path={`${path}.checks[${i}]`} diagnostics={diagnostics} onChange={(v) => edit((wf) => m.updateCheck(wf, name, i, v))} />
-        </div>
-      ))}
-      <AddMenu label="add check" types={CHECK_TYPES} onAdd={(t) => edit((wf) => m.addCheck(wf, name, newCheck(t as Check['type'])))} />
+      <CheckList
+        checks={state.checks ?? []}
+        path={`${path}.checks`}
+        diagnostics={diagnostics}
+        onAdd={(c) => edit((wf) => m.addCheck(wf, name, c))}
+        onUpdate={(i, c) => edit((wf) => m.updateCheck(wf, name, i, c))}
+        onRemove={(i) => edit((wf) => m.removeCheck(wf, name, i))}
+      />
 
       <h4>Actions (in order)</h4>
       {(state.actions ?? []).map((a, i) => (
@@ -157,25 +147,5 @@ export function StateForm({ workflow, state, diagnostics, edit, onRenamed }: Sta
         </button>
       </div>
     </section>
-  );
-}
-
-function AddMenu({ label, types, onAdd }: { label: string; types: string[]; onAdd: (t: string) => void }) {
-  return (
-    <select
-      aria-label={label}
-      className="add-menu"
-      value=""
-      onChange={(e) => {
-        if (e.target.value) onAdd(e.target.value);
-      }}
-    >
-      <option value="">+ {label}…</option>
-      {types.map((t) => (
-        <option key={t} value={t}>
-          {t}
-        </option>
-      ))}
-    </select>
   );
 }

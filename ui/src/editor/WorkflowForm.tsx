@@ -1,12 +1,14 @@
-//! The workflow's own settings: description, parameters (secrets marked) and executor config.
+//! The workflow's own settings: description, a skill's pre- and postconditions, parameters
+//! (secrets marked) and executor config.
 
 import { useState } from 'react';
 import type { Diagnostic, Workflow } from '../bindings';
 import { ConfigFields } from './ConfigFields';
 import * as m from './model';
 import { Problems, problemsAt } from './Problems';
+import { SkillSection } from './SkillSection';
 
-export function WorkflowForm({ workflow, diagnostics, edit }: { workflow: Workflow; diagnostics: Diagnostic[]; edit: (f: (wf: Workflow) => Workflow) => void }) {
+export function WorkflowForm({ workflow, isSkill, diagnostics, edit }: { workflow: Workflow; isSkill: boolean; diagnostics: Diagnostic[]; edit: (f: (wf: Workflow) => Workflow) => void }) {
   const [newParam, setNewParam] = useState('');
   const [error, setError] = useState<string | null>(null);
   const tryEdit = (f: (wf: Workflow) => Workflow) => {
@@ -19,12 +21,13 @@ export function WorkflowForm({ workflow, diagnostics, edit }: { workflow: Workfl
   };
   return (
     <section className="workflow-form" aria-label="workflow settings">
-      <h3>Workflow</h3>
+      <h3>{isSkill ? 'Skill' : 'Workflow'}</h3>
       <label className="field">
         <span className="field-label">description</span>
         <textarea aria-label="workflow description" value={workflow.description ?? ''} onChange={(e) => edit((wf) => m.setMeta(wf, { description: e.target.value || undefined }))} />
       </label>
-      <h4>Parameters</h4>
+      {isSkill && <SkillSection workflow={workflow} diagnostics={diagnostics} edit={edit} />}
+      <h4>{isSkill ? 'Parameters (its arguments)' : 'Parameters'}</h4>
       {Object.entries(workflow.parameters ?? {}).map(([name, p]) => (
         <div key={name} className="list-item param" data-testid={`param-${name}`}>
           <div className="list-item-head">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Action, Check } from '../bindings';
-import { ACTION_FIELDS, CHECK_FIELDS, applies, newAction, newCheck } from './fields';
+import { ACTION_FIELDS, CHECK_FIELDS, ROW_KINDS, applies, newAction, newCheck } from './fields';
 import { actionShort, checkShort } from './summary';
 
 const shown = (a: Action) => ACTION_FIELDS[a.type].filter((f) => applies(f, a as unknown as Record<string, unknown>, ACTION_FIELDS[a.type])).map((f) => f.key);
@@ -53,5 +53,32 @@ describe('summaries of the new kinds', () => {
     expect(v({ value: 'NW-1' })).toBe('variable total = “NW-1”');
     expect(v({ match: 'contains', value: '{{newest}}' })).toBe('variable total contains “{{newest}}”');
     expect(v({ match: 'pattern', value: '^NW-' })).toBe('variable total matches “^NW-”');
+  });
+});
+
+describe('the use_skill action’s form', () => {
+  it('asks for the skill, then its arguments and outputs as rows, both optional', () => {
+    expect(ACTION_FIELDS.use_skill.map((f) => [f.key, f.kind, !!f.optional])).toEqual([
+      ['skill', 'skill', false],
+      ['args', 'arguments', true],
+      ['outputs', 'outputs', true],
+    ]);
+    expect(ACTION_FIELDS.use_skill.every((f) => f.help)).toBe(true);
+    expect(ACTION_FIELDS.use_skill.filter((f) => ROW_KINDS.includes(f.kind)).map((f) => f.key)).toEqual(['args', 'outputs']);
+    expect(shown({ type: 'use_skill', skill: 'demo-sign-in' })).toEqual(['skill', 'args', 'outputs']);
+  });
+
+  it('starts with no skill chosen and nothing passed or copied', () => {
+    expect(newAction('use_skill')).toEqual({ type: 'use_skill', skill: '' });
+  });
+});
+
+describe('a use_skill in short', () => {
+  it('reads as a call: the skill, the arguments it is given, the variables it sets here', () => {
+    const args = { site: '{{site}}', username: '{{username}}', password: '{{password}}' };
+    expect(actionShort({ type: 'use_skill', skill: 'demo-sign-in', args })).toBe('use_skill demo-sign-in(site, username, password)');
+    expect(actionShort({ type: 'use_skill', skill: 'demo-sign-in', args: { password: 'x' }, outputs: { greeting: 'welcome_text', who: 'account' } })).toBe('use_skill demo-sign-in(password) → greeting, who');
+    expect(actionShort({ type: 'use_skill', skill: 'search-product' })).toBe('use_skill search-product()');
+    expect(actionShort({ type: 'use_skill', skill: '' })).toBe('use_skill ?()');
   });
 });

@@ -3,7 +3,10 @@
 
 import type { Action, Check, ExtractRead, VariableMatch } from '../bindings';
 
-export type FieldKind = 'string' | 'number' | 'bool' | 'enum' | 'target' | 'window' | 'point' | 'strings';
+export type FieldKind = 'string' | 'number' | 'bool' | 'enum' | 'target' | 'window' | 'point' | 'strings' | 'skill' | 'arguments' | 'outputs';
+
+/** Kinds edited as rows of their own, each row with its own problems. */
+export const ROW_KINDS: FieldKind[] = ['arguments', 'outputs'];
 
 export interface FieldSpec {
   key: string;
@@ -86,6 +89,11 @@ export const ACTION_FIELDS: Record<Action['type'], FieldSpec[]> = {
     { key: 'read', kind: 'enum', options: EXTRACT_READS, optional: true, fallback: 'text', help: 'text, an attribute, a field\'s value, how many match, every match\'s text, or a table\'s rows' },
     { key: 'attribute', kind: 'string', optional: true, help: 'which attribute, e.g. href', when: { key: 'read', is: ['attribute'] } },
     { key: 'pattern', kind: 'string', optional: true, help: 'a regular expression; its first group (or the whole match) is kept', when: { key: 'read', is: ['text', 'attribute', 'value'] } },
+  ],
+  use_skill: [
+    { key: 'skill', kind: 'skill', help: 'the skill to run: skills/NAME.json, from where its preconditions hold' },
+    { key: 'args', kind: 'arguments', optional: true, help: 'values for the skill\'s parameters; {{name}} references work' },
+    { key: 'outputs', kind: 'outputs', optional: true, help: 'variables set here, each from one of the skill\'s variables, once it has ended' },
   ],
   save_html: [{ key: 'filename', kind: 'string' }],
   screenshot: [{ key: 'filename', kind: 'string' }],

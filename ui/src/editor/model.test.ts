@@ -110,3 +110,22 @@ describe('save round trip', () => {
     await expect(backend.saveWorkflow('login.json', opened.workflow!, opened.hash)).rejects.toMatchObject({ code: 'conflict' });
   });
 });
+
+describe('editing a skill and a use_skill', () => {
+  it('renames an argument in its place and refuses a name another has', () => {
+    const args = { site: '{{site}}', usrname: 'ann', password: 'x' };
+    expect(Object.entries(m.renameKey(args, 'usrname', 'username'))).toEqual([['site', '{{site}}'], ['username', 'ann'], ['password', 'x']]);
+    expect(m.renameKey(args, 'site', 'site')).toBe(args);
+    expect(() => m.renameKey(args, 'usrname', 'site')).toThrow(m.EditError);
+  });
+
+  it('edits the pre- and postconditions, keeping the skill section when both are empty', () => {
+    const skill = { ...base(), skill: { pre: [{ type: 'url', value: 'about:blank' }], source: 'mined' } } as Workflow;
+    const post = m.setSkillChecks(skill, 'post', [{ type: 'text', value: 'Welcome' }]);
+    expect(post.skill).toEqual({ pre: [{ type: 'url', value: 'about:blank' }], post: [{ type: 'text', value: 'Welcome' }], source: 'mined' });
+    expect(skill.skill).toEqual({ pre: [{ type: 'url', value: 'about:blank' }], source: 'mined' });
+    const bare = m.setSkillChecks(m.setSkillChecks(post, 'pre', []), 'post', []);
+    expect(bare.skill).toEqual({ source: 'mined' });
+    expect(m.setSkillChecks(base(), 'pre', []).skill).toEqual({});
+  });
+});

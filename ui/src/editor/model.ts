@@ -164,3 +164,18 @@ export function setConfig(wf: Workflow, patch: Partial<Config>): Workflow {
 export function setMeta(wf: Workflow, patch: { name?: string; description?: string }): Workflow {
   return { ...wf, ...patch };
 }
+
+/** `record` with key `from` renamed `to`, in its place; refused when `to` is another's. */
+export function renameKey(record: Record<string, string>, from: string, to: string): Record<string, string> {
+  if (from === to) return record;
+  if (to in record) throw new EditError(`“${to}” is there already`);
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k === from ? to : k, v]));
+}
+
+/** The skill section's checks `part` replaced (the section kept, possibly empty: it is what
+ * makes the file a skill). */
+export function setSkillChecks(wf: Workflow, part: 'pre' | 'post', checks: Check[]): Workflow {
+  const skill = { ...wf.skill, [part]: checks };
+  if (!checks.length) delete skill[part];
+  return { ...wf, skill };
+}

@@ -22,6 +22,16 @@ describe('a finding’s place, in words', () => {
     expect(pathInWords(wf, '')).toBe('workflow');
   });
 
+  it('names a skill’s conditions and a use_skill’s arguments and outputs by name', () => {
+    expect(pathInWords(wf, 'skill.pre[0].value')).toBe('skill › precondition 1 › value');
+    expect(pathInWords(wf, 'skill.post[1]')).toBe('skill › postcondition 2');
+    expect(pathInWords(wf, 'states[1].actions[0].skill')).toBe('state Cart › action 1 › skill');
+    expect(pathInWords(wf, 'states[1].actions[0].args.username')).toBe('state Cart › action 1 › argument username');
+    expect(pathInWords(wf, 'states[1].actions[0].args.user name')).toBe('state Cart › action 1 › argument user name');
+    expect(pathInWords(wf, 'states[1].actions[0].outputs.greeting')).toBe('state Cart › action 1 › output greeting');
+    expect(pathInWords(wf, 'states[1].actions[0].args')).toBe('state Cart › action 1 › arguments');
+  });
+
   it('keeps a path it cannot read, and numbers a state it does not have', () => {
     expect(pathInWords(wf, 'states[7].name')).toBe('state 8 › name');
     expect(pathInWords(wf, 'states..x')).toBe('states..x');

@@ -45,6 +45,13 @@ function extractWhat(a: Extract<Action, { type: 'extract' }>): string {
   return read === 'attribute' ? (a.attribute || 'attribute') : read;
 }
 
+/** A skill call as a function call: `use_skill demo-sign-in(site, username) → greeting`,
+ * the arguments by name (their values are mostly {{references}} to the same names). */
+function useSkillShort(a: Extract<Action, { type: 'use_skill' }>): string {
+  const outputs = Object.keys(a.outputs ?? {});
+  return `use_skill ${a.skill || '?'}(${Object.keys(a.args ?? {}).join(', ')})${outputs.length ? ` → ${outputs.join(', ')}` : ''}`;
+}
+
 export function checkShort(c: Check): string {
   if (c.type === 'variable') return variableShort(c);
   const not = c.negate ? 'not ' : '';
@@ -95,6 +102,8 @@ export function actionShort(a: Action): string {
       return `wait for ${targetShort(a.target)}`;
     case 'extract':
       return `extract ${extractWhat(a)} of ${targetShort(a.target)} → ${a.into || '?'}`;
+    case 'use_skill':
+      return useSkillShort(a);
     case 'save_html':
       return `save html ${a.filename}`;
     case 'screenshot':

@@ -35,13 +35,13 @@ describe('the fake library with skills', () => {
     expect(await fake.duplicateWorkflow('demo-shop.json', 'shop 2')).toMatchObject({ id: 'shop-2.json', skill: false });
   });
 
-  it('reports use_skill problems on open and validate, and, like the Rust library, not on save', async () => {
+  it('reports use_skill problems on open, validate and save, as the Rust library does', async () => {
     const fake = library();
     expect((await fake.openWorkflow('demo-account.json')).diagnostics).toEqual([]);
     const misspelt = calling('demo-sign-on');
     const problem = expect.objectContaining({ path: 'states[2].actions[0].skill', help: 'did you mean `demo-sign-in`?' });
     expect(await fake.validateWorkflow(misspelt)).toEqual([problem]);
-    expect((await fake.saveWorkflow('demo-account.json', misspelt, null)).diagnostics).toEqual([]);
+    expect((await fake.saveWorkflow('demo-account.json', misspelt, null)).diagnostics).toEqual([problem]);
     expect((await fake.openWorkflow('demo-account.json')).diagnostics).toEqual([problem]);
   });
 });

@@ -165,8 +165,8 @@ export class FakeBackend implements Backend {
       throw new BackendError('conflict', `\`${id}\` changed on disk since it was opened`);
     const t = text(workflow);
     this.files.set(id, t);
-    // As the Rust library: a save reports the file's own problems, not its use_skill ones.
-    return { hash: await hash(t), diagnostics: fakeValidate(workflow) };
+    // As the Rust library: a save reports every problem of the file, use_skill ones included.
+    return { hash: await hash(t), diagnostics: fakeValidate(workflow, this.skills()) };
   }
 
   async validateWorkflow(workflow: Workflow): Promise<Diagnostic[]> {

@@ -20,11 +20,6 @@ export interface DiskConflict {
   workflow: Workflow;
 }
 
-/** `a`, then what `b` adds to it (the same finding at the same place counts once). */
-function union(a: Diagnostic[], b: Diagnostic[]): Diagnostic[] {
-  const seen = new Set(a.map((d) => `${d.path}\n${d.message}`));
-  return [...a, ...b.filter((d) => !seen.has(`${d.path}\n${d.message}`))];
-}
 
 export function useWorkflowEditor(backend: Backend, notify: (msg: string, level?: 'info' | 'error') => void) {
   const [doc, setDoc] = useState<OpenDoc | null>(null);
@@ -94,9 +89,8 @@ export function useWorkflowEditor(backend: Backend, notify: (msg: string, level?
       try {
         const result = await backend.saveWorkflow(cur.id, wf, overwrite ? null : cur.hash);
         setDoc((d) => (d && d.id === cur.id ? { ...d, hash: result.hash, history: h.markSaved(d.history, wf) } : d));
-        // A save reports the file's own problems; its use_skill actions are checked against
-        // the skills folder only by validation, so ask for that too, or they would vanish.
-        const diagnostics = union(result.diagnostics, await backend.validateWorkflow(wf).catch(() => []));
+        // A save reports every problem of the file as written, use_skill ones included.
+        const diagnostics = result.diagnostics;
         setDiagnostics(diagnostics);
         const errors = diagnostics.filter((d) => d.severity === 'error').length;
         notify(errors ? `Saved ${cur.id} with ${errors} problem(s)` : `Saved ${cur.id}`);

@@ -4,6 +4,7 @@
 //! Element actions use real input events at coordinates the library found actionable
 //! (attached, visible, stable, enabled, receiving pointer events), as Playwright does.
 
+mod address;
 mod driver;
 mod input;
 mod page;
@@ -12,7 +13,8 @@ mod session;
 
 pub use driver::ChromeDriver;
 pub use record::{Heard, Recording};
-pub use session::{LaunchOptions, endpoint_address};
+pub use address::{endpoint_address, mask_url};
+pub use session::LaunchOptions;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ChromeError {

@@ -14,6 +14,7 @@ use tempfile::TempDir;
 use tokio::task::JoinHandle;
 
 use crate::ChromeError;
+use crate::address::{endpoint_address, masked_in, mask_url};
 use crate::page::{LIBRARY, PageHandle};
 
 /// How to get a browser.
@@ -104,16 +105,25 @@ impl Session {
             Some(()) => open_tab(&mut browser).await,
             None => None,
         };
+        // An attached browser that gives no page is the endpoint's failure, as a refused
+        // connection is (a batch's pool tells them from failures inside a run).
+        let failed = |what: String| match &options.cdp_url {
+            Some(url) if !launched => ChromeError::Connect(format!("{}: {what}", mask_url(url))),
+            _ => ChromeError::Launch(what),
+        };
         let page = match adopted.clone() {
             Some(page) => page,
             // A browser that stops answering must not hang the run (command futures wait 30 s).
             None => tokio::time::timeout(CONNECT_BUDGET, browser.new_page("about:blank"))
                 .await
-                .map_err(|_| ChromeError::Launch(format!("the browser did not open a page within {CONNECT_BUDGET:?}")))?
-                .map_err(|e| ChromeError::Launch(format!("cannot open a page: {e}")))?,
+                .map_err(|_| failed(format!("the browser did not open a page within {CONNECT_BUDGET:?}")))?
+                .map_err(|e| failed(format!("cannot open a page: {e}")))?,
         };
         tracing::debug!("page open after {:?}", began.elapsed());
-        install_library(&page).await?;
+        install_library(&page).await.map_err(|e| match e {
+            ChromeError::Launch(what) => failed(what),
+            other => other,
+        })?;
         tracing::debug!("library installed after {:?}", began.elapsed());
         let adopted = adopted.is_some();
         Ok(Self { browser, page: PageHandle::new(page), handler, launched, adopted, _profile: profile })
@@ -191,51 +201,26 @@ const CONNECT_BUDGET: Duration = Duration::from_secs(15);
 /// listening, or an endpoint that accepts connections and never answers as DevTools does.
 async fn connect(url: &str) -> Result<(Browser, chromiumoxide::Handler), ChromeError> {
     let address = endpoint_address(url)?;
+    // The URL may carry a token: errors name it masked (they end up in run records).
+    let shown = mask_url(url);
     let tcp = tokio::time::timeout(CONNECT_BUDGET, tokio::net::TcpStream::connect(&address)).await;
     match tcp {
         Err(_) => {
-            return Err(ChromeError::Connect(format!("{url}: no answer from {address} within {CONNECT_BUDGET:?}")));
+            return Err(ChromeError::Connect(format!("{shown}: no answer from {address} within {CONNECT_BUDGET:?}")));
         }
-        Ok(Err(e)) => return Err(ChromeError::Connect(format!("{url}: cannot connect to {address}: {e}"))),
+        Ok(Err(e)) => return Err(ChromeError::Connect(format!("{shown}: cannot connect to {address}: {e}"))),
         Ok(Ok(_probe)) => {}
     }
     match tokio::time::timeout(CONNECT_BUDGET, Browser::connect(url.to_owned())).await {
         Err(_) => Err(ChromeError::Connect(format!(
-            "{url}: {address} accepted the connection but did not answer as a DevTools endpoint within \
+            "{shown}: {address} accepted the connection but did not answer as a DevTools endpoint within \
              {CONNECT_BUDGET:?}"
         ))),
-        Ok(Err(e)) => Err(ChromeError::Connect(format!("{url}: {address} is not a DevTools endpoint ({e})"))),
+        Ok(Err(e)) => Err(ChromeError::Connect(format!(
+            "{shown}: {address} is not a DevTools endpoint ({})",
+            masked_in(&e.to_string(), url)
+        ))),
         Ok(Ok(connected)) => Ok(connected),
-    }
-}
-
-/// `host:port` of a DevTools URL (`http://127.0.0.1:9222`, `ws://host:9222/devtools/browser/…`);
-/// a malformed URL is [`ChromeError::InvalidUrl`].
-pub fn endpoint_address(url: &str) -> Result<String, ChromeError> {
-    let invalid = |reason: &str| ChromeError::InvalidUrl { url: url.to_owned(), reason: reason.to_owned() };
-    let (scheme, rest) =
-        url.split_once("://").ok_or_else(|| invalid("expected http://HOST:PORT or ws://HOST:PORT/…"))?;
-    let default_port = match scheme.to_ascii_lowercase().as_str() {
-        "http" | "ws" => 80,
-        "https" | "wss" => 443,
-        _ => return Err(invalid("the scheme must be http, https, ws or wss")),
-    };
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let authority = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
-    if authority.is_empty() {
-        return Err(invalid("it names no host"));
-    }
-    let has_port =
-        authority.rsplit_once(':').is_some_and(|(host, _)| !host.ends_with(':') && !authority.ends_with(']'));
-    match authority.rsplit_once(':').filter(|_| has_port) {
-        Some((host, port)) => {
-            port.parse::<u16>().map_err(|_| invalid(&format!("`{port}` is not a port number")))?;
-            if host.is_empty() {
-                return Err(invalid("it names no host"));
-            }
-            Ok(authority.to_owned())
-        }
-        None => Ok(format!("{authority}:{default_port}")),
     }
 }
 
@@ -349,21 +334,4 @@ async fn install_library(page: &Page) -> Result<(), ChromeError> {
         .await
         .map_err(|e| ChromeError::Launch(format!("cannot install the page library: {e}")))?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn endpoint_addresses_come_from_devtools_urls_and_bad_ones_are_input_errors() {
-        assert_eq!(endpoint_address("http://127.0.0.1:9222").unwrap(), "127.0.0.1:9222");
-        assert_eq!(endpoint_address("ws://grid:4444/devtools/browser/abc").unwrap(), "grid:4444");
-        assert_eq!(endpoint_address("wss://user:pw@cloud.example/session?x=1").unwrap(), "cloud.example:443");
-        assert_eq!(endpoint_address("http://[::1]:9222/").unwrap(), "[::1]:9222");
-        for bad in ["127.0.0.1:9222", "ftp://host:1", "http://", "http://host:notaport", "http://:9222"] {
-            let e = endpoint_address(bad).unwrap_err();
-            assert!(e.is_invalid_input(), "{bad}: {e}");
-        }
-    }
 }

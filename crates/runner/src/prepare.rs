@@ -35,6 +35,9 @@ pub struct PreparedRun {
     pub(crate) advisor: Option<Arc<dyn Advisor>>,
     pub(crate) resume: bool,
     pub(crate) goal: Option<Goal>,
+    /// A browser page got before the run was prepared (a batch's pool attaches first, to
+    /// find a dead endpoint before a run is recorded); otherwise execute starts one.
+    pub(crate) chrome: Option<statewright_chrome::ChromeDriver>,
 }
 
 impl PreparedRun {
@@ -150,6 +153,7 @@ pub async fn prepare(request: RunRequest) -> Result<PreparedRun, RunError> {
         advisor,
         resume,
         goal,
+        chrome: None,
     })
 }
 

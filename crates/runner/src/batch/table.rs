@@ -1,0 +1,102 @@
+//! The results table: written after every change as CSV and JSON, read back by the next go.
+//!
+//! A row is in the table from the moment its run starts (`running`, with its run id), so a
+//! batch killed outright (SIGKILL, a power cut) leaves the ids of the runs it had under way:
+//! the next go asks the store how each ended, and takes a run that succeeded after all
+//! instead of running its row a second time.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use statewright_store::Store;
+
+use super::RowResult;
+use crate::error::RunError;
+use crate::rows::csv_field;
+
+/// The results of an earlier go, by row; none when there was none.
+pub(super) fn earlier_results(path: &Path) -> Result<HashMap<usize, RowResult>, RunError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
+        Err(e) => return Err(RunError::environment("results", format!("cannot read {}: {e}", path.display()))),
+    };
+    let rows: Vec<RowResult> = serde_json::from_str(&text).map_err(|e| {
+        RunError::invalid(
+            "results",
+            format!("{}: not a results table of statewright batch ({e}); move it away to start afresh", path.display()),
+        )
+    })?;
+    Ok(rows.into_iter().map(|r| (r.row, r)).collect())
+}
+
+/// Rows an earlier go left `running` take their run's end from the store: `succeeded` if
+/// the run did (then the row is not run again), else they stay to be run again.
+pub(super) fn settle_running(earlier: &mut HashMap<usize, RowResult>, db: &Path) {
+    let mut running = earlier.values_mut().filter(|r| r.status == "running" && r.run_id.is_some()).peekable();
+    if running.peek().is_none() || !db.exists() {
+        return;
+    }
+    // Opening the store marks the runs of the killed go as interrupted (their locks are free).
+    let store = match Store::open(db) {
+        Ok(store) => store,
+        Err(e) => {
+            tracing::warn!("cannot ask the store how the runs under way ended ({e}): their rows run again");
+            return;
+        }
+    };
+    for row in running {
+        let Some(run) = row.run_id.as_deref().and_then(|id| store.run(id).ok()) else { continue };
+        if run.status == "succeeded" {
+            row.status = run.status;
+            row.end_state = run.end_state;
+            row.duration_ms = run.duration_ms.unwrap_or_default().max(0) as u64;
+            row.message = run.message.unwrap_or_default();
+        }
+    }
+}
+
+/// Both tables, each replaced through a rename so a reader never sees half of one.
+pub(super) fn write_table(csv: &Path, json: &Path, results: &[Option<RowResult>]) -> Result<(), RunError> {
+    let rows: Vec<&RowResult> = results.iter().flatten().collect();
+    // The data's columns, in the order they first appear.
+    let mut columns: Vec<&String> = Vec::new();
+    for key in rows.iter().flat_map(|r| r.values.keys()) {
+        if !columns.contains(&key) {
+            columns.push(key);
+        }
+    }
+    // The endpoint column only for a batch over a pool of browsers.
+    let endpoints = rows.iter().any(|r| r.endpoint.is_some());
+    let mut text = String::from("row,status,end_state,duration_ms,run_id,message");
+    if endpoints {
+        text.push_str(",endpoint");
+    }
+    columns.iter().for_each(|c| text.push_str(&format!(",{}", csv_field(c))));
+    text.push('\n');
+    for r in &rows {
+        let mut fixed = vec![
+            r.row.to_string(),
+            r.status.clone(),
+            r.end_state.clone().unwrap_or_default(),
+            r.duration_ms.to_string(),
+            r.run_id.clone().unwrap_or_default(),
+            r.message.clone(),
+        ];
+        if endpoints {
+            fixed.push(r.endpoint.clone().unwrap_or_default());
+        }
+        let values = columns.iter().map(|c| r.values.get(*c).cloned().unwrap_or_default());
+        let fields: Vec<String> = fixed.into_iter().chain(values).map(|f| csv_field(&f)).collect();
+        text.push_str(&fields.join(","));
+        text.push('\n');
+    }
+    let json_text = serde_json::to_string_pretty(&rows).unwrap_or_default();
+    for (path, content) in [(csv, text), (json, json_text)] {
+        let tmp = path.with_extension("tmp~");
+        std::fs::write(&tmp, content)
+            .and_then(|()| std::fs::rename(&tmp, path))
+            .map_err(|e| RunError::environment("results", format!("cannot write {}: {e}", path.display())))?;
+    }
+    Ok(())
+}

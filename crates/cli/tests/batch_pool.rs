@@ -142,10 +142,27 @@ fn forty_rows_over_two_browsers_survive_a_kill_with_nothing_lost_or_run_twice() 
         let before = killed.iter().find(|r| r["row"] == *row).unwrap();
         assert_eq!(rows[*row as usize - 1]["run_id"], before["run_id"], "row {row} was not run again");
     }
+    // A run under way at the kill is marked interrupted and its row run again, unless it
+    // had succeeded by then (the table had not been written yet): then it is taken as is.
+    let status: HashMap<&str, &str> =
+        listed.iter().map(|r| (r["id"].as_str().unwrap(), r["status"].as_str().unwrap())).collect();
+    let in_flight: Vec<&Value> = killed.iter().filter(|r| r["status"] == "running").collect();
+    for before in &in_flight {
+        let (row, id) = (before["row"].as_u64().unwrap() as usize, before["run_id"].as_str().unwrap());
+        match status[id] {
+            "succeeded" => assert_eq!(rows[row - 1]["run_id"], id, "row {row}"),
+            other => {
+                assert_eq!(other, "interrupted", "row {row}'s run {id}");
+                assert_ne!(rows[row - 1]["run_id"], id, "row {row} ran again");
+            }
+        }
+    }
     let ids: HashSet<&str> = rows.iter().filter_map(|r| r["run_id"].as_str()).collect();
     assert_eq!(ids.len(), 40, "every row has its own run");
     eprintln!(
-        "40 rows: first go killed after {first_go:.0?} with {done_when_killed} rows done, whole test {:.0?}",
+        "40 rows: first go killed after {first_go:.0?} with {done_when_killed} rows done and {} under way, whole \
+         test {:.0?}",
+        in_flight.len(),
         began.elapsed()
     );
 }

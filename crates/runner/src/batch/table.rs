@@ -100,3 +100,82 @@ pub(super) fn write_table(csv: &Path, json: &Path, results: &[Option<RowResult>]
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use indexmap::IndexMap;
+    use serde_json::json;
+    use statewright_engine::{Event, RunStatus};
+    use statewright_store::NewRun;
+
+    use super::*;
+
+    fn row(row: usize, status: &str, run_id: &str) -> RowResult {
+        RowResult {
+            row,
+            values: IndexMap::from([("seed".to_owned(), row.to_string())]),
+            status: status.into(),
+            end_state: None,
+            duration_ms: 0,
+            run_id: Some(run_id.into()),
+            message: String::new(),
+            endpoint: None,
+        }
+    }
+
+    #[test]
+    fn rows_a_killed_batch_left_running_take_their_runs_end_from_the_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("statewright.db");
+        let store = Store::open(&db).unwrap();
+        let start = |id: &str| {
+            let new = NewRun {
+                id,
+                workflow_name: "w",
+                workflow_json: "{}",
+                parameters: &json!({}),
+                browser: "headless Chromium",
+                workflow_path: None,
+            };
+            store.start_run(&new).unwrap()
+        };
+        // Finished before the kill, but the table had not been written yet.
+        let mut done = start("r-done");
+        let finished = Event::RunFinished {
+            status: RunStatus::Succeeded,
+            end_state: Some("Order confirmed".into()),
+            outcome: None,
+            message: "The order was placed and confirmed.".into(),
+            failure: None,
+            duration_ms: 4200,
+            steps: 9,
+            actions: 9,
+        };
+        store.record_all(&mut done, &[finished]).unwrap();
+        drop(done);
+        // Under way when the batch was killed: its lock is gone with it.
+        drop(start("r-cut"));
+        store.abort_run(start("r-failed"), "no browser").unwrap();
+        drop(store);
+
+        let mut earlier: HashMap<usize, RowResult> = [
+            row(1, "running", "r-done"),
+            row(2, "running", "r-cut"),
+            row(3, "running", "r-failed"),
+            row(4, "running", "r-unknown"),
+        ]
+        .into_iter()
+        .map(|r| (r.row, r))
+        .collect();
+        settle_running(&mut earlier, &db);
+        let settled = &earlier[&1];
+        assert_eq!(settled.status, "succeeded");
+        assert_eq!(settled.end_state.as_deref(), Some("Order confirmed"));
+        assert_eq!(settled.message, "The order was placed and confirmed.");
+        for r in 2..=4 {
+            assert_eq!(earlier[&r].status, "running", "row {r} runs again");
+        }
+        let store = Store::open(&db).unwrap();
+        assert_eq!(store.run("r-cut").unwrap().status, "interrupted");
+    }
+}

@@ -11,9 +11,9 @@ mod page;
 mod record;
 mod session;
 
+pub use address::{endpoint_address, mask_url};
 pub use driver::ChromeDriver;
 pub use record::{Heard, Recording};
-pub use address::{endpoint_address, mask_url};
 pub use session::LaunchOptions;
 
 #[derive(Debug, thiserror::Error)]

@@ -15,7 +15,7 @@ use tempfile::TempDir;
 use tokio::task::JoinHandle;
 
 use crate::ChromeError;
-use crate::address::{endpoint_address, masked_in, mask_url};
+use crate::address::{endpoint_address, mask_url, masked_in};
 use crate::page::{LIBRARY, PageHandle};
 
 /// How to get a browser.

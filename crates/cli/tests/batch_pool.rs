@@ -34,10 +34,7 @@ fn orders(count: usize) -> (String, HashSet<usize>) {
 }
 
 fn results(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .ok()
-        .and_then(|t| serde_json::from_str::<Vec<Value>>(&t).ok())
-        .unwrap_or_default()
+    std::fs::read_to_string(path).ok().and_then(|t| serde_json::from_str::<Vec<Value>>(&t).ok()).unwrap_or_default()
 }
 
 /// A port nothing listens on.
@@ -74,7 +71,8 @@ fn forty_rows_over_two_browsers_survive_a_kill_with_nothing_lost_or_run_twice() 
     let began = Instant::now();
 
     // The first go is killed outright once about half the rows are done.
-    let mut first = command(&args, &runs).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().unwrap();
+    let mut first =
+        command(&args, &runs).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().unwrap();
     let done_when_killed = loop {
         let done = results(&table).iter().filter(|r| r["status"] != "running").count();
         if done >= 20 {

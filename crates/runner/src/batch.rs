@@ -89,7 +89,10 @@ enum Progress {
     /// The row's run is recorded and under way (`status: running`).
     Started(RowResult),
     Finished(RowResult),
-    EndpointDead { url: String, reason: String },
+    EndpointDead {
+        url: String,
+        reason: String,
+    },
 }
 
 /// A run request for one row, with the parameter defaults every row starts from; the row's

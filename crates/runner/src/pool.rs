@@ -280,7 +280,10 @@ mod tests {
             std::fs::write(&path, text).unwrap();
             path
         };
-        let good = write("good.json", r#"{"endpoints": [{"cdp_url": "ws://a:1/x?token=s"}, {"cdp_url": "http://b:2", "max_runs": 3}]}"#);
+        let good = write(
+            "good.json",
+            r#"{"endpoints": [{"cdp_url": "ws://a:1/x?token=s"}, {"cdp_url": "http://b:2", "max_runs": 3}]}"#,
+        );
         let read = read_pool_file(&good).unwrap();
         assert_eq!((read[0].max_runs, read[1].max_runs), (1, 3));
         for (name, text, expected) in [

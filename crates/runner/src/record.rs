@@ -207,7 +207,11 @@ async fn start_drivers(
 }
 
 /// How a run of `workflow` gets its browser page.
-pub(crate) fn chrome_options(workflow: &statewright_workflow::Workflow, browser: &Browser, resume: bool) -> LaunchOptions {
+pub(crate) fn chrome_options(
+    workflow: &statewright_workflow::Workflow,
+    browser: &Browser,
+    resume: bool,
+) -> LaunchOptions {
     let (headed, cdp_url) = match browser {
         Browser::Launch { headed } => (*headed, None),
         Browser::Attach { cdp_url } => (false, Some(cdp_url.clone())),

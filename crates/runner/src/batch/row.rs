@@ -85,7 +85,11 @@ pub(super) async fn run_row(job: &Job, shared: &Shared, cancel: CancellationToke
         }
     };
     prepared.chrome = chrome;
-    let running = RowResult { run_id: Some(prepared.id().to_owned()), endpoint: endpoint.clone(), ..job.result("running", String::new()) };
+    let running = RowResult {
+        run_id: Some(prepared.id().to_owned()),
+        endpoint: endpoint.clone(),
+        ..job.result("running", String::new())
+    };
     let _ = shared.tx.send(Progress::Started(running));
     let summary = prepared.execute(cancel, |_| {}).await;
     drop(lease);

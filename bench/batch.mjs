@@ -156,8 +156,9 @@ async function main() {
       })),
     }));
   } finally {
-    for (const endpoint of pool) endpoint.child.kill();
-    rmSync(work, { recursive: true, force: true });
+    // Chromium writes to its profile until it has exited: wait, then remove the folder.
+    await Promise.all(pool.map((e) => new Promise((resolve) => (e.child.exitCode !== null ? resolve() : (e.child.on('exit', resolve), e.child.kill())))));
+    rmSync(work, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 

@@ -10,11 +10,13 @@ mod input;
 mod page;
 mod record;
 mod session;
+mod shared;
 
 pub use address::{endpoint_address, mask_url};
 pub use driver::ChromeDriver;
 pub use record::{Heard, Recording};
 pub use session::LaunchOptions;
+pub use shared::SharedBrowser;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ChromeError {

@@ -25,13 +25,17 @@ pub struct BatchArgs {
     /// Runs at a time. Default: 2, or with a pool as many as its endpoints take (never more).
     #[arg(long)]
     concurrency: Option<usize>,
-    /// With --cdp-url: runs at a time on each endpoint.
-    #[arg(long, value_name = "N", default_value_t = 1, requires = "cdp_url")]
-    per_endpoint: usize,
+    /// Runs at a time on each --cdp-url endpoint, or each shared browser (default 1).
+    #[arg(long, value_name = "N")]
+    per_endpoint: Option<usize>,
     /// A pool file, {"endpoints": [{"cdp_url": "ws://…", "max_runs": 2}, …]}: the runs attach
     /// to these browsers (with any --cdp-url) instead of launching their own.
     #[arg(long, value_name = "FILE", conflicts_with = "headed")]
     pool: Option<PathBuf>,
+    /// Launch N headless Chromiums once for the whole batch and run every row in a page of
+    /// one of them (--per-endpoint at a time each), instead of a browser per row.
+    #[arg(long, value_name = "N", conflicts_with_all = ["headed", "cdp_url", "pool"])]
+    shared_browsers: Option<usize>,
     /// The results table (CSV; the same name with .json beside it). Default: the data
     /// file's name with .results.csv.
     #[arg(long, value_name = "FILE")]
@@ -77,20 +81,31 @@ fn failed(e: RunError) -> (u8, String) {
     (code, e.message)
 }
 
-/// The endpoints of --pool and --cdp-url; none: each run launches its own browser.
-fn pool(args: &BatchArgs) -> Result<BrowserPool, RunError> {
+/// The browsers of --shared-browsers, or the endpoints of --pool and --cdp-url; none: each
+/// run launches its own browser.
+fn pool(args: &BatchArgs) -> Result<BrowserPool, String> {
+    let per_endpoint = args.per_endpoint.unwrap_or(1);
+    if per_endpoint == 0 || args.shared_browsers == Some(0) {
+        return Err("--per-endpoint and --shared-browsers take at least 1".into());
+    }
+    if let Some(browsers) = args.shared_browsers {
+        return Ok(BrowserPool::Shared { browsers, max_runs: per_endpoint });
+    }
+    if args.per_endpoint.is_some() && args.flags.cdp_url.is_empty() {
+        return Err("--per-endpoint is for --cdp-url or --shared-browsers (a pool file gives max_runs)".into());
+    }
     let mut endpoints = match &args.pool {
-        Some(file) => read_pool_file(file)?,
+        Some(file) => read_pool_file(file).map_err(|e| e.message)?,
         None => Vec::new(),
     };
     for url in &args.flags.cdp_url {
-        endpoints.push(Endpoint::new(url, args.per_endpoint)?);
+        endpoints.push(Endpoint::new(url, per_endpoint).map_err(|e| e.message)?);
     }
     Ok(if endpoints.is_empty() { BrowserPool::Launch } else { BrowserPool::Endpoints(endpoints) })
 }
 
 async fn go(args: &BatchArgs) -> Result<u8, (u8, String)> {
-    let pool = pool(args).map_err(failed)?;
+    let pool = pool(args).map_err(|e| (exit::INVALID, e))?;
     // The pool decides each row's browser: the rows' requests are made without it.
     let mut flags = args.flags.clone();
     flags.cdp_url.clear();
@@ -101,11 +116,12 @@ async fn go(args: &BatchArgs) -> Result<u8, (u8, String)> {
     let results = args.out.clone().unwrap_or_else(|| default_results(&args.data));
     let concurrency = pool.bound(args.concurrency.unwrap_or(match &pool {
         BrowserPool::Launch => 2,
-        BrowserPool::Endpoints(_) => usize::MAX,
+        BrowserPool::Endpoints(_) | BrowserPool::Shared { .. } => usize::MAX,
     }));
     let browsers = match &pool {
         BrowserPool::Launch => String::new(),
         BrowserPool::Endpoints(endpoints) => format!(" · {} browser endpoints", endpoints.len()),
+        BrowserPool::Shared { browsers, .. } => format!(" · {browsers} shared browsers"),
     };
     let request = BatchRequest { workflow, rows, concurrency, results, pool };
     let file = args.file.clone();

@@ -17,13 +17,14 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use statewright_chrome::SharedBrowser;
 use statewright_engine::CancellationToken;
 use statewright_workflow::Workflow;
 use statewright_workflow::params::MASK;
 use tokio::sync::{Semaphore, mpsc};
 
 use crate::error::RunError;
-use crate::pool::{BrowserPool, EndpointReport, Slots};
+use crate::pool::{BrowserPool, Endpoint, EndpointReport, Slots};
 use crate::request::RunRequest;
 use crate::rows::Row;
 
@@ -134,28 +135,49 @@ pub async fn run_batch(
     let skipped = results.iter().flatten().count();
     let total = request.rows.len();
 
+    let needs_browser = statewright_world::needs(&request.workflow).browser && !pending.is_empty();
+    let shared_browsers = match &request.pool {
+        BrowserPool::Shared { browsers, .. } if needs_browser => launch_shared(*browsers).await?,
+        _ => Vec::new(),
+    };
     let slots = match &request.pool {
         BrowserPool::Launch => None,
         BrowserPool::Endpoints(endpoints) => Some(Slots::new(endpoints)),
+        BrowserPool::Shared { max_runs, .. } => Some(Slots::new(
+            &shared_browsers
+                .iter()
+                .map(|b| Endpoint { cdp_url: b.cdp_url().to_owned(), max_runs: *max_runs })
+                .collect::<Vec<_>>(),
+        )),
     };
     let concurrency = Arc::new(Semaphore::new(request.pool.bound(request.concurrency)));
     let (tx, mut rx) = mpsc::unbounded_channel();
     let shared = Arc::new(row::Shared { request_for, workflow: request.workflow.clone(), slots: slots.clone(), tx });
-    for job in pending {
-        let (concurrency, shared, cancel) = (concurrency.clone(), shared.clone(), cancel.clone());
-        tokio::spawn(async move {
-            let result = tokio::select! {
-                permit = concurrency.acquire_owned() => {
-                    let _permit = permit;
-                    row::run_row(&job, &shared, cancel).await
+    // Rows start in the data's order: each takes a slot before the next is looked at (a
+    // batch stopped half-way has then done the first half, not a random half).
+    tokio::spawn(async move {
+        let mut jobs = pending.into_iter();
+        for job in jobs.by_ref() {
+            let permit = tokio::select! {
+                permit = concurrency.clone().acquire_owned() => permit,
+                () = cancel.cancelled() => {
+                    let _ = shared.tx.send(Progress::Finished(job.cancelled()));
+                    break;
                 }
-                () = cancel.cancelled() => job.cancelled(),
             };
-            let _ = shared.tx.send(Progress::Finished(result));
-        });
-    }
+            let (shared, cancel) = (shared.clone(), cancel.clone());
+            tokio::spawn(async move {
+                let _permit = permit;
+                let result = row::run_row(&job, &shared, cancel).await;
+                let _ = shared.tx.send(Progress::Finished(result));
+            });
+        }
+        // Stopped: the rows not started end as cancelled.
+        for job in jobs {
+            let _ = shared.tx.send(Progress::Finished(job.cancelled()));
+        }
+    });
     // The tasks hold the only senders: the channel closes when the last row is done.
-    drop(shared);
     let mut done = skipped;
     table::write_table(&request.results, &json_path, &results)?;
     while let Some(progress) = rx.recv().await {
@@ -176,6 +198,9 @@ pub async fn run_batch(
             Progress::EndpointDead { url, reason } => observer.endpoint_dead(&url, &reason),
         }
     }
+    for browser in shared_browsers {
+        browser.close().await;
+    }
     let rows: Vec<RowResult> = results.into_iter().flatten().collect();
     Ok(BatchReport {
         total,
@@ -187,6 +212,24 @@ pub async fn run_batch(
         rows,
         endpoints: slots.map(|s| s.report()).unwrap_or_default(),
     })
+}
+
+/// The batch's own Chromiums, launched one after the other (launching is most of a core's
+/// work for a moment: side by side they would only take turns).
+async fn launch_shared(count: usize) -> Result<Vec<SharedBrowser>, RunError> {
+    let mut browsers = Vec::with_capacity(count);
+    for _ in 0..count {
+        match SharedBrowser::launch().await {
+            Ok(browser) => browsers.push(browser),
+            Err(e) => {
+                for browser in browsers {
+                    browser.close().await;
+                }
+                return Err(RunError::environment("browser", e.to_string()));
+            }
+        }
+    }
+    Ok(browsers)
 }
 
 /// The results table's default place: `orders.csv` → `orders.results.csv` beside it.

@@ -28,6 +28,9 @@ pub enum BrowserPool {
     Launch,
     /// Running browsers: each row attaches to an endpoint with a free slot.
     Endpoints(Vec<Endpoint>),
+    /// Headless Chromiums the batch launches once and shares, as endpoints that take
+    /// `max_runs` runs at a time each: no launch and close per row.
+    Shared { browsers: usize, max_runs: usize },
 }
 
 /// A running browser's DevTools endpoint and how many runs it takes at a time.
@@ -63,6 +66,7 @@ impl BrowserPool {
         match self {
             Self::Launch => concurrency.max(1),
             Self::Endpoints(endpoints) => concurrency.min(endpoints.iter().map(|e| e.max_runs).sum()).max(1),
+            Self::Shared { browsers, max_runs } => concurrency.min(browsers * max_runs).max(1),
         }
     }
 }
@@ -227,6 +231,7 @@ mod tests {
         assert_eq!(pool.bound(8), 3);
         assert_eq!(pool.bound(2), 2);
         assert_eq!(pool.bound(0), 1);
+        assert_eq!(BrowserPool::Shared { browsers: 2, max_runs: 3 }.bound(8), 6);
     }
 
     #[tokio::test]

@@ -6,10 +6,13 @@
 // concurrency. RSS counts pages that Chromium's processes share once per process; PSS shares
 // them out, so it is the fairer sum.
 //
-//   node bench/batch.mjs [--rows 20] [--concurrency 1,2,4] [--browsers launch|pool] [--bin target/release/statewright]
+//   node bench/batch.mjs [--rows 20] [--concurrency 1,2,4] [--browsers launch|shared|pool] [--bin target/release/statewright]
 //
-// `--browsers pool` starts two headless Chromiums with --remote-debugging-port first and
-// points the batch at them (`--cdp-url A --cdp-url B --per-endpoint 2`): no launch per row.
+// `--browsers launch` (the batch's default): every row launches its own Chromium.
+// `--browsers shared`: the batch launches two Chromiums once (`--shared-browsers 2`).
+// `--browsers pool`: two headless Chromiums started here with --remote-debugging-port, the
+// batch pointed at them (`--cdp-url A --cdp-url B`). Both share the concurrency out as
+// `--per-endpoint` ⌈concurrency / 2⌉.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,12 +83,13 @@ function startChromium(profile) {
 }
 
 /** One go of the batch; resolves to its wall time and peak memory. */
-function batch(bin, data, concurrency, pool) {
+function batch(bin, data, concurrency, pool, shared) {
   const runs = mkdtempSync(join(tmpdir(), 'statewright-bench-batch-'));
   const args = ['batch', 'workflows/demo-shop.json', '--data', data, '--demo-site', '--no-review', '--json',
     '--concurrency', String(concurrency), '--out', join(runs, 'results.csv')];
   for (const endpoint of pool) args.push('--cdp-url', endpoint.url);
   if (pool.length) args.push('--per-endpoint', String(Math.ceil(concurrency / pool.length)));
+  if (shared) args.push('--shared-browsers', '2', '--per-endpoint', String(Math.ceil(concurrency / 2)));
   const started = process.hrtime.bigint();
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, STATEWRIGHT_RUNS_DIR: runs } });
   let stdout = '';
@@ -125,12 +129,12 @@ async function main() {
   try {
     if (args.browsers === 'pool') {
       for (const name of ['a', 'b']) pool.push(await startChromium(join(work, `profile-${name}`)));
-    } else if (args.browsers !== 'launch') {
-      throw new Error(`--browsers is launch or pool, not ${args.browsers}`);
+    } else if (!['launch', 'shared'].includes(args.browsers)) {
+      throw new Error(`--browsers is launch, shared or pool, not ${args.browsers}`);
     }
     const results = [];
     for (const concurrency of levels) {
-      const r = await batch(args.bin, data, concurrency, pool);
+      const r = await batch(args.bin, data, concurrency, pool, args.browsers === 'shared');
       const perMinute = (args.rows / r.seconds) * 60;
       results.push({ concurrency, perMinute, ...r });
       const ratio = perMinute / results[0].perMinute;

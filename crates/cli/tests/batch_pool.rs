@@ -1,8 +1,8 @@
 //! `statewright batch` over a pool of real Chromiums started with `--remote-debugging-port`:
 //! 40 rows (some naming a product the shop does not have) two at a time on each of two
 //! browsers, killed half-way and resumed with nothing lost and nothing run twice; a dead
-//! endpoint's rows go to the live one and it is reported, with the URL's token masked; and
-//! the pool's usage errors.
+//! endpoint's rows go to the live one and it is reported, with the URL's token masked; the
+//! batch's own shared browsers; and the pool's usage errors.
 
 mod common;
 
@@ -218,6 +218,53 @@ fn a_dead_endpoint_is_reported_and_its_rows_go_to_the_live_one() {
 }
 
 #[test]
+fn shared_browsers_are_launched_once_for_the_batch_and_closed_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let data = dir.path().join("orders.csv");
+    std::fs::write(
+        &data,
+        format!("seed,product\n1,Ceramic teapot\n2,{MISSING}\n3,Camping lantern\n4,Ceramic teapot\n"),
+    )
+    .unwrap();
+    let out = statewright(
+        &[
+            "batch",
+            "workflows/demo-shop.json",
+            "--data",
+            data.to_str().unwrap(),
+            "--demo-site",
+            "--no-review",
+            "--shared-browsers",
+            "2",
+            "--per-endpoint",
+            "2",
+            "--json",
+        ],
+        &runs,
+    );
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "row 2 fails: {stderr}");
+    assert!(stderr.contains("4 at a time · 2 shared browsers"), "{stderr}");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let statuses: Vec<&str> =
+        report["rows"].as_array().unwrap().iter().map(|r| r["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["succeeded", "failed", "succeeded", "succeeded"], "{report:#}");
+    let endpoints = report["endpoints"].as_array().unwrap();
+    assert_eq!(endpoints.len(), 2, "{report:#}");
+    assert!(
+        endpoints
+            .iter()
+            .all(|e| e["runs"].as_u64() == Some(2) && e["url"].as_str().unwrap().starts_with("ws://127.0.0.1:"))
+    );
+    // Closed with the batch: nothing listens on their ports any more.
+    for e in endpoints {
+        let address = e["url"].as_str().unwrap().trim_start_matches("ws://").split('/').next().unwrap().to_owned();
+        assert!(std::net::TcpStream::connect(&address).is_err(), "{address} still listens");
+    }
+}
+
+#[test]
 fn with_every_endpoint_dead_the_rows_end_in_error_and_the_batch_fails() {
     let dir = tempfile::tempdir().unwrap();
     let runs = dir.path().join("runs");
@@ -253,6 +300,16 @@ fn with_every_endpoint_dead_the_rows_end_in_error_and_the_batch_fails() {
     let out = statewright(&[&args[..], &["--cdp-url", "127.0.0.1:9222"]].concat(), &runs);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("is not a DevTools endpoint URL"), "{}", text(&out.stderr));
+    // --per-endpoint needs endpoints to bound; shared browsers are the batch's own, alone.
+    let out = statewright(&[&args[..], &["--per-endpoint", "2"]].concat(), &runs);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("--per-endpoint is for --cdp-url or --shared-browsers"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = statewright(&[&args[..], &["--shared-browsers", "2", "--cdp-url", "http://127.0.0.1:1"]].concat(), &runs);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     // A single run takes one browser.
     let out = statewright(
         &["run", "workflows/demo-shop.json", "--cdp-url", "http://127.0.0.1:1", "--cdp-url", "http://127.0.0.1:2"],

@@ -63,7 +63,7 @@ pub(super) async fn run_row(job: &Job, shared: &Shared, cancel: CancellationToke
     let pool = shared.slots.as_ref().filter(|_| statewright_world::needs(&shared.workflow).browser);
     let (lease, chrome) = match pool {
         Some(slots) => match attach(slots, &shared.workflow, &shared.tx, &cancel).await {
-            Attached::Page(lease, chrome) => (Some(lease), Some(chrome)),
+            Attached::Page(lease, chrome) => (Some(lease), Some(*chrome)),
             Attached::NoneLeft(why) => {
                 return job.result("error", format!("no browser endpoint is left to run this row: {why}"));
             }
@@ -106,7 +106,7 @@ pub(super) async fn run_row(job: &Job, shared: &Shared, cancel: CancellationToke
 }
 
 enum Attached {
-    Page(Lease, ChromeDriver),
+    Page(Lease, Box<ChromeDriver>),
     /// Every endpoint is dead; why, for each.
     NoneLeft(String),
     Cancelled,
@@ -137,7 +137,7 @@ async fn attach(
         match started {
             Ok(chrome) => {
                 lease.ran();
-                return Attached::Page(lease, chrome);
+                return Attached::Page(lease, Box::new(chrome));
             }
             Err(e) => {
                 let (shown, reason) = (lease.shown.clone(), e.to_string());

@@ -58,8 +58,8 @@ fn commands_answer_over_ipc_and_errors_carry_a_code() {
     let runs = invoke(&webview, "list_runs", json!({"filter": {}})).expect("no runs yet is an empty list");
     assert_eq!(runs, json!([]));
     // Saving healed locators is allowed to the window, and a run that does not exist is said so.
-    let error = invoke(&webview, "save_healed_locators", json!({"run_id": "nope", "write": false}))
-        .expect_err("no such run");
+    let error =
+        invoke(&webview, "save_healed_locators", json!({"run_id": "nope", "write": false})).expect_err("no such run");
     assert_eq!(error["code"], "not_found", "{error}");
     let error = invoke(&webview, "cancel_run", json!({"run_id": "nope"})).expect_err("no such run");
     assert_eq!(error["code"], "not_found", "{error}");

@@ -173,6 +173,8 @@ export type BatchReport = {
   results_csv: string;
   results_json: string;
   rows: RowResult[];
+  /** The pool's endpoints: rows run on each, and why one was given up on (none without a pool). */
+  endpoints?: EndpointReport[];
 };
 
 /** *Batch…*: the workflow run once per row of a data file (`statewright batch`). */
@@ -327,6 +329,17 @@ export type Edge = {
   taken: number;
   /** Mean time from entering `from` to entering `to`, over the runs that took it. */
   mean_ms?: number | null;
+};
+
+/** One endpoint's part in a batch, as the report gives it. */
+export type EndpointReport = {
+  /** The URL with its credentials masked. */
+  url: string;
+  max_runs: number;
+  /** Rows that ran there (got a page there). */
+  runs: number;
+  /** Why it was given up on, if it was. */
+  dead?: string | null;
 };
 
 /** An error as the UI receives it. */
@@ -846,12 +859,18 @@ export type RowResult = {
   row: number;
   /** The row's values, secret ones masked. */
   values: Record<string, string>;
-  /** `succeeded`, `failed`, `cancelled`, or `error` (the run could not start). */
+  /** `succeeded`, `failed`, `cancelled`, `error` (the run could not start), or `running`
+   * while it runs (a table left with `running` rows was written by a batch that was killed). */
   status: string;
   end_state?: string | null;
   duration_ms: number;
   run_id?: string | null;
   message: string;
+  /** The pool endpoint the run attached to (credentials masked); none when it launched
+   * its own browser. */
+  endpoint?: string | null;
+  /** What the run read into its variables (secret ones masked). */
+  outputs?: Record<string, unknown>;
 };
 
 export type RunDetail = {

@@ -4,15 +4,19 @@
 //! Element actions use real input events at coordinates the library found actionable
 //! (attached, visible, stable, enabled, receiving pointer events), as Playwright does.
 
+mod address;
 mod driver;
 mod input;
 mod page;
 mod record;
 mod session;
+mod shared;
 
+pub use address::{endpoint_address, mask_url};
 pub use driver::ChromeDriver;
 pub use record::{Heard, Recording};
-pub use session::{LaunchOptions, endpoint_address};
+pub use session::LaunchOptions;
+pub use shared::SharedBrowser;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ChromeError {

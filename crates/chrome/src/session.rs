@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use chromiumoxide::browser::{Browser, BrowserConfig};
 use chromiumoxide::cdp::browser_protocol::page::AddScriptToEvaluateOnNewDocumentParams;
+use chromiumoxide::cdp::browser_protocol::target::CreateTargetParams;
 use chromiumoxide::error::CdpError;
 use chromiumoxide::handler::viewport::Viewport;
 use chromiumoxide::page::Page;
@@ -14,6 +15,7 @@ use tempfile::TempDir;
 use tokio::task::JoinHandle;
 
 use crate::ChromeError;
+use crate::address::{endpoint_address, mask_url, masked_in};
 use crate::page::{LIBRARY, PageHandle};
 
 /// How to get a browser.
@@ -67,53 +69,41 @@ pub struct Session {
 impl Session {
     pub async fn start(options: &LaunchOptions) -> Result<Self, ChromeError> {
         let began = std::time::Instant::now();
-        let (mut browser, mut handler, profile, launched) = match &options.cdp_url {
+        let (mut browser, handler, profile, launched) = match &options.cdp_url {
             Some(url) => {
                 let (browser, handler) = connect(url).await?;
                 (browser, handler, None, false)
             }
             None => {
-                clean_stale_profiles(&std::env::temp_dir());
-                let profile = tempfile::Builder::new()
-                    .prefix(PROFILE_PREFIX)
-                    .tempdir()
-                    .map_err(|e| ChromeError::Launch(format!("cannot create a profile directory: {e}")))?;
-                let launched = match Browser::launch(config(options, &profile, true)?).await {
-                    // A temp folder that may not run programs (`noexec`) stops the launcher
-                    // script from starting: then Chromium starts directly, without it.
-                    Err(CdpError::Io(e) | CdpError::LaunchIo(e, _)) => {
-                        tracing::warn!("cannot start Chromium through its launcher ({e}); starting it directly");
-                        Browser::launch(config(options, &profile, false)?).await
-                    }
-                    launched => launched,
-                };
-                let (browser, handler) = launched.map_err(|e| ChromeError::Launch(e.to_string()))?;
+                let (browser, handler, profile) = launch(options).await?;
                 (browser, handler, Some(profile), true)
             }
         };
-        // The handler drives the CDP connection and must be polled for the whole session.
-        let handler = tokio::spawn(async move {
-            while let Some(event) = handler.next().await {
-                if let Err(e) = event {
-                    tracing::debug!("CDP handler: {e}");
-                }
-            }
-        });
+        let handler = drive(handler);
         tracing::debug!("browser ready after {:?}", began.elapsed());
         let adopted = match (options.adopt_page && !launched).then_some(()) {
             Some(()) => open_tab(&mut browser).await,
             None => None,
         };
+        // An attached browser that gives no page is the endpoint's failure, as a refused
+        // connection is (a batch's pool tells them from failures inside a run).
+        let failed = |what: String| match &options.cdp_url {
+            Some(url) if !launched => ChromeError::Connect(format!("{}: {what}", mask_url(url))),
+            _ => ChromeError::Launch(what),
+        };
         let page = match adopted.clone() {
             Some(page) => page,
             // A browser that stops answering must not hang the run (command futures wait 30 s).
-            None => tokio::time::timeout(CONNECT_BUDGET, browser.new_page("about:blank"))
+            None => tokio::time::timeout(CONNECT_BUDGET, browser.new_page(new_target(launched)))
                 .await
-                .map_err(|_| ChromeError::Launch(format!("the browser did not open a page within {CONNECT_BUDGET:?}")))?
-                .map_err(|e| ChromeError::Launch(format!("cannot open a page: {e}")))?,
+                .map_err(|_| failed(format!("the browser did not open a page within {CONNECT_BUDGET:?}")))?
+                .map_err(|e| failed(format!("cannot open a page: {e}")))?,
         };
         tracing::debug!("page open after {:?}", began.elapsed());
-        install_library(&page).await?;
+        install_library(&page).await.map_err(|e| match e {
+            ChromeError::Launch(what) => failed(what),
+            other => other,
+        })?;
         tracing::debug!("library installed after {:?}", began.elapsed());
         let adopted = adopted.is_some();
         Ok(Self { browser, page: PageHandle::new(page), handler, launched, adopted, _profile: profile })
@@ -123,19 +113,68 @@ impl Session {
     pub async fn close(mut self) {
         let began = std::time::Instant::now();
         if self.launched {
-            if let Err(e) = tokio::time::timeout(Duration::from_secs(5), self.browser.close()).await {
-                tracing::warn!("browser did not close in time: {e}");
-            }
-            let _ = tokio::time::timeout(Duration::from_secs(5), self.browser.wait()).await;
-            if let Ok(None) = self.browser.try_wait() {
-                let _ = self.browser.kill().await;
-            }
+            close_launched(&mut self.browser).await;
         } else if !self.adopted {
             let page = self.page.raw().clone();
             let _ = tokio::time::timeout(Duration::from_secs(5), page.close()).await;
         }
         self.handler.abort();
         tracing::debug!("browser closed in {:?}", began.elapsed());
+    }
+}
+
+/// The run's page. In a browser others use too (a pool endpoint running several runs, a
+/// person's own browser) it gets a window of its own: a tab behind another is hidden, and
+/// Chromium stops animation frames in hidden pages, so a run there waits until its tab
+/// comes to the front (seen: four runs in one headless Chromium took turns, 4.7 s to 20.8 s
+/// each, instead of running side by side).
+fn new_target(launched: bool) -> CreateTargetParams {
+    let mut params = CreateTargetParams::new("about:blank");
+    if !launched {
+        params.new_window = Some(true);
+    }
+    params
+}
+
+/// Launches Chromium with a fresh profile, which lives as long as the returned folder.
+pub(crate) async fn launch(options: &LaunchOptions) -> Result<(Browser, chromiumoxide::Handler, TempDir), ChromeError> {
+    clean_stale_profiles(&std::env::temp_dir());
+    let profile = tempfile::Builder::new()
+        .prefix(PROFILE_PREFIX)
+        .tempdir()
+        .map_err(|e| ChromeError::Launch(format!("cannot create a profile directory: {e}")))?;
+    let launched = match Browser::launch(config(options, &profile, true)?).await {
+        // A temp folder that may not run programs (`noexec`) stops the launcher
+        // script from starting: then Chromium starts directly, without it.
+        Err(CdpError::Io(e) | CdpError::LaunchIo(e, _)) => {
+            tracing::warn!("cannot start Chromium through its launcher ({e}); starting it directly");
+            Browser::launch(config(options, &profile, false)?).await
+        }
+        launched => launched,
+    };
+    let (browser, handler) = launched.map_err(|e| ChromeError::Launch(e.to_string()))?;
+    Ok((browser, handler, profile))
+}
+
+/// Polls the CDP connection for as long as the browser is used (it does nothing otherwise).
+pub(crate) fn drive(mut handler: chromiumoxide::Handler) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        while let Some(event) = handler.next().await {
+            if let Err(e) = event {
+                tracing::debug!("CDP handler: {e}");
+            }
+        }
+    })
+}
+
+/// Closes a Chromium this process launched, killing it if it does not go in time.
+pub(crate) async fn close_launched(browser: &mut Browser) {
+    if let Err(e) = tokio::time::timeout(Duration::from_secs(5), browser.close()).await {
+        tracing::warn!("browser did not close in time: {e}");
+    }
+    let _ = tokio::time::timeout(Duration::from_secs(5), browser.wait()).await;
+    if let Ok(None) = browser.try_wait() {
+        let _ = browser.kill().await;
     }
 }
 
@@ -191,51 +230,29 @@ const CONNECT_BUDGET: Duration = Duration::from_secs(15);
 /// listening, or an endpoint that accepts connections and never answers as DevTools does.
 async fn connect(url: &str) -> Result<(Browser, chromiumoxide::Handler), ChromeError> {
     let address = endpoint_address(url)?;
+    // The URL may carry a token: errors name it masked (they end up in run records).
+    let shown = mask_url(url);
     let tcp = tokio::time::timeout(CONNECT_BUDGET, tokio::net::TcpStream::connect(&address)).await;
     match tcp {
         Err(_) => {
-            return Err(ChromeError::Connect(format!("{url}: no answer from {address} within {CONNECT_BUDGET:?}")));
+            return Err(ChromeError::Connect(format!("{shown}: no answer from {address} within {CONNECT_BUDGET:?}")));
         }
-        Ok(Err(e)) => return Err(ChromeError::Connect(format!("{url}: cannot connect to {address}: {e}"))),
+        Ok(Err(e)) => return Err(ChromeError::Connect(format!("{shown}: cannot connect to {address}: {e}"))),
         Ok(Ok(_probe)) => {}
     }
+    // chromiumoxide emulates its default 800×600 viewport in the pages it opens here, not the
+    // workflow's: emulating 1280×800 in windows of several runs sharing a browser lost clicks
+    // (3 in about 60 runs; none in 160 at the default), so an attached run keeps 800×600.
     match tokio::time::timeout(CONNECT_BUDGET, Browser::connect(url.to_owned())).await {
         Err(_) => Err(ChromeError::Connect(format!(
-            "{url}: {address} accepted the connection but did not answer as a DevTools endpoint within \
+            "{shown}: {address} accepted the connection but did not answer as a DevTools endpoint within \
              {CONNECT_BUDGET:?}"
         ))),
-        Ok(Err(e)) => Err(ChromeError::Connect(format!("{url}: {address} is not a DevTools endpoint ({e})"))),
+        Ok(Err(e)) => Err(ChromeError::Connect(format!(
+            "{shown}: {address} is not a DevTools endpoint ({})",
+            masked_in(&e.to_string(), url)
+        ))),
         Ok(Ok(connected)) => Ok(connected),
-    }
-}
-
-/// `host:port` of a DevTools URL (`http://127.0.0.1:9222`, `ws://host:9222/devtools/browser/…`);
-/// a malformed URL is [`ChromeError::InvalidUrl`].
-pub fn endpoint_address(url: &str) -> Result<String, ChromeError> {
-    let invalid = |reason: &str| ChromeError::InvalidUrl { url: url.to_owned(), reason: reason.to_owned() };
-    let (scheme, rest) =
-        url.split_once("://").ok_or_else(|| invalid("expected http://HOST:PORT or ws://HOST:PORT/…"))?;
-    let default_port = match scheme.to_ascii_lowercase().as_str() {
-        "http" | "ws" => 80,
-        "https" | "wss" => 443,
-        _ => return Err(invalid("the scheme must be http, https, ws or wss")),
-    };
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let authority = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
-    if authority.is_empty() {
-        return Err(invalid("it names no host"));
-    }
-    let has_port =
-        authority.rsplit_once(':').is_some_and(|(host, _)| !host.ends_with(':') && !authority.ends_with(']'));
-    match authority.rsplit_once(':').filter(|_| has_port) {
-        Some((host, port)) => {
-            port.parse::<u16>().map_err(|_| invalid(&format!("`{port}` is not a port number")))?;
-            if host.is_empty() {
-                return Err(invalid("it names no host"));
-            }
-            Ok(authority.to_owned())
-        }
-        None => Ok(format!("{authority}:{default_port}")),
     }
 }
 
@@ -349,21 +366,4 @@ async fn install_library(page: &Page) -> Result<(), ChromeError> {
         .await
         .map_err(|e| ChromeError::Launch(format!("cannot install the page library: {e}")))?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn endpoint_addresses_come_from_devtools_urls_and_bad_ones_are_input_errors() {
-        assert_eq!(endpoint_address("http://127.0.0.1:9222").unwrap(), "127.0.0.1:9222");
-        assert_eq!(endpoint_address("ws://grid:4444/devtools/browser/abc").unwrap(), "grid:4444");
-        assert_eq!(endpoint_address("wss://user:pw@cloud.example/session?x=1").unwrap(), "cloud.example:443");
-        assert_eq!(endpoint_address("http://[::1]:9222/").unwrap(), "[::1]:9222");
-        for bad in ["127.0.0.1:9222", "ftp://host:1", "http://", "http://host:notaport", "http://:9222"] {
-            let e = endpoint_address(bad).unwrap_err();
-            assert!(e.is_invalid_input(), "{bad}: {e}");
-        }
-    }
 }

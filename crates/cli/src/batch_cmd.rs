@@ -1,11 +1,13 @@
 //! `statewright batch`: a workflow run once per row of a CSV or JSON Lines file, a few at a
 //! time, with a progress line per row and a results table that a second go resumes from.
+//! The runs launch their own browsers, or attach to a pool of running ones.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
 use statewright_runner::batch::{BatchObserver, BatchRequest, RowResult, default_results, run_batch};
+use statewright_runner::pool::{BrowserPool, Endpoint, read_pool_file};
 use statewright_runner::rows::read_rows;
 use statewright_runner::{RunError, RunErrorKind};
 
@@ -20,9 +22,20 @@ pub struct BatchArgs {
     /// parameter of the workflow (the --param values are the defaults for every row).
     #[arg(long, value_name = "FILE")]
     data: PathBuf,
-    /// Runs at a time.
-    #[arg(long, default_value_t = 2)]
-    concurrency: usize,
+    /// Runs at a time. Default: 2, or with a pool as many as its endpoints take (never more).
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// Runs at a time on each --cdp-url endpoint, or each shared browser (default 1).
+    #[arg(long, value_name = "N")]
+    per_endpoint: Option<usize>,
+    /// A pool file, {"endpoints": [{"cdp_url": "ws://…", "max_runs": 2}, …]}: the runs attach
+    /// to these browsers (with any --cdp-url) instead of launching their own.
+    #[arg(long, value_name = "FILE", conflicts_with = "headed")]
+    pool: Option<PathBuf>,
+    /// Launch N headless Chromiums once for the whole batch and run every row in a page of
+    /// one of them (--per-endpoint at a time each), instead of a browser per row.
+    #[arg(long, value_name = "N", conflicts_with_all = ["headed", "cdp_url", "pool"])]
+    shared_browsers: Option<usize>,
     /// The results table (CSV; the same name with .json beside it). Default: the data
     /// file's name with .results.csv.
     #[arg(long, value_name = "FILE")]
@@ -44,6 +57,10 @@ impl BatchObserver for Progress {
         let end = r.end_state.as_deref().map(|s| format!(" at {s}")).unwrap_or_default();
         eprintln!("[{done}/{total}] {mark} row {}: {}{end} · {seconds:.1} s · {}", r.row, r.status, r.message);
     }
+
+    fn endpoint_dead(&mut self, url: &str, reason: &str) {
+        eprintln!("statewright: browser endpoint {url} is dead, its rows go to the others: {reason}");
+    }
 }
 
 pub async fn batch(args: BatchArgs) -> u8 {
@@ -64,21 +81,60 @@ fn failed(e: RunError) -> (u8, String) {
     (code, e.message)
 }
 
+/// The browsers of --shared-browsers, or the endpoints of --pool and --cdp-url; none: each
+/// run launches its own browser.
+fn pool(args: &BatchArgs) -> Result<BrowserPool, String> {
+    let per_endpoint = args.per_endpoint.unwrap_or(1);
+    if per_endpoint == 0 || args.shared_browsers == Some(0) {
+        return Err("--per-endpoint and --shared-browsers take at least 1".into());
+    }
+    if let Some(browsers) = args.shared_browsers {
+        return Ok(BrowserPool::Shared { browsers, max_runs: per_endpoint });
+    }
+    if args.per_endpoint.is_some() && args.flags.cdp_url.is_empty() {
+        return Err("--per-endpoint is for --cdp-url or --shared-browsers (a pool file gives max_runs)".into());
+    }
+    let mut endpoints = match &args.pool {
+        Some(file) => read_pool_file(file).map_err(|e| e.message)?,
+        None => Vec::new(),
+    };
+    for url in &args.flags.cdp_url {
+        endpoints.push(Endpoint::new(url, per_endpoint).map_err(|e| e.message)?);
+    }
+    Ok(if endpoints.is_empty() { BrowserPool::Launch } else { BrowserPool::Endpoints(endpoints) })
+}
+
 async fn go(args: &BatchArgs) -> Result<u8, (u8, String)> {
+    let pool = pool(args).map_err(|e| (exit::INVALID, e))?;
+    // The pool decides each row's browser: the rows' requests are made without it.
+    let mut flags = args.flags.clone();
+    flags.cdp_url.clear();
     // The flags are checked once, before any row runs.
-    args.flags.request(&args.file).map_err(|e| (exit::INVALID, e))?;
+    flags.request(&args.file).map_err(|e| (exit::INVALID, e))?;
     let workflow = statewright_workflow::load_file(&args.file).map_err(|d| (exit::INVALID, d.to_string()))?.workflow;
     let rows = read_rows(&args.data).map_err(failed)?;
     let results = args.out.clone().unwrap_or_else(|| default_results(&args.data));
-    let request = BatchRequest { workflow, rows, concurrency: args.concurrency.max(1), results };
-    let flags = args.flags.clone();
+    let concurrency = pool.bound(args.concurrency.unwrap_or(match &pool {
+        BrowserPool::Launch => 2,
+        BrowserPool::Endpoints(_) | BrowserPool::Shared { .. } => usize::MAX,
+    }));
+    let browsers = match &pool {
+        BrowserPool::Launch => String::new(),
+        BrowserPool::Endpoints(endpoints) => format!(" · {} browser endpoints", endpoints.len()),
+        BrowserPool::Shared { browsers, .. } => format!(" · {browsers} shared browsers"),
+    };
+    let request = BatchRequest { workflow, rows, concurrency, results, pool };
     let file = args.file.clone();
     let request_for = Arc::new(move || flags.request(&file));
-    eprintln!("statewright batch · {} rows · {} at a time", request.rows.len(), request.concurrency);
+    eprintln!("statewright batch · {} rows · {concurrency} at a time{browsers}", request.rows.len());
     let cancel = crate::interrupt::cancelled_on_interrupt();
     let report = run_batch(request, request_for, cancel.clone(), &mut Progress).await.map_err(failed)?;
     if args.flags.json {
         println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+    }
+    for endpoint in &report.endpoints {
+        let dead = endpoint.dead.as_deref().map(|why| format!(" · dead: {why}")).unwrap_or_default();
+        eprintln!("  {}: {} rows{dead}", endpoint.url, endpoint.runs);
     }
     eprintln!(
         "{} succeeded, {} failed{} · results: {} (and {})",

@@ -48,9 +48,10 @@ pub struct RunFlags {
     /// Show the browser window.
     #[arg(long)]
     headed: bool,
-    /// Attach to a running browser's DevTools endpoint instead of launching one.
+    /// Attach to a running browser's DevTools endpoint instead of launching one (`batch`:
+    /// repeatable, a pool of endpoints).
     #[arg(long, value_name = "URL", conflicts_with = "headed")]
-    cdp_url: Option<String>,
+    pub(crate) cdp_url: Vec<String>,
     /// Serve the bundled demo site on loopback and pass its address as the `site` parameter.
     #[arg(long)]
     demo_site: bool,
@@ -105,9 +106,10 @@ impl RunFlags {
     pub(crate) fn request(&self, file: &std::path::Path) -> Result<RunRequest, String> {
         let mut request = RunRequest::new(WorkflowSource::File(file.to_owned()), &self.runs_dir);
         request.params = self.params.clone();
-        request.browser = match &self.cdp_url {
-            Some(url) => Browser::Attach { cdp_url: url.clone() },
-            None => Browser::Launch { headed: self.headed },
+        request.browser = match self.cdp_url.as_slice() {
+            [] => Browser::Launch { headed: self.headed },
+            [url] => Browser::Attach { cdp_url: url.clone() },
+            _ => return Err("--cdp-url is given once for a run (more than once only to `batch`, as a pool)".into()),
         };
         request.demo_site = self.demo_site.then(|| DemoSite { drift: self.drift.clone() });
         request.db = self.db.clone();

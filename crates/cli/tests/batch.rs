@@ -48,7 +48,11 @@ fn rows_run_two_at_a_time_and_a_second_go_runs_only_what_failed() {
     // The table, as CSV and JSON; the password column is masked, and is in no run record.
     let csv = std::fs::read_to_string(dir.path().join("orders.results.csv")).unwrap();
     assert_eq!(csv.lines().count(), 4, "{csv}");
-    assert!(csv.starts_with("row,status,end_state,duration_ms,run_id,message,seed,quantity,password\n"), "{csv}");
+    // The row's values, then what the runs read (the order number and total).
+    let header = "row,status,end_state,duration_ms,run_id,message,seed,quantity,password,order_number,total\n";
+    assert!(csv.starts_with(header), "{csv}");
+    assert!(rows[0]["outputs"]["order_number"].as_str().is_some_and(|n| n.starts_with("NW-")), "{report:#}");
+    assert!(rows[1].get("outputs").is_none(), "a run that read nothing has no outputs: {report:#}");
     assert!(!csv.contains(PASSWORD) && !csv.contains("wrong horse"), "{csv}");
     let json: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("orders.results.json")).unwrap()).unwrap();

@@ -1,35 +1,42 @@
 //! Batch runs (`statewright batch`): a workflow run once per row of data, the row's columns
 //! as parameters, at most `concurrency` runs at a time, each a run like any other (stored,
-//! reviewable: one that waits for a person waits in the queue while the others go on).
+//! reviewable: one that waits for a person waits in the queue while the others go on). The
+//! runs launch their own browsers, or attach to a pool of running ones ([`crate::pool`]).
 //!
-//! The results table (row, status, end state, duration, run id, message) is rewritten after
-//! every row, as CSV and as JSON, so an interrupted batch loses nothing; run again, a batch
-//! skips the rows that already succeeded with the same values. Secret columns are masked in
-//! the table.
+//! The results table (row, status, end state, duration, run id, message) is rewritten as
+//! each row starts and ends, as CSV and as JSON, so an interrupted batch loses nothing; run
+//! again, a batch skips the rows that already succeeded with the same values. Secret
+//! columns are masked in the table.
 
-use std::collections::HashMap;
+mod row;
+mod table;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use statewright_engine::{CancellationToken, RunStatus};
+use statewright_chrome::SharedBrowser;
+use statewright_engine::CancellationToken;
 use statewright_workflow::Workflow;
 use statewright_workflow::params::MASK;
 use tokio::sync::{Semaphore, mpsc};
 
 use crate::error::RunError;
+use crate::pool::{BrowserPool, Endpoint, EndpointReport, Slots};
 use crate::request::RunRequest;
-use crate::rows::{Row, csv_field};
+use crate::rows::Row;
 
 pub struct BatchRequest {
     pub workflow: Workflow,
     pub rows: Vec<Row>,
-    /// Runs at a time (at least 1).
+    /// Runs at a time (at least 1; with a pool, no more than its endpoints take together).
     pub concurrency: usize,
     /// The results table: this CSV file, and the same with `.json`.
     pub results: PathBuf,
+    /// Where the runs' browsers come from.
+    pub pool: BrowserPool,
 }
 
 /// One row's outcome, as the results table holds it.
@@ -39,12 +46,20 @@ pub struct RowResult {
     pub row: usize,
     /// The row's values, secret ones masked.
     pub values: IndexMap<String, String>,
-    /// `succeeded`, `failed`, `cancelled`, or `error` (the run could not start).
+    /// `succeeded`, `failed`, `cancelled`, `error` (the run could not start), or `running`
+    /// while it runs (a table left with `running` rows was written by a batch that was killed).
     pub status: String,
     pub end_state: Option<String>,
     pub duration_ms: u64,
     pub run_id: Option<String>,
     pub message: String,
+    /// The pool endpoint the run attached to (credentials masked); none when it launched
+    /// its own browser.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endpoint: Option<String>,
+    /// What the run read into its variables (secret ones masked).
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub outputs: IndexMap<String, serde_json::Value>,
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -57,17 +72,31 @@ pub struct BatchReport {
     pub results_csv: PathBuf,
     pub results_json: PathBuf,
     pub rows: Vec<RowResult>,
+    /// The pool's endpoints: rows run on each, and why one was given up on (none without a pool).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub endpoints: Vec<EndpointReport>,
 }
 
-/// What the shell hears: a row started (with its run id), or done.
+/// What the shell hears: a row started (with its run id), a row done, a pool endpoint given
+/// up on.
 pub trait BatchObserver: Send {
     fn started(&mut self, row: usize, run_id: &str);
     fn finished(&mut self, result: &RowResult, done: usize, total: usize);
+    /// `url` (credentials masked) could not be attached to, for `reason`: its rows go to
+    /// the other endpoints.
+    fn endpoint_dead(&mut self, url: &str, reason: &str) {
+        let _ = (url, reason);
+    }
 }
 
 enum Progress {
-    Started(usize, String),
+    /// The row's run is recorded and under way (`status: running`).
+    Started(RowResult),
     Finished(RowResult),
+    EndpointDead {
+        url: String,
+        reason: String,
+    },
 }
 
 /// A run request for one row, with the parameter defaults every row starts from; the row's
@@ -87,51 +116,93 @@ pub async fn run_batch(
     let masked = |row: &Row| -> IndexMap<String, String> {
         row.values.iter().map(|(k, v)| (k.clone(), if secret(k) { MASK.to_owned() } else { v.clone() })).collect()
     };
-    let earlier = earlier_results(&json_path)?;
+    let mut earlier = table::earlier_results(&json_path)?;
+    if let Ok(run) = request_for() {
+        let db = run.db_path();
+        earlier = tokio::task::spawn_blocking(move || {
+            table::settle_running(&mut earlier, &db);
+            earlier
+        })
+        .await
+        .map_err(|e| RunError::environment("store", e.to_string()))?;
+    }
     let mut results: Vec<Option<RowResult>> = vec![None; request.rows.len()];
     let mut pending = Vec::new();
     for (i, row) in request.rows.iter().enumerate() {
+        let values = masked(row);
         match earlier.get(&(i + 1)) {
-            Some(done) if done.status == "succeeded" && done.values == masked(row) => results[i] = Some(done.clone()),
-            _ => pending.push((i, row.clone())),
+            Some(done) if done.status == "succeeded" && done.values == values => results[i] = Some(done.clone()),
+            _ => pending.push(row::Job { i, row: row.clone(), values }),
         }
     }
     let skipped = results.iter().flatten().count();
     let total = request.rows.len();
 
-    let slots = Arc::new(Semaphore::new(request.concurrency.max(1)));
+    let needs_browser = statewright_world::needs(&request.workflow).browser && !pending.is_empty();
+    let shared_browsers = match &request.pool {
+        BrowserPool::Shared { browsers, .. } if needs_browser => launch_shared(*browsers).await?,
+        _ => Vec::new(),
+    };
+    let slots = match &request.pool {
+        BrowserPool::Launch => None,
+        BrowserPool::Endpoints(endpoints) => Some(Slots::new(endpoints)),
+        BrowserPool::Shared { max_runs, .. } => Some(Slots::new(
+            &shared_browsers
+                .iter()
+                .map(|b| Endpoint { cdp_url: b.cdp_url().to_owned(), max_runs: *max_runs })
+                .collect::<Vec<_>>(),
+        )),
+    };
+    let concurrency = Arc::new(Semaphore::new(request.pool.bound(request.concurrency)));
     let (tx, mut rx) = mpsc::unbounded_channel();
-    for (i, row) in pending {
-        let (slots, request_for, tx, cancel) = (slots.clone(), request_for.clone(), tx.clone(), cancel.clone());
-        let values = masked(&row);
-        tokio::spawn(async move {
-            let result = tokio::select! {
-                permit = slots.acquire_owned() => {
-                    let _permit = permit;
-                    run_row(i, &row, values.clone(), &*request_for, cancel, &tx).await
+    let shared = Arc::new(row::Shared { request_for, workflow: request.workflow.clone(), slots: slots.clone(), tx });
+    // Rows start in the data's order: each takes a slot before the next is looked at (a
+    // batch stopped half-way has then done the first half, not a random half).
+    tokio::spawn(async move {
+        let mut jobs = pending.into_iter();
+        for job in jobs.by_ref() {
+            let permit = tokio::select! {
+                permit = concurrency.clone().acquire_owned() => permit,
+                () = cancel.cancelled() => {
+                    let _ = shared.tx.send(Progress::Finished(job.cancelled()));
+                    break;
                 }
-                () = cancel.cancelled() => RowResult {
-                    row: i + 1, values, status: "cancelled".into(), end_state: None, duration_ms: 0,
-                    run_id: None, message: "the batch was stopped before this row ran".into(),
-                },
             };
-            let _ = tx.send(Progress::Finished(result));
-        });
-    }
-    drop(tx);
+            let (shared, cancel) = (shared.clone(), cancel.clone());
+            tokio::spawn(async move {
+                let _permit = permit;
+                let result = row::run_row(&job, &shared, cancel).await;
+                let _ = shared.tx.send(Progress::Finished(result));
+            });
+        }
+        // Stopped: the rows not started end as cancelled.
+        for job in jobs {
+            let _ = shared.tx.send(Progress::Finished(job.cancelled()));
+        }
+    });
+    // The tasks hold the only senders: the channel closes when the last row is done.
     let mut done = skipped;
-    write_table(&request.results, &json_path, &results)?;
+    table::write_table(&request.results, &json_path, &results)?;
     while let Some(progress) = rx.recv().await {
         match progress {
-            Progress::Started(row, run_id) => observer.started(row, &run_id),
+            Progress::Started(running) => {
+                observer.started(running.row, running.run_id.as_deref().unwrap_or_default());
+                let index = running.row - 1;
+                results[index] = Some(running);
+                table::write_table(&request.results, &json_path, &results)?;
+            }
             Progress::Finished(result) => {
                 done += 1;
                 observer.finished(&result, done, total);
                 let index = result.row - 1;
                 results[index] = Some(result);
-                write_table(&request.results, &json_path, &results)?;
+                table::write_table(&request.results, &json_path, &results)?;
             }
+            Progress::EndpointDead { url, reason } => observer.endpoint_dead(&url, &reason),
         }
+    }
+    for browser in shared_browsers {
+        browser.close().await;
     }
     let rows: Vec<RowResult> = results.into_iter().flatten().collect();
     Ok(BatchReport {
@@ -142,56 +213,26 @@ pub async fn run_batch(
         results_csv: request.results,
         results_json: json_path,
         rows,
+        endpoints: slots.map(|s| s.report()).unwrap_or_default(),
     })
 }
 
-async fn run_row(
-    i: usize,
-    row: &Row,
-    values: IndexMap<String, String>,
-    request_for: &RequestFor,
-    cancel: CancellationToken,
-    tx: &mpsc::UnboundedSender<Progress>,
-) -> RowResult {
-    let failed = |message: String| RowResult {
-        row: i + 1,
-        values: values.clone(),
-        status: "error".into(),
-        end_state: None,
-        duration_ms: 0,
-        run_id: None,
-        message,
-    };
-    let mut run = match request_for() {
-        Ok(run) => run,
-        Err(e) => return failed(e),
-    };
-    // The row's values win over the defaults.
-    run.params.retain(|(k, _)| !row.values.contains_key(k));
-    run.params.extend(row.values.iter().map(|(k, v)| (k.clone(), v.clone())));
-    let prepared = match crate::prepare(run).await {
-        Ok(prepared) => prepared,
-        Err(e) => return failed(e.message),
-    };
-    let _ = tx.send(Progress::Started(i + 1, prepared.id().to_owned()));
-    let summary = prepared.execute(cancel, |_| {}).await;
-    RowResult {
-        row: i + 1,
-        values,
-        status: status_name(summary.status).into(),
-        end_state: summary.end_state,
-        duration_ms: summary.duration_ms,
-        run_id: Some(summary.run_id),
-        message: summary.message,
+/// The batch's own Chromiums, launched one after the other (launching is most of a core's
+/// work for a moment: side by side they would only take turns).
+async fn launch_shared(count: usize) -> Result<Vec<SharedBrowser>, RunError> {
+    let mut browsers = Vec::with_capacity(count);
+    for _ in 0..count {
+        match SharedBrowser::launch().await {
+            Ok(browser) => browsers.push(browser),
+            Err(e) => {
+                for browser in browsers {
+                    browser.close().await;
+                }
+                return Err(RunError::environment("browser", e.to_string()));
+            }
+        }
     }
-}
-
-fn status_name(status: RunStatus) -> &'static str {
-    match status {
-        RunStatus::Succeeded => "succeeded",
-        RunStatus::Failed => "failed",
-        RunStatus::Cancelled => "cancelled",
-    }
+    Ok(browsers)
 }
 
 /// The results table's default place: `orders.csv` → `orders.results.csv` beside it.
@@ -216,59 +257,6 @@ pub fn check_columns(workflow: &Workflow, rows: &[Row]) -> Result<(), RunError> 
                 ),
             ));
         }
-    }
-    Ok(())
-}
-
-/// The results of an earlier go, by row; none when there was none.
-fn earlier_results(path: &Path) -> Result<HashMap<usize, RowResult>, RunError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
-        Err(e) => return Err(RunError::environment("results", format!("cannot read {}: {e}", path.display()))),
-    };
-    let rows: Vec<RowResult> = serde_json::from_str(&text).map_err(|e| {
-        RunError::invalid(
-            "results",
-            format!("{}: not a results table of statewright batch ({e}); move it away to start afresh", path.display()),
-        )
-    })?;
-    Ok(rows.into_iter().map(|r| (r.row, r)).collect())
-}
-
-/// Both tables, each replaced through a rename so a reader never sees half of one.
-fn write_table(csv: &Path, json: &Path, results: &[Option<RowResult>]) -> Result<(), RunError> {
-    let rows: Vec<&RowResult> = results.iter().flatten().collect();
-    // The data's columns, in the order they first appear.
-    let mut columns: Vec<&String> = Vec::new();
-    for key in rows.iter().flat_map(|r| r.values.keys()) {
-        if !columns.contains(&key) {
-            columns.push(key);
-        }
-    }
-    let mut text = String::from("row,status,end_state,duration_ms,run_id,message");
-    columns.iter().for_each(|c| text.push_str(&format!(",{}", csv_field(c))));
-    text.push('\n');
-    for r in &rows {
-        let fixed = [
-            r.row.to_string(),
-            r.status.clone(),
-            r.end_state.clone().unwrap_or_default(),
-            r.duration_ms.to_string(),
-            r.run_id.clone().unwrap_or_default(),
-            r.message.clone(),
-        ];
-        let values = columns.iter().map(|c| r.values.get(*c).cloned().unwrap_or_default());
-        let fields: Vec<String> = fixed.into_iter().chain(values).map(|f| csv_field(&f)).collect();
-        text.push_str(&fields.join(","));
-        text.push('\n');
-    }
-    let json_text = serde_json::to_string_pretty(&rows).unwrap_or_default();
-    for (path, content) in [(csv, text), (json, json_text)] {
-        let tmp = path.with_extension("tmp~");
-        std::fs::write(&tmp, content)
-            .and_then(|()| std::fs::rename(&tmp, path))
-            .map_err(|e| RunError::environment("results", format!("cannot write {}: {e}", path.display())))?;
     }
     Ok(())
 }

@@ -36,6 +36,9 @@ pub struct PreparedRun {
     pub(crate) resume: bool,
     pub(crate) goal: Option<Goal>,
     pub(crate) skills: Skills,
+    /// A browser page got before the run was prepared (a batch's pool attaches first, to
+    /// find a dead endpoint before a run is recorded); otherwise execute starts one.
+    pub(crate) chrome: Option<statewright_chrome::ChromeDriver>,
 }
 
 impl PreparedRun {
@@ -166,6 +169,7 @@ pub async fn prepare(request: RunRequest) -> Result<PreparedRun, RunError> {
         resume,
         goal,
         skills,
+        chrome: None,
     })
 }
 

@@ -38,6 +38,7 @@ pub(crate) async fn execute(
         resume,
         goal,
         skills,
+        chrome,
         ..
     } = run;
     let summary_of = |report: &RunReport| RunSummary {
@@ -60,7 +61,7 @@ pub(crate) async fn execute(
 
     // Starting (or attaching to) a browser is bounded by the driver; Ctrl+C cuts it short.
     let started = tokio::select! {
-        started = start_drivers(&workflow, &skills, &browser, resume) => started.map_err(Some),
+        started = start_drivers(&workflow, &skills, &browser, resume, chrome) => started.map_err(Some),
         () = cancel.cancelled() => Err(None),
     };
     let mut driver = match started {
@@ -179,36 +180,58 @@ fn ended(status: RunStatus, failure: Option<Failure>) -> RunReport {
 }
 
 /// The desktop (only for workflows that use it: a clear error without X) and the browser
-/// (only for workflows with page checks or actions).
+/// (only for workflows with page checks or actions; `chrome` when it was got already).
 async fn start_drivers(
     workflow: &statewright_workflow::Workflow,
     skills: &statewright_engine::Skills,
     browser: &Browser,
     resume: bool,
+    chrome: Option<ChromeDriver>,
 ) -> Result<World, String> {
     // A skill's page or desktop is the run's too.
     let needs = skills.values().map(needs).fold(needs(workflow), |all, one| statewright_world::Needs {
         browser: all.browser || one.browser,
         desktop: all.desktop || one.desktop,
     });
-    let desktop = if needs.desktop { Some(X11Desktop::connect().await.map_err(|e| e.to_string())?) } else { None };
-    let chrome = if needs.browser {
-        let (headed, cdp_url) = match browser {
-            Browser::Launch { headed } => (*headed, None),
-            Browser::Attach { cdp_url } => (false, Some(cdp_url.clone())),
-        };
-        let options = LaunchOptions {
-            headed,
-            cdp_url,
-            executable: None,
-            viewport: (workflow.config.viewport.width, workflow.config.viewport.height),
-            adopt_page: resume,
-        };
-        Some(ChromeDriver::start(&options).await.map_err(|e| e.to_string())?)
-    } else {
-        None
+    let desktop = match needs.desktop.then(X11Desktop::connect) {
+        Some(connecting) => match connecting.await {
+            Ok(desktop) => Some(desktop),
+            Err(e) => {
+                if let Some(chrome) = chrome {
+                    chrome.close().await;
+                }
+                return Err(e.to_string());
+            }
+        },
+        None => None,
+    };
+    let chrome = match chrome {
+        Some(chrome) => Some(chrome),
+        None if needs.browser => {
+            Some(ChromeDriver::start(&chrome_options(workflow, browser, resume)).await.map_err(|e| e.to_string())?)
+        }
+        None => None,
     };
     Ok(World::new(chrome, desktop))
+}
+
+/// How a run of `workflow` gets its browser page.
+pub(crate) fn chrome_options(
+    workflow: &statewright_workflow::Workflow,
+    browser: &Browser,
+    resume: bool,
+) -> LaunchOptions {
+    let (headed, cdp_url) = match browser {
+        Browser::Launch { headed } => (*headed, None),
+        Browser::Attach { cdp_url } => (false, Some(cdp_url.clone())),
+    };
+    LaunchOptions {
+        headed,
+        cdp_url,
+        executable: None,
+        viewport: (workflow.config.viewport.width, workflow.config.viewport.height),
+        adopt_page: resume,
+    }
 }
 
 /// The recorder thread: persist a batch, then notify. After a failed write nothing more is

@@ -381,7 +381,15 @@ impl Store {
                 Ok(())
             }
             Event::RunFinished {
-                status, end_state, outcome, message, failure, duration_ms, steps, actions, ..
+                status,
+                end_state,
+                outcome,
+                message,
+                failure,
+                duration_ms,
+                steps,
+                actions,
+                outputs,
             } => {
                 let outcome =
                     outcome.map(serde_json::to_value).transpose()?.and_then(|v| v.as_str().map(str::to_owned));
@@ -405,6 +413,13 @@ impl Store {
                     ],
                 )
                 .map_err(|e| self.err(e))?;
+                // The run's own account of its variables is the last word (a skill's outputs
+                // arrive here under the names the caller gave them).
+                if !outputs.is_empty() {
+                    let outputs = serde_json::to_string(outputs)?;
+                    exec(tx, "UPDATE runs SET outputs = ?2 WHERE id = ?1", params![run.id, outputs])
+                        .map_err(|e| self.err(e))?;
+                }
                 Ok(())
             }
         }

@@ -59,6 +59,8 @@ pub async fn start_batch<R: Runtime>(
         rows,
         concurrency: request.concurrency.unwrap_or(2).clamp(1, 16) as usize,
         results: default_results(data),
+        // The app's runs launch their own browsers (a pool of endpoints is the CLI's, for now).
+        pool: statewright_runner::pool::BrowserPool::Launch,
     };
     let (runs_dir, db) = (state.runs_dir.clone(), state.db.clone());
     let (defaults, headed, demo_site) = (request.params, request.headed, request.demo_site);

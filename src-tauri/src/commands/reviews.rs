@@ -76,7 +76,11 @@ pub async fn resolve_review<R: Runtime>(
 
 /// The locators a run healed, into its workflow file (`write`), or only their diff.
 #[tauri::command(rename_all = "snake_case")]
-pub async fn save_healed_locators(state: State<'_, AppState>, run_id: String, write: bool) -> CommandResult<HealedSaved> {
+pub async fn save_healed_locators(
+    state: State<'_, AppState>,
+    run_id: String,
+    write: bool,
+) -> CommandResult<HealedSaved> {
     let store = state.store();
     blocking(move || {
         let store = store.get()?;

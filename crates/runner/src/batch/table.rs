@@ -1,0 +1,194 @@
+//! The results table: written after every change as CSV and JSON, read back by the next go.
+//!
+//! A row is in the table from the moment its run starts (`running`, with its run id), so a
+//! batch killed outright (SIGKILL, a power cut) leaves the ids of the runs it had under way:
+//! the next go asks the store how each ended, and takes a run that succeeded after all
+//! instead of running its row a second time.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use statewright_store::Store;
+
+use super::RowResult;
+use crate::error::RunError;
+use crate::rows::csv_field;
+
+/// The results of an earlier go, by row; none when there was none.
+pub(super) fn earlier_results(path: &Path) -> Result<HashMap<usize, RowResult>, RunError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
+        Err(e) => return Err(RunError::environment("results", format!("cannot read {}: {e}", path.display()))),
+    };
+    let rows: Vec<RowResult> = serde_json::from_str(&text).map_err(|e| {
+        RunError::invalid(
+            "results",
+            format!("{}: not a results table of statewright batch ({e}); move it away to start afresh", path.display()),
+        )
+    })?;
+    Ok(rows.into_iter().map(|r| (r.row, r)).collect())
+}
+
+/// Rows an earlier go left `running` take their run's end from the store: `succeeded` if
+/// the run did (then the row is not run again), else they stay to be run again.
+pub(super) fn settle_running(earlier: &mut HashMap<usize, RowResult>, db: &Path) {
+    let mut running = earlier.values_mut().filter(|r| r.status == "running" && r.run_id.is_some()).peekable();
+    if running.peek().is_none() || !db.exists() {
+        return;
+    }
+    // Opening the store marks the runs of the killed go as interrupted (their locks are free).
+    let store = match Store::open(db) {
+        Ok(store) => store,
+        Err(e) => {
+            tracing::warn!("cannot ask the store how the runs under way ended ({e}): their rows run again");
+            return;
+        }
+    };
+    for row in running {
+        let Some(run) = row.run_id.as_deref().and_then(|id| store.run(id).ok()) else { continue };
+        if run.status == "succeeded" {
+            row.status = run.status;
+            row.end_state = run.end_state;
+            row.duration_ms = run.duration_ms.unwrap_or_default().max(0) as u64;
+            row.message = run.message.unwrap_or_default();
+            row.outputs = run.outputs.as_object().map(|o| o.clone().into_iter().collect()).unwrap_or_default();
+        }
+    }
+}
+
+/// Both tables, each replaced through a rename so a reader never sees half of one.
+pub(super) fn write_table(csv: &Path, json: &Path, results: &[Option<RowResult>]) -> Result<(), RunError> {
+    let rows: Vec<&RowResult> = results.iter().flatten().collect();
+    // The data's columns, in the order they first appear.
+    let mut columns: Vec<&String> = Vec::new();
+    for key in rows.iter().flat_map(|r| r.values.keys()) {
+        if !columns.contains(&key) {
+            columns.push(key);
+        }
+    }
+    // Then what the runs read, each variable a column, in the order first read.
+    let mut outputs: Vec<&String> = Vec::new();
+    for key in rows.iter().flat_map(|r| r.outputs.keys()) {
+        if !outputs.contains(&key) {
+            outputs.push(key);
+        }
+    }
+    // The endpoint column only for a batch over a pool of browsers.
+    let endpoints = rows.iter().any(|r| r.endpoint.is_some());
+    let mut text = String::from("row,status,end_state,duration_ms,run_id,message");
+    if endpoints {
+        text.push_str(",endpoint");
+    }
+    columns.iter().chain(&outputs).for_each(|c| text.push_str(&format!(",{}", csv_field(c))));
+    text.push('\n');
+    for r in &rows {
+        let mut fixed = vec![
+            r.row.to_string(),
+            r.status.clone(),
+            r.end_state.clone().unwrap_or_default(),
+            r.duration_ms.to_string(),
+            r.run_id.clone().unwrap_or_default(),
+            r.message.clone(),
+        ];
+        if endpoints {
+            fixed.push(r.endpoint.clone().unwrap_or_default());
+        }
+        let values = columns.iter().map(|c| r.values.get(*c).cloned().unwrap_or_default());
+        let read =
+            outputs.iter().map(|c| r.outputs.get(*c).map(statewright_workflow::variables::as_text).unwrap_or_default());
+        let fields: Vec<String> = fixed.into_iter().chain(values).chain(read).map(|f| csv_field(&f)).collect();
+        text.push_str(&fields.join(","));
+        text.push('\n');
+    }
+    let json_text = serde_json::to_string_pretty(&rows).unwrap_or_default();
+    for (path, content) in [(csv, text), (json, json_text)] {
+        let tmp = path.with_extension("tmp~");
+        std::fs::write(&tmp, content)
+            .and_then(|()| std::fs::rename(&tmp, path))
+            .map_err(|e| RunError::environment("results", format!("cannot write {}: {e}", path.display())))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use indexmap::IndexMap;
+    use serde_json::json;
+    use statewright_engine::{Event, RunStatus};
+    use statewright_store::NewRun;
+
+    use super::*;
+
+    fn row(row: usize, status: &str, run_id: &str) -> RowResult {
+        RowResult {
+            row,
+            values: IndexMap::from([("seed".to_owned(), row.to_string())]),
+            status: status.into(),
+            end_state: None,
+            duration_ms: 0,
+            run_id: Some(run_id.into()),
+            message: String::new(),
+            endpoint: None,
+            outputs: IndexMap::new(),
+        }
+    }
+
+    #[test]
+    fn rows_a_killed_batch_left_running_take_their_runs_end_from_the_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("statewright.db");
+        let store = Store::open(&db).unwrap();
+        let start = |id: &str| {
+            let new = NewRun {
+                id,
+                workflow_name: "w",
+                workflow_json: "{}",
+                parameters: &json!({}),
+                browser: "headless Chromium",
+                workflow_path: None,
+            };
+            store.start_run(&new).unwrap()
+        };
+        // Finished before the kill, but the table had not been written yet.
+        let mut done = start("r-done");
+        let finished = Event::RunFinished {
+            status: RunStatus::Succeeded,
+            end_state: Some("Order confirmed".into()),
+            outcome: None,
+            message: "The order was placed and confirmed.".into(),
+            failure: None,
+            duration_ms: 4200,
+            steps: 9,
+            actions: 9,
+            outputs: IndexMap::from([("order_number".to_owned(), json!("NW-000042"))]),
+        };
+        store.record_all(&mut done, &[finished]).unwrap();
+        drop(done);
+        // Under way when the batch was killed: its lock is gone with it.
+        drop(start("r-cut"));
+        store.abort_run(start("r-failed"), "no browser").unwrap();
+        drop(store);
+
+        let mut earlier: HashMap<usize, RowResult> = [
+            row(1, "running", "r-done"),
+            row(2, "running", "r-cut"),
+            row(3, "running", "r-failed"),
+            row(4, "running", "r-unknown"),
+        ]
+        .into_iter()
+        .map(|r| (r.row, r))
+        .collect();
+        settle_running(&mut earlier, &db);
+        let settled = &earlier[&1];
+        assert_eq!(settled.status, "succeeded");
+        assert_eq!(settled.end_state.as_deref(), Some("Order confirmed"));
+        assert_eq!(settled.message, "The order was placed and confirmed.");
+        assert_eq!(settled.outputs["order_number"], "NW-000042", "with what it read");
+        for r in 2..=4 {
+            assert_eq!(earlier[&r].status, "running", "row {r} runs again");
+        }
+        let store = Store::open(&db).unwrap();
+        assert_eq!(store.run("r-cut").unwrap().status, "interrupted");
+    }
+}

@@ -16,6 +16,7 @@ import type { ReviewView } from '../bindings';
 import { eventsFromDetail, type RunEvent } from '../run/events';
 import { PastRuns } from '../run/PastRuns';
 import { RunViewer } from '../run/RunViewer';
+import { SaveHealedDialog } from '../run/SaveHealedDialog';
 import { StartRunDialog } from '../run/StartRunDialog';
 import { useRunStream } from '../run/useRunStream';
 import { Modal, type Choice } from './Modal';
@@ -47,6 +48,8 @@ export function App({ backend }: { backend: Backend }) {
   const [recordOpen, setRecordOpen] = useState(false);
   const [goalOpen, setGoalOpen] = useState(false);
   const [batchOpen, setBatchOpen] = useState(false);
+  /** The run whose healed locators are being previewed and saved. */
+  const [savingHealed, setSavingHealed] = useState<string | null>(null);
   const stream = useRunStream();
   const toastId = useRef(0);
 
@@ -257,6 +260,7 @@ export function App({ backend }: { backend: Backend }) {
               shotUrl={(p) => backend.screenshotUrl(p)}
               onCancel={() => run.id && void backend.cancelRun(run.id).catch(fail)}
               onSynthesize={(state, step) => void synthesize(state, step)}
+              onSaveHealed={() => run.id && setSavingHealed(run.id)}
             />
           )}
           {view === 'batch' && <BatchView batch={batches.batch} live={batches.live} onCancel={() => void batches.cancel().catch(fail)} onOpenRun={(id) => void openPastRun(id)} />}
@@ -278,6 +282,8 @@ export function App({ backend }: { backend: Backend }) {
         />
       )}
       {question && <Modal {...question} />}
+      {/* The written file reaches an open editor as any outside change does (the workflows watcher). */}
+      {savingHealed && <SaveHealedDialog backend={backend} runId={savingHealed} notify={notify} onClose={() => setSavingHealed(null)} />}
       {goalOpen && <GoalRunDialog onStart={startGoalRun} onClose={() => setGoalOpen(false)} />}
       {modelOpen && <ModelSettingsDialog backend={backend} notify={notify} onClose={() => setModelOpen(false)} />}
       {recordOpen && (

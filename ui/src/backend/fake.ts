@@ -3,10 +3,10 @@
 //! lets tests play "another program" changing a file on disk.
 
 import { applyResolution } from '../review/apply';
-import type { GraphReport, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
+import type { GraphReport, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
 import { eventsFromDetail, type RunEvent } from '../run/events';
 import { BackendError, type Backend, type RecordRequest, type Unsubscribe } from './types';
-import type { AgentRunRequest, Diagnostic, OpenedWorkflow, RunDetail, RunFilter, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
+import type { AgentRunRequest, Diagnostic, Target, OpenedWorkflow, RunDetail, RunFilter, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
 import { unifiedDiff } from './diff';
 import { fakeValidate, type SkillLibrary } from './validate';
 import { fakeReport, fakeRoute } from './fakeGraph';
@@ -64,10 +64,17 @@ export class FakeBackend implements Backend {
   private runCount = 0;
   /** Every run request, in order, for tests to inspect. */
   requests: RunRequest[] = [];
+  /** The event streams of stored runs, where known (the store's detail has no heals). */
+  private runEvents = new Map<string, RunEvent[]>();
+  /** Previous contents of workflow files a save replaced, as the store keeps them (id = index + 1). */
+  versions: { path: string; text: string; reason: string }[] = [];
 
   constructor(private options: FakeOptions = {}) {
     for (const [id, wf] of Object.entries(options.workflows ?? {})) this.files.set(id, text(wf));
-    if (options.recording) this.runs.set(options.recording.detail.run.id, options.recording.detail);
+    if (options.recording) {
+      this.runs.set(options.recording.detail.run.id, options.recording.detail);
+      if (options.recording.events) this.runEvents.set(options.recording.detail.run.id, options.recording.events);
+    }
     this.reviews = options.reviews ?? [];
   }
 
@@ -225,7 +232,7 @@ export class FakeBackend implements Backend {
       timers.push(
         window.setTimeout(() => {
           onEvent(e);
-          if (last) this.finish(runId, request, recording.detail);
+          if (last) this.finish(runId, request, recording.detail, events);
         }, at + i),
       );
     });
@@ -258,8 +265,9 @@ export class FakeBackend implements Backend {
     return runId;
   }
 
-  private finish(runId: string, request: RunRequest, detail: RunDetail) {
+  private finish(runId: string, request: RunRequest, detail: RunDetail, events: RunEvent[]) {
     this.timers.delete(runId);
+    this.runEvents.set(runId, events);
     this.runs.set(runId, { ...detail, run: { ...detail.run, id: runId, workflow: request.workflow.replace(/\.json$/, '') } });
   }
 
@@ -396,6 +404,40 @@ export class FakeBackend implements Backend {
     for (const w of this.reviewWatchers) w();
   }
 
+  /** As `statewright review save-healed`: each action the run healed gets the locator that
+   * found its element, where the file still has the one that failed (the last heal wins). */
+  async saveHealedLocators(runId: string, write: boolean): Promise<HealedSaved> {
+    const { run } = await this.openRun(runId);
+    const heals = new Map<string, { state: string; index: number; from: Target; to: Target }>();
+    for (const e of this.runEvents.get(runId) ?? []) {
+      if (e.event !== 'healed') continue;
+      const h = e as unknown as { state: string; index: number; from: Target; to: Target };
+      heals.set(`${h.index}@${h.state}`, h);
+    }
+    if (!heals.size) throw new BackendError('invalid_workflow', `run ${runId} healed no locator; nothing to save`);
+    const path = `${run.workflow}.json`;
+    const before = this.read(path);
+    const wf = JSON.parse(before) as Workflow;
+    const changes: string[] = [];
+    const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+    for (const h of heals.values()) {
+      const action = wf.states.find((s) => s.name === h.state)?.actions?.[h.index] as { target?: Target } | undefined;
+      if (!action?.target || !same(action.target, h.from) || same(action.target, h.to)) continue;
+      action.target = h.to;
+      changes.push(`\`${h.state}\` action ${h.index}: locator healed`);
+    }
+    if (!changes.length) throw new BackendError('invalid_workflow', 'the workflow already has these locators');
+    const errors = (w: Workflow) => fakeValidate(w, this.skills()).filter((d) => d.severity === 'error');
+    const already = new Set(errors(JSON.parse(before) as Workflow).map((d) => d.message));
+    const problems = errors(wf).filter((d) => !already.has(d.message));
+    if (problems.length) throw new BackendError('invalid_workflow', `the fix would make ${path} invalid, so nothing was written:\n${problems.map((d) => d.message).join('\n')}`);
+    const diff = unifiedDiff(before, text(wf), path);
+    if (!write) return { path, diff, changes, version: null };
+    this.versions.push({ path, text: before, reason: `before saving the locators run ${runId} healed: ${changes.join('; ')}` });
+    this.writeFromOutside(path, wf);
+    return { path, diff, changes, version: this.versions.length };
+  }
+
   async watchReviews(onChange: () => void): Promise<Unsubscribe> {
     this.reviewWatchers.add(onChange);
     return () => this.reviewWatchers.delete(onChange);
@@ -410,9 +452,11 @@ export class FakeBackend implements Backend {
     return () => window.removeEventListener('beforeunload', guard);
   }
 
-  /** Test hook: a run started from a terminal lands in the store, unannounced. */
-  addRunFromOutside(detail: RunDetail) {
+  /** Test hook: a run started from a terminal lands in the store, unannounced (with its
+   * event stream when it matters: heals are only in the events). */
+  addRunFromOutside(detail: RunDetail, events?: RunEvent[]) {
     this.runs.set(detail.run.id, detail);
+    if (events) this.runEvents.set(detail.run.id, events);
   }
 
   /** Test hook: a run asks for a person. */

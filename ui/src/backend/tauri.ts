@@ -4,7 +4,7 @@
 import { Channel, convertFileSrc, invoke } from '@tauri-apps/api/core';
 import { listen } from '@tauri-apps/api/event';
 import { getCurrentWindow } from '@tauri-apps/api/window';
-import type { GraphReport, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
+import type { GraphReport, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
 import type { RunEvent } from '../run/events';
 import type { BatchMessage, BatchRequest } from '../bindings';
 import { BackendError, type Backend, type RecordRequest, type Unsubscribe } from './types';
@@ -73,6 +73,8 @@ export class TauriBackend implements Backend {
   previewResolution = (id: number, resolution: Resolution) => call<{ diff: string }>('preview_resolution', { id, resolution });
   resolveReview = (id: number, resolution: Resolution, save: boolean) => call<void>('resolve_review', { id, resolution, save });
   decideProposal = (id: number, approve: boolean) => call<void>('decide_proposal', { id, approve });
+  /** The shell's file watcher announces the written file (`statewright://workflow-changed`). */
+  saveHealedLocators = (runId: string, write: boolean) => call<HealedSaved>('save_healed_locators', { run_id: runId, write });
   modelSettings = () => call<ModelSettings>('model_settings');
   synthesizeState = (workflow: Workflow, state: string, runId: string, step: number) =>
     call<Resolution>('synthesize_state', { workflow, target: state, run_id: runId, step });

@@ -14,10 +14,10 @@ import type { AgentRunRequest } from '../bindings';
 import type { RunFilter } from '../bindings';
 import type { RunEvent } from '../run/events';
 import type { BatchMessage, BatchRequest } from '../bindings';
-import type { GraphReport, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
+import type { GraphReport, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
 
 export type { Workflow, Diagnostic, RunSummary, RunDetail, WorkflowEntry, OpenedWorkflow, SaveResult };
-export type { WorkflowChange, RunRequest, AgentRunRequest, RunFilter, GraphReport, Route, RecordedWorkflow };
+export type { WorkflowChange, RunRequest, AgentRunRequest, RunFilter, GraphReport, Route, RecordedWorkflow, HealedSaved };
 
 /** What *Record…* asks for: the draft's name (its file), the first page, parameter values
  * (literals equal to one become `{{name}}`), and whether to serve the demo site as `site`. */
@@ -85,6 +85,11 @@ export interface Backend {
   resolveReview(id: number, resolution: Resolution, save: boolean): Promise<void>;
   /** Approves (the fix saved into the workflow) or rejects a model's proposal. */
   decideProposal(id: number, approve: boolean): Promise<void>;
+  /** The locators run `runId` healed, saved into its workflow file (`write`; the previous
+   * content kept in the store as `version`), or with `write` off only diffed. Fails with
+   * `not_found` (no such run) or `invalid_workflow` (nothing healed, already saved, or the
+   * result would be invalid). */
+  saveHealedLocators(runId: string, write: boolean): Promise<HealedSaved>;
   /** Called whenever the set of open reviews may have changed. */
   watchReviews(onChange: () => void): Promise<Unsubscribe>;
 

@@ -6,6 +6,7 @@ import type { Backend } from '../backend/types';
 import { ProposalForm } from './ProposalForm';
 import { ResolutionForm } from './ResolutionForm';
 import { Backticked } from './Backticked';
+import { DiffView } from './DiffView';
 import { ClosestStates } from './ClosestStates';
 import { actionRef, elementLabel, failureText } from './describe';
 import { ReviewScreenshot } from './Screenshot';
@@ -111,16 +112,7 @@ export function ReviewPanel({ backend, reviews, notify }: { backend: Backend; re
                   Resolved: <code>{JSON.stringify(review.resolution)}</code>
                 </p>
               )}
-              {diff && (
-                <pre className="diff" data-testid="diff">
-                  {diff.split('\n').map((l, i) => (
-                    <span key={i} className={l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : ''}>
-                      {l}
-                      {'\n'}
-                    </span>
-                  ))}
-                </pre>
-              )}
+              {diff && <DiffView diff={diff} />}
             </div>
           </div>
         </div>

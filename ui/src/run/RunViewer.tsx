@@ -25,11 +25,13 @@ export interface RunViewerProps {
   onCancel: () => void;
   /** Synthesise prompt-only `state` from step `step`'s page (the workflow must be open). */
   onSynthesize?: (state: string, step: number) => void;
+  /** *Save healed locators…*: offered once a run that healed a locator has ended. */
+  onSaveHealed?: () => void;
 }
 
 const FINAL = new Set(['succeeded', 'failed', 'cancelled', 'interrupted']);
 
-export function RunViewer({ view, runId, live, workflow, positions, shotUrl, onCancel, onSynthesize }: RunViewerProps) {
+export function RunViewer({ view, runId, live, workflow, positions, shotUrl, onCancel, onSynthesize, onSaveHealed }: RunViewerProps) {
   const promptStates = useMemo(() => (workflow?.states ?? []).filter((s) => s.prompt?.trim() && !s.checks?.length).map((s) => s.name), [workflow]);
   // null = follow the newest step.
   const [picked, setPicked] = useState<number | null>(null);
@@ -62,6 +64,11 @@ export function RunViewer({ view, runId, live, workflow, positions, shotUrl, onC
         {running && (
           <button className="danger" onClick={onCancel}>
             Cancel run
+          </button>
+        )}
+        {onSaveHealed && runId && FINAL.has(view.phase) && view.help.heals > 0 && (
+          <button onClick={onSaveHealed} title="write the locators that found the elements into the workflow file (the diff is shown first)">
+            Save healed locators…
           </button>
         )}
       </div>

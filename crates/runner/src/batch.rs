@@ -139,20 +139,7 @@ pub async fn run_batch(
     let total = request.rows.len();
 
     let needs_browser = statewright_world::needs(&request.workflow).browser && !pending.is_empty();
-    let shared_browsers = match &request.pool {
-        BrowserPool::Shared { browsers, .. } if needs_browser => launch_shared(*browsers).await?,
-        _ => Vec::new(),
-    };
-    let slots = match &request.pool {
-        BrowserPool::Launch => None,
-        BrowserPool::Endpoints(endpoints) => Some(Slots::new(endpoints)),
-        BrowserPool::Shared { max_runs, .. } => Some(Slots::new(
-            &shared_browsers
-                .iter()
-                .map(|b| Endpoint { cdp_url: b.cdp_url().to_owned(), max_runs: *max_runs })
-                .collect::<Vec<_>>(),
-        )),
-    };
+    let (slots, shared_browsers) = slots(&request.pool, needs_browser).await?;
     let concurrency = Arc::new(Semaphore::new(request.pool.bound(request.concurrency)));
     let (tx, mut rx) = mpsc::unbounded_channel();
     let shared = Arc::new(row::Shared { request_for, workflow: request.workflow.clone(), slots: slots.clone(), tx });
@@ -214,6 +201,21 @@ pub async fn run_batch(
         results_json: json_path,
         rows,
         endpoints: slots.map(|s| s.report()).unwrap_or_default(),
+    })
+}
+
+/// The pool's slots (none: each run launches its own browser), and the batch's own
+/// browsers behind them, launched only when some row will need one.
+async fn slots(pool: &BrowserPool, needs_browser: bool) -> Result<(Option<Arc<Slots>>, Vec<SharedBrowser>), RunError> {
+    Ok(match pool {
+        BrowserPool::Launch => (None, Vec::new()),
+        BrowserPool::Endpoints(endpoints) => (Some(Slots::new(endpoints)), Vec::new()),
+        BrowserPool::Shared { browsers, max_runs } => {
+            let browsers = if needs_browser { launch_shared(*browsers).await? } else { Vec::new() };
+            let endpoints: Vec<Endpoint> =
+                browsers.iter().map(|b| Endpoint { cdp_url: b.cdp_url().to_owned(), max_runs: *max_runs }).collect();
+            (Some(Slots::new(&endpoints)), browsers)
+        }
     })
 }
 

@@ -110,8 +110,8 @@ describe('install', () => {
     }));
     assert.equal(r.same, true);
     assert.equal(r.frozen, true);
-    assert.deepEqual(r.fns, ['actionable', 'describe', 'prepareTyping', 'record', 'scrollBy', 'scrollIntoView',
-      'selectOption', 'signals', 'snapshot', 'version', 'waitForChange']);
+    assert.deepEqual(r.fns, ['actionable', 'describe', 'extract', 'prepareTyping', 'record', 'scrollBy',
+      'scrollIntoView', 'selectOption', 'signals', 'snapshot', 'version', 'waitForChange']);
     assert.equal(r.html, before.html, 'library must not modify the DOM');
     const snap2 = await sw(page, 'snapshot', 100);
     assert.deepEqual(snap2.elements.map((e) => e.id), snap1.elements.map((e) => e.id));
@@ -120,6 +120,10 @@ describe('install', () => {
     assert.equal((await sw(page, 'actionable', { text: 'Sign in' }, { timeoutMs: 1000, hitTest: true })).ok, true);
     await sw(page, 'describe', { role: 'button', name: 'Sign in' });
     await sw(page, 'waitForChange', [text('Sign in')], { results: [true] }, 50);
+    const read = await sw(page, 'extract', { css: '#signin' }, 'text', null, { timeoutMs: 100 });
+    assert.deepEqual([read.ok, read.value], [true, 'Sign in']);
+    const none = await sw(page, 'extract', { css: '#signin' }, 'attribute', 'data-nope', { timeoutMs: 50 });
+    assert.deepEqual([none.ok, none.reason], [false, 'no_attribute']);
     assert.equal(await page.evaluate(() => document.documentElement.outerHTML), before.html);
   });
 

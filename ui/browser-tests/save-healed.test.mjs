@@ -51,6 +51,12 @@ test('a healed run previews the diff, saves it into the workflow and the editor 
   assert.match(diff, /^-\s+"css": "#sign-in"$/m);
   assert.match(diff, /^\+\s+"role": "button",$/m);
   assert.deepEqual(await loginTarget(page), { css: '#sign-in' });
+  // The file is long: the diff opens at its change, not at the top.
+  const change = await dialog.getByTestId('diff').evaluate((pre) => {
+    const [box, line] = [pre.getBoundingClientRect(), pre.querySelector('[data-change]').getBoundingClientRect()];
+    return { scrolled: pre.scrollTop, shown: line.top >= box.top && line.bottom <= box.bottom };
+  });
+  assert.ok(change.scrolled > 0 && change.shown, JSON.stringify(change));
 
   // Cancel writes nothing; Save writes, says where and which version was kept.
   await dialog.getByRole('button', { name: 'Cancel' }).click();

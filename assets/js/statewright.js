@@ -29,6 +29,8 @@
  *   scrollBy(target|null, dx, dy)          -> {ok, message?, ...scroll position}
  *   scrollIntoView(target)                 -> {ok, message?, rect?}
  *   snapshot(maxTextChars)                 -> {url, title, text, elements: [...], truncated?}
+ *   locate(probes)                         -> Target[][]: per element probe, the alternatives of
+ *                                             the first visible element it finds
  *   describe(target)                       -> {ok, count, visibleCount, description?, message?}
  *   record(binding)                        -> true; reports what a person does to window[binding] (see "record")
  *
@@ -953,24 +955,47 @@
       if (mode === 'contains') return pageTextContains(v, ctx);
       throw new TypeError('unknown text probe mode "' + _String(mode) + '"');
     }
-    if (p.kind === 'element') {
-      if (typeof p.selector !== 'string' || !S_trim(p.selector)) throw new TypeError('element probe needs a non-empty selector');
-      let list;
-      if (p.by === 'css' || p.by === undefined || p.by === null) {
-        try { list = queryCss(p.selector); } catch (e) {
-          throw new TypeError('invalid CSS selector "' + p.selector + '": ' + errMessage(e));
-        }
-      } else if (p.by === 'xpath') {
-        try { list = queryXPath(p.selector); } catch (e) {
-          throw new TypeError('invalid XPath "' + p.selector + '": ' + errMessage(e));
-        }
-      } else {
-        throw new TypeError('unknown element probe "by": ' + _String(p.by));
-      }
-      for (let i = 0; i < list.length; i++) if (isVisible(list[i])) return true;
-      return false;
-    }
+    if (p.kind === 'element') return firstVisible(probeElements(p)) !== null;
     throw new TypeError('unknown probe kind "' + _String(p.kind) + '"');
+  }
+
+  /** The elements an element probe's selector finds, visible or not. */
+  function probeElements(p) {
+    if (typeof p.selector !== 'string' || !S_trim(p.selector)) throw new TypeError('element probe needs a non-empty selector');
+    if (p.by === 'css' || p.by === undefined || p.by === null) {
+      try { return queryCss(p.selector); } catch (e) {
+        throw new TypeError('invalid CSS selector "' + p.selector + '": ' + errMessage(e));
+      }
+    }
+    if (p.by === 'xpath') {
+      try { return queryXPath(p.selector); } catch (e) {
+        throw new TypeError('invalid XPath "' + p.selector + '": ' + errMessage(e));
+      }
+    }
+    throw new TypeError('unknown element probe "by": ' + _String(p.by));
+  }
+
+  function firstVisible(list) {
+    for (let i = 0; i < list.length; i++) if (isVisible(list[i])) return list[i];
+    return null;
+  }
+
+  /** For each element probe, the alternatives of the first visible element it finds (none
+   *  when it finds nothing or is not an element probe): what a check heals with later. */
+  function locate(probes) {
+    const out = [];
+    const n = A_isArray(probes) ? probes.length : 0;
+    for (let i = 0; i < n; i++) {
+      const p = probes[i];
+      let found = [];
+      try {
+        const el = p && p.kind === 'element' ? firstVisible(probeElements(p)) : null;
+        const original = p && p.by === 'xpath' ? { xpath: p.selector } : { css: p && p.selector };
+        if (el) found = alternativesSafely(el, original);
+      } catch (_) { found = []; }
+      push(out, found);
+    }
+    return out;
   }
 
   function signals(probes) {
@@ -1931,6 +1956,8 @@
     return null;
   }
 
+  const SCRIPT_URL = /^\s*javascript:/i;
+
   function alternativesFor(el, original) {
     const out = [];
     const seen = new _Set();
@@ -1975,6 +2002,9 @@
       const v = El_getAttribute(el, DESCRIPTIVE_ATTRS[i]);
       if (v && norm(v)) offer({ css: tag + '[' + DESCRIPTIVE_ATTRS[i] + '=' + cssString(v) + ']' }, early);
     }
+    // Where a link goes says which link it is, whatever it is called or styled like.
+    const href = tag === 'a' ? El_getAttribute(el, 'href') : null;
+    if (href && href !== '#' && RE_exec(SCRIPT_URL, href) === null) offer({ css: 'a[href=' + cssString(href) + ']' }, early);
     if (out.length < early) {
       const text = altText(el);
       if (text && text.length <= MAX_ALTERNATIVE_TEXT) offer({ text: text }, early);
@@ -2147,6 +2177,7 @@
     scrollBy: scrollBy,
     scrollIntoView: scrollIntoView,
     snapshot: snapshot,
+    locate: locate,
     describe: describe,
     record: record,
   });

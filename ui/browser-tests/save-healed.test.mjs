@@ -45,7 +45,7 @@ test('a healed run previews the diff, saves it into the workflow and the editor 
   await button(page).click();
   const dialog = page.getByRole('alertdialog', { name: 'Save healed locators' });
   await dialog.getByTestId('diff').waitFor();
-  assert.equal(await dialog.getByTestId('healed-changes').innerText(), 'Login page action 2: locator healed');
+  assert.equal(await dialog.getByTestId('healed-changes').innerText(), 'Login page action 3: locator healed');
   const diff = await dialog.getByTestId('diff').innerText();
   assert.match(diff, /^--- a\/demo-shop\.json/);
   assert.match(diff, /^-\s+"css": "#sign-in"$/m);

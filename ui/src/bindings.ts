@@ -465,6 +465,18 @@ export type Event = {
   from: Target;
   to: Target;
 } | {
+  event: "checks_located";
+  step: number;
+  state: string;
+  checks: LocatedCheck[];
+} | {
+  event: "check_healed";
+  step: number;
+  state: string;
+  index: number;
+  from: Check;
+  to: Check;
+} | {
   event: "breaker_tripped";
   breaker: string;
   count: number;
@@ -627,6 +639,14 @@ export type HealedSaved = {
   changes: string[];
   /** The store's id of the file's previous content, when it was written. */
   version?: number | null;
+};
+
+/** An element check of a state, and the other locators that found its element. */
+export type LocatedCheck = {
+  /** The check's index among its state's checks. */
+  index: number;
+  check: Check;
+  alternatives: Target[];
 };
 
 /** One call to the model, as the run records it. */

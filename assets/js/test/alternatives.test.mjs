@@ -220,4 +220,39 @@ describe('alternatives', () => {
     assert.ok(timing.extra < 100, msg);
     assert.equal(await page.evaluate(() => document.documentElement.outerHTML), before, 'no DOM change');
   });
+
+  test('a link is also found by where it leads, unless that is nowhere or a script', async () => {
+    const page = await open(`
+      <nav><a id="signin" href="login.html">Sign in</a><a id="top" href="#">Top</a>
+      <a id="run" href="javascript:void 0">Run</a></nav>`);
+    assert.deepEqual(await assertAllDesignate(page, { css: '#signin' }), [
+      { role: 'link', name: 'Sign in' },
+      { css: 'a[href="login.html"]' },
+      { text: 'Sign in' },
+      { css: 'body > nav > a:nth-of-type(1)' },
+    ]);
+    const hrefs = (list) => list.filter((t) => t.css && t.css.includes('href'));
+    assert.deepEqual(hrefs(await assertAllDesignate(page, { css: '#top' })), []);
+    assert.deepEqual(hrefs(await assertAllDesignate(page, { css: '#run' })), []);
+  });
+});
+
+describe('locate', () => {
+  test('gives, per element probe, the alternatives of the first visible element it finds', async () => {
+    const page = await open(`
+      <p hidden><a class="nav" href="hidden.html">Hidden</a></p>
+      <nav><a class="nav" id="signin" href="login.html">Sign in</a></nav>`);
+    const found = await sw(page, 'locate', [
+      { kind: 'element', by: 'css', selector: 'a.nav' },
+      { kind: 'element', by: 'xpath', selector: '//nav/a' },
+      { kind: 'element', by: 'css', selector: '#nothing-here' },
+      { kind: 'element', by: 'css', selector: 'a[[[' },
+      { kind: 'text', value: 'Sign in', mode: 'equals' },
+    ]);
+    assert.equal(found.length, 5, 'one answer per probe');
+    assert.deepEqual(found[0].slice(0, 3), [{ role: 'link', name: 'Sign in' }, { css: '#signin' }, { css: 'a[href="login.html"]' }],
+      'the visible link, not the hidden one');
+    assert.deepEqual(found[1], found[0], 'XPath finds the same element');
+    assert.deepEqual(found.slice(2), [[], [], []], 'nothing found, a bad selector, and a text probe give none');
+  });
 });

@@ -9,7 +9,7 @@ use chromiumoxide::page::Page;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use statewright_engine::{
-    Artifact, Driver, DriverError, DriverResult, Observation, ObserveFuture, Outcome, Probe, Signals,
+    Artifact, Driver, DriverError, DriverResult, LocateFuture, Observation, ObserveFuture, Outcome, Probe, Signals,
 };
 use statewright_workflow::keys::parse_key_combo;
 use statewright_workflow::selector::validate_css;
@@ -359,6 +359,17 @@ impl Driver for ChromeDriver {
                 other.kind()
             ))),
         }
+    }
+
+    fn locate(&mut self, probes: &[Probe]) -> LocateFuture {
+        let page = self.page().clone();
+        let probes = json!(probes);
+        Box::pin(async move {
+            let reply = page.call("locate", &[probes], CALL_BUDGET).await.map_err(not_actionable)?;
+            let found: Vec<Vec<Value>> =
+                serde_json::from_value(reply).map_err(|e| DriverError::Browser(format!("bad reply from page: {e}")))?;
+            Ok(found.into_iter().map(alternatives).collect())
+        })
     }
 
     fn observe(&mut self) -> ObserveFuture {

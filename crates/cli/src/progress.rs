@@ -140,7 +140,15 @@ impl Progress {
                 let show = |t: &statewright_workflow::Target| serde_json::to_string(t).unwrap_or_default();
                 self.line(&format!(
                     "           {}",
-                    self.paint("35", &format!("healed `{state}` action {index}: {} → {}", show(from), show(to)))
+                    self.paint("35", &format!("healed `{state}` action {}: {} → {}", index + 1, show(from), show(to)))
+                ));
+            }
+            Event::CheckHealed { state, index, from, to, .. } => {
+                let (from, to) =
+                    (statewright_engine::matcher::describe(from), statewright_engine::matcher::describe(to));
+                self.line(&format!(
+                    "           {}",
+                    self.paint("35", &format!("healed `{state}` check {}: {from} → {to}", index + 1))
                 ));
             }
             Event::BreakerTripped { breaker, count, limit, state } => {
@@ -172,7 +180,8 @@ impl Progress {
             | Event::ActionStarted { .. }
             | Event::Observed { .. }
             | Event::Verified { .. }
-            | Event::InterruptEntered { .. } => {}
+            | Event::InterruptEntered { .. }
+            | Event::ChecksLocated { .. } => {}
         }
     }
 }

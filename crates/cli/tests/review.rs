@@ -99,8 +99,8 @@ fn a_drifted_site_is_healed_and_reviewed_and_the_saved_fixes_make_the_next_run_c
     assert_eq!(finished.status.code(), Some(0), "{}", text(&finished.stderr));
     let summary: Value = serde_json::from_slice(&finished.stdout).unwrap();
     let progress = text(&finished.stderr);
-    assert!(progress.contains("healed `Login page` action 1"), "{progress}");
-    assert!(progress.contains("healed `Search page` action 2"), "{progress}");
+    assert!(progress.contains("healed `Login page` action 2"), "{progress}");
+    assert!(progress.contains("healed `Search page` action 3"), "{progress}");
 
     // Heals after the last review are saved too.
     let run_id = summary["run_id"].as_str().unwrap();

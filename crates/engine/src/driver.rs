@@ -146,6 +146,9 @@ pub type DriverResult<T> = Result<T, DriverError>;
 /// A recording of the page that finishes on its own, independent of the driver.
 pub type ObserveFuture = Pin<Box<dyn Future<Output = DriverResult<Observation>> + Send + 'static>>;
 
+/// Other ways to find the elements some element probes found, probe by probe.
+pub type LocateFuture = Pin<Box<dyn Future<Output = DriverResult<Vec<Vec<Target>>>> + Send + 'static>>;
+
 /// A browser (or desktop) under the engine's control.
 pub trait Driver: Send {
     /// Reads the current signals for `probes`. With `since`, first waits until the signals
@@ -166,4 +169,12 @@ pub trait Driver: Send {
     /// Starts recording the page. The returned future owns what it needs, so the engine
     /// can let it finish in the background while the next action runs.
     fn observe(&mut self) -> ObserveFuture;
+
+    /// Starts finding, for each element probe, other locators of the first visible element
+    /// it finds (most stable first, none when it finds nothing), as `observe` runs beside
+    /// the actions. Drivers without a page to ask find none.
+    fn locate(&mut self, probes: &[Probe]) -> LocateFuture {
+        let none = vec![Vec::new(); probes.len()];
+        Box::pin(async move { Ok(none) })
+    }
 }

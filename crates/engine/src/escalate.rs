@@ -54,6 +54,9 @@ impl Run {
             }
             let (outcome, plan) = match stage {
                 EscalationStage::Reobserve => self.reobserve(driver, &failure, &context).await?,
+                EscalationStage::Heal if matches!(failure, Failure::NoState { .. }) => {
+                    self.heal_no_state(driver).await?
+                }
                 EscalationStage::Heal => self.heal(driver, &context).await?,
                 EscalationStage::Llm => match self.options.advisor.clone() {
                     None => ("skipped: no LLM is configured".to_owned(), None),

@@ -4,10 +4,19 @@
 use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use statewright_workflow::{Action, Outcome as TerminalOutcome, Target};
+use statewright_workflow::{Action, Check, Outcome as TerminalOutcome, Target};
 
 use crate::driver::{Artifact, Observation};
 use crate::review::{EscalationRequest, ModelCall, Resolution};
+
+/// An element check of a state, and the other locators that found its element.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct LocatedCheck {
+    /// The check's index among its state's checks.
+    pub index: usize,
+    pub check: Check,
+    pub alternatives: Vec<Target>,
+}
 
 /// How a run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -175,6 +184,22 @@ pub enum Event {
         index: usize,
         from: Target,
         to: Target,
+    },
+    /// Other ways to find the elements a recognised state's element checks found, recorded
+    /// on the state's first entry so that a later run can heal those checks.
+    ChecksLocated {
+        step: u32,
+        state: String,
+        checks: Vec<LocatedCheck>,
+    },
+    /// A state was not recognised only because an element check found nothing; a recorded
+    /// alternative found the element, and the check now uses it (a proposed change).
+    CheckHealed {
+        step: u32,
+        state: String,
+        index: usize,
+        from: Check,
+        to: Check,
     },
     BreakerTripped {
         breaker: String,

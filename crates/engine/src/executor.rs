@@ -21,6 +21,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::act::{ActionRun, StateActions};
 use crate::breakers::Breakers;
+use crate::check_heal::Unrecognised;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::driver::{Driver, DriverError, Signals};
@@ -311,14 +312,18 @@ impl Run {
         let config = self.bound.config.clone();
         let transition = secs(config.transition_period);
         let mut signals = self.read(driver, None, Duration::ZERO).await?;
-        let mut no_state_since: Option<Instant> = None;
+        let mut unrecognised = Unrecognised::default();
         loop {
             let matcher = self.matcher();
             let matched = matcher.matching(&signals);
             let now = Instant::now();
             let Some(current) = matcher.top(&matched) else {
-                let since = *no_state_since.get_or_insert(now);
-                let deadline = deadline(since, self.no_state_patience());
+                // A state that fails only on element checks may have had its elements renamed.
+                if self.heal_unrecognised(driver, &mut unrecognised, &signals).await? {
+                    signals = self.read(driver, None, Duration::ZERO).await?;
+                    continue;
+                }
+                let deadline = deadline(unrecognised.since(now), self.no_state_patience());
                 if now >= deadline {
                     let failure = self.no_state(&signals);
                     return Ok(Plan::Escalate { failure, context: Context::default() });
@@ -326,7 +331,7 @@ impl Run {
                 signals = self.read(driver, Some(&signals), transition.min(deadline - now)).await?;
                 continue;
             };
-            no_state_since = None;
+            unrecognised.end();
             let pages: Vec<usize> = matched.iter().copied().filter(|&i| !matcher.is_interrupt(i)).collect();
             if pages.len() > 1 && !config.allow_multiple_states {
                 let states = pages.iter().map(|&i| self.name(i)).collect();
@@ -600,7 +605,7 @@ impl Run {
         let observation = driver.observe();
         let events = self.events.clone();
         let params = self.params.clone();
-        let handle = self.observations.spawn(async move {
+        let handle = self.spawn_recording(async move {
             match observation.await {
                 Ok(mut observation) => {
                     // The page may show a secret (a token in the URL, a typed value); the
@@ -612,6 +617,15 @@ impl Run {
             }
         });
         self.last_observation = Some(handle.id());
+        self.locate_checks(driver, signals, index);
+    }
+
+    /// Runs a recording of the page beside the run; the run's end waits for it briefly.
+    pub(crate) fn spawn_recording(
+        &mut self,
+        recording: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> tokio::task::AbortHandle {
+        self.observations.spawn(recording)
     }
 
     /// Waits for the recordings still in flight: the last step's for as long as it may

@@ -1,10 +1,11 @@
 //! Self-healing locators: when an action's own target finds nothing, the other locators
-//! recorded the last time it worked are tried, most stable first.
+//! recorded the last time it worked are tried, most stable first. Element checks heal the
+//! same way (see `check_heal.rs`).
 
 use std::collections::HashMap;
 use std::time::Duration;
 
-use statewright_workflow::{Action, Target};
+use statewright_workflow::{Action, Check, Target};
 
 use crate::driver::{Driver, DriverError, Outcome};
 
@@ -12,11 +13,13 @@ use crate::driver::{Driver, DriverError, Outcome};
 /// target was waited for, so an alternative either finds its element at once or not.
 const PATIENCE: Duration = Duration::from_millis(750);
 
-/// Alternatives recorded for a workflow's actions, by state name and action index. They
-/// apply only while the action's target is still the one they were recorded for.
+/// Alternatives recorded for a workflow's actions and element checks, by state name and
+/// index. They apply only while the target (or check) is still the one they were recorded
+/// for.
 #[derive(Debug, Clone, Default)]
 pub struct LocatorMemory {
     entries: HashMap<(String, usize), (Target, Vec<Target>)>,
+    checks: HashMap<(String, usize), (Check, Vec<Target>)>,
 }
 
 impl LocatorMemory {
@@ -31,12 +34,23 @@ impl LocatorMemory {
         }
     }
 
+    pub fn insert_check(&mut self, state: &str, index: usize, check: Check, alternatives: Vec<Target>) {
+        self.checks.insert((state.to_owned(), index), (check, alternatives));
+    }
+
+    pub fn check_alternatives(&self, state: &str, index: usize, check: &Check) -> &[Target] {
+        match self.checks.get(&(state.to_owned(), index)) {
+            Some((recorded, alternatives)) if recorded == check => alternatives,
+            _ => &[],
+        }
+    }
+
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.entries.len() + self.checks.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.entries.is_empty() && self.checks.is_empty()
     }
 }
 
@@ -92,7 +106,7 @@ pub(crate) async fn heal<D: Driver>(
 /// Whether a locator finds its element by where it is (`nth` among look-alikes, or a
 /// `:nth-of-type` path) rather than by what it is. In repeated structures (result cards,
 /// table rows) the element at that position may be another one next time.
-fn is_positional(target: &Target) -> bool {
+pub(crate) fn is_positional(target: &Target) -> bool {
     target.nth.is_some()
         || target.css.as_deref().is_some_and(|css| css.contains(":nth-of-type(") || css.contains(":nth-child("))
 }

@@ -7,6 +7,7 @@
 
 mod act;
 mod breakers;
+mod check_heal;
 mod correct;
 pub mod driver;
 mod escalate;
@@ -23,9 +24,10 @@ mod variables;
 mod verify;
 
 pub use driver::{
-    Artifact, Driver, DriverError, DriverResult, Observation, ObserveFuture, Outcome, Probe, Signals, WindowProbe,
+    Artifact, Driver, DriverError, DriverResult, LocateFuture, Observation, ObserveFuture, Outcome, Probe, Signals,
+    WindowProbe,
 };
-pub use event::{CheckResult, Diagnosis, Event, Failure, RunStatus};
+pub use event::{CheckResult, Diagnosis, Event, Failure, LocatedCheck, RunStatus};
 pub use executor::{CORRECTION, RunOptions, RunReport, Skills, run};
 pub use goal::Goal;
 pub use heal::LocatorMemory;

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use crate::check_heal::Unrecognised;
 use crate::driver::Driver;
 use crate::event::{Event, Failure};
 use crate::executor::{Context, End, Plan, Resume, Run, deadline, secs};
@@ -27,7 +28,7 @@ impl Run {
         // gets the longer `state_timeout`.
         let window = if waiting_only { config.state_timeout } else { config.verify_timeout };
         let until = deadline(Instant::now(), secs(window));
-        let mut no_state_since: Option<Instant> = None;
+        let mut unrecognised = Unrecognised::default();
         let mut signals = self.read(driver, None, Duration::ZERO).await?;
         loop {
             let matcher = self.matcher();
@@ -49,7 +50,7 @@ impl Run {
                     return Ok(Plan::Enter { state: other, from: 0, attempt: 0, resume: None });
                 }
                 Some(_) => {
-                    no_state_since = None;
+                    unrecognised.end();
                     if matcher.expectations_hold(state, &signals) == Some(true) {
                         self.verified(state, None);
                         return Ok(Plan::Recognise { handled: Some((state, now, signals)) });
@@ -68,8 +69,13 @@ impl Run {
                         self.verified(state, None);
                         return Ok(Plan::Verify { state: covered, attempt, resume: None });
                     }
-                    let since = *no_state_since.get_or_insert(now);
-                    let give_up = deadline(since, secs(config.no_states_timeout));
+                    // A state that fails only on element checks may have had its elements
+                    // renamed: its healed checks may match now.
+                    if self.heal_unrecognised(driver, &mut unrecognised, &signals).await? {
+                        signals = self.read(driver, None, Duration::ZERO).await?;
+                        continue;
+                    }
+                    let give_up = deadline(unrecognised.since(now), secs(config.no_states_timeout));
                     if now >= give_up {
                         let failure = self.no_state(&signals);
                         return Ok(Plan::Escalate { failure, context: Context::state(state, attempt, resume) });

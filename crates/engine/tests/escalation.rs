@@ -9,7 +9,7 @@ use common::*;
 use serde_json::json;
 use statewright_engine::scripted::{Change, ScriptedDriver};
 use statewright_engine::{Advisor, Failure, LocatorMemory, Resolution, RunOptions, RunStatus};
-use statewright_workflow::{Action, State, Target};
+use statewright_workflow::{Action, Check, State, Target};
 
 fn css(selector: &str) -> Target {
     Target { css: Some(selector.into()), ..Target::default() }
@@ -63,6 +63,72 @@ async fn a_missing_target_heals_with_a_recorded_alternative() {
     let ran = run_opts(&wf, &mut driver, RunOptions { locators, ..RunOptions::default() }).await;
     assert!(matches!(ran.failure(), Failure::Action { .. }), "{:?}", ran.failure());
     assert!(log(&driver).is_empty());
+}
+
+fn element_check(selector: &str) -> Check {
+    serde_json::from_value(el(selector)).unwrap()
+}
+
+/// Home (url + element #signin, click #go) → Done; #signin has been renamed on the page.
+fn renamed_sign_in(alternatives: Vec<Target>) -> (statewright_workflow::Workflow, ScriptedDriver, RunOptions) {
+    let wf = workflow(
+        json!({ "no_states_timeout": 5 }),
+        vec![
+            success("Done", json!([el("#done")])),
+            state("Home", json!([url_is(URL), el("#signin")]), json!([click("#go")])),
+        ],
+    );
+    let driver = ScriptedDriver::new(URL)
+        .with([show("#login-link"), show("a[href=\"/login\"]"), show("body > nav > a:nth-of-type(2)"), show("#go")])
+        .on("click #go", ms(0), [show("#done")]);
+    let mut locators = LocatorMemory::default();
+    locators.insert_check("Home", 1, element_check("#signin"), alternatives);
+    (wf, driver, RunOptions { locators, ..RunOptions::default() })
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_renamed_element_check_heals_with_a_recorded_alternative() {
+    let link = Target { role: Some("link".into()), name: Some("Sign in".into()), ..Target::default() };
+    let recorded = vec![link, css("body > nav > a:nth-of-type(2)"), css("#gone-too"), css("a[href=\"/login\"]")];
+    let (wf, mut driver, options) = renamed_sign_in(recorded);
+    let ran = run_opts(&wf, &mut driver, options).await;
+    assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);
+    let healed = ran.tagged("check_healed");
+    assert_eq!(healed.len(), 1, "{:?}", ran.events);
+    assert_eq!(healed[0]["state"], "Home");
+    assert_eq!(healed[0]["index"], 1);
+    assert_eq!(healed[0]["from"], el("#signin"));
+    // A role and a name are no selector, and a position is no evidence of the page: the
+    // first locator by content that finds the element wins.
+    assert_eq!(healed[0]["to"], el("a[href=\"/login\"]"));
+    assert_eq!(log(&driver), ["click #go"], "Home was recognised and its action ran");
+    assert!(
+        ran.report.duration < std::time::Duration::from_secs(5),
+        "healed before no_states_timeout: {:?}",
+        ran.report.duration
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_check_heals_only_when_it_alone_keeps_its_state_from_matching() {
+    // Only a position was recorded: not evidence enough for a check.
+    let (wf, mut driver, options) = renamed_sign_in(vec![css("body > nav > a:nth-of-type(2)")]);
+    let ran = run_opts(&wf, &mut driver, options).await;
+    assert!(matches!(ran.failure(), Failure::NoState { .. }), "{:?}", ran.failure());
+    assert!(ran.tagged("check_healed").is_empty());
+
+    // The URL check fails too: this is another page, whatever its links are called.
+    let (mut wf, mut driver, options) = renamed_sign_in(vec![css("a[href=\"/login\"]")]);
+    wf.states[1].checks[0] = serde_json::from_value(url_is("https://app.test/elsewhere")).unwrap();
+    let ran = run_opts(&wf, &mut driver, options).await;
+    assert!(matches!(ran.failure(), Failure::NoState { .. }), "{:?}", ran.failure());
+    assert!(ran.tagged("check_healed").is_empty());
+
+    // Alternatives recorded for another check are not used.
+    let (mut wf, mut driver, options) = renamed_sign_in(vec![css("a[href=\"/login\"]")]);
+    wf.states[1].checks[1] = element_check("#sign-in-link");
+    let ran = run_opts(&wf, &mut driver, options).await;
+    assert!(matches!(ran.failure(), Failure::NoState { .. }), "{:?}", ran.failure());
 }
 
 #[tokio::test(start_paused = true)]

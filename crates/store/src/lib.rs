@@ -36,7 +36,7 @@ pub use error::{Error, Result};
 pub use read::{
     ActionRecord, ModelCallRecord, PageRecord, PruneBy, PruneReport, RunDetail, RunFilter, RunSummary, StepRecord,
 };
-pub use review::{Healed, ReviewItem};
+pub use review::{Healed, HealedCheck, ReviewItem};
 pub use reviewer::StoreReviewer;
 pub use visits::{MAX_EVIDENCE_RUNS, StateVisit};
 pub use write::{NewRun, RunHandle, blob_path, image_ext, screenshot_path};
@@ -54,6 +54,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0006_proposals.sql"),
     include_str!("migrations/0007_action_alternatives.sql"),
     include_str!("migrations/0008_outputs.sql"),
+    include_str!("migrations/0009_check_locators.sql"),
 ];
 
 /// The schema version this build writes.

@@ -4,8 +4,8 @@
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 use serde_json::Value;
-use statewright_engine::{EscalationRequest, LocatorMemory, Resolution};
-use statewright_workflow::Target;
+use statewright_engine::{EscalationRequest, LocatedCheck, LocatorMemory, Resolution};
+use statewright_workflow::{Check, Target};
 
 use crate::{Error, Result, Store, now_ms};
 
@@ -41,6 +41,15 @@ pub struct Healed {
     pub index: usize,
     pub from: Target,
     pub to: Target,
+}
+
+/// An element check healed during a run: a proposed change to the workflow.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HealedCheck {
+    pub state: String,
+    pub index: usize,
+    pub from: Check,
+    pub to: Check,
 }
 
 const ITEM_COLUMNS: &str = "r.id, r.run_id, runs.workflow, runs.workflow_path, r.step, r.state, r.status,
@@ -272,7 +281,46 @@ impl Store {
                 memory.insert(&state, index as usize, target, alternatives);
             }
         }
+        let mut stmt = self
+            .conn
+            .prepare("SELECT state, idx, check_json, alternatives FROM check_locators WHERE workflow = ?1")
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map(params![workflow], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?))
+            })
+            .map_err(|e| self.err(e))?;
+        for row in rows {
+            let (state, index, check, alternatives) = row.map_err(|e| self.err(e))?;
+            if let (Ok(check), Ok(alternatives)) = (serde_json::from_str(&check), serde_json::from_str(&alternatives)) {
+                memory.insert_check(&state, index as usize, check, alternatives);
+            }
+        }
         Ok(memory)
+    }
+
+    /// The element checks healed during a run, in the order they were healed.
+    pub fn healed_checks(&self, run_id: &str) -> Result<Vec<HealedCheck>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT state, idx, from_check, to_check FROM healed_checks WHERE run_id = ?1 ORDER BY at_ms")
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map(params![run_id], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?))
+            })
+            .map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (state, index, from, to) = row.map_err(|e| self.err(e))?;
+            out.push(HealedCheck {
+                state,
+                index: index as usize,
+                from: serde_json::from_str(&from)?,
+                to: serde_json::from_str(&to)?,
+            });
+        }
+        Ok(out)
     }
 
     /// The locators healed during a run, in workflow order.
@@ -349,6 +397,47 @@ pub(crate) fn record_locators(
          SELECT workflow, ?2, ?3, ?4, ?5, ?6 FROM runs WHERE id = ?1",
     )?
     .execute(params![run_id, state, index as i64, target, alternatives, now_ms()])?;
+    Ok(())
+}
+
+pub(crate) fn record_check_locators(
+    tx: &rusqlite::Connection,
+    run_id: &str,
+    state: &str,
+    checks: &[LocatedCheck],
+) -> rusqlite::Result<()> {
+    let mut insert = tx.prepare_cached(
+        "INSERT OR REPLACE INTO check_locators (workflow, state, idx, check_json, alternatives, updated_ms)
+         SELECT workflow, ?2, ?3, ?4, ?5, ?6 FROM runs WHERE id = ?1",
+    )?;
+    for c in checks {
+        let check = serde_json::to_string(&c.check).unwrap_or_default();
+        let alternatives = serde_json::to_string(&c.alternatives).unwrap_or_default();
+        insert.execute(params![run_id, state, c.index as i64, check, alternatives, now_ms()])?;
+    }
+    Ok(())
+}
+
+pub(crate) fn record_healed_check(
+    tx: &rusqlite::Connection,
+    run_id: &str,
+    state: &str,
+    index: usize,
+    from: &Check,
+    to: &Check,
+) -> rusqlite::Result<()> {
+    tx.prepare_cached(
+        "INSERT OR REPLACE INTO healed_checks (run_id, state, idx, from_check, to_check, at_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        run_id,
+        state,
+        index as i64,
+        serde_json::to_string(from).unwrap_or_default(),
+        serde_json::to_string(to).unwrap_or_default(),
+        now_ms()
+    ])?;
     Ok(())
 }
 

@@ -237,6 +237,12 @@ impl Store {
             Event::Healed { state, index, from, to, .. } => {
                 crate::review::record_healed(tx, &run.id, state, *index, from, to).map_err(|e| self.err(e))
             }
+            Event::ChecksLocated { state, checks, .. } => {
+                crate::review::record_check_locators(tx, &run.id, state, checks).map_err(|e| self.err(e))
+            }
+            Event::CheckHealed { state, index, from, to, .. } => {
+                crate::review::record_healed_check(tx, &run.id, state, *index, from, to).map_err(|e| self.err(e))
+            }
             Event::Escalated { step, state, stage, reason, outcome, resolved } => crate::review::record_escalation(
                 tx,
                 &run.id,

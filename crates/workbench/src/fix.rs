@@ -5,7 +5,7 @@
 use serde_json::Value;
 use statewright_engine::matcher::describe;
 use statewright_engine::{Failure, Resolution};
-use statewright_store::{Healed, ReviewItem};
+use statewright_store::{Healed, HealedCheck, ReviewItem};
 use statewright_workflow::{Check, Params, Target, Workflow};
 
 /// Applies the fix to `workflow`; returns one line per change, or an error when there is
@@ -14,7 +14,7 @@ pub fn apply(
     workflow: &mut Workflow,
     item: &ReviewItem,
     resolution: &Resolution,
-    healed: &[Healed],
+    healed: &Heals,
     run_params: &Value,
 ) -> Result<Vec<String>, String> {
     let values = param_values(run_params);
@@ -27,7 +27,7 @@ pub fn apply(
             let s = state_mut(workflow, &state)?;
             if index < s.actions.len() {
                 s.actions.remove(index);
-                changes.push(format!("`{state}` action {index}: removed (skipped)"));
+                changes.push(format!("`{state}` action {}: removed (skipped)", index + 1));
             }
         }
         Resolution::Actions { actions } => {
@@ -36,7 +36,11 @@ pub fn apply(
             let s = state_mut(workflow, &state)?;
             if index < s.actions.len() {
                 s.actions.splice(index..=index, actions.iter().cloned());
-                changes.push(format!("`{state}` action {index}: replaced by {} corrective action(s)", actions.len()));
+                changes.push(format!(
+                    "`{state}` action {}: replaced by {} corrective action(s)",
+                    index + 1,
+                    actions.len()
+                ));
             }
         }
         Resolution::DeclareState { state } => {
@@ -96,19 +100,51 @@ pub fn apply(
     Ok(changes)
 }
 
-/// Replaces each healed action's target by the locator that worked.
-pub fn apply_healed(workflow: &mut Workflow, healed: &[Healed], run_params: &Value) -> Vec<String> {
+/// What a run healed: action locators and element checks.
+#[derive(Debug, Default)]
+pub struct Heals {
+    pub actions: Vec<Healed>,
+    pub checks: Vec<HealedCheck>,
+}
+
+impl Heals {
+    pub fn of_run(store: &statewright_store::Store, run_id: &str) -> statewright_store::Result<Self> {
+        Ok(Self { actions: store.healed(run_id)?, checks: store.healed_checks(run_id)? })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.actions.is_empty() && self.checks.is_empty()
+    }
+}
+
+/// Replaces each healed action's target, and each healed check, by the locator that
+/// worked. A check is replaced only while it is still the one that failed.
+pub fn apply_healed(workflow: &mut Workflow, heals: &Heals, run_params: &Value) -> Vec<String> {
     let values = param_values(run_params);
     let mut changes = Vec::new();
-    for h in healed {
+    for h in &heals.actions {
         let Some(action) = action_mut(workflow, &h.state, h.index) else { continue };
         if let Some(target) = action.target_mut() {
             let healed = templatize_target(&h.to, &values);
             if *target != healed {
                 *target = healed;
-                changes.push(format!("`{}` action {}: locator healed", h.state, h.index));
+                changes.push(format!("`{}` action {}: locator healed", h.state, h.index + 1));
             }
         }
+    }
+    let bound = Params::bind(workflow, &values).ok().map(|p| workflow.bound(&p, false));
+    for h in &heals.checks {
+        let was = bound.as_ref().and_then(|b| b.states.iter().find(|s| s.name == h.state)?.checks.get(h.index));
+        if was != Some(&h.from) {
+            continue;
+        }
+        let Some(check) =
+            workflow.states.iter_mut().find(|s| s.name == h.state).and_then(|s| s.checks.get_mut(h.index))
+        else {
+            continue;
+        };
+        *check = templatize_check(&h.to, &values);
+        changes.push(format!("`{}` check {}: {} → {}", h.state, h.index + 1, describe(&h.from), describe(check)));
     }
     changes
 }
@@ -146,20 +182,31 @@ fn action_mut<'w>(
     workflow.states.iter_mut().find(|s| s.name == state)?.actions.get_mut(index)
 }
 
+/// `s` with parameter references put back where the run filled in their values.
+fn put_back(s: &str, values: &[(String, String)]) -> String {
+    let mut out = s.to_owned();
+    // Longest values first, so a value containing another is replaced whole.
+    let mut sorted: Vec<_> = values.iter().filter(|(_, v)| v.len() >= 3).collect();
+    sorted.sort_by_key(|(_, v)| std::cmp::Reverse(v.len()));
+    for (name, value) in sorted {
+        out = out.replace(value.as_str(), &format!("{{{{{name}}}}}"));
+    }
+    out
+}
+
+/// A healed element check with parameter references put back into its selector.
+fn templatize_check(check: &Check, values: &[(String, String)]) -> Check {
+    match check {
+        Check::Element { by, selector, negate } => {
+            Check::Element { by: *by, selector: put_back(selector, values), negate: *negate }
+        }
+        other => other.clone(),
+    }
+}
+
 /// Puts parameter references back into a target recorded with the values filled in.
 fn templatize_target(target: &Target, values: &[(String, String)]) -> Target {
-    let put_back = |s: &Option<String>| {
-        s.as_ref().map(|s| {
-            let mut out = s.clone();
-            // Longest values first, so a value containing another is replaced whole.
-            let mut sorted: Vec<_> = values.iter().filter(|(_, v)| v.len() >= 3).collect();
-            sorted.sort_by_key(|(_, v)| std::cmp::Reverse(v.len()));
-            for (name, value) in sorted {
-                out = out.replace(value.as_str(), &format!("{{{{{name}}}}}"));
-            }
-            out
-        })
-    };
+    let put_back = |s: &Option<String>| s.as_deref().map(|s| put_back(s, values));
     Target {
         css: put_back(&target.css),
         xpath: put_back(&target.xpath),

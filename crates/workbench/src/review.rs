@@ -70,7 +70,7 @@ pub fn save_review_fix(
     resolution: &Resolution,
     write: bool,
 ) -> Result<SavedFix> {
-    let healed = store.healed(&item.run_id)?;
+    let healed = crate::fix::Heals::of_run(store, &item.run_id)?;
     let reason = format!("before review {}", item.id);
     save_fix(store, item.workflow_path.clone(), &item.run_id, &reason, write, |workflow, params| {
         crate::fix::apply(workflow, item, resolution, &healed, params)
@@ -115,7 +115,7 @@ pub fn save_fix(
 /// only the diff). `statewright review save-healed` and the app's run viewer save here.
 pub fn save_healed(store: &statewright_store::Store, run_id: &str, write: bool) -> Result<SavedFix> {
     store.run(run_id)?;
-    let healed = store.healed(run_id)?;
+    let healed = crate::fix::Heals::of_run(store, run_id)?;
     if healed.is_empty() {
         return Err(Error::Invalid(format!("run {run_id} healed no locator; nothing to save")));
     }

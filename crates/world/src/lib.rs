@@ -13,7 +13,7 @@ use statewright_desktop::{
     TitleMatch as WindowTitleMatch, WindowInfo, WindowQuery, X11Desktop,
 };
 use statewright_engine::{
-    Driver, DriverError, DriverResult, Observation, ObserveFuture, Outcome, Probe, Signals, WindowProbe,
+    Driver, DriverError, DriverResult, LocateFuture, Observation, ObserveFuture, Outcome, Probe, Signals, WindowProbe,
     driver::ProbeError,
 };
 use statewright_workflow::{Action, Check, MouseButton, Point, TitleMatch, WindowSelector, Workflow};
@@ -238,6 +238,13 @@ impl<D: Desktop + 'static> Driver for World<D> {
         }
         let desktop = self.desktop(&format!("`{}`", action.kind()))?;
         perform_desktop(&*desktop, action, patience, self.kill_launched).await
+    }
+
+    fn locate(&mut self, probes: &[Probe]) -> LocateFuture {
+        match &mut self.browser {
+            Some(browser) => browser.locate(probes),
+            None => Box::pin(std::future::ready(Ok(vec![Vec::new(); probes.len()]))),
+        }
     }
 
     fn observe(&mut self) -> ObserveFuture {

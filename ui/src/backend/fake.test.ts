@@ -68,7 +68,7 @@ describe('the fake’s save-healed, as `statewright review save-healed`', () => 
     const fake = shop();
     const before = fake.files.get('demo-shop.json');
     const preview = await fake.saveHealedLocators('healed', false);
-    expect(preview).toMatchObject({ path: 'demo-shop.json', changes: ['`Login page` action 2: locator healed'], version: null });
+    expect(preview).toMatchObject({ path: 'demo-shop.json', changes: ['`Login page` action 3: locator healed'], version: null });
     expect(preview.diff).toMatch(/^--- a\/demo-shop\.json\n\+\+\+ b\/demo-shop\.json\n/);
     expect(preview.diff.split('\n').filter((l) => /^[-+] /.test(l))).toEqual(['+            "role": "button",', '+            "name": "Sign in"', '-            "css": "#sign-in"']);
     expect(fake.files.get('demo-shop.json')).toBe(before);

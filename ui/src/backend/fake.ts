@@ -424,7 +424,7 @@ export class FakeBackend implements Backend {
       const action = wf.states.find((s) => s.name === h.state)?.actions?.[h.index] as { target?: Target } | undefined;
       if (!action?.target || !same(action.target, h.from) || same(action.target, h.to)) continue;
       action.target = h.to;
-      changes.push(`\`${h.state}\` action ${h.index}: locator healed`);
+      changes.push(`\`${h.state}\` action ${h.index + 1}: locator healed`);
     }
     if (!changes.length) throw new BackendError('invalid_workflow', 'the workflow already has these locators');
     const errors = (w: Workflow) => fakeValidate(w, this.skills()).filter((d) => d.severity === 'error');

@@ -5,7 +5,7 @@ import type { Help } from './reducer';
 
 const KINDS: { kind: keyof Help; one: string; many: string; why: string }[] = [
   { kind: 'reviews', one: 'review', many: 'reviews', why: 'a person was asked to unblock the run' },
-  { kind: 'heals', one: 'heal', many: 'heals', why: 'a locator failed and a recorded alternative found the element' },
+  { kind: 'heals', one: 'heal', many: 'heals', why: 'a locator or an element check found nothing, and a recorded alternative found the element' },
   { kind: 'retries', one: 'retry', many: 'retries', why: 'a state’s actions were run again after they were not verified' },
   { kind: 'modelCalls', one: 'model call', many: 'model calls', why: 'the model was asked' },
 ];

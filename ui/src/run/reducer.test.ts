@@ -122,6 +122,21 @@ describe('the model in the loop', () => {
   });
 });
 
+describe('healed checks', () => {
+  it('count as heals on the step they happened in, and say what the check became', () => {
+    const v = reduceAll(emptyRun, [
+      { event: 'run_started', workflow: 'demo', states: 2 },
+      entered(1, 'Start', 0),
+      { event: 'checks_located', step: 1, state: 'Start', checks: [] },
+      { event: 'check_healed', step: 1, state: 'Home', index: 1, from: { type: 'element', selector: '#signin' }, to: { type: 'element', selector: 'a[href="login.html"]' } },
+    ]);
+    expect(v.help.heals).toBe(1);
+    expect(v.steps[0].help.heals).toBe(1);
+    expect(v.steps[0].notices.map((n) => n.text)).toEqual(['Home: check 2 healed element "#signin" → element "a[href=\\"login.html\\"]"']);
+    expect(v.notices.some((n) => n.kind === 'unknown')).toBe(false);
+  });
+});
+
 describe('what a run needed', () => {
   it('counts reviews, heals, retries and model calls on the run and on the step they happened in', () => {
     const click = { type: 'click', target: { css: '#old' } } as const;

@@ -2,7 +2,7 @@
 //! actions and screenshots, the active state, the edge just taken, notices and status.
 //! Pure and immutable: live runs and replays of past runs go through the same function.
 
-import type { Action, CheckResult, Target } from '../bindings';
+import type { Action, Check, CheckResult, Target } from '../bindings';
 import type { KnownEvent, RunEvent } from './events';
 
 export type RunPhase =
@@ -131,6 +131,11 @@ function updateAction(view: RunView, step: number, index: number, f: (a: ActionV
 }
 
 /** Counts one more of `kind` on the run and on the step it happened in. */
+/** An element check in a line: `element "#signin"`. */
+function checkText(check: Check): string {
+  return check.type === 'element' ? `element ${JSON.stringify(check.selector)}` : JSON.stringify(check);
+}
+
 function needed(view: RunView, step: number, kind: keyof Help): RunView {
   const bump = (h: Help) => ({ ...h, [kind]: h[kind] + 1 });
   return updateStep({ ...view, help: bump(view.help) }, step, (s) => ({ ...s, help: bump(s.help) }));
@@ -250,6 +255,11 @@ export function reduce(view: RunView, raw: RunEvent): RunView {
       const healed = updateAction(needed(v, e.step, 'heals'), e.step, e.index, (a) => ({ ...(a ?? blankAction(e.index)), healedTo: e.to }));
       return notice(healed, { kind: e.event, level: 'warn', step: e.step, text: `${e.state}: action ${e.index + 1} healed ${JSON.stringify(e.from)} → ${JSON.stringify(e.to)}` });
     }
+    case 'check_healed':
+      return notice(needed(v, e.step, 'heals'), { kind: e.event, level: 'warn', step: e.step, text: `${e.state}: check ${e.index + 1} healed ${checkText(e.from)} → ${checkText(e.to)}` });
+    case 'checks_located':
+      // Bookkeeping for later heals: nothing a person needs to see.
+      return v;
     case 'breaker_tripped':
       return notice(v, { kind: e.event, level: 'error', step: null, text: `breaker ${e.breaker} tripped (${e.count}/${e.limit})${e.state ? ` in ${e.state}` : ''}` });
     case 'escalated':

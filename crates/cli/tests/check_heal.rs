@@ -1,0 +1,89 @@
+//! Checks heal too, through the real binary and real Chromium: a run on the demo site
+//! records the alternatives of the element its home-page check found; on a redesign where
+//! that link is renamed (id and text), the next run with the same store heals the check
+//! instead of waiting for a person, and `review save-healed` writes the healed check.
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+
+const RENAMED: &str = "tests/fixtures/drift/renamed-sign-in.json";
+
+fn workflow(dir: &std::path::Path) -> std::path::PathBuf {
+    let workflow = json!({
+        "version": 1,
+        "name": "home-by-link",
+        "parameters": { "site": { "default": "http://127.0.0.1:8931" } },
+        "config": { "no_states_timeout": 4 },
+        "states": [
+            {
+                "name": "Home page",
+                "checks": [
+                    { "type": "url", "match": "prefix", "value": "{{site}}/" },
+                    { "type": "element", "selector": "a#hero-sign-in" }
+                ],
+                "terminal": { "outcome": "success", "message": "The home page is recognised." }
+            },
+            {
+                "name": "Start",
+                "checks": [{ "type": "url", "value": "about:blank" }],
+                "actions": [{ "type": "navigate_to", "url": "{{site}}/" }]
+            }
+        ]
+    });
+    let path = dir.join("home.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&workflow).unwrap()).unwrap();
+    path
+}
+
+#[test]
+fn a_renamed_element_check_heals_with_the_locators_recorded_when_it_last_matched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = workflow(dir.path());
+    let wf = path.to_str().unwrap();
+    let run_on_redesign = |runs: &std::path::Path| {
+        statewright(&["run", wf, "--demo-site", "--drift", RENAMED, "--no-review", "--json"], runs)
+    };
+
+    // Without a run to learn from, the redesigned home page is not recognised.
+    let fresh = run_on_redesign(&dir.path().join("fresh-runs"));
+    assert_eq!(fresh.status.code(), Some(1), "{}", text(&fresh.stderr));
+    let summary: Value = serde_json::from_slice(&fresh.stdout).unwrap();
+    assert_eq!(summary["failure"]["kind"], "no_state", "{summary:#}");
+
+    // A run on the site as it was records the link's other locators.
+    let runs = dir.path().join("runs");
+    let out = statewright(&["run", wf, "--demo-site"], &runs);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(!text(&out.stderr).contains("healed"), "{}", text(&out.stderr));
+
+    // On the redesign the check heals with where the link leads, and the run succeeds.
+    let out = run_on_redesign(&runs);
+    let progress = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{progress}");
+    assert!(
+        progress.contains(r#"healed `Home page` check 2: element "a#hero-sign-in" → element "a[href=\"login.html\"]""#),
+        "{progress}"
+    );
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["end_state"], "Home page", "{summary:#}");
+
+    // Saving writes the healed check, and changes nothing else.
+    let before = std::fs::read_to_string(&path).unwrap();
+    let saved = statewright(&["review", "save-healed", summary["run_id"].as_str().unwrap()], &runs);
+    assert_eq!(saved.status.code(), Some(0), "{}", text(&saved.stderr));
+    assert!(text(&saved.stderr).contains("`Home page` check 2"), "{}", text(&saved.stderr));
+    let after = std::fs::read_to_string(&path).unwrap();
+    let changed: Vec<(&str, &str)> = before.lines().zip(after.lines()).filter(|(b, a)| b != a).collect();
+    assert_eq!(
+        changed,
+        [(r#"          "selector": "a#hero-sign-in""#, r#"          "selector": "a[href=\"login.html\"]""#)],
+        "one line changes:\n{after}"
+    );
+
+    // The next run on the redesign needs no healing.
+    let out = run_on_redesign(&runs);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(!text(&out.stderr).contains("healed"), "{}", text(&out.stderr));
+}

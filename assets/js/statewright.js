@@ -1136,20 +1136,23 @@
     return t === -1 || t !== prev.time || now() - prev.at > 300;
   }
 
-  /** An animation affecting `el` that hasn't started yet (its first frames keep the box still). */
-  function hasPendingAnimation(el) {
+  /** An animation affecting `el` (on it or an ancestor) that hasn't started yet (its first
+   *  frames keep the box still), or with `running`, one that is under way. */
+  function animationOn(el, running) {
     if (!Doc_getAnimations) return false;
     let list;
     try { list = Doc_getAnimations(doc()); } catch (_) { return false; }
     for (let i = 0; i < list.length; i++) {
       const a = list[i];
-      if (!a.pending) continue;
+      if (!a.pending && !(running && a.playState === 'running')) continue;
       const eff = a.effect;
       const t = eff ? eff.target : null;
       if (t && (t === el || Node_contains(t, el))) return true;
     }
     return false;
   }
+
+  function hasPendingAnimation(el) { return animationOn(el, false); }
 
   function rectOf(el) {
     const r = El_getBCR(el);
@@ -1262,7 +1265,11 @@
         prev = null;
       } else {
         const rect = rectOf(el);
-        if (!prev || prev.el !== el || !rectEq(prev.rect, rect) || !newFrameSince(prev) || hasPendingAnimation(el)) {
+        // Stable: the same box over two frames, as Playwright has it, except that an element
+        // nothing animates is taken at once. Waiting for a frame is most of the time between
+        // a button appearing and its click, and the hit test below still checks the point.
+        const settled = !prev && !animationOn(el, true);
+        if (!settled && (!prev || prev.el !== el || !rectEq(prev.rect, rect) || !newFrameSince(prev) || hasPendingAnimation(el))) {
           if (!prev || prev.el !== el || !rectEq(prev.rect, rect)) {
             prev = { el: el, rect: rect, frame: frameNo, time: timelineTime(), at: now() };
           }

@@ -9,7 +9,8 @@ use chromiumoxide::page::Page;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use statewright_engine::{
-    Artifact, Driver, DriverError, DriverResult, LocateFuture, Observation, ObserveFuture, Outcome, Probe, Signals,
+    Artifact, Capture, Driver, DriverError, DriverResult, LocateFuture, Observation, ObserveFuture, Outcome, Probe,
+    Signals,
 };
 use statewright_workflow::keys::parse_key_combo;
 use statewright_workflow::selector::validate_css;
@@ -372,7 +373,7 @@ impl Driver for ChromeDriver {
         })
     }
 
-    fn observe(&mut self) -> ObserveFuture {
+    fn observe(&mut self, capture: Capture) -> ObserveFuture {
         let page = self.page().clone();
         Box::pin(async move {
             let args = [json!(OBSERVED_TEXT_CHARS)];
@@ -382,6 +383,7 @@ impl Driver for ChromeDriver {
             let blank = snapshot.as_ref().is_ok_and(|s| s.get("url").and_then(Value::as_str) == Some("about:blank"));
             let screenshot = match blank {
                 true => Err("blank page".to_owned()),
+                false if capture == Capture::WithoutScreenshot => Err("not asked for".to_owned()),
                 false => tokio::time::timeout(SCREENSHOT_BUDGET, Self::screenshot_jpeg(page.raw()))
                     .await
                     .map_err(|_| "timed out".to_owned())

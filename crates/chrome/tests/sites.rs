@@ -53,3 +53,34 @@ async fn a_wrong_password_ends_in_the_failure_state() {
     assert_eq!(finished.report.status, statewright_engine::RunStatus::Failed);
     assert_eq!(finished.report.end_state.as_deref(), Some("Login error"), "{}", finished.report.message);
 }
+
+/// A continuous state entered round after round is recorded without a screenshot after its
+/// first visit: capturing one holds up the browser's input, which is the reaction the
+/// state exists for (`scripts/bench latency`), and it would show what the first one showed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_continuous_state_is_screenshotted_on_its_first_visit_only() {
+    let text = std::fs::read_to_string(repo().join("workflows/demo-rounds.json")).expect("the rounds workflow");
+    let text = text.replace("rounds.html?seed={{seed}}", "rounds.html?seed={{seed}}&rounds=4");
+    let workflow =
+        statewright_workflow::load_str(&text, "rounds.json", "rounds").unwrap_or_else(|d| panic!("{d}")).workflow;
+    let finished = run_loaded(Site::Demo, &workflow, &[("seed", "2")]).await;
+    finished.assert_succeeded();
+    let mut visits = std::collections::HashMap::new();
+    for event in &finished.events {
+        if let statewright_engine::Event::StateEntered { step, state, visit, .. } = event {
+            visits.insert(*step, (state.clone(), *visit));
+        }
+    }
+    let mut shots: Vec<(u32, bool)> = finished
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            statewright_engine::Event::Observed { step, observation } if visits[step].0 == "Rounds" => {
+                Some((visits[step].1, observation.screenshot.is_some()))
+            }
+            _ => None,
+        })
+        .collect();
+    shots.sort();
+    assert_eq!(shots, [(1, true), (2, false), (3, false), (4, false)], "a screenshot on the first round only");
+}

@@ -143,6 +143,15 @@ impl DriverError {
 
 pub type DriverResult<T> = Result<T, DriverError>;
 
+/// Whether a recording of the page includes a screenshot. Capturing one holds up the
+/// browser's input for tens of milliseconds, so a step that needs none (a continuous
+/// state's repeat visit) skips it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Capture {
+    WithScreenshot,
+    WithoutScreenshot,
+}
+
 /// A recording of the page that finishes on its own, independent of the driver.
 pub type ObserveFuture = Pin<Box<dyn Future<Output = DriverResult<Observation>> + Send + 'static>>;
 
@@ -168,7 +177,7 @@ pub trait Driver: Send {
 
     /// Starts recording the page. The returned future owns what it needs, so the engine
     /// can let it finish in the background while the next action runs.
-    fn observe(&mut self) -> ObserveFuture;
+    fn observe(&mut self, capture: Capture) -> ObserveFuture;
 
     /// Starts finding, for each element probe, other locators of the first visible element
     /// it finds (most stable first, none when it finds nothing), as `observe` runs beside

@@ -7,7 +7,7 @@ use std::time::Duration;
 use statewright_workflow::{Action, Check, EscalationStage, SelectorKind, State, UrlMatch};
 use tokio::time::Instant;
 
-use crate::driver::{Driver, DriverError, Observation, Signals};
+use crate::driver::{Capture, Driver, DriverError, Observation, Signals};
 use crate::event::{Event, Failure};
 use crate::executor::{Context, End, Plan, Run};
 use crate::heal::{Healing, heal};
@@ -221,7 +221,7 @@ impl Run {
         context: &Context,
         tried: &[Tried],
     ) -> EscalationRequest {
-        let observation = match tokio::time::timeout(SNAPSHOT_BUDGET, driver.observe()).await {
+        let observation = match tokio::time::timeout(SNAPSHOT_BUDGET, driver.observe(Capture::WithScreenshot)).await {
             Ok(Ok(mut observation)) => {
                 observation.redact(&self.params);
                 Some(observation)

@@ -24,7 +24,7 @@ use crate::breakers::Breakers;
 use crate::check_heal::Unrecognised;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use crate::driver::{Driver, DriverError, Signals};
+use crate::driver::{Capture, Driver, DriverError, Signals};
 use crate::event::{CheckResult, Event, Failure, RunStatus};
 use crate::goal::Goal;
 use crate::heal::LocatorMemory;
@@ -206,6 +206,9 @@ pub(crate) struct Run {
     pub advised: std::collections::HashSet<String>,
     /// The model's last resolution, until the run shows whether it worked.
     pub(crate) pending_advice: Option<crate::escalate::PendingAdvice>,
+    /// The page as read when the state about to be entered was recognised: entering it
+    /// need not read the page again (a round trip between seeing a target and acting).
+    pub(crate) recognised_on: Option<Signals>,
 }
 
 pub(crate) fn secs(s: f64) -> Duration {
@@ -250,6 +253,7 @@ impl Run {
             route: Vec::new(),
             advised: std::collections::HashSet::new(),
             pending_advice: None,
+            recognised_on: None,
         }
     }
 
@@ -279,11 +283,15 @@ impl Run {
             plan = match plan {
                 Plan::Recognise { handled } => self.recognise(driver, handled).await?,
                 Plan::Enter { state, from, attempt, resume } => {
+                    let recognised_on = self.recognised_on.take();
                     let reached = self.steer(state)?;
                     if let Some(trip) = self.count_entry(state)? {
                         trip
                     } else {
-                        let signals = self.read(driver, None, Duration::ZERO).await?;
+                        let signals = match recognised_on {
+                            Some(signals) => signals,
+                            None => self.read(driver, None, Duration::ZERO).await?,
+                        };
                         self.enter(driver, &signals, state, resume);
                         if let Some(end) = reached {
                             // The goal is recorded as a step of its own, and its actions are
@@ -359,6 +367,7 @@ impl Run {
                     continue;
                 }
             }
+            self.recognised_on = Some(signals);
             return Ok(Plan::Enter { state: current, from: 0, attempt: 0, resume: None });
         }
     }
@@ -601,8 +610,14 @@ impl Run {
                 request: advice.request,
             });
         }
-        // Recording runs beside the actions so it costs the run no time.
-        let observation = driver.observe();
+        // Recording runs beside the actions so it costs the run no time; a continuous state
+        // entered again (a poller, a round of a game) is recorded without a screenshot, which
+        // would hold up its reaction and show what its first visit showed.
+        let capture = match state.continuous && visit > 1 {
+            true => Capture::WithoutScreenshot,
+            false => Capture::WithScreenshot,
+        };
+        let observation = driver.observe(capture);
         let events = self.events.clone();
         let params = self.params.clone();
         let handle = self.spawn_recording(async move {

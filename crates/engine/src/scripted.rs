@@ -9,7 +9,7 @@ use std::time::Duration;
 use statewright_workflow::{Action, ExtractRead, Target, TextMatch};
 use tokio::time::Instant;
 
-use crate::driver::{Driver, DriverError, DriverResult, Observation, ObserveFuture, Outcome, Probe, Signals};
+use crate::driver::{Capture, Driver, DriverError, DriverResult, Observation, ObserveFuture, Outcome, Probe, Signals};
 
 /// One change to the scripted page.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -245,7 +245,7 @@ impl Driver for ScriptedDriver {
         Ok(Outcome { detail: Some(key), value, ..Default::default() })
     }
 
-    fn observe(&mut self) -> ObserveFuture {
+    fn observe(&mut self, _capture: Capture) -> ObserveFuture {
         let observation =
             Observation { url: self.page.url.clone(), title: self.page.title.clone(), ..Observation::default() };
         Box::pin(async move { Ok(observation) })

@@ -40,6 +40,7 @@ impl Run {
                     if is_detour {
                         // An interrupt over an interrupt resumes the original state later.
                         let resume = if matcher.is_interrupt(state) { resume } else { Some((state, attempt)) };
+                        self.recognised_on = Some(signals);
                         return Ok(Plan::Enter { state: other, from: 0, attempt: 0, resume });
                     }
                     let was_detour = matcher.is_interrupt(state);
@@ -47,6 +48,7 @@ impl Run {
                     if was_detour && let Some((covered, attempt)) = resume {
                         return Ok(Plan::Verify { state: covered, attempt, resume: None });
                     }
+                    self.recognised_on = Some(signals);
                     return Ok(Plan::Enter { state: other, from: 0, attempt: 0, resume: None });
                 }
                 Some(_) => {

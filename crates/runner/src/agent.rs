@@ -24,8 +24,8 @@ use serde_json::{Value, json};
 use statewright_chrome::{ChromeDriver, LaunchOptions};
 use statewright_demo::{Site, SiteServer};
 use statewright_engine::{
-    CancellationToken, Driver, EscalationRequest, Event, Failure, Observation, Resolution, ReviewError, Reviewer,
-    RunStatus,
+    CancellationToken, Capture, Driver, EscalationRequest, Event, Failure, Observation, Resolution, ReviewError,
+    Reviewer, RunStatus,
 };
 use statewright_llm::agent::{AgentModel, Move};
 use statewright_llm::{Client, LlmConfig};
@@ -182,7 +182,7 @@ pub async fn run_agent(
             }
             turn += 1;
             let observed = tokio::select! {
-                o = tokio::time::timeout(Duration::from_secs(15), driver.observe()) => o,
+                o = tokio::time::timeout(Duration::from_secs(15), driver.observe(Capture::WithScreenshot)) => o,
                 () = cancel.cancelled() => { status = RunStatus::Cancelled; message = "cancelled".into(); break; }
             };
             let mut obs = match observed {
@@ -309,7 +309,9 @@ pub async fn run_agent(
         store.cancel_reviews(&run_id).map_err(|e| RunError::environment("store", e.to_string()))?;
     }
     // Where it ended, for the record and for compiling: the goal's page.
-    if let Ok(Ok(mut obs)) = tokio::time::timeout(Duration::from_secs(10), driver.observe()).await {
+    if let Ok(Ok(mut obs)) =
+        tokio::time::timeout(Duration::from_secs(10), driver.observe(Capture::WithScreenshot)).await
+    {
         obs.redact(&params);
         book.observe(obs)?;
     }

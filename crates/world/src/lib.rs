@@ -13,8 +13,8 @@ use statewright_desktop::{
     TitleMatch as WindowTitleMatch, WindowInfo, WindowQuery, X11Desktop,
 };
 use statewright_engine::{
-    Driver, DriverError, DriverResult, LocateFuture, Observation, ObserveFuture, Outcome, Probe, Signals, WindowProbe,
-    driver::ProbeError,
+    Capture, Driver, DriverError, DriverResult, LocateFuture, Observation, ObserveFuture, Outcome, Probe, Signals,
+    WindowProbe, driver::ProbeError,
 };
 use statewright_workflow::{Action, Check, MouseButton, Point, TitleMatch, WindowSelector, Workflow};
 use tokio::time::Instant;
@@ -247,9 +247,9 @@ impl<D: Desktop + 'static> Driver for World<D> {
         }
     }
 
-    fn observe(&mut self) -> ObserveFuture {
+    fn observe(&mut self, capture: Capture) -> ObserveFuture {
         if let Some(browser) = &mut self.browser {
-            return browser.observe();
+            return browser.observe(capture);
         }
         let Some(desktop) = self.desktop.clone() else {
             return Box::pin(async { Ok(Observation::default()) });

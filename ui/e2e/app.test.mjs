@@ -248,6 +248,10 @@ test('a batch runs the demo workflow once per row of a data file, and writes the
   const table = readFileSync(join(home, 'orders.results.csv'), 'utf8').trim().split('\n');
   assert.equal(table.length, 3, table.join('\n'));
   assert.match(table[1], /^1,succeeded,Order confirmed,/);
+  // What each run read is a column of the batch tab, as of the table.
+  const numbers = await session.run(() => [...document.querySelectorAll('[data-testid="batch-output-order_number"]')].map((c) => c.textContent));
+  assert.equal(numbers.length, 2);
+  assert.ok(numbers.every((n) => /^NW-\d+$/.test(n)), `order numbers: ${numbers}`);
 });
 
 test('a workflow deleted from the list waits in the trash folder and Restore puts it back', async () => {

@@ -55,6 +55,20 @@ fn commands_answer_over_ipc_and_errors_carry_a_code() {
     let error = invoke(&webview, "create_workflow", json!({"name": "Login flow"})).expect_err("twice");
     assert_eq!(error["code"], "exists", "{error}");
 
+    // Delete to the trash, and back; a hostile id reaches nothing.
+    let error = invoke(&webview, "delete_workflow", json!({"id": "../runs/x.json"})).expect_err("outside the folder");
+    assert_eq!(error["code"], "not_found", "{error}");
+    let trashed = invoke(&webview, "delete_workflow", json!({"id": "login-flow.json"})).expect("delete");
+    assert_eq!(trashed["original"], "login-flow.json", "{trashed}");
+    assert_eq!(invoke(&webview, "list_workflows", json!({})).expect("list"), json!([]));
+    let trash = invoke(&webview, "list_trash", json!({})).expect("list the trash");
+    assert_eq!(trash, json!([trashed]));
+    let restored =
+        invoke(&webview, "restore_workflow", json!({"trash_id": trashed["id"], "name": null})).expect("restore");
+    assert_eq!(restored["id"], "login-flow.json");
+    let error = invoke(&webview, "restore_workflow", json!({"trash_id": trashed["id"]})).expect_err("restored once");
+    assert_eq!(error["code"], "not_found", "{error}");
+
     let runs = invoke(&webview, "list_runs", json!({"filter": {}})).expect("no runs yet is an empty list");
     assert_eq!(runs, json!([]));
     // Saving healed locators is allowed to the window, and a run that does not exist is said so.

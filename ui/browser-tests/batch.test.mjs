@@ -1,6 +1,8 @@
 // *Batch…* against the fake backend: a data file it cannot read is a toast and the dialog
-// stays; a good one fills the batch tab live, row by row, to the report; a row's run id
-// opens that run; a second go skips the rows that succeeded; Cancel ends the rows not done.
+// stays; a good one fills the batch tab live, row by row, to the report, with a column per
+// output; a row's run id opens that run; a second go skips the rows that succeeded; Cancel
+// ends the rows not done. Shared browsers and endpoints reach the backend as the CLI's pool
+// flags would, and the table gains an endpoint column, credentials masked.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openApp } from './harness.mjs';
@@ -17,16 +19,23 @@ const statuses = (page) => page.getByTestId('batch-status').allInnerTexts();
 const tally = (page) => page.getByTestId('batch-tally').innerText();
 const waitTally = (page, text) => page.waitForSelector(`[data-testid="batch-tally"]:text-is("${text}")`, { timeout: 10000 });
 
-async function startBatch(page, data, { concurrency = '1', params = '' } = {}) {
+/** `browsers`: a mode's radio label and the fields to fill once it is chosen. */
+async function startBatch(page, data, { concurrency = '1', params = '', browsers = null } = {}) {
   await page.getByRole('tab', { name: 'Editor' }).click();
   await page.getByRole('button', { name: 'Batch…' }).click();
   const dialog = page.getByRole('dialog', { name: 'batch run' });
   await dialog.getByLabel('batch data').fill(data);
   await dialog.getByLabel('batch concurrency').fill(concurrency);
   await dialog.getByLabel('batch params').fill(params);
+  if (browsers) {
+    await dialog.getByLabel(browsers.mode, { exact: true }).check();
+    for (const [label, value] of Object.entries(browsers.fields ?? {})) await dialog.getByLabel(label, { exact: true }).fill(value);
+  }
   await dialog.getByRole('button', { name: 'Start batch' }).click();
   return dialog;
 }
+
+const headers = (page) => page.locator('.batch-table th').allInnerTexts();
 
 test('a batch fills its table live, row by row, and a row’s run opens in the viewer', async () => {
   const { page, errors } = app;
@@ -59,7 +68,11 @@ test('a batch fills its table live, row by row, and a row’s run opens in the v
   assert.equal(await page.getByRole('button', { name: 'Cancel batch' }).count(), 0, 'nothing to cancel once it is over');
   const sent = await page.evaluate(() => window.statewrightFake.batchRequests);
   assert.deepEqual(sent.map((r) => r.data), ['missing.csv', '/data/orders.csv']);
-  assert.deepEqual(sent[1], { workflow: 'demo-shop.json', data: '/data/orders.csv', params: { username: 'ann' }, concurrency: 1, demo_site: true, headed: false });
+  assert.deepEqual(sent[1], { workflow: 'demo-shop.json', data: '/data/orders.csv', params: { username: 'ann' }, concurrency: 1, demo_site: true, headed: false, browsers: { kind: 'launch' } });
+  // What the runs read, a column each after the row's values; no endpoint without a pool.
+  assert.deepEqual(await headers(page), ['row', 'status', 'end state', 'duration', 'run', 'message', 'seed', 'quantity', 'order_number', 'total']);
+  assert.deepEqual(await page.getByTestId('batch-output-order_number').allInnerTexts(), ['NW-1001', '', 'NW-1003']);
+  assert.deepEqual(await page.getByTestId('batch-output-total').allInnerTexts(), ['25.00', '', '50.00']);
 
   const runIds = await page.getByTestId('batch-run-id').allInnerTexts();
   assert.equal(new Set(runIds).size, 3, 'a run per row');
@@ -89,5 +102,46 @@ test('cancelling a batch ends the running row and the rows not started as cancel
   assert.equal(await page.getByTestId('batch-run-id').count(), 1, 'only the running row had a run');
   assert.match(await page.getByTestId('batch-row').nth(2).innerText(), /the batch was stopped before this row ran/);
   assert.equal(await page.getByRole('button', { name: 'Cancel batch' }).count(), 0);
+  assert.deepEqual(errors, []);
+});
+
+test('endpoints reach the backend as the pool flags would; a dead one is named, masked, and its rows go elsewhere', async () => {
+  const { page, errors } = app;
+  await page.evaluate(() => (window.statewrightFake.batchRowMs = 200));
+  const urls = 'localhost:9222?token=s3cret';
+  const refused = await startBatch(page, '/data/pool.csv', { browsers: { mode: 'connect to endpoints', fields: { 'endpoint urls': urls } } });
+  await page.waitForSelector('[data-testid="toast"]:has-text("`localhost:9222?token=***` is not a DevTools endpoint URL")');
+  assert.equal(await refused.getByLabel('batch headed').isDisabled(), true, 'attached browsers are not launched here: no headed');
+  await refused.getByRole('button', { name: 'Cancel' }).click();
+
+  const good = 'http://127.0.0.1:9301\n\nws://dead.example:9222/?token=s3cret\nwss://user:hunter2@cloud.example/cdp';
+  const dialog = await startBatch(page, '/data/pool.csv', { concurrency: '', browsers: { mode: 'connect to endpoints', fields: { 'endpoint urls': good, 'runs per endpoint': '2' } } });
+  await dialog.waitFor({ state: 'detached' });
+  await waitTally(page, '3/3 · 2 succeeded · 1 failed');
+  const sent = await page.evaluate(() => window.statewrightFake.batchRequests.at(-1));
+  assert.deepEqual(sent.browsers, { kind: 'endpoints', cdp_urls: ['http://127.0.0.1:9301', 'ws://dead.example:9222/?token=s3cret', 'wss://user:hunter2@cloud.example/cdp'], per_endpoint: 2, pool_file: null });
+  assert.equal(sent.concurrency, null, 'empty: as many as the endpoints take');
+  assert.equal(sent.headed, false);
+
+  assert.deepEqual(await page.getByTestId('batch-dead-endpoint').allInnerTexts(), ['Browser endpoint ws://dead.example:9222/?token=*** is dead, its rows go to the others: nothing is listening there']);
+  assert.deepEqual(await headers(page), ['row', 'status', 'end state', 'duration', 'run', 'message', 'endpoint', 'seed', 'quantity', 'order_number', 'total']);
+  const used = await page.getByTestId('batch-endpoint').allInnerTexts();
+  assert.equal(used.length, 3);
+  assert.ok(used.every((u) => ['http://127.0.0.1:9301', 'wss://user:***@cloud.example/cdp'].includes(u)), `the live endpoints only: ${used}`);
+  assert.match(await page.getByTestId('batch-endpoints').innerText(), /ws:\/\/dead\.example:9222\/\?token=\*\*\*: 0 row\(s\) · dead/);
+  const shown = await page.evaluate(() => document.body.innerText);
+  assert.ok(!shown.includes('s3cret') && !shown.includes('hunter2'), 'no credential is on screen');
+  assert.deepEqual(errors, []);
+});
+
+test('shared browsers: N launched once, runs in each, an endpoint column', async () => {
+  const { page, errors } = app;
+  await startBatch(page, '/data/shared.csv', { concurrency: '4', browsers: { mode: 'share browsers', fields: { 'shared browsers': '2', 'runs per shared browser': '1' } } });
+  await waitTally(page, '3/3 · 2 succeeded · 1 failed');
+  const sent = await page.evaluate(() => window.statewrightFake.batchRequests.at(-1));
+  assert.deepEqual(sent.browsers, { kind: 'shared', browsers: 2, per_browser: 1 });
+  assert.equal(sent.concurrency, 4, 'as asked; the pool bounds it');
+  const used = new Set(await page.getByTestId('batch-endpoint').allInnerTexts());
+  assert.deepEqual([...used].sort(), ['ws://127.0.0.1:9300/devtools/browser/shared-0', 'ws://127.0.0.1:9301/devtools/browser/shared-1']);
   assert.deepEqual(errors, []);
 });

@@ -1,13 +1,14 @@
 // End to end, the real app window: the built app (Tauri, WebKitGTK) driven over
 // tauri-driver + WebKitWebDriver under Xvfb. Open the demo workflow, run it against the
 // bundled demo site, see it succeed with screenshots in the timeline; go to a state; answer
-// a review; let a model (a scripted OpenAI-compatible server on loopback) run with a goal.
+// a review; let a model (a scripted OpenAI-compatible server on loopback) run with a goal;
+// run a batch; delete a workflow to the trash and restore it.
 //
 // Run by scripts/test-app (it builds the app and provides the display and D-Bus session).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -247,4 +248,34 @@ test('a batch runs the demo workflow once per row of a data file, and writes the
   const table = readFileSync(join(home, 'orders.results.csv'), 'utf8').trim().split('\n');
   assert.equal(table.length, 3, table.join('\n'));
   assert.match(table[1], /^1,succeeded,Order confirmed,/);
+  // What each run read is a column of the batch tab, as of the table.
+  const numbers = await session.run(() => [...document.querySelectorAll('[data-testid="batch-output-order_number"]')].map((c) => c.textContent));
+  assert.equal(numbers.length, 2);
+  assert.ok(numbers.every((n) => /^NW-\d+$/.test(n)), `order numbers: ${numbers}`);
+});
+
+test('a workflow deleted from the list waits in the trash folder and Restore puts it back', async () => {
+  const file = join(home, 'workflows/demo-broken.json');
+  const before = readFileSync(file, 'utf8');
+  const button = (text) => session.run((text) => [...document.querySelectorAll('button')].find((b) => b.textContent === text).click(), text);
+  await session.run(() => [...document.querySelectorAll('[role="tab"]')].find((b) => b.textContent === 'Editor').click());
+  await session.run(() => [...document.querySelectorAll('[data-testid="workflow-entry"]')].find((b) => b.textContent.startsWith('demo-broken')).click());
+  await session.waitFor('the graph', () => document.querySelector('[data-testid="doc-title"]')?.textContent === 'demo-broken');
+  await button('Delete…');
+  await session.waitFor('the question', () => !!document.querySelector('[role="alertdialog"][aria-label="Delete workflow"]'));
+  await button('Move to trash');
+  await session.waitFor('the list without it', () => ![...document.querySelectorAll('[data-testid="workflow-entry"]')].some((b) => b.textContent.startsWith('demo-broken')));
+  assert.equal(existsSync(file), false, 'gone from the workflows folder');
+  const trashed = readdirSync(join(home, 'workflows/.trash'));
+  assert.equal(trashed.length, 1);
+  assert.match(trashed[0], /^\d+-demo-broken\.json$/);
+  assert.equal(await session.run(() => !!document.querySelector('[data-testid="doc-title"]')), false, 'the editor let go of it');
+
+  await button('Trash…');
+  await session.waitFor('the trash', () => document.querySelectorAll('[data-testid="trash-entry"]').length === 1);
+  await session.run(() => [...document.querySelector('[data-testid="trash-entry"]').querySelectorAll('button')].find((b) => b.textContent === 'Restore').click());
+  await session.waitFor('the list with it again', () => [...document.querySelectorAll('[data-testid="workflow-entry"]')].some((b) => b.textContent.startsWith('demo-broken')));
+  assert.equal(readFileSync(file, 'utf8'), before, 'restored byte for byte');
+  assert.deepEqual(readdirSync(join(home, 'workflows/.trash')), [], 'out of the trash');
+  await button('Close');
 });

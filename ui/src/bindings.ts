@@ -145,7 +145,23 @@ export type AgentRunRequest = {
   max_steps?: number | null;
 };
 
-/** What the window hears of a batch: a row's run started, a row done, the batch done (or
+/** Where a batch's runs get their browsers: `statewright batch`'s `--shared-browsers`,
+ * `--cdp-url` with `--per-endpoint`, and `--pool`. */
+export type BatchBrowsers = {
+  kind: "launch";
+} | {
+  kind: "shared";
+  browsers: number;
+  per_browser: number;
+} | {
+  kind: "endpoints";
+  cdp_urls: string[];
+  per_endpoint: number;
+  pool_file?: string | null;
+};
+
+/** What the window hears of a batch: a row's run started, a row done, a pool endpoint given
+ * up on (its URL with credentials masked; its rows go to the others), the batch done (or
  * failed to go on). */
 export type BatchMessage = {
   kind: "started";
@@ -156,6 +172,10 @@ export type BatchMessage = {
   result: RowResult;
   done: number;
   total: number;
+} | {
+  kind: "endpoint_dead";
+  url: string;
+  reason: string;
 } | {
   kind: "done";
   report: BatchReport;
@@ -186,10 +206,14 @@ export type BatchRequest = {
   data: string;
   /** Parameter values for every row; a row's own values win. */
   params: Record<string, string>;
-  /** Runs at a time (default 2). */
+  /** Runs at a time (at most 16; default 2, or with a pool all it takes), never more than
+   * the pool takes. */
   concurrency?: number | null;
   demo_site: boolean;
+  /** Show the browser windows (only for browsers launched per row). */
   headed: boolean;
+  /** Where the rows' browsers come from (default: one launched per row). */
+  browsers?: BatchBrowsers;
 };
 
 /** Circuit breakers: each trips when its count passes its limit, and the run escalates. */
@@ -1045,6 +1069,20 @@ export type Terminal = {
 export type TextMatch = "equals" | "contains";
 
 export type TitleMatch = "exact" | "contains" | "pattern";
+
+/** A workflow or skill file in the trash (deleted from the app, restorable). */
+export type TrashEntry = {
+  /** Its name in the trash, e.g. `1718000000000-demo-shop.json` (behind `skills/` for a
+   * skill); how the UI asks to restore it. */
+  id: string;
+  /** The id it had, which restoring gives back: `demo-shop.json`. */
+  original: string;
+  /** The workflow's own name (the file stem when the file has none). */
+  name: string;
+  /** When it was deleted, in milliseconds since the epoch. */
+  deleted_ms: number;
+  skill: boolean;
+};
 
 export type Tried = {
   stage: string;

@@ -114,10 +114,7 @@ async fn go(args: &BatchArgs) -> Result<u8, (u8, String)> {
     let workflow = statewright_workflow::load_file(&args.file).map_err(|d| (exit::INVALID, d.to_string()))?.workflow;
     let rows = read_rows(&args.data).map_err(failed)?;
     let results = args.out.clone().unwrap_or_else(|| default_results(&args.data));
-    let concurrency = pool.bound(args.concurrency.unwrap_or(match &pool {
-        BrowserPool::Launch => 2,
-        BrowserPool::Endpoints(_) | BrowserPool::Shared { .. } => usize::MAX,
-    }));
+    let concurrency = pool.runs_at_a_time(args.concurrency);
     let browsers = match &pool {
         BrowserPool::Launch => String::new(),
         BrowserPool::Endpoints(endpoints) => format!(" · {} browser endpoints", endpoints.len()),

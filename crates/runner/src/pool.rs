@@ -69,6 +69,15 @@ impl BrowserPool {
             Self::Shared { browsers, max_runs } => concurrency.min(browsers * max_runs).max(1),
         }
     }
+
+    /// Runs at a time for a batch that asked for `asked` (or nothing): without a pool 2,
+    /// with one as many as it takes, and never more than it takes.
+    pub fn runs_at_a_time(&self, asked: Option<usize>) -> usize {
+        self.bound(asked.unwrap_or(match self {
+            Self::Launch => 2,
+            Self::Endpoints(_) | Self::Shared { .. } => usize::MAX,
+        }))
+    }
 }
 
 /// The endpoints of a pool file: `{"endpoints": [{"cdp_url": "ws://…", "max_runs": 2}]}`
@@ -232,6 +241,9 @@ mod tests {
         assert_eq!(pool.bound(2), 2);
         assert_eq!(pool.bound(0), 1);
         assert_eq!(BrowserPool::Shared { browsers: 2, max_runs: 3 }.bound(8), 6);
+        assert_eq!(BrowserPool::Launch.runs_at_a_time(None), 2, "two launched browsers unless asked");
+        assert_eq!(pool.runs_at_a_time(None), 3, "a pool: all it takes");
+        assert_eq!(pool.runs_at_a_time(Some(1)), 1);
     }
 
     #[tokio::test]

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use crate::ErrorPayload;
 use crate::ipc::{
     AgentRunRequest, BatchMessage, BatchRequest, ModelSettings, ModelSettingsChange, OpenedWorkflow, RecordedWorkflow,
-    RunFilter, RunMessage, RunRequest, SaveResult, WorkflowChange, WorkflowEntry,
+    RunFilter, RunMessage, RunRequest, SaveResult, TrashEntry, WorkflowChange, WorkflowEntry,
 };
 
 const HEADER: &str = "// Generated from the Rust types by crates/workbench/src/bindings.rs. Do not edit:\n\
@@ -37,6 +37,7 @@ pub fn typescript() -> String {
         statewright_store::RunDetail,
         ErrorPayload,
         WorkflowEntry,
+        TrashEntry,
         OpenedWorkflow,
         RecordedWorkflow,
         SaveResult,

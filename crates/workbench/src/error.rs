@@ -8,6 +8,8 @@ use serde::Serialize;
 pub enum Error {
     #[error("no workflow named `{0}` in the workflows folder")]
     NotFound(String),
+    #[error("nothing named `{0}` in the trash")]
+    NotInTrash(String),
     #[error("a workflow file `{0}` already exists")]
     Exists(String),
     #[error("`{0}` is not a usable workflow name: use letters, digits, spaces, `-` and `_`")]
@@ -30,7 +32,9 @@ impl Error {
     /// The stable code the UI branches on.
     pub fn code(&self) -> &'static str {
         match self {
-            Error::NotFound(_) | Error::Store(statewright_store::Error::UnknownRun(_)) => "not_found",
+            Error::NotFound(_) | Error::NotInTrash(_) | Error::Store(statewright_store::Error::UnknownRun(_)) => {
+                "not_found"
+            }
             Error::Exists(_) => "exists",
             Error::BadName(_) => "bad_name",
             Error::Invalid(_) => "invalid_workflow",

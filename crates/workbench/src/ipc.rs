@@ -21,6 +21,21 @@ pub struct WorkflowEntry {
     pub skill: bool,
 }
 
+/// A workflow or skill file in the trash (deleted from the app, restorable).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct TrashEntry {
+    /// Its name in the trash, e.g. `1718000000000-demo-shop.json` (behind `skills/` for a
+    /// skill); how the UI asks to restore it.
+    pub id: String,
+    /// The id it had, which restoring gives back: `demo-shop.json`.
+    pub original: String,
+    /// The workflow's own name (the file stem when the file has none).
+    pub name: String,
+    /// When it was deleted, in milliseconds since the epoch.
+    pub deleted_ms: i64,
+    pub skill: bool,
+}
+
 /// A workflow file as the editor opens it.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct OpenedWorkflow {
@@ -95,20 +110,48 @@ pub struct BatchRequest {
     pub data: String,
     /// Parameter values for every row; a row's own values win.
     pub params: IndexMap<String, String>,
-    /// Runs at a time (default 2).
+    /// Runs at a time (at most 16; default 2, or with a pool all it takes), never more than
+    /// the pool takes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concurrency: Option<u32>,
     pub demo_site: bool,
+    /// Show the browser windows (only for browsers launched per row).
     pub headed: bool,
+    /// Where the rows' browsers come from (default: one launched per row).
+    #[serde(default)]
+    pub browsers: BatchBrowsers,
 }
 
-/// What the window hears of a batch: a row's run started, a row done, the batch done (or
+/// Where a batch's runs get their browsers: `statewright batch`'s `--shared-browsers`,
+/// `--cdp-url` with `--per-endpoint`, and `--pool`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum BatchBrowsers {
+    /// Each run launches its own Chromium and closes it at the end.
+    #[default]
+    Launch,
+    /// `browsers` headless Chromiums launched once for the whole batch, `per_browser` runs
+    /// at a time in each (`--shared-browsers N --per-endpoint M`).
+    Shared { browsers: u32, per_browser: u32 },
+    /// Running browsers' DevTools endpoints (`http://HOST:PORT`, `ws://…`), `per_endpoint`
+    /// runs at a time on each, and those of a pool file (each with its own `max_runs`).
+    Endpoints {
+        cdp_urls: Vec<String>,
+        per_endpoint: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pool_file: Option<String>,
+    },
+}
+
+/// What the window hears of a batch: a row's run started, a row done, a pool endpoint given
+/// up on (its URL with credentials masked; its rows go to the others), the batch done (or
 /// failed to go on).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum BatchMessage {
     Started { row: usize, run_id: String },
     Finished { result: statewright_runner::batch::RowResult, done: usize, total: usize },
+    EndpointDead { url: String, reason: String },
     Done { report: statewright_runner::batch::BatchReport },
     Failed { message: String },
 }

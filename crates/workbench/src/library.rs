@@ -26,7 +26,7 @@ pub struct Library {
 }
 
 /// The id prefix of files in the skills folder.
-const SKILLS: &str = "skills/";
+pub(crate) const SKILLS: &str = "skills/";
 
 /// The hex SHA-256 of a file's bytes.
 pub fn content_hash(bytes: &[u8]) -> String {
@@ -34,7 +34,7 @@ pub fn content_hash(bytes: &[u8]) -> String {
 }
 
 /// `Login flow` → `login-flow.json`.
-fn file_name_for(name: &str) -> Result<String> {
+pub(crate) fn file_name_for(name: &str) -> Result<String> {
     let trimmed = name.trim();
     let ok = !trimmed.is_empty() && trimmed.chars().all(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'));
     if !ok {
@@ -42,6 +42,17 @@ fn file_name_for(name: &str) -> Result<String> {
     }
     let slug: String = trimmed.chars().map(|c| if c == ' ' { '-' } else { c.to_ascii_lowercase() }).collect();
     Ok(format!("{slug}.json"))
+}
+
+/// A file name that stays in the folder it is joined to: a `.json` file, not hidden
+/// (temporary files and the trash start with a dot), with no separator or control character
+/// (so `..` can only be part of a name). Every name that comes from the window goes through
+/// this.
+pub(crate) fn plain_file_name(name: &str) -> bool {
+    name.ends_with(".json")
+        && !name.starts_with('.')
+        && !name.contains(['/', '\\'])
+        && !name.chars().any(char::is_control)
 }
 
 /// The smallest workflow that validates: a start state that opens a page, and a terminal one.
@@ -93,20 +104,24 @@ impl Library {
         }
     }
 
-    fn path(&self, id: &str) -> Result<PathBuf> {
-        let (dir, name) = match id.strip_prefix(SKILLS) {
+    /// The folder an id's file is in, and its name there (not checked).
+    pub(crate) fn folder_of<'a>(&self, id: &'a str) -> (&Path, &'a str) {
+        match id.strip_prefix(SKILLS) {
             Some(name) => (&self.skills, name),
             None => (&self.dir, id),
-        };
-        let plain = name.ends_with(".json") && !name.starts_with('.') && !name.contains(['/', '\\']);
-        if !plain {
+        }
+    }
+
+    fn path(&self, id: &str) -> Result<PathBuf> {
+        let (dir, name) = self.folder_of(id);
+        if !plain_file_name(name) {
             return Err(Error::NotFound(id.to_owned()));
         }
         Ok(dir.join(name))
     }
 
     /// `new_name` in the same folder as `id`.
-    fn sibling(id: &str, new_name: String) -> String {
+    pub(crate) fn sibling(id: &str, new_name: String) -> String {
         if id.starts_with(SKILLS) { format!("{SKILLS}{new_name}") } else { new_name }
     }
 
@@ -115,7 +130,7 @@ impl Library {
         self.existing(id)
     }
 
-    fn existing(&self, id: &str) -> Result<PathBuf> {
+    pub(crate) fn existing(&self, id: &str) -> Result<PathBuf> {
         let path = self.path(id)?;
         if !path.is_file() {
             return Err(Error::NotFound(id.to_owned()));
@@ -139,7 +154,7 @@ impl Library {
         Ok(entries)
     }
 
-    fn entry(&self, id: &str) -> Result<WorkflowEntry> {
+    pub(crate) fn entry(&self, id: &str) -> Result<WorkflowEntry> {
         let path = self.existing(id)?;
         let modified_ms = std::fs::metadata(&path)?
             .modified()
@@ -247,15 +262,19 @@ impl Library {
     }
 
     fn create_file(&self, id: &str, workflow: &Workflow) -> Result<WorkflowEntry> {
+        self.create_new(id, to_native_json(workflow).as_bytes())
+    }
+
+    /// A new file with these bytes; never overwrites one.
+    pub(crate) fn create_new(&self, id: &str, bytes: &[u8]) -> Result<WorkflowEntry> {
         let path = self.path(id)?;
-        let text = to_native_json(workflow);
         // `create_new` makes the existence check and the creation one step.
         let mut file =
             std::fs::OpenOptions::new().write(true).create_new(true).open(&path).map_err(|e| match e.kind() {
                 std::io::ErrorKind::AlreadyExists => Error::Exists(id.to_owned()),
                 _ => Error::Io(e),
             })?;
-        std::io::Write::write_all(&mut file, text.as_bytes())?;
+        std::io::Write::write_all(&mut file, bytes)?;
         self.entry(id)
     }
 

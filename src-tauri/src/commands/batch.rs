@@ -35,6 +35,10 @@ impl BatchObserver for Forward {
     fn finished(&mut self, result: &RowResult, done: usize, total: usize) {
         self.send(BatchMessage::Finished { result: result.clone(), done, total });
     }
+
+    fn endpoint_dead(&mut self, url: &str, reason: &str) {
+        self.send(BatchMessage::EndpointDead { url: url.to_owned(), reason: reason.to_owned() });
+    }
 }
 
 /// Checks the data (the file, its rows, its columns) and starts the batch; returns its id
@@ -54,14 +58,10 @@ pub async fn start_batch<R: Runtime>(
     check_columns(&workflow, &rows)?;
     let llm = statewright_llm::LlmConfig::resolve(&statewright_llm::Overrides::default())
         .map_err(|e| CommandError::new(ErrorCode::InvalidSettings, e.to_string()))?;
-    let batch = statewright_runner::batch::BatchRequest {
-        workflow,
-        rows,
-        concurrency: request.concurrency.unwrap_or(2).clamp(1, 16) as usize,
-        results: default_results(data),
-        // The app's runs launch their own browsers (a pool of endpoints is the CLI's, for now).
-        pool: statewright_runner::pool::BrowserPool::Launch,
-    };
+    let pool = request.pool()?;
+    let concurrency = request.runs_at_a_time(&pool);
+    let batch =
+        statewright_runner::batch::BatchRequest { workflow, rows, concurrency, results: default_results(data), pool };
     let (runs_dir, db) = (state.runs_dir.clone(), state.db.clone());
     let (defaults, headed, demo_site) = (request.params, request.headed, request.demo_site);
     let request_for = Arc::new(move || {

@@ -9,6 +9,7 @@ pub mod reviews;
 pub mod runs;
 pub mod settings;
 pub mod synthesis;
+pub mod trash;
 pub mod workflows;
 
 use std::future::Future;

@@ -23,6 +23,7 @@ import { Modal, type Choice } from './Modal';
 import { ModelSettingsDialog } from './ModelSettingsDialog';
 import { GoalRunDialog } from './GoalRunDialog';
 import { RecordDialog } from './RecordDialog';
+import { TrashDialog } from './TrashDialog';
 import { useGraphReport } from './useGraphReport';
 import { WorkflowList } from './WorkflowList';
 
@@ -48,6 +49,7 @@ export function App({ backend }: { backend: Backend }) {
   const [recordOpen, setRecordOpen] = useState(false);
   const [goalOpen, setGoalOpen] = useState(false);
   const [batchOpen, setBatchOpen] = useState(false);
+  const [trashOpen, setTrashOpen] = useState(false);
   /** The run whose healed locators are being previewed and saved. */
   const [savingHealed, setSavingHealed] = useState<string | null>(null);
   const stream = useRunStream();
@@ -113,6 +115,34 @@ export function App({ backend }: { backend: Backend }) {
       choices: [
         { label: 'Save', kind: 'primary', onChoose: () => (setQuestion(null), void editor.save().then((ok) => ok && then())) },
         { label: 'Discard', kind: 'danger', onChoose: () => (setQuestion(null), then()) },
+        { label: 'Cancel', onChoose: () => setQuestion(null) },
+      ],
+    });
+  };
+
+  /** Asks, then moves the file to the trash; the editor lets go of it if it had it open. */
+  const deleteWorkflow = (entry: WorkflowEntry) => {
+    const open = editor.doc?.id === entry.id;
+    const unsaved = open && dirty ? ' Its unsaved changes will be lost.' : '';
+    setQuestion({
+      title: 'Delete workflow',
+      body: `Move ${entry.name} (${entry.id}) to the trash? Trash… restores it.${unsaved}`,
+      choices: [
+        {
+          label: 'Move to trash',
+          kind: 'danger',
+          onChoose: () => {
+            setQuestion(null);
+            backend
+              .deleteWorkflow(entry.id)
+              .then(() => {
+                if (editor.doc?.id === entry.id) editor.close();
+                notify(`${entry.id} moved to the trash`);
+                return refreshList();
+              })
+              .catch(fail);
+          },
+        },
         { label: 'Cancel', onChoose: () => setQuestion(null) },
       ],
     });
@@ -232,6 +262,8 @@ export function App({ backend }: { backend: Backend }) {
                   .catch(fail),
               )
             }
+            onDelete={deleteWorkflow}
+            onTrash={() => setTrashOpen(true)}
           />
           <h2>Runs</h2>
           <PastRuns backend={backend} workflow={wf?.name ?? null} refreshKey={runsChanged} current={run.id} reviews={reviews} onOpen={(id) => void openPastRun(id)} />
@@ -284,6 +316,7 @@ export function App({ backend }: { backend: Backend }) {
       {question && <Modal {...question} />}
       {/* The written file reaches an open editor as any outside change does (the workflows watcher). */}
       {savingHealed && <SaveHealedDialog backend={backend} runId={savingHealed} notify={notify} onClose={() => setSavingHealed(null)} />}
+      {trashOpen && <TrashDialog backend={backend} notify={notify} onRestored={() => void refreshList()} onClose={() => setTrashOpen(false)} />}
       {goalOpen && <GoalRunDialog onStart={startGoalRun} onClose={() => setGoalOpen(false)} />}
       {modelOpen && <ModelSettingsDialog backend={backend} notify={notify} onClose={() => setModelOpen(false)} />}
       {recordOpen && (

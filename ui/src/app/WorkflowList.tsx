@@ -1,5 +1,6 @@
 //! The workflows folder, and the skills folder beside it: open, create, record, duplicate,
-//! rename. Skills are a group of their own after the workflows; new files are workflows.
+//! rename, delete (to the trash) and the trash. Skills are a group of their own after the
+//! workflows; new files are workflows.
 
 import { useState } from 'react';
 import type { WorkflowEntry } from '../bindings';
@@ -32,6 +33,10 @@ export function WorkflowList(p: {
   onCreate: (name: string) => void;
   onDuplicate: (id: string, name: string) => void;
   onRename: (id: string, name: string) => void;
+  /** Asks, then moves the file to the trash. */
+  onDelete: (entry: WorkflowEntry) => void;
+  /** Opens the trash, to restore from it. */
+  onTrash: () => void;
 }) {
   const [mode, setMode] = useState<Mode>(null);
   const [name, setName] = useState('');
@@ -69,6 +74,12 @@ export function WorkflowList(p: {
         </button>
         <button disabled={!currentEntry} onClick={() => currentEntry && start({ kind: 'rename', id: currentEntry.id }, currentEntry.name)}>
           Rename
+        </button>
+        <button disabled={!currentEntry} onClick={() => currentEntry && p.onDelete(currentEntry)} title="move the open workflow to the trash (Trash… restores it)">
+          Delete…
+        </button>
+        <button onClick={p.onTrash} title="deleted workflows and skills, to restore">
+          Trash…
         </button>
       </div>
       {mode && (

@@ -10,8 +10,9 @@ import type { AgentRunRequest, Diagnostic, Target, OpenedWorkflow, RunDetail, Ru
 import { unifiedDiff } from './diff';
 import { fakeValidate, type SkillLibrary } from './validate';
 import { fakeReport, fakeRoute } from './fakeGraph';
-import { checkBatchData, runFakeBatch, type FakeBatch } from './fakeBatch';
-import type { BatchMessage, BatchRequest, RowResult } from '../bindings';
+import { checkBatch, runFakeBatch, type FakeBatch } from './fakeBatch';
+import type { BatchMessage, BatchRequest, RowResult, TrashEntry } from '../bindings';
+import { FakeTrash } from './fakeTrash';
 
 export interface Recording {
   /** The run as `statewright runs show --json` printed it. */
@@ -48,6 +49,8 @@ const slug = (name: string) => {
   if (!trimmed || !/^[\p{L}\p{N} _-]+$/u.test(trimmed)) throw new BackendError('bad_name', `“${name}” is not a usable workflow name`);
   return `${trimmed.toLowerCase().replace(/ /g, '-')}.json`;
 };
+
+const entryOf = (id: string, t: string) => entry(id, JSON.parse(t) as Workflow, Date.now());
 
 /** The file `name` names in the folder of `id`: a renamed or duplicated skill stays a skill. */
 const sibling = (id: string, name: string) => (id.startsWith(SKILLS) ? SKILLS : '') + slug(name);
@@ -164,6 +167,31 @@ export class FakeBackend implements Backend {
     this.files.delete(id);
     this.files.set(newId, text(wf));
     return entry(newId, wf, Date.now());
+  }
+
+  trash = new FakeTrash();
+
+  /** As the Rust library: the file moves to the trash, and the folder's watcher hears it go. */
+  async deleteWorkflow(id: string): Promise<TrashEntry> {
+    const entry = this.trash.put(id, this.read(id), Date.now());
+    this.files.delete(id);
+    this.workflowWatchers.forEach((w) => w({ id, removed: true }));
+    return entry;
+  }
+
+  async listTrash(): Promise<TrashEntry[]> {
+    return this.trash.list();
+  }
+
+  async restoreWorkflow(trashId: string, name: string | null): Promise<WorkflowEntry> {
+    const { entry, text: before } = this.trash.get(trashId);
+    const id = name == null ? entry.original : sibling(entry.original, name);
+    if (this.files.has(id)) throw new BackendError('exists', `a workflow file \`${id}\` already exists`);
+    const wf = JSON.parse(before) as Workflow;
+    this.files.set(id, name == null ? before : text({ ...wf, name: name.trim() }));
+    this.trash.remove(trashId);
+    this.workflowWatchers.forEach((w) => w({ id, removed: false }));
+    return entryOf(id, this.read(id));
   }
 
   async saveWorkflow(id: string, workflow: Workflow, expectedHash: string | null): Promise<SaveResult> {
@@ -286,10 +314,11 @@ export class FakeBackend implements Backend {
 
   async startBatch(request: BatchRequest, onMessage: (m: BatchMessage) => void): Promise<string> {
     this.batchRequests.push(request);
-    checkBatchData(request.data);
+    const pool = checkBatch(request);
     const batchId = `fake-batch-${++this.runCount}`;
     const batch = runFakeBatch(
       request,
+      pool,
       this.batchRowMs,
       this.batchResults.get(request.data) ?? [],
       () => `fake-${++this.runCount}-row`,

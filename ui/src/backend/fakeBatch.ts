@@ -1,9 +1,15 @@
 //! The fake's `statewright batch`: any `.csv` or `.jsonl` file holds the README's three
 //! orders, the second of which fails at the login; rows take a moment each, so many at a
 //! time as asked. Like the runner, a row that succeeded in an earlier go with the same file
-//! is skipped, and a cancelled batch still reports, its rows not ended as cancelled.
+//! is skipped, and a cancelled batch still reports, its rows not ended as cancelled. A row
+//! that succeeds reads an order number and a total (its outputs).
+//!
+//! With a pool (shared browsers or endpoints) each row takes a free slot on the least busy
+//! live endpoint, as the runner's do, and the report lists them; an endpoint whose host has
+//! `dead` in it cannot be attached to: the batch hears so once, and its rows go elsewhere.
 
-import type { BatchMessage, BatchReport, BatchRequest, RowResult } from '../bindings';
+import type { BatchBrowsers, BatchMessage, BatchReport, BatchRequest, EndpointReport, RowResult } from '../bindings';
+import { maskUrl } from '../batch/browsers';
 import { BackendError } from './types';
 
 export const BATCH_ROWS: Record<string, string>[] = [
@@ -16,14 +22,44 @@ export interface FakeBatch {
   cancel(): void;
 }
 
-/** Checks the data file as the shell would before anything starts. */
-export function checkBatchData(data: string) {
+interface Endpoint {
+  url: string;
+  report: EndpointReport;
+  busy: number;
+}
+
+/** Checks the data file and the browsers as the shell would before anything starts; the
+ * pool's endpoints, or null when each row launches its own browser. */
+export function checkBatch(request: BatchRequest): Endpoint[] | null {
+  const { data } = request;
   if (!/\.(csv|jsonl)$/.test(data)) throw new BackendError('invalid_run', `${data}: not a CSV (.csv) or JSON Lines (.jsonl) file`);
   if (/missing/.test(data)) throw new BackendError('invalid_run', `${data}: no such file`);
+  return endpointsOf(request.browsers ?? { kind: 'launch' });
+}
+
+function endpointsOf(browsers: BatchBrowsers): Endpoint[] | null {
+  const endpoint = (url: string, max_runs: number): Endpoint => {
+    if (max_runs < 1) throw new BackendError('invalid_run', `${maskUrl(url)}: at least 1 run at a time`);
+    if (!/^(https?|wss?):\/\/[^/?#]+/.test(url)) throw new BackendError('invalid_run', `\`${maskUrl(url)}\` is not a DevTools endpoint URL`);
+    return { url, report: { url: maskUrl(url), max_runs, runs: 0, dead: null }, busy: 0 };
+  };
+  switch (browsers.kind) {
+    case 'launch':
+      return null;
+    case 'shared':
+      return Array.from({ length: browsers.browsers }, (_, i) => endpoint(`ws://127.0.0.1:${9300 + i}/devtools/browser/shared-${i}`, browsers.per_browser));
+    case 'endpoints': {
+      const file = browsers.pool_file;
+      if (file && /missing/.test(file)) throw new BackendError('invalid_run', `cannot read the pool file ${file}: no such file`);
+      const found = [...(file ? [endpoint('ws://10.0.0.5:9222/devtools/browser/pool', 2)] : []), ...browsers.cdp_urls.map((u) => endpoint(u, browsers.per_endpoint))];
+      if (!found.length) throw new BackendError('invalid_run', 'no browser endpoint given: a DevTools URL per line, or a pool file');
+      return found;
+    }
+  }
 }
 
 /** A row's outcome as its run ended. */
-function outcome(row: number, values: Record<string, string>, runId: string): RowResult {
+function outcome(row: number, values: Record<string, string>, runId: string, endpoint: string | null): RowResult {
   const failed = row === 2;
   return {
     row,
@@ -33,11 +69,14 @@ function outcome(row: number, values: Record<string, string>, runId: string): Ro
     duration_ms: 5000 + row * 100,
     run_id: runId,
     message: failed ? 'the shop refused the sign-in' : 'The order was placed and confirmed.',
+    endpoint,
+    outputs: failed ? {} : { order_number: `NW-${1000 + row}`, total: (12.5 * Number(values.quantity ?? 1)).toFixed(2) },
   };
 }
 
 export function runFakeBatch(
   request: BatchRequest,
+  pool: Endpoint[] | null,
   rowMs: number,
   earlier: RowResult[],
   newRunId: () => string,
@@ -48,8 +87,9 @@ export function runFakeBatch(
   const results: (RowResult | null)[] = BATCH_ROWS.map((_, i) => earlier.find((r) => r.row === i + 1 && r.status === 'succeeded') ?? null);
   const skipped = results.filter(Boolean).length;
   const pending = BATCH_ROWS.map((_, i) => i + 1).filter((row) => !results[row - 1]);
-  const running = new Map<number, { runId: string; timer: number }>();
-  const slots = Math.max(1, request.concurrency ?? 2);
+  const running = new Map<number, { runId: string; timer: number; endpoint: Endpoint | null }>();
+  const capacity = pool ? pool.reduce((n, e) => n + e.report.max_runs, 0) : Infinity;
+  const slots = Math.max(1, Math.min(request.concurrency ?? (pool ? capacity : 2), capacity));
   const base = request.data.replace(/\.(csv|jsonl)$/, '');
   let done = skipped;
   let over = false;
@@ -65,19 +105,42 @@ export function runFakeBatch(
     over = true;
     const rows = results.filter((r): r is RowResult => r != null);
     const succeeded = rows.filter((r) => r.status === 'succeeded').length;
-    const r: BatchReport = { total, succeeded, failed: total - succeeded, skipped, results_csv: `${base}.results.csv`, results_json: `${base}.results.json`, rows };
+    const r: BatchReport = { total, succeeded, failed: total - succeeded, skipped, results_csv: `${base}.results.csv`, results_json: `${base}.results.json`, rows, endpoints: pool?.map((e) => e.report) ?? [] };
     onMessage({ kind: 'done', report: r });
+  };
+  /** A free slot on the least busy live endpoint; `busy` when all are taken, `none` when all are dead. */
+  const slot = (): Endpoint | 'busy' | 'none' => {
+    for (;;) {
+      const live = pool!.filter((e) => e.report.dead == null);
+      if (!live.length) return 'none';
+      const free = live.filter((e) => e.busy < e.report.max_runs).sort((a, b) => a.busy - b.busy || a.report.runs - b.report.runs)[0];
+      if (!free) return 'busy';
+      if (!/^[a-z]+:\/\/[^/?#]*dead/.test(free.url)) return free;
+      free.report.dead = 'nothing is listening there';
+      onMessage({ kind: 'endpoint_dead', url: free.report.url, reason: free.report.dead });
+    }
   };
   const next = () => {
     while (running.size < slots && pending.length) {
+      const found = pool ? slot() : null;
+      if (found === 'busy') break;
+      if (found === 'none') {
+        const row = pending.shift()!;
+        const why = pool!.map((e) => `${e.report.url} (${e.report.dead})`).join('; ');
+        end({ row, values: BATCH_ROWS[row - 1], status: 'error', end_state: null, duration_ms: 0, run_id: null, message: `no browser endpoint is left to run this row: ${why}` });
+        continue;
+      }
+      const endpoint = found;
+      if (endpoint) (endpoint.busy++, endpoint.report.runs++);
       const row = pending.shift()!;
       const runId = newRunId();
       const timer = window.setTimeout(() => {
         running.delete(row);
-        end(outcome(row, BATCH_ROWS[row - 1], runId));
+        if (endpoint) endpoint.busy--;
+        end(outcome(row, BATCH_ROWS[row - 1], runId, endpoint?.report.url ?? null));
         next();
       }, rowMs);
-      running.set(row, { runId, timer });
+      running.set(row, { runId, timer, endpoint });
       onMessage({ kind: 'started', row, run_id: runId });
     }
     report();
@@ -87,10 +150,11 @@ export function runFakeBatch(
   return {
     cancel() {
       window.clearTimeout(first);
-      for (const [row, { runId, timer }] of running) {
+      for (const [row, { runId, timer, endpoint }] of running) {
         window.clearTimeout(timer);
         running.delete(row);
-        end({ row, values: BATCH_ROWS[row - 1], status: 'cancelled', end_state: null, duration_ms: 0, run_id: runId, message: 'the run was cancelled' });
+        if (endpoint) endpoint.busy--;
+        end({ row, values: BATCH_ROWS[row - 1], status: 'cancelled', end_state: null, duration_ms: 0, run_id: runId, message: 'the run was cancelled', endpoint: endpoint?.report.url ?? null });
       }
       for (const row of pending.splice(0)) {
         end({ row, values: BATCH_ROWS[row - 1], status: 'cancelled', end_state: null, duration_ms: 0, run_id: null, message: 'the batch was stopped before this row ran' });

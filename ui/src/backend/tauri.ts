@@ -6,7 +6,7 @@ import { listen } from '@tauri-apps/api/event';
 import { getCurrentWindow } from '@tauri-apps/api/window';
 import type { GraphReport, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
 import type { RunEvent } from '../run/events';
-import type { BatchMessage, BatchRequest } from '../bindings';
+import type { BatchMessage, BatchRequest, TrashEntry } from '../bindings';
 import { BackendError, type Backend, type RecordRequest, type Unsubscribe } from './types';
 import type { AgentRunRequest, Diagnostic, ErrorPayload, OpenedWorkflow, RunDetail, RunFilter, RunMessage, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
 
@@ -37,6 +37,9 @@ export class TauriBackend implements Backend {
   createWorkflow = (name: string) => call<WorkflowEntry>('create_workflow', { name });
   duplicateWorkflow = (id: string, name: string) => call<WorkflowEntry>('duplicate_workflow', { id, name });
   renameWorkflow = (id: string, name: string) => call<WorkflowEntry>('rename_workflow', { id, name });
+  deleteWorkflow = (id: string) => call<TrashEntry>('delete_workflow', { id });
+  listTrash = () => call<TrashEntry[]>('list_trash');
+  restoreWorkflow = (trashId: string, name: string | null) => call<WorkflowEntry>('restore_workflow', { trash_id: trashId, name });
   saveWorkflow = (id: string, workflow: Workflow, expectedHash: string | null) => call<SaveResult>('save_workflow', { id, workflow, expected_hash: expectedHash });
   validateWorkflow = (workflow: Workflow) => call<Diagnostic[]>('validate_workflow', { workflow });
   analyzeWorkflow = (workflow: Workflow) => call<GraphReport>('analyze_workflow', { workflow });

@@ -15,8 +15,9 @@ import type { RunFilter } from '../bindings';
 import type { RunEvent } from '../run/events';
 import type { BatchMessage, BatchRequest } from '../bindings';
 import type { GraphReport, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
+import type { TrashEntry } from '../bindings';
 
-export type { Workflow, Diagnostic, RunSummary, RunDetail, WorkflowEntry, OpenedWorkflow, SaveResult };
+export type { Workflow, Diagnostic, RunSummary, RunDetail, WorkflowEntry, OpenedWorkflow, SaveResult, TrashEntry };
 export type { WorkflowChange, RunRequest, AgentRunRequest, RunFilter, GraphReport, Route, RecordedWorkflow, HealedSaved };
 
 /** What *Record…* asks for: the draft's name (its file), the first page, parameter values
@@ -53,6 +54,15 @@ export interface Backend {
   createWorkflow(name: string): Promise<WorkflowEntry>;
   duplicateWorkflow(id: string, name: string): Promise<WorkflowEntry>;
   renameWorkflow(id: string, name: string): Promise<WorkflowEntry>;
+  /** Moves a workflow or skill file into the trash (`.trash/` in its folder), never removes
+   * it. An id that names no file of the folders fails with `not_found`. */
+  deleteWorkflow(id: string): Promise<TrashEntry>;
+  /** The trash, the latest deleted first. */
+  listTrash(): Promise<TrashEntry[]>;
+  /** Puts a file of the trash back under the id it had or, given `name`, under the file that
+   * name makes (the workflow renamed to it). Never overwrites: a taken name fails with
+   * `exists` and the file stays in the trash. */
+  restoreWorkflow(trashId: string, name: string | null): Promise<WorkflowEntry>;
   /** Writes the native format (stable field order). `expectedHash` guards against
    * overwriting a file someone else changed; pass null to overwrite anyway. */
   saveWorkflow(id: string, workflow: Workflow, expectedHash: string | null): Promise<SaveResult>;

@@ -1,10 +1,13 @@
 //! *Batch…*: the workflow once per row of a data file (`statewright batch`). The file's
-//! columns are parameters; the values here are the defaults under them.
+//! columns are parameters; the values here are the defaults under them. The browsers are
+//! launched per row, shared, or running ones connected to ([`BrowsersField`]).
 
 import { useState } from 'react';
 import type { Workflow } from '../bindings';
 import { parseParams } from '../app/RecordDialog';
 import type { BatchRequest } from '../bindings';
+import { browsersFrom, defaultBrowserFields, endpointUrls, type BrowserFields } from './browsers';
+import { BrowsersField } from './BrowsersField';
 
 export interface BatchDialogProps {
   id: string;
@@ -16,23 +19,35 @@ export interface BatchDialogProps {
 
 export function BatchDialog({ id, workflow, onStart, onClose }: BatchDialogProps) {
   const [form, setForm] = useState({ data: '', concurrency: '2', params: '', demo: true, headed: false });
+  const [browsers, setBrowsers] = useState<BrowserFields>(defaultBrowserFields);
   const [starting, setStarting] = useState(false);
   const names = Object.keys(workflow.parameters ?? {});
+  // Only a browser launched for the row can be shown: shared ones are headless, endpoints run elsewhere.
+  const launching = browsers.mode === 'launch';
+  const noEndpoint = browsers.mode === 'endpoints' && !endpointUrls(browsers.urls).length && !browsers.poolFile.trim();
   const start = async () => {
     setStarting(true);
     const concurrency = Math.floor(Number(form.concurrency));
-    await onStart({ workflow: id, data: form.data.trim(), params: parseParams(form.params), concurrency: concurrency > 0 ? concurrency : null, demo_site: form.demo, headed: form.headed }).finally(() => setStarting(false));
+    await onStart({
+      workflow: id,
+      data: form.data.trim(),
+      params: parseParams(form.params),
+      concurrency: concurrency > 0 ? concurrency : null,
+      demo_site: form.demo,
+      headed: launching && form.headed,
+      browsers: browsersFrom(browsers),
+    }).finally(() => setStarting(false));
   };
-  const check = (key: 'demo' | 'headed', aria: string, label: string, help: string) => (
+  const check = (key: 'demo' | 'headed', aria: string, label: string, help: string, disabled = false) => (
     <label className="field">
       <span className="field-label">{label}</span>
-      <input type="checkbox" aria-label={aria} checked={form[key]} onChange={(e) => setForm({ ...form, [key]: e.target.checked })} />
+      <input type="checkbox" aria-label={aria} disabled={disabled} checked={form[key] && !disabled} onChange={(e) => setForm({ ...form, [key]: e.target.checked })} />
       <span className="hint">{help}</span>
     </label>
   );
   return (
     <div className="modal-backdrop">
-      <form className="modal" role="dialog" aria-label="batch run" onSubmit={(e) => (e.preventDefault(), void start())}>
+      <form className="modal batch-dialog" role="dialog" aria-label="batch run" onSubmit={(e) => (e.preventDefault(), void start())}>
         <h3>Batch {workflow.name}</h3>
         <p className="hint">One run per row; a failing row does not stop the others. The results table is written next to the data file (orders.csv → orders.results.csv and .json); run it again and the rows that succeeded are skipped.</p>
         <label className="field">
@@ -43,19 +58,21 @@ export function BatchDialog({ id, workflow, onStart, onClose }: BatchDialogProps
         <label className="field">
           <span className="field-label">at a time</span>
           <input aria-label="batch concurrency" type="number" min={1} value={form.concurrency} onChange={(e) => setForm({ ...form, concurrency: e.target.value })} />
+          {!launching && <span className="hint">never more than the browsers take together; empty: all they take</span>}
         </label>
         <label className="field">
           <span className="field-label">defaults</span>
           <textarea aria-label="batch params" rows={3} value={form.params} placeholder={names.length ? names.map((n) => `${n}=…`).join('\n') : 'NAME=VALUE'} onChange={(e) => setForm({ ...form, params: e.target.value })} />
           <span className="hint">NAME=VALUE per line, for the columns the file does not have</span>
         </label>
-        {check('demo', 'batch demo site', 'demo site', 'serve the bundled demo site as {{site}}')}
-        {check('headed', 'batch headed', 'headed', 'show the browser windows')}
+        <BrowsersField fields={browsers} onChange={setBrowsers} />
+        {check('demo', 'batch demo site', 'demo site', 'serve the bundled demo site as {{site}} (on this machine’s loopback)')}
+        {check('headed', 'batch headed', 'headed', launching ? 'show the browser windows' : 'only for browsers launched per row', !launching)}
         <div className="modal-actions">
           <button type="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="primary" disabled={!form.data.trim() || starting}>
+          <button type="submit" className="primary" disabled={!form.data.trim() || noEndpoint || starting}>
             Start batch
           </button>
         </div>

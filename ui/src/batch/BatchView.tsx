@@ -1,7 +1,10 @@
 //! The batch tab: one line per row of the data file as the rows run, with the results
-//! table's columns (row, status, end state, duration, run id, message, then the row's
-//! values); a run id opens that run in the viewer.
+//! table's columns (row, status, end state, duration, run id, message, then the endpoint
+//! when the batch has a pool of browsers, the row's values, and what the run read, one
+//! column per output, as the CLI's CSV has them); a run id opens that run in the viewer.
+//! Endpoints given up on are named above the table as the batch hears of them.
 
+import { cellText, columnsOf } from '../run/preview';
 import { batchLines, tally } from './progress';
 import type { ShownBatch } from './useBatch';
 
@@ -13,6 +16,9 @@ export function BatchView({ batch, live, onCancel, onOpenRun }: { batch: ShownBa
   const lines = batchLines(progress);
   // The values' columns, in the file's order as far as the rows ended tell it.
   const columns = [...new Set(lines.flatMap((l) => Object.keys(l.values)))];
+  const outputs = columnsOf(lines.map((l) => l.outputs ?? {}));
+  const pooled = (request.browsers != null && request.browsers.kind !== 'launch') || lines.some((l) => l.endpoint);
+  const endpoints = progress.report?.endpoints ?? [];
   return (
     <section className="batch-view" aria-label="batch">
       <div className="toolbar">
@@ -31,6 +37,16 @@ export function BatchView({ batch, live, onCancel, onOpenRun }: { batch: ShownBa
         )}
       </div>
       {progress.failure && <p className="problem error">{progress.failure}</p>}
+      {progress.dead.map((d, i) => (
+        <p key={i} className="problem warning" data-testid="batch-dead-endpoint">
+          Browser endpoint <code>{d.url}</code> is dead, its rows go to the others: {d.reason}
+        </p>
+      ))}
+      {endpoints.length > 0 && (
+        <p className="hint batch-endpoints" data-testid="batch-endpoints">
+          {endpoints.map((e) => `${e.url}: ${e.runs} row(s)${e.dead ? ' · dead' : ''}`).join(' · ')}
+        </p>
+      )}
       <div className="batch-table">
         <table>
           <thead>
@@ -41,8 +57,14 @@ export function BatchView({ batch, live, onCancel, onOpenRun }: { batch: ShownBa
               <th>duration</th>
               <th>run</th>
               <th>message</th>
+              {pooled && <th>endpoint</th>}
               {columns.map((c) => (
-                <th key={c}>{c}</th>
+                <th key={`value-${c}`}>{c}</th>
+              ))}
+              {outputs.map((c) => (
+                <th key={`output-${c}`} className="output-column" title="read by the run">
+                  {c}
+                </th>
               ))}
             </tr>
           </thead>
@@ -65,8 +87,18 @@ export function BatchView({ batch, live, onCancel, onOpenRun }: { batch: ShownBa
                   )}
                 </td>
                 <td>{l.message}</td>
+                {pooled && (
+                  <td data-testid="batch-endpoint">
+                    <code>{l.endpoint}</code>
+                  </td>
+                )}
                 {columns.map((c) => (
-                  <td key={c}>{l.values[c]}</td>
+                  <td key={`value-${c}`}>{l.values[c]}</td>
+                ))}
+                {outputs.map((c) => (
+                  <td key={`output-${c}`} data-testid={`batch-output-${c}`}>
+                    {cellText(l.outputs?.[c])}
+                  </td>
                 ))}
               </tr>
             ))}

@@ -31,6 +31,16 @@ describe('batch progress', () => {
     expect(tally(p)).toBe('2/2 · 1 succeeded · 1 failed · 1 skipped (done before)');
   });
 
+  it('keeps the endpoints given up on, in the order heard', () => {
+    const p = play([
+      { kind: 'endpoint_dead', url: 'ws://a:1/?token=***', reason: 'nothing is listening' },
+      { kind: 'started', row: 1, run_id: 'run-1' },
+      { kind: 'endpoint_dead', url: 'http://b:2', reason: 'not a DevTools endpoint' },
+    ]);
+    expect(p.dead.map((d) => d.url)).toEqual(['ws://a:1/?token=***', 'http://b:2']);
+    expect(batchLines(p).map((l) => l.status)).toEqual(['running']);
+  });
+
   it('counts before the total is known', () => {
     expect(tally(play([{ kind: 'started', row: 1, run_id: 'r' }]))).toBe('0/? · 0 succeeded · 0 failed');
   });

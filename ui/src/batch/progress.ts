@@ -1,5 +1,5 @@
-//! A batch as far as its messages tell: the rows running and ended, and once it is over
-//! the report. The shell names the number of rows only with the first row to end, and rows
+//! A batch as far as its messages tell: the rows running and ended, the pool endpoints
+//! given up on, and once it is over the report. The shell names the number of rows only with the first row to end, and rows
 //! that succeeded in an earlier go only in the report: until then they are "waiting".
 
 import type { BatchMessage, BatchReport, RowResult } from '../bindings';
@@ -15,9 +15,11 @@ export interface BatchProgress {
   report: BatchReport | null;
   /** Why the batch stopped as a whole (the data file could not be read…). */
   failure: string | null;
+  /** Pool endpoints given up on (URLs with credentials masked), in the order heard. */
+  dead: { url: string; reason: string }[];
 }
 
-export const noProgress: BatchProgress = { started: {}, results: {}, done: 0, total: null, report: null, failure: null };
+export const noProgress: BatchProgress = { started: {}, results: {}, done: 0, total: null, report: null, failure: null, dead: [] };
 
 export function applyBatchMessage(p: BatchProgress, m: BatchMessage): BatchProgress {
   switch (m.kind) {
@@ -27,6 +29,8 @@ export function applyBatchMessage(p: BatchProgress, m: BatchMessage): BatchProgr
       return { ...p, results: { ...p.results, [m.result.row]: m.result }, done: m.done, total: m.total };
     case 'done':
       return { ...p, report: m.report, results: Object.fromEntries(m.report.rows.map((r) => [r.row, r])), done: m.report.rows.length, total: m.report.total };
+    case 'endpoint_dead':
+      return { ...p, dead: [...p.dead, { url: m.url, reason: m.reason }] };
     case 'failed':
       return { ...p, failure: m.message };
   }

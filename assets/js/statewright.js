@@ -1064,8 +1064,11 @@
       };
       const onMutation = function () {
         if (done || throttleTimer !== null) return;
-        // Throttle: at most one evaluation per ~16 ms while mutations keep coming.
-        const wait = M_max(0, lastEval + 16 - now());
+        // Throttle: at most one evaluation per ~16 ms while mutations keep coming. The first
+        // change after a quiet spell is read at once (observer callbacks run once the page's
+        // own script is done): a timer hop here is time between a target showing and its click.
+        const wait = lastEval + 16 - now();
+        if (wait <= 0) { evaluate(); return; }
         throttleTimer = later(function () { throttleTimer = null; evaluate(); }, wait);
       };
       const poll = function () {

@@ -321,7 +321,13 @@ impl Run {
         let transition = secs(config.transition_period);
         let mut signals = self.read(driver, None, Duration::ZERO).await?;
         let mut unrecognised = Unrecognised::default();
+        // Whether any read since the handled state's actions showed another page: a target
+        // that went and came back (a new round) looks the same as one that stayed.
+        let mut moved = false;
         loop {
+            if let Some((_, _, settled)) = &handled {
+                moved |= signals != *settled;
+            }
             let matcher = self.matcher();
             let matched = matcher.matching(&signals);
             let now = Instant::now();
@@ -353,7 +359,7 @@ impl Run {
                 let wait_until = if state.continuous {
                     // A continuous state passes again once per transition period, or as soon
                     // as the page changes.
-                    if signals != *settled { now } else { deadline(*done_at, transition) }
+                    if moved { now } else { deadline(*done_at, transition) }
                 } else {
                     let stuck_at = deadline(*done_at, secs(config.state_timeout));
                     if now >= stuck_at {

@@ -293,6 +293,22 @@ async fn a_continuous_state_reruns_as_soon_as_the_page_changes() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_continuous_state_whose_target_goes_and_comes_back_reruns_at_once() {
+    // A new round: the page reads as it did before (the same checks hold), but it went
+    // through another look in between, and that is progress, not the same page.
+    let wf = spinner_workflow(true, 2.0);
+    let mut driver = ScriptedDriver::new(URL)
+        .with([show("#spinner")])
+        .at(ms(100), [hide("#spinner")])
+        .at(ms(150), [show("#spinner")])
+        .at(ms(300), [hide("#spinner"), show("#done")]);
+    let ran = run_to_end(&wf, &mut driver).await;
+    let spinner: Vec<u64> = ran.entries().iter().filter(|e| e.state == "Spinner").map(|e| e.elapsed_ms).collect();
+    assert_eq!(spinner, [0, 150], "the second round is entered when it shows, not at the next transition_period");
+    assert_eq!(ran.report.status, RunStatus::Succeeded);
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_brief_blank_page_between_two_states_does_not_fail_the_run() {
     let next = "https://app.test/next";
     let wf = workflow(

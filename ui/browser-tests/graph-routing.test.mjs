@@ -1,8 +1,8 @@
 // The demo workflow's graph as drawn: edges routed in horizontal and vertical segments
-// between ports on the states' borders (not only top and bottom), the consent popup in a
-// lane of its own with a marker instead of edges, node details only where they can be read
-// (names stay large), no two boxes overlapping, and a dragged state never leaving bends
-// hanging in the air.
+// between ports on the states' borders (not only top and bottom), labels clear of states
+// and of each other, the consent popup in a lane of its own with a marker instead of
+// edges, node details only where they can be read (names stay large), no two boxes
+// overlapping, and a dragged state never leaving bends hanging in the air.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openApp } from './harness.mjs';
@@ -99,6 +99,26 @@ test('the consent popup sits in its own lane, apart from the flow, marked instea
   const marker = page.getByTestId('node-Consent popup').getByTestId('interrupt-marker');
   assert.ok(await marker.isVisible(), 'the popup is marked');
   assert.equal(await marker.innerText(), 'from any state');
+});
+
+test('the stored run’s labels on the edges cover neither a state nor one another', async () => {
+  const { page } = app;
+  // The fake holds one recorded run of the demo: nine of its edges carry what it took.
+  await page.waitForFunction(() => document.querySelectorAll('.react-flow__edge-textbg').length >= 9);
+  const { labels, states } = await page.evaluate(() => {
+    const rect = (e) => {
+      const r = e.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
+    };
+    return {
+      labels: [...document.querySelectorAll('.react-flow__edge-textwrapper')].map((w) => ({ text: w.textContent, ...rect(w.querySelector('.react-flow__edge-textbg')) })),
+      states: [...document.querySelectorAll('.react-flow__node-state')].map((n) => ({ name: n.dataset.id, ...rect(n) })),
+    };
+  });
+  for (const [i, l] of labels.entries()) {
+    for (const s of states) assert.ok(apart(l, s), `“${l.text}” covers ${s.name}`);
+    for (const m of labels.slice(i + 1)) assert.ok(apart(l, m), `“${l.text}” covers “${m.text}”`);
+  }
 });
 
 test('no two states overlap', async () => {

@@ -10,7 +10,5 @@ export default defineConfig(({ command }) => ({
   clearScreen: false,
   server: { port: 1420, strictPort: true },
   build: { outDir: 'dist', target: 'es2022', chunkSizeWarningLimit: 3000 },
-  // The layout worker is created with `type: 'module'` (layout.ts), in dev and when built.
-  worker: { format: 'es' },
   test: { environment: 'node', include: ['src/**/*.test.ts'] },
 }));

@@ -21,6 +21,8 @@ const waiting = new Map<number, { resolve: (l: Layout) => void; reject: (e: Erro
 /** The worker, started on the first layout (the warm-up, as the app starts). */
 function layoutWorker(): Worker {
   if (worker) return worker;
+  // A module for the dev server; built, a classic script (Vite's default worker format),
+  // which also runs where a webview makes every worker classic (older macOS WebKit).
   const w = new Worker(new URL('./layout.worker.ts', import.meta.url), { type: 'module' });
   w.onmessage = ({ data }: MessageEvent<LayoutReply>) => {
     const waiter = waiting.get(data.id);

@@ -1,6 +1,6 @@
 //! The auto-layout's thread. ELK takes a few hundred milliseconds on a large workflow (and
-//! longer cold); here that time never blocks the page, and ELK's 1.6 MB of code loads with
-//! the first layout instead of with the app.
+//! longer cold); here that time never blocks the page, and ELK's 1.6 MB of code loads and
+//! starts beside the app instead of in front of its first screen.
 
 import ELK from 'elkjs/lib/elk.bundled.js';
 import { computeLayout } from './elkLayout';

@@ -69,7 +69,8 @@ test('Add state puts each new state in free space next to the selected one', asy
     assert.ok(d < 450, `${name} is ${Math.round(d)} px from ${near}, which was selected`);
     near = name;
   }
-  const boxes = await page.locator('.react-flow__node').evaluateAll((ns) =>
+  // States only: the interrupt lane is a band drawn around its states.
+  const boxes = await page.locator('.react-flow__node-state').evaluateAll((ns) =>
     ns.map((n) => {
       const r = n.getBoundingClientRect();
       return { id: n.dataset.id, left: r.left, top: r.top, right: r.right, bottom: r.bottom };

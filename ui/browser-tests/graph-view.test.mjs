@@ -125,5 +125,6 @@ test('during a run the graph follows the active state', async () => {
   // The result banner's line is there from the start: the canvas keeps its height, the last state its centre.
   assert.ok(v.inside && Math.abs(v.dx) < 3 && Math.abs(v.dy) < 3, `the last state stays centred: ${v.dx}, ${v.dy}`);
   assert.ok(v.onScreen >= 11, `readable: ${v.onScreen} px`);
+  assert.ok((await page.locator('.run-graph .react-flow__edge-path.routed').count()) > 0, 'the run’s graph draws the layout’s routes too');
   assert.deepEqual(app.errors, []);
 });

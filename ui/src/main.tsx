@@ -42,6 +42,7 @@ async function fakeBackend(): Promise<Backend> {
   return fake;
 }
 
+// First: the layout worker loads ELK on its own thread while the app starts.
+warmUpLayout();
 const backend: Backend = window.__TAURI_INTERNALS__ ? new TauriBackend() : await fakeBackend();
 createRoot(document.getElementById('root')!).render(<App backend={backend} />);
-warmUpLayout();

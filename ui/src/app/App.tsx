@@ -289,6 +289,7 @@ export function App({ backend }: { backend: Backend }) {
               live={run.live}
               workflow={wf && (stream.view.workflow == null || stream.view.workflow === wf.name) ? wf : null}
               positions={editor.positions}
+              layout={editor.laidOut}
               shotUrl={(p) => backend.screenshotUrl(p)}
               onCancel={() => run.id && void backend.cancelRun(run.id).catch(fail)}
               onSynthesize={(state, step) => void synthesize(state, step)}

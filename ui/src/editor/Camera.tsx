@@ -6,7 +6,7 @@
 
 import { useReactFlow, useStore } from '@xyflow/react';
 import { useEffect, useRef, useState } from 'react';
-import { NODE_WIDTH } from './layout';
+import { NODE_WIDTH } from './nodeSize';
 
 /** Node text is 11.5 px: at this zoom it is on screen at that size (≥ 11 px to be read). */
 export const READABLE_ZOOM = 1;

@@ -8,7 +8,7 @@ import { pathInWords } from './pathWords';
 import type { CentreRequest } from './Camera';
 import { GraphCanvas } from './GraphCanvas';
 import { GraphSearch } from './GraphSearch';
-import { NODE_WIDTH, nodeHeight } from './layout';
+import { NODE_WIDTH, nodeHeight } from './nodeSize';
 import * as m from './model';
 import type { PlaceNew } from './Placer';
 import { RouteBanner } from './RouteBanner';
@@ -152,6 +152,7 @@ export function EditorView({ editor, backend, report, onRun, onBatch, onGoto, no
         <GraphCanvas
           workflow={wf}
           positions={positions}
+          layout={editor.laidOut}
           diagnostics={diagnostics}
           selected={selected}
           report={report}

@@ -1,19 +1,33 @@
 //! The state graph on a React Flow canvas. Editable (select, connect to add a `next`,
-//! drag) in the editor; read-only with the active state lit in the run viewer.
+//! drag) in the editor; read-only with the active state lit in the run viewer. Edges follow
+//! the last auto-layout's routes, interrupts sit in their lane (lane.ts).
 
-import { Background, Controls, ReactFlow, type Connection, type Edge, type NodeChange, applyNodeChanges } from '@xyflow/react';
+import { Background, Controls, ReactFlow, type Connection, type NodeChange, applyNodeChanges } from '@xyflow/react';
 import { type MutableRefObject, useEffect, useMemo, useRef, useState } from 'react';
 import type { Diagnostic, GraphReport, Workflow } from '../bindings';
 import { Camera, type CentreRequest } from './Camera';
-import { startState, toEdges, toNodes, type StateNode } from './graph';
+import { startState } from './flow';
+import { toEdges, toNodes, type StateNode } from './graph';
 import { GraphMap } from './GraphMap';
-import type { Positions } from './layout';
+import { InterruptLane, type LaneNode, laneNode } from './InterruptLane';
+import type { Layout, Positions } from './layout';
+import { NODE_WIDTH, stateHeight } from './nodeSize';
 import { type PlaceNew, Placer } from './Placer';
-import { nodeTypes } from './StateNode';
+import { RoutedEdge } from './RoutedEdge';
+import { routeEdges, type RoutedEdge as RoutedEdgeType } from './routes';
+import { StateNodeComponent } from './StateNode';
+
+const nodeTypes = { state: StateNodeComponent, lane: InterruptLane };
+const edgeTypes = { routed: RoutedEdge };
+type CanvasNode = StateNode | LaneNode;
+const NO_ROUTES: Layout['routes'] = new Map();
 
 export interface GraphCanvasProps {
   workflow: Workflow;
   positions: Positions;
+  /** The last auto-layout: the routes edges follow (where their states still are) and the
+   * interrupt lane. Without it edges are plain smoothsteps. */
+  layout?: Layout | null;
   diagnostics?: Diagnostic[];
   selected?: string | null;
   active?: string | null;
@@ -37,47 +51,74 @@ export interface GraphCanvasProps {
 
 /** Keeps the previous node object wherever nothing shown changed, so React Flow re-renders
  * only the nodes that did (a streaming run changes two or three per step, not 300). */
-function mergeNodes(prev: StateNode[], next: StateNode[]): StateNode[] {
+function mergeNodes(prev: CanvasNode[], next: CanvasNode[]): CanvasNode[] {
   const byId = new Map(prev.map((n) => [n.id, n]));
   return next.map((n) => {
     const old = byId.get(n.id);
-    if (!old) return n;
+    if (!old || old.type !== n.type) return n;
+    const samePlace = old.selected === n.selected && old.position.x === n.position.x && old.position.y === n.position.y;
+    if (old.type === 'lane' || n.type === 'lane') return samePlace && old.data.width === n.data.width && old.data.height === n.data.height ? old : n;
     const a = old.data;
     const b = n.data;
     const same =
-      a.state === b.state && a.priority === b.priority && a.active === b.active && a.visited === b.visited && a.problems === b.problems && a.findings.join() === b.findings.join() && a.onRoute === b.onRoute && old.selected === n.selected && old.position.x === n.position.x && old.position.y === n.position.y;
+      samePlace && a.state === b.state && a.priority === b.priority && a.active === b.active && a.visited === b.visited && a.problems === b.problems && a.findings.join() === b.findings.join() && a.onRoute === b.onRoute;
     return same ? old : { ...old, ...n };
   });
 }
 
-function mergeEdges(prev: Edge[], next: Edge[]): Edge[] {
+function mergeEdges(prev: RoutedEdgeType[], next: RoutedEdgeType[]): RoutedEdgeType[] {
   const byId = new Map(prev.map((e) => [e.id, e]));
   return next.map((e) => {
     const old = byId.get(e.id);
-    return old && old.label === e.label && old.className === e.className && old.animated === e.animated ? old : e;
+    const same =
+      old &&
+      old.label === e.label &&
+      old.className === e.className &&
+      old.animated === e.animated &&
+      old.data?.route === e.data?.route &&
+      old.data?.laidOut?.source === e.data?.laidOut?.source &&
+      old.data?.laidOut?.target === e.data?.laidOut?.target &&
+      old.data?.labelAt?.x === e.data?.labelAt?.x &&
+      old.data?.labelAt?.y === e.data?.labelAt?.y;
+    return same ? old : e;
   });
 }
 
 export function GraphCanvas(p: GraphCanvasProps) {
-  const base = useMemo(
+  const routes = p.layout?.routes ?? NO_ROUTES;
+  const base = useMemo(() => {
+    const states: CanvasNode[] = toNodes(p.workflow, p.positions, {
+      active: p.active,
+      visited: p.visited,
+      selected: p.selected,
+      diagnostics: p.diagnostics,
+      findings: p.report?.findings,
+      route: p.route,
+    });
+    return p.layout?.lane ? [laneNode(p.layout.lane), ...states] : states;
+  }, [p.workflow, p.positions, p.layout, p.active, p.visited, p.selected, p.diagnostics, p.report, p.route]);
+  // Each state's box where the layout put it: routes hold while their states are there.
+  const laidOutBoxes = useMemo(
     () =>
-      toNodes(p.workflow, p.positions, {
-        active: p.active,
-        visited: p.visited,
-        selected: p.selected,
-        diagnostics: p.diagnostics,
-        findings: p.report?.findings,
-        route: p.route,
-      }),
-    [p.workflow, p.positions, p.active, p.visited, p.selected, p.diagnostics, p.report, p.route],
+      new Map(
+        p.workflow.states.flatMap((s) => {
+          const at = p.layout?.positions.get(s.name);
+          return at ? [[s.name, { ...at, width: NODE_WIDTH, height: stateHeight(s) }] as const] : [];
+        }),
+      ),
+    [p.workflow, p.layout],
   );
-  const edgesRef = useRef<Edge[]>([]);
+  const edgesRef = useRef<RoutedEdgeType[]>([]);
   const edges = useMemo(
-    () => (edgesRef.current = mergeEdges(edgesRef.current, toEdges(p.workflow, { report: p.report, lastEdge: p.lastEdge ?? null, route: p.route }))),
-    [p.workflow, p.report, p.lastEdge, p.route],
+    () =>
+      (edgesRef.current = mergeEdges(
+        edgesRef.current,
+        routeEdges(toEdges(p.workflow, { report: p.report, lastEdge: p.lastEdge ?? null, route: p.route }), routes, laidOutBoxes),
+      )),
+    [p.workflow, p.report, p.lastEdge, p.route, routes, laidOutBoxes],
   );
   // React Flow owns transient state (dragging, measured sizes); ours merges into it.
-  const [nodes, setNodes] = useState<StateNode[]>(base);
+  const [nodes, setNodes] = useState<CanvasNode[]>(base);
   useEffect(() => setNodes((prev) => mergeNodes(prev, base)), [base]);
   const large = p.workflow.states.length > 100;
   return (
@@ -86,8 +127,9 @@ export function GraphCanvas(p: GraphCanvasProps) {
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
-        onNodesChange={(changes: NodeChange<StateNode>[]) => setNodes((ns) => applyNodeChanges(changes, ns))}
-        onNodeClick={(_, n) => p.onSelect?.(n.id)}
+        edgeTypes={edgeTypes}
+        onNodesChange={(changes: NodeChange<CanvasNode>[]) => setNodes((ns) => applyNodeChanges(changes, ns))}
+        onNodeClick={(_, n) => p.onSelect?.(n.type === 'state' ? n.id : null)}
         onPaneClick={() => p.onSelect?.(null)}
         onNodeDragStop={(_, n) => p.onMoved?.(n.id, n.position)}
         onConnect={(c: Connection) => c.source && c.target && p.onConnect?.(c.source, c.target)}

@@ -3,7 +3,7 @@
 
 import { useStoreApi } from '@xyflow/react';
 import { type MutableRefObject, useEffect } from 'react';
-import { NODE_WIDTH } from './layout';
+import { NODE_WIDTH } from './nodeSize';
 import { freeSpot } from './placement';
 
 /** The top-left corner for a new node of `size`, near the state `near` or the view's middle. */

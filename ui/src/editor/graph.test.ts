@@ -33,10 +33,15 @@ describe('the graph on the canvas', () => {
     expect(byId.get('next:Start>Form')?.label).toBe('3× · 1.5 s');
     expect(byId.get('next:Form>Done')?.label).toBeUndefined();
     expect(byId.get('next:Form>Done')?.className).toContain('edge-never');
-    // An edge into an interrupt is a detour, never "not taken".
-    expect(byId.get('next:Form>Popup')?.className).not.toContain('edge-never');
     expect(byId.get('seen:Form>Start')?.label).toBe('2× · 300 ms');
     expect(byId.get('seen:Form>Start')?.className).toContain('edge-seen');
+  });
+
+  it('draws no edge to or from an interrupt, declared or taken: it sits in its lane', () => {
+    const taken = { ...report, edges: [...report.edges, { from: 'Popup', to: 'Form', declared: false, taken: 4, mean_ms: 90 }] };
+    const edges = toEdges(wf, { report: taken, lastEdge: { from: 'Popup', to: 'Form' } });
+    expect(edges.filter((e) => e.source === 'Popup' || e.target === 'Popup')).toEqual([]);
+    expect(edges.map((e) => e.id.replace('\u0000', '>')).sort()).toEqual(['next:Form>Done', 'next:Start>Form', 'seen:Form>Start']);
   });
 
   it('says nothing about never-taken edges when no run is stored', () => {

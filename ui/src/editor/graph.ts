@@ -1,13 +1,15 @@
 //! A workflow as React Flow nodes and edges. Edges are the declared `next` edges (solid)
 //! and transitions stored runs took that no `next` declares (dashed); with evidence, an
 //! edge is labelled with how often and how fast runs took it, and a declared edge no run
-//! ever took is marked. Nodes carry the graph's findings; a planned route and the edge just
-//! taken are lit.
+//! ever took is marked. No edge goes to or from an interrupt: it sits in its own lane with
+//! a marker instead (lane.ts says why). Nodes carry the graph's findings; a planned route and the edge just taken are lit.
 
-import type { Edge, Node } from '@xyflow/react';
+import type { Node } from '@xyflow/react';
 import { MarkerType } from '@xyflow/react';
 import type { Diagnostic, Finding, GraphReport, State, Workflow } from '../bindings';
-import type { Positions } from './layout';
+import { edgeKey } from './flow';
+import type { Positions } from './geometry';
+import type { RoutedEdge } from './routes';
 
 export interface StateNodeData extends Record<string, unknown> {
   state: State;
@@ -23,8 +25,6 @@ export interface StateNodeData extends Record<string, unknown> {
 }
 
 export type StateNode = Node<StateNodeData, 'state'>;
-
-export const edgeKey = (from: string, to: string) => `${from}\u0000${to}`;
 
 export function problemsByState(diagnostics: Diagnostic[]): Map<number, number> {
   const counts = new Map<number, number>();
@@ -48,7 +48,14 @@ export function findingsByState(findings: Finding[]): Map<string, string[]> {
 export function toNodes(
   wf: Workflow,
   positions: Positions,
-  opts: { active?: string | null; visited?: Set<string>; selected?: string | null; diagnostics?: Diagnostic[]; findings?: Finding[]; route?: string[] } = {},
+  opts: {
+    active?: string | null;
+    visited?: Set<string>;
+    selected?: string | null;
+    diagnostics?: Diagnostic[];
+    findings?: Finding[];
+    route?: string[];
+  } = {},
 ): StateNode[] {
   const problems = problemsByState(opts.diagnostics ?? []);
   const findings = findingsByState(opts.findings ?? []);
@@ -84,28 +91,30 @@ export interface EdgeOptions {
   route?: string[];
 }
 
-export function toEdges(wf: Workflow, opts: EdgeOptions = {}): Edge[] {
+export function toEdges(wf: Workflow, opts: EdgeOptions = {}): RoutedEdge[] {
   const names = new Set(wf.states.map((s) => s.name));
+  const interrupts = new Set(wf.states.filter((s) => s.interrupt).map((s) => s.name));
+  const drawn = (from: string, to: string) => names.has(from) && names.has(to) && !interrupts.has(from) && !interrupts.has(to);
   const evidence = new Map((opts.report?.edges ?? []).map((e) => [edgeKey(e.from, e.to), e]));
   const exercised = (opts.report?.runs ?? 0) > 0;
   const routeKeys = new Set((opts.route ?? []).slice(1).map((to, i) => edgeKey(opts.route![i], to)));
   const last = opts.lastEdge;
   const classes = (base: string, key: string, from: string, to: string) =>
     [base, routeKeys.has(key) ? 'edge-route' : '', last?.from === from && last?.to === to ? 'edge-last' : ''].filter(Boolean).join(' ');
-  const edges: Edge[] = [];
+  // Where it follows no route (routes.ts), an edge leaves by the bottom and enters at the top.
+  const edge = (id: string, from: string, to: string) => ({ id, type: 'routed' as const, source: from, target: to, sourceHandle: 'out', targetHandle: 'in' });
+  const edges: RoutedEdge[] = [];
   const declared = new Set<string>();
   for (const s of wf.states) {
     for (const n of s.next ?? []) {
-      if (!names.has(n)) continue;
       const key = edgeKey(s.name, n);
       declared.add(key);
+      if (!drawn(s.name, n)) continue;
       const e = evidence.get(key);
       // A declared edge no stored run took, once there are runs to tell.
-      const never = exercised && !e?.taken && !wf.states.find((x) => x.name === n)?.interrupt;
+      const never = exercised && !e?.taken;
       edges.push({
-        id: `next:${key}`,
-        source: s.name,
-        target: n,
+        ...edge(`next:${key}`, s.name, n),
         label: evidenceLabel(e?.taken ?? 0, e?.mean_ms) || undefined,
         className: classes(never ? 'edge-next edge-never' : 'edge-next', key, s.name, n),
         animated: last?.from === s.name && last?.to === n,
@@ -118,12 +127,10 @@ export function toEdges(wf: Workflow, opts: EdgeOptions = {}): Edge[] {
     observed.push({ from: last.from, to: last.to, declared: false, taken: 0, mean_ms: null });
   }
   for (const e of observed) {
-    if (!names.has(e.from) || !names.has(e.to) || e.from === e.to) continue;
+    if (!drawn(e.from, e.to) || e.from === e.to) continue;
     const key = edgeKey(e.from, e.to);
     edges.push({
-      id: `seen:${key}`,
-      source: e.from,
-      target: e.to,
+      ...edge(`seen:${key}`, e.from, e.to),
       label: evidenceLabel(e.taken, e.mean_ms) || 'taken',
       className: classes('edge-seen', key, e.from, e.to),
       animated: last?.from === e.from && last?.to === e.to,
@@ -131,13 +138,4 @@ export function toEdges(wf: Workflow, opts: EdgeOptions = {}): Edge[] {
     });
   }
   return edges;
-}
-
-/** Where a run begins, for the view to open on: a state that checks for the blank page
- * the browser starts on, else the first state nothing leads to, else the first state. */
-export function startState(wf: Workflow): string | null {
-  const blank = wf.states.find((s) => (s.checks ?? []).some((c) => c.type === 'url' && c.value === 'about:blank'));
-  if (blank) return blank.name;
-  const targets = new Set(wf.states.flatMap((s) => (s.next ?? []).filter((n) => n !== s.name)));
-  return (wf.states.find((s) => !s.interrupt && !targets.has(s.name)) ?? wf.states[0])?.name ?? null;
 }

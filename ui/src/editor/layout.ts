@@ -1,60 +1,57 @@
-//! Auto-layout of a workflow graph with ELK's layered algorithm (what Stately's editor
-//! uses): states flow top to bottom along `next` edges, crossings minimised.
+//! Auto-layout (elkLayout.ts), run in a Web Worker so that the page stays responsive while
+//! ELK works: `layout(workflow)` resolves with where everything goes.
 
-import ELK from 'elkjs/lib/elk.bundled.js';
-import type { ElkNode } from 'elkjs/lib/elk-api';
 import type { Workflow } from '../bindings';
+import type { Layout } from './elkLayout';
 
-export type Positions = Map<string, { x: number; y: number }>;
+export type { EdgeRoute, Layout } from './elkLayout';
+export type { Positions } from './geometry';
 
-export const NODE_WIDTH = 250;
-const LINE = 16;
-const MAX_LINES = 4;
-
-/** The height a state node needs for its short-form lines (what StateNode renders). */
-export function nodeHeight(checks: number, actions: number): number {
-  const lines = Math.min(checks, MAX_LINES) + Math.min(actions, MAX_LINES) + (checks > MAX_LINES ? 1 : 0) + (actions > MAX_LINES ? 1 : 0);
-  return 46 + lines * LINE;
+export interface LayoutRequest {
+  id: number;
+  workflow: Workflow;
 }
 
-export const SHOWN_LINES = MAX_LINES;
+export type LayoutReply = { id: number; layout: Layout; error?: undefined } | { id: number; error: string };
 
-const elk = new ELK();
+let worker: Worker | null = null;
+let asked = 0;
+const waiting = new Map<number, { resolve: (l: Layout) => void; reject: (e: Error) => void }>();
 
-export async function layout(wf: Workflow): Promise<Positions> {
-  const names = new Set(wf.states.map((s) => s.name));
-  const graph: ElkNode = {
-    id: 'root',
-    layoutOptions: {
-      'elk.algorithm': 'layered',
-      'elk.direction': 'DOWN',
-      'elk.layered.spacing.nodeNodeBetweenLayers': '50',
-      'elk.spacing.nodeNode': '30',
-      'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
-      // States without edges (popups, interstitials) go in a row instead of one each.
-      'elk.separateConnectedComponents': 'true',
-      // Fewer crossing-minimisation sweeps on large graphs keep layout well under a second
-      // (300 states: ~0.7 s at the default of 7, ~0.2 s at 1 on these machines).
-      'elk.layered.thoroughness': wf.states.length > 100 ? '1' : '7',
-      // React Flow draws the edges itself from node positions: skip ELK's orthogonal routing.
-      'elk.edgeRouting': 'POLYLINE',
-      'elk.layered.crossingMinimization.greedySwitch.type': 'OFF',
-    },
-    children: wf.states.map((s) => ({ id: s.name, width: NODE_WIDTH, height: nodeHeight((s.checks?.length ?? 0), s.actions?.length ?? 0) })),
-    edges: wf.states.flatMap((s) =>
-      (s.next ?? []).filter((n) => names.has(n) && n !== s.name).map((n, i) => ({ id: `${s.name}\u0000${n}\u0000${i}`, sources: [s.name], targets: [n] })),
-    ),
+/** The worker, started on the first layout (the warm-up, as the app starts). */
+function layoutWorker(): Worker {
+  if (worker) return worker;
+  // A module for the dev server; built, a classic script (Vite's default worker format),
+  // which also runs where a webview makes every worker classic (older macOS WebKit).
+  const w = new Worker(new URL('./layout.worker.ts', import.meta.url), { type: 'module' });
+  w.onmessage = ({ data }: MessageEvent<LayoutReply>) => {
+    const waiter = waiting.get(data.id);
+    waiting.delete(data.id);
+    if (data.error !== undefined) waiter?.reject(new Error(`layout failed: ${data.error}`));
+    else waiter?.resolve(data.layout);
   };
-  const out = await elk.layout(graph);
-  const positions: Positions = new Map();
-  for (const c of out.children ?? []) positions.set(c.id, { x: c.x ?? 0, y: c.y ?? 0 });
-  return positions;
+  // A worker that fails to load answers nothing: fail what waits, start afresh next time.
+  w.onerror = (e) => {
+    for (const waiter of waiting.values()) waiter.reject(new Error(`layout worker failed: ${e.message}`));
+    waiting.clear();
+    w.terminate();
+    worker = null;
+  };
+  return (worker = w);
 }
 
-/** Lays out a small graph once while the app is idle, so the first real layout does not
- * pay for ELK's start-up (about half of a 300-state layout when cold). */
+export function layout(workflow: Workflow): Promise<Layout> {
+  const id = ++asked;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, { resolve, reject });
+    layoutWorker().postMessage({ id, workflow } satisfies LayoutRequest);
+  });
+}
+
+/** Lays out a small graph as the app starts, so the first real layout does not pay for
+ * loading the worker and ELK's start-up (about half of a 300-state layout when cold). It
+ * all happens on the worker's thread, so the first screen does not wait for it. */
 export function warmUpLayout() {
   const states = Array.from({ length: 30 }, (_, i) => ({ name: `w${i}`, checks: [], next: i < 29 ? [`w${i + 1}`] : [] }));
-  const idle = window.requestIdleCallback ?? ((f: () => void) => window.setTimeout(f, 200));
-  idle(() => void layout({ version: 1, name: 'warm-up', states } as unknown as Workflow));
+  layout({ version: 1, name: 'warm-up', states } as unknown as Workflow).catch(() => {});
 }

@@ -1,11 +1,12 @@
-//! The open workflow: its undo history, the validator's findings, node positions, and
+//! The open workflow: its undo history, the validator's findings, node positions (and the
+//! last auto-layout, whose edge routes and interrupt lane the graph draws), and
 //! saving and reloading, with on-disk changes reloaded when clean and asked about when not.
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Backend } from '../backend/types';
 import type { Diagnostic, Workflow } from '../bindings';
 import * as h from './history';
-import { layout, type Positions } from './layout';
+import { type Layout, layout, type Positions } from './layout';
 import { EditError } from './model';
 
 export interface OpenDoc {
@@ -25,6 +26,7 @@ export function useWorkflowEditor(backend: Backend, notify: (msg: string, level?
   const [doc, setDoc] = useState<OpenDoc | null>(null);
   const [diagnostics, setDiagnostics] = useState<Diagnostic[]>([]);
   const [positions, setPositions] = useState<Positions>(new Map());
+  const [laidOut, setLaidOut] = useState<Layout | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [conflict, setConflict] = useState<DiskConflict | null>(null);
   const [layoutMs, setLayoutMs] = useState<number | null>(null);
@@ -34,11 +36,12 @@ export function useWorkflowEditor(backend: Backend, notify: (msg: string, level?
 
   const relayout = useCallback(async (wf: Workflow) => {
     const t0 = performance.now();
-    const pos = await layout(wf);
-    setPositions(pos);
+    const laid = await layout(wf);
+    setPositions(laid.positions);
+    setLaidOut(laid);
     setLayoutMs(performance.now() - t0);
     setLayouts((n) => n + 1);
-    return pos;
+    return laid.positions;
   }, []);
 
   const load = useCallback(
@@ -158,7 +161,7 @@ export function useWorkflowEditor(backend: Backend, notify: (msg: string, level?
 
   const renamed = useCallback((id: string) => setDoc((d) => d && { ...d, id }), []);
 
-  return { doc, setDoc, diagnostics, positions, setPositions, selected, setSelected, conflict, layoutMs, layouts, load, edit, undo, redo, save, relayout, onDiskChange, resolveConflict, renamed, close: () => setDoc(null) };
+  return { doc, setDoc, diagnostics, positions, setPositions, laidOut, selected, setSelected, conflict, layoutMs, layouts, load, edit, undo, redo, save, relayout, onDiskChange, resolveConflict, renamed, close: () => setDoc(null) };
 }
 
 export type WorkflowEditor = ReturnType<typeof useWorkflowEditor>;

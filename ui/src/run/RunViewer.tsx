@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Workflow } from '../bindings';
 import { GraphCanvas } from '../editor/GraphCanvas';
-import type { Positions } from '../editor/layout';
+import type { Layout, Positions } from '../editor/layout';
 import type { RunView } from './reducer';
 import { upToStep } from './reducer';
 import { StepDetail } from './StepDetail';
@@ -21,6 +21,8 @@ export interface RunViewerProps {
   live: boolean;
   workflow: Workflow | null;
   positions: Positions;
+  /** The editor's last auto-layout: the graph's edge routes and interrupt lane. */
+  layout?: Layout | null;
   shotUrl: (p: string) => string;
   onCancel: () => void;
   /** Synthesise prompt-only `state` from step `step`'s page (the workflow must be open). */
@@ -31,7 +33,7 @@ export interface RunViewerProps {
 
 const FINAL = new Set(['succeeded', 'failed', 'cancelled', 'interrupted']);
 
-export function RunViewer({ view, runId, live, workflow, positions, shotUrl, onCancel, onSynthesize, onSaveHealed }: RunViewerProps) {
+export function RunViewer({ view, runId, live, workflow, positions, layout, shotUrl, onCancel, onSynthesize, onSaveHealed }: RunViewerProps) {
   const promptStates = useMemo(() => (workflow?.states ?? []).filter((s) => s.prompt?.trim() && !s.checks?.length).map((s) => s.name), [workflow]);
   // null = follow the newest step.
   const [picked, setPicked] = useState<number | null>(null);
@@ -84,6 +86,7 @@ export function RunViewer({ view, runId, live, workflow, positions, shotUrl, onC
               <GraphCanvas
                 workflow={workflow}
                 positions={positions}
+                layout={layout}
                 active={highlight.activeState}
                 lastEdge={highlight.lastEdge}
                 visited={visited}

@@ -2,6 +2,8 @@
 //! workflow itself), with the validator's findings listed below.
 
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { PANELS } from '../app/panelWidth';
+import { Splitter, usePanelWidth } from '../app/Splitter';
 import type { Backend, GraphReport, Route } from '../backend/types';
 import { isDirty } from './history';
 import { pathInWords } from './pathWords';
@@ -41,6 +43,7 @@ export function EditorView({ editor, backend, report, onRun, onBatch, onGoto, no
   useEffect(() => setPlanned(null), [doc?.id]);
   const searchBox = useRef<HTMLInputElement>(null);
   const placer = useRef<PlaceNew | null>(null);
+  const statePanel = usePanelWidth(PANELS.stateForm);
   const [centreOn, setCentreOn] = useState<CentreRequest | null>(null);
   const showHit = (name: string) => {
     setSelected(name);
@@ -163,7 +166,8 @@ export function EditorView({ editor, backend, report, onRun, onBatch, onGoto, no
           placer={placer}
           onMoved={(name, pos) => editor.setPositions(new Map(positions).set(name, pos))}
         />
-        <aside className="side-panel">
+        <Splitter panel={statePanel} />
+        <aside className="side-panel" ref={statePanel.ref} style={statePanel.style}>
           {state ? (
             <StateForm key={state.name} workflow={wf} state={state} diagnostics={diagnostics} edit={edit} onRenamed={setSelected} />
           ) : (

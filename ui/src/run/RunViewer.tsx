@@ -49,8 +49,12 @@ export function RunViewer({ view, runId, live, workflow, positions, shotUrl, onC
   return (
     <div className="run-viewer" data-testid="run-viewer">
       <div className="toolbar">
-        <strong>{view.workflow ?? 'run'}</strong>
-        {runId && <code className="hint">{runId}</code>}
+        <strong title={view.workflow ?? undefined}>{view.workflow ?? 'run'}</strong>
+        {runId && (
+          <code className="hint" title={runId}>
+            {runId}
+          </code>
+        )}
         <span className={`phase phase-${view.phase}`} data-testid="run-phase">
           {view.phase.replace(/_/g, ' ')}
         </span>

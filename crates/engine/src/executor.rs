@@ -351,7 +351,7 @@ impl Run {
                 let states = pages.iter().map(|&i| self.name(i)).collect();
                 return Err(End::Failed(Failure::Ambiguous { states }));
             }
-            if let Some((previous, done_at, settled)) = &handled
+            if let Some((previous, done_at, _)) = &handled
                 && *previous == current
             {
                 let state = &self.bound.states[current];

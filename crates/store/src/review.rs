@@ -52,6 +52,9 @@ pub struct HealedCheck {
     pub to: Check,
 }
 
+/// State, index, and two JSON columns (targets or checks) of a healing table.
+type HealRow = (String, usize, String, String);
+
 const ITEM_COLUMNS: &str = "r.id, r.run_id, runs.workflow, runs.workflow_path, r.step, r.state, r.status,
      r.created_ms, r.resolved_ms, r.reason, r.screenshot, r.resolution, r.saved_to, r.request, r.proposed_by";
 
@@ -261,39 +264,21 @@ impl Store {
         Ok(())
     }
 
-    /// The locators recorded for `workflow`'s actions, for healing.
+    /// The locators recorded for `workflow`'s actions and element checks, for healing.
     pub fn locators(&self, workflow: &str) -> Result<LocatorMemory> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT state, idx, target, alternatives FROM locators WHERE workflow = ?1")
-            .map_err(|e| self.err(e))?;
-        let rows = stmt
-            .query_map(params![workflow], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?))
-            })
-            .map_err(|e| self.err(e))?;
         let mut memory = LocatorMemory::default();
-        for row in rows {
-            let (state, index, target, alternatives) = row.map_err(|e| self.err(e))?;
+        let sql = "SELECT state, idx, target, alternatives FROM locators WHERE workflow = ?1";
+        for (state, index, target, alternatives) in self.heal_rows(sql, workflow)? {
             // A row this build cannot read is skipped: healing is a help, not a duty.
             if let (Ok(target), Ok(alternatives)) = (serde_json::from_str(&target), serde_json::from_str(&alternatives))
             {
-                memory.insert(&state, index as usize, target, alternatives);
+                memory.insert(&state, index, target, alternatives);
             }
         }
-        let mut stmt = self
-            .conn
-            .prepare("SELECT state, idx, check_json, alternatives FROM check_locators WHERE workflow = ?1")
-            .map_err(|e| self.err(e))?;
-        let rows = stmt
-            .query_map(params![workflow], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?))
-            })
-            .map_err(|e| self.err(e))?;
-        for row in rows {
-            let (state, index, check, alternatives) = row.map_err(|e| self.err(e))?;
+        let sql = "SELECT state, idx, check_json, alternatives FROM check_locators WHERE workflow = ?1";
+        for (state, index, check, alternatives) in self.heal_rows(sql, workflow)? {
             if let (Ok(check), Ok(alternatives)) = (serde_json::from_str(&check), serde_json::from_str(&alternatives)) {
-                memory.insert_check(&state, index as usize, check, alternatives);
+                memory.insert_check(&state, index, check, alternatives);
             }
         }
         Ok(memory)
@@ -301,50 +286,38 @@ impl Store {
 
     /// The element checks healed during a run, in the order they were healed.
     pub fn healed_checks(&self, run_id: &str) -> Result<Vec<HealedCheck>> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT state, idx, from_check, to_check FROM healed_checks WHERE run_id = ?1 ORDER BY at_ms")
-            .map_err(|e| self.err(e))?;
-        let rows = stmt
-            .query_map(params![run_id], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?))
-            })
-            .map_err(|e| self.err(e))?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (state, index, from, to) = row.map_err(|e| self.err(e))?;
-            out.push(HealedCheck {
-                state,
-                index: index as usize,
-                from: serde_json::from_str(&from)?,
-                to: serde_json::from_str(&to)?,
-            });
-        }
-        Ok(out)
+        let sql = "SELECT state, idx, from_check, to_check FROM healed_checks WHERE run_id = ?1 ORDER BY at_ms";
+        let rows = self.heal_rows(sql, run_id)?.into_iter();
+        let heal = |(state, index, from, to): HealRow| -> Result<HealedCheck> {
+            Ok(HealedCheck { state, index, from: serde_json::from_str(&from)?, to: serde_json::from_str(&to)? })
+        };
+        rows.map(heal).collect()
     }
 
-    /// The locators healed during a run, in workflow order.
+    /// The locators healed during a run, in the order they were healed.
     pub fn healed(&self, run_id: &str) -> Result<Vec<Healed>> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT state, idx, from_target, to_target FROM healed WHERE run_id = ?1 ORDER BY at_ms")
-            .map_err(|e| self.err(e))?;
+        let sql = "SELECT state, idx, from_target, to_target FROM healed WHERE run_id = ?1 ORDER BY at_ms";
+        let rows = self.heal_rows(sql, run_id)?.into_iter();
+        let heal = |(state, index, from, to): HealRow| -> Result<Healed> {
+            Ok(Healed { state, index, from: serde_json::from_str(&from)?, to: serde_json::from_str(&to)? })
+        };
+        rows.map(heal).collect()
+    }
+
+    /// The rows of a healing table: state, index and two JSON columns.
+    fn heal_rows(&self, sql: &str, key: &str) -> Result<Vec<HealRow>> {
+        let mut stmt = self.conn.prepare_cached(sql).map_err(|e| self.err(e))?;
         let rows = stmt
-            .query_map(params![run_id], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?))
+            .query_map(params![key], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, i64>(1)? as usize,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
             })
             .map_err(|e| self.err(e))?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (state, index, from, to) = row.map_err(|e| self.err(e))?;
-            out.push(Healed {
-                state,
-                index: index as usize,
-                from: serde_json::from_str(&from)?,
-                to: serde_json::from_str(&to)?,
-            });
-        }
-        Ok(out)
+        rows.collect::<rusqlite::Result<_>>().map_err(|e| self.err(e))
     }
 
     /// The workflow file a run was started from, if it recorded one.

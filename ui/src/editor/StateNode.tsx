@@ -12,7 +12,7 @@ import { SHOWN_LINES, stateHeight } from './nodeSize';
 import { actionShort, checkShort } from './summary';
 
 /** Node text is 11.5 px: below this scale its lines are under 7 px on screen. */
-export const DETAIL_ZOOM = 0.6;
+const DETAIL_ZOOM = 0.6;
 // A boolean, so a node re-renders when the zoom crosses the threshold, not on every step.
 const readable = (s: ReactFlowState) => s.transform[2] >= DETAIL_ZOOM;
 
@@ -43,7 +43,6 @@ function StateNodeView({ data, selected }: NodeProps<StateNodeType>) {
     'state-node',
     detailed ? '' : 'compact',
     outcome ? `terminal-${outcome}` : '',
-    state.interrupt ? 'interrupt' : '',
     active ? 'active' : '',
     visited ? 'visited' : '',
     selected ? 'selected' : '',

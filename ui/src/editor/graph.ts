@@ -2,7 +2,8 @@
 //! and transitions stored runs took that no `next` declares (dashed); with evidence, an
 //! edge is labelled with how often and how fast runs took it, and a declared edge no run
 //! ever took is marked. No edge goes to or from an interrupt: it sits in its own lane with
-//! a marker instead (lane.ts says why). Nodes carry the graph's findings; a planned route and the edge just taken are lit.
+//! a marker instead (lane.ts says why). Nodes carry the graph's findings; a planned route
+//! and the edge just taken are lit.
 
 import type { Node } from '@xyflow/react';
 import { MarkerType } from '@xyflow/react';
@@ -48,14 +49,7 @@ export function findingsByState(findings: Finding[]): Map<string, string[]> {
 export function toNodes(
   wf: Workflow,
   positions: Positions,
-  opts: {
-    active?: string | null;
-    visited?: Set<string>;
-    selected?: string | null;
-    diagnostics?: Diagnostic[];
-    findings?: Finding[];
-    route?: string[];
-  } = {},
+  opts: { active?: string | null; visited?: Set<string>; selected?: string | null; diagnostics?: Diagnostic[]; findings?: Finding[]; route?: string[] } = {},
 ): StateNode[] {
   const problems = problemsByState(opts.diagnostics ?? []);
   const findings = findingsByState(opts.findings ?? []);

@@ -391,19 +391,27 @@ pub(crate) fn record_check_locators(
     Ok(())
 }
 
-pub(crate) fn record_healed_check(
+/// A locator or element check a run healed, into `healed` or `healed_checks`.
+pub(crate) fn record_healed<T: Serialize>(
     tx: &rusqlite::Connection,
+    table: HealedTable,
     run_id: &str,
     state: &str,
     index: usize,
-    from: &Check,
-    to: &Check,
+    from: &T,
+    to: &T,
 ) -> rusqlite::Result<()> {
-    tx.prepare_cached(
-        "INSERT OR REPLACE INTO healed_checks (run_id, state, idx, from_check, to_check, at_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?
-    .execute(params![
+    let sql = match table {
+        HealedTable::Locators => {
+            "INSERT OR REPLACE INTO healed (run_id, state, idx, from_target, to_target, at_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+        }
+        HealedTable::Checks => {
+            "INSERT OR REPLACE INTO healed_checks (run_id, state, idx, from_check, to_check, at_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+        }
+    };
+    tx.prepare_cached(sql)?.execute(params![
         run_id,
         state,
         index as i64,
@@ -414,26 +422,10 @@ pub(crate) fn record_healed_check(
     Ok(())
 }
 
-pub(crate) fn record_healed(
-    tx: &rusqlite::Connection,
-    run_id: &str,
-    state: &str,
-    index: usize,
-    from: &Target,
-    to: &Target,
-) -> rusqlite::Result<()> {
-    tx.prepare_cached(
-        "INSERT OR REPLACE INTO healed (run_id, state, idx, from_target, to_target, at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?
-    .execute(params![
-        run_id,
-        state,
-        index as i64,
-        serde_json::to_string(from).unwrap_or_default(),
-        serde_json::to_string(to).unwrap_or_default(),
-        now_ms()
-    ])?;
-    Ok(())
+/// Where a heal is kept: an action's locator, or an element check.
+pub(crate) enum HealedTable {
+    Locators,
+    Checks,
 }
 
 pub(crate) fn record_escalation(

@@ -8,6 +8,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use statewright_engine::{Event, RunStatus};
 
+use crate::review::HealedTable;
 use crate::{Error, Result, Store, now_ms, try_lock};
 
 /// What is known of a run when it starts.
@@ -235,13 +236,15 @@ impl Store {
                 Ok(())
             }
             Event::Healed { state, index, from, to, .. } => {
-                crate::review::record_healed(tx, &run.id, state, *index, from, to).map_err(|e| self.err(e))
+                crate::review::record_healed(tx, HealedTable::Locators, &run.id, state, *index, from, to)
+                    .map_err(|e| self.err(e))
             }
             Event::ChecksLocated { state, checks, .. } => {
                 crate::review::record_check_locators(tx, &run.id, state, checks).map_err(|e| self.err(e))
             }
             Event::CheckHealed { state, index, from, to, .. } => {
-                crate::review::record_healed_check(tx, &run.id, state, *index, from, to).map_err(|e| self.err(e))
+                crate::review::record_healed(tx, HealedTable::Checks, &run.id, state, *index, from, to)
+                    .map_err(|e| self.err(e))
             }
             Event::Escalated { step, state, stage, reason, outcome, resolved } => crate::review::record_escalation(
                 tx,

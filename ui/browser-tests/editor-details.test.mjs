@@ -121,3 +121,35 @@ test('config settings are named in words with a line of help, and no label runs 
   await page.getByRole('button', { name: 'Undo' }).click();
   assert.equal(await multiple.isChecked(), true);
 });
+
+test('Ctrl+Z undoes the last edit while a checkbox or a select has the focus; a text field keeps its own', async () => {
+  const { page } = app;
+  await page.locator('[data-testid="node-Cart"]').click();
+  const form = page.getByRole('region', { name: 'state Cart' });
+  const continuous = form.getByLabel('continuous');
+  await continuous.check();
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'continuous', 'the checkbox has the focus');
+  await page.keyboard.press('Control+z');
+  await page.waitForFunction(() => !document.querySelector('[aria-label="continuous"]').checked);
+  assert.match(await page.getByTestId('doc-title').innerText(), /^[^•]*$/, 'undone back to the saved workflow');
+
+  const terminal = form.getByLabel('terminal outcome');
+  await terminal.selectOption('success');
+  await terminal.focus();
+  await page.keyboard.press('Control+z');
+  await page.waitForFunction(() => document.querySelector('[aria-label="terminal outcome"]').value === '');
+  await page.keyboard.press('Control+y');
+  await page.waitForFunction(() => document.querySelector('[aria-label="terminal outcome"]').value === 'success');
+  await page.keyboard.press('Control+z');
+
+  // In the description the keys are the field's: the workflow's last edit (the tick) stays.
+  const description = form.getByLabel('state description');
+  await description.focus();
+  await page.keyboard.press('End');
+  await page.keyboard.type('!');
+  await continuous.check();
+  await description.focus();
+  await page.keyboard.press('Control+z');
+  assert.equal(await continuous.isChecked(), true, 'Ctrl+Z in a text field leaves the checkbox ticked');
+  assert.deepEqual(app.errors, []);
+});

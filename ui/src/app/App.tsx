@@ -24,6 +24,8 @@ import { ModelSettingsDialog } from './ModelSettingsDialog';
 import { GoalRunDialog } from './GoalRunDialog';
 import { RecordDialog } from './RecordDialog';
 import { TrashDialog } from './TrashDialog';
+import { PANELS } from './panelWidth';
+import { Splitter, usePanelWidth } from './Splitter';
 import { useGraphReport } from './useGraphReport';
 import { WorkflowList } from './WorkflowList';
 
@@ -53,6 +55,7 @@ export function App({ backend }: { backend: Backend }) {
   /** The run whose healed locators are being previewed and saved. */
   const [savingHealed, setSavingHealed] = useState<string | null>(null);
   const stream = useRunStream();
+  const workflowsPanel = usePanelWidth(PANELS.workflows);
   const toastId = useRef(0);
 
   const notify = useCallback((text: string, level: 'info' | 'error' = 'info') => {
@@ -246,7 +249,7 @@ export function App({ backend }: { backend: Backend }) {
       </header>
       <div className="main">
         {/* The review tab has its own list: the page it shows gets the width instead. */}
-        <aside className="sidebar" hidden={view === 'review'}>
+        <aside className="sidebar" hidden={view === 'review'} ref={workflowsPanel.ref} style={workflowsPanel.style}>
           <WorkflowList
             entries={entries}
             current={editor.doc?.id ?? null}
@@ -268,6 +271,7 @@ export function App({ backend }: { backend: Backend }) {
           <h2>Runs</h2>
           <PastRuns backend={backend} workflow={wf?.name ?? null} refreshKey={runsChanged} current={run.id} reviews={reviews} onOpen={(id) => void openPastRun(id)} />
         </aside>
+        {view !== 'review' && <Splitter panel={workflowsPanel} />}
         <main className="content">
           {view === 'editor' && (
             <SkillLibraryContext.Provider value={skills}>

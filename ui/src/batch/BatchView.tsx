@@ -23,7 +23,9 @@ export function BatchView({ batch, live, onCancel, onOpenRun }: { batch: ShownBa
     <section className="batch-view" aria-label="batch">
       <div className="toolbar">
         <strong>{request.workflow.replace(/\.json$/, '')}</strong>
-        <code className="hint">{request.data}</code>
+        <code className="hint" title={request.data}>
+          {request.data}
+        </code>
         <span data-testid="batch-tally">{tally(progress)}</span>
         {live && (
           <button className="danger" onClick={onCancel}>
@@ -31,7 +33,7 @@ export function BatchView({ batch, live, onCancel, onOpenRun }: { batch: ShownBa
           </button>
         )}
         {progress.report && (
-          <span className="hint" data-testid="batch-results">
+          <span className="hint" data-testid="batch-results" title={`${progress.report.results_csv} and ${progress.report.results_json}`}>
             results: {progress.report.results_csv} and {progress.report.results_json}
           </span>
         )}

@@ -2,6 +2,9 @@
 //! workflow itself), with the validator's findings listed below.
 
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { OverflowButtons } from '../app/Overflow';
+import { PANELS } from '../app/panelWidth';
+import { Splitter, usePanelWidth } from '../app/Splitter';
 import type { Backend, GraphReport, Route } from '../backend/types';
 import { isDirty } from './history';
 import { pathInWords } from './pathWords';
@@ -41,6 +44,7 @@ export function EditorView({ editor, backend, report, onRun, onBatch, onGoto, no
   useEffect(() => setPlanned(null), [doc?.id]);
   const searchBox = useRef<HTMLInputElement>(null);
   const placer = useRef<PlaceNew | null>(null);
+  const statePanel = usePanelWidth(PANELS.stateForm);
   const [centreOn, setCentreOn] = useState<CentreRequest | null>(null);
   const showHit = (name: string) => {
     setSelected(name);
@@ -100,7 +104,7 @@ export function EditorView({ editor, backend, report, onRun, onBatch, onGoto, no
             skill
           </span>
         )}
-        <strong className="doc-title" data-testid="doc-title" title={`${wf.name} (${doc.id})`}>
+        <strong className={dirty ? 'doc-title dirty' : 'doc-title'} data-testid="doc-title" title={`${wf.name} (${doc.id})`}>
           <span className="doc-name">{wf.name}</span>
           {dirty && <span title="unsaved changes"> •</span>}
         </strong>
@@ -117,23 +121,23 @@ export function EditorView({ editor, backend, report, onRun, onBatch, onGoto, no
         <button onClick={addState} title="A">
           Add state
         </button>
-        <button onClick={() => void editor.relayout(wf)} title="Ctrl+L">
-          Layout
-        </button>
-        <button onClick={() => setSelected(null)}>Settings</button>
-        <button
-          onClick={() => void goHere()}
-          disabled={!state || state.interrupt}
-          title={state?.interrupt ? 'an interrupt shows up by itself: there is no way to go there' : 'plan the way to the selected state'}
-        >
-          Go here
-        </button>
         <button className="primary" onClick={onRun} title="Ctrl+Enter">
           Run…
         </button>
-        <button onClick={onBatch} title="run once per row of a CSV or JSON Lines file">
-          Batch…
-        </button>
+        {/* The last of these goes into *More* first: the workflow's settings are also a click on the canvas away, the layout Ctrl+L. */}
+        <OverflowButtons
+          actions={[
+            {
+              label: 'Go here',
+              onClick: () => void goHere(),
+              disabled: !state || !!state.interrupt,
+              title: state?.interrupt ? 'an interrupt shows up by itself: there is no way to go there' : 'plan the way to the selected state',
+            },
+            { label: 'Batch…', onClick: onBatch, title: 'run once per row of a CSV or JSON Lines file' },
+            { label: 'Layout', onClick: () => void editor.relayout(wf), title: 'Ctrl+L' },
+            { label: 'Settings', onClick: () => setSelected(null), title: 'the workflow’s description, parameters and config' },
+          ]}
+        />
         <span className={errors.length ? 'status-bad' : 'status-ok'} data-testid="problem-count">
           {errors.length ? `${errors.length} problem${errors.length > 1 ? 's' : ''}` : 'valid'}
         </span>
@@ -164,7 +168,8 @@ export function EditorView({ editor, backend, report, onRun, onBatch, onGoto, no
           placer={placer}
           onMoved={(name, pos) => editor.setPositions(new Map(positions).set(name, pos))}
         />
-        <aside className="side-panel">
+        <Splitter panel={statePanel} />
+        <aside className="side-panel" ref={statePanel.ref} style={statePanel.style}>
           {state ? (
             <StateForm key={state.name} workflow={wf} state={state} diagnostics={diagnostics} edit={edit} onRenamed={setSelected} />
           ) : (

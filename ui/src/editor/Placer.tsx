@@ -1,16 +1,19 @@
 //! Lends the editor the canvas's view of things when it adds a state: the nodes as
-//! measured on screen and the middle of the view, which only code inside React Flow sees.
+//! measured on screen and the middle of the view, which only code inside React Flow sees;
+//! and moves the view when the spot found is outside it, so a new state never lands unseen.
 
-import { useStoreApi } from '@xyflow/react';
+import { useReactFlow, useStoreApi } from '@xyflow/react';
 import { type MutableRefObject, useEffect } from 'react';
 import { NODE_WIDTH } from './nodeSize';
-import { freeSpot } from './placement';
+import { freeSpot, panToShow } from './placement';
 
-/** The top-left corner for a new node of `size`, near the state `near` or the view's middle. */
+/** The top-left corner for a new node of `size`, near the state `near` or the view's middle;
+ * the view follows it there. */
 export type PlaceNew = (near: string | null, size: { width: number; height: number }) => { x: number; y: number };
 
 export function Placer({ into }: { into: MutableRefObject<PlaceNew | null> }) {
   const store = useStoreApi();
+  const flow = useReactFlow();
   useEffect(() => {
     into.current = (near, size) => {
       const { nodeLookup, transform, width, height } = store.getState();
@@ -22,11 +25,15 @@ export function Placer({ into }: { into: MutableRefObject<PlaceNew | null> }) {
         ]),
       );
       const middle = { x: (width / 2 - tx) / zoom, y: (height / 2 - ty) / zoom };
-      return freeSpot([...boxes.values()], (near && boxes.get(near)) || middle, size);
+      const spot = freeSpot([...boxes.values()], (near && boxes.get(near)) || middle, size);
+      const view = { x: -tx / zoom, y: -ty / zoom, width: width / zoom, height: height / zoom };
+      const pan = panToShow({ ...spot, ...size }, view);
+      if (pan.x || pan.y) void flow.setViewport({ x: tx - pan.x * zoom, y: ty - pan.y * zoom, zoom }, { duration: 200 });
+      return spot;
     };
     return () => {
       into.current = null;
     };
-  }, [store, into]);
+  }, [store, flow, into]);
   return null;
 }

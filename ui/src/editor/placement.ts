@@ -1,5 +1,6 @@
 //! Where a new state goes: the nearest free spot to the selected state (just below it, the
-//! way `next` edges flow) or to the middle of the view, never on top of another node.
+//! way `next` edges flow) or to the middle of the view, never on top of another node; and
+//! how far the view must move for the person to see it land.
 
 export interface Box {
   x: number;
@@ -34,4 +35,16 @@ export function freeSpot(taken: Box[], near: Box | { x: number; y: number }, siz
   const free = spots.find((s) => !taken.some((t) => overlaps({ x: s.x, y: s.y, ...size }, t)));
   // Past the reach every spot is taken: below everything is free by construction.
   return free ? { x: free.x, y: free.y } : { x: preferred.x, y: Math.max(...taken.map((t) => t.y + t.height)) + GAP };
+}
+
+/** How far the view (a box in flow coordinates) must move, in flow units, to show `box` with
+ * `margin` around it: nothing when it is in view already, else the least that shows it. A box
+ * larger than the view shows its top-left corner, where a node's name is. */
+export function panToShow(box: Box, view: Box, margin = GAP): { x: number; y: number } {
+  const along = (start: number, size: number, viewStart: number, viewSize: number) => {
+    const room = Math.min(margin, Math.max(0, (viewSize - size) / 2));
+    if (start - room < viewStart || size + 2 * room > viewSize) return start - room - viewStart;
+    return Math.max(0, start + size + room - (viewStart + viewSize));
+  };
+  return { x: along(box.x, box.width, view.x, view.width), y: along(box.y, box.height, view.y, view.height) };
 }

@@ -1,4 +1,6 @@
-//! Keyboard shortcuts of the editor. Plain keys are ignored while typing in a field.
+//! Keyboard shortcuts of the editor. Undo and redo are the editor's unless the focus is in
+//! a control that edits text, which has its own undo; plain keys are ignored in any form
+//! control (a select's letters jump to an option, a checkbox's space ticks it).
 
 export interface ShortcutHandlers {
   save: () => void;
@@ -25,9 +27,26 @@ export const SHORTCUTS: [string, string][] = [
   ['Alt+↑ / Alt+↓', 'raise / lower the selected state’s priority'],
 ];
 
-function typing(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
+/** The part of a focused element the shortcuts look at (an `HTMLElement` has them all). */
+export interface Focused {
+  tagName: string;
+  type?: string;
+  isContentEditable?: boolean;
+}
+
+/** Input types that are not a line of text: no text of theirs for Ctrl+Z to take back. */
+const NOT_TEXT = new Set(['checkbox', 'radio', 'range', 'color', 'file', 'button', 'submit', 'reset', 'image', 'hidden']);
+
+/** A control with its own text undo: a text-like input, a textarea, editable content. */
+export function editsText(el: Focused | null): boolean {
+  if (!el) return false;
+  if (el.tagName === 'INPUT') return !NOT_TEXT.has((el.type ?? 'text').toLowerCase());
+  return el.tagName === 'TEXTAREA' || !!el.isContentEditable;
+}
+
+/** Any form control: its keys are its own (typing, type-ahead, ticking, sliding). */
+export function inFormControl(el: Focused | null): boolean {
+  return !!el && (el.tagName === 'INPUT' || el.tagName === 'SELECT' || editsText(el));
 }
 
 export function handleShortcut(e: KeyboardEvent, h: ShortcutHandlers): boolean {
@@ -39,12 +58,13 @@ export function handleShortcut(e: KeyboardEvent, h: ShortcutHandlers): boolean {
     return true;
   };
   if (mod && key === 's') return act(h.save);
-  if (mod && key === 'z' && !e.shiftKey && !typing(e.target)) return act(h.undo);
-  if (mod && ((key === 'z' && e.shiftKey) || key === 'y') && !typing(e.target)) return act(h.redo);
+  const target = e.target as Focused | null;
+  if (mod && key === 'z' && !e.shiftKey && !editsText(target)) return act(h.undo);
+  if (mod && ((key === 'z' && e.shiftKey) || key === 'y') && !editsText(target)) return act(h.redo);
   if (mod && key === 'l') return act(h.layout);
   if (mod && key === 'enter') return act(h.run);
   if (mod && key === 'f') return act(h.find);
-  if (typing(e.target) || mod) return false;
+  if (inFormControl(target) || mod) return false;
   if (e.altKey && key === 'arrowup') return act(h.raise);
   if (e.altKey && key === 'arrowdown') return act(h.lower);
   if (!e.altKey && key === 'a') return act(h.addState);

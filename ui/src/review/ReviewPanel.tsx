@@ -2,6 +2,8 @@
 //! ways to unblock them.
 
 import { useEffect, useState } from 'react';
+import { PANELS } from '../app/panelWidth';
+import { Splitter, usePanelWidth } from '../app/Splitter';
 import type { Backend } from '../backend/types';
 import { ProposalForm } from './ProposalForm';
 import { ResolutionForm } from './ResolutionForm';
@@ -16,6 +18,7 @@ export function ReviewPanel({ backend, reviews, notify }: { backend: Backend; re
   const [openId, setOpenId] = useState<number | null>(null);
   const [diff, setDiff] = useState<string | null>(null);
   const [picked, setPicked] = useState<PageElement | null>(null);
+  const listPanel = usePanelWidth(PANELS.reviewList);
   const review = reviews.find((r) => r.id === openId) ?? reviews.find((r) => r.status === 'open') ?? null;
   useEffect(() => {
     setDiff(null);
@@ -54,7 +57,7 @@ export function ReviewPanel({ backend, reviews, notify }: { backend: Backend; re
 
   return (
     <div className="review-panel" data-testid="review-panel">
-      <ul className="review-list">
+      <ul className="review-list" ref={listPanel.ref} style={listPanel.style}>
         {reviews.map((r) => (
           <li key={r.id} className={r.id === review?.id ? 'current' : ''}>
             <button className="link" onClick={() => setOpenId(r.id)} data-testid="review-item">
@@ -64,6 +67,7 @@ export function ReviewPanel({ backend, reviews, notify }: { backend: Backend; re
         ))}
         {reviews.length === 0 && <li className="empty">Nothing waiting for review.</li>}
       </ul>
+      <Splitter panel={listPanel} />
       {review && (
         <div className="review-detail" data-testid="review-detail">
           <h3>

@@ -4,6 +4,8 @@
 //! below. While a run is live it shows the newest step, until the person picks one.
 
 import { useEffect, useMemo, useState } from 'react';
+import { PANELS } from '../app/panelWidth';
+import { Splitter, usePanelWidth } from '../app/Splitter';
 import type { Workflow } from '../bindings';
 import { GraphCanvas } from '../editor/GraphCanvas';
 import type { Layout, Positions } from '../editor/layout';
@@ -44,12 +46,17 @@ export function RunViewer({ view, runId, live, workflow, positions, layout, shot
   const highlight = picked == null ? { activeState: view.activeState, lastEdge: view.lastEdge } : upToStep(view, position);
   const visited = useMemo(() => new Set(view.steps.slice(0, position).map((s) => s.state)), [view.steps, position]);
   const running = live && !FINAL.has(view.phase);
+  const side = usePanelWidth(PANELS.runSide);
 
   return (
     <div className="run-viewer" data-testid="run-viewer">
       <div className="toolbar">
-        <strong>{view.workflow ?? 'run'}</strong>
-        {runId && <code className="hint">{runId}</code>}
+        <strong title={view.workflow ?? undefined}>{view.workflow ?? 'run'}</strong>
+        {runId && (
+          <code className="hint" title={runId}>
+            {runId}
+          </code>
+        )}
         <span className={`phase phase-${view.phase}`} data-testid="run-phase">
           {view.phase.replace(/_/g, ' ')}
         </span>
@@ -80,7 +87,8 @@ export function RunViewer({ view, runId, live, workflow, positions, layout, shot
       </p>
       <div className="run-body">
         {step ? <StepShot step={step} src={step.screenshot ? shotUrl(step.screenshot) : null} /> : <p className="step-stage empty">Waiting for the first step…</p>}
-        <div className="run-side">
+        <Splitter panel={side} />
+        <div className="run-side" ref={side.ref} style={side.style}>
           <div className="run-graph">
             {workflow ? (
               <GraphCanvas

@@ -1,0 +1,80 @@
+// Add state on a 1024×768 screen: the new state lands next to the selected one, on free
+// space, and in sight: when the spot is past the edge of the canvas the view moves to it.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { openApp } from './harness.mjs';
+
+let app;
+before(async () => {
+  app = await openApp('', { viewport: { width: 1024, height: 768 } });
+  await app.page.getByTestId('workflow-entry').filter({ hasText: 'demo-shop' }).click();
+  await app.page.waitForSelector('[data-testid="node-Cart"]');
+});
+after(async () => app?.close());
+
+/** Drags the canvas (from a spot with no node on it) so `state`'s box moves by `dy` px. */
+async function panBy(page, dy) {
+  const from = await page.getByTestId('graph').evaluate((graph) => {
+    const g = graph.getBoundingClientRect();
+    for (let y = g.top + 20; y < g.bottom - 20; y += 20)
+      for (let x = g.left + 60; x < g.right - 20; x += 20) if (document.elementFromPoint(x, y)?.classList.contains('react-flow__pane')) return { x, y };
+    return null;
+  });
+  assert.ok(from, 'there is bare canvas to drag');
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(from.x, from.y + dy, { steps: 10 });
+  await page.mouse.up();
+}
+
+/** Where the new state is, on screen, against the canvas and every other node. */
+const landing = (page, name) =>
+  page.evaluate((name) => {
+    const g = document.querySelector('[data-testid="graph"]').getBoundingClientRect();
+    const added = document.querySelector(`.react-flow__node[data-id="${name}"]`).getBoundingClientRect();
+    const inView = added.left >= g.left && added.top >= g.top && added.right <= g.right && added.bottom <= g.bottom;
+    const overlapping = [...document.querySelectorAll('.react-flow__node')]
+      .filter((n) => n.dataset.id !== name)
+      .filter((n) => {
+        const r = n.getBoundingClientRect();
+        return !(r.right <= added.left || added.right <= r.left || r.bottom <= added.top || added.bottom <= r.top);
+      })
+      .map((n) => n.dataset.id);
+    return { inView, overlapping, added: [added.left, added.top, added.right, added.bottom].map(Math.round), canvas: [g.left, g.top, g.right, g.bottom].map(Math.round) };
+  }, name);
+
+/** Waits for the view to settle with the new state in it; the view moves in a short animation. */
+const inView = (page, name) =>
+  page.waitForFunction(
+    (name) => {
+      const g = document.querySelector('[data-testid="graph"]').getBoundingClientRect();
+      const a = document.querySelector(`.react-flow__node[data-id="${name}"]`)?.getBoundingClientRect();
+      return a && a.left >= g.left && a.top >= g.top && a.right <= g.right && a.bottom <= g.bottom;
+    },
+    name,
+    { timeout: 5000 },
+  );
+
+for (const [where, edge] of [
+  ['at the bottom edge of the canvas', (g, cart) => g.y + g.height - 10 - (cart.y + cart.height)],
+  ['scrolled out of sight above the canvas', (g, cart) => g.y - 40 - (cart.y + cart.height)],
+]) {
+  test(`with the selected state ${where}, the new state lands in view on free space`, async () => {
+    const { page } = app;
+    await page.getByLabel('search states').fill('');
+    await page.getByLabel('search states').fill('Cart'); // the first hit of a fresh search
+    await page.getByLabel('search states').press('Enter');
+    await page.locator('.state-node.selected[data-state="Cart"]').waitFor();
+    const graph = await page.getByTestId('graph').boundingBox();
+    await panBy(page, edge(graph, await page.getByTestId('node-Cart').boundingBox()));
+    await page.getByRole('button', { name: 'Add state', exact: true }).click();
+    await page.locator('.state-node.selected[data-state="New state"]').waitFor();
+    await inView(page, 'New state').catch(() => {}); // the assertion below says what is wrong
+    const landed = await landing(page, 'New state');
+    assert.ok(landed.inView, `the new state at ${landed.added} is in the canvas at ${landed.canvas}`);
+    assert.deepEqual(landed.overlapping, [], 'the new state covers no other');
+    await page.keyboard.press('Control+z');
+    await page.locator('.state-node[data-state="New state"]').waitFor({ state: 'detached' });
+    assert.deepEqual(app.errors, []);
+  });
+}

@@ -66,7 +66,7 @@ export function EditorView({ editor, backend, report, onRun, onBatch, onGoto, no
     const name = m.uniqueStateName(wf);
     edit((w) => m.addState(w, { name, checks: [{ type: 'url', value: '' }] } as never));
     const size = { width: NODE_WIDTH, height: nodeHeight(1, 0) };
-    const at = placer.current?.(selected, size) ?? { x: 0, y: -160 };
+    const at = placer.current?.(name, selected, size) ?? { x: 0, y: -160 };
     editor.setPositions(new Map(positions).set(name, at));
     setSelected(name);
   };

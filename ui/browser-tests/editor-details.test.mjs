@@ -3,7 +3,7 @@
 // new states land in free space, config settings are named in words.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openApp } from './harness.mjs';
+import { openApp, selectState } from './harness.mjs';
 
 let app;
 before(async () => (app = await openApp()));
@@ -12,7 +12,7 @@ after(async () => app?.close());
 test('renaming a state to a taken name is refused and the panel stays on the state being edited', async () => {
   const { page } = app;
   await page.getByTestId('workflow-entry').filter({ hasText: 'demo-shop' }).click();
-  await page.locator('[data-testid="node-Cart"]').click();
+  await selectState(page, 'Cart');
   await page.getByRole('region', { name: 'state Cart' }).waitFor();
   const name = page.getByLabel('state name');
   await name.fill('Home page');
@@ -44,6 +44,7 @@ test('a secret parameter is marked with a drawn lock that has a size on screen',
   const { page } = app;
   await page.getByRole('button', { name: 'Run…' }).click();
   const dialog = page.getByRole('dialog', { name: 'start run' });
+  await dialog.waitFor(); // its code comes on first use
   const lock = dialog.getByTestId('lock-icon');
   assert.equal(await lock.count(), 1, 'one secret parameter (password)');
   const box = await lock.boundingBox();
@@ -54,7 +55,7 @@ test('a secret parameter is marked with a drawn lock that has a size on screen',
 
 test('Add state puts each new state in free space next to the selected one', async () => {
   const { page } = app;
-  await page.locator('[data-testid="node-Cart"]').click();
+  await selectState(page, 'Cart');
   const zoom = await page.locator('.react-flow__viewport').evaluate((v) => new DOMMatrix(getComputedStyle(v).transform).a);
   const centre = (b) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
   let near = 'Cart';
@@ -123,7 +124,7 @@ test('config settings are named in words with a line of help, and no label runs 
 
 test('Ctrl+Z undoes the last edit while a checkbox or a select has the focus; a text field keeps its own', async () => {
   const { page } = app;
-  await page.locator('[data-testid="node-Cart"]').click();
+  await selectState(page, 'Cart');
   const form = page.getByRole('region', { name: 'state Cart' });
   const continuous = form.getByLabel('continuous');
   await continuous.check();

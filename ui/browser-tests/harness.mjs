@@ -54,7 +54,7 @@ export async function openApp(query = '', page = {}) {
   };
 }
 
-/** Selects the state `name` through the graph's search, which also brings it into view:
+/** Selects the state `name` through the graph's search, which also centres it in the view:
  * a click on its node could miss it, off the canvas's visible part on a small screen. */
 export async function selectState(page, name) {
   const search = page.getByLabel('search states');
@@ -63,7 +63,14 @@ export async function selectState(page, name) {
     await search.press('Enter');
     const selected = page.locator('.state-node.selected');
     await selected.waitFor();
-    if ((await selected.getAttribute('data-state')) === name) return;
+    if ((await selected.getAttribute('data-state')) === name) {
+      // The view glides to centre it: done when it is in the middle of the canvas.
+      await page.waitForFunction(() => {
+        const [g, n] = ['[data-testid="graph"]', '.state-node.selected'].map((s) => document.querySelector(s).getBoundingClientRect());
+        return Math.abs(g.x + g.width / 2 - (n.x + n.width / 2)) < 2 && Math.abs(g.y + g.height / 2 - (n.y + n.height / 2)) < 2;
+      });
+      return;
+    }
   }
   throw new Error(`the search did not lead to ${name}`);
 }

@@ -2,7 +2,7 @@
 // action, see the validator's message where it applies, fix it, save, undo.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openApp } from './harness.mjs';
+import { openApp, selectState } from './harness.mjs';
 
 let app;
 before(async () => (app = await openApp()));
@@ -51,7 +51,7 @@ test('create a workflow, add states, checks and actions, fix a validation error,
 
 test('undo and redo with the keyboard; reorder priority', async () => {
   const { page } = app;
-  await page.getByTestId('node-Cart').click();
+  await selectState(page, 'Cart');
   await page.getByRole('button', { name: 'raise priority' }).click();
   assert.match(await page.getByTestId('node-Cart').innerText(), /#2/);
   await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });

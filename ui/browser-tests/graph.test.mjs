@@ -3,7 +3,7 @@
 // planned route and starting a run with that goal.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openApp } from './harness.mjs';
+import { openApp, selectState } from './harness.mjs';
 
 let app;
 before(async () => (app = await openApp()));
@@ -48,7 +48,7 @@ test('edges carry the stored runs’ counts and times; Go here lights the route 
   // The fake holds one recorded run of the demo: its transitions are labelled.
   await page.waitForFunction(() => [...document.querySelectorAll('.react-flow__edge-textwrapper, .react-flow__edge-text')].some((t) => /^1× · /.test(t.textContent)));
 
-  await page.getByTestId('node-Cart').click();
+  await selectState(page, 'Cart');
   await page.getByRole('button', { name: 'Go here' }).click();
   const banner = page.getByTestId('route-banner');
   await banner.waitFor();
@@ -60,7 +60,7 @@ test('edges carry the stored runs’ counts and times; Go here lights the route 
   assert.equal(await page.locator('.react-flow__edge.edge-route').count(), lit.length - 1, 'each step of the route is a lit edge');
 
   // Interrupts cannot be a goal.
-  await page.getByTestId('node-Consent popup').click();
+  await selectState(page, 'Consent popup');
   await page.waitForFunction(() => [...document.querySelectorAll('button')].find((b) => b.textContent === 'Go here')?.disabled);
 
   await banner.getByRole('button', { name: 'Go…' }).click();

@@ -40,6 +40,8 @@ export async function openApp(query = '', page = {}) {
   const tab = await browser.newPage({ viewport: { width: 1440, height: 900 }, ...page });
   const errors = [];
   tab.on('pageerror', (e) => errors.push(e));
+  // A view or dialog whose code did not arrive (a chunk the server lacks) is an error too.
+  tab.on('response', (r) => r.status() >= 400 && new URL(r.url()).pathname.includes('/assets/') && errors.push(new Error(`${r.status()} ${r.url()}`)));
   await tab.goto(`${site.url}${query}`);
   await tab.waitForSelector('.app');
   return {
@@ -50,4 +52,25 @@ export async function openApp(query = '', page = {}) {
       await site.close();
     },
   };
+}
+
+/** Selects the state `name` through the graph's search, which also centres it in the view:
+ * a click on its node could miss it, off the canvas's visible part on a small screen. */
+export async function selectState(page, name) {
+  const search = page.getByLabel('search states');
+  await search.fill(name);
+  for (let hit = 0; hit < 10; hit++) {
+    await search.press('Enter');
+    const selected = page.locator('.state-node.selected');
+    await selected.waitFor();
+    if ((await selected.getAttribute('data-state')) === name) {
+      // The view glides to centre it: done when it is in the middle of the canvas.
+      await page.waitForFunction(() => {
+        const [g, n] = ['[data-testid="graph"]', '.state-node.selected'].map((s) => document.querySelector(s).getBoundingClientRect());
+        return Math.abs(g.x + g.width / 2 - (n.x + n.width / 2)) < 2 && Math.abs(g.y + g.height / 2 - (n.y + n.height / 2)) < 2;
+      });
+      return;
+    }
+  }
+  throw new Error(`the search did not lead to ${name}`);
 }

@@ -2,7 +2,7 @@
 // room to work in and the side panels fit their contents.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openApp } from './harness.mjs';
+import { openApp, selectState } from './harness.mjs';
 
 let app;
 before(async () => (app = await openApp('', { viewport: { width: 1024, height: 768 } })));
@@ -30,7 +30,7 @@ test('at 1024×768 the editor toolbar is one row and the graph at least 400 px w
   await page.getByTestId('workflow-entry').filter({ hasText: 'demo-shop' }).click();
   await page.waitForSelector('[data-testid="node-Cart"]');
   for (const moment of ['workflow settings', 'a state selected', 'unsaved changes']) {
-    if (moment === 'a state selected') await page.locator('[data-testid="node-Cart"]').click();
+    if (moment === 'a state selected') await selectState(page, 'Cart');
     if (moment === 'unsaved changes') await page.getByRole('button', { name: 'Add state' }).click();
     const bar = await toolbarRows(page);
     assert.ok(Math.abs(bar.inner - bar.button) <= 2, `${moment}: the toolbar is ${bar.inner} px inside for ${bar.button} px buttons`);

@@ -2,7 +2,7 @@
 // width survives a reload, and a double-click brings the default back.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openApp } from './harness.mjs';
+import { openApp, selectState } from './harness.mjs';
 
 let app;
 before(async () => {
@@ -66,7 +66,7 @@ test('dragging the workflows list’s splitter widens it, and the width survives
 
 test('the state panel resizes from the keyboard and its form fits at the narrowest', async () => {
   const { page } = app;
-  await page.locator('[data-testid="node-Cart"]').click();
+  await selectState(page, 'Cart');
   const splitter = page.getByRole('separator', { name: 'resize state panel' });
   await splitter.focus();
   await page.keyboard.press('ArrowLeft');

@@ -4,7 +4,7 @@
 // 1024×768 and in dark mode.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { openApp } from './harness.mjs';
+import { openApp, selectState } from './harness.mjs';
 
 const apps = [];
 after(async () => Promise.all(apps.map((a) => a.close())));
@@ -134,7 +134,7 @@ test('a use_skill shows its arguments; one edited is saved, and a misspelt argum
 test('outputs copy a skill’s variables into the workflow’s, which later checks may name', async () => {
   const { page, errors } = await open();
   await page.getByTestId('workflow-entry').filter({ hasText: 'demo-account' }).click();
-  await page.getByTestId('node-Login page').click();
+  await selectState(page, 'Login page');
   const action = page.getByRole('region', { name: 'state Login page' }).getByTestId('action-0');
   const outputs = action.getByRole('group', { name: 'outputs' });
   await outputs.getByLabel('add output').selectOption({ label: 'another name…' });
@@ -144,7 +144,7 @@ test('outputs copy a skill’s variables into the workflow’s, which later chec
   await outputs.locator('[data-name="greeting"] .problem', { hasText: 'skill `demo-sign-in` sets no variable `welcome_text`' }).waitFor();
   assert.match(await page.getByTestId('node-Login page').innerText(), /use_skill demo-sign-in\(site, username, password\) → greeting/);
   // The variable set here is known to a check of a later state.
-  await page.getByTestId('node-Account read').click();
+  await selectState(page, 'Account read');
   const checks = page.getByRole('region', { name: 'state Account read' });
   await checks.getByTestId('check-0').getByLabel('name', { exact: true }).fill('greeting');
   await page.waitForFunction(() => ![...document.querySelectorAll('.problem')].some((p) => p.textContent.includes('no variable or parameter')));
@@ -182,7 +182,7 @@ test('a stored run shows the skill’s states as its own steps, and the use_skil
 test('in dark mode at 1024×768 the skill tags and rows are light on dark', async () => {
   const { page, errors } = await open('', { viewport: { width: 1024, height: 768 }, colorScheme: 'dark' });
   await page.getByTestId('workflow-entry').filter({ hasText: 'demo-account' }).click();
-  await page.getByTestId('node-Login page').click();
+  await selectState(page, 'Login page');
   await page.locator('.kv-tag').waitFor();
   const luminance = (selector, prop) =>
     page.locator(selector).first().evaluate((el, prop) => {

@@ -1,29 +1,20 @@
 //! The workbench: workflows on the left; the editor, the run viewer or the review queue.
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { Backend } from '../backend/types';
 import type { AgentRunRequest, RunRequest, WorkflowEntry } from '../bindings';
-import { BatchDialog } from '../batch/BatchDialog';
-import { BatchView } from '../batch/BatchView';
 import type { BatchRequest } from '../bindings';
 import { useBatch } from '../batch/useBatch';
 import { EditorView } from '../editor/EditorView';
 import { isDirty } from '../editor/history';
 import { SkillLibraryContext, useSkillLibrary } from '../editor/SkillLibrary';
 import { useWorkflowEditor } from '../editor/useWorkflowEditor';
-import { ReviewPanel } from '../review/ReviewPanel';
 import type { ReviewView } from '../bindings';
 import { eventsFromDetail, type RunEvent } from '../run/events';
 import { PastRuns } from '../run/PastRuns';
-import { RunViewer } from '../run/RunViewer';
-import { SaveHealedDialog } from '../run/SaveHealedDialog';
-import { StartRunDialog } from '../run/StartRunDialog';
 import { useRunStream } from '../run/useRunStream';
 import { Modal, type Choice } from './Modal';
-import { ModelSettingsDialog } from './ModelSettingsDialog';
-import { GoalRunDialog } from './GoalRunDialog';
-import { RecordDialog } from './RecordDialog';
-import { TrashDialog } from './TrashDialog';
+import { BatchDialog, BatchView, GoalRunDialog, ModelSettingsDialog, RecordDialog, ReviewPanel, RunViewer, SaveHealedDialog, StartRunDialog, TrashDialog } from './lazyViews';
 import { PANELS } from './panelWidth';
 import { Splitter, usePanelWidth } from './Splitter';
 import { useGraphReport } from './useGraphReport';
@@ -273,41 +264,47 @@ export function App({ backend }: { backend: Backend }) {
         </aside>
         {view !== 'review' && <Splitter panel={workflowsPanel} />}
         <main className="content">
-          {view === 'editor' && (
-            <SkillLibraryContext.Provider value={skills}>
-              <EditorView
-                editor={editor}
-                backend={backend}
-                report={report}
-                notify={notify}
-                onRun={() => editor.doc && guardUnsaved(() => setStarting({ goal: null }))}
-                onBatch={() => editor.doc && guardUnsaved(() => setBatchOpen(true))}
-                onGoto={(goal) => editor.doc && guardUnsaved(() => setStarting({ goal }))}
+          <Suspense fallback={<p className="empty">Loading…</p>}>
+            {view === 'editor' && (
+              <SkillLibraryContext.Provider value={skills}>
+                <EditorView
+                  editor={editor}
+                  backend={backend}
+                  report={report}
+                  notify={notify}
+                  onRun={() => editor.doc && guardUnsaved(() => setStarting({ goal: null }))}
+                  onBatch={() => editor.doc && guardUnsaved(() => setBatchOpen(true))}
+                  onGoto={(goal) => editor.doc && guardUnsaved(() => setStarting({ goal }))}
+                />
+              </SkillLibraryContext.Provider>
+            )}
+            {view === 'run' && (
+              <RunViewer
+                view={stream.view}
+                runId={run.id}
+                live={run.live}
+                workflow={wf && (stream.view.workflow == null || stream.view.workflow === wf.name) ? wf : null}
+                positions={editor.positions}
+                layout={editor.laidOut}
+                shotUrl={(p) => backend.screenshotUrl(p)}
+                onCancel={() => run.id && void backend.cancelRun(run.id).catch(fail)}
+                onSynthesize={(state, step) => void synthesize(state, step)}
+                onSaveHealed={() => run.id && setSavingHealed(run.id)}
               />
-            </SkillLibraryContext.Provider>
-          )}
-          {view === 'run' && (
-            <RunViewer
-              view={stream.view}
-              runId={run.id}
-              live={run.live}
-              workflow={wf && (stream.view.workflow == null || stream.view.workflow === wf.name) ? wf : null}
-              positions={editor.positions}
-              layout={editor.laidOut}
-              shotUrl={(p) => backend.screenshotUrl(p)}
-              onCancel={() => run.id && void backend.cancelRun(run.id).catch(fail)}
-              onSynthesize={(state, step) => void synthesize(state, step)}
-              onSaveHealed={() => run.id && setSavingHealed(run.id)}
-            />
-          )}
-          {view === 'batch' && <BatchView batch={batches.batch} live={batches.live} onCancel={() => void batches.cancel().catch(fail)} onOpenRun={(id) => void openPastRun(id)} />}
-          {view === 'review' && <ReviewPanel backend={backend} reviews={reviews} notify={notify} />}
+            )}
+            {view === 'batch' && <BatchView batch={batches.batch} live={batches.live} onCancel={() => void batches.cancel().catch(fail)} onOpenRun={(id) => void openPastRun(id)} />}
+            {view === 'review' && <ReviewPanel backend={backend} reviews={reviews} notify={notify} />}
+          </Suspense>
         </main>
       </div>
-      {starting && editor.doc && wf && (
-        <StartRunDialog id={editor.doc.id} workflow={wf} goal={starting.goal} onStart={startRun} onClose={() => setStarting(null)} />
-      )}
-      {batchOpen && editor.doc && wf && <BatchDialog id={editor.doc.id} workflow={wf} onStart={startBatch} onClose={() => setBatchOpen(false)} />}
+      {/* A dialog shows once its code is in: a moment on first use, at once after. Two
+          boundaries keep the stacking order: a question shows over these, under the ones below. */}
+      <Suspense fallback={null}>
+        {starting && editor.doc && wf && (
+          <StartRunDialog id={editor.doc.id} workflow={wf} goal={starting.goal} onStart={startRun} onClose={() => setStarting(null)} />
+        )}
+        {batchOpen && editor.doc && wf && <BatchDialog id={editor.doc.id} workflow={wf} onStart={startBatch} onClose={() => setBatchOpen(false)} />}
+      </Suspense>
       {editor.conflict && (
         <Modal
           title="Changed on disk"
@@ -319,22 +316,24 @@ export function App({ backend }: { backend: Backend }) {
         />
       )}
       {question && <Modal {...question} />}
-      {/* The written file reaches an open editor as any outside change does (the workflows watcher). */}
-      {savingHealed && <SaveHealedDialog backend={backend} runId={savingHealed} notify={notify} onClose={() => setSavingHealed(null)} />}
-      {trashOpen && <TrashDialog backend={backend} notify={notify} onRestored={() => void refreshList()} onClose={() => setTrashOpen(false)} />}
-      {goalOpen && <GoalRunDialog onStart={startGoalRun} onClose={() => setGoalOpen(false)} />}
-      {modelOpen && <ModelSettingsDialog backend={backend} notify={notify} onClose={() => setModelOpen(false)} />}
-      {recordOpen && (
-        <RecordDialog
-          backend={backend}
-          notify={notify}
-          onClose={() => setRecordOpen(false)}
-          onRecorded={(r) => {
-            setRecordOpen(false);
-            guardUnsaved(() => (refreshList(), editor.load(r.id), setView('editor')));
-          }}
-        />
-      )}
+      <Suspense fallback={null}>
+        {/* The written file reaches an open editor as any outside change does (the workflows watcher). */}
+        {savingHealed && <SaveHealedDialog backend={backend} runId={savingHealed} notify={notify} onClose={() => setSavingHealed(null)} />}
+        {trashOpen && <TrashDialog backend={backend} notify={notify} onRestored={() => void refreshList()} onClose={() => setTrashOpen(false)} />}
+        {goalOpen && <GoalRunDialog onStart={startGoalRun} onClose={() => setGoalOpen(false)} />}
+        {modelOpen && <ModelSettingsDialog backend={backend} notify={notify} onClose={() => setModelOpen(false)} />}
+        {recordOpen && (
+          <RecordDialog
+            backend={backend}
+            notify={notify}
+            onClose={() => setRecordOpen(false)}
+            onRecorded={(r) => {
+              setRecordOpen(false);
+              guardUnsaved(() => (refreshList(), editor.load(r.id), setView('editor')));
+            }}
+          />
+        )}
+      </Suspense>
       <div className="toasts" aria-live="polite">
         {toasts.map((t) => (
           <div key={t.id} className={`toast ${t.level}`} data-testid="toast">

@@ -66,9 +66,17 @@ export function EditorView({ editor, backend, report, onRun, onBatch, onGoto, no
     const name = m.uniqueStateName(wf);
     edit((w) => m.addState(w, { name, checks: [{ type: 'url', value: '' }] } as never));
     const size = { width: NODE_WIDTH, height: nodeHeight(1, 0) };
-    const at = placer.current?.(selected, size) ?? { x: 0, y: -160 };
+    const at = placer.current?.(name, selected, size) ?? { x: 0, y: -160 };
     editor.setPositions(new Map(positions).set(name, at));
     setSelected(name);
+  };
+
+  /** A renamed state keeps its place on the canvas (positions go by name). The old name keeps
+   * it too, for an undo of the rename to find. */
+  const renamed = (from: string, to: string) => {
+    const at = positions.get(from);
+    if (at) editor.setPositions(new Map(positions).set(to, at));
+    setSelected(to);
   };
 
   const handlers = useMemo(
@@ -171,7 +179,7 @@ export function EditorView({ editor, backend, report, onRun, onBatch, onGoto, no
         <Splitter panel={statePanel} />
         <aside className="side-panel" ref={statePanel.ref} style={statePanel.style}>
           {state ? (
-            <StateForm key={state.name} workflow={wf} state={state} diagnostics={diagnostics} edit={edit} onRenamed={setSelected} />
+            <StateForm key={state.name} workflow={wf} state={state} diagnostics={diagnostics} edit={edit} onRenamed={(to) => renamed(state.name, to)} />
           ) : (
             <WorkflowForm workflow={wf} isSkill={isSkill} diagnostics={diagnostics} edit={edit} />
           )}

@@ -1,22 +1,34 @@
 //! Lends the editor the canvas's view of things when it adds a state: the nodes as
 //! measured on screen and the middle of the view, which only code inside React Flow sees;
 //! and moves the view when the spot found is outside it, so a new state never lands unseen.
+//! The canvas may shrink just after (the new state's problems listed below it): while the
+//! new state stays selected, the view keeps it in sight.
 
-import { useReactFlow, useStoreApi } from '@xyflow/react';
-import { type MutableRefObject, useEffect } from 'react';
+import { type ReactFlowState, useReactFlow, useStoreApi } from '@xyflow/react';
+import { type MutableRefObject, useEffect, useRef } from 'react';
 import { NODE_WIDTH } from './nodeSize';
-import { freeSpot, panToShow } from './placement';
+import { type Box, freeSpot, panToShow } from './placement';
 
-/** The top-left corner for a new node of `size`, near the state `near` or the view's middle;
- * the view follows it there. */
-export type PlaceNew = (near: string | null, size: { width: number; height: number }) => { x: number; y: number };
+/** The top-left corner for a new node `name` of `size`, near the state `near` or the view's
+ * middle; the view follows it there. */
+export type PlaceNew = (name: string, near: string | null, size: { width: number; height: number }) => { x: number; y: number };
 
 export function Placer({ into }: { into: MutableRefObject<PlaceNew | null> }) {
   const store = useStoreApi();
   const flow = useReactFlow();
+  /** The state placed last, while the view is to keep it in sight. */
+  const placed = useRef<string | null>(null);
+
   useEffect(() => {
-    into.current = (near, size) => {
-      const { nodeLookup, transform, width, height } = store.getState();
+    /** Moves the view the least that shows `box` (flow coordinates), if it is not in view. */
+    const reveal = (box: Box, { transform: [tx, ty, zoom], width, height }: ReactFlowState) => {
+      const pan = panToShow(box, { x: -tx / zoom, y: -ty / zoom, width: width / zoom, height: height / zoom });
+      // Linear: a pan that stays at the person's zoom all the way, not a zoom out and in.
+      if (pan.x || pan.y) void flow.setViewport({ x: tx - pan.x * zoom, y: ty - pan.y * zoom, zoom }, { duration: 200, interpolate: 'linear' });
+    };
+    into.current = (name, near, size) => {
+      const state = store.getState();
+      const { nodeLookup, transform, width, height } = state;
       const [tx, ty, zoom] = transform;
       const boxes = new Map(
         [...nodeLookup.values()].map((n) => [
@@ -26,13 +38,19 @@ export function Placer({ into }: { into: MutableRefObject<PlaceNew | null> }) {
       );
       const middle = { x: (width / 2 - tx) / zoom, y: (height / 2 - ty) / zoom };
       const spot = freeSpot([...boxes.values()], (near && boxes.get(near)) || middle, size);
-      const view = { x: -tx / zoom, y: -ty / zoom, width: width / zoom, height: height / zoom };
-      const pan = panToShow({ ...spot, ...size }, view);
-      if (pan.x || pan.y) void flow.setViewport({ x: tx - pan.x * zoom, y: ty - pan.y * zoom, zoom }, { duration: 200 });
+      reveal({ ...spot, ...size }, state);
+      placed.current = name;
       return spot;
     };
+    const unsubscribe = store.subscribe((state, before) => {
+      if (!placed.current || (state.width === before.width && state.height === before.height)) return;
+      const node = state.nodeLookup.get(placed.current);
+      if (!node?.selected) return void (placed.current = null);
+      reveal({ ...node.internals.positionAbsolute, width: node.measured.width ?? NODE_WIDTH, height: node.measured.height ?? 80 }, state);
+    });
     return () => {
       into.current = null;
+      unsubscribe();
     };
   }, [store, flow, into]);
   return null;

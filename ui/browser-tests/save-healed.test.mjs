@@ -80,3 +80,18 @@ test('a healed run previews the diff, saves it into the workflow and the editor 
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   assert.deepEqual(app.errors, []);
 });
+
+test('a past run shows what it healed, and still offers to save it', async () => {
+  const { page } = app;
+  const healedRun = await page.evaluate(() => [...window.statewrightFake.runs.values()].find((d) => d.healed?.length)?.run.id);
+  assert.ok(healedRun, 'the healed run was kept with its heal');
+  // Opened from the list, as a person comes back to it: rebuilt from the stored run alone.
+  await page.getByRole('tab', { name: 'Editor' }).click();
+  const entry = page.locator(`[data-testid="past-run"][data-run="${healedRun}"]`);
+  assert.equal(await entry.getByTestId('help-heals').innerText(), '1 heal', 'the list says so too');
+  await entry.click();
+  await page.getByTestId('help-heals').first().waitFor();
+  assert.equal(await page.getByTestId('help-heals').first().innerText(), '1 heal');
+  await button(page).waitFor();
+  assert.deepEqual(app.errors, []);
+});

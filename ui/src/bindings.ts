@@ -655,6 +655,25 @@ export type GraphReport = {
   runs: number;
 };
 
+/** A locator healed during a run: a proposed change to the workflow. */
+export type Healed = {
+  /** The step it happened in; none for runs recorded before steps were kept. */
+  step?: number | null;
+  state: string;
+  index: number;
+  from: Target;
+  to: Target;
+};
+
+/** An element check healed during a run: a proposed change to the workflow. */
+export type HealedCheck = {
+  step?: number | null;
+  state: string;
+  index: number;
+  from: Check;
+  to: Check;
+};
+
 /** Locators a run healed, saved into its workflow file (or, with `write` off, only diffed). */
 export type HealedSaved = {
   path: string;
@@ -923,6 +942,9 @@ export type RunDetail = {
   actions: ActionRecord[];
   /** The LLM stage's calls, in order. */
   model_calls: ModelCallRecord[];
+  /** Locators and element checks healed, in order: proposed changes to the workflow. */
+  healed: Healed[];
+  healed_checks: HealedCheck[];
 };
 
 /** Which past runs to list. */
@@ -981,6 +1003,8 @@ export type RunSummary = {
   llm_cost: number;
   /** The run's variables as last extracted (secret ones masked): `{}` when none. */
   outputs: unknown;
+  /** Locators and element checks the run healed. */
+  heals: number;
 };
 
 export type SaveResult = {

@@ -204,6 +204,13 @@ fn render(d: &RunDetail) -> String {
     if r.llm_calls > 0 {
         let _ = writeln!(out, "model {} call(s) · {} tokens · ${:.4}", r.llm_calls, r.llm_tokens, r.llm_cost);
     }
+    if r.heals > 0 {
+        let _ = writeln!(
+            out,
+            "healed {} locator(s) or check(s): `review save-healed {}` writes them into the workflow",
+            r.heals, r.id
+        );
+    }
     for (name, value) in r.outputs.as_object().into_iter().flatten() {
         let _ = writeln!(out, "output {name} = {value}");
     }
@@ -224,6 +231,15 @@ fn render(d: &RunDetail) -> String {
         for check in step.checks.as_array().into_iter().flatten() {
             let mark = if check["passed"] == json!(true) { "✓" } else { "✗" };
             let _ = writeln!(out, "     {mark} {}", check["check"].as_str().unwrap_or_default());
+        }
+        // As the progress lines said them.
+        for h in d.healed.iter().filter(|h| h.step == Some(step.step)) {
+            let show = |t| serde_json::to_string(t).unwrap_or_default();
+            let _ = writeln!(out, "     healed action {}: {} → {}", h.index + 1, show(&h.from), show(&h.to));
+        }
+        for h in d.healed_checks.iter().filter(|h| h.step == Some(step.step)) {
+            let show = statewright_engine::matcher::describe;
+            let _ = writeln!(out, "     healed check {}: {} → {}", h.index + 1, show(&h.from), show(&h.to));
         }
         for c in d.model_calls.iter().filter(|c| c.step == step.step) {
             let verdict = match (&c.call.error, c.call.accepted) {

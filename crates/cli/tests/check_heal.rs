@@ -69,9 +69,23 @@ fn a_renamed_element_check_heals_with_the_locators_recorded_when_it_last_matched
     let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(summary["end_state"], "Home page", "{summary:#}");
 
+    // The stored run keeps the heal at the step it happened in, for `runs show` and the app.
+    let run_id = summary["run_id"].as_str().unwrap();
+    let shown: Value = serde_json::from_slice(&statewright(&["runs", "show", run_id, "--json"], &runs).stdout).unwrap();
+    assert_eq!(shown["run"]["heals"], 1, "{shown:#}");
+    let heal = &shown["healed_checks"][0];
+    // A check heals while the page after a step is recognised: it is that step's, as live.
+    let home = shown["steps"].as_array().unwrap().iter().find(|s| s["state"] == "Home page").unwrap();
+    assert_eq!(heal["step"].as_u64().unwrap() + 1, home["step"].as_u64().unwrap(), "{shown:#}");
+    let listing = text(&statewright(&["runs", "show", run_id], &runs).stdout);
+    assert!(
+        listing.contains(r#"healed check 2: element "a#hero-sign-in" → element "a[href=\"login.html\"]""#),
+        "{listing}"
+    );
+
     // Saving writes the healed check, and changes nothing else.
     let before = std::fs::read_to_string(&path).unwrap();
-    let saved = statewright(&["review", "save-healed", summary["run_id"].as_str().unwrap()], &runs);
+    let saved = statewright(&["review", "save-healed", run_id], &runs);
     assert_eq!(saved.status.code(), Some(0), "{}", text(&saved.stderr));
     assert!(text(&saved.stderr).contains("`Home page` check 2"), "{}", text(&saved.stderr));
     let after = std::fs::read_to_string(&path).unwrap();

@@ -55,6 +55,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0007_action_alternatives.sql"),
     include_str!("migrations/0008_outputs.sql"),
     include_str!("migrations/0009_check_locators.sql"),
+    include_str!("migrations/0010_heal_steps.sql"),
 ];
 
 /// The schema version this build writes.

@@ -39,6 +39,8 @@ pub struct RunSummary {
     pub llm_cost: f64,
     /// The run's variables as last extracted (secret ones masked): `{}` when none.
     pub outputs: Value,
+    /// Locators and element checks the run healed.
+    pub heals: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -98,6 +100,9 @@ pub struct RunDetail {
     pub actions: Vec<ActionRecord>,
     /// The LLM stage's calls, in order.
     pub model_calls: Vec<ModelCallRecord>,
+    /// Locators and element checks healed, in order: proposed changes to the workflow.
+    pub healed: Vec<crate::Healed>,
+    pub healed_checks: Vec<crate::HealedCheck>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -128,7 +133,8 @@ const RUN_COLUMNS: &str =
      CASE WHEN status = 'running' THEN (SELECT count(*) FROM steps WHERE run_id = runs.id) ELSE step_count END,
      CASE WHEN status = 'running' THEN (SELECT count(*) FROM actions WHERE run_id = runs.id AND kind != 'preempted')
           ELSE action_count END,
-     llm_calls, llm_tokens, llm_cost, outputs";
+     llm_calls, llm_tokens, llm_cost, outputs,
+     (SELECT count(*) FROM healed WHERE run_id = runs.id) + (SELECT count(*) FROM healed_checks WHERE run_id = runs.id)";
 
 fn json_col(row: &Row, i: usize) -> rusqlite::Result<Option<Value>> {
     let text: Option<String> = row.get(i)?;
@@ -156,6 +162,7 @@ fn run_from_row(row: &Row) -> rusqlite::Result<RunSummary> {
         llm_tokens: row.get(16)?,
         llm_cost: row.get(17)?,
         outputs: json_col(row, 18)?.unwrap_or_else(|| Value::Object(Default::default())),
+        heals: row.get(19)?,
     })
 }
 
@@ -318,7 +325,8 @@ impl Store {
             .map_err(|e| self.err(e))?
             .collect::<rusqlite::Result<Vec<_>>>()
             .map_err(|e| self.err(e))?;
-        Ok(RunDetail { run, steps, actions, model_calls })
+        let (healed, healed_checks) = (self.healed(id)?, self.healed_checks(id)?);
+        Ok(RunDetail { run, steps, actions, model_calls, healed, healed_checks })
     }
 
     /// Deletes finished runs (never running ones) and then every screenshot or artifact

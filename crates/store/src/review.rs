@@ -3,6 +3,7 @@
 
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 use statewright_engine::{EscalationRequest, LocatedCheck, LocatorMemory, Resolution};
 use statewright_workflow::{Check, Target};
@@ -35,8 +36,10 @@ pub struct ReviewItem {
 }
 
 /// A locator healed during a run: a proposed change to the workflow.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Healed {
+    /// The step it happened in; none for runs recorded before steps were kept.
+    pub step: Option<u32>,
     pub state: String,
     pub index: usize,
     pub from: Target,
@@ -44,16 +47,20 @@ pub struct Healed {
 }
 
 /// An element check healed during a run: a proposed change to the workflow.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct HealedCheck {
+    pub step: Option<u32>,
     pub state: String,
     pub index: usize,
     pub from: Check,
     pub to: Check,
 }
 
-/// State, index, and two JSON columns (targets or checks) of a healing table.
+/// State, index, and two JSON columns (targets or checks) of a locators table.
 type HealRow = (String, usize, String, String);
+
+/// Step, state, index, what was and what healed it.
+type HealedRow<T> = (Option<u32>, String, usize, T, T);
 
 const ITEM_COLUMNS: &str = "r.id, r.run_id, runs.workflow, runs.workflow_path, r.step, r.state, r.status,
      r.created_ms, r.resolved_ms, r.reason, r.screenshot, r.resolution, r.saved_to, r.request, r.proposed_by";
@@ -286,25 +293,45 @@ impl Store {
 
     /// The element checks healed during a run, in the order they were healed.
     pub fn healed_checks(&self, run_id: &str) -> Result<Vec<HealedCheck>> {
-        let sql = "SELECT state, idx, from_check, to_check FROM healed_checks WHERE run_id = ?1 ORDER BY at_ms";
-        let rows = self.heal_rows(sql, run_id)?.into_iter();
-        let heal = |(state, index, from, to): HealRow| -> Result<HealedCheck> {
-            Ok(HealedCheck { state, index, from: serde_json::from_str(&from)?, to: serde_json::from_str(&to)? })
-        };
-        rows.map(heal).collect()
+        let rows = self.healed_rows(HealedTable::Checks, run_id)?.into_iter();
+        Ok(rows.map(|(step, state, index, from, to)| HealedCheck { step, state, index, from, to }).collect())
     }
 
     /// The locators healed during a run, in the order they were healed.
     pub fn healed(&self, run_id: &str) -> Result<Vec<Healed>> {
-        let sql = "SELECT state, idx, from_target, to_target FROM healed WHERE run_id = ?1 ORDER BY at_ms";
-        let rows = self.heal_rows(sql, run_id)?.into_iter();
-        let heal = |(state, index, from, to): HealRow| -> Result<Healed> {
-            Ok(Healed { state, index, from: serde_json::from_str(&from)?, to: serde_json::from_str(&to)? })
-        };
-        rows.map(heal).collect()
+        let rows = self.healed_rows(HealedTable::Locators, run_id)?.into_iter();
+        Ok(rows.map(|(step, state, index, from, to)| Healed { step, state, index, from, to }).collect())
     }
 
-    /// The rows of a healing table: state, index and two JSON columns.
+    /// A run's rows of `healed` or `healed_checks`: step, state, index, what was and what healed it.
+    fn healed_rows<T: DeserializeOwned>(&self, table: HealedTable, run_id: &str) -> Result<Vec<HealedRow<T>>> {
+        let (from, to, name) = match table {
+            HealedTable::Locators => ("from_target", "to_target", "healed"),
+            HealedTable::Checks => ("from_check", "to_check", "healed_checks"),
+        };
+        let sql = format!("SELECT step, state, idx, {from}, {to} FROM {name} WHERE run_id = ?1 ORDER BY at_ms");
+        let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map(params![run_id], |r| {
+                let json = |i: usize| r.get::<_, String>(i);
+                Ok((
+                    r.get::<_, Option<u32>>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, i64>(2)? as usize,
+                    json(3)?,
+                    json(4)?,
+                ))
+            })
+            .map_err(|e| self.err(e))?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(|e| self.err(e))?;
+        let parse = |(step, state, index, from, to): (Option<u32>, String, usize, String, String)| {
+            Ok((step, state, index, serde_json::from_str(&from)?, serde_json::from_str(&to)?))
+        };
+        rows.into_iter().map(parse).collect()
+    }
+
+    /// The rows of a locators table: state, index and two JSON columns.
     fn heal_rows(&self, sql: &str, key: &str) -> Result<Vec<HealRow>> {
         let mut stmt = self.conn.prepare_cached(sql).map_err(|e| self.err(e))?;
         let rows = stmt
@@ -396,19 +423,18 @@ pub(crate) fn record_healed<T: Serialize>(
     tx: &rusqlite::Connection,
     table: HealedTable,
     run_id: &str,
-    state: &str,
-    index: usize,
+    (step, state, index): (u32, &str, usize),
     from: &T,
     to: &T,
 ) -> rusqlite::Result<()> {
     let sql = match table {
         HealedTable::Locators => {
-            "INSERT OR REPLACE INTO healed (run_id, state, idx, from_target, to_target, at_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+            "INSERT OR REPLACE INTO healed (run_id, state, idx, from_target, to_target, at_ms, step)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
         }
         HealedTable::Checks => {
-            "INSERT OR REPLACE INTO healed_checks (run_id, state, idx, from_check, to_check, at_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+            "INSERT OR REPLACE INTO healed_checks (run_id, state, idx, from_check, to_check, at_ms, step)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
         }
     };
     tx.prepare_cached(sql)?.execute(params![
@@ -417,7 +443,8 @@ pub(crate) fn record_healed<T: Serialize>(
         index as i64,
         serde_json::to_string(from).unwrap_or_default(),
         serde_json::to_string(to).unwrap_or_default(),
-        now_ms()
+        now_ms(),
+        step
     ])?;
     Ok(())
 }

@@ -235,15 +235,15 @@ impl Store {
                 self.propose(tx, &run.id, model, request, resolution)?;
                 Ok(())
             }
-            Event::Healed { state, index, from, to, .. } => {
-                crate::review::record_healed(tx, HealedTable::Locators, &run.id, state, *index, from, to)
+            Event::Healed { step, state, index, from, to } => {
+                crate::review::record_healed(tx, HealedTable::Locators, &run.id, (*step, state, *index), from, to)
                     .map_err(|e| self.err(e))
             }
             Event::ChecksLocated { state, checks, .. } => {
                 crate::review::record_check_locators(tx, &run.id, state, checks).map_err(|e| self.err(e))
             }
-            Event::CheckHealed { state, index, from, to, .. } => {
-                crate::review::record_healed(tx, HealedTable::Checks, &run.id, state, *index, from, to)
+            Event::CheckHealed { step, state, index, from, to } => {
+                crate::review::record_healed(tx, HealedTable::Checks, &run.id, (*step, state, *index), from, to)
                     .map_err(|e| self.err(e))
             }
             Event::Escalated { step, state, stage, reason, outcome, resolved } => crate::review::record_escalation(

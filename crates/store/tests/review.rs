@@ -5,7 +5,7 @@ use serde_json::json;
 use statewright_engine::review::{PendingAction, Tried};
 use statewright_engine::{EscalationRequest, Event, Failure, Resolution};
 use statewright_store::{Error, NewRun, Store};
-use statewright_workflow::{Action, Target};
+use statewright_workflow::{Action, Check, Target};
 
 fn request() -> EscalationRequest {
     EscalationRequest {
@@ -91,6 +91,21 @@ fn a_review_is_opened_by_the_run_and_resolved_from_another_handle() {
     let healed = Event::Healed { step: 2, state: "Cart".into(), index: 1, from: css("#place-order"), to: css("#alt") };
     run_side.record(&mut run, &healed).unwrap();
     assert_eq!(run_side.healed("r1").unwrap()[0].to, css("#alt"));
+    // A past run shows its heals where they happened.
+    let detail = person.run_detail("r1", false).unwrap();
+    let step_and_target = |h: &statewright_store::Healed| (h.step, h.state.clone(), h.index, h.to.clone());
+    assert_eq!(
+        detail.healed.iter().map(step_and_target).collect::<Vec<_>>(),
+        [(Some(2), "Cart".into(), 1, css("#alt"))]
+    );
+    let check = |selector: &str| Check::Element { by: Default::default(), selector: selector.into(), negate: false };
+    let healed_check =
+        Event::CheckHealed { step: 3, state: "Home".into(), index: 0, from: check("#a"), to: check("#b") };
+    run_side.record(&mut run, &healed_check).unwrap();
+    let detail = person.run_detail("r1", false).unwrap();
+    assert_eq!(detail.healed_checks.len(), 1);
+    assert_eq!((detail.healed_checks[0].step, detail.healed_checks[0].to.clone()), (Some(3), check("#b")));
+    assert_eq!(detail.run.heals, 2, "the run's summary counts both");
 }
 
 #[test]

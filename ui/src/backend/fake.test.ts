@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { RunDetail, Workflow } from '../bindings';
+import type { RunDetail, Target, Workflow } from '../bindings';
 import { eventsFromDetail } from '../run/events';
 import { FakeBackend } from './fake';
 
@@ -49,15 +49,13 @@ describe('the fake library with skills', () => {
 
 describe('the fake’s save-healed, as `statewright review save-healed`', () => {
   const fixture = <T>(name: string) => JSON.parse(readFileSync(new URL(`../../fixtures-public/fixtures/demo-run/${name}`, import.meta.url), 'utf8')) as T;
-  const healed = (state: string, index: number, from: object, to: object) => ({ event: 'healed', step: 3, state, index, from, to });
+  const healed = (state: string, index: number, from: Target, to: Target) => ({ step: 3, state, index, from, to });
   /** The demo shop with two runs: `healed` (Sign in found by role and name) and `plain`. */
   const shop = () => {
     const fake = new FakeBackend({ workflows: fixture<Record<string, Workflow>>('workflows.json') });
     const detail = fixture<{ detail: RunDetail }>('recording.json').detail;
-    fake.addRunFromOutside({ ...detail, run: { ...detail.run, id: 'healed' } }, [
-      ...eventsFromDetail(detail),
-      healed('Login page', 2, { css: '#sign-in' }, { role: 'button', name: 'Sign in' }),
-    ]);
+    const heal = healed('Login page', 2, { css: '#sign-in' }, { role: 'button', name: 'Sign in' });
+    fake.addRunFromOutside({ ...detail, run: { ...detail.run, id: 'healed', heals: 1 }, healed: [heal] });
     fake.addRunFromOutside({ ...detail, run: { ...detail.run, id: 'plain' } }, eventsFromDetail(detail));
     return fake;
   };

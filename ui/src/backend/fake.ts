@@ -3,7 +3,7 @@
 //! lets tests play "another program" changing a file on disk.
 
 import { applyResolution } from '../review/apply';
-import type { GraphReport, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
+import type { GraphReport, Healed, HealedCheck, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
 import { eventsFromDetail, type RunEvent } from '../run/events';
 import { BackendError, type Backend, type RecordRequest, type Unsubscribe } from './types';
 import type { AgentRunRequest, Diagnostic, Target, OpenedWorkflow, RunDetail, RunFilter, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
@@ -296,7 +296,15 @@ export class FakeBackend implements Backend {
   private finish(runId: string, request: RunRequest, detail: RunDetail, events: RunEvent[]) {
     this.timers.delete(runId);
     this.runEvents.set(runId, events);
-    this.runs.set(runId, { ...detail, run: { ...detail.run, id: runId, workflow: request.workflow.replace(/\.json$/, '') } });
+    // What it healed is kept with the run, as the store keeps it.
+    const heals = <T extends Healed | HealedCheck>(kind: string) =>
+      events.filter((e) => e.event === kind).map((e) => {
+        const { step, state, index, from, to } = e as unknown as T;
+        return { step, state, index, from, to } as T;
+      });
+    const [healed, healed_checks] = [heals<Healed>('healed'), heals<HealedCheck>('check_healed')];
+    const run = { ...detail.run, id: runId, workflow: request.workflow.replace(/\.json$/, ''), heals: healed.length + healed_checks.length };
+    this.runs.set(runId, { ...detail, run, healed, healed_checks });
   }
 
   async cancelRun(runId: string): Promise<void> {
@@ -436,13 +444,8 @@ export class FakeBackend implements Backend {
   /** As `statewright review save-healed`: each action the run healed gets the locator that
    * found its element, where the file still has the one that failed (the last heal wins). */
   async saveHealedLocators(runId: string, write: boolean): Promise<HealedSaved> {
-    const { run } = await this.openRun(runId);
-    const heals = new Map<string, { state: string; index: number; from: Target; to: Target }>();
-    for (const e of this.runEvents.get(runId) ?? []) {
-      if (e.event !== 'healed') continue;
-      const h = e as unknown as { state: string; index: number; from: Target; to: Target };
-      heals.set(`${h.index}@${h.state}`, h);
-    }
+    const { run, healed } = await this.openRun(runId);
+    const heals = new Map((healed ?? []).map((h) => [`${h.index}@${h.state}`, h]));
     if (!heals.size) throw new BackendError('invalid_workflow', `run ${runId} healed no locator; nothing to save`);
     const path = `${run.workflow}.json`;
     const before = this.read(path);

@@ -58,8 +58,8 @@ export function PastRuns({ backend, workflow, refreshKey, current, reviews, onOp
       <ul className="run-list">
         {runs.map((r) => (
           <li key={r.id} className={r.id === current ? 'current' : ''}>
-            <button className="link" onClick={() => onOpen(r.id)} data-testid="past-run">
-              <span className={`phase phase-${r.status}`}>{r.status}</span> {r.workflow} · {r.steps} steps · {new Date(r.started_ms).toLocaleString()} <HelpBadges help={{ modelCalls: r.llm_calls, reviews: reviews.filter((x) => x.run_id === r.id).length }} />
+            <button className="link" onClick={() => onOpen(r.id)} data-testid="past-run" data-run={r.id}>
+              <span className={`phase phase-${r.status}`}>{r.status}</span> {r.workflow} · {r.steps} steps · {new Date(r.started_ms).toLocaleString()} <HelpBadges help={{ modelCalls: r.llm_calls, reviews: reviews.filter((x) => x.run_id === r.id).length, heals: r.heals }} />
             </button>
           </li>
         ))}

@@ -48,3 +48,30 @@ describe('what stored runs extracted', () => {
     expect(reduceAll(emptyRun, eventsFromDetail(old)).outputs).toEqual({});
   });
 });
+
+describe('what stored runs healed', () => {
+  const step = (n: number) => detail.steps[n].step;
+  const state = (n: number) => detail.steps[n].state;
+  const healed = {
+    ...detail,
+    healed: [{ step: step(2), state: state(2), index: 0, from: { css: '#old' }, to: { css: '#new' } }],
+    healed_checks: [{ step: null, state: state(1), index: 0, from: { type: 'element', selector: '#a' }, to: { type: 'element', selector: '#b' } }],
+  } as RunDetail;
+
+  it('counts each heal on the run and on its step, so Save healed is offered for a past run', () => {
+    const view = reduceAll(emptyRun, eventsFromDetail(healed));
+    expect(view.help.heals).toBe(2);
+    expect(view.steps[2].help.heals).toBe(1);
+    expect(view.steps[2].actions.find((a) => a.index === 0)?.healedTo).toEqual({ css: '#new' });
+  });
+
+  it('puts a heal from before steps were kept on the last step of its state', () => {
+    const view = reduceAll(emptyRun, eventsFromDetail(healed));
+    const last = detail.steps.filter((s) => s.state === state(1)).at(-1)!.step;
+    expect(view.steps.find((s) => s.step === last)?.help.heals).toBe(1);
+  });
+
+  it('has none for a record from before heals were kept', () => {
+    expect(reduceAll(emptyRun, eventsFromDetail(detail)).help.heals).toBe(0);
+  });
+});

@@ -17,11 +17,27 @@ function isOutputs(v: unknown): v is Record<string, unknown> {
   return !!v && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** A past run's heals as the events that told of them live, by step. A heal recorded before
+ * steps were kept goes to the last step of its state. Older records have none. */
+function healsByStep(detail: RunDetail): Map<number, RunEvent[]> {
+  const lastStep = new Map(detail.steps.map((s) => [s.state, s.step]));
+  const byStep = new Map<number, RunEvent[]>();
+  const add = (heal: { step?: number | null; state: string }, event: 'healed' | 'check_healed') => {
+    const step = heal.step ?? lastStep.get(heal.state);
+    if (step == null) return;
+    byStep.set(step, [...(byStep.get(step) ?? []), { ...heal, event, step } as RunEvent]);
+  };
+  for (const h of detail.healed ?? []) add(h, 'healed');
+  for (const h of detail.healed_checks ?? []) add(h, 'check_healed');
+  return byStep;
+}
+
 /** The event stream of a recorded run, rebuilt from the store so that past runs are
- * scrubbed by the same reducer as live ones. The store's run detail has no heals or retries;
- * the run's reviews, when given, are put back at their steps. */
+ * scrubbed by the same reducer as live ones. The store's run detail has no retries; the
+ * run's reviews, when given, are put back at their steps. */
 export function eventsFromDetail(detail: RunDetail, reviews: ReviewView[] = []): RunEvent[] {
   const { run } = detail;
+  const heals = healsByStep(detail);
   const events: RunEvent[] = [{ event: 'run_started', workflow: run.workflow, states: 0 }];
   const actionsByStep = new Map<number, RunDetail['actions']>();
   for (const a of detail.actions) {
@@ -68,6 +84,8 @@ export function eventsFromDetail(detail: RunDetail, reviews: ReviewView[] = []):
         ...(a.value !== undefined && a.value !== null ? { value: a.value } : {}),
       });
     }
+    // After the actions, so a healed action keeps the locator that found its element.
+    events.push(...(heals.get(s.step) ?? []));
     for (const c of (detail.model_calls ?? []).filter((c) => c.step === s.step)) events.push({ event: 'model_called', ...c });
     for (const r of reviews.filter((r) => r.run_id === run.id && r.step === s.step)) {
       events.push({ event: 'review_requested', review_id: r.id, step: s.step, state: r.state, reason: r.reason });

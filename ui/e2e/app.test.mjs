@@ -62,7 +62,7 @@ before(async () => {
 
 after(async () => {
   if (session) {
-    if (process.env.E2E_SCREENSHOT) writeFileSync(process.env.E2E_SCREENSHOT, await session.screenshot().catch(() => Buffer.alloc(0)));
+    await shot('app-window').catch(() => {});
     await session.close().catch(() => {});
   }
   if (driver) {
@@ -75,6 +75,13 @@ after(async () => {
   model.close();
   rmSync(home, { recursive: true, force: true });
 });
+
+/** With `E2E_SCREENSHOTS=DIR`, keeps the window as it is now as DIR/NAME.png (the README's
+ * pictures are taken this way: `E2E_SCREENSHOTS=$PWD/docs scripts/test-app`). */
+async function shot(name) {
+  const dir = process.env.E2E_SCREENSHOTS;
+  if (dir) writeFileSync(join(dir, `${name}.png`), await session.screenshot());
+}
 
 /** Waits for the run in the viewer to end; on a timeout, says where it stands. */
 async function runEnded() {
@@ -106,6 +113,8 @@ test('open the demo workflow, run it on the demo site, see it succeed with scree
   await session.run(() => [...document.querySelectorAll('[data-testid="workflow-entry"]')].find((b) => b.textContent.startsWith('demo-shop')).click());
   await session.waitFor('the graph', () => !!document.querySelector('[data-testid="node-Start"]'));
   assert.equal(await session.run(() => document.querySelector('[data-testid="problem-count"]').textContent), 'valid');
+  await session.run(() => document.querySelector('[data-testid="node-Login page"]').click());
+  await shot('editor');
 
   await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent === 'Run…').click());
   await session.waitFor('the run dialog', () => !!document.querySelector('[role="dialog"][aria-label="start run"]'));
@@ -130,6 +139,7 @@ test('open the demo workflow, run it on the demo site, see it succeed with scree
   const active = await session.run(() => document.querySelector('.state-node.active')?.dataset.state ?? null);
   assert.ok(steps > 3, `${steps} steps in the timeline`);
   assert.equal(active, 'Order confirmed', 'the terminal state is lit');
+  await shot('run-viewer');
 });
 
 test('Go here lights the route planned from the stored run, and the run stops at that state', async () => {
@@ -191,6 +201,7 @@ test('a run that cannot find its target waits for review; a corrective action fr
     return box?.title ?? null;
   });
   assert.ok(picked, 'the sign-in link is among the page elements');
+  await shot('review');
   await session.run(() => document.querySelector('input[value="actions"]').click());
   await session.waitFor('the corrective-action button', () => [...document.querySelectorAll('button')].some((b) => b.textContent.startsWith('+ action on')));
   await session.run(() => [...document.querySelectorAll('button')].find((b) => b.textContent.startsWith('+ action on')).click());

@@ -177,9 +177,11 @@ impl axum::serve::Listener for TlsListener {
 
 async fn answer(State(shared): State<Arc<Shared>>, body: String) -> Response {
     let request: Value = serde_json::from_str(&body).unwrap_or(Value::String(body));
-    shared.requests.lock().expect("requests lock").push(request.clone());
-    let reply = {
-        let mut rules = shared.rules.lock().expect("rules lock");
+    shared.requests.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(request.clone());
+    // A rule that panics answers 500 and leaves the server serving: it must not poison the
+    // lock, or every later call would find its connection closed and the test hang instead.
+    let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut rules = shared.rules.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let found = rules.iter_mut().find(|r| r.times != Some(0) && (r.matches)(&request));
         match found {
             Some(rule) => {
@@ -190,7 +192,8 @@ async fn answer(State(shared): State<Arc<Shared>>, body: String) -> Response {
             }
             None => Reply::Status { code: 500, retry_after: None, body: "no rule matched".into() },
         }
-    };
+    }))
+    .unwrap_or_else(|_| Reply::Status { code: 500, retry_after: None, body: "a scripted rule panicked".into() });
     respond(reply).await
 }
 

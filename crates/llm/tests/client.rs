@@ -143,3 +143,15 @@ async fn openai_ollama_and_llama_cpp_replies_are_all_read() {
         assert!(matches!(e, LlmError::BadReply { .. }), "{garbage}: {e}");
     }
 }
+
+#[tokio::test]
+async fn a_scripted_rule_that_panics_is_a_500_and_the_server_keeps_serving() {
+    let server = ScriptedModel::start(vec![
+        Rule::respond("what now?", |_| panic!("a test's model misread the page")).times(1),
+        Rule::always(Reply::content("fine")),
+    ])
+    .await;
+    // Before, the panic poisoned the rules and closed every later connection too.
+    let reply = client(&server.url(), Settings::default()).chat(&ask()).await.unwrap();
+    assert_eq!((reply.content.as_str(), reply.attempts), ("fine", 2));
+}

@@ -42,8 +42,17 @@ fn closed_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
+/// Each of these tests drives several pages at once: run together on two cores, their pages
+/// starved for over ten seconds and runs failed as "the page did not answer in time".
+static BROWSER_HEAVY: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    BROWSER_HEAVY.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 #[test]
 fn forty_rows_over_two_browsers_survive_a_kill_with_nothing_lost_or_run_twice() {
+    let _heavy = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let runs = dir.path().join("runs");
     let (a, b) = (Browser::start(&dir.path().join("a")), Browser::start(&dir.path().join("b")));
@@ -167,6 +176,7 @@ fn forty_rows_over_two_browsers_survive_a_kill_with_nothing_lost_or_run_twice() 
 
 #[test]
 fn a_dead_endpoint_is_reported_and_its_rows_go_to_the_live_one() {
+    let _heavy = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let runs = dir.path().join("runs");
     let live = Browser::start(&dir.path().join("live"));
@@ -219,6 +229,7 @@ fn a_dead_endpoint_is_reported_and_its_rows_go_to_the_live_one() {
 
 #[test]
 fn shared_browsers_are_launched_once_for_the_batch_and_closed_after_it() {
+    let _heavy = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let runs = dir.path().join("runs");
     let data = dir.path().join("orders.csv");
@@ -266,6 +277,7 @@ fn shared_browsers_are_launched_once_for_the_batch_and_closed_after_it() {
 
 #[test]
 fn with_every_endpoint_dead_the_rows_end_in_error_and_the_batch_fails() {
+    let _heavy = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let runs = dir.path().join("runs");
     let data = dir.path().join("orders.csv");

@@ -206,12 +206,22 @@ fn a_cdp_endpoint_that_never_answers_fails_in_bounded_time_and_a_malformed_one_i
 #[test]
 fn ctrl_c_while_attaching_exits_130() {
     let runs = tempfile::tempdir().unwrap();
-    let (_listener, url) = silent_endpoint();
+    let (listener, url) = silent_endpoint();
     let child = command(&["run", "workflows/demo-shop.json", "--demo-site", "--cdp-url", &url], runs.path())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    // Signalled once it is attaching (its connection has come), not after a guess at how
+    // long start-up takes: on a loaded machine 1.5 s was before the handler was in place.
+    listener.set_nonblocking(true).unwrap();
+    let began = Instant::now();
+    let _connection = loop {
+        match listener.accept() {
+            Ok((stream, _)) => break stream,
+            Err(_) if began.elapsed() < Duration::from_secs(60) => std::thread::sleep(Duration::from_millis(50)),
+            Err(e) => panic!("the run never connected: {e}"),
+        }
+    };
     // SAFETY: signalling our own child process.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let out = child.wait_with_output().unwrap();

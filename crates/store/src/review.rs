@@ -305,10 +305,7 @@ impl Store {
 
     /// A run's rows of `healed` or `healed_checks`: step, state, index, what was and what healed it.
     fn healed_rows<T: DeserializeOwned>(&self, table: HealedTable, run_id: &str) -> Result<Vec<HealedRow<T>>> {
-        let (from, to, name) = match table {
-            HealedTable::Locators => ("from_target", "to_target", "healed"),
-            HealedTable::Checks => ("from_check", "to_check", "healed_checks"),
-        };
+        let (name, from, to) = table.columns();
         let sql = format!("SELECT step, state, idx, {from}, {to} FROM {name} WHERE run_id = ?1 ORDER BY at_ms");
         let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.err(e))?;
         let rows = stmt
@@ -427,17 +424,12 @@ pub(crate) fn record_healed<T: Serialize>(
     from: &T,
     to: &T,
 ) -> rusqlite::Result<()> {
-    let sql = match table {
-        HealedTable::Locators => {
-            "INSERT OR REPLACE INTO healed (run_id, state, idx, from_target, to_target, at_ms, step)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
-        }
-        HealedTable::Checks => {
-            "INSERT OR REPLACE INTO healed_checks (run_id, state, idx, from_check, to_check, at_ms, step)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
-        }
-    };
-    tx.prepare_cached(sql)?.execute(params![
+    let (name, from_column, to_column) = table.columns();
+    let sql = format!(
+        "INSERT OR REPLACE INTO {name} (run_id, state, idx, {from_column}, {to_column}, at_ms, step)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+    );
+    tx.prepare_cached(&sql)?.execute(params![
         run_id,
         state,
         index as i64,
@@ -453,6 +445,16 @@ pub(crate) fn record_healed<T: Serialize>(
 pub(crate) enum HealedTable {
     Locators,
     Checks,
+}
+
+impl HealedTable {
+    /// The table, and its columns for what was and what healed it.
+    fn columns(&self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            HealedTable::Locators => ("healed", "from_target", "to_target"),
+            HealedTable::Checks => ("healed_checks", "from_check", "to_check"),
+        }
+    }
 }
 
 pub(crate) fn record_escalation(

@@ -109,6 +109,11 @@ impl Session {
         Ok(Self { browser, page: PageHandle::new(page), handler, launched, adopted, _profile: profile })
     }
 
+    /// Whether the page is a tab that was open already (it may show anything).
+    pub(crate) fn adopted(&self) -> bool {
+        self.adopted
+    }
+
     /// Closes the page, and the browser if this session launched it.
     pub async fn close(mut self) {
         let began = std::time::Instant::now();

@@ -51,6 +51,9 @@ const FLAGS: &[&str] = &[
     "--disable-quic",
     "--no-default-browser-check",
     "--disable-features=Translate,MediaRouter,OptimizationHints",
+    // No first tab: it would load the New Tab Page, a heavy WebUI, beside the run's own tab
+    // (which is opened over CDP), costing CPU through the launch and the first steps.
+    "--no-startup-window",
 ];
 
 /// A browser and the page of one run. Close it with [`Session::close`]; if it is dropped

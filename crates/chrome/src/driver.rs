@@ -20,7 +20,7 @@ use crate::page::{CallError, PageHandle};
 use crate::session::{LaunchOptions, Session};
 
 /// How long a plain call into the page may take.
-const CALL_BUDGET: Duration = Duration::from_secs(10);
+pub(crate) const CALL_BUDGET: Duration = Duration::from_secs(10);
 /// How long a document may take to replace the one that navigated away.
 const NAVIGATION_GRACE: Duration = Duration::from_secs(10);
 /// JPEG quality of step screenshots: small text stays readable at 75.

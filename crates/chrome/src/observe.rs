@@ -16,13 +16,11 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use statewright_engine::{Capture, Observation, ObserveFuture};
 
-use crate::driver::{ChromeDriver, not_actionable};
+use crate::driver::{CALL_BUDGET, ChromeDriver, not_actionable};
 use crate::page::{CallError, PageHandle};
 
 /// How much visible text an observation keeps.
 const OBSERVED_TEXT_CHARS: usize = 20_000;
-/// How long a plain call into the page may take.
-const CALL_BUDGET: Duration = Duration::from_secs(10);
 /// How long a screenshot may take.
 const SCREENSHOT_BUDGET: Duration = Duration::from_secs(2);
 

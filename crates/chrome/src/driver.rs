@@ -9,8 +9,7 @@ use chromiumoxide::page::Page;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use statewright_engine::{
-    Artifact, Capture, Driver, DriverError, DriverResult, LocateFuture, Observation, ObserveFuture, Outcome, Probe,
-    Signals,
+    Artifact, Capture, Driver, DriverError, DriverResult, LocateFuture, ObserveFuture, Outcome, Probe, Signals,
 };
 use statewright_workflow::keys::parse_key_combo;
 use statewright_workflow::selector::validate_css;
@@ -21,25 +20,25 @@ use crate::page::{CallError, PageHandle};
 use crate::session::{LaunchOptions, Session};
 
 /// How long a plain call into the page may take.
-const CALL_BUDGET: Duration = Duration::from_secs(10);
+pub(crate) const CALL_BUDGET: Duration = Duration::from_secs(10);
 /// How long a document may take to replace the one that navigated away.
 const NAVIGATION_GRACE: Duration = Duration::from_secs(10);
-/// How long a screenshot may take.
-const SCREENSHOT_BUDGET: Duration = Duration::from_secs(2);
 /// JPEG quality of step screenshots: small text stays readable at 75.
 const STEP_JPEG_QUALITY: i64 = 75;
-/// How much visible text an observation keeps.
-const OBSERVED_TEXT_CHARS: usize = 20_000;
 
 /// A Chromium page under the engine's control.
 pub struct ChromeDriver {
     session: Session,
+    /// The tab this session opened has shown nothing yet: no action has run in it.
+    blank: bool,
 }
 
 impl ChromeDriver {
     /// Launches Chromium (or attaches to `cdp_url`) and opens a fresh page.
     pub async fn start(options: &LaunchOptions) -> Result<Self, crate::ChromeError> {
-        Ok(Self { session: Session::start(options).await? })
+        let session = Session::start(options).await?;
+        let blank = !session.adopted();
+        Ok(Self { session, blank })
     }
 
     /// Closes the page and, if launched here, the browser.
@@ -226,7 +225,7 @@ fn well_formed(target: &Target) -> bool {
     one && (target.name.is_none() || target.role.is_some()) && css_ok
 }
 
-fn not_actionable(e: CallError) -> DriverError {
+pub(crate) fn not_actionable(e: CallError) -> DriverError {
     match e {
         CallError::Navigated => {
             DriverError::NotActionable { reason: "navigated".into(), message: "the page navigated".into() }
@@ -271,6 +270,7 @@ impl Driver for ChromeDriver {
     }
 
     async fn perform(&mut self, action: &Action, patience: Duration) -> DriverResult<Outcome> {
+        self.blank = false;
         match action {
             Action::NavigateTo { url } => self.navigate(url, patience).await,
             Action::Click { target, button, count, position: pos } => {
@@ -365,7 +365,8 @@ impl Driver for ChromeDriver {
     fn locate(&mut self, probes: &[Probe]) -> LocateFuture {
         let page = self.page().clone();
         let probes = json!(probes);
-        Box::pin(async move {
+        // Asked now, before the step's first action changes the page (see `observe`).
+        crate::observe::sent_now(async move {
             let reply = page.call("locate", &[probes], CALL_BUDGET).await.map_err(not_actionable)?;
             let found: Vec<Vec<Value>> =
                 serde_json::from_value(reply).map_err(|e| DriverError::Browser(format!("bad reply from page: {e}")))?;
@@ -374,34 +375,7 @@ impl Driver for ChromeDriver {
     }
 
     fn observe(&mut self, capture: Capture) -> ObserveFuture {
-        let page = self.page().clone();
-        Box::pin(async move {
-            let args = [json!(OBSERVED_TEXT_CHARS)];
-            let snapshot = page.call("snapshot", &args, CALL_BUDGET).await;
-            // A blank page has nothing to show, and a capture requested as a page navigates
-            // away may never be answered: keep both from holding up the record.
-            let blank = snapshot.as_ref().is_ok_and(|s| s.get("url").and_then(Value::as_str) == Some("about:blank"));
-            let screenshot = match blank {
-                true => Err("blank page".to_owned()),
-                false if capture == Capture::WithoutScreenshot => Err("not asked for".to_owned()),
-                false => tokio::time::timeout(SCREENSHOT_BUDGET, Self::screenshot_jpeg(page.raw()))
-                    .await
-                    .map_err(|_| "timed out".to_owned())
-                    .and_then(|r| r),
-            };
-            if let Err(e) = &screenshot {
-                tracing::debug!("no screenshot for this step: {e}");
-            }
-            let snapshot = snapshot.map_err(not_actionable)?;
-            let text = |key: &str| snapshot.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
-            Ok(Observation {
-                url: text("url"),
-                title: text("title"),
-                text: text("text"),
-                elements: snapshot.get("elements").cloned().unwrap_or(Value::Null),
-                screenshot: screenshot.ok().map(Arc::new),
-            })
-        })
+        crate::observe::observe(self.page(), capture, self.blank)
     }
 }
 

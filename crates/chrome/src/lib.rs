@@ -7,6 +7,7 @@
 mod address;
 mod driver;
 mod input;
+mod observe;
 mod page;
 mod record;
 mod session;

@@ -51,6 +51,9 @@ const FLAGS: &[&str] = &[
     "--disable-quic",
     "--no-default-browser-check",
     "--disable-features=Translate,MediaRouter,OptimizationHints",
+    // No first tab: it would load the New Tab Page, a heavy WebUI, beside the run's own tab
+    // (which is opened over CDP), costing CPU through the launch and the first steps.
+    "--no-startup-window",
 ];
 
 /// A browser and the page of one run. Close it with [`Session::close`]; if it is dropped
@@ -107,6 +110,11 @@ impl Session {
         tracing::debug!("library installed after {:?}", began.elapsed());
         let adopted = adopted.is_some();
         Ok(Self { browser, page: PageHandle::new(page), handler, launched, adopted, _profile: profile })
+    }
+
+    /// Whether the page is a tab that was open already (it may show anything).
+    pub(crate) fn adopted(&self) -> bool {
+        self.adopted
     }
 
     /// Closes the page, and the browser if this session launched it.

@@ -119,44 +119,54 @@ pub(crate) async fn execute(
         tokio::task::spawn_blocking(move || record(store, handle, events_rx, observer, &store_failure, &stop))
     };
     let report = statewright_engine::run(&workflow, &params, &mut driver, events_tx, engine_cancel, options).await;
-    driver.close().await;
-    drop(site);
-    let store = recorder.await.ok();
-    let mut summary = summary_of(&report);
-    let failure = store_failure.lock().unwrap_or_else(|e| e.into_inner()).take();
-    if let Some(error) = failure {
-        summary.status = RunStatus::Failed;
-        summary.message = format!("the run could not be recorded: {error}");
-        summary.failure = Some(Failure::Record { error });
-        return summary;
-    }
-    if let Some(store) = store {
-        let dir = run_dir.clone();
-        let cancelled = report.status == RunStatus::Cancelled;
-        let finished = tokio::task::spawn_blocking(move || {
-            // A review left open would wait for an answer nobody needs.
-            if cancelled && let Err(e) = store.cancel_reviews(&id) {
-                tracing::warn!("the cancelled run's reviews stay open: {e}");
-            }
-            let exported = export(&store, &id, &dir, Images::AsStored);
-            (exported, store.run(&id).ok())
-        });
-        match finished.await {
-            Ok((exported, recorded)) => {
-                if let Err(e) = exported {
-                    tracing::error!("cannot write the run folder (the store has the run): {e}");
-                }
-                // The model's calls are counted where they are recorded.
-                if let Some(r) = recorded {
-                    summary.llm_calls = r.llm_calls.max(0) as u32;
-                    summary.llm_tokens = r.llm_tokens.max(0) as u64;
-                    summary.llm_cost = r.llm_cost;
-                }
-            }
-            Err(e) => tracing::error!("the run folder's writer failed: {e}"),
+    // The browser shuts down while the last events are persisted and the run folder is
+    // written: neither needs the other, and both take a while.
+    let finishing = async {
+        let store = recorder.await.ok();
+        let mut summary = summary_of(&report);
+        let failure = store_failure.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(error) = failure {
+            summary.status = RunStatus::Failed;
+            summary.message = format!("the run could not be recorded: {error}");
+            summary.failure = Some(Failure::Record { error });
+            return summary;
         }
-    }
+        if let Some(store) = store {
+            finish(store, &id, &run_dir, report.status == RunStatus::Cancelled, &mut summary).await;
+        }
+        summary
+    };
+    let ((), summary) = tokio::join!(driver.close(), finishing);
+    drop(site);
     summary
+}
+
+/// After the run: open reviews of a cancelled run closed, the run folder exported and the
+/// model's calls counted into `summary`.
+async fn finish(store: Store, id: &str, run_dir: &std::path::Path, cancelled: bool, summary: &mut RunSummary) {
+    let (id, dir) = (id.to_owned(), run_dir.to_owned());
+    let finished = tokio::task::spawn_blocking(move || {
+        // A review left open would wait for an answer nobody needs.
+        if cancelled && let Err(e) = store.cancel_reviews(&id) {
+            tracing::warn!("the cancelled run's reviews stay open: {e}");
+        }
+        let exported = export(&store, &id, &dir, Images::AsStored);
+        (exported, store.run(&id).ok())
+    });
+    match finished.await {
+        Ok((exported, recorded)) => {
+            if let Err(e) = exported {
+                tracing::error!("cannot write the run folder (the store has the run): {e}");
+            }
+            // The model's calls are counted where they are recorded.
+            if let Some(r) = recorded {
+                summary.llm_calls = r.llm_calls.max(0) as u32;
+                summary.llm_tokens = r.llm_tokens.max(0) as u64;
+                summary.llm_cost = r.llm_cost;
+            }
+        }
+        Err(e) => tracing::error!("the run folder's writer failed: {e}"),
+    }
 }
 
 /// A run that ended before the engine started: its browser could not be had, or it was

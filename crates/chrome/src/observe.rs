@@ -1,0 +1,84 @@
+//! A step's record of the page: its text and elements (the library's snapshot) and a JPEG
+//! screenshot, asked for the moment the step is entered.
+//!
+//! The requests leave before the step's first action: a session's commands reach the page
+//! in order, so the snapshot reads the page the step acts on and the screenshot's frame is
+//! drawn before the action's input, even when that input navigates away at once. Nothing
+//! waits for the answers but the record itself: the action's own round trips go ahead
+//! beside the capture (input waits only for the frame being captured).
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use statewright_engine::{Capture, Observation, ObserveFuture};
+
+use crate::driver::{CALL_BUDGET, ChromeDriver, not_actionable};
+use crate::page::{CallError, PageHandle};
+
+/// How much visible text an observation keeps.
+const OBSERVED_TEXT_CHARS: usize = 20_000;
+/// How long a screenshot may take.
+const SCREENSHOT_BUDGET: Duration = Duration::from_secs(2);
+
+/// Records the page as it is now. `blank`: the page is known to show nothing yet (the
+/// session's fresh tab before its first action), so no screenshot is asked for.
+pub(crate) fn observe(page: &PageHandle, capture: Capture, blank: bool) -> ObserveFuture {
+    let snapshot = {
+        let page = page.clone();
+        sent_now(async move { page.call("snapshot", &[json!(OBSERVED_TEXT_CHARS)], CALL_BUDGET).await })
+    };
+    let screenshot = match (capture, blank) {
+        (Capture::WithScreenshot, false) => {
+            let raw = page.raw().clone();
+            Some(sent_now(async move {
+                tokio::time::timeout(SCREENSHOT_BUDGET, ChromeDriver::screenshot_jpeg(&raw))
+                    .await
+                    .map_err(|_| "timed out".to_owned())
+                    .and_then(|r| r)
+            }))
+        }
+        _ => None,
+    };
+    Box::pin(async move {
+        let snapshot = snapshot.await;
+        // A page that turned out blank has nothing to show: its capture is not waited for.
+        let blank = snapshot.as_ref().is_ok_and(|s| s.get("url").and_then(Value::as_str) == Some("about:blank"));
+        let screenshot = match (screenshot, blank) {
+            (Some(capture), false) => capture.await,
+            (None, false) if capture == Capture::WithScreenshot => Err("blank page".to_owned()),
+            (None, false) => Err("not asked for".to_owned()),
+            (_, true) => Err("blank page".to_owned()),
+        };
+        if let Err(e) = &screenshot {
+            tracing::debug!("no screenshot for this step: {e}");
+        }
+        let snapshot = snapshot.map_err(|e: CallError| not_actionable(e))?;
+        let text = |key: &str| snapshot.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+        Ok(Observation {
+            url: text("url"),
+            title: text("title"),
+            text: text("text"),
+            elements: snapshot.get("elements").cloned().unwrap_or(Value::Null),
+            screenshot: screenshot.ok().map(Arc::new),
+        })
+    })
+}
+
+/// `future`, polled once right away so that the CDP commands it starts with are queued
+/// now, ahead of any sent later, rather than whenever a task first polls it. Whoever
+/// awaits it later polls it again with a real waker.
+pub(crate) fn sent_now<F>(future: F) -> Pin<Box<dyn Future<Output = F::Output> + Send>>
+where
+    F: Future + Send + 'static,
+    F::Output: Send + 'static,
+{
+    let mut future = Box::pin(future);
+    match future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(output) => Box::pin(std::future::ready(output)),
+        Poll::Pending => future,
+    }
+}

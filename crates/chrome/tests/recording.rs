@@ -1,0 +1,46 @@
+//! A step's record (text, elements, screenshot) shows the page as the step was entered,
+//! though the engine lets it finish beside the step's actions.
+
+mod common;
+
+use std::time::Duration;
+
+use serde_json::json;
+use statewright_chrome::{ChromeDriver, LaunchOptions};
+use statewright_demo::{Site, SiteServer};
+use statewright_engine::{Capture, Driver, Probe};
+use statewright_workflow::Action;
+
+const PATIENCE: Duration = Duration::from_secs(5);
+
+fn click(css: &str) -> Action {
+    serde_json::from_value(json!({"type": "click", "target": {"css": css}})).expect("a valid action")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_step_is_recorded_as_entered_even_when_its_first_action_leaves_the_page_at_once() {
+    let server = SiteServer::start(Site::Dir(common::fixtures()), 0).await.expect("serve fixtures");
+    let mut driver = ChromeDriver::start(&LaunchOptions::default()).await.expect("Chromium launches");
+    let fresh = driver.observe(Capture::WithScreenshot).await.expect("a fresh tab is recorded");
+    assert_eq!(fresh.url, "about:blank");
+    assert!(fresh.screenshot.is_none(), "a blank tab has nothing to show");
+
+    let url = format!("{}/playground.html", server.url());
+    driver.perform(&Action::NavigateTo { url }, PATIENCE).await.expect("the playground loads");
+    // Asked for, then not awaited until the click has taken the page elsewhere.
+    let recording = driver.observe(Capture::WithScreenshot);
+    driver.perform(&click("#to-page2"), PATIENCE).await.expect("the link is clicked");
+    let probe: Probe = serde_json::from_value(json!({"kind": "text", "value": "Page two", "mode": "equals"})).unwrap();
+    let mut signals = driver.signals(std::slice::from_ref(&probe), None, PATIENCE).await.expect("signals");
+    if !signals.results[0] {
+        signals = driver.signals(&[probe], Some(&signals), PATIENCE).await.expect("signals");
+    }
+    assert!(signals.results[0], "the click went to page two");
+
+    let observed = recording.await.expect("the step is recorded");
+    assert!(observed.url.ends_with("/playground.html"), "the page the step acted on: {}", observed.url);
+    assert!(observed.text.contains("Hello world"), "its text: {}", observed.text);
+    let shot = observed.screenshot.expect("and its screenshot");
+    assert!(shot.starts_with(b"\xFF\xD8\xFF"), "a JPEG");
+    driver.close().await;
+}

@@ -4,7 +4,7 @@
 // the demo open and again after the run viewer, the batch tab and the review queue were shown.
 // RSS counts pages the processes share once per process; PSS shares them out.
 //
-//   node bench/app-memory.mjs --app target/release/statewright-app [--settle 8]
+//   node bench/app-memory.mjs --app target/release/statewright-app [--settle 25]
 //
 // Needs a display and a D-Bus session: `scripts/bench app-memory` provides both.
 import { spawn } from 'node:child_process';
@@ -43,7 +43,9 @@ function footprint(driverPid) {
   return { byName, total };
 }
 
-/** Samples once a second for `seconds` and keeps the last (memory settles after start-up). */
+/** Samples once a second for `seconds` and keeps the last (memory settles after start-up).
+ * The default outlasts the layout worker's idle time (ui/src/editor/layout.ts): an app left
+ * alone has stopped it. */
 async function settled(driverPid, seconds) {
   let last = null;
   for (let i = 0; i < seconds; i++) {
@@ -59,7 +61,7 @@ function report(label, { byName, total }) {
 }
 
 async function main() {
-  const args = parseArgs(process.argv.slice(2), { app: join(process.env.CARGO_TARGET_DIR ?? 'target', 'release/statewright-app'), settle: 8 });
+  const args = parseArgs(process.argv.slice(2), { app: join(process.env.CARGO_TARGET_DIR ?? 'target', 'release/statewright-app'), settle: 25 });
   const home = mkdtempSync(join(tmpdir(), 'statewright-bench-app-'));
   mkdirSync(join(home, 'workflows'));
   cpSync(join(repo, 'workflows/demo-shop.json'), join(home, 'workflows/demo-shop.json'));

@@ -16,6 +16,13 @@ export type LayoutReply = { id: number; layout: Layout; error?: undefined } | { 
 
 let worker: Worker | null = null;
 let asked = 0;
+let idle: ReturnType<typeof setTimeout> | undefined;
+
+/** How long the worker outlives its last layout. Its own JavaScript VM with ELK loaded holds
+ * about 70 MB (WebKitGTK, measured with `scripts/bench app-memory`): a quarter of the app's
+ * idle footprint, kept for nothing between edits. A burst of edits keeps it warm; after a
+ * pause, the next layout pays ELK's cold start again, on the worker's thread. */
+export const WORKER_IDLE_MS = 20_000;
 const waiting = new Map<number, { resolve: (l: Layout) => void; reject: (e: Error) => void }>();
 
 /** The worker, started on the first layout (the warm-up, as the app starts). */
@@ -29,6 +36,7 @@ function layoutWorker(): Worker {
     waiting.delete(data.id);
     if (data.error !== undefined) waiter?.reject(new Error(`layout failed: ${data.error}`));
     else waiter?.resolve(data.layout);
+    if (waiting.size === 0) idle = setTimeout(stopWorker, WORKER_IDLE_MS);
   };
   // A worker that fails to load answers nothing: fail what waits, start afresh next time.
   w.onerror = (e) => {
@@ -40,7 +48,14 @@ function layoutWorker(): Worker {
   return (worker = w);
 }
 
+function stopWorker() {
+  if (waiting.size > 0) return;
+  worker?.terminate();
+  worker = null;
+}
+
 export function layout(workflow: Workflow): Promise<Layout> {
+  clearTimeout(idle);
   const id = ++asked;
   return new Promise((resolve, reject) => {
     waiting.set(id, { resolve, reject });

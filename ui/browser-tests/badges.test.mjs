@@ -47,7 +47,7 @@ test('a live run’s reviews, heals, retries and model calls are badged on the r
   assert.deepEqual(app.errors, []);
 });
 
-test('the past-runs list badges model calls and reviews; an opened past run shows its reviews', async () => {
+test('the past-runs list badges model calls, reviews, heals and retries; an opened past run shows them on their steps', async () => {
   const { page } = app;
   await page.evaluate(() => {
     const fake = window.statewrightFake;
@@ -59,10 +59,14 @@ test('the past-runs list badges model calls and reviews; an opened past run show
   const entry = page.getByTestId('past-run').first();
   await page.waitForFunction(() => document.querySelector('[data-testid="past-run"]')?.textContent.includes('model calls'), null, { timeout: 6000 });
   assert.deepEqual(await badges(entry), { reviews: '1 review', modelCalls: '3 model calls' });
-  // The run just done keeps its heal (reviews and model calls come from other records);
-  // a run that went straight through has no badges.
-  assert.deepEqual(await badges(page.getByTestId('past-run').filter({ hasText: 'heal' })), { heals: '1 heal' });
+  // The run just done keeps its heal and its retries (its review and model call are kept
+  // in other records); a run that went straight through has no badges.
+  const done = page.getByTestId('past-run').filter({ hasText: 'heal' });
+  assert.deepEqual(await badges(done), { heals: '1 heal', retries: '2 retries' });
   assert.deepEqual(await badges(page.locator('[data-testid="past-run"][data-run="plain"]')), {});
+  await done.click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="timeline-step"][data-step="3"] .help-retries')?.textContent === 'retry ×2');
+  assert.deepEqual(await badges(page.locator('[data-testid="timeline-step"][data-step="2"]')), { heals: 'heal' });
 
   await entry.click();
   await page.waitForFunction(() => document.querySelector('[data-testid="run-phase"]')?.textContent === 'succeeded');

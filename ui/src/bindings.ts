@@ -877,6 +877,15 @@ export type Resolution = {
   reason?: string;
 };
 
+/** A state's actions run again because they were not verified (a `retrying` event). */
+export type RetryRecord = {
+  step: number;
+  state: string;
+  attempt: number;
+  max: number;
+  reason: string;
+};
+
 export type ReviewView = {
   id: number;
   run_id: string;
@@ -945,6 +954,8 @@ export type RunDetail = {
   /** Locators and element checks healed, in order: proposed changes to the workflow. */
   healed: Healed[];
   healed_checks: HealedCheck[];
+  /** A state's actions run again, in order. */
+  retries: RetryRecord[];
 };
 
 /** Which past runs to list. */
@@ -1005,6 +1016,8 @@ export type RunSummary = {
   outputs: unknown;
   /** Locators and element checks the run healed. */
   heals: number;
+  /** Times a state's actions ran again because they were not verified. */
+  retries: number;
 };
 
 export type SaveResult = {

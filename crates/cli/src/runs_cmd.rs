@@ -204,6 +204,9 @@ fn render(d: &RunDetail) -> String {
     if r.llm_calls > 0 {
         let _ = writeln!(out, "model {} call(s) · {} tokens · ${:.4}", r.llm_calls, r.llm_tokens, r.llm_cost);
     }
+    if r.retries > 0 {
+        let _ = writeln!(out, "retried a state's actions {} time(s)", r.retries);
+    }
     if r.heals > 0 {
         let _ = writeln!(
             out,
@@ -284,6 +287,9 @@ fn render(d: &RunDetail) -> String {
             if let Some(error) = &a.error {
                 let _ = writeln!(out, "        ✗ {error}");
             }
+        }
+        for r in d.retries.iter().filter(|r| r.step == step.step) {
+            let _ = writeln!(out, "     ↻ retry {}/{}: {}", r.attempt, r.max, r.reason);
         }
     }
     out

@@ -379,3 +379,57 @@ fn a_full_disk_is_a_clear_error_and_changes_nothing() {
     assert_eq!(before[0]["status"], "succeeded");
     assert!(kept(runs.path()) == files_before, "no file was changed, added or removed");
 }
+
+/// A state whose actions do not move the page is retried, and the store keeps each retry at
+/// its step: `runs show` lists them there and counts them on the run, for the app alike.
+#[test]
+fn a_stored_run_keeps_its_retries_where_they_happened() {
+    let dir = tempfile::tempdir().unwrap();
+    let workflow = serde_json::json!({
+        "version": 1,
+        "name": "stays-home",
+        "parameters": { "site": { "default": "http://127.0.0.1:8931" } },
+        "config": { "verify_timeout": 0.5, "max_retries": 2, "no_states_timeout": 2 },
+        "states": [
+            {
+                "name": "Start",
+                "checks": [{ "type": "url", "value": "about:blank" }],
+                "actions": [{ "type": "navigate_to", "url": "{{site}}/" }]
+            },
+            {
+                "name": "Home page",
+                "checks": [{ "type": "url", "match": "prefix", "value": "{{site}}/" }],
+                "actions": [{ "type": "wait", "seconds": 0.1 }],
+                "next": ["Never"]
+            },
+            {
+                "name": "Never",
+                "checks": [{ "type": "text", "value": "a page the site does not have" }],
+                "terminal": { "outcome": "success" }
+            }
+        ]
+    });
+    let path = dir.path().join("stays-home.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&workflow).unwrap()).unwrap();
+    let runs = dir.path().join("runs");
+    let out = statewright(&["run", path.to_str().unwrap(), "--demo-site", "--no-review", "--json"], &runs);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let run_id = summary["run_id"].as_str().unwrap();
+
+    let shown: Value = serde_json::from_slice(&statewright(&["runs", "show", run_id, "--json"], &runs).stdout).unwrap();
+    assert_eq!(shown["run"]["retries"], 2, "{shown:#}");
+    let retries = shown["retries"].as_array().unwrap();
+    let attempts: Vec<_> =
+        retries.iter().map(|r| (r["state"].as_str().unwrap(), r["attempt"].as_u64().unwrap())).collect();
+    assert_eq!(attempts, [("Home page", 1), ("Home page", 2)], "{shown:#}");
+    // Each retry belongs to the step whose actions were not verified: a Home page step.
+    for retry in retries {
+        let step = shown["steps"].as_array().unwrap().iter().find(|s| s["step"] == retry["step"]).unwrap();
+        assert_eq!(step["state"], "Home page", "{shown:#}");
+    }
+    let listing = text(&statewright(&["runs", "show", run_id], &runs).stdout);
+    assert!(listing.contains("retried a state's actions 2 time(s)"), "{listing}");
+    assert!(listing.contains("↻ retry 1/2: still in `Home page`"), "{listing}");
+    assert!(listing.contains("↻ retry 2/2: still in `Home page`"), "{listing}");
+}

@@ -34,7 +34,8 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
 pub use error::{Error, Result};
 pub use read::{
-    ActionRecord, ModelCallRecord, PageRecord, PruneBy, PruneReport, RunDetail, RunFilter, RunSummary, StepRecord,
+    ActionRecord, ModelCallRecord, PageRecord, PruneBy, PruneReport, RetryRecord, RunDetail, RunFilter, RunSummary,
+    StepRecord,
 };
 pub use review::{Healed, HealedCheck, ReviewItem};
 pub use reviewer::StoreReviewer;
@@ -56,6 +57,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0008_outputs.sql"),
     include_str!("migrations/0009_check_locators.sql"),
     include_str!("migrations/0010_heal_steps.sql"),
+    include_str!("migrations/0011_retries.sql"),
 ];
 
 /// The schema version this build writes.

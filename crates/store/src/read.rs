@@ -41,6 +41,8 @@ pub struct RunSummary {
     pub outputs: Value,
     /// Locators and element checks the run healed.
     pub heals: i64,
+    /// Times a state's actions ran again because they were not verified.
+    pub retries: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -103,6 +105,18 @@ pub struct RunDetail {
     /// Locators and element checks healed, in order: proposed changes to the workflow.
     pub healed: Vec<crate::Healed>,
     pub healed_checks: Vec<crate::HealedCheck>,
+    /// A state's actions run again, in order.
+    pub retries: Vec<RetryRecord>,
+}
+
+/// A state's actions run again because they were not verified (a `retrying` event).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct RetryRecord {
+    pub step: u32,
+    pub state: String,
+    pub attempt: u32,
+    pub max: u32,
+    pub reason: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -134,7 +148,8 @@ const RUN_COLUMNS: &str =
      CASE WHEN status = 'running' THEN (SELECT count(*) FROM actions WHERE run_id = runs.id AND kind != 'preempted')
           ELSE action_count END,
      llm_calls, llm_tokens, llm_cost, outputs,
-     (SELECT count(*) FROM healed WHERE run_id = runs.id) + (SELECT count(*) FROM healed_checks WHERE run_id = runs.id)";
+     (SELECT count(*) FROM healed WHERE run_id = runs.id) + (SELECT count(*) FROM healed_checks WHERE run_id = runs.id),
+     (SELECT count(*) FROM retries WHERE run_id = runs.id)";
 
 fn json_col(row: &Row, i: usize) -> rusqlite::Result<Option<Value>> {
     let text: Option<String> = row.get(i)?;
@@ -163,6 +178,7 @@ fn run_from_row(row: &Row) -> rusqlite::Result<RunSummary> {
         llm_cost: row.get(17)?,
         outputs: json_col(row, 18)?.unwrap_or_else(|| Value::Object(Default::default())),
         heals: row.get(19)?,
+        retries: row.get(20)?,
     })
 }
 
@@ -326,7 +342,29 @@ impl Store {
             .collect::<rusqlite::Result<Vec<_>>>()
             .map_err(|e| self.err(e))?;
         let (healed, healed_checks) = (self.healed(id)?, self.healed_checks(id)?);
-        Ok(RunDetail { run, steps, actions, model_calls, healed, healed_checks })
+        let retries = self.retries(id)?;
+        Ok(RunDetail { run, steps, actions, model_calls, healed, healed_checks, retries })
+    }
+
+    fn retries(&self, id: &str) -> Result<Vec<RetryRecord>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT step, state, attempt, max, reason FROM retries WHERE run_id = ?1 ORDER BY step, attempt",
+            )
+            .map_err(|e| self.err(e))?;
+        stmt.query_map([id], |row| {
+            Ok(RetryRecord {
+                step: row.get(0)?,
+                state: row.get(1)?,
+                attempt: row.get(2)?,
+                max: row.get(3)?,
+                reason: row.get(4)?,
+            })
+        })
+        .map_err(|e| self.err(e))?
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .map_err(|e| self.err(e))
     }
 
     /// Deletes finished runs (never running ones) and then every screenshot or artifact

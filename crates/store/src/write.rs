@@ -194,7 +194,6 @@ impl Store {
             Event::RunStarted { .. }
             | Event::ActionStarted { .. }
             | Event::Verified { .. }
-            | Event::Retrying { .. }
             | Event::InterruptEntered { .. }
             | Event::RoutePlanned { .. }
             | Event::ReviewRequested { .. }
@@ -235,6 +234,14 @@ impl Store {
                 self.propose(tx, &run.id, model, request, resolution)?;
                 Ok(())
             }
+            Event::Retrying { step, state, attempt, max, reason } => exec(
+                tx,
+                "INSERT OR REPLACE INTO retries (run_id, step, state, attempt, max, reason, at_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![run.id, step, state, attempt, max, reason, now],
+            )
+            .map(drop)
+            .map_err(|e| self.err(e)),
             Event::Healed { step, state, index, from, to } => {
                 crate::review::record_healed(tx, HealedTable::Locators, &run.id, (*step, state, *index), from, to)
                     .map_err(|e| self.err(e))

@@ -154,3 +154,35 @@ fn review_ids_are_never_reused_after_a_prune() {
     let second = store.open_review("r2", &request()).unwrap();
     assert!(second > first, "review {second} must not reuse the id of pruned review {first}");
 }
+
+#[test]
+fn a_past_run_keeps_its_retries_where_they_happened() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&Store::default_path(dir.path())).unwrap();
+    let new = NewRun {
+        id: "r1",
+        workflow_name: "demo",
+        workflow_json: "{}",
+        parameters: &json!({}),
+        browser: "test",
+        workflow_path: None,
+    };
+    let mut run = store.start_run(&new).unwrap();
+    assert_eq!(store.run("r1").unwrap().retries, 0);
+    for attempt in 1..=2 {
+        let retry = Event::Retrying {
+            step: 4,
+            state: "Cart".into(),
+            attempt,
+            max: 2,
+            reason: format!("still in `Cart` ({attempt})"),
+        };
+        store.record(&mut run, &retry).unwrap();
+    }
+    let detail = store.run_detail("r1", false).unwrap();
+    let seen: Vec<_> =
+        detail.retries.iter().map(|r| (r.step, r.state.as_str(), r.attempt, r.max, r.reason.as_str())).collect();
+    assert_eq!(seen, [(4, "Cart", 1, 2, "still in `Cart` (1)"), (4, "Cart", 2, 2, "still in `Cart` (2)")]);
+    assert_eq!(detail.run.retries, 2, "the run's summary counts them");
+    assert_eq!(store.list_runs(&Default::default()).unwrap()[0].retries, 2);
+}

@@ -3,7 +3,7 @@
 //! lets tests play "another program" changing a file on disk.
 
 import { applyResolution } from '../review/apply';
-import type { GraphReport, Healed, HealedCheck, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
+import type { GraphReport, Healed, HealedCheck, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, RetryRecord, ReviewView, Route } from '../bindings';
 import { eventsFromDetail, type RunEvent } from '../run/events';
 import { BackendError, type Backend, type RecordRequest, type Unsubscribe } from './types';
 import type { AgentRunRequest, Diagnostic, Target, OpenedWorkflow, RunDetail, RunFilter, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
@@ -296,15 +296,19 @@ export class FakeBackend implements Backend {
   private finish(runId: string, request: RunRequest, detail: RunDetail, events: RunEvent[]) {
     this.timers.delete(runId);
     this.runEvents.set(runId, events);
-    // What it healed is kept with the run, as the store keeps it.
+    // What it healed and retried is kept with the run, as the store keeps it.
     const heals = <T extends Healed | HealedCheck>(kind: string) =>
       events.filter((e) => e.event === kind).map((e) => {
         const { step, state, index, from, to } = e as unknown as T;
         return { step, state, index, from, to } as T;
       });
     const [healed, healed_checks] = [heals<Healed>('healed'), heals<HealedCheck>('check_healed')];
-    const run = { ...detail.run, id: runId, workflow: request.workflow.replace(/\.json$/, ''), heals: healed.length + healed_checks.length };
-    this.runs.set(runId, { ...detail, run, healed, healed_checks });
+    const retries = events.filter((e) => e.event === 'retrying').map((e) => {
+      const { step, state, attempt, max, reason } = e as unknown as RetryRecord;
+      return { step, state, attempt, max, reason };
+    });
+    const run = { ...detail.run, id: runId, workflow: request.workflow.replace(/\.json$/, ''), heals: healed.length + healed_checks.length, retries: retries.length };
+    this.runs.set(runId, { ...detail, run, healed, healed_checks, retries });
   }
 
   async cancelRun(runId: string): Promise<void> {

@@ -1,9 +1,8 @@
 //! Past runs from the store: filter by workflow and status, open one to scrub through it.
 //! The store is shared with the terminal, which announces nothing: the list asks again
 //! every few seconds while it is on screen, so runs started elsewhere show up by themselves.
-//! Each run shows what it needed as far as the list knows: its model calls (from the
-//! store's summary) and its reviews (from the review queue); heals and retries are only in
-//! its event stream, shown once it is opened.
+//! Each run shows what it needed: its model calls, heals and retries (from the store's
+//! summary) and its reviews (from the review queue).
 
 import { useEffect, useRef, useState } from 'react';
 import type { Backend } from '../backend/types';
@@ -59,7 +58,7 @@ export function PastRuns({ backend, workflow, refreshKey, current, reviews, onOp
         {runs.map((r) => (
           <li key={r.id} className={r.id === current ? 'current' : ''}>
             <button className="link" onClick={() => onOpen(r.id)} data-testid="past-run" data-run={r.id}>
-              <span className={`phase phase-${r.status}`}>{r.status}</span> {r.workflow} · {r.steps} steps · {new Date(r.started_ms).toLocaleString()} <HelpBadges help={{ modelCalls: r.llm_calls, reviews: reviews.filter((x) => x.run_id === r.id).length, heals: r.heals }} />
+              <span className={`phase phase-${r.status}`}>{r.status}</span> {r.workflow} · {r.steps} steps · {new Date(r.started_ms).toLocaleString()} <HelpBadges help={{ modelCalls: r.llm_calls, reviews: reviews.filter((x) => x.run_id === r.id).length, heals: r.heals, retries: r.retries }} />
             </button>
           </li>
         ))}

@@ -75,3 +75,26 @@ describe('what stored runs healed', () => {
     expect(reduceAll(emptyRun, eventsFromDetail(detail)).help.heals).toBe(0);
   });
 });
+
+describe('what stored runs retried', () => {
+  const at = detail.steps[1];
+  const retried = {
+    ...detail,
+    retries: [
+      { step: at.step, state: at.state, attempt: 1, max: 2, reason: 'still there' },
+      { step: at.step, state: at.state, attempt: 2, max: 2, reason: 'still there' },
+    ],
+  } as RunDetail;
+
+  it('counts each retry on the run and on its step, with its reason', () => {
+    const view = reduceAll(emptyRun, eventsFromDetail(retried));
+    expect(view.help.retries).toBe(2);
+    const step = view.steps.find((s) => s.step === at.step)!;
+    expect(step.help.retries).toBe(2);
+    expect(step.notices.filter((n) => n.kind === 'retrying').map((n) => n.text)).toEqual([`${at.state}: retry 1/2 — still there`, `${at.state}: retry 2/2 — still there`]);
+  });
+
+  it('has none for a record from before retries were kept', () => {
+    expect(reduceAll(emptyRun, eventsFromDetail(detail)).help.retries).toBe(0);
+  });
+});

@@ -33,8 +33,8 @@ function healsByStep(detail: RunDetail): Map<number, RunEvent[]> {
 }
 
 /** The event stream of a recorded run, rebuilt from the store so that past runs are
- * scrubbed by the same reducer as live ones. The store's run detail has no retries; the
- * run's reviews, when given, are put back at their steps. */
+ * scrubbed by the same reducer as live ones. The run's reviews, when given, are put back at
+ * their steps. */
 export function eventsFromDetail(detail: RunDetail, reviews: ReviewView[] = []): RunEvent[] {
   const { run } = detail;
   const heals = healsByStep(detail);
@@ -87,6 +87,7 @@ export function eventsFromDetail(detail: RunDetail, reviews: ReviewView[] = []):
     // After the actions, so a healed action keeps the locator that found its element.
     events.push(...(heals.get(s.step) ?? []));
     for (const c of (detail.model_calls ?? []).filter((c) => c.step === s.step)) events.push({ event: 'model_called', ...c });
+    for (const r of (detail.retries ?? []).filter((r) => r.step === s.step)) events.push({ event: 'retrying', ...r });
     for (const r of reviews.filter((r) => r.run_id === run.id && r.step === s.step)) {
       events.push({ event: 'review_requested', review_id: r.id, step: s.step, state: r.state, reason: r.reason });
       if (r.resolution) events.push({ event: 'review_resolved', review_id: r.id, resolution: r.resolution });

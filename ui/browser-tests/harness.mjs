@@ -64,11 +64,20 @@ export async function selectState(page, name) {
     const selected = page.locator('.state-node.selected');
     await selected.waitFor();
     if ((await selected.getAttribute('data-state')) === name) {
-      // The view glides to centre it: done when it is in the middle of the canvas.
-      await page.waitForFunction(() => {
-        const [g, n] = ['[data-testid="graph"]', '.state-node.selected'].map((s) => document.querySelector(s).getBoundingClientRect());
-        return Math.abs(g.x + g.width / 2 - (n.x + n.width / 2)) < 2 && Math.abs(g.y + g.height / 2 - (n.y + n.height / 2)) < 2;
-      });
+      // The view glides to centre it: done when the view has stood still for three polls
+      // with the state inside the canvas. Not "exactly in the middle": a state or a panel
+      // that changes size after the glide (a problem listed, a mark gone) moves the middle.
+      await page.waitForFunction(
+        () => {
+          const [g, n] = ['[data-testid="graph"]', '.state-node.selected'].map((s) => document.querySelector(s).getBoundingClientRect());
+          const view = document.querySelector('.react-flow__viewport').style.transform;
+          window.__still = view === window.__view ? (window.__still ?? 0) + 1 : 0;
+          window.__view = view;
+          return window.__still >= 3 && n.left >= g.left && n.right <= g.right && n.top >= g.top && n.bottom <= g.bottom;
+        },
+        null,
+        { polling: 100 },
+      );
       return;
     }
   }

@@ -45,7 +45,9 @@ export function Placer({ into }: { into: MutableRefObject<PlaceNew | null> }) {
     const unsubscribe = store.subscribe((state, before) => {
       if (!placed.current || (state.width === before.width && state.height === before.height)) return;
       const node = state.nodeLookup.get(placed.current);
-      if (!node?.selected) return void (placed.current = null);
+      // Not drawn yet (a panel may resize the canvas first): keep following it.
+      if (!node) return;
+      if (!node.selected) return void (placed.current = null);
       reveal({ ...node.internals.positionAbsolute, width: node.measured.width ?? NODE_WIDTH, height: node.measured.height ?? 80 }, state);
     });
     return () => {

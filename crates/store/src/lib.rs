@@ -144,6 +144,18 @@ impl Store {
         self.root.as_deref()
     }
 
+    /// Every row `sql` selects with `params`, each read by `row`.
+    pub(crate) fn rows<T>(
+        &self,
+        sql: &str,
+        params: impl rusqlite::Params,
+        row: impl FnMut(&rusqlite::Row) -> rusqlite::Result<T>,
+    ) -> Result<Vec<T>> {
+        let mut stmt = self.conn.prepare_cached(sql).map_err(|e| self.err(e))?;
+        let rows = stmt.query_map(params, row).map_err(|e| self.err(e))?;
+        rows.collect::<rusqlite::Result<Vec<T>>>().map_err(|e| self.err(e))
+    }
+
     pub(crate) fn err(&self, e: rusqlite::Error) -> Error {
         // SQLite reports only ENOSPC as SQLITE_FULL; a file-size limit (EFBIG) or a quota
         // (EDQUOT) surfaces as a bare "disk I/O error": look at the OS error behind it.

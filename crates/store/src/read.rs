@@ -191,13 +191,7 @@ impl Store {
              ORDER BY started_ms DESC, id DESC LIMIT ?3"
         );
         let limit = filter.limit.map(|l| l as i64).unwrap_or(-1);
-        let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.err(e))?;
-        let rows = stmt
-            .query_map(params![filter.workflow, filter.status, limit], run_from_row)
-            .map_err(|e| self.err(e))?
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(|e| self.err(e))?;
-        Ok(rows)
+        self.rows(&sql, params![filter.workflow, filter.status, limit], run_from_row)
     }
 
     /// The full id of the run whose id is, or starts with, `prefix`.
@@ -213,15 +207,10 @@ impl Store {
         if let Some(id) = exact {
             return Ok(id);
         }
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT id FROM runs WHERE substr(id, 1, length(?1)) = ?1 ORDER BY id LIMIT 6")
-            .map_err(|e| self.err(e))?;
-        let matches = stmt
-            .query_map([prefix], |r| r.get::<_, String>(0))
-            .map_err(|e| self.err(e))?
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(|e| self.err(e))?;
+        let matches =
+            self.rows("SELECT id FROM runs WHERE substr(id, 1, length(?1)) = ?1 ORDER BY id LIMIT 6", [prefix], |r| {
+                r.get::<_, String>(0)
+            })?;
         match matches.len() {
             0 => Err(Error::UnknownRun(prefix.to_owned())),
             1 => Ok(matches.into_iter().next().expect("one")),
@@ -248,47 +237,38 @@ impl Store {
             "SELECT step, state, state_index, visit, elapsed_ms, entered_ms, url, checks, screenshot, page_title, {page_cols}
              FROM steps WHERE run_id = ?1 ORDER BY step"
         );
-        let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.err(e))?;
-        let steps = stmt
-            .query_map([id], |row| {
-                let page_title: Option<String> = row.get(9)?;
-                let page_url: Option<String> = row.get(10)?;
-                let page = match page_url {
-                    Some(url) => Some(PageRecord {
-                        url,
-                        title: page_title.clone().unwrap_or_default(),
-                        text: row.get::<_, Option<String>>(11)?.unwrap_or_default(),
-                        elements: json_col(row, 12)?.unwrap_or(Value::Null),
-                    }),
-                    None => None,
-                };
-                Ok(StepRecord {
-                    step: row.get(0)?,
-                    state: row.get(1)?,
-                    state_index: row.get(2)?,
-                    visit: row.get(3)?,
-                    elapsed_ms: row.get(4)?,
-                    entered_ms: row.get(5)?,
-                    url: row.get(6)?,
-                    checks: json_col(row, 7)?.unwrap_or(Value::Null),
-                    screenshot: row.get(8)?,
-                    page_title,
-                    page,
-                })
+        let steps = self.rows(&sql, [id], |row| {
+            let page_title: Option<String> = row.get(9)?;
+            let page_url: Option<String> = row.get(10)?;
+            let page = match page_url {
+                Some(url) => Some(PageRecord {
+                    url,
+                    title: page_title.clone().unwrap_or_default(),
+                    text: row.get::<_, Option<String>>(11)?.unwrap_or_default(),
+                    elements: json_col(row, 12)?.unwrap_or(Value::Null),
+                }),
+                None => None,
+            };
+            Ok(StepRecord {
+                step: row.get(0)?,
+                state: row.get(1)?,
+                state_index: row.get(2)?,
+                visit: row.get(3)?,
+                elapsed_ms: row.get(4)?,
+                entered_ms: row.get(5)?,
+                url: row.get(6)?,
+                checks: json_col(row, 7)?.unwrap_or(Value::Null),
+                screenshot: row.get(8)?,
+                page_title,
+                page,
             })
-            .map_err(|e| self.err(e))?
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(|e| self.err(e))?;
-        let mut stmt = self
-            .conn
-            .prepare_cached(
-                "SELECT seq, step, state, idx, kind, args, detail, error, by_state, elapsed_ms, duration_ms, attempts,
-                        at_ms, artifact_name, artifact_path, alternatives, value
-                 FROM actions WHERE run_id = ?1 ORDER BY seq",
-            )
-            .map_err(|e| self.err(e))?;
-        let actions = stmt
-            .query_map([id], |row| {
+        })?;
+        let actions = self.rows(
+            "SELECT seq, step, state, idx, kind, args, detail, error, by_state, elapsed_ms, duration_ms, attempts,
+                    at_ms, artifact_name, artifact_path, alternatives, value
+             FROM actions WHERE run_id = ?1 ORDER BY seq",
+            [id],
+            |row| {
                 Ok(ActionRecord {
                     seq: row.get(0)?,
                     step: row.get(1)?,
@@ -308,20 +288,14 @@ impl Store {
                     alternatives: json_col(row, 15)?,
                     value: json_col(row, 16)?,
                 })
-            })
-            .map_err(|e| self.err(e))?
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(|e| self.err(e))?;
-        let mut stmt = self
-            .conn
-            .prepare_cached(
-                "SELECT step, state, model, prompt_chars, prompt_tokens, completion_tokens, latency_ms, cost, answer,
-                        accepted, error
-                 FROM model_calls WHERE run_id = ?1 ORDER BY id",
-            )
-            .map_err(|e| self.err(e))?;
-        let model_calls = stmt
-            .query_map([id], |row| {
+            },
+        )?;
+        let model_calls = self.rows(
+            "SELECT step, state, model, prompt_chars, prompt_tokens, completion_tokens, latency_ms, cost, answer,
+                    accepted, error
+             FROM model_calls WHERE run_id = ?1 ORDER BY id",
+            [id],
+            |row| {
                 Ok(ModelCallRecord {
                     step: row.get(0)?,
                     state: row.get(1)?,
@@ -337,34 +311,23 @@ impl Store {
                         error: row.get(10)?,
                     },
                 })
-            })
-            .map_err(|e| self.err(e))?
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(|e| self.err(e))?;
+            },
+        )?;
         let (healed, healed_checks) = (self.healed(id)?, self.healed_checks(id)?);
         let retries = self.retries(id)?;
         Ok(RunDetail { run, steps, actions, model_calls, healed, healed_checks, retries })
     }
 
     fn retries(&self, id: &str) -> Result<Vec<RetryRecord>> {
-        let mut stmt = self
-            .conn
-            .prepare_cached(
-                "SELECT step, state, attempt, max, reason FROM retries WHERE run_id = ?1 ORDER BY step, attempt",
-            )
-            .map_err(|e| self.err(e))?;
-        stmt.query_map([id], |row| {
-            Ok(RetryRecord {
-                step: row.get(0)?,
-                state: row.get(1)?,
-                attempt: row.get(2)?,
-                max: row.get(3)?,
-                reason: row.get(4)?,
-            })
-        })
-        .map_err(|e| self.err(e))?
-        .collect::<rusqlite::Result<Vec<_>>>()
-        .map_err(|e| self.err(e))
+        self.rows(
+            "SELECT step, state, attempt, max, reason FROM retries WHERE run_id = ?1 ORDER BY step, attempt",
+            [id],
+            |row| {
+                let (step, state, attempt, max, reason) =
+                    (row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?);
+                Ok(RetryRecord { step, state, attempt, max, reason })
+            },
+        )
     }
 
     /// Deletes finished runs (never running ones) and then every screenshot or artifact

@@ -307,21 +307,10 @@ impl Store {
     fn healed_rows<T: DeserializeOwned>(&self, table: HealedTable, run_id: &str) -> Result<Vec<HealedRow<T>>> {
         let (name, from, to) = table.columns();
         let sql = format!("SELECT step, state, idx, {from}, {to} FROM {name} WHERE run_id = ?1 ORDER BY at_ms");
-        let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.err(e))?;
-        let rows = stmt
-            .query_map(params![run_id], |r| {
-                let json = |i: usize| r.get::<_, String>(i);
-                Ok((
-                    r.get::<_, Option<u32>>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, i64>(2)? as usize,
-                    json(3)?,
-                    json(4)?,
-                ))
-            })
-            .map_err(|e| self.err(e))?
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(|e| self.err(e))?;
+        let rows = self.rows(&sql, params![run_id], |r| {
+            let json = |i: usize| r.get::<_, String>(i);
+            Ok((r.get::<_, Option<u32>>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)? as usize, json(3)?, json(4)?))
+        })?;
         let parse = |(step, state, index, from, to): (Option<u32>, String, usize, String, String)| {
             Ok((step, state, index, serde_json::from_str(&from)?, serde_json::from_str(&to)?))
         };
@@ -330,18 +319,9 @@ impl Store {
 
     /// The rows of a locators table: state, index and two JSON columns.
     fn heal_rows(&self, sql: &str, key: &str) -> Result<Vec<HealRow>> {
-        let mut stmt = self.conn.prepare_cached(sql).map_err(|e| self.err(e))?;
-        let rows = stmt
-            .query_map(params![key], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, i64>(1)? as usize,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                ))
-            })
-            .map_err(|e| self.err(e))?;
-        rows.collect::<rusqlite::Result<_>>().map_err(|e| self.err(e))
+        self.rows(sql, params![key], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as usize, r.get::<_, String>(2)?, r.get::<_, String>(3)?))
+        })
     }
 
     /// The workflow file a run was started from, if it recorded one.

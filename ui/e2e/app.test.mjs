@@ -6,7 +6,7 @@
 //
 // Run by scripts/test-app (it builds the app and provides the display and D-Bus session).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,7 +62,6 @@ before(async () => {
 
 after(async () => {
   if (session) {
-    await shot('app-window').catch(() => {});
     await session.close().catch(() => {});
   }
   if (driver) {
@@ -76,11 +75,19 @@ after(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-/** With `E2E_SCREENSHOTS=DIR`, keeps the window as it is now as DIR/NAME.png (the README's
- * pictures are taken this way: `E2E_SCREENSHOTS=$PWD/docs scripts/test-app`). */
+/** With `E2E_SCREENSHOTS=DIR`, keeps the screen as it is now as DIR/NAME.png: the window
+ * with its title bar (the README's pictures are taken this way:
+ * `E2E_SCREENSHOTS=$PWD/docs scripts/test-app`). The X display is captured (`scrot`), not
+ * WebDriver's page: WebKitWebDriver's screenshot never answered in the review view (the
+ * same with the panel hidden; fine on other views; the cause is inside WebKit), and a
+ * command that never answers takes the session with it. */
 async function shot(name) {
   const dir = process.env.E2E_SCREENSHOTS;
-  if (dir) writeFileSync(join(dir, `${name}.png`), await session.screenshot());
+  if (!dir) return;
+  // A frame for the last change to be painted.
+  await session.run(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const out = spawnSync('scrot', ['--overwrite', join(dir, `${name}.png`)], { timeout: 10000 });
+  if (out.error || out.status !== 0) console.error(`no picture ${name}: scrot ${out.error?.message ?? out.stderr}`);
 }
 
 /** Waits for the run in the viewer to end; on a timeout, says where it stands. */
@@ -221,6 +228,7 @@ test('a run that cannot find its target waits for review; a corrective action fr
   const phase = await session.run(() => document.querySelector('[data-testid="run-phase"]').textContent);
   const message = await session.run(() => document.querySelector('.run-message')?.textContent ?? '');
   assert.equal(phase, 'succeeded', `after the review the run ended ${phase}: ${message}`);
+  await shot('app-window');
   const saved = JSON.parse(readFileSync(join(home, 'workflows/demo-broken.json'), 'utf8'));
   const home_ = saved.states.find((s) => s.name === 'Home page');
   assert.notDeepEqual(home_.actions, wf.states.find((s) => s.name === 'Home page').actions, 'the fix was saved into the file');

@@ -54,10 +54,6 @@ export class Session {
     throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
   }
 
-  async screenshot() {
-    return Buffer.from(await this.command('GET', '/screenshot'), 'base64');
-  }
-
   close() {
     return this.command('DELETE', '');
   }

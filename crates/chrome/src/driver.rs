@@ -26,11 +26,16 @@ const NAVIGATION_GRACE: Duration = Duration::from_secs(10);
 /// JPEG quality of step screenshots: small text stays readable at 75.
 const STEP_JPEG_QUALITY: i64 = 75;
 
+/// How long input may wait for the step's screenshot (see observe.rs).
+const CAPTURE_HOLD: Duration = Duration::from_millis(300);
+
 /// A Chromium page under the engine's control.
 pub struct ChromeDriver {
     session: Session,
     /// The tab this session opened has shown nothing yet: no action has run in it.
     blank: bool,
+    /// The step's screenshot, while input must wait for it.
+    capture: Option<crate::observe::CaptureDone>,
 }
 
 impl ChromeDriver {
@@ -38,7 +43,7 @@ impl ChromeDriver {
     pub async fn start(options: &LaunchOptions) -> Result<Self, crate::ChromeError> {
         let session = Session::start(options).await?;
         let blank = !session.adopted();
-        Ok(Self { session, blank })
+        Ok(Self { session, blank, capture: None })
     }
 
     /// Closes the page and, if launched here, the browser.
@@ -52,6 +57,18 @@ impl ChromeDriver {
 
     fn raw(&self) -> &Page {
         self.session.page.raw()
+    }
+
+    /// Holds input that may change the page until the step's screenshot is taken, so the
+    /// record shows the page the step acted on; at most `CAPTURE_HOLD`.
+    async fn hold_for_capture(&mut self) {
+        if let Some(mut done) = self.capture.take() {
+            let began = std::time::Instant::now();
+            if tokio::time::timeout(CAPTURE_HOLD, done.wait_for(|taken| *taken)).await.is_err() {
+                tracing::debug!("input went ahead of the step's screenshot after {CAPTURE_HOLD:?}");
+            }
+            tracing::trace!("input waited {:?} for the step's screenshot", began.elapsed());
+        }
     }
 
     /// Waits until the target is actionable under `opts`, returning the action point and
@@ -272,21 +289,27 @@ impl Driver for ChromeDriver {
     async fn perform(&mut self, action: &Action, patience: Duration) -> DriverResult<Outcome> {
         self.blank = false;
         match action {
-            Action::NavigateTo { url } => self.navigate(url, patience).await,
+            Action::NavigateTo { url } => {
+                self.hold_for_capture().await;
+                self.navigate(url, patience).await
+            }
             Action::Click { target, button, count, position: pos } => {
                 let opts = json!({"enabled": true, "hitTest": true, "position": position(pos)});
                 let at = self.actionable(target, opts, patience).await?;
+                self.hold_for_capture().await;
                 input::click(self.raw(), at.x, at.y, *button, *count).await.map_err(DriverError::Browser)?;
                 Ok(at.outcome())
             }
             Action::Hover { target } => {
                 let at = self.actionable(target, json!({"hitTest": true}), patience).await?;
+                self.hold_for_capture().await;
                 input::move_to(self.raw(), at.x, at.y).await.map_err(DriverError::Browser)?;
                 Ok(at.outcome())
             }
             Action::Type { target, text, clear } => {
                 let opts = json!({"enabled": true, "editable": true});
                 let at = self.actionable(target, opts, patience).await?;
+                self.hold_for_capture().await;
                 self.page_op("prepareTyping", &[json!(target), json!(clear)]).await?;
                 if *clear {
                     // The content is selected: one Backspace empties it, as a person would.
@@ -298,6 +321,7 @@ impl Driver for ChromeDriver {
             }
             Action::PressKey { key } => {
                 let combo = parse_key_combo(key).map_err(DriverError::Invalid)?;
+                self.hold_for_capture().await;
                 input::press(self.raw(), &combo).await.map_err(DriverError::Browser)?;
                 Ok(Outcome::default())
             }
@@ -313,16 +337,19 @@ impl Driver for ChromeDriver {
                     Some(target) => self.actionable(target, json!({}), patience).await?.outcome(),
                     None => Outcome::default(),
                 };
+                self.hold_for_capture().await;
                 self.page_op("scrollBy", &[json!(target), json!(dx), json!(dy)]).await?;
                 Ok(outcome)
             }
             Action::ScrollTo { target } => {
                 let at = self.actionable(target, json!({}), patience).await?;
+                self.hold_for_capture().await;
                 self.page_op("scrollIntoView", &[json!(target)]).await?;
                 Ok(at.outcome())
             }
             Action::SelectOption { target, value, label } => {
                 let at = self.actionable(target, json!({"enabled": true}), patience).await?;
+                self.hold_for_capture().await;
                 let reply =
                     self.page_op("selectOption", &[json!(target), json!({"value": value, "label": label})]).await?;
                 let selected = reply.get("selected").and_then(Value::as_str).map(str::to_owned);
@@ -375,7 +402,9 @@ impl Driver for ChromeDriver {
     }
 
     fn observe(&mut self, capture: Capture) -> ObserveFuture {
-        crate::observe::observe(self.page(), capture, self.blank)
+        let (record, done) = crate::observe::observe(self.page(), capture, self.blank);
+        self.capture = done;
+        record
     }
 }
 

@@ -2,10 +2,12 @@
 //! screenshot, asked for the moment the step is entered.
 //!
 //! The requests leave before the step's first action: a session's commands reach the page
-//! in order, so the snapshot reads the page the step acts on and the screenshot's frame is
-//! drawn before the action's input, even when that input navigates away at once. Nothing
-//! waits for the answers but the record itself: the action's own round trips go ahead
-//! beside the capture (input waits only for the frame being captured).
+//! in order, so the snapshot reads the page the step acts on. A screenshot is not ordered
+//! so: Chromium copies the next frame, and input that navigates at once left it waiting for
+//! a frame of a page that was gone (the demo's *Results loaded* step lost its picture in 2
+//! runs of 3). So the action's input, and only that, waits for the capture: the action
+//! finds its target beside it, and a capture that hangs holds it up for at most
+//! `CAPTURE_HOLD` (driver.rs).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -24,31 +26,41 @@ const OBSERVED_TEXT_CHARS: usize = 20_000;
 /// How long a screenshot may take.
 const SCREENSHOT_BUDGET: Duration = Duration::from_secs(2);
 
+/// Says when a step's screenshot is taken (or has failed): `true` once it is.
+pub(crate) type CaptureDone = tokio::sync::watch::Receiver<bool>;
+
 /// Records the page as it is now. `blank`: the page is known to show nothing yet (the
-/// session's fresh tab before its first action), so no screenshot is asked for.
-pub(crate) fn observe(page: &PageHandle, capture: Capture, blank: bool) -> ObserveFuture {
+/// session's fresh tab before its first action), so no screenshot is asked for. With a
+/// screenshot, also says when it is taken: input that could change the page waits for it.
+pub(crate) fn observe(page: &PageHandle, capture: Capture, blank: bool) -> (ObserveFuture, Option<CaptureDone>) {
     let snapshot = {
         let page = page.clone();
         sent_now(async move { page.call("snapshot", &[json!(OBSERVED_TEXT_CHARS)], CALL_BUDGET).await })
     };
-    let screenshot = match (capture, blank) {
+    let (screenshot, done) = match (capture, blank) {
         (Capture::WithScreenshot, false) => {
             let raw = page.raw().clone();
-            Some(sent_now(async move {
-                tokio::time::timeout(SCREENSHOT_BUDGET, ChromeDriver::screenshot_jpeg(&raw))
+            let (taken, done) = tokio::sync::watch::channel(false);
+            let shot = sent_now(async move {
+                let shot = tokio::time::timeout(SCREENSHOT_BUDGET, ChromeDriver::screenshot_jpeg(&raw))
                     .await
                     .map_err(|_| "timed out".to_owned())
-                    .and_then(|r| r)
-            }))
+                    .and_then(|r| r);
+                let _ = taken.send(true);
+                shot
+            });
+            // Its own task, so that it says it is done as soon as it is, whatever the
+            // record awaits first.
+            (Some(tokio::spawn(shot)), Some(done))
         }
-        _ => None,
+        _ => (None, None),
     };
-    Box::pin(async move {
+    let record = Box::pin(async move {
         let snapshot = snapshot.await;
         // A page that turned out blank has nothing to show: its capture is not waited for.
         let blank = snapshot.as_ref().is_ok_and(|s| s.get("url").and_then(Value::as_str) == Some("about:blank"));
         let screenshot = match (screenshot, blank) {
-            (Some(capture), false) => capture.await,
+            (Some(capture), false) => capture.await.unwrap_or_else(|e| Err(e.to_string())),
             (None, false) if capture == Capture::WithScreenshot => Err("blank page".to_owned()),
             (None, false) => Err("not asked for".to_owned()),
             (_, true) => Err("blank page".to_owned()),
@@ -65,7 +77,8 @@ pub(crate) fn observe(page: &PageHandle, capture: Capture, blank: bool) -> Obser
             elements: snapshot.get("elements").cloned().unwrap_or(Value::Null),
             screenshot: screenshot.ok().map(Arc::new),
         })
-    })
+    });
+    (record, done)
 }
 
 /// `future`, polled once right away so that the CDP commands it starts with are queued

@@ -30,15 +30,15 @@ const SCREENSHOT_BUDGET: Duration = Duration::from_secs(2);
 pub(crate) type CaptureDone = tokio::sync::watch::Receiver<bool>;
 
 /// Records the page as it is now. `blank`: the page is known to show nothing yet (the
-/// session's fresh tab before its first action), so no screenshot is asked for. With a
-/// screenshot, also says when it is taken: input that could change the page waits for it.
+/// session's fresh tab before its first action), so no screenshot is asked for. For
+/// `Capture::WithScreenshot`, also says when it is taken: the step's input waits for it.
 pub(crate) fn observe(page: &PageHandle, capture: Capture, blank: bool) -> (ObserveFuture, Option<CaptureDone>) {
     let snapshot = {
         let page = page.clone();
         sent_now(async move { page.call("snapshot", &[json!(OBSERVED_TEXT_CHARS)], CALL_BUDGET).await })
     };
     let (screenshot, done) = match (capture, blank) {
-        (Capture::WithScreenshot, false) => {
+        (Capture::WithScreenshot | Capture::ScreenshotBeside, false) => {
             let raw = page.raw().clone();
             let (taken, done) = tokio::sync::watch::channel(false);
             let shot = sent_now(async move {
@@ -51,7 +51,7 @@ pub(crate) fn observe(page: &PageHandle, capture: Capture, blank: bool) -> (Obse
             });
             // Its own task, so that it says it is done as soon as it is, whatever the
             // record awaits first.
-            (Some(tokio::spawn(shot)), Some(done))
+            (Some(tokio::spawn(shot)), (capture == Capture::WithScreenshot).then_some(done))
         }
         _ => (None, None),
     };
@@ -61,7 +61,7 @@ pub(crate) fn observe(page: &PageHandle, capture: Capture, blank: bool) -> (Obse
         let blank = snapshot.as_ref().is_ok_and(|s| s.get("url").and_then(Value::as_str) == Some("about:blank"));
         let screenshot = match (screenshot, blank) {
             (Some(capture), false) => capture.await.unwrap_or_else(|e| Err(e.to_string())),
-            (None, false) if capture == Capture::WithScreenshot => Err("blank page".to_owned()),
+            (None, false) if capture != Capture::WithoutScreenshot => Err("blank page".to_owned()),
             (None, false) => Err("not asked for".to_owned()),
             (_, true) => Err("blank page".to_owned()),
         };

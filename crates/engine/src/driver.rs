@@ -143,12 +143,17 @@ impl DriverError {
 
 pub type DriverResult<T> = Result<T, DriverError>;
 
-/// Whether a recording of the page includes a screenshot. Capturing one holds up the
-/// browser's input for tens of milliseconds, so a step that needs none (a continuous
-/// state's repeat visit) skips it.
+/// Whether a recording of the page includes a screenshot, and whether the step's input
+/// waits for it. Input sent while a capture is under way can cost the picture (or, seen in
+/// Chromium, a navigation), so a step's input waits for its screenshot, tens of
+/// milliseconds; a continuous state reacts first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Capture {
+    /// The step's input waits for the screenshot: the record shows the page acted on.
     WithScreenshot,
+    /// A screenshot taken beside the step's input (a continuous state's first visit).
+    ScreenshotBeside,
+    /// None (a continuous state's later visits: they would show what the first showed).
     WithoutScreenshot,
 }
 

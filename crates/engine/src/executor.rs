@@ -616,12 +616,14 @@ impl Run {
                 request: advice.request,
             });
         }
-        // Recording runs beside the actions so it costs the run no time; a continuous state
-        // entered again (a poller, a round of a game) is recorded without a screenshot, which
-        // would hold up its reaction and show what its first visit showed.
-        let capture = match state.continuous && visit > 1 {
-            true => Capture::WithoutScreenshot,
-            false => Capture::WithScreenshot,
+        // Recording runs beside the actions; only their input waits for the screenshot. A
+        // continuous state (a poller, a round of a game) reacts first: its first visit's
+        // screenshot is taken beside its input, and later visits, which would show what the
+        // first showed, take none.
+        let capture = match (state.continuous, visit) {
+            (false, _) => Capture::WithScreenshot,
+            (true, 1) => Capture::ScreenshotBeside,
+            (true, _) => Capture::WithoutScreenshot,
         };
         let observation = driver.observe(capture);
         let events = self.events.clone();

@@ -123,6 +123,26 @@ test('config settings are named in words with a line of help, and no label runs 
   assert.equal(await multiple.isChecked(), true);
 });
 
+test('a state’s `next` options stand in columns, each box to the left of its own name', async () => {
+  const { page } = app;
+  await selectState(page, 'Login page');
+  const options = await page.locator('.next-option').evaluateAll((ls) =>
+    ls.map((l) => {
+      const box = l.querySelector('input').getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(l.lastChild);
+      const text = range.getBoundingClientRect();
+      return { name: l.textContent, left: Math.round(l.getBoundingClientRect().left), box: box.right, text: text.left };
+    }),
+  );
+  assert.ok(options.length >= 10, `the demo's other states: ${options.length}`);
+  // Flowing inline, "Login error ☐ Placing order" put a box right after another's name.
+  const columns = new Set(options.map((o) => o.left));
+  assert.ok(columns.size <= 3, `options start at ${[...columns].join(', ')}`);
+  for (const o of options) assert.ok(o.box <= o.text, `${o.name}: its box is left of its name`);
+  assert.deepEqual(app.errors, []);
+});
+
 test('Ctrl+Z undoes the last edit while a checkbox or a select has the focus; a text field keeps its own', async () => {
   const { page } = app;
   await selectState(page, 'Cart');

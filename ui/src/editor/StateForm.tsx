@@ -95,16 +95,18 @@ export function StateForm({ workflow, state, diagnostics, edit, onRenamed }: Sta
       </label>
       <fieldset className="next-field">
         <legend>next</legend>
-        {others.map((o) => (
-          <label key={o} className="next-option">
-            <input
-              type="checkbox"
-              checked={state.next?.includes(o) ?? false}
-              onChange={(e) => edit((wf) => m.setNext(wf, name, e.target.checked ? [...(state.next ?? []), o] : (state.next ?? []).filter((n) => n !== o)))}
-            />
-            {o}
-          </label>
-        ))}
+        <div className="next-options">
+          {others.map((o) => (
+            <label key={o} className="next-option">
+              <input
+                type="checkbox"
+                checked={state.next?.includes(o) ?? false}
+                onChange={(e) => edit((wf) => m.setNext(wf, name, e.target.checked ? [...(state.next ?? []), o] : (state.next ?? []).filter((n) => n !== o)))}
+              />
+              {o}
+            </label>
+          ))}
+        </div>
         <Problems items={problemsAt(diagnostics, `${path}.next`)} />
       </fieldset>
 

@@ -27,6 +27,15 @@ class FakeWorker {
 
 const workflow = { version: 1, name: 'w', states: [] } as unknown as Workflow;
 
+/** One layout asked for and answered: the worker that made it. */
+async function laidOutOnce(layout: (wf: Workflow) => Promise<Layout>): Promise<FakeWorker> {
+  const done = layout(workflow);
+  const [worker] = FakeWorker.started;
+  worker.answer();
+  await done;
+  return worker;
+}
+
 describe('the layout worker', () => {
   beforeEach(() => {
     FakeWorker.started = [];
@@ -41,10 +50,7 @@ describe('the layout worker', () => {
 
   it('stops once idle for a while, and starts again for the next layout', async () => {
     const { layout, WORKER_IDLE_MS } = await import('./layout');
-    const first = layout(workflow);
-    const [worker] = FakeWorker.started;
-    worker.answer();
-    await first;
+    const worker = await laidOutOnce(layout);
     vi.advanceTimersByTime(WORKER_IDLE_MS - 1);
     expect(worker.terminated).toBe(false);
     vi.advanceTimersByTime(1);
@@ -58,10 +64,7 @@ describe('the layout worker', () => {
 
   it('stays while layouts keep coming, and never stops with one waiting', async () => {
     const { layout, WORKER_IDLE_MS } = await import('./layout');
-    const first = layout(workflow);
-    const [worker] = FakeWorker.started;
-    worker.answer();
-    await first;
+    const worker = await laidOutOnce(layout);
     vi.advanceTimersByTime(WORKER_IDLE_MS / 2);
     const second = layout(workflow);
     vi.advanceTimersByTime(WORKER_IDLE_MS * 2);

@@ -12,6 +12,7 @@ mod page;
 mod record;
 mod session;
 mod shared;
+mod version;
 
 pub use address::{endpoint_address, mask_url};
 pub use driver::ChromeDriver;

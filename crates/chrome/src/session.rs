@@ -251,15 +251,19 @@ async fn connect(url: &str) -> Result<(Browser, chromiumoxide::Handler), ChromeE
     // chromiumoxide emulates its default 800×600 viewport in the pages it opens here, not the
     // workflow's: emulating 1280×800 in windows of several runs sharing a browser lost clicks
     // (3 in about 60 runs; none in 160 at the default), so an attached run keeps 800×600.
-    match tokio::time::timeout(CONNECT_BUDGET, Browser::connect(url.to_owned())).await {
+    let attach = async {
+        let ws = match url.starts_with("http") {
+            true => crate::version::websocket_url(url).await.map_err(|e| masked_in(&e, url))?,
+            false => url.to_owned(),
+        };
+        Browser::connect(ws).await.map_err(|e| masked_in(&e.to_string(), url))
+    };
+    match tokio::time::timeout(CONNECT_BUDGET, attach).await {
         Err(_) => Err(ChromeError::Connect(format!(
             "{shown}: {address} accepted the connection but did not answer as a DevTools endpoint within \
              {CONNECT_BUDGET:?}"
         ))),
-        Ok(Err(e)) => Err(ChromeError::Connect(format!(
-            "{shown}: {address} is not a DevTools endpoint ({})",
-            masked_in(&e.to_string(), url)
-        ))),
+        Ok(Err(e)) => Err(ChromeError::Connect(format!("{shown}: {address} is not a DevTools endpoint ({e})"))),
         Ok(Ok(connected)) => Ok(connected),
     }
 }

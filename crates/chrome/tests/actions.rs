@@ -302,8 +302,7 @@ async fn attaching_to_a_running_browser_over_cdp() {
         .map_while(Result::ok)
         .find_map(|line| line.split_once("DevTools listening on ").map(|(_, url)| url.trim().to_owned()))
         .expect("chromium prints its DevTools address");
-    let finished = common::run_attached(
-        &ws,
+    let click_once = || {
         workflow(
             "playground.html",
             json!([
@@ -311,13 +310,17 @@ async fn attaching_to_a_running_browser_over_cdp() {
                 act(json!([{"type": "click", "target": {"css": "#counter"}}]))
             ]),
             json!({}),
-        ),
-    )
-    .await;
+        )
+    };
+    // Its WebSocket URL, and its HTTP address, whose /json/version names the WebSocket.
+    let port = ws.split_once("127.0.0.1:").and_then(|(_, rest)| rest.split('/').next()).expect("a port");
+    let by_ws = common::run_attached(&ws, click_once()).await;
+    let by_http = common::run_attached(&format!("http://127.0.0.1:{port}"), click_once()).await;
     let still_running = chromium.try_wait().unwrap().is_none();
     let _ = chromium.kill();
     let _ = chromium.wait();
-    finished.assert_succeeded();
+    by_ws.assert_succeeded();
+    by_http.assert_succeeded();
     assert!(still_running, "a browser we attached to is left running");
 }
 

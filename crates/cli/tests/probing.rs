@@ -203,6 +203,41 @@ fn a_cdp_endpoint_that_never_answers_fails_in_bounded_time_and_a_malformed_one_i
     }
 }
 
+/// A loopback endpoint whose `/json/version` reply never ends.
+fn endless_endpoint() -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming().map_while(Result::ok) {
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(&stream);
+                let mut line = String::new();
+                while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                    line.clear();
+                }
+                let mut stream = &stream;
+                let _ = stream.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n{\"Browser\": \"");
+                let chunk = vec![b'x'; 64 * 1024];
+                while stream.write_all(&chunk).is_ok() {}
+            });
+        }
+    });
+    url
+}
+
+#[test]
+fn a_cdp_endpoint_whose_version_reply_never_ends_is_cut_off() {
+    let runs = tempfile::tempdir().unwrap();
+    let url = endless_endpoint();
+    let began = Instant::now();
+    let out = statewright(&["run", "workflows/demo-shop.json", "--demo-site", "--cdp-url", &url], runs.path());
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("/json/version reply is larger than"), "{stderr}");
+    assert!(began.elapsed() < Duration::from_secs(30), "not the attach budget: {:?}", began.elapsed());
+}
+
 #[test]
 fn ctrl_c_while_attaching_exits_130() {
     let runs = tempfile::tempdir().unwrap();

@@ -61,6 +61,9 @@ pub enum LlmError {
 
 /// The longest `Retry-After` honoured; a server asking for more is treated as failing.
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
+/// The largest reply read: a chat completion is a few KB, a long one with reasoning a few
+/// hundred.
+const MAX_REPLY_BYTES: usize = 16 << 20;
 /// The most of an error body kept for the message.
 const MAX_BODY_CHARS: usize = 300;
 
@@ -184,16 +187,7 @@ impl Client {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<f64>().ok())
             .and_then(|s| Duration::try_from_secs_f64(s).ok());
-        let text = match response.text().await {
-            Ok(text) => text,
-            Err(e) if e.is_timeout() => {
-                return Err(Attempt::Fatal(LlmError::Timeout {
-                    url: base(),
-                    seconds: self.config.timeout.as_secs_f64(),
-                }));
-            }
-            Err(e) => return Err(Attempt::Retry(LlmError::Unreachable { url: base(), reason: root_cause(&e) }, None)),
-        };
+        let text = self.read_capped(response).await?;
         let body: String = text.chars().take(MAX_BODY_CHARS).collect();
         match status {
             200..=299 => serde_json::from_str(&text).map_err(|e| {
@@ -208,6 +202,41 @@ impl Client {
                 Err(Attempt::Retry(LlmError::Http { url: base(), status, body }, after))
             }
             _ => Err(Attempt::Fatal(LlmError::Http { url: base(), status, body })),
+        }
+    }
+
+    /// The reply's body, up to `MAX_REPLY_BYTES`: a server that sends more (one that never
+    /// stops) is cut off there rather than filling the memory until the timeout.
+    async fn read_capped(&self, mut response: reqwest::Response) -> Result<String, Attempt> {
+        let base = || self.config.url.clone();
+        let too_large = || {
+            Attempt::Fatal(LlmError::BadReply {
+                url: base(),
+                reason: format!(
+                    "the reply is larger than {} MiB; a chat completion is a few KB",
+                    MAX_REPLY_BYTES >> 20
+                ),
+            })
+        };
+        if response.content_length().is_some_and(|n| n > MAX_REPLY_BYTES as u64) {
+            return Err(too_large());
+        }
+        let mut bytes = Vec::new();
+        loop {
+            match response.chunk().await {
+                Ok(Some(chunk)) if bytes.len() + chunk.len() > MAX_REPLY_BYTES => return Err(too_large()),
+                Ok(Some(chunk)) => bytes.extend_from_slice(&chunk),
+                Ok(None) => return Ok(String::from_utf8_lossy(&bytes).into_owned()),
+                Err(e) if e.is_timeout() => {
+                    return Err(Attempt::Fatal(LlmError::Timeout {
+                        url: base(),
+                        seconds: self.config.timeout.as_secs_f64(),
+                    }));
+                }
+                Err(e) => {
+                    return Err(Attempt::Retry(LlmError::Unreachable { url: base(), reason: root_cause(&e) }, None));
+                }
+            }
         }
     }
 

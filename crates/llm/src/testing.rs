@@ -1,6 +1,6 @@
 //! A scripted OpenAI-compatible server on loopback, for tests: replies chosen by rules over
 //! the request, every request recorded; it can be slow, answer 429 with `Retry-After`, 500,
-//! truncated JSON, prose around JSON, or any raw body. Over plain HTTP, or over TLS with a
+//! truncated JSON, prose around JSON, any raw body, or one that never ends. Over plain HTTP, or over TLS with a
 //! given certificate (a hosted API, a private certificate authority).
 
 use std::net::SocketAddr;
@@ -25,6 +25,8 @@ pub enum Reply {
     Slow(Duration, Box<Reply>),
     /// This body, as is, with status 200 (wire-format fixtures, garbage).
     Raw(String),
+    /// Status 200 and a body that never ends, sent as fast as the client reads it.
+    Endless,
 }
 
 impl Reply {
@@ -215,6 +217,13 @@ async fn respond(mut reply: Reply) -> Response {
                 return (StatusCode::OK, [("content-type", "application/json")], body.to_string()).into_response();
             }
             Reply::Raw(body) => return (StatusCode::OK, [("content-type", "application/json")], body).into_response(),
+            Reply::Endless => {
+                let chunk = axum::body::Bytes::from(vec![b' '; 64 * 1024]);
+                let body = axum::body::Body::from_stream(futures::stream::repeat_with(move || {
+                    Ok::<_, std::io::Error>(chunk.clone())
+                }));
+                return (StatusCode::OK, [("content-type", "application/json")], body).into_response();
+            }
             Reply::Status { code, retry_after, body } => {
                 let status = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
                 let mut response = (status, body).into_response();

@@ -80,6 +80,19 @@ async fn a_slow_model_is_cut_off_at_the_timeout() {
     assert!(began.elapsed() < Duration::from_secs(5), "bounded: {:?}", began.elapsed());
 }
 
+/// A reply is a few KB; a server that never stops sending must not fill the memory until
+/// the timeout, nor make the run wait for it.
+#[tokio::test]
+async fn a_reply_that_never_ends_is_cut_off_at_its_size_limit() {
+    let server = ScriptedModel::start(vec![Rule::always(Reply::Endless)]).await;
+    let began = Instant::now();
+    let e =
+        client(&server.url(), Settings { timeout: Some(120.0), ..Settings::default() }).chat(&ask()).await.unwrap_err();
+    assert!(matches!(&e, LlmError::BadReply { reason, .. } if reason.contains("MiB")), "{e}");
+    assert!(began.elapsed() < Duration::from_secs(30), "not the timeout: {:?}", began.elapsed());
+    assert_eq!(server.requests().len(), 1, "an oversized reply is not asked for again");
+}
+
 #[tokio::test]
 async fn nothing_listening_and_a_refused_key_are_clear_errors() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();

@@ -3,9 +3,10 @@
 //   node bench/playwright-demo.mjs --url http://127.0.0.1:8931 --seed 7 [--runs 5]
 //
 // `--seed` takes one seed, a list (1,4,9) or a range (1-30); `--runs K` repeats each seed K
-// times. Prints one JSON line per run: {"seed":N,"ms":...,"ok":true}. The time covers the
-// whole run, from before the browser is launched to after it is closed. Exits 1 if any run
-// failed.
+// times. Prints one JSON line per run: {"seed":N,"ms":...,"site_waits_ms":...,"ok":true}. The
+// time covers the whole run, from before the browser is launched to after it is closed;
+// `site_waits_ms` is what the site made it wait (signing in, suggestions, results, placing
+// the order). Exits 1 if any run failed.
 import { chromium } from 'playwright-core';
 
 const USERNAME = 'demo';
@@ -38,7 +39,13 @@ function parseSeeds(text) {
   });
 }
 
-async function placeOrder(page, base, seed) {
+/** Adds up the waits the site itself imposes on this run (it draws them from the seed and
+ * shows them in `window.__demo`): no client can finish sooner than their sum. */
+async function siteWaits(page, waits, read) {
+  waits.ms += await page.evaluate(read);
+}
+
+async function placeOrder(page, base, seed, waits) {
   // The consent popup may cover the page at any moment: answer it whenever it is in the way.
   await page.addLocatorHandler(page.getByRole('dialog', { name: 'We value your privacy' }), async (dialog) => {
     await dialog.getByRole('button', { name: 'Accept all' }).click();
@@ -50,6 +57,7 @@ async function placeOrder(page, base, seed) {
   await page.getByLabel('Username').fill(USERNAME);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
+  await siteWaits(page, waits, () => window.__demo.login.signInDelayMs);
 
   // Signing in leads either to the "What's new" interstitial or straight to the shop.
   await page.waitForURL(/\/(whats-new|search)\.html/);
@@ -66,10 +74,13 @@ async function placeOrder(page, base, seed) {
   const card = page
     .locator('article.result-card:not([data-sponsored])')
     .filter({ has: page.getByRole('heading', { name: PRODUCT, exact: true }) });
+  await card.waitFor();
+  await siteWaits(page, waits, () => window.__demo.search.suggestDelaysMs.at(-1) + window.__demo.search.searches.at(-1).delayMs);
   await card.getByRole('button', { name: 'Add to cart' }).click();
 
   await page.waitForURL(/\/cart\.html/);
   await page.getByLabel('Quantity').selectOption(QUANTITY);
+  await siteWaits(page, waits, () => window.__demo.cart.placeOrderDelayMs);
   await page.getByRole('button', { name: 'Place order' }).click();
 
   await page.waitForURL(/\/confirmation\.html/);
@@ -82,6 +93,7 @@ async function placeOrder(page, base, seed) {
 
 async function run(base, seed) {
   const started = performance.now();
+  const waits = { ms: 0 };
   let browser;
   let error;
   try {
@@ -92,7 +104,7 @@ async function run(base, seed) {
     });
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    await placeOrder(page, base, seed);
+    await placeOrder(page, base, seed, waits);
   } catch (e) {
     error = e;
   } finally {
@@ -100,7 +112,7 @@ async function run(base, seed) {
   }
   const ms = Math.round(performance.now() - started);
   const seedValue = /^\d+$/.test(seed) ? Number(seed) : seed;
-  const line = { seed: seedValue, ms, ok: !error };
+  const line = { seed: seedValue, ms, site_waits_ms: waits.ms, ok: !error };
   if (error) line.error = String(error.message || error).split('\n')[0];
   return line;
 }

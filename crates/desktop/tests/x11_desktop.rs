@@ -33,7 +33,16 @@ async fn launches_waits_for_and_types_into_a_window() {
     assert_eq!(w.instance, "swtype");
     assert_eq!(w.pid, Some(pid), "the window's pid is the launched program's");
     assert!(w.geometry.width > 100 && w.geometry.height > 100, "{:?}", w.geometry);
-    let (_, source) = d.windows_with_source().await.unwrap();
+    // The window manager maps a window a moment before it lists it in _NET_CLIENT_LIST;
+    // until then the list is empty and the driver walks the window tree.
+    let mut source = WindowSource::XTree;
+    for _ in 0..100 {
+        source = d.windows_with_source().await.unwrap().1;
+        if source == WindowSource::Ewmh {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     assert_eq!(source, WindowSource::Ewmh, "openbox publishes _NET_CLIENT_LIST");
 
     // Every query form finds the same window.

@@ -1,7 +1,8 @@
 //! A scripted OpenAI-compatible server on loopback, for tests: replies chosen by rules over
 //! the request, every request recorded; it can be slow, answer 429 with `Retry-After`, 500,
-//! truncated JSON, prose around JSON, any raw body, or one that never ends. Over plain HTTP, or over TLS with a
-//! given certificate (a hosted API, a private certificate authority).
+//! truncated JSON, prose around JSON, any raw body, or one that never ends. Over plain
+//! HTTP, or over TLS with a given certificate (a hosted API, a private certificate
+//! authority).
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};

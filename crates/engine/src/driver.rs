@@ -144,9 +144,9 @@ impl DriverError {
 pub type DriverResult<T> = Result<T, DriverError>;
 
 /// Whether a recording of the page includes a screenshot, and whether the step's input
-/// waits for it. Input sent while a capture is under way can cost the picture (or, seen in
-/// Chromium, a navigation), so a step's input waits for its screenshot, tens of
-/// milliseconds; a continuous state reacts first.
+/// waits for it. Input that navigates while a capture is under way can cost the picture,
+/// so a step's input waits for its screenshot, tens of milliseconds; a continuous state
+/// reacts first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Capture {
     /// The step's input waits for the screenshot: the record shows the page acted on.

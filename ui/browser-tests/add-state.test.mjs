@@ -3,7 +3,7 @@
 // and again when the canvas shrinks under the new state's problems.
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
-import { openApp, selectState } from './harness.mjs';
+import { openApp, selectState, settledInView } from './harness.mjs';
 
 let app;
 beforeEach(async () => {
@@ -44,18 +44,6 @@ const landing = (page, name) =>
     return { inView, overlapping, added: [added.left, added.top, added.right, added.bottom].map(Math.round), canvas: [g.left, g.top, g.right, g.bottom].map(Math.round) };
   }, name);
 
-/** Waits for the view to settle with the new state in it; the view moves in a short animation. */
-const inView = (page, name) =>
-  page.waitForFunction(
-    (name) => {
-      const g = document.querySelector('[data-testid="graph"]').getBoundingClientRect();
-      const a = document.querySelector(`.react-flow__node[data-id="${name}"]`)?.getBoundingClientRect();
-      return a && a.left >= g.left && a.top >= g.top && a.right <= g.right && a.bottom <= g.bottom;
-    },
-    name,
-    { timeout: 5000 },
-  );
-
 for (const [where, edge] of [
   ['at the bottom edge of the canvas', (g, cart) => g.y + g.height - 10 - (cart.y + cart.height)],
   ['scrolled out of sight above the canvas', (g, cart) => g.y - 40 - (cart.y + cart.height)],
@@ -69,7 +57,8 @@ for (const [where, edge] of [
     await page.locator('.state-node.selected[data-state="New state"]').waitFor();
     // Its empty check is listed below the canvas, which shrinks by the list's height.
     await page.getByTestId('problem-list').waitFor();
-    await inView(page, 'New state').catch(() => {}); // the assertion below says what is wrong
+    // The assertion below says what is wrong if it never settles in view.
+    await settledInView(page, '.react-flow__node[data-id="New state"]', { timeout: 5000 }).catch(() => {});
     const landed = await landing(page, 'New state');
     assert.ok(landed.inView, `the new state at ${landed.added} is in the canvas at ${landed.canvas}`);
     assert.deepEqual(landed.overlapping, [], 'the new state covers no other');

@@ -64,22 +64,31 @@ export async function selectState(page, name) {
     const selected = page.locator('.state-node.selected');
     await selected.waitFor();
     if ((await selected.getAttribute('data-state')) === name) {
-      // The view glides to centre it: done when the view has stood still for three polls
-      // with the state inside the canvas. Not "exactly in the middle": a state or a panel
+      // The view glides to centre it. Not "exactly in the middle" after: a state or a panel
       // that changes size after the glide (a problem listed, a mark gone) moves the middle.
-      await page.waitForFunction(
-        () => {
-          const [g, n] = ['[data-testid="graph"]', '.state-node.selected'].map((s) => document.querySelector(s).getBoundingClientRect());
-          const view = document.querySelector('.react-flow__viewport').style.transform;
-          window.__still = view === window.__view ? (window.__still ?? 0) + 1 : 0;
-          window.__view = view;
-          return window.__still >= 3 && n.left >= g.left && n.right <= g.right && n.top >= g.top && n.bottom <= g.bottom;
-        },
-        null,
-        { polling: 100 },
-      );
+      await settledInView(page, '.state-node.selected');
       return;
     }
   }
   throw new Error(`the search did not lead to ${name}`);
+}
+
+/** Waits until the view and the canvas have stood still for three polls (100 ms apart)
+ * with the node `selector` inside the canvas: the view glides (200 ms) whenever it moves,
+ * and a panel appearing beside the canvas can shrink it, and move the view again, after a
+ * first glide has ended. */
+export async function settledInView(page, selector, options = {}) {
+  await page.evaluate(() => (window.__view = null));
+  await page.waitForFunction(
+    (selector) => {
+      const g = document.querySelector('[data-testid="graph"]').getBoundingClientRect();
+      const n = document.querySelector(selector)?.getBoundingClientRect();
+      const now = `${document.querySelector('.react-flow__viewport').style.transform} ${g.width}x${g.height}`;
+      window.__still = now === window.__view ? (window.__still ?? 0) + 1 : 0;
+      window.__view = now;
+      return window.__still >= 3 && n && n.left >= g.left && n.right <= g.right && n.top >= g.top && n.bottom <= g.bottom;
+    },
+    selector,
+    { polling: 100, ...options },
+  );
 }

@@ -41,7 +41,9 @@ pub struct ChromeDriver {
 impl ChromeDriver {
     /// Launches Chromium (or attaches to `cdp_url`) and opens a fresh page.
     pub async fn start(options: &LaunchOptions) -> Result<Self, crate::ChromeError> {
-        let session = Session::start(options).await?;
+        let mut session = Session::start(options).await?;
+        // Before the first navigation: an `alert` on load would stall it.
+        session.answer_dialogs().await?;
         let blank = !session.adopted();
         Ok(Self { session, blank, capture: None })
     }

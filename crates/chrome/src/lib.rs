@@ -5,6 +5,7 @@
 //! (attached, visible, stable, enabled, receiving pointer events), as Playwright does.
 
 mod address;
+mod dialog;
 mod driver;
 mod input;
 mod observe;

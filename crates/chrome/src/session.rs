@@ -62,6 +62,8 @@ pub struct Session {
     browser: Browser,
     pub(crate) page: PageHandle,
     handler: JoinHandle<()>,
+    /// Answers the page's JavaScript dialogs, in a run (see dialog.rs).
+    dialogs: Option<JoinHandle<()>>,
     launched: bool,
     /// The page is a tab the user had open: it stays open.
     adopted: bool,
@@ -109,7 +111,17 @@ impl Session {
         })?;
         tracing::debug!("library installed after {:?}", began.elapsed());
         let adopted = adopted.is_some();
-        Ok(Self { browser, page: PageHandle::new(page), handler, launched, adopted, _profile: profile })
+        Ok(Self { browser, page: PageHandle::new(page), handler, dialogs: None, launched, adopted, _profile: profile })
+    }
+
+    /// From now on, answers every JavaScript dialog the page opens (a run does; a person
+    /// recording a demonstration answers them in the browser).
+    pub(crate) async fn answer_dialogs(&mut self) -> Result<(), ChromeError> {
+        let task = crate::dialog::answer_dialogs(self.page.raw())
+            .await
+            .map_err(|e| ChromeError::Launch(format!("cannot watch the page's dialogs: {e}")))?;
+        self.dialogs = Some(task);
+        Ok(())
     }
 
     /// Whether the page is a tab that was open already (it may show anything).
@@ -125,6 +137,9 @@ impl Session {
         } else if !self.adopted {
             let page = self.page.raw().clone();
             let _ = tokio::time::timeout(Duration::from_secs(5), page.close()).await;
+        }
+        if let Some(dialogs) = &self.dialogs {
+            dialogs.abort();
         }
         self.handler.abort();
         tracing::debug!("browser closed in {:?}", began.elapsed());

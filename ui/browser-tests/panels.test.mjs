@@ -20,6 +20,13 @@ const width = async (page, selector) => (await page.locator(selector).boundingBo
 const widthIs = (page, selector, w) =>
   page.waitForFunction(([s, w]) => Math.abs(document.querySelector(s).getBoundingClientRect().width - w) <= 1, [selector, w]);
 
+/** The value `splitter` announces once it says `value`, or after a second what it says
+ * then: it is measured from the panel after the resize, a render after the width. */
+async function announced(splitter, value) {
+  for (let tries = 0; tries < 50 && (await splitter.getAttribute('aria-valuenow')) !== value; tries++) await new Promise((r) => setTimeout(r, 20));
+  return splitter.getAttribute('aria-valuenow');
+}
+
 /** Drags `splitter` sideways by `dx` in small moves, as a hand would. */
 async function drag(page, splitter, dx) {
   const b = await splitter.boundingBox();
@@ -38,7 +45,7 @@ test('dragging the workflows list’s splitter widens it, and the width survives
   assert.equal(before, 250, 'the default width at 1280 px');
   await drag(page, splitter, 90);
   await widthIs(page, '.sidebar', 340);
-  assert.equal(await splitter.getAttribute('aria-valuenow'), '340', 'the splitter tells its value');
+  assert.equal(await announced(splitter, '340'), '340', 'the splitter tells its value');
   const canvas = await page.getByTestId('graph').boundingBox();
   const sidebar = await page.locator('.sidebar').boundingBox();
   assert.ok(sidebar.x + sidebar.width <= canvas.x + 1, 'the editor moved over; the list does not cover the canvas');
@@ -75,7 +82,7 @@ test('the state panel resizes from the keyboard and its form fits at the narrowe
   await widthIs(page, '.side-panel', 440);
   await page.keyboard.press('ArrowRight');
   await widthIs(page, '.side-panel', 424);
-  assert.equal(await splitter.getAttribute('aria-valuenow'), '424');
+  assert.equal(await announced(splitter, '424'), '424');
   // The arrows are the splitter's: they did not also reach the editor's shortcuts.
   assert.doesNotMatch(await page.getByTestId('doc-title').innerText(), /•/, 'nothing was edited');
 

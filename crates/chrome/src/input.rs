@@ -1,6 +1,8 @@
 //! Real input events over CDP: what a person's mouse and keyboard would send, so pages see
 //! trusted `pointerdown`/`mousedown`/`click` and `keydown`/`input`/`keyup` events.
 
+use std::time::Duration;
+
 use chromiumoxide::cdp::browser_protocol::input::{
     DispatchKeyEventParams, DispatchKeyEventType, DispatchMouseEventParams, DispatchMouseEventType, InsertTextParams,
     MouseButton as CdpButton,
@@ -10,6 +12,21 @@ use statewright_workflow::MouseButton;
 use statewright_workflow::keys::{KeyCombo, KeyDef, Modifiers, key_for_char};
 
 type Result<T> = std::result::Result<T, String>;
+
+/// How long the page may take to handle one input event: Chromium answers once the page's
+/// own handlers have run, so a page whose script never yields would hold a click for the
+/// CDP client's 30 s and then fail it as "Request timed out".
+const INPUT_BUDGET: Duration = Duration::from_secs(10);
+
+/// `sending`, failing with a clear reason when the page does not take it in time.
+async fn delivered<T, E: std::fmt::Display>(sending: impl Future<Output = std::result::Result<T, E>>) -> Result<T> {
+    match tokio::time::timeout(INPUT_BUDGET, sending).await {
+        Ok(sent) => sent.map_err(|e| e.to_string()),
+        Err(_) => {
+            Err(format!("the page did not take the input within {INPUT_BUDGET:?}: a script on it is busy or it hangs"))
+        }
+    }
+}
 
 fn cdp_button(button: MouseButton) -> (CdpButton, i64) {
     match button {
@@ -39,7 +56,7 @@ fn mouse(
 /// one round trip instead of three (the time between a target appearing and its click).
 async fn send_mouse(page: &Page, events: Vec<DispatchMouseEventParams>) -> Result<()> {
     let sent = events.into_iter().map(|params| page.execute(params));
-    futures::future::try_join_all(sent).await.map_err(|e| e.to_string())?;
+    delivered(futures::future::try_join_all(sent)).await?;
     Ok(())
 }
 
@@ -75,7 +92,7 @@ async fn key_event(
     if with_text && let Some(text) = &key.text {
         params = params.text(text.clone()).unmodified_text(text.clone());
     }
-    page.execute(params.build()?).await.map_err(|e| e.to_string())?;
+    delivered(page.execute(params.build()?)).await?;
     Ok(())
 }
 
@@ -112,7 +129,7 @@ pub async fn type_text(page: &Page, text: &str) -> Result<()> {
     let Some(last) = text.chars().last() else { return Ok(()) };
     let head = &text[..text.len() - last.len_utf8()];
     if !head.is_empty() {
-        page.execute(InsertTextParams::new(head)).await.map_err(|e| e.to_string())?;
+        delivered(page.execute(InsertTextParams::new(head))).await?;
     }
     match key_for_char(last).filter(|(def, _)| def.text.is_some() && last != '\n' && last != '\r') {
         Some((def, shift)) => {
@@ -121,7 +138,7 @@ pub async fn type_text(page: &Page, text: &str) -> Result<()> {
             key_event(page, DispatchKeyEventType::KeyUp, &def, modifiers, false).await
         }
         None => {
-            page.execute(InsertTextParams::new(last.to_string())).await.map_err(|e| e.to_string())?;
+            delivered(page.execute(InsertTextParams::new(last.to_string()))).await?;
             Ok(())
         }
     }

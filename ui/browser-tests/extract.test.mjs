@@ -4,7 +4,7 @@
 // stored run and a live one, at 1024×768 and in dark mode.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { openApp } from './harness.mjs';
+import { openApp, selectState } from './harness.mjs';
 
 const apps = [];
 after(async () => Promise.all(apps.map((a) => a.close())));
@@ -21,7 +21,9 @@ const problemsIn = (item) => item.locator('.problem').allInnerTexts();
 test('an extract action and a variable check are written in the editor, validated and saved', async () => {
   const { page, errors } = await open();
   await page.getByTestId('workflow-entry').filter({ hasText: 'demo-shop' }).click();
-  await page.locator('[data-testid="node-Cart"]').click();
+  // Through the search, which waits for the view to settle: a click on the node while the
+  // graph was still being laid out landed on another state (seen in CI).
+  await selectState(page, 'Cart');
   const cart = page.getByRole('region', { name: 'state Cart' });
   await cart.waitFor();
 
@@ -52,7 +54,7 @@ test('an extract action and a variable check are written in the editor, validate
 
   // A check on the variable, in the state after: a typo is named with the nearest known
   // name, and so is an undefined reference in its value; both fixed.
-  await page.locator('[data-testid="node-Placing order"]').click();
+  await selectState(page, 'Placing order');
   const placing = page.getByRole('region', { name: 'state Placing order' });
   await placing.waitFor();
   const checksBefore = await placing.locator('[data-testid^="check-"]').count();

@@ -31,7 +31,7 @@ test('a state nothing leads to is marked on the graph and listed with its fix', 
 
   // Fixing it (Start leads there now) clears the mark.
   await list.getByRole('button', { name: 'Orphan' }).click();
-  await page.getByTestId('node-Start').click();
+  await selectState(page, 'Start');
   await page.evaluate(() => {
     const wf = JSON.parse(window.statewrightFake.files.get('orphans.json'));
     wf.states[2].next = ['Orphan', 'Done'];

@@ -71,7 +71,7 @@ test('a use_skill shows its arguments; one edited is saved, and a misspelt argum
   await node.waitFor();
   assert.match(await node.innerText(), /1\. use_skill demo-sign-in\(site, username, password\)/);
   assert.equal(await page.getByTestId('skill-badge').count(), 0, 'a workflow is no skill');
-  await node.click();
+  await selectState(page, 'Login page');
   const action = page.getByRole('region', { name: 'state Login page' }).getByTestId('action-0');
   await action.waitFor();
   assert.equal(await action.getByLabel('action 1 type').inputValue(), 'use_skill');

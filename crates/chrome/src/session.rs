@@ -86,7 +86,7 @@ impl Session {
         };
         let handler = drive(handler);
         tracing::debug!("browser ready after {:?}", began.elapsed());
-        let adopted = match (options.adopt_page && !launched).then_some(()) {
+        let mut adopted = match (options.adopt_page && !launched).then_some(()) {
             Some(()) => open_tab(&mut browser).await,
             None => None,
         };
@@ -96,7 +96,7 @@ impl Session {
             Some(url) if !launched => ChromeError::Connect(format!("{}: {what}", mask_url(url))),
             _ => ChromeError::Launch(what),
         };
-        let page = match adopted.clone() {
+        let mut page = match adopted.clone() {
             Some(page) => page,
             // A browser that stops answering must not hang the run (command futures wait 30 s).
             None => tokio::time::timeout(CONNECT_BUDGET, browser.new_page(new_target(launched)))
@@ -105,7 +105,26 @@ impl Session {
                 .map_err(|e| failed(format!("cannot open a page: {e}")))?,
         };
         tracing::debug!("page open after {:?}", began.elapsed());
-        install_library(&page).await.map_err(|e| match e {
+        let mut installed = install_library(&page).await;
+        // An open tab can lose the session it was first attached with while the handler
+        // attaches to the browser's tabs (seen once, in CI, on a browser just started):
+        // the tab is looked up again.
+        for _ in 0..2 {
+            match &installed {
+                Err(ChromeError::Launch(what))
+                    if adopted.is_some() && what.contains("Session with given id not found") =>
+                {
+                    tracing::debug!("the open tab's session went away ({what}); looking it up again");
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                    adopted = open_tab(&mut browser).await;
+                    let Some(again) = adopted.clone() else { break };
+                    page = again;
+                    installed = install_library(&page).await;
+                }
+                _ => break,
+            }
+        }
+        installed.map_err(|e| match e {
             ChromeError::Launch(what) => failed(what),
             other => other,
         })?;

@@ -8,6 +8,7 @@ use tokio::task::spawn_blocking;
 
 use crate::error::{DesktopError, DesktopResult};
 use crate::input::{self, InputThread};
+use crate::keymap::KeyMap;
 use crate::types::{
     CaptureTarget, DesktopObservation, LaunchSpec, MouseButton, Position, Screenshot, WindowInfo, WindowQuery,
 };
@@ -16,6 +17,10 @@ use crate::{Desktop, POLL_INTERVAL, capture, launch};
 
 /// How long `focus` waits for X to report the new focus before giving up.
 const FOCUS_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long the focus must stay on a window before `focus` returns. The window manager
+/// acts on our request some time after the X server has passed it on, and may meanwhile
+/// still be focusing a window that has just opened: the focus we saw can be taken back.
+const FOCUS_SETTLE: Duration = Duration::from_millis(150);
 /// Intermediate pointer positions in a drag.
 const DRAG_STEPS: u32 = 12;
 
@@ -30,6 +35,7 @@ struct Inner {
     x: Arc<X11>,
     display: String,
     input: InputThread,
+    keys: Arc<KeyMap>,
     children: Mutex<Vec<Child>>,
 }
 
@@ -50,8 +56,9 @@ impl X11Desktop {
         let display = x11::display_name(display.as_deref())?;
         let inner = spawn_blocking(move || {
             let x = X11::connect(&display)?;
+            let keys = Arc::new(x.key_map()?);
             let input = InputThread::start(display.clone())?;
-            Ok::<_, DesktopError>(Inner { x: Arc::new(x), display, input, children: Mutex::new(Vec::new()) })
+            Ok::<_, DesktopError>(Inner { x: Arc::new(x), display, input, keys, children: Mutex::new(Vec::new()) })
         })
         .await
         .map_err(DesktopError::join)??;
@@ -163,10 +170,17 @@ impl Desktop for X11Desktop {
         self.x(move |x| x.request_focus(id, false)).await?;
         let start = Instant::now();
         let mut forced = false;
+        let mut held_since = None;
         loop {
             let windows = self.windows().await?;
             match windows.iter().find(|w| w.id == id) {
-                Some(w) if w.focused => return Ok(w.clone()),
+                Some(w) if w.focused => {
+                    if held_since.get_or_insert_with(Instant::now).elapsed() >= FOCUS_SETTLE {
+                        return Ok(w.clone());
+                    }
+                }
+                // The focus came and went: ask again.
+                Some(_) if held_since.take().is_some() => self.x(move |x| x.request_focus(id, forced)).await?,
                 Some(_) => {}
                 None => return Err(Self::not_found(query, Some(start.elapsed()), &windows)),
             }
@@ -229,8 +243,8 @@ impl Desktop for X11Desktop {
     }
 
     async fn type_text(&self, text: &str) -> DesktopResult<()> {
-        let text = text.to_owned();
-        self.inner.input.run(move |e| input::type_text(e, &text)).await
+        let (text, keys) = (text.to_owned(), self.inner.keys.clone());
+        self.inner.input.run(move |e| input::type_text(e, &keys, &text)).await
     }
 
     async fn press_keys(&self, combo: &str) -> DesktopResult<()> {

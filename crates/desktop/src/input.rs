@@ -7,6 +7,8 @@ use std::thread;
 use std::time::Duration;
 
 use enigo::{Axis, Button, Coordinate, Direction, Enigo, Key, Keyboard, Mouse, Settings};
+
+use crate::keymap::{KeyMap, Stroke};
 use statewright_workflow::keys::{KeyDef, parse_key_combo};
 use tokio::sync::oneshot;
 
@@ -113,22 +115,23 @@ pub(crate) fn scroll(e: &mut Enigo, x: i32, y: i32, dx: i32, dy: i32) -> Desktop
     Ok(())
 }
 
-/// Types text. Newlines and tabs become Enter and Tab; capital letters are typed as Shift
-/// plus the letter's own key, which avoids enigo remapping a spare keycode for them (fast
-/// remapping is what drops shifted characters under XTest). Other characters go through
-/// enigo's keysym lookup.
-pub(crate) fn type_text(e: &mut Enigo, text: &str) -> DesktopResult<()> {
+/// Types text. Newlines and tabs become Enter and Tab; a character on the keyboard map is
+/// its key, with Shift when it is on the shifted level (see [`KeyMap`] for why enigo's own
+/// lookup is not used for those). Other characters go through enigo, which binds a spare
+/// keycode to them.
+pub(crate) fn type_text(e: &mut Enigo, keys: &KeyMap, text: &str) -> DesktopResult<()> {
     for c in text.chars() {
-        match c {
-            '\n' | '\r' => e.key(Key::Return, Direction::Click),
-            '\t' => e.key(Key::Tab, Direction::Click),
-            'A'..='Z' => {
+        match (c, keys.stroke(c)) {
+            ('\n' | '\r', _) => e.key(Key::Return, Direction::Click),
+            ('\t', _) => e.key(Key::Tab, Direction::Click),
+            (_, Some(Stroke { keycode, shift: true })) => {
                 e.key(Key::Shift, Direction::Press).map_err(input_err)?;
-                let r = e.key(Key::Unicode(c.to_ascii_lowercase()), Direction::Click);
+                let r = e.raw(keycode.into(), Direction::Click);
                 e.key(Key::Shift, Direction::Release).map_err(input_err)?;
                 r
             }
-            c => e.key(Key::Unicode(c), Direction::Click),
+            (_, Some(Stroke { keycode, shift: false })) => e.raw(keycode.into(), Direction::Click),
+            (c, None) => e.key(Key::Unicode(c), Direction::Click),
         }
         .map_err(input_err)?;
     }

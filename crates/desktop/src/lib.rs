@@ -12,6 +12,7 @@ mod capture;
 mod desktop;
 mod error;
 mod input;
+mod keymap;
 mod launch;
 mod types;
 mod x11;
@@ -51,7 +52,8 @@ pub trait Desktop: Send + Sync {
         timeout: Duration,
     ) -> impl Future<Output = DesktopResult<WindowInfo>> + Send;
 
-    /// Raises and focuses the matching window, and returns once X reports it focused.
+    /// Raises and focuses the matching window, and returns once X has reported it focused
+    /// for a moment (a window manager can still hand the focus to a window just opened).
     fn focus(&self, query: &WindowQuery) -> impl Future<Output = DesktopResult<WindowInfo>> + Send;
 
     fn screenshot(&self, target: &CaptureTarget) -> impl Future<Output = DesktopResult<Screenshot>> + Send;

@@ -16,6 +16,7 @@ use x11rb::protocol::xproto::{
 use x11rb::rust_connection::RustConnection;
 
 use crate::error::{DesktopError, DesktopResult};
+use crate::keymap::KeyMap;
 use crate::types::{Rect, WindowInfo};
 
 x11rb::atom_manager! {
@@ -101,6 +102,15 @@ impl X11 {
 
     pub(crate) fn screen(&self) -> Rect {
         self.screen
+    }
+
+    /// The keyboard map as it is now. Read once per connection, before enigo binds any
+    /// spare keycode, so it holds the layout's own keys.
+    pub(crate) fn key_map(&self) -> DesktopResult<KeyMap> {
+        let setup = self.conn.setup();
+        let (min, max) = (setup.min_keycode, setup.max_keycode);
+        let reply = self.conn.get_keyboard_mapping(min, max - min + 1)?.reply()?;
+        Ok(KeyMap::from_mapping(min, reply.keysyms_per_keycode, &reply.keysyms))
     }
 
     fn property(

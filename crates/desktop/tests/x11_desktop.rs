@@ -18,21 +18,11 @@ async fn launches_waits_for_and_types_into_a_window() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let pid = d.launch(&xterm("swtype", "Statewright typing test", dir.path(), "80x24+20+20")).await.unwrap();
-
-    let mut w = d.wait_for_window(&WindowQuery::title_exact("Statewright typing test"), WAIT).await.unwrap();
-    // A window can be listed a moment before the window manager gives it its size.
-    for _ in 0..40 {
-        if w.geometry.width > 100 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        w = d.wait_for_window(&WindowQuery::title_exact("Statewright typing test"), WAIT).await.unwrap();
-    }
+    let (pid, w) = open_xterm(&d, "swtype", "Statewright typing test", dir.path(), "80x24+20+20").await;
     assert_eq!(w.app_class, "XTerm");
     assert_eq!(w.instance, "swtype");
     assert_eq!(w.pid, Some(pid), "the window's pid is the launched program's");
-    assert!(w.geometry.width > 100 && w.geometry.height > 100, "{:?}", w.geometry);
+    assert_eq!(w.geometry, server_geometry(w.id), "the driver reads the client window's place and size");
     // The window manager maps a window a moment before it lists it in _NET_CLIENT_LIST;
     // until then the list is empty and the driver walks the window tree.
     let mut source = WindowSource::XTree;
@@ -75,10 +65,8 @@ async fn focus_switches_between_two_windows_and_keys_follow_it() {
         return;
     }
     let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    d.launch(&xterm("swfocusa", "Focus A", dir_a.path(), "80x24+10+10")).await.unwrap();
-    d.launch(&xterm("swfocusb", "Focus B", dir_b.path(), "80x24+600+10")).await.unwrap();
-    let a = d.wait_for_window(&WindowQuery::title_exact("Focus A"), WAIT).await.unwrap();
-    let b = d.wait_for_window(&WindowQuery::title_exact("Focus B"), WAIT).await.unwrap();
+    let (_, a) = open_xterm(&d, "swfocusa", "Focus A", dir_a.path(), "80x24+10+10").await;
+    let (_, b) = open_xterm(&d, "swfocusb", "Focus B", dir_b.path(), "80x24+600+10").await;
 
     for (target, other) in [(&a, &b), (&b, &a), (&a, &b)] {
         let got = d.focus(&WindowQuery::id(target.id)).await.unwrap();
@@ -100,6 +88,29 @@ async fn focus_switches_between_two_windows_and_keys_follow_it() {
     assert!(!dir_a.path().join("b-was-here").exists(), "A received no keys");
 }
 
+/// Every printable ASCII character arrives as typed: capitals and symbols are Shift plus
+/// their key on the layout, lower case and digits are their key alone.
+#[tokio::test]
+async fn types_every_printable_ascii_character() {
+    let _screen = SCREEN.lock().await;
+    let Some(d) = desktop().await else { return };
+    if !have("xterm") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (_, w) = open_xterm(&d, "swascii", "ASCII test", dir.path(), "80x24+60+60").await;
+    d.focus(&WindowQuery::id(w.id)).await.unwrap();
+    assert!(shell_ready(&d, dir.path()).await, "the shell in the xterm never answered");
+    let text: String = (' '..='~').collect();
+    d.type_text("cat > chars.txt\n").await.unwrap();
+    d.type_text(&text).await.unwrap();
+    d.press_keys("Enter").await.unwrap();
+    d.press_keys("Control+D").await.unwrap();
+    let file = dir.path().join("chars.txt");
+    let want = format!("{text}\n");
+    assert!(eventually(WAIT, || read(&file) == want).await, "chars.txt holds {:?}", read(&file));
+}
+
 #[tokio::test]
 async fn window_screenshot_changes_after_input() {
     let _screen = SCREEN.lock().await;
@@ -108,8 +119,7 @@ async fn window_screenshot_changes_after_input() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    d.launch(&xterm("swshot", "Screenshot test", dir.path(), "80x24+40+40")).await.unwrap();
-    let w = d.wait_for_window(&WindowQuery::title_exact("Screenshot test"), WAIT).await.unwrap();
+    let (_, w) = open_xterm(&d, "swshot", "Screenshot test", dir.path(), "80x24+40+40").await;
     d.focus(&WindowQuery::id(w.id)).await.unwrap();
     // Let the prompt render, so only our input changes the picture.
     d.type_text("touch ready\n").await.unwrap();
@@ -156,8 +166,7 @@ async fn drag_selects_text_that_a_middle_click_pastes() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    d.launch(&xterm("swdrag", "Drag test", dir.path(), "80x24+30+30")).await.unwrap();
-    let w = d.wait_for_window(&WindowQuery::title_exact("Drag test"), WAIT).await.unwrap();
+    let (_, w) = open_xterm(&d, "swdrag", "Drag test", dir.path(), "80x24+30+30").await;
     d.focus(&WindowQuery::id(w.id)).await.unwrap();
     d.type_text("clear; echo dragme-42; touch ready\n").await.unwrap();
     assert!(eventually(WAIT, || dir.path().join("ready").exists()).await);
@@ -204,8 +213,7 @@ async fn scroll_moves_through_scrollback_and_back() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    d.launch(&xterm("swscroll", "Scroll test", dir.path(), "80x24+50+50")).await.unwrap();
-    let w = d.wait_for_window(&WindowQuery::title_exact("Scroll test"), WAIT).await.unwrap();
+    let (_, w) = open_xterm(&d, "swscroll", "Scroll test", dir.path(), "80x24+50+50").await;
     d.focus(&WindowQuery::id(w.id)).await.unwrap();
     d.type_text("seq 1 300; touch ready\n").await.unwrap();
     assert!(eventually(WAIT, || dir.path().join("ready").exists()).await);
@@ -246,8 +254,7 @@ async fn observation_serialises_windows_focus_and_screenshot() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    d.launch(&xterm("swobserve", "Observe test", dir.path(), "40x10+0+0")).await.unwrap();
-    let w = d.wait_for_window(&WindowQuery::title_exact("Observe test"), WAIT).await.unwrap();
+    let (_, w) = open_xterm(&d, "swobserve", "Observe test", dir.path(), "40x10+0+0").await;
     d.focus(&WindowQuery::id(w.id)).await.unwrap();
     let obs = d.observe().await.unwrap();
     assert_eq!(obs.focused.as_ref().map(|f| f.id), Some(w.id));

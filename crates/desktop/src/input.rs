@@ -7,12 +7,11 @@ use std::thread;
 use std::time::Duration;
 
 use enigo::{Axis, Button, Coordinate, Direction, Enigo, Key, Keyboard, Mouse, Settings};
-
-use crate::keymap::{KeyMap, Stroke};
 use statewright_workflow::keys::{KeyDef, parse_key_combo};
 use tokio::sync::oneshot;
 
 use crate::error::{DesktopError, DesktopResult};
+use crate::keymap::{KeyMap, Stroke};
 use crate::types::MouseButton;
 
 type Job = Box<dyn FnOnce(&mut Enigo) -> DesktopResult<()> + Send>;

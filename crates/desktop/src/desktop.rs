@@ -248,8 +248,8 @@ impl Desktop for X11Desktop {
     }
 
     async fn press_keys(&self, combo: &str) -> DesktopResult<()> {
-        let combo = input::parse_combo(combo)?;
-        self.inner.input.run(move |e| input::press_combo(e, &combo)).await
+        let (combo, keys) = (input::parse_combo(combo)?, self.inner.keys.clone());
+        self.inner.input.run(move |e| input::press_combo(e, &keys, &combo)).await
     }
 
     async fn launch(&self, spec: &LaunchSpec) -> DesktopResult<u32> {

@@ -208,10 +208,21 @@ fn enigo_key(def: &KeyDef, with_modifiers: bool) -> Option<Key> {
     })
 }
 
-pub(crate) fn press_combo(e: &mut Enigo, combo: &Combo) -> DesktopResult<()> {
+/// Holds the modifiers, taps the key, and lets go. A character key on the keyboard map is
+/// pressed as its key, with Shift added when the character is on the shifted level (`?`
+/// is Shift and `/` on a US layout), as in [`type_text`].
+pub(crate) fn press_combo(e: &mut Enigo, keys: &KeyMap, combo: &Combo) -> DesktopResult<()> {
+    let stroke = match combo.key {
+        Key::Unicode(c) => keys.stroke(c),
+        _ => None,
+    };
+    let mut modifiers = combo.modifiers.clone();
+    if stroke.is_some_and(|s| s.shift) && !modifiers.contains(&Key::Shift) {
+        modifiers.push(Key::Shift);
+    }
     let mut held = Vec::new();
     let mut result = Ok(());
-    for &m in &combo.modifiers {
+    for m in modifiers {
         match e.key(m, Direction::Press) {
             Ok(()) => held.push(m),
             Err(err) => {
@@ -221,7 +232,11 @@ pub(crate) fn press_combo(e: &mut Enigo, combo: &Combo) -> DesktopResult<()> {
         }
     }
     if result.is_ok() {
-        result = e.key(combo.key, Direction::Click).map_err(input_err);
+        result = match stroke {
+            Some(s) => e.raw(s.keycode.into(), Direction::Click),
+            None => e.key(combo.key, Direction::Click),
+        }
+        .map_err(input_err);
     }
     // Always let go of the modifiers, in reverse order.
     for m in held.into_iter().rev() {

@@ -89,7 +89,8 @@ async fn focus_switches_between_two_windows_and_keys_follow_it() {
 }
 
 /// Every printable ASCII character arrives as typed: capitals and symbols are Shift plus
-/// their key on the layout, lower case and digits are their key alone.
+/// their key on the layout, lower case and digits are their key alone; `press_keys` on a
+/// character does the same.
 #[tokio::test]
 async fn types_every_printable_ascii_character() {
     let _screen = SCREEN.lock().await;
@@ -104,10 +105,14 @@ async fn types_every_printable_ascii_character() {
     let text: String = (' '..='~').collect();
     d.type_text("cat > chars.txt\n").await.unwrap();
     d.type_text(&text).await.unwrap();
+    // A key named by a shifted character is pressed the same way.
+    for key in ["?", "Shift+>", "a", "Shift+a"] {
+        d.press_keys(key).await.unwrap();
+    }
     d.press_keys("Enter").await.unwrap();
     d.press_keys("Control+D").await.unwrap();
     let file = dir.path().join("chars.txt");
-    let want = format!("{text}\n");
+    let want = format!("{text}?>aA\n");
     assert!(eventually(WAIT, || read(&file) == want).await, "chars.txt holds {:?}", read(&file));
 }
 

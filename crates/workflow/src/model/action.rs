@@ -1,0 +1,344 @@
+//! Actions: the typed whitelist of what a state may do, and how an action names its
+//! element. Nothing outside [`Action`] can run.
+
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{Point, WindowSelector, is_default};
+
+/// What an `extract` action reads from the page.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ExtractRead {
+    /// The element's visible text, whitespace-normalised.
+    #[default]
+    Text,
+    /// One of the element's attributes (`attribute` names it).
+    Attribute,
+    /// A form field's current value.
+    Value,
+    /// How many visible elements match the target (0 is an answer: this does not wait).
+    Count,
+    /// The text of every visible match, as a JSON array (empty is an answer).
+    List,
+    /// A `<table>` (or ARIA table/grid): its rows as a JSON array of objects keyed by the
+    /// header cells, or of arrays when it has no header.
+    Table,
+}
+
+impl ExtractRead {
+    /// Whether the result is one string, which a `pattern` may narrow.
+    pub fn is_text(self) -> bool {
+        matches!(self, ExtractRead::Text | ExtractRead::Attribute | ExtractRead::Value)
+    }
+}
+
+/// How an action finds its element. Exactly one of `css`, `xpath`, `text` or `role` is set;
+/// `name` narrows `role` by accessible name; `nth` picks among several matches (0-based).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Target {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub css: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub xpath: Option<String>,
+    /// The element whose whitespace-normalised visible text equals this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// An ARIA role (explicit or implicit), e.g. `button`, `link`, `textbox`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    /// With `role`: the accessible name, matched exactly after whitespace normalisation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nth: Option<u32>,
+}
+
+/// The typed action whitelist. Nothing outside this enum can run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    NavigateTo {
+        url: String,
+    },
+    Click {
+        target: Target,
+        #[serde(default, skip_serializing_if = "is_default")]
+        button: MouseButton,
+        /// 2 for a double click.
+        #[serde(default = "one", skip_serializing_if = "is_one")]
+        count: u32,
+        /// Where inside the element, as fractions of its width and height (default centre).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        position: Option<Position>,
+    },
+    Type {
+        target: Target,
+        text: String,
+        /// Replace the field's content (the default, like Playwright's `fill`, so a state
+        /// entered again types the same text again); `false` appends to it.
+        #[serde(default = "yes", skip_serializing_if = "is_true")]
+        clear: bool,
+    },
+    /// A key name (`Enter`, `Tab`, `a`) or a combination (`Control+A`), sent to the focused element.
+    PressKey {
+        key: String,
+    },
+    Scroll {
+        direction: Direction,
+        /// Pixels.
+        #[serde(default = "default_scroll_amount")]
+        amount: u32,
+        /// Scroll inside this element instead of the page.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<Target>,
+    },
+    ScrollTo {
+        target: Target,
+    },
+    Hover {
+        target: Target,
+    },
+    /// Choose an option of a `<select>` by its value or its visible label (one of them).
+    SelectOption {
+        target: Target,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        value: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        label: Option<String>,
+    },
+    Wait {
+        seconds: f64,
+    },
+    /// Wait until the target is visible (default timeout: the workflow's `action_timeout`).
+    WaitFor {
+        target: Target,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        timeout: Option<f64>,
+    },
+    /// Read from the page into the run variable `into`: usable as `{{into}}` from the next
+    /// action on, asserted by `variable` checks, and reported among the run's outputs.
+    Extract {
+        target: Target,
+        into: String,
+        #[serde(default, skip_serializing_if = "is_default")]
+        read: ExtractRead,
+        /// With `read: attribute`: which one, e.g. `href`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attribute: Option<String>,
+        /// A regular expression the text must match; the first group (or the whole match,
+        /// without groups) is kept. Only for `text`, `attribute` and `value`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pattern: Option<String>,
+    },
+    /// Run the skill `skill` (from the `skills/` folder beside `workflows/`) with `args`
+    /// as its parameters: its preconditions must hold first and its postconditions after.
+    /// `outputs` copies its variables into this run's: `{"here": "there"}`.
+    UseSkill {
+        skill: String,
+        #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+        args: IndexMap<String, String>,
+        #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+        outputs: IndexMap<String, String>,
+    },
+    /// Save the page's HTML into the run folder.
+    SaveHtml {
+        filename: String,
+    },
+    /// Save a PNG screenshot into the run folder.
+    Screenshot {
+        filename: String,
+    },
+    /// Desktop: start a program (a path or a name on `PATH`); does not wait for a window.
+    Launch {
+        program: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        args: Vec<String>,
+    },
+    /// Desktop: raise and focus a window.
+    FocusWindow {
+        window: WindowSelector,
+    },
+    /// Desktop: click at a point of the screen, or of `window`'s client area.
+    MouseClick {
+        x: i32,
+        y: i32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        window: Option<WindowSelector>,
+        #[serde(default, skip_serializing_if = "is_default")]
+        button: MouseButton,
+        #[serde(default = "one", skip_serializing_if = "is_one")]
+        count: u32,
+    },
+    /// Desktop: press the left button at `from`, move, release at `to`.
+    MouseDrag {
+        from: Point,
+        to: Point,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        window: Option<WindowSelector>,
+    },
+    /// Desktop: wheel notches at a point (positive `dy` scrolls down, positive `dx` right).
+    ScrollAt {
+        x: i32,
+        y: i32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        window: Option<WindowSelector>,
+        #[serde(default, skip_serializing_if = "is_default")]
+        dx: i32,
+        #[serde(default, skip_serializing_if = "is_default")]
+        dy: i32,
+    },
+    /// Desktop: press a key or combination (`Enter`, `Control+Shift+T`) in the focused window.
+    KeyCombo {
+        keys: String,
+    },
+    /// Desktop: type text into the focused window (`\n` is Enter).
+    TypeText {
+        text: String,
+    },
+    /// Desktop: wait until a visible window matches (default timeout: `action_timeout`).
+    WaitForWindow {
+        window: WindowSelector,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        timeout: Option<f64>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MouseButton {
+    #[default]
+    Left,
+    Right,
+    Middle,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Position {
+    pub x: f64,
+    pub y: f64,
+}
+
+impl Action {
+    /// The snake_case name used in files and logs.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Action::NavigateTo { .. } => "navigate_to",
+            Action::Click { .. } => "click",
+            Action::Type { .. } => "type",
+            Action::PressKey { .. } => "press_key",
+            Action::Scroll { .. } => "scroll",
+            Action::ScrollTo { .. } => "scroll_to",
+            Action::Hover { .. } => "hover",
+            Action::SelectOption { .. } => "select_option",
+            Action::Wait { .. } => "wait",
+            Action::WaitFor { .. } => "wait_for",
+            Action::Extract { .. } => "extract",
+            Action::UseSkill { .. } => "use_skill",
+            Action::SaveHtml { .. } => "save_html",
+            Action::Screenshot { .. } => "screenshot",
+            Action::Launch { .. } => "launch",
+            Action::FocusWindow { .. } => "focus_window",
+            Action::MouseClick { .. } => "mouse_click",
+            Action::MouseDrag { .. } => "mouse_drag",
+            Action::ScrollAt { .. } => "scroll_at",
+            Action::KeyCombo { .. } => "key_combo",
+            Action::TypeText { .. } => "type_text",
+            Action::WaitForWindow { .. } => "wait_for_window",
+        }
+    }
+
+    /// Whether the action works on the desktop rather than a page.
+    pub fn is_desktop(&self) -> bool {
+        matches!(
+            self,
+            Action::Launch { .. }
+                | Action::FocusWindow { .. }
+                | Action::MouseClick { .. }
+                | Action::MouseDrag { .. }
+                | Action::ScrollAt { .. }
+                | Action::KeyCombo { .. }
+                | Action::TypeText { .. }
+                | Action::WaitForWindow { .. }
+        )
+    }
+
+    /// Whether the action needs a page (`wait` needs neither a page nor a desktop, and a
+    /// skill needs what its own states do).
+    pub fn is_browser(&self) -> bool {
+        !self.is_desktop() && !matches!(self, Action::Wait { .. } | Action::UseSkill { .. })
+    }
+
+    /// The window a desktop action is aimed at, if any.
+    pub fn window(&self) -> Option<&WindowSelector> {
+        match self {
+            Action::FocusWindow { window } | Action::WaitForWindow { window, .. } => Some(window),
+            Action::MouseClick { window, .. } | Action::MouseDrag { window, .. } | Action::ScrollAt { window, .. } => {
+                window.as_ref()
+            }
+            _ => None,
+        }
+    }
+
+    /// The element this action works on, if any.
+    pub fn target(&self) -> Option<&Target> {
+        match self {
+            Action::Click { target, .. }
+            | Action::Type { target, .. }
+            | Action::ScrollTo { target }
+            | Action::Hover { target }
+            | Action::SelectOption { target, .. }
+            | Action::WaitFor { target, .. }
+            | Action::Extract { target, .. } => Some(target),
+            Action::Scroll { target, .. } => target.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The element this action works on, to replace it (a healed locator, say).
+    pub fn target_mut(&mut self) -> Option<&mut Target> {
+        match self {
+            Action::Click { target, .. }
+            | Action::Type { target, .. }
+            | Action::ScrollTo { target }
+            | Action::Hover { target }
+            | Action::SelectOption { target, .. }
+            | Action::WaitFor { target, .. }
+            | Action::Extract { target, .. } => Some(target),
+            Action::Scroll { target, .. } => target.as_mut(),
+            _ => None,
+        }
+    }
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
+}
+
+fn default_scroll_amount() -> u32 {
+    500
+}

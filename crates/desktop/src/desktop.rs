@@ -3,12 +3,13 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use enigo::{Enigo, Key};
 use tokio::process::Child;
 use tokio::task::spawn_blocking;
 
 use crate::error::{DesktopError, DesktopResult};
 use crate::input::{self, InputThread};
-use crate::keymap::KeyMap;
+use crate::keymap::{KeyMap, Remap};
 use crate::types::{
     CaptureTarget, DesktopObservation, LaunchSpec, MouseButton, Position, Screenshot, WindowInfo, WindowQuery,
 };
@@ -21,6 +22,9 @@ const FOCUS_TIMEOUT: Duration = Duration::from_secs(2);
 /// acts on our request some time after the X server has passed it on, and may meanwhile
 /// still be focusing a window that has just opened: the focus we saw can be taken back.
 const FOCUS_SETTLE: Duration = Duration::from_millis(150);
+/// How long programs get to read a keyboard mapping change before the keys it binds are
+/// pressed, and after the last press before it is undone.
+const REMAP_SETTLE: Duration = Duration::from_millis(150);
 /// Intermediate pointer positions in a drag.
 const DRAG_STEPS: u32 = 12;
 
@@ -36,7 +40,24 @@ struct Inner {
     display: String,
     input: InputThread,
     keys: Arc<KeyMap>,
+    /// Held while keys are bound for a text, so two texts never share a spare keycode.
+    typing: tokio::sync::Mutex<()>,
     children: Mutex<Vec<Child>>,
+}
+
+/// Spare keycodes bound for one text; unbound on drop (a blocking round trip of about a
+/// millisecond to the X server).
+struct Bound {
+    x: Arc<X11>,
+    unbind: Remap,
+}
+
+impl Drop for Bound {
+    fn drop(&mut self) {
+        if let Err(e) = self.x.remap(&self.unbind) {
+            tracing::warn!("could not unbind the keys bound for typing: {e}");
+        }
+    }
 }
 
 impl X11Desktop {
@@ -58,11 +79,41 @@ impl X11Desktop {
             let x = X11::connect(&display)?;
             let keys = Arc::new(x.key_map()?);
             let input = InputThread::start(display.clone())?;
-            Ok::<_, DesktopError>(Inner { x: Arc::new(x), display, input, keys, children: Mutex::new(Vec::new()) })
+            let typing = tokio::sync::Mutex::new(());
+            Ok::<_, DesktopError>(Inner {
+                x: Arc::new(x),
+                display,
+                input,
+                keys,
+                typing,
+                children: Mutex::new(Vec::new()),
+            })
         })
         .await
         .map_err(DesktopError::join)??;
         Ok(X11Desktop { inner: Arc::new(inner) })
+    }
+
+    /// Runs an input job with `bound` characters bound to their spare keycodes, with a
+    /// pause on each side for programs to read the change (see `keymap.rs`). The caller
+    /// holds the typing lock.
+    async fn with_bound(
+        &self,
+        bound: Vec<(char, u8)>,
+        job: impl FnOnce(&mut Enigo, &KeyMap) -> DesktopResult<()> + Send + 'static,
+    ) -> DesktopResult<()> {
+        let Some((bind, unbind)) = self.inner.keys.remaps(&bound) else {
+            let keys = self.inner.keys.clone();
+            return self.inner.input.run(move |e| job(e, &keys)).await;
+        };
+        // Unbinds when dropped, also when this future is dropped unfinished (a cancelled run).
+        let _bound = Bound { x: self.inner.x.clone(), unbind };
+        self.x(move |x| x.remap(&bind)).await?;
+        tokio::time::sleep(REMAP_SETTLE).await;
+        let keys = self.inner.keys.extended(&bound);
+        let done = self.inner.input.run(move |e| job(e, &keys)).await;
+        tokio::time::sleep(REMAP_SETTLE).await;
+        done
     }
 
     /// The display this driver talks to.
@@ -243,13 +294,22 @@ impl Desktop for X11Desktop {
     }
 
     async fn type_text(&self, text: &str) -> DesktopResult<()> {
-        let (text, keys) = (text.to_owned(), self.inner.keys.clone());
-        self.inner.input.run(move |e| input::type_text(e, &keys, &text)).await
+        let _typing = self.inner.typing.lock().await;
+        for (piece, bound) in self.inner.keys.pieces(text) {
+            self.with_bound(bound, move |e, keys| input::type_text(e, keys, &piece)).await?;
+        }
+        Ok(())
     }
 
     async fn press_keys(&self, combo: &str) -> DesktopResult<()> {
-        let (combo, keys) = (input::parse_combo(combo)?, self.inner.keys.clone());
-        self.inner.input.run(move |e| input::press_combo(e, &keys, &combo)).await
+        let combo = input::parse_combo(combo)?;
+        let key = match combo.key {
+            Key::Unicode(c) => c.to_string(),
+            _ => String::new(),
+        };
+        let _typing = self.inner.typing.lock().await;
+        let bound = self.inner.keys.pieces(&key).pop().map(|(_, bound)| bound).unwrap_or_default();
+        self.with_bound(bound, move |e, keys| input::press_combo(e, keys, &combo)).await
     }
 
     async fn launch(&self, spec: &LaunchSpec) -> DesktopResult<u32> {

@@ -16,7 +16,7 @@ use x11rb::protocol::xproto::{
 use x11rb::rust_connection::RustConnection;
 
 use crate::error::{DesktopError, DesktopResult};
-use crate::keymap::KeyMap;
+use crate::keymap::{KeyMap, Remap};
 use crate::types::{Rect, WindowInfo};
 
 x11rb::atom_manager! {
@@ -102,6 +102,14 @@ impl X11 {
 
     pub(crate) fn screen(&self) -> Rect {
         self.screen
+    }
+
+    /// Applies a keyboard mapping change, and returns once the server has applied it.
+    pub(crate) fn remap(&self, remap: &Remap) -> DesktopResult<()> {
+        self.conn.change_keyboard_mapping(remap.count, remap.first, remap.per_keycode, &remap.keysyms)?;
+        // A round trip: the server handles a connection's requests in order.
+        self.conn.get_input_focus()?.reply()?;
+        Ok(())
     }
 
     /// The keyboard map as it is now. Read once per connection, before enigo binds any

@@ -116,6 +116,30 @@ async fn types_every_printable_ascii_character() {
     assert!(eventually(WAIT, || read(&file) == want).await, "chars.txt holds {:?}", read(&file));
 }
 
+/// Characters the layout lacks are bound to spare keys for the text, typed, and unbound:
+/// the xterm (in a UTF-8 locale) receives them all, mixed with the layout's own.
+#[tokio::test]
+async fn types_characters_the_layout_lacks() {
+    let _screen = SCREEN.lock().await;
+    let Some(d) = desktop().await else { return };
+    if !have("xterm") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let spec = xterm("swintl", "Intl test", dir.path(), "80x24+70+70").env("LC_ALL", "C.UTF-8");
+    let (_, w) = open_xterm_spec(&d, &spec, "Intl test").await;
+    d.focus(&WindowQuery::id(w.id)).await.unwrap();
+    assert!(shell_ready(&d, dir.path()).await, "the shell in the xterm never answered");
+    let text = "Café déjà vu, 3½ € — naïve Ωmega; Ξεσκεπάζω την ψυχοφθόρα βδελυγμία; Съешь же ещё этих мягких французских булок, да выпей чаю";
+    d.type_text("cat > intl.txt\n").await.unwrap();
+    d.type_text(text).await.unwrap();
+    d.press_keys("Enter").await.unwrap();
+    d.press_keys("Control+D").await.unwrap();
+    let file = dir.path().join("intl.txt");
+    let want = format!("{text}\n");
+    assert!(eventually(WAIT, || read(&file) == want).await, "intl.txt holds {:?}", read(&file));
+}
+
 #[tokio::test]
 async fn window_screenshot_changes_after_input() {
     let _screen = SCREEN.lock().await;

@@ -3,10 +3,13 @@
 
 mod common;
 
+use std::path::Path;
 use std::time::Duration;
 
 use common::*;
-use statewright_desktop::{CaptureTarget, Desktop, MouseButton, Position, TitleMatch, WindowQuery, WindowSource};
+use statewright_desktop::{
+    CaptureTarget, Desktop, LaunchSpec, MouseButton, Position, TitleMatch, WindowQuery, WindowSource, X11Desktop,
+};
 
 const WAIT: Duration = Duration::from_secs(10);
 
@@ -99,21 +102,11 @@ async fn types_every_printable_ascii_character() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let (_, w) = open_xterm(&d, "swascii", "ASCII test", dir.path(), "80x24+60+60").await;
-    d.focus(&WindowQuery::id(w.id)).await.unwrap();
-    assert!(shell_ready(&d, dir.path()).await, "the shell in the xterm never answered");
     let text: String = (' '..='~').collect();
-    d.type_text("cat > chars.txt\n").await.unwrap();
-    d.type_text(&text).await.unwrap();
+    let spec = xterm("swascii", "ASCII test", dir.path(), "80x24+60+60");
     // A key named by a shifted character is pressed the same way.
-    for key in ["?", "Shift+>", "a", "Shift+a"] {
-        d.press_keys(key).await.unwrap();
-    }
-    d.press_keys("Enter").await.unwrap();
-    d.press_keys("Control+D").await.unwrap();
-    let file = dir.path().join("chars.txt");
-    let want = format!("{text}?>aA\n");
-    assert!(eventually(WAIT, || read(&file) == want).await, "chars.txt holds {:?}", read(&file));
+    let got = typed_through_cat(&d, &spec, "ASCII test", dir.path(), &text, &["?", "Shift+>", "a", "Shift+a"]).await;
+    assert_eq!(got, format!("{text}?>aA\n"));
 }
 
 /// Characters the layout lacks are bound to spare keys for the text, typed, and unbound:
@@ -126,18 +119,35 @@ async fn types_characters_the_layout_lacks() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let spec = xterm("swintl", "Intl test", dir.path(), "80x24+70+70").env("LC_ALL", "C.UTF-8");
-    let (_, w) = open_xterm_spec(&d, &spec, "Intl test").await;
-    d.focus(&WindowQuery::id(w.id)).await.unwrap();
-    assert!(shell_ready(&d, dir.path()).await, "the shell in the xterm never answered");
     let text = "Café déjà vu, 3½ € — naïve Ωmega; Ξεσκεπάζω την ψυχοφθόρα βδελυγμία; Съешь же ещё этих мягких французских булок, да выпей чаю";
-    d.type_text("cat > intl.txt\n").await.unwrap();
+    let spec = xterm("swintl", "Intl test", dir.path(), "80x24+70+70").env("LC_ALL", "C.UTF-8");
+    let got = typed_through_cat(&d, &spec, "Intl test", dir.path(), text, &[]).await;
+    assert_eq!(got, format!("{text}\n"));
+}
+
+/// Opens the xterm, types `text` and presses `keys` into `cat > typed.txt` at its shell,
+/// ends the line and the input, and returns what `cat` wrote: read once the shell has run
+/// a command typed after the end of input, so `cat` has written everything.
+async fn typed_through_cat(
+    d: &X11Desktop,
+    spec: &LaunchSpec,
+    title: &str,
+    dir: &Path,
+    text: &str,
+    keys: &[&str],
+) -> String {
+    let (_, w) = open_xterm_spec(d, spec, title).await;
+    d.focus(&WindowQuery::id(w.id)).await.unwrap();
+    assert!(shell_ready(d, dir).await, "the shell in the xterm never answered");
+    d.type_text("cat > typed.txt\n").await.unwrap();
     d.type_text(text).await.unwrap();
-    d.press_keys("Enter").await.unwrap();
-    d.press_keys("Control+D").await.unwrap();
-    let file = dir.path().join("intl.txt");
-    let want = format!("{text}\n");
-    assert!(eventually(WAIT, || read(&file) == want).await, "intl.txt holds {:?}", read(&file));
+    for key in keys.iter().chain(&["Enter", "Control+D"]) {
+        d.press_keys(key).await.unwrap();
+    }
+    // `cat` exits on Control+D; the shell then runs `touch done`.
+    d.type_text("touch done\n").await.unwrap();
+    assert!(eventually(WAIT, || dir.join("done").exists()).await, "the shell never ran `touch done`");
+    read(&dir.join("typed.txt"))
 }
 
 #[tokio::test]

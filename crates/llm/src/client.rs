@@ -44,6 +44,13 @@ pub enum LlmError {
     Timeout { url: String, seconds: f64 },
     #[error("the model at {url} refused the key (HTTP {status}): check STATEWRIGHT_LLM_API_KEY")]
     Auth { url: String, status: u16 },
+    /// A model the server does not have, or a base URL without its `/v1` (Ollama's own
+    /// API is at the root).
+    #[error(
+        "the model server at {url} answered HTTP 404 (not found): {body} (check the model's name, and that the URL \
+         is the OpenAI-compatible base, usually ending in /v1, e.g. http://127.0.0.1:11434/v1)"
+    )]
+    NotFound { url: String, body: String },
     #[error("the model at {url} answered HTTP {status}: {body}")]
     Http { url: String, status: u16, body: String },
     #[error("the model at {url} answered something that is not a chat completion: {reason}")]
@@ -91,8 +98,8 @@ impl Client {
         &self.config
     }
 
-    /// The request body, as sent (the image inline).
-    pub fn body(&self, request: &ChatRequest, structured: bool) -> Value {
+    /// The request body, as sent (the image inline), with the optional fields in `sent`.
+    fn body(&self, request: &ChatRequest, sent: Optional) -> Value {
         let mut user: Vec<Value> = vec![json!({ "type": "text", "text": request.user })];
         if let Some(image) = request.image.as_ref().filter(|_| self.config.vision) {
             let mime = if image.starts_with(&[0x89, b'P', b'N', b'G']) { "image/png" } else { "image/jpeg" };
@@ -105,27 +112,32 @@ impl Client {
                 { "role": "system", "content": request.system },
                 { "role": "user", "content": user },
             ],
-            "temperature": 0,
             "stream": false,
         });
-        if structured && let Some((name, schema)) = &request.schema {
+        if sent.temperature {
+            body["temperature"] = json!(0);
+        }
+        if sent.structured
+            && let Some((name, schema)) = &request.schema
+        {
             body["response_format"] =
                 json!({ "type": "json_schema", "json_schema": { "name": name, "schema": schema, "strict": false } });
         }
         body
     }
 
-    /// One call, retried on 429, 5xx and dropped connections; a server that rejects
-    /// `response_format` is asked again without it.
+    /// One call, retried on 429, 5xx and dropped connections; a server that rejects an
+    /// optional field (`response_format`; `temperature`, which reasoning models such as
+    /// OpenAI's o-series only take at its default) is asked again without it.
     pub async fn chat(&self, request: &ChatRequest) -> Result<ChatReply, LlmError> {
         let url = format!("{}/chat/completions", self.config.url);
         let began = Instant::now();
-        let mut structured = request.schema.is_some();
+        let mut sent = Optional { structured: request.schema.is_some(), temperature: true };
         let mut attempts = 0;
         let mut retries_left = self.config.retries;
         loop {
             attempts += 1;
-            let outcome = self.attempt(&url, &self.body(request, structured)).await;
+            let outcome = self.attempt(&url, &self.body(request, sent)).await;
             let wait = match outcome {
                 Ok(value) => {
                     let mut reply = self.reply(&value)?;
@@ -134,12 +146,14 @@ impl Client {
                     return Ok(reply);
                 }
                 Err(Attempt::Fatal(e)) => return Err(e),
-                Err(Attempt::NoStructuredOutput(_)) if structured => {
-                    tracing::info!("the model server does not take response_format; asking for JSON in words");
-                    structured = false;
-                    continue;
-                }
-                Err(Attempt::NoStructuredOutput(e)) => return Err(e),
+                Err(Attempt::Refused(e, body)) => match sent.without_refused(&body) {
+                    Some(fewer) => {
+                        tracing::info!("the model server refused an optional field; asking again without it: {body}");
+                        sent = fewer;
+                        continue;
+                    }
+                    None => return Err(e),
+                },
                 Err(Attempt::Retry(e, after)) => {
                     if retries_left == 0 {
                         return Err(e);
@@ -194,9 +208,8 @@ impl Client {
                 Attempt::Fatal(LlmError::BadReply { url: base(), reason: format!("invalid JSON ({e}): {body:?}") })
             }),
             401 | 403 => Err(Attempt::Fatal(LlmError::Auth { url: base(), status })),
-            400 | 422 if text.contains("response_format") || text.contains("json_schema") => {
-                Err(Attempt::NoStructuredOutput(LlmError::Http { url: base(), status, body }))
-            }
+            404 => Err(Attempt::Fatal(LlmError::NotFound { url: base(), body })),
+            400 | 422 => Err(Attempt::Refused(LlmError::Http { url: base(), status, body: body.clone() }, text)),
             429 | 500..=599 => {
                 let after = retry_after.filter(|d| *d <= MAX_RETRY_AFTER);
                 Err(Attempt::Retry(LlmError::Http { url: base(), status, body }, after))
@@ -267,8 +280,32 @@ impl Client {
 
 enum Attempt {
     Retry(LlmError, Option<Duration>),
-    NoStructuredOutput(LlmError),
+    /// A 400 or 422, with the whole body: it may name an optional field the server refuses.
+    Refused(LlmError, String),
     Fatal(LlmError),
+}
+
+/// The optional fields of a request, each sent until the server refuses it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Optional {
+    /// `response_format` with the answer's JSON Schema (where the request has one).
+    structured: bool,
+    /// `temperature: 0`, for answers as repeatable as the model allows.
+    temperature: bool,
+}
+
+impl Optional {
+    /// These fields less the one a refusal names, or `None` when it names none still sent
+    /// (a refusal for another reason).
+    fn without_refused(self, body: &str) -> Option<Self> {
+        if self.structured && (body.contains("response_format") || body.contains("json_schema")) {
+            return Some(Self { structured: false, ..self });
+        }
+        if self.temperature && body.contains("temperature") {
+            return Some(Self { temperature: false, ..self });
+        }
+        None
+    }
 }
 
 /// 0.5 s, 1 s, 2 s, … capped at 8 s.

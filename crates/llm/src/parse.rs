@@ -1,11 +1,14 @@
 //! Reading a JSON object out of whatever a model answered: the whole reply, a fenced block,
 //! the first brace-balanced object, or (seed 004) `key: value` lines at the start of lines.
+//! A reasoning model's `<think>` block (DeepSeek-R1, Qwen3 and the like, as Ollama and
+//! llama.cpp pass it on) is not the answer: it often drafts objects it then rejects.
 //! Truncated or garbage replies are an error, never a panic.
 
 use serde_json::{Map, Value};
 
 /// The first JSON object in `reply` that has the key `required`, if any.
 pub fn extract_object(reply: &str, required: &str) -> Result<Map<String, Value>, String> {
+    let reply = after_reasoning(reply)?;
     let has = |v: &Value| v.as_object().filter(|o| o.contains_key(required)).cloned();
     if let Ok(v) = serde_json::from_str::<Value>(reply.trim())
         && let Some(o) = has(&v)
@@ -37,6 +40,21 @@ pub fn extract_object(reply: &str, required: &str) -> Result<Map<String, Value>,
     } else {
         format!("no JSON object with `{required}` in the model's answer: {shown:?}")
     })
+}
+
+/// What follows the model's reasoning, if it wrote any in `<think>` (or `<thinking>`) tags.
+fn after_reasoning(reply: &str) -> Result<&str, String> {
+    for (open, close) in [("<think>", "</think>"), ("<thinking>", "</thinking>")] {
+        if let Some(end) = reply.rfind(close) {
+            return Ok(&reply[end + close.len()..]);
+        }
+        if reply.trim_start().starts_with(open) {
+            return Err(format!(
+                "the model's answer is cut off in its reasoning ({open} without {close}): raise its token limit"
+            ));
+        }
+    }
+    Ok(reply)
 }
 
 /// The contents of ``` fenced blocks, in order.
@@ -141,6 +159,22 @@ mod tests {
         assert_eq!(kind("Looking at the page.\nkind: skip\nreason: the banner is gone").unwrap(), "skip");
         // Objects without the key are passed over.
         assert_eq!(kind(r#"{"thought": "x"} then {"kind": "abort"}"#).unwrap(), "abort");
+    }
+
+    #[test]
+    fn reasoning_is_not_the_answer() {
+        let reply = "<think>\nMaybe {\"kind\": \"click\", \"element\": 4}? No, the field is empty.\n</think>\n\
+                     {\"kind\": \"type\", \"element\": 2, \"text\": \"kettle\"}";
+        assert_eq!(kind(reply).unwrap(), "type");
+        let reply = "<thinking>kind: abort</thinking>\n```json\n{\"kind\": \"retry\"}\n```";
+        assert_eq!(kind(reply).unwrap(), "retry");
+        // A reasoning block that never closed holds no answer, whatever it drafted.
+        let cut = kind("<think>\nThe answer is {\"kind\": \"click\", \"element\": 4} unless");
+        assert!(cut.unwrap_err().contains("cut off in its reasoning"));
+        // Nothing after the reasoning is no answer either.
+        assert!(kind("<think>{\"kind\": \"skip\"}</think>").unwrap_err().contains("nothing"));
+        // The tag mentioned in an answer is not reasoning.
+        assert_eq!(kind("{\"kind\": \"type\", \"text\": \"<think>\"}").unwrap(), "type");
     }
 
     #[test]

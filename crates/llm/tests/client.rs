@@ -1,6 +1,7 @@
 //! The client against a scripted OpenAI-compatible server on loopback: the request it
 //! sends, usage and cost, retries (429 with Retry-After, 5xx), time limits, refused keys,
-//! servers without structured output, and the reply shapes of OpenAI, Ollama and llama.cpp.
+//! servers without structured output, and the reply shapes of OpenAI, Ollama (a reasoning
+//! model's too) and llama.cpp.
 
 use std::time::{Duration, Instant};
 
@@ -94,7 +95,7 @@ async fn a_reply_that_never_ends_is_cut_off_at_its_size_limit() {
 }
 
 #[tokio::test]
-async fn nothing_listening_and_a_refused_key_are_clear_errors() {
+async fn nothing_listening_a_refused_key_and_an_unknown_model_are_clear_errors() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let began = Instant::now();
     let e = client(&format!("http://127.0.0.1:{port}/v1"), Settings { retries: Some(1), ..Settings::default() })
@@ -114,6 +115,18 @@ async fn nothing_listening_and_a_refused_key_are_clear_errors() {
     assert!(matches!(e, LlmError::Auth { status: 401, .. }), "{e}");
     assert!(!e.to_string().contains("sk-test"), "the key is never in a message");
     assert_eq!(server.requests().len(), 1, "a refused key is not retried");
+
+    // Ollama's answer for a model it has not pulled; a URL without /v1 gets a bare 404.
+    let server = ScriptedModel::start(vec![Rule::always(Reply::Status {
+        code: 404,
+        retry_after: None,
+        body: r#"{"error":"model \"qwen9\" not found, try pulling it first"}"#.into(),
+    })])
+    .await;
+    let e = client(&server.url(), Settings::default()).chat(&ask()).await.unwrap_err();
+    assert!(matches!(e, LlmError::NotFound { .. }), "{e}");
+    assert!(e.to_string().contains("try pulling it") && e.to_string().contains("/v1"), "{e}");
+    assert_eq!(server.requests().len(), 1, "not found is not retried");
 }
 
 #[tokio::test]
@@ -131,8 +144,41 @@ async fn a_server_without_structured_output_is_asked_again_without_it() {
 }
 
 #[tokio::test]
+async fn a_reasoning_model_that_refuses_temperature_is_asked_again_without_it() {
+    // OpenAI's answer when an o-series model is sent `temperature: 0`.
+    let refusal = r#"{"error":{"message":"Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.","type":"invalid_request_error","param":"temperature","code":"unsupported_value"}}"#;
+    let server = ScriptedModel::start(vec![
+        Rule::always(Reply::Status { code: 400, retry_after: None, body: refusal.into() }).times(1),
+        Rule::always(Reply::content("{\"kind\":\"retry\"}")),
+    ])
+    .await;
+    let reply = client(&server.url(), Settings::default()).chat(&ask()).await.unwrap();
+    assert_eq!(reply.content, "{\"kind\":\"retry\"}");
+    let requests = server.requests();
+    assert_eq!(requests[0]["temperature"], 0);
+    assert!(requests[1].get("temperature").is_none(), "{}", requests[1]);
+    assert!(requests[1].get("response_format").is_some(), "only the refused field is dropped");
+
+    // A 400 for another reason is an error at once, not a loop.
+    let server = ScriptedModel::start(vec![Rule::always(Reply::Status {
+        code: 400,
+        retry_after: None,
+        body: "context length exceeded".into(),
+    })])
+    .await;
+    let e = client(&server.url(), Settings::default()).chat(&ask()).await.unwrap_err();
+    assert!(matches!(&e, LlmError::Http { status: 400, .. }), "{e}");
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[tokio::test]
 async fn openai_ollama_and_llama_cpp_replies_are_all_read() {
-    for (file, tokens) in [("openai.json", (1234, 21)), ("ollama.json", (987, 30)), ("llamacpp.json", (1500, 40))] {
+    for (file, tokens) in [
+        ("openai.json", (1234, 21)),
+        ("ollama.json", (987, 30)),
+        ("llamacpp.json", (1500, 40)),
+        ("ollama-reasoning.json", (1010, 88)),
+    ] {
         let body = std::fs::read_to_string(format!(
             "{}/tests/fixtures/{file}",
             std::env::var("CARGO_MANIFEST_DIR").expect("run by cargo")

@@ -68,10 +68,13 @@ async fn typing_clearing_and_keys() {
     let finished = run(workflow(
         "playground.html",
         json!([
-            done(json!([{"type": "text", "value": "Shortcut"}, {"type": "text", "value": "Name is Grace"}])),
+            // A character no US key produces is pressed as a key that inserts itself.
+            done(json!([{"type": "text", "value": "Shortcut"}, {"type": "text", "value": "Name is Graceé"},
+                        {"type": "text", "match": "contains", "value": "down:é"}])),
             json!({"name": "submitted", "checks": [{"type": "text", "value": "Submitted Ada"}, {"type": "text", "match": "contains", "value": "down:a"}],
                    "actions": [
                        {"type": "type", "target": {"css": "#name"}, "text": "Grace", "clear": true},
+                       {"type": "press_key", "key": "é"},
                        {"type": "press_key", "key": "Control+K"}
                    ]}),
             act(json!([

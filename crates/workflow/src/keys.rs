@@ -127,9 +127,21 @@ fn named_key(name: &str) -> Option<KeyDef> {
     }
     let mut chars = name.chars();
     match (chars.next(), chars.next()) {
-        (Some(c), None) => key_for_char(c).map(|(def, _)| def),
+        (Some(c), None) => key_for_char(c).map(|(def, _)| def).or_else(|| layout_char(c)),
         _ => None,
     }
+}
+
+/// A printable character no US key produces (`é`, `ß`, `€`, `ж`): on a keyboard with that
+/// layout it has a key of its own, so it is pressed as one, with no code (as Playwright
+/// does), and inserts itself. Control characters are not keys.
+fn layout_char(c: char) -> Option<KeyDef> {
+    (!c.is_control() && !c.is_whitespace()).then(|| KeyDef {
+        key: c.to_string(),
+        code: String::new(),
+        key_code: 0,
+        text: Some(c.to_string()),
+    })
 }
 
 /// Parses a key name or a `+`-joined combination. Names are case-insensitive
@@ -187,6 +199,18 @@ mod tests {
         assert_eq!(parse_key_combo("ARROW_DOWN").unwrap().key.key, "ArrowDown");
         assert_eq!(parse_key_combo("page_up").unwrap().key.key, "PageUp");
         assert_eq!(parse_key_combo("_").unwrap().key.code, "Minus");
+    }
+
+    #[test]
+    fn characters_beyond_the_us_layout_are_keys_that_insert_themselves() {
+        for c in ["é", "ß", "€", "ж", "ñ"] {
+            let key = parse_key_combo(c).unwrap().key;
+            assert_eq!((key.key.as_str(), key.code.as_str(), key.text.as_deref()), (c, "", Some(c)));
+        }
+        assert!(parse_key_combo("Alt+é").unwrap().modifiers.alt);
+        for not_a_key in ["\u{7}", "\u{a0}", "\u{200b}x", "éé"] {
+            assert!(parse_key_combo(not_a_key).is_err(), "{not_a_key:?}");
+        }
     }
 
     #[test]

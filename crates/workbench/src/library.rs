@@ -13,7 +13,7 @@ use std::time::UNIX_EPOCH;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use statewright_workflow::{
-    Diagnostic, Outcome, State, Terminal, Workflow, load_str, to_native_json, to_native_json_preserving,
+    Diagnostic, Outcome, State, Terminal, Workflow, load_str, to_native_json, to_native_json_preserving, without_bom,
 };
 
 use crate::ipc::{OpenedWorkflow, SaveResult, WorkflowEntry};
@@ -192,7 +192,7 @@ impl Library {
         let (workflow, mut diagnostics) = match checked {
             Ok(loaded) => (Some(loaded.workflow), loaded.warnings.0),
             // Structurally a workflow but semantically wrong: open it to be fixed.
-            Err(diagnostics) => (serde_json::from_str::<Workflow>(&text).ok(), diagnostics.0),
+            Err(diagnostics) => (serde_json::from_str::<Workflow>(without_bom(&text)).ok(), diagnostics.0),
         };
         if let Some(workflow) = &workflow {
             diagnostics.extend(self.skill_problems(workflow, &path));

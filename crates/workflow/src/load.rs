@@ -50,6 +50,7 @@ pub fn load_file(path: &Path) -> Result<Loaded, Diagnostics> {
 /// Parses and validates workflow text. `file` names it in diagnostics; `fallback_name`
 /// names workflows whose format has no name field.
 pub fn load_str(src: &str, file: &str, fallback_name: &str) -> Result<Loaded, Diagnostics> {
+    let src = without_bom(src);
     let value: Value = serde_json::from_str(src).map_err(|e| {
         Diagnostics(vec![Diagnostic {
             severity: Severity::Error,
@@ -75,6 +76,13 @@ pub fn load_str(src: &str, file: &str, fallback_name: &str) -> Result<Loaded, Di
         Some(workflow) if !report.has_errors() => Ok(Loaded { workflow, format, warnings: Diagnostics(report.found) }),
         _ => Err(Diagnostics(report.found)),
     }
+}
+
+/// The text after a UTF-8 byte order mark, which Windows editors (Notepad) write at the
+/// start of a file and JSON does not allow; editors do not show it, so positions are
+/// counted without it.
+pub fn without_bom(src: &str) -> &str {
+    src.strip_prefix('\u{feff}').unwrap_or(src)
 }
 
 /// Native files carry `"version"`; everything else is read as CliGent.

@@ -15,7 +15,10 @@ use crate::Workflow;
 
 /// The native JSON of `workflow`, laid out as `before` (the file's current text) where they agree.
 pub fn to_native_json_preserving(before: &str, workflow: &Workflow) -> String {
-    preserve(before, workflow).unwrap_or_else(|| crate::to_native_json(workflow))
+    // A byte order mark the file starts with stays where it is.
+    let body = crate::without_bom(before);
+    let bom = &before[..before.len() - body.len()];
+    format!("{bom}{}", preserve(body, workflow).unwrap_or_else(|| crate::to_native_json(workflow)))
 }
 
 /// `workflow` in the layout of `before`, or `None` where that is not possible (`before` is
@@ -378,6 +381,22 @@ mod tests {
         for text in [SHOP, ROUNDS, XTERM] {
             assert_eq!(to_native_json_preserving(text, &load(text)), text);
         }
+    }
+
+    #[test]
+    fn a_file_with_a_byte_order_mark_loads_and_keeps_it() {
+        let text = format!("\u{feff}{SHOP}");
+        let mut wf = load(&text);
+        assert_eq!(to_native_json_preserving(&text, &wf), text);
+        wf.states[0].name = "Start here".into();
+        let after = to_native_json_preserving(&text, &wf);
+        assert!(after.starts_with('\u{feff}'));
+        assert_eq!(changed_lines(&text, &after).0, 1, "{after}");
+        // Positions are counted as an editor shows them, without the mark.
+        let broken = text.replacen("\"version\"", "\"version\" 1", 1);
+        let diagnostics = load_str(&broken, "w.json", "w").unwrap_err();
+        let plain = load_str(crate::without_bom(&broken), "w.json", "w").unwrap_err();
+        assert_eq!((diagnostics.0[0].line, diagnostics.0[0].column), (plain.0[0].line, plain.0[0].column));
     }
 
     #[test]

@@ -14,6 +14,7 @@ mod error;
 mod input;
 mod keymap;
 mod launch;
+pub mod testing;
 mod types;
 mod x11;
 

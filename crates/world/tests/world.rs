@@ -8,42 +8,14 @@ use std::time::Duration;
 use serde_json::json;
 use statewright_chrome::{ChromeDriver, LaunchOptions};
 use statewright_demo::{Site, SiteServer};
-use statewright_desktop::{DesktopError, X11Desktop};
+use statewright_desktop::X11Desktop;
+use statewright_desktop::testing::{SCREEN, have, test_desktop};
 use statewright_engine::{CancellationToken, Event, RunReport, RunStatus};
 use statewright_workflow::{Params, Workflow, load_file, load_str};
 use statewright_world::{Needs, World, needs};
 
-/// One screen, one keyboard focus: the tests take turns.
-static SCREEN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
-fn skip(why: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "SKIP: {why}");
-}
-
 async fn desktop() -> Option<X11Desktop> {
-    if std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
-        skip("no X display (DISPLAY is unset); run under scripts/with-display to test the world driver");
-        return None;
-    }
-    match X11Desktop::connect().await {
-        Ok(d) => Some(d),
-        Err(e @ DesktopError::WaylandOnly { .. }) => {
-            skip(&e.to_string());
-            None
-        }
-        // DISPLAY is set but its server does not answer: that is a broken test display, not
-        // a missing one (a skip here once hid an X server that reset under the tests).
-        Err(e) => panic!("connecting to the display failed unexpectedly: {e}"),
-    }
-}
-
-fn have(program: &str) -> bool {
-    let found = std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()));
-    if !found {
-        skip(&format!("`{program}` is not installed"));
-    }
-    found
+    test_desktop("the world driver").await
 }
 
 fn root() -> PathBuf {

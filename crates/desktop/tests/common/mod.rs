@@ -6,43 +6,15 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use statewright_desktop::{Desktop, DesktopError, LaunchSpec, Rect, WindowInfo, WindowQuery, X11Desktop};
+use statewright_desktop::{Desktop, LaunchSpec, Rect, WindowInfo, WindowQuery, X11Desktop};
 
-/// The tests share one screen and one keyboard focus: they take this lock so that one
-/// test's typing never lands in another test's window.
-pub static SCREEN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
-/// Prints past libtest's output capture (which only catches `print!`/`eprint!`), so a
-/// skipped test is visible in a plain `cargo test` run.
-pub fn skip(why: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "SKIP: {why}");
-}
+// Not every test binary uses all of them.
+#[allow(unused_imports)]
+pub use statewright_desktop::testing::{SCREEN, have, skip};
 
 /// A desktop on `$DISPLAY`, or `None` (after printing why) when there is none.
 pub async fn desktop() -> Option<X11Desktop> {
-    if std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
-        skip("no X display (DISPLAY is unset); run under scripts/with-display to test the desktop driver");
-        return None;
-    }
-    match X11Desktop::connect().await {
-        Ok(d) => Some(d),
-        Err(e @ DesktopError::WaylandOnly { .. }) => {
-            skip(&e.to_string());
-            None
-        }
-        // DISPLAY is set but its server does not answer: that is a broken test display, not
-        // a missing one (a skip here once hid an X server that reset under the tests).
-        Err(e) => panic!("connecting to the display failed unexpectedly: {e}"),
-    }
-}
-
-pub fn have(program: &str) -> bool {
-    let found = std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()));
-    if !found {
-        skip(&format!("`{program}` is not installed (apt-get install it; see scripts/setup)"));
-    }
-    found
+    statewright_desktop::testing::test_desktop("the desktop driver").await
 }
 
 /// An xterm running a plain `sh` in `dir`: `sh` sets no window title and has no line

@@ -10,8 +10,8 @@ const WEBKIT_DEFAULTS: &[(&str, &str)] = &[
     ("JSC_useDFGJIT", "0"),
     // The web process paints into shared memory instead of rendering through OpenGL into
     // DMA-BUF buffers. Where OpenGL is Mesa's software renderer (no GPU, a VM, Xvfb) that
-    // path held ~90 MiB of the web process in the renderer's compiled shaders and buffers,
-    // for a window of forms and a graph that draws as fast without it.
+    // path held ~125 MiB of the web process, for a window of forms and a graph that draws
+    // as fast without it.
     ("WEBKIT_DISABLE_DMABUF_RENDERER", "1"),
 ];
 
@@ -23,5 +23,47 @@ fn main() {
             unsafe { std::env::set_var(name, value) };
         }
     }
+    #[cfg(target_os = "linux")]
+    if std::env::var("WEBKIT_DISABLE_DMABUF_RENDERER").is_ok_and(|v| v != "0") {
+        no_opengl::in_this_process();
+    }
     statewright_app::run();
+}
+
+/// With the DMA-BUF renderer off, this process shows the web view from shared memory and
+/// needs no OpenGL, yet GTK (GLX, when it opens the display) and WebKit (EGL, when the first
+/// page loads) set it up anyway, which loads Mesa and, on Debian, LLVM: ~50 MiB. The web
+/// process does need EGL (it aborts without), so this must not reach it.
+#[cfg(target_os = "linux")]
+mod no_opengl {
+    use std::ffi::{c_char, c_void};
+
+    /// libglvnd's EGL_NO_DISPLAY and EGL_EXTENSIONS.
+    const NO_DISPLAY: *mut c_void = std::ptr::null_mut();
+    const EXTENSIONS: i32 = 0x3055;
+
+    #[link(name = "EGL")]
+    unsafe extern "C" {
+        fn eglQueryString(display: *mut c_void, name: i32) -> *const c_char;
+    }
+
+    /// GDK_GL=disable stops GTK's. For WebKit's: libglvnd reads its list of EGL vendors
+    /// once per process, at the first EGL call, so one call made here with the list pointed
+    /// at nothing leaves this process with no EGL, and the variable is gone again before
+    /// WebKit starts its web process. A list the user set is left alone.
+    pub fn in_this_process() {
+        const VENDORS: &str = "__EGL_VENDOR_LIBRARY_FILENAMES";
+        // SAFETY (all three): still before any thread exists; eglQueryString on no
+        // display only reads, and takes no pointer of ours.
+        unsafe {
+            if std::env::var_os("GDK_GL").is_none() {
+                std::env::set_var("GDK_GL", "disable");
+            }
+            if std::env::var_os(VENDORS).is_none() {
+                std::env::set_var(VENDORS, "/nonexistent/statewright-no-egl.json");
+                eglQueryString(NO_DISPLAY, EXTENSIONS);
+                std::env::remove_var(VENDORS);
+            }
+        }
+    }
 }

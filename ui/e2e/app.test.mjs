@@ -2,7 +2,8 @@
 // tauri-driver + WebKitWebDriver under Xvfb. Open the demo workflow, run it against the
 // bundled demo site, see it succeed with screenshots in the timeline; go to a state; answer
 // a review; let a model (a scripted OpenAI-compatible server on loopback) run with a goal;
-// run a batch; delete a workflow to the trash and restore it.
+// run a batch; delete a workflow to the trash and restore it; the app's own process holds no
+// OpenGL driver.
 //
 // Run by scripts/test-app (it builds the app and provides the display and D-Bus session).
 import assert from 'node:assert/strict';
@@ -12,6 +13,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
+import { tree } from '../../bench/proc.mjs';
 import { Session } from './webdriver.mjs';
 
 const repo = resolve(import.meta.dirname, '../..');
@@ -297,4 +299,27 @@ test('a workflow deleted from the list waits in the trash folder and Restore put
   assert.equal(readFileSync(file, 'utf8'), before, 'restored byte for byte');
   assert.deepEqual(readdirSync(join(home, 'workflows/.trash')), [], 'out of the trash');
   await button('Close');
+});
+
+test("the app's own process loads no OpenGL driver: the web view is painted from shared memory", async () => {
+  const processes = tree([driver.pid]).map((pid) => {
+    const read = (file) => {
+      try {
+        return readFileSync(`/proc/${pid}/${file}`, 'utf8');
+      } catch {
+        return '';
+      }
+    };
+    return { name: read('comm').trim(), maps: read('maps') };
+  });
+  const app = processes.find((p) => p.name === 'statewright-app');
+  const web = processes.find((p) => p.name === 'WebKitWebProces');
+  assert.ok(app && web, `the app and its web process: ${processes.map((p) => p.name).join(', ')}`);
+  // Mesa's drivers (and, on Debian, LLVM with them): ~50 MiB of the app's memory.
+  const drivers = /swrast_dri|_dri\.so|libEGL_mesa|libGLX_mesa|libLLVM|libgallium/;
+  const loaded = app.maps.split('\n').filter((line) => drivers.test(line)).map((line) => line.split(/\s+/).pop());
+  assert.deepEqual([...new Set(loaded)], [], 'no OpenGL driver in the app process');
+  // The web process keeps its EGL (it aborts without), and the window still draws.
+  assert.match(web.maps, /libEGL_mesa/);
+  assert.equal(await session.run(() => document.querySelectorAll('[data-testid="workflow-entry"]').length > 0), true);
 });

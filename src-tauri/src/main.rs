@@ -16,18 +16,29 @@ const WEBKIT_DEFAULTS: &[(&str, &str)] = &[
 ];
 
 fn main() {
-    for (name, value) in WEBKIT_DEFAULTS {
-        if std::env::var_os(name).is_none() {
-            // SAFETY: the first thing the process does, before any thread exists to read
-            // the environment.
-            unsafe { std::env::set_var(name, value) };
-        }
+    // The variables set here are this process's own: programs a desktop workflow launches
+    // get the environment as the user had it (`statewright_desktop::OWN_ENV`).
+    let mut own = Vec::new();
+    for &(name, value) in WEBKIT_DEFAULTS {
+        set_unless_set(name, value, &mut own);
     }
     #[cfg(target_os = "linux")]
     if std::env::var("WEBKIT_DISABLE_DMABUF_RENDERER").is_ok_and(|v| v != "0") {
-        no_opengl::in_this_process();
+        no_opengl::in_this_process(&mut own);
     }
+    // SAFETY: as in `set_unless_set`.
+    unsafe { std::env::set_var("STATEWRIGHT_OWN_ENV", own.join(",")) };
     statewright_app::run();
+}
+
+/// Sets `name` unless the environment has it, and then notes it in `own`.
+fn set_unless_set(name: &'static str, value: &str, own: &mut Vec<&'static str>) {
+    if std::env::var_os(name).is_none() {
+        // SAFETY: called first thing in `main`, before any thread exists to read the
+        // environment.
+        unsafe { std::env::set_var(name, value) };
+        own.push(name);
+    }
 }
 
 /// With the DMA-BUF renderer off, this process shows the web view from shared memory and
@@ -51,15 +62,13 @@ mod no_opengl {
     /// once per process, at the first EGL call, so one call made here with the list pointed
     /// at nothing leaves this process with no EGL, and the variable is gone again before
     /// WebKit starts its web process. A list the user set is left alone.
-    pub fn in_this_process() {
+    pub fn in_this_process(own: &mut Vec<&'static str>) {
+        super::set_unless_set("GDK_GL", "disable", own);
         const VENDORS: &str = "__EGL_VENDOR_LIBRARY_FILENAMES";
-        // SAFETY (all three): still before any thread exists; eglQueryString on no
-        // display only reads, and takes no pointer of ours.
-        unsafe {
-            if std::env::var_os("GDK_GL").is_none() {
-                std::env::set_var("GDK_GL", "disable");
-            }
-            if std::env::var_os(VENDORS).is_none() {
+        if std::env::var_os(VENDORS).is_none() {
+            // SAFETY: still before any thread exists; eglQueryString on no display only
+            // reads, and takes no pointer of ours.
+            unsafe {
                 std::env::set_var(VENDORS, "/nonexistent/statewright-no-egl.json");
                 eglQueryString(NO_DISPLAY, EXTENSIONS);
                 std::env::remove_var(VENDORS);

@@ -36,12 +36,35 @@ pub(crate) fn resolve(program: &str) -> DesktopResult<PathBuf> {
         .ok_or(DesktopError::ProgramNotFound { program: program.into(), searched: dirs })
 }
 
+/// Names, comma-separated, of the environment variables this process set for itself (the
+/// app's WebKit settings, see `src-tauri/src/main.rs`): programs it launches get the
+/// environment as the user had it, without them.
+pub const OWN_ENV: &str = "STATEWRIGHT_OWN_ENV";
+
 /// Spawns the program detached from our terminal: stdin, stdout and stderr go to
 /// /dev/null (a GUI program must not scribble over the CLI's output or read its input),
 /// and it gets its own process group, so a Ctrl-C meant for us does not reach it.
 pub(crate) fn spawn(spec: &LaunchSpec) -> DesktopResult<(u32, Child)> {
     let path = resolve(&spec.program)?;
-    let mut cmd = Command::new(&path);
+    let own = std::env::var(OWN_ENV).ok();
+    let child = command(&path, spec, own.as_deref())
+        .spawn()
+        .map_err(|e| DesktopError::Launch { program: path.display().to_string(), message: e.to_string() })?;
+    let pid = child
+        .id()
+        .ok_or_else(|| DesktopError::Launch { program: spec.program.clone(), message: "exited at once".into() })?;
+    Ok((pid, child))
+}
+
+/// The command for `spec`, with the variables named in `own` (this process's own settings)
+/// taken out of what it inherits; the spec's own variables still apply.
+fn command(path: &Path, spec: &LaunchSpec, own: Option<&str>) -> Command {
+    let mut cmd = Command::new(path);
+    if let Some(own) = own {
+        for name in own.split(',').filter(|n| !n.is_empty()).chain([OWN_ENV]) {
+            cmd.env_remove(name);
+        }
+    }
     cmd.args(&spec.args)
         .envs(spec.env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
@@ -52,18 +75,26 @@ pub(crate) fn spawn(spec: &LaunchSpec) -> DesktopResult<(u32, Child)> {
     if let Some(cwd) = &spec.cwd {
         cmd.current_dir(cwd);
     }
-    let child = cmd
-        .spawn()
-        .map_err(|e| DesktopError::Launch { program: path.display().to_string(), message: e.to_string() })?;
-    let pid = child
-        .id()
-        .ok_or_else(|| DesktopError::Launch { program: spec.program.clone(), message: "exited at once".into() })?;
-    Ok((pid, child))
+    cmd
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn a_launched_program_does_not_inherit_the_apps_own_settings() {
+        let spec = LaunchSpec::new("sh").env("GDK_GL", "always");
+        let cmd = command(Path::new("/bin/sh"), &spec, Some("JSC_useDFGJIT,GDK_GL"));
+        let envs: Vec<(&OsStr, Option<&OsStr>)> = cmd.as_std().get_envs().collect();
+        assert!(envs.contains(&(OsStr::new("JSC_useDFGJIT"), None)), "{envs:?}");
+        assert!(envs.contains(&(OsStr::new(OWN_ENV), None)), "{envs:?}");
+        // What the workflow sets for the program wins.
+        assert!(envs.contains(&(OsStr::new("GDK_GL"), Some(OsStr::new("always")))), "{envs:?}");
+        let plain = command(Path::new("/bin/sh"), &LaunchSpec::new("sh"), None);
+        assert_eq!(plain.as_std().get_envs().count(), 0);
+    }
 
     #[test]
     fn finds_programs_on_path_and_reports_where_it_looked() {

@@ -24,6 +24,7 @@ use std::time::Duration;
 pub use capture::encode_png;
 pub use desktop::X11Desktop;
 pub use error::{DesktopError, DesktopResult};
+pub use launch::OWN_ENV;
 pub use types::{
     CaptureTarget, DesktopObservation, LaunchSpec, MouseButton, Position, Rect, Screenshot, TitleMatch, WindowInfo,
     WindowMatcher, WindowQuery,

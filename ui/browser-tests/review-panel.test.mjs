@@ -65,6 +65,9 @@ test('the screenshot fills the width, zooms by buttons and Ctrl+wheel, and its b
   await page.getByRole('button', { name: 'zoom in' }).click();
   const zoomed = await box(img);
   assert.ok(Math.abs(zoomed.width / fit.width - 1.5) < 0.02, `×1.5: ${fit.width} → ${zoomed.width}`);
+  // The level shown and the boxes follow the image's new size once its ResizeObserver has
+  // reported it (before the next frame; a loaded CI machine read the old level once).
+  await page.waitForFunction((z) => document.querySelector('[data-testid="shot-zoom"]').textContent !== z, zoom0, { timeout: 2000 }).catch(() => {});
   assert.notEqual(await page.getByTestId('shot-zoom').innerText(), zoom0, 'the zoom level shown changes');
   // Boxes follow the image.
   const signIn = page.locator('[data-testid="element-box"][data-label="link “Sign in”"]');

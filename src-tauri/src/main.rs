@@ -17,7 +17,7 @@ const WEBKIT_DEFAULTS: &[(&str, &str)] = &[
 
 fn main() {
     // The variables set here are this process's own: programs a desktop workflow launches
-    // get the environment as the user had it (`statewright_desktop::OWN_ENV`).
+    // get the environment as the user had it (see `OWN_ENV`).
     let mut own = Vec::new();
     for &(name, value) in WEBKIT_DEFAULTS {
         set_unless_set(name, value, &mut own);
@@ -27,7 +27,7 @@ fn main() {
         no_opengl::in_this_process(&mut own);
     }
     // SAFETY: as in `set_unless_set`.
-    unsafe { std::env::set_var("STATEWRIGHT_OWN_ENV", own.join(",")) };
+    unsafe { std::env::set_var(statewright_runner::OWN_ENV, own.join(",")) };
     statewright_app::run();
 }
 

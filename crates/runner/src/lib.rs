@@ -28,6 +28,8 @@ pub use book::Listener;
 pub use error::{RunError, RunErrorKind};
 pub use prepare::{PreparedRun, prepare};
 pub use request::{Browser, DemoSite, ReviewPolicy, RunRequest, WorkflowSource};
+/// For the app, which sets variables for its own WebKit that launched programs must not get.
+pub use statewright_desktop::OWN_ENV;
 pub use summary::RunSummary;
 
 pub use statewright_engine::{CancellationToken, Event, Failure, RunStatus};

@@ -10,9 +10,9 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { LIB_SOURCE } from '../library.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const LIB = path.resolve(here, '..', 'statewright.js');
 
 let browser;
 let server;
@@ -47,7 +47,7 @@ async function open(html) {
   const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
   openContexts.push(context);
   const page = await context.newPage();
-  await page.addInitScript({ path: LIB });
+  await page.addInitScript({ content: LIB_SOURCE });
   await page.goto(`${base}/blank.html`);
   await page.setContent(html);
   return page;

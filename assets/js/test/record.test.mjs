@@ -7,9 +7,9 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { LIB_SOURCE } from '../library.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const LIB = path.resolve(here, '..', 'statewright.js');
 
 let browser;
 let server;
@@ -46,7 +46,7 @@ async function recording(html) {
   const page = await context.newPage();
   const reports = [];
   await page.exposeBinding('__swRecord', (_source, json) => { reports.push(JSON.parse(json)); });
-  await page.addInitScript({ path: LIB });
+  await page.addInitScript({ content: LIB_SOURCE });
   await page.goto(`${base}/blank.html`);
   await page.setContent(html);
   assert.equal(await page.evaluate(() => window.__statewright.record('__swRecord')), true);

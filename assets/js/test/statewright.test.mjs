@@ -1,4 +1,4 @@
-// Tests for the Statewright in-page library (assets/js/statewright.js).
+// Tests for the Statewright in-page library (assets/js/statewright/).
 //
 // Run with node's built-in runner:   node --test assets/js/test/
 // Needs `playwright-core` resolvable (top-level devDependency) and a Chromium binary:
@@ -10,10 +10,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { LIB_SOURCE } from '../library.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const LIB = path.resolve(here, '..', 'statewright.js');
-const LIB_SOURCE = fs.readFileSync(LIB, 'utf8');
 const FIXTURES = path.join(here, 'fixtures');
 
 let browser;
@@ -62,7 +61,7 @@ async function open(fixture = 'blank.html') {
   const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
   openContexts.push(context);
   const page = await context.newPage();
-  await page.addInitScript({ path: LIB });
+  await page.addInitScript({ content: LIB_SOURCE });
   if (typeof fixture === 'string') {
     await page.goto(`${base}/${fixture}`);
   } else {
@@ -101,7 +100,7 @@ describe('install', () => {
     assert.deepEqual(before.keys, []); // non-enumerable
     const snap1 = await sw(page, 'snapshot', 100);
     await page.evaluate(() => { window.__firstInstance = window.__statewright; });
-    await page.evaluate(LIB_SOURCE); // evaluate the file a second time
+    await page.evaluate(LIB_SOURCE); // evaluate the library a second time
     const r = await page.evaluate(() => ({
       same: window.__firstInstance === window.__statewright,
       frozen: Object.isFrozen(window.__statewright),

@@ -1,5 +1,5 @@
 //! Statewright's Chrome driver: Chromium over the DevTools Protocol (chromiumoxide),
-//! implementing the engine's `Driver` with the in-page library `assets/js/statewright.js`.
+//! implementing the engine's `Driver` with the in-page library `assets/js/statewright/`.
 //!
 //! Element actions use real input events at coordinates the library found actionable
 //! (attached, visible, stable, enabled, receiving pointer events), as Playwright does.

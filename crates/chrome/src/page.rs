@@ -1,4 +1,4 @@
-//! Calling the in-page library (`assets/js/statewright.js`) over CDP.
+//! Calling the in-page library (`assets/js/statewright/`) over CDP.
 //!
 //! Arguments cross as a JSON literal, which is data in JavaScript as in Rust: page content,
 //! selectors and typed text are never spliced into code.
@@ -9,8 +9,7 @@ use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use chromiumoxide::page::Page;
 use serde_json::Value;
 
-/// The library injected into every page; it defines `window.__statewright` once.
-pub const LIBRARY: &str = include_str!("../../../assets/js/statewright.js");
+include!(concat!(env!("OUT_DIR"), "/library.rs"));
 
 /// Why a call into the page failed.
 #[derive(Debug, Clone, PartialEq, Eq)]

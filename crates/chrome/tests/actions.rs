@@ -360,3 +360,30 @@ async fn a_target_whose_centre_is_covered_is_clicked_where_it_shows() {
         finished.report.failure
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn targets_and_checks_inside_a_same_origin_frame() {
+    // A login form in an iframe below the fold, with the frame's button below the frame's own
+    // fold: the field is typed into, the button clicked with input events, and the result
+    // inside the frame recognised by every kind of check.
+    let finished = run(workflow(
+        "framed.html",
+        json!([
+            done(json!([
+                {"type": "text", "value": "Welcome, Ada"},
+                {"type": "text", "match": "contains", "value": "Welcome, Ada"},
+                {"type": "element", "selector": "#welcome"},
+                {"type": "element", "by": "xpath", "selector": "//p[@id='welcome']"}
+            ])),
+            json!({"name": "sign in", "checks": [{"type": "url", "match": "pattern", "value": "/framed\\.html$"}],
+            "actions": [
+                {"type": "type", "target": {"css": "#name"}, "text": "Ada"},
+                {"type": "click", "target": {"role": "button", "name": "Sign in"}}
+            ]})
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    assert_eq!(finished.states_entered(), ["open", "sign in", "done"]);
+}

@@ -1,0 +1,100 @@
+  // ---------------------------------------------------------------------------
+  // Small utilities
+  // ---------------------------------------------------------------------------
+  function now() { return Perf_now(_perf); }
+  function later(fn, ms) { return Win_setTimeout(W, fn, ms); }
+  function cancel(id) { if (id !== null && id !== undefined) Win_clearTimeout(W, id); }
+  function push(arr, v) { arr[arr.length] = v; }
+  function lower(s) { return typeof s === 'string' ? S_toLowerCase(s) : ''; }
+  function makeSet(words) {
+    const o = O_create(null);
+    const t = tokens(words);
+    for (let i = 0; i < t.length; i++) o[t[i]] = true;
+    return o;
+  }
+  function tokens(s) {
+    const out = [];
+    if (typeof s !== 'string') return out;
+    const re = /\S+/g;
+    let m;
+    while ((m = RE_exec(re, s)) !== null) push(out, m[0]);
+    return out;
+  }
+  function errMessage(e) {
+    try {
+      if (e && typeof e.message === 'string') return e.message;
+      return _String(e);
+    } catch (_) { return 'unknown error'; }
+  }
+  function truncate(s, n) { return s.length > n ? S_slice(s, 0, n - 1) + '\u2026' : s; }
+  function round1(v) { return M_round(v * 10) / 10; }
+  function cssEscapeFallback(s) {
+    return RE_replace(/[^a-zA-Z0-9_\u00a0-\uffff-]/g, _String(s), function (c) { return '\\' + c; });
+  }
+
+  const WS_RE = /\s+/g; // \s covers NBSP and the other Unicode spaces
+  /** Whitespace normalisation: collapse runs (incl. NBSP) to one space and trim. */
+  function norm(s) {
+    if (typeof s !== 'string' || s.length === 0) return '';
+    return S_trim(RE_replace(WS_RE, s, ' '));
+  }
+  function squash(s) { return RE_replace(WS_RE, s, ''); }
+
+  function doc() { return W.document; }
+
+  // ---------------------------------------------------------------------------
+  // Visibility (Playwright's definition)
+  // ---------------------------------------------------------------------------
+  function styleOf(el) {
+    try { return Win_getComputedStyle(W, el); } catch (_) { return null; }
+  }
+
+  function isVisible(el) {
+    if (!el || el.nodeType !== 1 || !el.isConnected) return false;
+    const st = styleOf(el);
+    if (!st) return false;
+    if (st.display === 'contents') {
+      for (let c = el.firstChild; c; c = c.nextSibling) {
+        if (c.nodeType === 1) {
+          if (isVisible(c)) return true;
+        } else if (c.nodeType === 3 && norm(c.data)) {
+          try {
+            const r = Doc_createRange(el.ownerDocument || doc());
+            Range_selectNodeContents(r, c);
+            const b = Range_getBCR(r);
+            if (b.width > 0 && b.height > 0) return true;
+          } catch (_) { /* ignore */ }
+        }
+      }
+      return false;
+    }
+    if (El_checkVisibility) {
+      if (!El_checkVisibility(el)) return false;
+    } else {
+      const d = El_closest(el, 'details');
+      if (d && !d.open) {
+        const s = El_closest(el, 'summary');
+        if (!s || s.parentElement !== d) return false;
+      }
+    }
+    if (st.visibility !== 'visible') return false;
+    const r = El_getBCR(el);
+    return r.width > 0 && r.height > 0 && framesVisible(el);
+  }
+
+  function innerTextOf(el) {
+    const t = el.innerText;
+    if (typeof t === 'string') return t;
+    const c = el.textContent;
+    return typeof c === 'string' ? c : '';
+  }
+
+  /** Visible text of `el` equals the (normalised) value `v`. */
+  function visibleTextEquals(el, v) {
+    const it = norm(innerTextOf(el));
+    if (it === v) return true;
+    // text-transform changes innerText's case; accept when the source text is exact.
+    if (it.length === v.length && S_toLowerCase(it) === S_toLowerCase(v) && norm(el.textContent) === v) return true;
+    return false;
+  }
+

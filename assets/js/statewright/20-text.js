@@ -1,0 +1,224 @@
+  // ---------------------------------------------------------------------------
+  // Page text collection (one tree walk per evaluation, shared by probes)
+  // ---------------------------------------------------------------------------
+  const SKIP_TEXT_PARENT = makeSet('script style noscript template title head');
+  const INPUT_BUTTON_SELECTOR = 'input[type=submit], input[type=button], input[type=reset]';
+  const RE_SPECIAL = /[.*+?^${}()|[\]\\]/g;
+  const SPACE_RE = / /g;
+
+  // Normalised text per text node, valid while the node's data is unchanged.
+  const textCache = new _WeakMap();
+
+  function newCtx() {
+    return {
+      walked: false, preferWalk: false, docs: null, texts: null, norms: null, shadowRoots: null, buttons: null,
+      innerText: null, pageText: null,
+    };
+  }
+
+  /** The documents whose text is on screen: the top one and its visible same-origin frames. */
+  function shownDocuments(ctx) {
+    if (ctx.docs === null) {
+      const all = documents();
+      const out = [all[0]];
+      for (let i = 1; i < all.length; i++) {
+        const f = frameOf(all[i].documentElement);
+        if (f && isVisible(f)) push(out, all[i]);
+      }
+      ctx.docs = out;
+    }
+    return ctx.docs;
+  }
+
+  /** One walk over each shown document's body (and open shadow roots): text nodes and shadow
+   *  roots, in document order. */
+  function walkPage(ctx) {
+    if (ctx.walked) return;
+    ctx.walked = true;
+    const texts = [];
+    const shadowRoots = [];
+    ctx.texts = texts;
+    ctx.norms = [];
+    ctx.shadowRoots = shadowRoots;
+    const walk = function (d, r) {
+      const w = Doc_createTreeWalker(d, r, SHOW_ELEMENT | SHOW_TEXT);
+      let n;
+      while ((n = TW_nextNode(w)) !== null) {
+        if (n.nodeType === 3) {
+          texts[texts.length] = n;
+        } else {
+          const sr = n.shadowRoot;
+          if (sr) { push(shadowRoots, sr); walk(d, sr); }
+        }
+      }
+    };
+    const docs = shownDocuments(ctx);
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i];
+      const root = d.body || d.documentElement;
+      if (!root) continue;
+      if (root.shadowRoot) { push(shadowRoots, root.shadowRoot); walk(d, root.shadowRoot); }
+      walk(d, root);
+    }
+  }
+
+  function inputButtons(ctx) {
+    if (ctx.buttons !== null) return ctx.buttons;
+    walkPage(ctx);
+    const out = [];
+    const docs = shownDocuments(ctx);
+    for (let j = 0; j < docs.length; j++) {
+      const l = Doc_qsa(docs[j], INPUT_BUTTON_SELECTOR);
+      for (let i = 0; i < l.length; i++) push(out, l[i]);
+    }
+    const srs = ctx.shadowRoots;
+    for (let j = 0; j < srs.length; j++) {
+      const l = Frag_qsa(srs[j], INPUT_BUTTON_SELECTOR);
+      for (let i = 0; i < l.length; i++) push(out, l[i]);
+    }
+    ctx.buttons = out;
+    return out;
+  }
+
+  function normText(tn) {
+    const d = tn.data;
+    const e = WM_get(textCache, tn);
+    if (e !== undefined && e.d === d) return e.t;
+    const t = norm(d);
+    WM_set(textCache, tn, { d: d, t: t });
+    return t;
+  }
+
+  /** Normalised text of ctx.texts[i], computed once per evaluation. */
+  function textAt(ctx, i) {
+    const norms = ctx.norms;
+    if (i < norms.length) return norms[i];
+    let t = '';
+    for (let j = norms.length; j <= i; j++) { t = normText(ctx.texts[j]); norms[j] = t; }
+    return t;
+  }
+
+  /** The bodies' innerText, the top document's first, then each shown frame's. */
+  function bodyInnerText(ctx) {
+    if (ctx.innerText === null) {
+      const docs = shownDocuments(ctx);
+      let t = '';
+      for (let i = 0; i < docs.length; i++) {
+        const root = docs[i].body || docs[i].documentElement;
+        if (root) t += (i ? '\n' : '') + innerTextOf(root);
+      }
+      ctx.innerText = t;
+    }
+    return ctx.innerText;
+  }
+
+  /** Visible text of the open shadow roots (not part of body.innerText). */
+  function shadowText(ctx) {
+    walkPage(ctx);
+    const srs = ctx.shadowRoots;
+    let t = '';
+    for (let i = 0; i < srs.length; i++) {
+      for (let c = srs[i].firstChild; c; c = c.nextSibling) {
+        if (c.nodeType === 1) { if (SKIP_TEXT_PARENT[c.localName] !== true) t += '\n' + innerTextOf(c); }
+        else if (c.nodeType === 3) t += ' ' + c.data;
+      }
+    }
+    return t;
+  }
+
+  /** Normalised visible text of the whole page (body innerText + open shadow roots). */
+  function pageText(ctx) {
+    if (ctx.pageText === null) ctx.pageText = norm(bodyInnerText(ctx) + '\n' + shadowText(ctx));
+    return ctx.pageText;
+  }
+
+  /** Does the visible page text contain `v` (normalised)? Searches the raw text, no copy. */
+  function pageTextContains(v, ctx) {
+    if (ctx.pageText !== null) return S_indexOf(ctx.pageText, v) >= 0;
+    if (ctx.walked || ctx.preferWalk) {
+      // Cheap positive: one text node holds the value and its parent is visible and untransformed
+      // (then innerText holds it too). Otherwise fall back to innerText.
+      walkPage(ctx);
+      const texts = ctx.texts;
+      const vl = v.length;
+      for (let i = 0; i < texts.length; i++) {
+        const t = textAt(ctx, i);
+        if (t.length < vl || S_indexOf(t, v) < 0) continue;
+        const tn = texts[i];
+        const p = tn.parentNode;
+        if (!p || p.nodeType !== 1 || SKIP_TEXT_PARENT[p.localName] === true || p.localName === 'textarea') continue;
+        const st = styleOf(p);
+        if (st && st.textTransform === 'none' && isVisible(p)) return true;
+      }
+    }
+    // "a b" matches any whitespace run between a and b in the raw innerText.
+    const re = new _RegExp(RE_replace(SPACE_RE, RE_replace(RE_SPECIAL, v, '\\$&'), '\\s+'));
+    if (RE_exec(re, bodyInnerText(ctx)) !== null) return true;
+    walkPage(ctx);
+    if (!ctx.shadowRoots.length) return false;
+    return RE_exec(re, shadowText(ctx)) !== null;
+  }
+
+  /**
+   * Visible elements whose normalised visible text equals `v` (already normalised).
+   * Walks text nodes; for every text node whose normalised text is a substring of v, climbs
+   * ancestors while their text is short enough and tests innerText-based equality.
+   * With all=false returns after the first match.
+   */
+  function findTextMatches(v, ctx, all) {
+    const out = [];
+    if (!v) return out;
+    walkPage(ctx);
+    const vl = v.length;
+    const vSquash = squash(v);
+    const rawCap = 8 * vl + 400;
+    const extCap = 3 * vl + 50;
+    const texts = ctx.texts;
+    let seen = null;
+    for (let i = 0; i < texts.length; i++) {
+      const t = textAt(ctx, i);
+      if (!t || t.length > vl || S_indexOf(v, t) < 0) continue;
+      const tn = texts[i];
+      let el = tn.parentNode;
+      if (!el || el.nodeType !== 1 || SKIP_TEXT_PARENT[el.localName] === true) continue;
+      if (seen === null) seen = new _Set();
+      while (el && el.nodeType === 1) {
+        if (Set_has(seen, el)) break;
+        Set_add(seen, el);
+        const raw = el.textContent;
+        if (raw.length > rawCap) break;
+        const nt = norm(raw);
+        let candidate = false;
+        if (nt === v) candidate = true;
+        else if (nt.length <= vl) candidate = squash(nt) === vSquash; // block boundaries add spaces in innerText
+        else if (nt.length <= extCap) candidate = el.firstElementChild !== null; // hidden children
+        else break;
+        if (candidate && visibleTextEquals(el, v) && isVisible(el)) {
+          push(out, el);
+          if (!all) return out;
+        }
+        el = el.parentElement;
+      }
+    }
+    const buttons = inputButtons(ctx);
+    for (let i = 0; i < buttons.length; i++) {
+      const b = buttons[i];
+      if (norm(b.value) === v && isVisible(b)) {
+        push(out, b);
+        if (!all) return out;
+      }
+    }
+    return out;
+  }
+
+  function docOrderSort(arr) {
+    const rank = documentRank(documents());
+    return A_sort(arr, function (a, b) {
+      if (a === b) return 0;
+      const ra = rank(a);
+      const rb = rank(b);
+      if (ra !== rb) return ra - rb;
+      return (Node_compare(a, b) & DOC_POS_FOLLOWING) ? -1 : 1;
+    });
+  }
+

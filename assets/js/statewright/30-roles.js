@@ -1,0 +1,281 @@
+  // ---------------------------------------------------------------------------
+  // Selectors
+  // ---------------------------------------------------------------------------
+  /** Matches in the top document, then in each same-origin frame (see "Frames"). */
+  function queryCss(sel) {
+    const docs = documents();
+    const out = [];
+    for (let j = 0; j < docs.length; j++) {
+      const list = Doc_qsa(docs[j], sel); // throws SyntaxError on invalid selectors
+      for (let i = 0; i < list.length; i++) push(out, list[i]);
+    }
+    return out;
+  }
+
+  /** Matches of the expression evaluated in each document, as queryCss orders them. */
+  function queryXPath(expr) {
+    const docs = documents();
+    const out = [];
+    const seen = new _Set();
+    for (let j = 0; j < docs.length; j++) {
+      const d = docs[j];
+      const res = Doc_evaluate(d, expr, d, null, XPATH_ORDERED_SNAPSHOT, null);
+      const n = XR_snapshotLength(res);
+      for (let i = 0; i < n; i++) {
+        let node = XR_snapshotItem(res, i);
+        if (!node) continue;
+        if (node.nodeType === 2) node = node.ownerElement;
+        else if (node.nodeType !== 1) node = node.parentElement;
+        if (!node || node.nodeType !== 1 || Set_has(seen, node)) continue;
+        Set_add(seen, node);
+        push(out, node);
+      }
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------
+  // ARIA roles and accessible names (simplified)
+  // ---------------------------------------------------------------------------
+  const NON_TEXT_INPUT = makeSet('checkbox radio button submit reset file image range color hidden');
+  const TEXTBOX_INPUT = makeSet('text email tel url password');
+  const NAME_FROM_CONTENT = makeSet(
+    'button link heading option tab menuitem menuitemcheckbox menuitemradio cell gridcell columnheader rowheader ' +
+    'listitem checkbox radio switch treeitem tooltip row');
+  const SKIP_CONTENT = makeSet('script style template noscript');
+  const LABELABLE = makeSet('input select textarea meter output progress button');
+
+  // Candidate selectors per role (filtered precisely with roleOf afterwards).
+  const ROLE_SELECTORS = (function () {
+    const m = O_create(null);
+    m.link = 'a[href],area[href]';
+    m.button = 'button,input';
+    m.textbox = 'input,textarea,[contenteditable]';
+    m.searchbox = 'input';
+    m.checkbox = 'input';
+    m.radio = 'input';
+    m.slider = 'input';
+    m.spinbutton = 'input';
+    m.combobox = 'select,input[list]';
+    m.listbox = 'select';
+    m.option = 'option';
+    m.heading = 'h1,h2,h3,h4,h5,h6';
+    m.img = 'img';
+    m.list = 'ul,ol,menu';
+    m.listitem = 'li';
+    m.navigation = 'nav';
+    m.main = 'main';
+    m.dialog = 'dialog';
+    m.table = 'table';
+    m.row = 'tr';
+    m.cell = 'td';
+    m.columnheader = 'th';
+    m.form = 'form';
+    m.progressbar = 'progress';
+    m.article = 'article';
+    m.complementary = 'aside';
+    m.separator = 'hr';
+    m.group = 'fieldset,details';
+    m.region = 'section';
+    return m;
+  })();
+
+  function inputType(el) {
+    const t = lower(El_getAttribute(el, 'type'));
+    return t || 'text';
+  }
+
+  function implicitRole(el) {
+    const tag = el.localName;
+    switch (tag) {
+      case 'a': case 'area': return El_hasAttribute(el, 'href') ? 'link' : null;
+      case 'button': return 'button';
+      case 'input': {
+        const t = inputType(el);
+        if (t === 'button' || t === 'submit' || t === 'reset' || t === 'image') return 'button';
+        if (t === 'checkbox') return 'checkbox';
+        if (t === 'radio') return 'radio';
+        if (t === 'range') return 'slider';
+        if (t === 'number') return 'spinbutton';
+        if (t === 'hidden' || t === 'file' || t === 'color') return null;
+        if (El_hasAttribute(el, 'list')) return 'combobox';
+        if (t === 'search') return 'searchbox';
+        if (TEXTBOX_INPUT[t] === true) return 'textbox';
+        // Unknown types fall back to text; date/time-like types have no simple role.
+        if (t === 'date' || t === 'datetime-local' || t === 'month' || t === 'week' || t === 'time') return null;
+        return 'textbox';
+      }
+      case 'textarea': return 'textbox';
+      case 'select': {
+        const size = _parseInt(El_getAttribute(el, 'size') || '0', 10);
+        return (El_hasAttribute(el, 'multiple') || size > 1) ? 'listbox' : 'combobox';
+      }
+      case 'option': return 'option';
+      case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
+      case 'img': return El_getAttribute(el, 'alt') === '' ? 'presentation' : 'img';
+      case 'ul': case 'ol': case 'menu': return 'list';
+      case 'li': return 'listitem';
+      case 'nav': return 'navigation';
+      case 'main': return 'main';
+      case 'dialog': return 'dialog';
+      case 'table': return 'table';
+      case 'tr': return 'row';
+      case 'td': return 'cell';
+      case 'th': return 'columnheader';
+      case 'form':
+        return (El_hasAttribute(el, 'aria-label') || El_hasAttribute(el, 'aria-labelledby') ||
+          El_hasAttribute(el, 'name') || El_hasAttribute(el, 'title')) ? 'form' : null;
+      case 'progress': return 'progressbar';
+      case 'article': return 'article';
+      case 'aside': return 'complementary';
+      case 'hr': return 'separator';
+      case 'fieldset': case 'details': return 'group';
+      case 'section':
+        return (El_hasAttribute(el, 'aria-label') || El_hasAttribute(el, 'aria-labelledby')) ? 'region' : null;
+      default: break;
+    }
+    if (El_hasAttribute(el, 'contenteditable') && el.isContentEditable) {
+      const p = el.parentElement;
+      if (!p || !p.isContentEditable) return 'textbox';
+    }
+    return null;
+  }
+
+  function roleOf(el) {
+    const explicit = El_getAttribute(el, 'role');
+    if (explicit) {
+      const t = tokens(explicit);
+      if (t.length) return lower(t[0]);
+    }
+    return implicitRole(el);
+  }
+
+  function isAriaHidden(el) {
+    return El_closest(el, '[aria-hidden="true" i]') !== null;
+  }
+
+  function getById(el, id) {
+    const root = Node_getRootNode(el);
+    if (root && root.nodeType === 11) return Frag_getElementById(root, id);
+    return Doc_getElementById(root && root.nodeType === 9 ? root : doc(), id);
+  }
+
+  /** Text alternative from content (subset of accname step 2F). */
+  function contentText(node, depth, includeHidden, skipEl, budget) {
+    let out = '';
+    if (depth > 20) return out;
+    for (let c = node.firstChild; c; c = c.nextSibling) {
+      if (out.length > budget) break;
+      if (c.nodeType === 3) { out += c.data; continue; }
+      if (c.nodeType !== 1 || c === skipEl) continue;
+      const tag = c.localName;
+      if (SKIP_CONTENT[tag] === true) continue;
+      let pad = '';
+      if (!includeHidden) {
+        if (lower(El_getAttribute(c, 'aria-hidden')) === 'true') continue;
+        const st = styleOf(c);
+        if (st) {
+          if (st.display === 'none') continue;
+          if (st.display !== 'inline' && st.display !== 'contents') pad = ' ';
+          if (st.visibility !== 'visible' && !c.firstElementChild) continue;
+        }
+      } else {
+        pad = ' ';
+      }
+      let part;
+      const al = El_getAttribute(c, 'aria-label');
+      if (al && norm(al)) part = al;
+      else if (tag === 'img' || tag === 'area') part = El_getAttribute(c, 'alt') || '';
+      else if (tag === 'br') part = ' ';
+      else if (tag === 'input') {
+        const t = inputType(c);
+        if (t === 'button' || t === 'submit' || t === 'reset') part = c.value || '';
+        else if (t === 'image') part = El_getAttribute(c, 'alt') || '';
+        else if (NON_TEXT_INPUT[t] === true) part = '';
+        else part = c.value || '';
+      } else if (tag === 'select') {
+        const o = c.selectedOptions;
+        part = o && o.length ? (o[0].label || o[0].text || '') : '';
+      } else if (tag === 'textarea') part = c.value || '';
+      else part = contentText(c, depth + 1, includeHidden, skipEl, budget);
+      out += pad + part + pad;
+    }
+    return out;
+  }
+
+  function labelledByText(el, attr) {
+    const ids = tokens(attr);
+    let s = '';
+    for (let i = 0; i < ids.length; i++) {
+      const ref = getById(el, ids[i]);
+      if (!ref) continue;
+      let part;
+      const al = El_getAttribute(ref, 'aria-label');
+      if (al && norm(al)) part = al;
+      else if (ref.localName === 'input' || ref.localName === 'textarea') part = ref.value || '';
+      else part = contentText(ref, 1, !isVisible(ref), null, 2000);
+      s += ' ' + part;
+    }
+    return norm(s);
+  }
+
+  function labelsText(el) {
+    let labels = null;
+    try { labels = el.labels; } catch (_) { labels = null; }
+    if (!labels || !labels.length) return '';
+    let s = '';
+    for (let i = 0; i < labels.length; i++) s += ' ' + contentText(labels[i], 1, false, el, 2000);
+    return norm(s);
+  }
+
+  /** Simplified accessible name computation. Returns a normalised string. */
+  function accName(el) {
+    const lb = El_getAttribute(el, 'aria-labelledby');
+    if (lb) {
+      const s = labelledByText(el, lb);
+      if (s) return s;
+    }
+    const al = norm(El_getAttribute(el, 'aria-label') || '');
+    if (al) return al;
+    const tag = el.localName;
+    if (tag === 'input') {
+      const t = inputType(el);
+      if (t === 'button' || t === 'submit' || t === 'reset') {
+        const v = norm(el.value || '');
+        if (v) return v;
+        const l = labelsText(el);
+        if (l) return l;
+        if (t === 'submit') return 'Submit';
+        if (t === 'reset') return 'Reset';
+      } else if (t === 'image') {
+        const a = norm(El_getAttribute(el, 'alt') || '') || norm(el.value || '') || norm(El_getAttribute(el, 'title') || '');
+        return a || 'Submit';
+      } else {
+        const l = labelsText(el);
+        if (l) return l;
+      }
+    } else if (LABELABLE[tag] === true) {
+      const l = labelsText(el);
+      if (l) return l;
+    } else if (tag === 'img' || tag === 'area') {
+      const a = norm(El_getAttribute(el, 'alt') || '');
+      if (a) return a;
+    } else if (tag === 'fieldset') {
+      const lg = el.firstElementChild;
+      if (lg && lg.localName === 'legend') { const s = norm(contentText(lg, 1, false, null, 2000)); if (s) return s; }
+    } else if (tag === 'table') {
+      const cap = el.caption;
+      if (cap) { const s = norm(contentText(cap, 1, false, null, 2000)); if (s) return s; }
+    }
+    const role = roleOf(el);
+    if (role && NAME_FROM_CONTENT[role] === true) {
+      const s = norm(contentText(el, 0, false, null, 4000));
+      if (s) return s;
+    }
+    const title = norm(El_getAttribute(el, 'title') || '');
+    if (title) return title;
+    const ph = norm(El_getAttribute(el, 'placeholder') || El_getAttribute(el, 'aria-placeholder') || '');
+    if (ph) return ph;
+    return '';
+  }
+

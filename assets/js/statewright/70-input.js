@@ -1,0 +1,147 @@
+  // ---------------------------------------------------------------------------
+  // 4. prepareTyping
+  // ---------------------------------------------------------------------------
+  function resolveOne(target) {
+    const res = resolveTarget(target);
+    if (res.invalid) return { error: res.message };
+    const el = pickTarget(res, target);
+    if (!el) return { error: notFoundMessage(target, res) };
+    return { el: el };
+  }
+
+  function selectContents(el, collapseToEnd) {
+    const d = el.ownerDocument || doc();
+    const sel = Doc_getSelection(d);
+    if (!sel) return;
+    const r = Doc_createRange(d);
+    Range_selectNodeContents(r, el);
+    if (collapseToEnd) Range_collapse(r, false);
+    Sel_removeAllRanges(sel);
+    Sel_addRange(sel, r);
+  }
+
+  function prepareTyping(target, clear) {
+    const r = resolveOne(target);
+    if (r.error) return { ok: false, message: r.error };
+    const el = controlOf(r.el);
+    if (!isEditable(el)) return { ok: false, message: describeEl(el) + ' is not editable' };
+    const isInput = el.localName === 'input';
+    const isTextarea = el.localName === 'textarea';
+    const focused = function () {
+      const a = deepActiveElement();
+      return a === el || (!!a && el.isContentEditable && a.isContentEditable && Node_contains(a, el));
+    };
+    if (!focused()) {
+      try { HEl_focus(el); } catch (_) { /* ignore */ }
+      if (!focused()) return { ok: false, message: 'could not focus ' + describeEl(el) };
+    }
+    try {
+      if (clear) {
+        if (isInput) In_select(el);
+        else if (isTextarea) TA_select(el);
+        else selectContents(el, false);
+      } else if (isInput || isTextarea) {
+        const len = (el.value || '').length;
+        try {
+          if (isInput) In_setSelectionRange(el, len, len);
+          else TA_setSelectionRange(el, len, len);
+        } catch (_) { /* types like email/number have no selection API */ }
+      } else {
+        selectContents(el, true);
+      }
+    } catch (e) {
+      return { ok: false, message: 'could not select contents of ' + describeEl(el) + ': ' + errMessage(e) };
+    }
+    return { ok: true, description: describeEl(el) };
+  }
+
+  // ---------------------------------------------------------------------------
+  // 5. selectOption
+  // ---------------------------------------------------------------------------
+  function selectOption(target, choice) {
+    const r = resolveOne(target);
+    if (r.error) return { ok: false, message: r.error };
+    const el = controlOf(r.el);
+    if (el.localName !== 'select') return { ok: false, message: describeEl(el) + ' is not a <select> element' };
+    if (isDisabled(el)) return { ok: false, message: describeEl(el) + ' is disabled' };
+    choice = choice && typeof choice === 'object' ? choice : {};
+    const byValue = typeof choice.value === 'string' ? choice.value : null;
+    const byLabel = typeof choice.label === 'string' ? norm(choice.label) : null;
+    if (byValue === null && byLabel === null) return { ok: false, message: 'selectOption needs a value or a label' };
+    const options = el.options;
+    let found = null;
+    for (let i = 0; i < options.length && !found; i++) {
+      if (byValue !== null && options[i].value === byValue) found = options[i];
+    }
+    for (let i = 0; i < options.length && !found; i++) {
+      const o = options[i];
+      if (byLabel !== null && (norm(o.label) === byLabel || norm(o.text) === byLabel)) found = o;
+    }
+    if (!found) {
+      let avail = '';
+      const n = M_min(options.length, 10);
+      for (let i = 0; i < n; i++) avail += (i ? ', ' : '') + '"' + norm(options[i].label || options[i].text) + '"';
+      if (options.length > n) avail += ', \u2026 (' + options.length + ' options)';
+      const what = byValue !== null ? 'value "' + byValue + '"' : 'label "' + byLabel + '"';
+      return { ok: false, message: 'no option with ' + what + ' in ' + describeEl(el) + '; available: ' + (avail || '(none)') };
+    }
+    if (found.disabled || isDisabled(found)) return { ok: false, message: 'option "' + norm(found.label) + '" is disabled' };
+    if (el.multiple) {
+      for (let i = 0; i < options.length; i++) options[i].selected = options[i] === found;
+    } else {
+      found.selected = true;
+    }
+    ET_dispatch(el, new _Event('input', { bubbles: true, composed: true }));
+    ET_dispatch(el, new _Event('change', { bubbles: true }));
+    return { ok: true, selected: found.value, label: norm(found.label || found.text) };
+  }
+
+  // ---------------------------------------------------------------------------
+  // 6. scrolling
+  // ---------------------------------------------------------------------------
+  function canScroll(el, dx, dy) {
+    const st = styleOf(el);
+    if (!st) return false;
+    const oy = st.overflowY;
+    const ox = st.overflowX;
+    const sy = dy !== 0 && el.scrollHeight > el.clientHeight && (oy === 'auto' || oy === 'scroll' || oy === 'overlay');
+    const sx = dx !== 0 && el.scrollWidth > el.clientWidth && (ox === 'auto' || ox === 'scroll' || ox === 'overlay');
+    return sy || sx;
+  }
+
+  function scrollBy(target, dx, dy) {
+    dx = typeof dx === 'number' && N_isFinite(dx) ? dx : 0;
+    dy = typeof dy === 'number' && N_isFinite(dy) ? dy : 0;
+    if (target === null || target === undefined) {
+      Win_scrollBy(W, { left: dx, top: dy, behavior: 'instant' });
+      return { ok: true, scrollX: W.scrollX, scrollY: W.scrollY };
+    }
+    const r = resolveOne(target);
+    if (r.error) return { ok: false, message: r.error };
+    let el = r.el;
+    // If the element itself cannot scroll, scroll its nearest scrollable ancestor.
+    let s = el;
+    while (s && s.nodeType === 1 && !canScroll(s, dx, dy)) s = s.parentElement;
+    const d = el.ownerDocument || doc();
+    if (!s || s === d.documentElement || s === d.body) {
+      if (d === doc()) {
+        Win_scrollBy(W, { left: dx, top: dy, behavior: 'instant' });
+        return { ok: true, scrollX: W.scrollX, scrollY: W.scrollY, scrolled: 'page' };
+      }
+      // The viewport of a frame scrolls with its document's scrolling element.
+      s = d.scrollingElement || d.documentElement;
+      El_scrollBy(s, { left: dx, top: dy, behavior: 'instant' });
+      return { ok: true, scrollLeft: s.scrollLeft, scrollTop: s.scrollTop, scrolled: 'frame ' + describeEl(frameOf(el)) };
+    }
+    el = s;
+    El_scrollBy(el, { left: dx, top: dy, behavior: 'instant' });
+    return { ok: true, scrollLeft: el.scrollLeft, scrollTop: el.scrollTop, scrolled: describeEl(el) };
+  }
+
+  function scrollIntoView(target) {
+    const r = resolveOne(target);
+    if (r.error) return { ok: false, message: r.error };
+    El_scrollIntoView(r.el, { block: 'center', inline: 'center', behavior: 'instant' });
+    return { ok: true, rect: rectOf(r.el) };
+  }
+

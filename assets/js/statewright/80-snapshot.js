@@ -1,0 +1,202 @@
+  // ---------------------------------------------------------------------------
+  // 7. snapshot
+  // ---------------------------------------------------------------------------
+  const SNAPSHOT_SELECTOR =
+    'a[href], button, input, select, textarea, summary, ' +
+    '[role=button], [role=link], [role=checkbox], [role=radio], [role=tab], [role=menuitem], [role=option], ' +
+    '[role=combobox], [role=textbox], [role=switch], [onclick], [contenteditable], [tabindex]';
+  const SNAPSHOT_CORE =
+    'a[href], button, input, select, textarea, summary, ' +
+    '[role=button], [role=link], [role=checkbox], [role=radio], [role=tab], [role=menuitem], [role=option], ' +
+    '[role=combobox], [role=textbox], [role=switch], [onclick]';
+  // A modal or dialog: what is inside it is an overlay of the page, not the page.
+  const DIALOG_SELECTOR = 'dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]';
+  const TEST_ID_ATTRS = ['data-testid', 'data-test-id', 'data-test', 'data-qa', 'data-cy'];
+  const MAX_SNAPSHOT_ELEMENTS = 500;
+
+  const docStates = new _WeakMap();
+  const elementIds = new _WeakMap();
+
+  function elementId(el) {
+    let id = WM_get(elementIds, el);
+    if (id) return id;
+    // Counted per top document, frames included: an id names one element of the page.
+    const d = doc();
+    let st = WM_get(docStates, d);
+    if (!st) { st = { counter: 0 }; WM_set(docStates, d, st); }
+    st.counter++;
+    id = 'e' + st.counter;
+    WM_set(elementIds, el, id);
+    return id;
+  }
+
+  /** The selector finds `el` and nothing else, frames included (as targets resolve). */
+  function selectsOnly(sel, el) {
+    try {
+      const l = queryCss(sel);
+      return l.length === 1 && l[0] === el;
+    } catch (_) { return false; }
+  }
+
+  function attrSelector(name, value) { return '[' + name + '="' + CSS_escape(value) + '"]'; }
+
+  /** `tag`, with `:nth-of-type(i)` when the parent has several children of that tag. */
+  function typeSegment(cur) {
+    const tag = cur.localName;
+    let seg = CSS_escape(tag);
+    const parent = cur.parentElement;
+    if (parent) {
+      let idx = 0;
+      let count = 0;
+      for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
+        if (c.localName === tag) {
+          count++;
+          if (c === cur) idx = count;
+        }
+      }
+      if (count > 1) seg += ':nth-of-type(' + idx + ')';
+    }
+    return seg;
+  }
+
+  function cssPath(el) {
+    let path = '';
+    let cur = el;
+    while (cur && cur.nodeType === 1) {
+      if (cur !== el && cur.id && selectsOnly('#' + CSS_escape(cur.id), cur)) {
+        return '#' + CSS_escape(cur.id) + ' > ' + path;
+      }
+      const seg = typeSegment(cur);
+      path = path ? seg + ' > ' + path : seg;
+      const parent = cur.parentElement;
+      if (!parent) break;
+      cur = parent;
+    }
+    return path;
+  }
+
+  function uniqueSelector(el) {
+    const tag = el.localName;
+    const tagSel = CSS_escape(tag);
+    const id = el.id;
+    if (id) {
+      const s = '#' + CSS_escape(id);
+      if (selectsOnly(s, el)) return s;
+    }
+    const name = El_getAttribute(el, 'name');
+    if (name) {
+      const s = tagSel + attrSelector('name', name);
+      if (selectsOnly(s, el)) return s;
+    }
+    for (let i = 0; i < TEST_ID_ATTRS.length; i++) {
+      const v = El_getAttribute(el, TEST_ID_ATTRS[i]);
+      if (v) {
+        const s = attrSelector(TEST_ID_ATTRS[i], v);
+        if (selectsOnly(s, el)) return s;
+      }
+    }
+    const al = El_getAttribute(el, 'aria-label');
+    if (al) {
+      const s = tagSel + attrSelector('aria-label', al);
+      if (selectsOnly(s, el)) return s;
+    }
+    if (tag === 'a') {
+      const href = El_getAttribute(el, 'href');
+      if (href) {
+        const s = 'a' + attrSelector('href', href);
+        if (selectsOnly(s, el)) return s;
+      }
+    }
+    return cssPath(el);
+  }
+
+  function visibleTextOf(el) {
+    if (el.localName === 'select') {
+      const so = el.selectedOptions;
+      return so && so.length ? norm(so[0].label || so[0].text) : '';
+    }
+    return norm(innerTextOf(el));
+  }
+
+  function snapshotEntry(el) {
+    const tag = el.localName;
+    const rect = rectOf(el);
+    const e = {
+      id: elementId(el),
+      tag: tag,
+      role: roleOf(el) || '',
+      name: truncate(accName(el), 200),
+      text: truncate(visibleTextOf(el), 80),
+      rect: { x: round1(rect.x), y: round1(rect.y), width: round1(rect.width), height: round1(rect.height) },
+      selector: uniqueSelector(el),
+    };
+    if (tag === 'input') {
+      const t = inputType(el);
+      e.type = t;
+      if (t === 'checkbox' || t === 'radio') e.checked = !!el.checked;
+      else if (t !== 'password') e.value = truncate(el.value || '', 200);
+    } else if (tag === 'button') {
+      e.type = lower(El_getAttribute(el, 'type')) || 'submit';
+    } else if (tag === 'textarea' || tag === 'select') {
+      e.value = truncate(el.value || '', 200);
+    }
+    if (e.checked === undefined) {
+      const ac = El_getAttribute(el, 'aria-checked');
+      if (ac !== null) e.checked = lower(ac) === 'true';
+    }
+    const ph = El_getAttribute(el, 'placeholder');
+    if (ph) e.placeholder = ph;
+    if (tag === 'a' || tag === 'area') {
+      const h = el.href;
+      if (typeof h === 'string' && h) e.href = h;
+    }
+    if (isDisabled(el)) e.disabled = true;
+    const dialog = El_closest(el, DIALOG_SELECTOR);
+    if (dialog) e.dialog = truncate(accName(dialog), 80) || 'dialog';
+    return e;
+  }
+
+  function snapshot(maxTextChars) {
+    const d = doc();
+    const max = typeof maxTextChars === 'number' && maxTextChars >= 0 ? maxTextChars : 20000;
+    const text = pageText(newCtx());
+    const elements = [];
+    let truncated = false;
+    const list = queryCss(SNAPSHOT_SELECTOR);
+    for (let i = 0; i < list.length; i++) {
+      const el = list[i];
+      if (!El_matches(el, SNAPSHOT_CORE)) {
+        // Matched only via [contenteditable] or [tabindex].
+        if (El_hasAttribute(el, 'contenteditable')) {
+          if (!el.isContentEditable) continue;
+        } else if (el.tabIndex < 0) continue;
+      }
+      if (el.localName === 'input' && inputType(el) === 'hidden') continue;
+      if (!isVisible(el)) continue;
+      if (elements.length >= MAX_SNAPSHOT_ELEMENTS) { truncated = true; break; }
+      push(elements, snapshotEntry(el));
+    }
+    const out = {
+      url: _String(W.location.href),
+      title: _String(d.title || ''),
+      text: text.length > max ? S_slice(text, 0, max) : text,
+      elements: elements,
+    };
+    if (truncated) out.truncated = true;
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------
+  // 8. describe
+  // ---------------------------------------------------------------------------
+  function describe(target) {
+    const res = resolveTarget(target);
+    if (res.invalid) return { ok: false, count: 0, message: res.message };
+    let visible = 0;
+    for (let i = 0; i < res.list.length; i++) if (res.visibleOnly || isVisible(res.list[i])) visible++;
+    const out = { ok: true, count: res.list.length, visibleCount: visible };
+    const el = pickTarget(res, target);
+    if (el) out.description = describeEl(el);
+    return out;
+  }
+

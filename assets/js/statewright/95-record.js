@@ -1,0 +1,144 @@
+  // ---------------------------------------------------------------------------
+  // 10. record: what a person does, for `statewright record`
+  // ---------------------------------------------------------------------------
+  // Each report is one JSON string: the act (click, type, select, key, scroll), the page as
+  // it was when the act began (snapshotted in the capture phase, before the page's own
+  // handlers run), and the ways to find the element acted on, most stable first. Typing is
+  // reported once per field, when the person leaves it or does something else. A password
+  // field's value never leaves the page: only that it was typed into. Only trusted events
+  // (a person's, or input sent over the DevTools protocol) are reported.
+  const TEXT_INPUT_TYPES = makeSet('text search email url tel password number date time datetime-local month week');
+  const RECORDED_KEYS = makeSet('Enter Escape Tab ArrowUp ArrowDown PageUp PageDown');
+  const SCROLL_SETTLE_MS = 400;
+  const MIN_RECORDED_SCROLL = 200;
+  let recorder = null;
+
+  function isTextField(el) {
+    if (!el || el.nodeType !== 1) return false;
+    const tag = el.localName;
+    if (tag === 'textarea') return true;
+    if (tag === 'input') return TEXT_INPUT_TYPES[inputType(el)] === true;
+    return el.isContentEditable === true;
+  }
+
+  function eventTarget(e) {
+    const path = typeof e.composedPath === 'function' ? e.composedPath() : null;
+    const t = path && path.length ? path[0] : e.target;
+    return t && t.nodeType === 1 ? t : t && t.parentElement ? t.parentElement : null;
+  }
+
+  function located(el) {
+    const alternatives = alternativesSafely(el, null);
+    const out = {
+      target: alternatives.length ? alternatives[0] : { css: uniqueSelector(el) },
+      alternatives: alternatives,
+      description: describeEl(el),
+    };
+    const dialog = El_closest(el, DIALOG_SELECTOR);
+    if (dialog) out.dialog = truncate(accName(dialog), 80) || 'dialog';
+    return out;
+  }
+
+  function report(msg) {
+    try { recorder.send(JSON_stringify(msg)); } catch (_) { /* the recorder went away */ }
+  }
+
+  function flushTyping() {
+    const t = recorder.typing;
+    if (!t) return;
+    recorder.typing = null;
+    const secret = t.el.localName === 'input' && inputType(t.el) === 'password';
+    const value = t.el.isContentEditable ? norm(innerTextOf(t.el)) : _String(t.el.value || '');
+    const msg = { kind: 'type', page: t.page, secret: secret, text: secret ? '' : value };
+    const loc = t.loc;
+    msg.target = loc.target; msg.alternatives = loc.alternatives; msg.description = loc.description;
+    if (loc.dialog) msg.dialog = loc.dialog;
+    report(msg);
+  }
+
+  function act(kind, el, extra) {
+    flushScroll();
+    flushTyping();
+    const msg = { kind: kind, page: snapshot(20000) };
+    if (el) {
+      const loc = located(el);
+      msg.target = loc.target; msg.alternatives = loc.alternatives; msg.description = loc.description;
+      if (loc.dialog) msg.dialog = loc.dialog;
+    }
+    for (const k in extra) msg[k] = extra[k];
+    report(msg);
+  }
+
+  function onClick(e) {
+    if (!e.isTrusted) return;
+    const raw = eventTarget(e);
+    if (!raw) return;
+    const el = retargetInteractive(raw, '');
+    // Focusing a field is not an act: what is typed into it is. A label passes its click on
+    // to its control, which is reported then.
+    if (isTextField(el) || el.localName === 'select') return;
+    if (el.localName === 'label' && el.control) return;
+    act('click', el, { button: e.button === 2 ? 'right' : e.button === 1 ? 'middle' : 'left', count: e.detail >= 2 ? 2 : 1 });
+  }
+
+  function onInput(e) {
+    if (!e.isTrusted) return;
+    const el = eventTarget(e);
+    if (!isTextField(el)) return;
+    if (recorder.typing && recorder.typing.el === el) return;
+    flushScroll();
+    flushTyping();
+    recorder.typing = { el: el, page: snapshot(20000), loc: located(el) };
+  }
+
+  function onChange(e) {
+    const el = eventTarget(e);
+    if (!el || el.localName !== 'select') return;
+    const opt = el.selectedIndex >= 0 ? el.options[el.selectedIndex] : null;
+    act('select', el, { value: _String(el.value), label: opt ? norm(opt.text) : '' });
+  }
+
+  function onKeyDown(e) {
+    if (!e.isTrusted || e.isComposing) return;
+    const combo = (e.ctrlKey || e.metaKey) && !isTextField(eventTarget(e));
+    if (RECORDED_KEYS[e.key] !== true && !combo) return;
+    if (e.key === 'Control' || e.key === 'Meta' || e.key === 'Shift' || e.key === 'Alt') return;
+    let key = e.key;
+    if (e.shiftKey && key.length > 1) key = 'Shift+' + key;
+    if (e.altKey) key = 'Alt+' + key;
+    if (e.metaKey) key = 'Meta+' + key;
+    if (e.ctrlKey) key = 'Control+' + key;
+    act('key', null, { key: key });
+  }
+
+  function flushScroll() {
+    const s = recorder.scroll;
+    if (!s) return;
+    recorder.scroll = null;
+    cancel(s.timer);
+    const dy = M_round(W.scrollY - s.fromY);
+    if (dy >= MIN_RECORDED_SCROLL || dy <= -MIN_RECORDED_SCROLL) report({ kind: 'scroll', page: s.page, dy: dy });
+  }
+
+  function onScroll(e) {
+    if (e.target !== doc() && e.target !== W) return;
+    if (!recorder.scroll) recorder.scroll = { fromY: recorder.lastY, page: snapshot(20000), timer: null };
+    cancel(recorder.scroll.timer);
+    recorder.scroll.timer = later(function () { flushScroll(); recorder.lastY = W.scrollY; }, SCROLL_SETTLE_MS);
+  }
+
+  function record(binding) {
+    if (recorder) return true;
+    const send = W[binding];
+    if (typeof send !== 'function') return false;
+    recorder = { send: send, typing: null, scroll: null, lastY: W.scrollY };
+    ET_add(W, 'click', onClick, true);
+    ET_add(W, 'input', onInput, true);
+    ET_add(W, 'change', onChange, true);
+    ET_add(W, 'keydown', onKeyDown, true);
+    ET_add(W, 'scroll', onScroll, true);
+    ET_add(W, 'focusout', function (e) { if (recorder.typing && eventTarget(e) === recorder.typing.el) flushTyping(); }, true);
+    ET_add(W, 'pagehide', function () { flushTyping(); flushScroll(); }, true);
+    return true;
+  }
+

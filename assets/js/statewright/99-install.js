@@ -1,0 +1,20 @@
+  // ---------------------------------------------------------------------------
+  // Install
+  // ---------------------------------------------------------------------------
+  const api = O_freeze({
+    version: 1,
+    signals: signals,
+    waitForChange: waitForChange,
+    actionable: actionable,
+    extract: extract,
+    prepareTyping: prepareTyping,
+    selectOption: selectOption,
+    scrollBy: scrollBy,
+    scrollIntoView: scrollIntoView,
+    snapshot: snapshot,
+    locate: locate,
+    describe: describe,
+    record: record,
+  });
+  O_defineProperty(W, '__statewright', { value: api, writable: false, enumerable: false, configurable: true });
+})();

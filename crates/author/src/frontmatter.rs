@@ -30,7 +30,7 @@ impl Yaml {
 
 /// Splits `---\n<front matter>\n---\n<body>`; `None` without front matter.
 pub fn split(text: &str) -> Option<(&str, &str)> {
-    let rest = text.strip_prefix("\u{feff}").unwrap_or(text);
+    let rest = statewright_workflow::without_bom(text);
     let rest = rest.strip_prefix("---\n").or_else(|| rest.strip_prefix("---\r\n"))?;
     let end = rest.find("\n---").map(|i| i + 1).or_else(|| rest.starts_with("---").then_some(0))?;
     let body = rest[end + 3..].trim_start_matches(['\r', '\n']);

@@ -57,7 +57,7 @@ fn json_lines(text: &str) -> Parsed {
 }
 
 fn csv(text: &str) -> Parsed {
-    let records = records(text.strip_prefix('\u{feff}').unwrap_or(text))?;
+    let records = records(statewright_workflow::without_bom(text))?;
     let mut records = records.into_iter().filter(|(_, fields)| !(fields.len() == 1 && fields[0].trim().is_empty()));
     let Some((_, header)) = records.next() else { return Ok(Vec::new()) };
     let header: Vec<String> = header.into_iter().map(|h| h.trim().to_owned()).collect();

@@ -127,18 +127,44 @@
     recorder.scroll.timer = later(function () { flushScroll(); recorder.lastY = W.scrollY; }, SCROLL_SETTLE_MS);
   }
 
+  function onFocusOut(e) { if (recorder.typing && eventTarget(e) === recorder.typing.el) flushTyping(); }
+
+  function readable(win) {
+    try { return !!win.document; } catch (_) { return false; }
+  }
+
+  /** Listens to what a person does in `win`: the page's window, or a same-origin frame's,
+   *  whose acts are reported with the whole page and targets found from the top. */
+  function listen(win) {
+    if (WM_get(recorder.windows, win) === true) return;
+    WM_set(recorder.windows, win, true);
+    ET_add(win, 'click', onClick, true);
+    ET_add(win, 'input', onInput, true);
+    ET_add(win, 'change', onChange, true);
+    ET_add(win, 'keydown', onKeyDown, true);
+    ET_add(win, 'focusout', onFocusOut, true);
+    ET_add(win, 'pagehide', function () { flushTyping(); flushScroll(); }, true);
+    // A frame that loads (or loads another document: another window) is listened to as well.
+    // A load event does not reach the window, only the document.
+    ET_add(win.document, 'load', function (e) { if (e.target && e.target.nodeType === 1 && isFrame(e.target)) listenToFrames(); }, true);
+  }
+
+  function listenToFrames() {
+    const docs = documents();
+    for (let i = 1; i < docs.length; i++) if (docs[i].defaultView) listen(docs[i].defaultView);
+  }
+
   function record(binding) {
     if (recorder) return true;
+    // A frame its parent can read is recorded from above, through the parent (see listen):
+    // recording it here too would report each act twice, with only the frame for a page.
+    if (W.parent !== W && readable(W.parent)) return true;
     const send = W[binding];
     if (typeof send !== 'function') return false;
-    recorder = { send: send, typing: null, scroll: null, lastY: W.scrollY };
-    ET_add(W, 'click', onClick, true);
-    ET_add(W, 'input', onInput, true);
-    ET_add(W, 'change', onChange, true);
-    ET_add(W, 'keydown', onKeyDown, true);
+    recorder = { send: send, typing: null, scroll: null, lastY: W.scrollY, windows: new _WeakMap() };
+    listen(W);
     ET_add(W, 'scroll', onScroll, true);
-    ET_add(W, 'focusout', function (e) { if (recorder.typing && eventTarget(e) === recorder.typing.el) flushTyping(); }, true);
-    ET_add(W, 'pagehide', function () { flushTyping(); flushScroll(); }, true);
+    listenToFrames();
     return true;
   }
 

@@ -123,6 +123,34 @@ describe('record', () => {
     assert.equal(reports[0].page.elements.find((e) => e.name === 'Go').dialog, undefined);
   });
 
+  test('acts in same-origin frames, there from the start or added later, are reported once, from the top', async () => {
+    const form = '<label for=&quot;n&quot;>Name</label><input id=&quot;n&quot;><button type=&quot;button&quot;>Send</button>';
+    const { page, reports } = await recording(`<h1>Shop</h1><iframe id="f" style="width:600px;height:200px" srcdoc="${form}"></iframe>`);
+    const frame = page.frameLocator('#f');
+    // The frame's own library defers to the top's recorder: one report per act.
+    assert.equal(await page.frame({ url: /srcdoc/ }).evaluate(() => window.__statewright.record('__swRecord')), true);
+    await frame.getByLabel('Name').click();
+    await page.keyboard.type('Ada');
+    await frame.getByRole('button', { name: 'Send' }).click();
+    await page.evaluate(() => {
+      const late = document.createElement('iframe');
+      late.id = 'late';
+      late.srcdoc = '<button>Late frame button</button>';
+      document.body.append(late);
+    });
+    await page.frameLocator('#late').getByRole('button', { name: 'Late frame button' }).click();
+    await arrived(reports, 3);
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(reports.map((r) => r.kind), ['type', 'click', 'click'], JSON.stringify(reports.map((r) => [r.kind, r.description])));
+    assert.deepEqual([reports[0].text, reports[0].description], ['Ada', 'input#n "Name"']);
+    // The page is the whole page, and each target finds the element in its frame from the top.
+    assert.ok(reports[1].page.text.includes('Shop') && reports[1].page.elements.some((e) => e.name === 'Send'));
+    for (const [r, description] of [[reports[0], 'input#n "Name"'], [reports[1], 'button "Send"'], [reports[2], 'button "Late frame button"']]) {
+      const found = await page.evaluate((t) => window.__statewright.describe(t), r.target);
+      assert.deepEqual([found.count, found.description], [1, description], JSON.stringify(r.target));
+    }
+  });
+
   test('a scroll that matters is one report with its distance', async () => {
     const { page, reports } = await recording(`<div style="height:5000px">tall</div>`);
     await page.mouse.move(500, 300);

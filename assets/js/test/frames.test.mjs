@@ -25,6 +25,10 @@ const PAGES = {
     <iframe id="inner" src="/login.html" style="margin-left:25px;width:450px;height:200px;border:3px solid #444"></iframe>`,
   '/login.html': LOGIN,
   '/hidden.html': `<!doctype html><body><button>Hidden frame button</button>`,
+  // A legacy application's frameset: no body, a menu frame and a content frame.
+  '/frameset.html': `<!doctype html><title>app</title><frameset cols="220,*">
+    <frame name="menu" src="/menu.html"><frame name="content" src="/login.html"></frameset>`,
+  '/menu.html': `<!doctype html><body><a href="/login.html" target="content">Orders</a>`,
   '/foreign.html': `<!doctype html><body><button id="theirs">Foreign button</button><p>Foreign text</p>`,
 };
 
@@ -144,4 +148,24 @@ test('a change inside a frame wakes waitForChange', async () => {
   });
   assert.deepEqual(r.results, [true]);
   assert.ok(r.elapsed < 2000, `elapsed ${r.elapsed}`);
+});
+
+test('a frameset is a page: its frames are read and clicked as one', async () => {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  await page.addInitScript({ content: LIB_SOURCE });
+  await page.goto(`${base}/frameset.html`);
+  await page.frame({ name: 'content' }).locator('#go').waitFor();
+  await page.frame({ name: 'menu' }).locator('a').waitFor();
+  const before = await sw(page, 'signals', [{ kind: 'text', value: 'Orders', mode: 'equals' }, { kind: 'element', by: 'css', selector: '#name' }]);
+  assert.deepEqual(before.results, [true, true]);
+  assert.equal((await sw(page, 'prepareTyping', { role: 'textbox', name: 'Name' }, true)).ok, true);
+  await page.keyboard.type('Grace');
+  const go = await sw(page, 'actionable', { text: 'Sign in' }, { timeoutMs: 3000, hitTest: true });
+  assert.equal(go.ok, true, JSON.stringify(go));
+  assert.ok(go.x > 220, `in the content frame, right of the menu: ${go.x}`);
+  await page.mouse.click(go.x, go.y);
+  const after = await sw(page, 'signals', [{ kind: 'text', value: 'Welcome, Grace', mode: 'equals' }]);
+  assert.deepEqual(after.results, [true]);
 });

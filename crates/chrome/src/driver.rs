@@ -183,113 +183,9 @@ impl ChromeDriver {
         let data: &str = reply.result.data.as_ref();
         base64::engine::general_purpose::STANDARD.decode(data).map_err(|e| e.to_string())
     }
-}
 
-#[derive(Deserialize)]
-struct Actionable {
-    ok: bool,
-    #[serde(default)]
-    x: f64,
-    #[serde(default)]
-    y: f64,
-    description: Option<String>,
-    /// Where the action landed when that is not the centre (a covered centre, say).
-    note: Option<String>,
-    /// The node acted on: its id in the page and the page's time origin.
-    element: Option<String>,
-    reason: Option<String>,
-    message: Option<String>,
-    /// Kept raw: one malformed entry must not cost the action or the other entries.
-    #[serde(default)]
-    alternatives: Vec<Value>,
-}
-
-/// The page's answer to `extract`.
-#[derive(Deserialize)]
-struct Extracted {
-    ok: bool,
-    #[serde(default)]
-    value: Value,
-    description: Option<String>,
-    element: Option<String>,
-    reason: Option<String>,
-    message: Option<String>,
-    #[serde(default)]
-    alternatives: Vec<Value>,
-}
-
-impl Actionable {
-    /// The outcome of an action on this element.
-    fn outcome(self) -> Outcome {
-        let detail = match (self.description, self.note) {
-            (Some(description), Some(note)) => Some(format!("{description} {note}")),
-            (description, note) => description.or(note),
-        };
-        Outcome { detail, alternatives: alternatives(self.alternatives), element: self.element, ..Default::default() }
-    }
-}
-
-/// The page's alternatives that are targets a workflow could carry; others are dropped.
-fn alternatives(values: Vec<Value>) -> Vec<Target> {
-    values.into_iter().filter_map(|v| serde_json::from_value::<Target>(v).ok()).filter(well_formed).collect()
-}
-
-/// Exactly one non-empty locator, `name` only with `role`, and CSS that `validate` accepts:
-/// an alternative may be proposed as a change to the workflow file.
-fn well_formed(target: &Target) -> bool {
-    let kinds = [&target.css, &target.xpath, &target.text, &target.role];
-    let set: Vec<&String> = kinds.iter().filter_map(|k| k.as_ref()).collect();
-    let one = set.len() == 1 && !set[0].trim().is_empty();
-    let css_ok = target.css.as_deref().is_none_or(|css| validate_css(css).is_ok());
-    one && (target.name.is_none() || target.role.is_some()) && css_ok
-}
-
-pub(crate) fn not_actionable(e: CallError) -> DriverError {
-    match e {
-        CallError::Navigated => {
-            DriverError::NotActionable { reason: "navigated".into(), message: "the page navigated".into() }
-        }
-        CallError::Timeout => DriverError::NotActionable { reason: "timeout".into(), message: e.to_string() },
-        CallError::Script(m) => DriverError::Browser(m),
-        CallError::Browser(m) => DriverError::Browser(m),
-    }
-}
-
-fn position(position: &Option<Position>) -> Value {
-    position.map_or(Value::Null, |p| json!({"x": p.x, "y": p.y}))
-}
-
-impl Driver for ChromeDriver {
-    async fn signals(&mut self, probes: &[Probe], since: Option<&Signals>, timeout: Duration) -> DriverResult<Signals> {
-        let deadline = tokio::time::Instant::now() + timeout;
-        let mut since = since;
-        loop {
-            let call = match since {
-                Some(since) => {
-                    let remaining = deadline.saturating_duration_since(tokio::time::Instant::now());
-                    let args = [json!(probes), json!(since), json!(remaining.as_millis() as u64)];
-                    self.page().call("waitForChange", &args, remaining).await
-                }
-                None => self.page().call("signals", &[json!(probes)], CALL_BUDGET).await,
-            };
-            match call {
-                Ok(value) => {
-                    return serde_json::from_value(value)
-                        .map_err(|e| DriverError::Browser(format!("bad signals from page: {e}")));
-                }
-                // Mid-navigation there is no document to read yet; the next one comes soon.
-                // A navigation is a change, so read the new page without waiting further.
-                Err(CallError::Navigated) if tokio::time::Instant::now() < deadline + NAVIGATION_GRACE => {
-                    since = None;
-                    tokio::time::sleep(Duration::from_millis(5)).await;
-                }
-                Err(e) => return Err(DriverError::Browser(e.to_string())),
-            }
-        }
-    }
-
-    async fn perform(&mut self, action: &Action, patience: Duration) -> DriverResult<Outcome> {
-        self.blank = false;
+    /// Performs `action` on the run's page.
+    async fn act(&mut self, action: &Action, patience: Duration) -> DriverResult<Outcome> {
         match action {
             Action::NavigateTo { url } => {
                 self.hold_for_capture().await;
@@ -388,6 +284,149 @@ impl Driver for ChromeDriver {
                 "`{}` is a desktop action; the browser driver cannot perform it",
                 other.kind()
             ))),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct Actionable {
+    ok: bool,
+    #[serde(default)]
+    x: f64,
+    #[serde(default)]
+    y: f64,
+    description: Option<String>,
+    /// Where the action landed when that is not the centre (a covered centre, say).
+    note: Option<String>,
+    /// The node acted on: its id in the page and the page's time origin.
+    element: Option<String>,
+    reason: Option<String>,
+    message: Option<String>,
+    /// Kept raw: one malformed entry must not cost the action or the other entries.
+    #[serde(default)]
+    alternatives: Vec<Value>,
+}
+
+/// The page's answer to `extract`.
+#[derive(Deserialize)]
+struct Extracted {
+    ok: bool,
+    #[serde(default)]
+    value: Value,
+    description: Option<String>,
+    element: Option<String>,
+    reason: Option<String>,
+    message: Option<String>,
+    #[serde(default)]
+    alternatives: Vec<Value>,
+}
+
+impl Actionable {
+    /// The outcome of an action on this element.
+    fn outcome(self) -> Outcome {
+        let detail = match (self.description, self.note) {
+            (Some(description), Some(note)) => Some(format!("{description} {note}")),
+            (description, note) => description.or(note),
+        };
+        Outcome { detail, alternatives: alternatives(self.alternatives), element: self.element, ..Default::default() }
+    }
+}
+
+/// The page's alternatives that are targets a workflow could carry; others are dropped.
+fn alternatives(values: Vec<Value>) -> Vec<Target> {
+    values.into_iter().filter_map(|v| serde_json::from_value::<Target>(v).ok()).filter(well_formed).collect()
+}
+
+/// Exactly one non-empty locator, `name` only with `role`, and CSS that `validate` accepts:
+/// an alternative may be proposed as a change to the workflow file.
+fn well_formed(target: &Target) -> bool {
+    let kinds = [&target.css, &target.xpath, &target.text, &target.role];
+    let set: Vec<&String> = kinds.iter().filter_map(|k| k.as_ref()).collect();
+    let one = set.len() == 1 && !set[0].trim().is_empty();
+    let css_ok = target.css.as_deref().is_none_or(|css| validate_css(css).is_ok());
+    one && (target.name.is_none() || target.role.is_some()) && css_ok
+}
+
+pub(crate) fn not_actionable(e: CallError) -> DriverError {
+    match e {
+        CallError::Navigated => {
+            DriverError::NotActionable { reason: "navigated".into(), message: "the page navigated".into() }
+        }
+        CallError::Timeout => DriverError::NotActionable { reason: "timeout".into(), message: e.to_string() },
+        CallError::Script(m) => DriverError::Browser(m),
+        CallError::Browser(m) => DriverError::Browser(m),
+    }
+}
+
+fn position(position: &Option<Position>) -> Value {
+    position.map_or(Value::Null, |p| json!({"x": p.x, "y": p.y}))
+}
+
+impl Driver for ChromeDriver {
+    async fn signals(&mut self, probes: &[Probe], since: Option<&Signals>, timeout: Duration) -> DriverResult<Signals> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        let mut since = since;
+        loop {
+            // Another page is a change: read it without waiting.
+            if self.session.follow_tabs().await {
+                since = None;
+            }
+            let page = self.page().clone();
+            let read = async {
+                match since {
+                    Some(last) => {
+                        let remaining = deadline.saturating_duration_since(tokio::time::Instant::now());
+                        let args = [json!(probes), json!(last), json!(remaining.as_millis() as u64)];
+                        page.call("waitForChange", &args, remaining).await
+                    }
+                    None => page.call("signals", &[json!(probes)], CALL_BUDGET).await,
+                }
+            };
+            // A page opened or closed meanwhile ends the read: a call into a page that closed
+            // may otherwise wait out its whole budget.
+            let call = tokio::select! {
+                call = read => call,
+                change = self.session.tab_change() => {
+                    if self.session.follow(change).await {
+                        since = None;
+                    }
+                    continue;
+                }
+            };
+            match call {
+                Ok(value) => {
+                    return serde_json::from_value(value)
+                        .map_err(|e| DriverError::Browser(format!("bad signals from page: {e}")));
+                }
+                // Mid-navigation there is no document to read yet; the next one comes soon.
+                // A navigation is a change, so read the new page without waiting further.
+                Err(CallError::Navigated) if tokio::time::Instant::now() < deadline + NAVIGATION_GRACE => {
+                    since = None;
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                }
+                // A page that closed itself (a popup): the opener is the run's page again.
+                Err(_) if self.session.moved_back().await => since = None,
+                Err(e) => return Err(DriverError::Browser(e.to_string())),
+            }
+        }
+    }
+
+    async fn perform(&mut self, action: &Action, patience: Duration) -> DriverResult<Outcome> {
+        self.blank = false;
+        self.session.follow_tabs().await;
+        // A page may close itself in answer to the action (a sign-in popup's *Allow*): its
+        // input is then never acknowledged, and the action is done.
+        let closed = self.session.page_closed();
+        let acted = tokio::select! {
+            acted = self.act(action, patience) => Some(acted),
+            () = closed => None,
+        };
+        match acted {
+            Some(acted) => acted,
+            None => {
+                self.session.follow_tabs().await;
+                Ok(Outcome { detail: Some("the page closed itself".into()), ..Default::default() })
+            }
         }
     }
 

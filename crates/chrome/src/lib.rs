@@ -13,6 +13,7 @@ mod page;
 mod record;
 mod session;
 mod shared;
+mod tabs;
 mod version;
 
 pub use address::{endpoint_address, mask_url};

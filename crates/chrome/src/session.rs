@@ -17,6 +17,7 @@ use tokio::task::JoinHandle;
 use crate::ChromeError;
 use crate::address::{endpoint_address, mask_url, masked_in};
 use crate::page::{LIBRARY, PageHandle};
+use crate::tabs::TabWatch;
 
 /// How to get a browser.
 #[derive(Debug, Clone)]
@@ -59,11 +60,16 @@ const FLAGS: &[&str] = &[
 /// A browser and the page of one run. Close it with [`Session::close`]; if it is dropped
 /// instead, a launched Chromium is still killed (chromiumoxide sets kill-on-drop).
 pub struct Session {
-    browser: Browser,
+    pub(crate) browser: Browser,
     pub(crate) page: PageHandle,
+    /// The pages the run left for pages they opened, the latest last (see tabs.rs).
+    pub(crate) openers: Vec<PageHandle>,
+    /// Pages opened and closed in the browser, when it can tell.
+    pub(crate) tabs: Option<TabWatch>,
     handler: JoinHandle<()>,
-    /// Answers the page's JavaScript dialogs, in a run (see dialog.rs).
-    dialogs: Option<JoinHandle<()>>,
+    /// Answer the JavaScript dialogs of the run's pages, in a run (see dialog.rs).
+    pub(crate) dialogs: Vec<JoinHandle<()>>,
+    pub(crate) answering: bool,
     launched: bool,
     /// The page is a tab the user had open: it stays open.
     adopted: bool,
@@ -130,7 +136,22 @@ impl Session {
         })?;
         tracing::debug!("library installed after {:?}", began.elapsed());
         let adopted = adopted.is_some();
-        Ok(Self { browser, page: PageHandle::new(page), handler, dialogs: None, launched, adopted, _profile: profile })
+        let tabs = TabWatch::start(&browser)
+            .await
+            .inspect_err(|e| tracing::warn!("cannot watch for new tabs (the run will not follow them): {e}"))
+            .ok();
+        Ok(Self {
+            browser,
+            page: PageHandle::new(page),
+            openers: Vec::new(),
+            tabs,
+            handler,
+            dialogs: Vec::new(),
+            answering: false,
+            launched,
+            adopted,
+            _profile: profile,
+        })
     }
 
     /// From now on, answers every JavaScript dialog the page opens (a run does; a person
@@ -139,7 +160,8 @@ impl Session {
         let task = crate::dialog::answer_dialogs(self.page.raw())
             .await
             .map_err(|e| ChromeError::Launch(format!("cannot watch the page's dialogs: {e}")))?;
-        self.dialogs = Some(task);
+        self.dialogs.push(task);
+        self.answering = true;
         Ok(())
     }
 
@@ -153,13 +175,14 @@ impl Session {
         let began = std::time::Instant::now();
         if self.launched {
             close_launched(&mut self.browser).await;
-        } else if !self.adopted {
-            let page = self.page.raw().clone();
-            let _ = tokio::time::timeout(Duration::from_secs(5), page.close()).await;
+        } else {
+            // Every page the run opened or followed; a tab the user had open stays.
+            let trail = self.openers.iter().chain(std::iter::once(&self.page));
+            for page in trail.skip(usize::from(self.adopted)) {
+                let _ = tokio::time::timeout(Duration::from_secs(5), page.raw().clone().close()).await;
+            }
         }
-        if let Some(dialogs) = &self.dialogs {
-            dialogs.abort();
-        }
+        self.dialogs.iter().for_each(JoinHandle::abort);
         self.handler.abort();
         tracing::debug!("browser closed in {:?}", began.elapsed());
     }
@@ -404,7 +427,7 @@ fn is_root() -> bool {
 }
 
 /// Installs the in-page library into every future document, and into the current one.
-async fn install_library(page: &Page) -> Result<(), ChromeError> {
+pub(crate) async fn install_library(page: &Page) -> Result<(), ChromeError> {
     page.execute(AddScriptToEvaluateOnNewDocumentParams::new(LIBRARY))
         .await
         .map_err(|e| ChromeError::Launch(format!("cannot install the page library: {e}")))?;

@@ -387,3 +387,28 @@ async fn targets_and_checks_inside_a_same_origin_frame() {
     finished.assert_succeeded();
     assert_eq!(finished.states_entered(), ["open", "sign in", "done"]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_run_follows_a_new_tab_and_returns_when_a_popup_closes_itself() {
+    // A link opens the account in a new tab (noopener); there a button opens a sign-in popup,
+    // which tells its opener and closes itself: the run acts in each page in turn.
+    let finished = run(workflow(
+        "tabs.html",
+        json!([
+            done(json!([
+                {"type": "url", "match": "pattern", "value": "/tabs-account\\.html$"},
+                {"type": "text", "value": "Signed in"}
+            ])),
+            json!({"name": "popup", "checks": [{"type": "url", "match": "pattern", "value": "/tabs-popup\\.html$"}],
+                   "actions": [{"type": "click", "target": {"role": "button", "name": "Allow"}}]}),
+            json!({"name": "account", "checks": [{"type": "text", "value": "Not signed in"}],
+                   "actions": [{"type": "click", "target": {"text": "Sign in with a popup"}}]}),
+            json!({"name": "shop", "checks": [{"type": "url", "match": "pattern", "value": "/tabs\\.html$"}],
+                   "actions": [{"type": "click", "target": {"text": "Open your account"}}]})
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    assert_eq!(finished.states_entered(), ["open", "shop", "account", "popup", "done"]);
+}

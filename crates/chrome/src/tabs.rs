@@ -1,0 +1,212 @@
+//! Pages the run's page opens: a link with `target="_blank"`, `window.open`. A person's
+//! attention goes to the new tab, and so does the run: that page becomes the run's page
+//! (the one that opened it stays open behind it), and when it closes itself (a sign-in
+//! popup that reports back to its opener) the run returns to the page that opened it.
+
+use std::time::Duration;
+
+use chromiumoxide::Browser;
+use chromiumoxide::cdp::browser_protocol::target::{EventTargetCreated, EventTargetDestroyed, TargetId};
+use futures::StreamExt;
+use tokio::sync::broadcast;
+use tokio::sync::broadcast::error::{RecvError, TryRecvError};
+use tokio::task::JoinHandle;
+
+use crate::page::PageHandle;
+use crate::session::{Session, install_library};
+
+/// Something that happened to the browser's pages, ours or not (a shared browser has the
+/// pages of other runs too): the session picks what concerns its own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum TabChange {
+    Opened { page: TargetId, opener: TargetId },
+    Closed(TargetId),
+}
+
+/// Listens to the browser for pages opened by another page, and pages closed.
+pub(crate) struct TabWatch {
+    sender: broadcast::Sender<TabChange>,
+    changes: broadcast::Receiver<TabChange>,
+    tasks: [JoinHandle<()>; 2],
+}
+
+impl TabWatch {
+    pub(crate) async fn start(browser: &Browser) -> Result<Self, String> {
+        let mut created = browser.event_listener::<EventTargetCreated>().await.map_err(|e| e.to_string())?;
+        let mut destroyed = browser.event_listener::<EventTargetDestroyed>().await.map_err(|e| e.to_string())?;
+        let (tx, changes) = broadcast::channel(256);
+        let opened = {
+            let tx = tx.clone();
+            tokio::spawn(async move {
+                while let Some(event) = created.next().await {
+                    let info = &event.target_info;
+                    if let (true, Some(opener)) = (info.r#type == "page", &info.opener_id) {
+                        let _ = tx.send(TabChange::Opened { page: info.target_id.clone(), opener: opener.clone() });
+                    }
+                }
+            })
+        };
+        let closed = tokio::spawn({
+            let tx = tx.clone();
+            async move {
+                while let Some(event) = destroyed.next().await {
+                    let _ = tx.send(TabChange::Closed(event.target_id.clone()));
+                }
+            }
+        });
+        Ok(Self { sender: tx.clone(), changes, tasks: [opened, closed] })
+    }
+
+    /// The next change already heard, without waiting.
+    pub(crate) fn try_next(&mut self) -> Option<TabChange> {
+        loop {
+            match self.changes.try_recv() {
+                Ok(change) => return Some(change),
+                // Changes of a busy shared browser's other pages, dropped while nobody read.
+                Err(TryRecvError::Lagged(_)) => continue,
+                Err(_) => return None,
+            }
+        }
+    }
+
+    /// The next change; never, once the browser has gone.
+    pub(crate) async fn next(&mut self) -> TabChange {
+        next_of(&mut self.changes).await
+    }
+
+    /// Resolves when the page `id` closes; never, if it does not.
+    pub(crate) fn closed(&self, id: TargetId) -> impl Future<Output = ()> + Send + 'static {
+        let mut changes = self.sender.subscribe();
+        async move { while next_of(&mut changes).await != TabChange::Closed(id.clone()) {} }
+    }
+}
+
+async fn next_of(changes: &mut broadcast::Receiver<TabChange>) -> TabChange {
+    loop {
+        match changes.recv().await {
+            Ok(change) => return change,
+            Err(RecvError::Lagged(_)) => continue,
+            Err(RecvError::Closed) => return std::future::pending().await,
+        }
+    }
+}
+
+impl Drop for TabWatch {
+    fn drop(&mut self) {
+        self.tasks.iter().for_each(JoinHandle::abort);
+    }
+}
+
+/// How long a new tab may take to be attached and show its library.
+const FOLLOW_BUDGET: Duration = Duration::from_secs(10);
+/// How long the news that a page closed may lag behind a failed call into it.
+const CLOSING_NEWS: Duration = Duration::from_secs(1);
+
+impl Session {
+    /// Follows what the run's page opened or closed since last asked; true when the run's
+    /// page changed.
+    pub(crate) async fn follow_tabs(&mut self) -> bool {
+        let mut moved = false;
+        while let Some(change) = self.tabs.as_mut().and_then(TabWatch::try_next) {
+            moved |= self.follow(change).await;
+        }
+        moved
+    }
+
+    /// Resolves when the run's current page closes.
+    pub(crate) fn page_closed(&self) -> impl Future<Output = ()> + Send + 'static {
+        let watch = self.tabs.as_ref().map(|tabs| tabs.closed(self.page.raw().target_id().clone()));
+        async move {
+            match watch {
+                Some(closed) => closed.await,
+                None => std::future::pending().await,
+            }
+        }
+    }
+
+    /// After a call into the page failed: whether the page had closed and the run went back
+    /// to the one that opened it. The browser's news of the closing may come just after.
+    pub(crate) async fn moved_back(&mut self) -> bool {
+        if self.follow_tabs().await {
+            return true;
+        }
+        if self.openers.is_empty() {
+            return false;
+        }
+        match tokio::time::timeout(CLOSING_NEWS, self.tab_change()).await {
+            Ok(change) => self.follow(change).await,
+            Err(_) => false,
+        }
+    }
+
+    /// Waits for a change of the browser's pages that concerns this run.
+    pub(crate) async fn tab_change(&mut self) -> TabChange {
+        let Some(tabs) = self.tabs.as_mut() else { return std::future::pending().await };
+        loop {
+            let change = tabs.next().await;
+            let concerns = match &change {
+                TabChange::Opened { opener, .. } => opener == self.page.raw().target_id(),
+                TabChange::Closed(id) => {
+                    id == self.page.raw().target_id() || self.openers.iter().any(|p| p.raw().target_id() == id)
+                }
+            };
+            if concerns {
+                return change;
+            }
+        }
+    }
+
+    /// Applies a change; true when the run's page changed.
+    pub(crate) async fn follow(&mut self, change: TabChange) -> bool {
+        let current = self.page.raw().target_id().clone();
+        match change {
+            TabChange::Opened { page, opener } if opener == current => match self.open_followed(page).await {
+                Ok(followed) => {
+                    tracing::info!("the page opened a new tab; the run goes on in it");
+                    let left = std::mem::replace(&mut self.page, followed);
+                    self.openers.push(left);
+                    true
+                }
+                Err(e) => {
+                    tracing::warn!("the page opened a new tab the run cannot follow: {e}");
+                    false
+                }
+            },
+            TabChange::Closed(id) if id == current => match self.openers.pop() {
+                Some(opener) => {
+                    tracing::info!("the run's tab closed itself; the run goes back to the page that opened it");
+                    self.page = opener;
+                    true
+                }
+                None => false,
+            },
+            TabChange::Closed(id) => {
+                self.openers.retain(|p| *p.raw().target_id() != id);
+                false
+            }
+            TabChange::Opened { .. } => false,
+        }
+    }
+
+    async fn open_followed(&mut self, id: TargetId) -> Result<PageHandle, String> {
+        // The browser attaches to a new tab a moment after announcing it.
+        let deadline = tokio::time::Instant::now() + FOLLOW_BUDGET;
+        let page = loop {
+            match self.browser.get_page(id.clone()).await {
+                Ok(page) => break page,
+                Err(_) if tokio::time::Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                Err(e) => return Err(format!("it was not attached within {FOLLOW_BUDGET:?}: {e}")),
+            }
+        };
+        tokio::time::timeout(FOLLOW_BUDGET, install_library(&page))
+            .await
+            .map_err(|_| format!("its page did not take the library within {FOLLOW_BUDGET:?}"))?
+            .map_err(|e| e.to_string())?;
+        if self.answering {
+            self.dialogs.push(crate::dialog::answer_dialogs(&page).await?);
+        }
+        Ok(PageHandle::new(page))
+    }
+}

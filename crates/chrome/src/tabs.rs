@@ -54,7 +54,7 @@ impl TabWatch {
                 }
             }
         });
-        Ok(Self { sender: tx.clone(), changes, tasks: [opened, closed] })
+        Ok(Self { sender: tx, changes, tasks: [opened, closed] })
     }
 
     /// The next change already heard, without waiting.

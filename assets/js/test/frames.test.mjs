@@ -3,8 +3,7 @@
 // Cross-origin frames stay out. Real Chromium through playwright-core, as in statewright.test.mjs.
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import { chromium } from 'playwright-core';
+import { launchChromium, serve } from '../harness.mjs';
 import { LIB_SOURCE } from '../library.mjs';
 
 const LOGIN = `<!doctype html><title>login</title><body style="margin:8px">
@@ -33,31 +32,26 @@ const PAGES = {
 };
 
 let browser;
-let server;
+let site;
 let base;
 let foreign;
 const contexts = [];
 
 before(async () => {
-  server = http.createServer((req, res) => {
+  site = await serve((req, res) => {
     const page = PAGES[new URL(req.url, 'http://x').pathname];
     res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
     res.end(page ?? 'not found');
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = server.address().port;
-  base = `http://127.0.0.1:${port}`;
+  base = site.base;
   // Another host name is another origin: the page's script cannot read that frame.
-  foreign = `http://localhost:${port}/foreign.html`;
-  browser = await chromium.launch({
-    executablePath: process.env.STATEWRIGHT_CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
-  });
+  foreign = `http://localhost:${site.port}/foreign.html`;
+  browser = await launchChromium();
 });
 
 after(async () => {
   if (browser) await browser.close();
-  if (server) await new Promise((resolve) => server.close(resolve));
+  if (site) await site.close();
 });
 
 afterEach(async () => {

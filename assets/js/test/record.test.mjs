@@ -3,36 +3,26 @@
 // person's do) on /usr/bin/chromium; the reports arrive through a binding, as in the recorder.
 import { test, describe, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium, serve } from '../harness.mjs';
 import { LIB_SOURCE } from '../library.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-
 let browser;
-let server;
+let site;
 let base;
 const openContexts = [];
 
 before(async () => {
-  server = http.createServer((req, res) => {
+  site = await serve((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end('<!doctype html><html><head><title>blank</title></head><body></body></html>');
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${server.address().port}`;
-  browser = await chromium.launch({
-    executablePath: process.env.STATEWRIGHT_CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
-  });
+  base = site.base;
+  browser = await launchChromium();
 });
 
 after(async () => {
   if (browser) await browser.close();
-  if (server) await new Promise((resolve) => server.close(resolve));
+  if (site) await site.close();
 });
 
 afterEach(async () => {

@@ -18,6 +18,7 @@ use statewright_workflow::{Action, Direction, ExtractRead, Position, Target};
 use crate::input;
 use crate::page::{CallError, PageHandle};
 use crate::session::{LaunchOptions, Session};
+use crate::tabs::Following;
 
 /// How long a plain call into the page may take.
 pub(crate) const CALL_BUDGET: Duration = Duration::from_secs(10);
@@ -44,6 +45,7 @@ impl ChromeDriver {
         let mut session = Session::start(options).await?;
         // Before the first navigation: an `alert` on load would stall it.
         session.answer_dialogs().await?;
+        session.following = Following::AfterInput(None);
         let blank = !session.adopted();
         Ok(Self { session, blank, capture: None })
     }
@@ -414,6 +416,13 @@ impl Driver for ChromeDriver {
     async fn perform(&mut self, action: &Action, patience: Duration) -> DriverResult<Outcome> {
         self.blank = false;
         self.session.follow_tabs().await;
+        // A click, a key or a choice may open a tab; going to an address or waiting does not.
+        if matches!(
+            action,
+            Action::Click { .. } | Action::Type { .. } | Action::PressKey { .. } | Action::SelectOption { .. }
+        ) {
+            self.session.following = Following::AfterInput(Some(tokio::time::Instant::now()));
+        }
         // A page may close itself in answer to the action (a sign-in popup's *Allow*): its
         // input is then never acknowledged, and the action is done.
         let closed = self.session.page_closed();

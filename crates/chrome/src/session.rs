@@ -17,7 +17,7 @@ use tokio::task::JoinHandle;
 use crate::ChromeError;
 use crate::address::{endpoint_address, mask_url, masked_in};
 use crate::page::{LIBRARY, PageHandle};
-use crate::tabs::TabWatch;
+use crate::tabs::{Following, TabWatch};
 
 /// How to get a browser.
 #[derive(Debug, Clone)]
@@ -66,6 +66,8 @@ pub struct Session {
     pub(crate) openers: Vec<PageHandle>,
     /// Pages opened and closed in the browser, when it can tell.
     pub(crate) tabs: Option<TabWatch>,
+    /// Which of the tabs the page opens are followed.
+    pub(crate) following: Following,
     handler: JoinHandle<()>,
     /// Answer the JavaScript dialogs of the run's pages, in a run (see dialog.rs).
     pub(crate) dialogs: Vec<JoinHandle<()>>,
@@ -145,6 +147,7 @@ impl Session {
             page: PageHandle::new(page),
             openers: Vec::new(),
             tabs,
+            following: Following::Every,
             handler,
             dialogs: Vec::new(),
             answering: false,

@@ -15,6 +15,30 @@ use tokio::task::JoinHandle;
 use crate::page::PageHandle;
 use crate::session::{Session, install_library};
 
+/// Which tabs opened by the run's page the session follows.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Following {
+    /// Every one: a person is at the browser, and their attention is where they look.
+    Every,
+    /// One opened within `OPENED_BY_INPUT` of the run's last input (the time given): a tab
+    /// the page opens on its own (an advertisement on load, a timer) is not the run's doing,
+    /// and the run stays where it was.
+    AfterInput(Option<tokio::time::Instant>),
+}
+
+/// How long after the run's input a tab it opened may appear (a popup opened once a
+/// request answered).
+const OPENED_BY_INPUT: Duration = Duration::from_secs(5);
+
+impl Following {
+    fn allows(self) -> bool {
+        match self {
+            Following::Every => true,
+            Following::AfterInput(at) => at.is_some_and(|at| at.elapsed() < OPENED_BY_INPUT),
+        }
+    }
+}
+
 /// Something that happened to the browser's pages, ours or not (a shared browser has the
 /// pages of other runs too): the session picks what concerns its own.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -160,6 +184,10 @@ impl Session {
     pub(crate) async fn follow(&mut self, change: TabChange) -> bool {
         let current = self.page.raw().target_id().clone();
         match change {
+            TabChange::Opened { opener, .. } if opener == current && !self.following.allows() => {
+                tracing::info!("the page opened a tab on its own; the run stays where it was");
+                false
+            }
             TabChange::Opened { page, opener } if opener == current => match self.open_followed(page).await {
                 Ok(followed) => {
                     tracing::info!("the page opened a new tab; the run goes on in it");

@@ -412,3 +412,23 @@ async fn the_run_follows_a_new_tab_and_returns_when_a_popup_closes_itself() {
     finished.assert_succeeded();
     assert_eq!(finished.states_entered(), ["open", "shop", "account", "popup", "done"]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tab_the_page_opens_on_its_own_does_not_divert_the_run() {
+    let finished = run(workflow(
+        "tabs-ad.html",
+        json!([
+            done(json!([
+                {"type": "url", "match": "pattern", "value": "/tabs-ad\\.html$"},
+                {"type": "text", "value": "Continued"}
+            ])),
+            json!({"name": "catalogue", "checks": [{"type": "text", "value": "Browsing"}],
+                   // Slower than the page's own popup: the run must still be here.
+                   "actions": [{"type": "wait", "seconds": 0.5}, {"type": "click", "target": {"text": "Continue"}}]})
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    assert_eq!(finished.states_entered(), ["open", "catalogue", "done"]);
+}

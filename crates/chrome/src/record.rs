@@ -82,8 +82,7 @@ impl Recording {
             .map_err(|_| format!("{url} did not load within 30 s"))?
             .map_err(|e| format!("cannot open {url}: {e}"))?;
         // The document that was already loading when the script was added gets it now.
-        let _ =
-            page.evaluate_expression(format!("window.__statewright && window.__statewright.record('{BINDING}')")).await;
+        let _ = page.evaluate_expression(install()).await;
         Ok(())
     }
 
@@ -159,6 +158,11 @@ impl Recording {
     }
 }
 
+/// Starts the in-page recorder of a document, reporting through the binding.
+fn install() -> String {
+    format!("window.__statewright && window.__statewright.record('{BINDING}')")
+}
+
 /// Listens to `page`: the acts its documents report and its main frame's navigations, each
 /// told with the page it came from.
 async fn hear(
@@ -166,10 +170,9 @@ async fn hear(
     tell: mpsc::UnboundedSender<(Option<TargetId>, Heard)>,
 ) -> Result<Vec<tokio::task::JoinHandle<()>>, chromiumoxide::error::CdpError> {
     page.execute(AddBindingParams::new(BINDING)).await?;
-    let install = format!("window.__statewright && window.__statewright.record('{BINDING}')");
-    page.execute(AddScriptToEvaluateOnNewDocumentParams::new(install.clone())).await?;
+    page.execute(AddScriptToEvaluateOnNewDocumentParams::new(install())).await?;
     // The document already there (a tab followed after it loaded) is told now.
-    let _ = page.evaluate_expression(install).await;
+    let _ = page.evaluate_expression(install()).await;
     let mut calls = page.event_listener::<EventBindingCalled>().await?;
     let mut frames = page.event_listener::<EventFrameNavigated>().await?;
     let id = page.target_id().clone();

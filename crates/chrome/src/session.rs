@@ -69,9 +69,9 @@ pub struct Session {
     /// Which of the tabs the page opens are followed.
     pub(crate) following: Following,
     handler: JoinHandle<()>,
-    /// Answer the JavaScript dialogs of the run's pages, in a run (see dialog.rs).
+    /// Answer the JavaScript dialogs of the run's pages, in a run (see dialog.rs); none
+    /// while a person is at the browser.
     pub(crate) dialogs: Vec<JoinHandle<()>>,
-    pub(crate) answering: bool,
     launched: bool,
     /// The page is a tab the user had open: it stays open.
     adopted: bool,
@@ -150,7 +150,6 @@ impl Session {
             following: Following::Every,
             handler,
             dialogs: Vec::new(),
-            answering: false,
             launched,
             adopted,
             _profile: profile,
@@ -164,7 +163,6 @@ impl Session {
             .await
             .map_err(|e| ChromeError::Launch(format!("cannot watch the page's dialogs: {e}")))?;
         self.dialogs.push(task);
-        self.answering = true;
         Ok(())
     }
 

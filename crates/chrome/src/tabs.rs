@@ -232,7 +232,7 @@ impl Session {
             .await
             .map_err(|_| format!("its page did not take the library within {FOLLOW_BUDGET:?}"))?
             .map_err(|e| e.to_string())?;
-        if self.answering {
+        if !self.dialogs.is_empty() {
             self.dialogs.push(crate::dialog::answer_dialogs(&page).await?);
         }
         Ok(PageHandle::new(page))

@@ -70,6 +70,10 @@ export type Action = {
   type: "screenshot";
   filename: string;
 } | {
+  type: "switch_tab";
+  tab?: TabSelector;
+  close?: boolean;
+} | {
   type: "launch";
   program: string;
   args?: string[];
@@ -1082,6 +1086,17 @@ export type StepRecord = {
   page_title?: string | null;
   /** Only when asked for (`with_pages`). */
   page?: PageRecord | null;
+};
+
+/** Which of the run's tabs is meant: every field that is set must match. */
+export type TabSelector = {
+  /** The tab's address. */
+  url?: string | null;
+  /** The tab's document title. */
+  title?: string | null;
+  /** How `url` and `title` are compared (default `contains`: an address carries a query
+   * string and a title a site's name, which a workflow rarely wants to spell out). */
+  match?: TitleMatch;
 };
 
 /** How an action finds its element. Exactly one of `css`, `xpath`, `text` or `role` is set;

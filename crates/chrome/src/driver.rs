@@ -280,6 +280,14 @@ impl ChromeDriver {
                 })
             }
             Action::Extract { target, read, attribute, .. } => self.extract(target, *read, attribute, patience).await,
+            Action::SwitchTab { tab, close } => {
+                // The tab may not be open, or titled, yet: the engine tries again until the
+                // action's timeout.
+                let detail = self.session.switch_tab(tab, *close).await.map_err(|message| {
+                    DriverError::NotActionable { reason: "no_such_tab".into(), message }
+                })?;
+                Ok(Outcome { detail: Some(detail), ..Default::default() })
+            }
             // The engine sleeps for `wait` itself; nothing to do in the page.
             Action::Wait { .. } => Ok(Outcome::default()),
             other => Err(DriverError::Invalid(format!(
@@ -422,6 +430,10 @@ impl Driver for ChromeDriver {
             Action::Click { .. } | Action::Type { .. } | Action::PressKey { .. } | Action::SelectOption { .. }
         ) {
             self.session.following = Following::AfterInput(Some(tokio::time::Instant::now()));
+        }
+        // The run leaves its page itself, and may close it.
+        if matches!(action, Action::SwitchTab { .. }) {
+            return self.act(action, patience).await;
         }
         // A page may close itself in answer to the action (a sign-in popup's *Allow*): its
         // input is then never acknowledged, and the action is done.

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use chromiumoxide::browser::{Browser, BrowserConfig};
 use chromiumoxide::cdp::browser_protocol::page::AddScriptToEvaluateOnNewDocumentParams;
-use chromiumoxide::cdp::browser_protocol::target::CreateTargetParams;
+use chromiumoxide::cdp::browser_protocol::target::{CreateTargetParams, TargetId};
 use chromiumoxide::error::CdpError;
 use chromiumoxide::handler::viewport::Viewport;
 use chromiumoxide::page::Page;
@@ -62,8 +62,12 @@ const FLAGS: &[&str] = &[
 pub struct Session {
     pub(crate) browser: Browser,
     pub(crate) page: PageHandle,
-    /// The pages the run left for pages they opened, the latest last (see tabs.rs).
-    pub(crate) openers: Vec<PageHandle>,
+    /// The run's other pages, which it left for a page they opened or by `switch_tab`: the
+    /// one left most recently last (see tabs.rs).
+    pub(crate) behind: Vec<PageHandle>,
+    /// Tabs the run's page opened on its own, not followed: a `switch_tab` may still pick
+    /// one. The latest last, at most `STRAYS_KEPT`.
+    pub(crate) strays: Vec<TargetId>,
     /// Pages opened and closed in the browser, when it can tell.
     pub(crate) tabs: Option<TabWatch>,
     /// Which of the tabs the page opens are followed.
@@ -73,8 +77,8 @@ pub struct Session {
     /// while a person is at the browser.
     pub(crate) dialogs: Vec<JoinHandle<()>>,
     launched: bool,
-    /// The page is a tab the user had open: it stays open.
-    adopted: bool,
+    /// The tab the user had open, which the run was given: it stays open.
+    pub(crate) adopted: Option<TargetId>,
     // Keeps the fresh profile alive for the browser's lifetime; deleted on drop.
     _profile: Option<TempDir>,
 }
@@ -137,7 +141,7 @@ impl Session {
             other => other,
         })?;
         tracing::debug!("library installed after {:?}", began.elapsed());
-        let adopted = adopted.is_some();
+        let adopted = adopted.map(|page| page.target_id().clone());
         let tabs = TabWatch::start(&browser)
             .await
             .inspect_err(|e| tracing::warn!("cannot watch for new tabs (the run will not follow them): {e}"))
@@ -145,7 +149,8 @@ impl Session {
         Ok(Self {
             browser,
             page: PageHandle::new(page),
-            openers: Vec::new(),
+            behind: Vec::new(),
+            strays: Vec::new(),
             tabs,
             following: Following::Every,
             handler,
@@ -168,7 +173,7 @@ impl Session {
 
     /// Whether the page is a tab that was open already (it may show anything).
     pub(crate) fn adopted(&self) -> bool {
-        self.adopted
+        self.adopted.is_some()
     }
 
     /// Closes the page, and the browser if this session launched it.
@@ -178,8 +183,8 @@ impl Session {
             close_launched(&mut self.browser).await;
         } else {
             // Every page the run opened or followed; a tab the user had open stays.
-            let trail = self.openers.iter().chain(std::iter::once(&self.page));
-            for page in trail.skip(usize::from(self.adopted)) {
+            let trail = self.behind.iter().chain(std::iter::once(&self.page));
+            for page in trail.filter(|page| self.adopted.as_ref() != Some(page.raw().target_id())) {
                 let _ = tokio::time::timeout(Duration::from_secs(5), page.raw().clone().close()).await;
             }
         }

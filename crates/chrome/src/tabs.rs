@@ -2,16 +2,22 @@
 //! attention goes to the new tab, and so does the run: that page becomes the run's page
 //! (the one that opened it stays open behind it), and when it closes itself (a sign-in
 //! popup that reports back to its opener) the run returns to the page that opened it.
+//! A `switch_tab` action moves the run between its tabs by name.
 
 use std::time::Duration;
 
 use chromiumoxide::Browser;
-use chromiumoxide::cdp::browser_protocol::target::{EventTargetCreated, EventTargetDestroyed, TargetId};
+use chromiumoxide::cdp::browser_protocol::target::{
+    EventTargetCreated, EventTargetDestroyed, GetTargetInfoParams, TargetId, TargetInfo,
+};
 use futures::StreamExt;
 use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio::task::JoinHandle;
 
+use statewright_workflow::TabSelector;
+
+use crate::address::mask_url;
 use crate::page::PageHandle;
 use crate::session::{Session, install_library};
 
@@ -121,6 +127,10 @@ impl Drop for TabWatch {
     }
 }
 
+/// How many of the tabs a page opened on its own are remembered for `switch_tab` (a page
+/// that keeps opening advertisements must not grow the run's memory).
+pub(crate) const STRAYS_KEPT: usize = 20;
+
 /// How long a new tab may take to be attached and show its library.
 const FOLLOW_BUDGET: Duration = Duration::from_secs(10);
 /// How long the news that a page closed may lag behind a failed call into it.
@@ -149,12 +159,12 @@ impl Session {
     }
 
     /// After a call into the page failed: whether the page had closed and the run went back
-    /// to the one that opened it. The browser's news of the closing may come just after.
+    /// to the one it was on before. The browser's news of the closing may come just after.
     pub(crate) async fn moved_back(&mut self) -> bool {
         if self.follow_tabs().await {
             return true;
         }
-        if self.openers.is_empty() {
+        if self.behind.is_empty() {
             return false;
         }
         match tokio::time::timeout(CLOSING_NEWS, self.tab_change()).await {
@@ -171,7 +181,9 @@ impl Session {
             let concerns = match &change {
                 TabChange::Opened { opener, .. } => opener == self.page.raw().target_id(),
                 TabChange::Closed(id) => {
-                    id == self.page.raw().target_id() || self.openers.iter().any(|p| p.raw().target_id() == id)
+                    id == self.page.raw().target_id()
+                        || self.behind.iter().any(|p| p.raw().target_id() == id)
+                        || self.strays.contains(id)
                 }
             };
             if concerns {
@@ -184,15 +196,19 @@ impl Session {
     pub(crate) async fn follow(&mut self, change: TabChange) -> bool {
         let current = self.page.raw().target_id().clone();
         match change {
-            TabChange::Opened { opener, .. } if opener == current && !self.following.allows() => {
+            TabChange::Opened { page, opener } if opener == current && !self.following.allows() => {
                 tracing::info!("the page opened a tab on its own; the run stays where it was");
+                if self.strays.len() == STRAYS_KEPT {
+                    self.strays.remove(0);
+                }
+                self.strays.push(page);
                 false
             }
             TabChange::Opened { page, opener } if opener == current => match self.open_followed(page).await {
                 Ok(followed) => {
                     tracing::info!("the page opened a new tab; the run goes on in it");
                     let left = std::mem::replace(&mut self.page, followed);
-                    self.openers.push(left);
+                    self.behind.push(left);
                     true
                 }
                 Err(e) => {
@@ -200,16 +216,17 @@ impl Session {
                     false
                 }
             },
-            TabChange::Closed(id) if id == current => match self.openers.pop() {
-                Some(opener) => {
-                    tracing::info!("the run's tab closed itself; the run goes back to the page that opened it");
-                    self.page = opener;
+            TabChange::Closed(id) if id == current => match self.behind.pop() {
+                Some(previous) => {
+                    tracing::info!("the run's tab closed itself; the run goes back to the tab it was on before");
+                    self.page = previous;
                     true
                 }
                 None => false,
             },
             TabChange::Closed(id) => {
-                self.openers.retain(|p| *p.raw().target_id() != id);
+                self.behind.retain(|p| *p.raw().target_id() != id);
+                self.strays.retain(|stray| *stray != id);
                 false
             }
             TabChange::Opened { .. } => false,
@@ -236,5 +253,85 @@ impl Session {
             self.dialogs.push(crate::dialog::answer_dialogs(&page).await?);
         }
         Ok(PageHandle::new(page))
+    }
+}
+
+/// A tab `switch_tab` may go to: where the session keeps it.
+#[derive(Debug, Clone, Copy)]
+enum Other {
+    Behind(usize),
+    Stray(usize),
+}
+
+impl Session {
+    /// `switch_tab`: makes the tab `wanted` names (with nothing named, the one the run was on
+    /// before) the run's page, and closes the one it leaves if asked. Returns what happened.
+    pub(crate) async fn switch_tab(&mut self, wanted: &TabSelector, close: bool) -> Result<String, String> {
+        self.follow_tabs().await;
+        let other = match wanted.is_empty() {
+            true => self.behind.len().checked_sub(1).map(Other::Behind).ok_or("the run has no other tab to go back to")?,
+            false => match self.find_tab(wanted).await? {
+                Some(other) => other,
+                None => return Ok("already on that tab".into()),
+            },
+        };
+        let page = match other {
+            Other::Behind(i) => self.behind.remove(i),
+            Other::Stray(i) => {
+                let id = self.strays.remove(i);
+                self.open_followed(id).await.map_err(|e| format!("cannot take over the tab: {e}"))?
+            }
+        };
+        // A tab behind another is hidden, and Chromium stops animation frames in hidden pages.
+        if let Err(e) = page.raw().bring_to_front().await {
+            tracing::debug!("cannot bring the tab to the front: {e}");
+        }
+        let left = std::mem::replace(&mut self.page, page);
+        let keep = !close || self.adopted.as_ref() == Some(left.raw().target_id());
+        if close && keep {
+            tracing::warn!("the tab the run was given stays open: it is not the run's to close");
+        }
+        match keep {
+            true => self.behind.push(left),
+            false => {
+                if tokio::time::timeout(FOLLOW_BUDGET, left.raw().clone().close()).await.is_err() {
+                    tracing::warn!("the tab left behind did not close within {FOLLOW_BUDGET:?}");
+                }
+            }
+        }
+        let url = self.page.raw().url().await.ok().flatten().unwrap_or_default();
+        Ok(format!("now on {}", mask_url(&url)))
+    }
+
+    /// The most recently used of the run's other tabs that `wanted` names; none when only the
+    /// run's own page does.
+    async fn find_tab(&self, wanted: &TabSelector) -> Result<Option<Other>, String> {
+        let behind = self.behind.iter().enumerate().rev().map(|(i, p)| (Other::Behind(i), p.raw().target_id().clone()));
+        let strays = self.strays.iter().enumerate().rev().map(|(i, id)| (Other::Stray(i), id.clone()));
+        let mut seen = Vec::new();
+        for (other, id) in behind.chain(strays) {
+            let Some(info) = self.tab_info(id).await else { continue };
+            if wanted.matches(&info.url, &info.title) {
+                return Ok(Some(other));
+            }
+            seen.push(format!("{:?} at {}", info.title, mask_url(&info.url)));
+        }
+        let own = self.tab_info(self.page.raw().target_id().clone()).await;
+        if own.is_some_and(|info| wanted.matches(&info.url, &info.title)) {
+            return Ok(None);
+        }
+        Err(match seen.is_empty() {
+            true => format!("no tab of the run has {wanted}: the run has no other tab"),
+            false => format!("no tab of the run has {wanted}; its other tabs: {}", seen.join(", ")),
+        })
+    }
+
+    async fn tab_info(&self, id: TargetId) -> Option<TargetInfo> {
+        let asked = self.browser.execute(GetTargetInfoParams { target_id: Some(id) });
+        match tokio::time::timeout(CLOSING_NEWS, asked).await {
+            Ok(Ok(reply)) => Some(reply.result.target_info),
+            // Closed meanwhile: the news is on its way.
+            _ => None,
+        }
     }
 }

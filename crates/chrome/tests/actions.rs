@@ -432,3 +432,80 @@ async fn a_tab_the_page_opens_on_its_own_does_not_divert_the_run() {
     finished.assert_succeeded();
     assert_eq!(finished.states_entered(), ["open", "catalogue", "done"]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn switch_tab_goes_back_by_title_with_what_the_other_tab_showed() {
+    // The voucher code is shown in a tab of its own; the run reads it there and goes back
+    // to the form by its title to type it in. The code's tab stays open behind.
+    let finished = run(workflow(
+        "tabs-voucher.html",
+        json!([
+            done(json!([{"type": "text", "value": "Redeemed VX-4711"}])),
+            json!({"name": "code", "checks": [{"type": "url", "match": "pattern", "value": "/tabs-code\\.html$"}],
+                   "actions": [
+                       {"type": "extract", "target": {"css": "#code"}, "into": "code"},
+                       {"type": "switch_tab", "tab": {"title": "Voucher form", "match": "exact"}}
+                   ]}),
+            json!({"name": "redeem", "checks": [{"type": "text", "value": "Not redeemed"},
+                                                {"type": "variable", "name": "code", "match": "pattern", "value": "."}],
+                   "actions": [
+                       {"type": "type", "target": {"role": "textbox", "name": "Voucher code"}, "text": "{{code}}"},
+                       {"type": "click", "target": {"text": "Redeem"}}
+                   ]}),
+            json!({"name": "form", "checks": [{"type": "text", "value": "Not redeemed"}],
+                   "actions": [{"type": "click", "target": {"text": "Show my voucher code"}}]})
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    assert_eq!(finished.states_entered(), ["open", "form", "code", "redeem", "done"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_advertisement_tab_opened_on_the_runs_click_is_closed_by_an_interrupt_state() {
+    // The click that adds to the basket also opens an advertisement in a new tab, which the
+    // run follows (it came from the run's own click). An interrupt state recognises it and
+    // closes it, going back; the shop checks that it really closed.
+    let finished = run(workflow(
+        "tabs-popunder.html",
+        json!([
+            done(json!([{"type": "text", "value": "Checked out"}])),
+            json!({"name": "advertisement", "interrupt": true,
+                   "checks": [{"type": "url", "match": "pattern", "value": "/page2\\.html$"}],
+                   "actions": [{"type": "switch_tab", "close": true}]}),
+            json!({"name": "basket", "checks": [{"type": "text", "value": "One item"}],
+                   "actions": [{"type": "click", "target": {"text": "Check out"}}]}),
+            json!({"name": "shop", "checks": [{"type": "text", "value": "Empty"}],
+                   "actions": [{"type": "click", "target": {"text": "Add to basket"}}]})
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    assert_eq!(finished.states_entered(), ["open", "shop", "advertisement", "basket", "done"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn switch_tab_to_a_tab_that_is_not_there_fails_naming_the_tabs_there_are() {
+    let finished = run(workflow(
+        "tabs.html",
+        json!([
+            done(json!([{"type": "text", "value": "Never"}])),
+            json!({"name": "account", "checks": [{"type": "text", "value": "Not signed in"}],
+                   "actions": [{"type": "switch_tab", "tab": {"title": "Nowhere"}}]}),
+            json!({"name": "shop", "checks": [{"type": "url", "match": "pattern", "value": "/tabs\\.html$"}],
+                   "actions": [{"type": "click", "target": {"text": "Open your account"}}]})
+        ]),
+        json!({"action_timeout": 1}),
+    ))
+    .await;
+    assert_eq!(finished.report.status, RunStatus::Failed);
+    match &finished.report.failure {
+        Some(Failure::Action { error, .. }) => assert!(
+            error.contains(r#"no tab of the run has title containing "Nowhere""#) && error.contains(r#""Tabs" at http"#),
+            "the error says what was asked and which tabs there are: {error}"
+        ),
+        other => panic!("expected the switch to fail, got {other:?}"),
+    }
+}

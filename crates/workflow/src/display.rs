@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::model::{Action, MouseButton, Target, TitleMatch, WindowSelector};
+use crate::model::{Action, MouseButton, TabSelector, Target, TitleMatch, WindowSelector};
 
 impl fmt::Display for Target {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -94,6 +94,10 @@ impl fmt::Display for Action {
             }
             Action::KeyCombo { keys } => write!(f, "{kind} {keys}"),
             Action::TypeText { text } => write!(f, "{kind} {text:?}"),
+            Action::SwitchTab { tab, close } => {
+                write!(f, "{kind} {tab}")?;
+                if *close { write!(f, ", closing this one") } else { Ok(()) }
+            }
         }
     }
 }
@@ -116,6 +120,24 @@ impl fmt::Display for WindowSelector {
             parts.push(format!("class {class:?}"));
         }
         if parts.is_empty() { write!(f, "any window") } else { write!(f, "{}", parts.join(", ")) }
+    }
+}
+
+impl fmt::Display for TabSelector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let compared = |what: &str, value: &str| match self.mode {
+            TitleMatch::Exact => format!("{what} {value:?}"),
+            TitleMatch::Contains => format!("{what} containing {value:?}"),
+            TitleMatch::Pattern => format!("{what} matching /{value}/"),
+        };
+        let mut parts = Vec::new();
+        if let Some(url) = &self.url {
+            parts.push(compared("address", url));
+        }
+        if let Some(title) = &self.title {
+            parts.push(compared("title", title));
+        }
+        if parts.is_empty() { write!(f, "the previous tab") } else { write!(f, "{}", parts.join(", ")) }
     }
 }
 

@@ -410,6 +410,15 @@ impl Workflow {
                         }
                         (None, vec![])
                     }
+                    Action::SwitchTab { tab, .. } => {
+                        let tpath = path.key("tab");
+                        for (key, field) in [("url", &mut tab.url), ("title", &mut tab.title)] {
+                            if let Some(s) = field {
+                                out.push((tpath.key(key), s));
+                            }
+                        }
+                        (None, vec![])
+                    }
                     Action::MouseClick { window: None, .. }
                     | Action::MouseDrag { window: None, .. }
                     | Action::ScrollAt { window: None, .. } => (None, vec![]),

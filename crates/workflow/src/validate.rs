@@ -492,6 +492,20 @@ fn check_action(action: &Action, path: &JsonPath, workflow: &Workflow, report: &
                 Some("use 1, 2 (double click) or 3".into()),
             );
         }
+        Action::SwitchTab { tab, .. } => {
+            for (key, value) in [("url", &tab.url), ("title", &tab.title)] {
+                let (Some(value), path) = (value, path.key("tab").key(key)) else { continue };
+                match tab.mode {
+                    TitleMatch::Pattern => pattern(value, &path, workflow, report),
+                    _ if value.is_empty() => report.error(
+                        &path,
+                        format!("an empty `{key}` matches every tab"),
+                        Some("leave it out to go back to the previous tab".into()),
+                    ),
+                    _ => {}
+                }
+            }
+        }
         Action::SaveHtml { filename } | Action::Screenshot { filename }
             if !crate::params::is_plain_file_name(filename) =>
         {

@@ -9,6 +9,7 @@ import { SkillArgumentsField, SkillNameField, SkillOutputsField } from './UseSki
 type Obj = Record<string, unknown>;
 
 const LOCATORS = ['css', 'xpath', 'text', 'role'] as const;
+const TAB_MODES = ['contains', 'exact', 'pattern'] as const;
 
 function TargetField({ value, onChange, label }: { value: Obj | undefined; onChange: (v: Obj | undefined) => void; label: string }) {
   const t = value ?? {};
@@ -70,6 +71,24 @@ function Field({ spec, value, set, obj, path, diagnostics }: { spec: FieldSpec; 
         <span className="window-field">
           <input aria-label={`${label} title`} placeholder="title" value={(w.title as string) ?? ''} onChange={(e) => put('title', e.target.value)} />
           <input aria-label={`${label} class`} placeholder="app class" value={(w.app_class as string) ?? ''} onChange={(e) => put('app_class', e.target.value)} />
+        </span>
+      );
+    }
+    case 'tab': {
+      const t = (value ?? {}) as Obj;
+      const put = (k: string, v: string | undefined) => {
+        const next = { ...t, [k]: v || undefined };
+        set(!next.url && !next.title && !next.match ? undefined : next);
+      };
+      return (
+        <span className="window-field">
+          <input aria-label={`${label} url`} placeholder="address (empty: previous tab)" value={(t.url as string) ?? ''} onChange={(e) => put('url', e.target.value)} />
+          <input aria-label={`${label} title`} placeholder="title" value={(t.title as string) ?? ''} onChange={(e) => put('title', e.target.value)} />
+          <select aria-label={`${label} match`} value={(t.match as string) ?? 'contains'} onChange={(e) => put('match', e.target.value === 'contains' ? undefined : e.target.value)}>
+            {TAB_MODES.map((o) => (
+              <option key={o}>{o}</option>
+            ))}
+          </select>
         </span>
       );
     }

@@ -82,3 +82,20 @@ describe('a use_skill in short', () => {
     expect(actionShort({ type: 'use_skill', skill: '' })).toBe('use_skill ?()');
   });
 });
+
+describe('the switch_tab action', () => {
+  it('starts as “back to the previous tab”, with nothing the Rust model defaults', () => {
+    expect(newAction('switch_tab')).toEqual({ type: 'switch_tab' });
+    expect(actionShort(newAction('switch_tab'))).toBe('back to the previous tab');
+    expect(ACTION_FIELDS.switch_tab.map((f) => [f.key, f.kind])).toEqual([
+      ['tab', 'tab'],
+      ['close', 'bool'],
+    ]);
+  });
+
+  it('says which tab it goes to, by address first, and that it closes the one it leaves', () => {
+    expect(actionShort({ type: 'switch_tab', tab: { url: '/docs', title: 'Docs' } })).toBe('switch to tab /docs');
+    expect(actionShort({ type: 'switch_tab', tab: { title: 'Docs' }, close: true })).toBe('switch to tab “Docs”, closing this one');
+    expect(actionShort({ type: 'switch_tab', close: true })).toBe('back to the previous tab, closing this one');
+  });
+});

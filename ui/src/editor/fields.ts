@@ -3,7 +3,7 @@
 
 import type { Action, Check, ExtractRead, VariableMatch } from '../bindings';
 
-export type FieldKind = 'string' | 'number' | 'bool' | 'enum' | 'target' | 'window' | 'point' | 'strings' | 'skill' | 'arguments' | 'outputs';
+export type FieldKind = 'string' | 'number' | 'bool' | 'enum' | 'target' | 'window' | 'tab' | 'point' | 'strings' | 'skill' | 'arguments' | 'outputs';
 
 /** Kinds edited as rows of their own, each row with its own problems. */
 export const ROW_KINDS: FieldKind[] = ['arguments', 'outputs'];
@@ -97,6 +97,10 @@ export const ACTION_FIELDS: Record<Action['type'], FieldSpec[]> = {
   ],
   save_html: [{ key: 'filename', kind: 'string' }],
   screenshot: [{ key: 'filename', kind: 'string' }],
+  switch_tab: [
+    { key: 'tab', kind: 'tab', optional: true, help: 'the tab whose address or title contains these (or as match says); empty: the tab the run was on before' },
+    { key: 'close', kind: 'bool', optional: true, fallback: false, help: 'close the tab the run leaves (an advertisement, a finished popup)' },
+  ],
   launch: [{ key: 'program', kind: 'string' }, { key: 'args', kind: 'strings', optional: true }],
   focus_window: [{ ...window, optional: false }],
   mouse_click: [{ key: 'x', kind: 'number' }, { key: 'y', kind: 'number' }, window, button, count],

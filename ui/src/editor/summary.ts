@@ -1,6 +1,6 @@
 //! Checks, actions and targets in short form, for graph nodes and lists.
 
-import type { Action, Check, Target, VariableMatch, WindowSelector } from '../bindings';
+import type { Action, Check, TabSelector, Target, VariableMatch, WindowSelector } from '../bindings';
 
 const clip = (s: string, n = 40) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 const q = (s: string) => `“${clip(s)}”`;
@@ -78,6 +78,12 @@ export function checkShort(c: Check): string {
   }
 }
 
+function tabShort(tab: TabSelector | undefined): string {
+  if (tab?.url) return `switch to tab ${clip(tab.url)}`;
+  if (tab?.title) return `switch to tab ${q(tab.title)}`;
+  return 'back to the previous tab';
+}
+
 export function actionShort(a: Action): string {
   switch (a.type) {
     case 'navigate_to':
@@ -108,6 +114,8 @@ export function actionShort(a: Action): string {
       return `save html ${a.filename}`;
     case 'screenshot':
       return `screenshot ${a.filename}`;
+    case 'switch_tab':
+      return `${tabShort(a.tab)}${a.close ? ', closing this one' : ''}`;
     case 'launch':
       return `launch ${a.program}`;
     case 'focus_window':

@@ -216,6 +216,16 @@ fn bad_values_are_explained() {
         ),
         (r#""url": "{{site}}/login""#, r#""url": "login.html""#, "not an absolute URL"),
         (
+            r#""clear": true"#,
+            r#""clear": true}, {"type": "switch_tab", "tab": {"url": "(docs", "match": "pattern"}"#,
+            "invalid regular expression",
+        ),
+        (
+            r#""clear": true"#,
+            r#""clear": true}, {"type": "switch_tab", "tab": {"title": ""}"#,
+            "an empty `title` matches every tab",
+        ),
+        (
             r#"{"type": "url", "value": "about:blank"}"#,
             r#"{"type": "url", "match": "pattern", "value": "(unclosed"}"#,
             "invalid regular expression",

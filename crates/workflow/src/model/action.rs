@@ -5,7 +5,7 @@ use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Point, WindowSelector, is_default};
+use super::{Point, TitleMatch, WindowSelector, is_default, is_false};
 
 /// What an `extract` action reads from the page.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -54,6 +54,54 @@ pub struct Target {
     pub name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nth: Option<u32>,
+}
+
+/// Which of the run's tabs is meant: every field that is set must match.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TabSelector {
+    /// The tab's address.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// The tab's document title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// How `url` and `title` are compared (default `contains`: an address carries a query
+    /// string and a title a site's name, which a workflow rarely wants to spell out).
+    #[serde(default = "contains", rename = "match", skip_serializing_if = "is_contains")]
+    pub mode: TitleMatch,
+}
+
+impl Default for TabSelector {
+    fn default() -> Self {
+        Self { url: None, title: None, mode: TitleMatch::Contains }
+    }
+}
+
+impl TabSelector {
+    pub fn is_empty(&self) -> bool {
+        self.url.is_none() && self.title.is_none()
+    }
+
+    /// Whether a tab with this address and title is meant (an invalid pattern matches
+    /// nothing; validation reports it first).
+    pub fn matches(&self, url: &str, title: &str) -> bool {
+        let compare = |wanted: &Option<String>, actual: &str| match (wanted, self.mode) {
+            (None, _) => true,
+            (Some(w), TitleMatch::Exact) => actual == w,
+            (Some(w), TitleMatch::Contains) => actual.contains(w.as_str()),
+            (Some(w), TitleMatch::Pattern) => regex::Regex::new(w).is_ok_and(|re| re.is_match(actual)),
+        };
+        compare(&self.url, url) && compare(&self.title, title)
+    }
+}
+
+fn contains() -> TitleMatch {
+    TitleMatch::Contains
+}
+
+fn is_contains(mode: &TitleMatch) -> bool {
+    *mode == TitleMatch::Contains
 }
 
 /// The typed action whitelist. Nothing outside this enum can run.
@@ -150,6 +198,15 @@ pub enum Action {
     /// Save a PNG screenshot into the run folder.
     Screenshot {
         filename: String,
+    },
+    /// Make another of the run's open tabs its page: the one `tab` names (the most recently
+    /// used, if several match), or, with `tab` empty, the tab the run was on before this one.
+    /// `close` closes the tab the run leaves (an advertisement, a finished popup).
+    SwitchTab {
+        #[serde(default, skip_serializing_if = "TabSelector::is_empty")]
+        tab: TabSelector,
+        #[serde(default, skip_serializing_if = "is_false")]
+        close: bool,
     },
     /// Desktop: start a program (a path or a name on `PATH`); does not wait for a window.
     Launch {
@@ -249,6 +306,7 @@ impl Action {
             Action::UseSkill { .. } => "use_skill",
             Action::SaveHtml { .. } => "save_html",
             Action::Screenshot { .. } => "screenshot",
+            Action::SwitchTab { .. } => "switch_tab",
             Action::Launch { .. } => "launch",
             Action::FocusWindow { .. } => "focus_window",
             Action::MouseClick { .. } => "mouse_click",
@@ -341,4 +399,40 @@ fn is_one(n: &u32) -> bool {
 
 fn default_scroll_amount() -> u32 {
     500
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tab(json: serde_json::Value) -> TabSelector {
+        serde_json::from_value(json).unwrap()
+    }
+
+    #[test]
+    fn a_tab_is_named_by_part_of_its_address_or_title_unless_told_otherwise() {
+        let docs = tab(serde_json::json!({"url": "/docs"}));
+        assert_eq!(docs.mode, TitleMatch::Contains, "contains by default");
+        assert!(docs.matches("https://shop.example/docs?page=2", "Help"));
+        assert!(!docs.matches("https://shop.example/cart", "Help /docs"), "the address, not the title");
+        let exact = tab(serde_json::json!({"title": "Help", "match": "exact"}));
+        assert!(exact.matches("https://a/", "Help") && !exact.matches("https://a/", "Help centre"));
+        let both = tab(serde_json::json!({"url": "^https://shop\\.", "title": "^Cart", "match": "pattern"}));
+        assert!(both.matches("https://shop.example/c", "Cart (2)"));
+        assert!(!both.matches("https://shop.example/c", "Your Cart"), "every field that is set must match");
+        assert!(!tab(serde_json::json!({"url": "(", "match": "pattern"})).matches("(", ""), "a bad pattern matches nothing");
+    }
+
+    #[test]
+    fn switch_tab_reads_and_writes_only_what_is_not_a_default() {
+        let back: Action = serde_json::from_value(serde_json::json!({"type": "switch_tab"})).unwrap();
+        assert_eq!(back, Action::SwitchTab { tab: TabSelector::default(), close: false });
+        assert_eq!(serde_json::to_value(&back).unwrap(), serde_json::json!({"type": "switch_tab"}));
+        assert_eq!(back.to_string(), "switch_tab the previous tab");
+        let away = serde_json::json!({"type": "switch_tab", "tab": {"title": "Ad", "match": "exact"}, "close": true});
+        let action: Action = serde_json::from_value(away.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&action).unwrap(), away);
+        assert_eq!(action.to_string(), r#"switch_tab title "Ad", closing this one"#);
+        assert!(action.is_browser() && action.target().is_none());
+    }
 }

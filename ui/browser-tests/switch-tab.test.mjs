@@ -1,0 +1,42 @@
+// Moving between tabs: a switch_tab action written in the editor, by address with a chosen
+// comparison and closing the tab it leaves, then cleared back to “the previous tab”; what
+// the node says, and what is saved.
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { openApp, selectState } from './harness.mjs';
+
+let app;
+after(async () => app?.close());
+
+test('a switch_tab action is written in the editor and saved as the model has it', async () => {
+  app = await openApp();
+  const { page, errors } = app;
+  await page.getByTestId('workflow-entry').filter({ hasText: 'demo-shop' }).click();
+  await selectState(page, 'Cart');
+  const cart = page.getByRole('region', { name: 'state Cart' });
+  await cart.waitFor();
+  const before = await cart.locator('[data-testid^="action-"]').count();
+  await cart.getByLabel('add action').selectOption('switch_tab');
+  const action = cart.getByTestId(`action-${before}`);
+  assert.deepEqual(await action.locator('.field-label').allInnerTexts(), ['tab', 'close']);
+  assert.match(await page.getByTestId('node-Cart').innerText(), /back to the previous tab/);
+
+  await action.getByLabel('tab url', { exact: true }).fill('/help');
+  await action.getByLabel('tab match', { exact: true }).selectOption('pattern');
+  await action.getByLabel('close', { exact: true }).check();
+  await page.waitForFunction(() => document.querySelector('[data-testid="node-Cart"]')?.innerText.includes('switch to tab /help, closing this one'));
+  await page.keyboard.press('Control+s');
+  await page.waitForSelector('[data-testid="toast"]:has-text("Saved demo-shop.json")');
+  const saved = async () => JSON.parse(await page.evaluate(() => window.statewrightFake.files.get('demo-shop.json')));
+  const cartState = (wf) => wf.states.find((s) => s.name === 'Cart');
+  assert.deepEqual(cartState(await saved()).actions.at(-1), { type: 'switch_tab', tab: { url: '/help', match: 'pattern' }, close: true });
+
+  // Emptied, the selector goes away: the action means the previous tab again.
+  await action.getByLabel('tab url', { exact: true }).fill('');
+  await action.getByLabel('tab match', { exact: true }).selectOption('contains');
+  await action.getByLabel('close', { exact: true }).uncheck();
+  await page.keyboard.press('Control+s');
+  await page.waitForFunction(() => JSON.parse(window.statewrightFake.files.get('demo-shop.json')).states.find((s) => s.name === 'Cart').actions.at(-1).close === undefined);
+  assert.deepEqual(cartState(await saved()).actions.at(-1), { type: 'switch_tab' });
+  assert.deepEqual(errors, []);
+});

@@ -283,9 +283,11 @@ impl ChromeDriver {
             Action::SwitchTab { tab, close } => {
                 // The tab may not be open, or titled, yet: the engine tries again until the
                 // action's timeout.
-                let detail = self.session.switch_tab(tab, *close).await.map_err(|message| {
-                    DriverError::NotActionable { reason: "no_such_tab".into(), message }
-                })?;
+                let detail = self
+                    .session
+                    .switch_tab(tab, *close)
+                    .await
+                    .map_err(|message| DriverError::NotActionable { reason: "no_such_tab".into(), message })?;
                 Ok(Outcome { detail: Some(detail), ..Default::default() })
             }
             // The engine sleeps for `wait` itself; nothing to do in the page.
@@ -449,6 +451,11 @@ impl Driver for ChromeDriver {
                 Ok(Outcome { detail: Some("the page closed itself".into()), ..Default::default() })
             }
         }
+    }
+
+    async fn look_back(&mut self) -> bool {
+        let back = self.session.switch_tab(&statewright_workflow::TabSelector::default(), false).await;
+        back.inspect(|now| tracing::info!("back to the tab the run was on before: {now}")).is_ok()
     }
 
     fn locate(&mut self, probes: &[Probe]) -> LocateFuture {

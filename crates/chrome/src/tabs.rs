@@ -269,7 +269,9 @@ impl Session {
     pub(crate) async fn switch_tab(&mut self, wanted: &TabSelector, close: bool) -> Result<String, String> {
         self.follow_tabs().await;
         let other = match wanted.is_empty() {
-            true => self.behind.len().checked_sub(1).map(Other::Behind).ok_or("the run has no other tab to go back to")?,
+            true => {
+                self.behind.len().checked_sub(1).map(Other::Behind).ok_or("the run has no other tab to go back to")?
+            }
             false => match self.find_tab(wanted).await? {
                 Some(other) => other,
                 None => return Ok("already on that tab".into()),

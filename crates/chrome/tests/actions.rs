@@ -442,16 +442,16 @@ async fn switch_tab_goes_back_by_title_with_what_the_other_tab_showed() {
         json!([
             done(json!([{"type": "text", "value": "Redeemed VX-4711"}])),
             json!({"name": "code", "checks": [{"type": "url", "match": "pattern", "value": "/tabs-code\\.html$"}],
-                   "actions": [
-                       {"type": "extract", "target": {"css": "#code"}, "into": "code"},
-                       {"type": "switch_tab", "tab": {"title": "Voucher form", "match": "exact"}}
-                   ]}),
+            "actions": [
+                {"type": "extract", "target": {"css": "#code"}, "into": "code"},
+                {"type": "switch_tab", "tab": {"title": "Voucher form", "match": "exact"}}
+            ]}),
             json!({"name": "redeem", "checks": [{"type": "text", "value": "Not redeemed"},
-                                                {"type": "variable", "name": "code", "match": "pattern", "value": "."}],
-                   "actions": [
-                       {"type": "type", "target": {"role": "textbox", "name": "Voucher code"}, "text": "{{code}}"},
-                       {"type": "click", "target": {"text": "Redeem"}}
-                   ]}),
+                                         {"type": "variable", "name": "code", "match": "pattern", "value": "."}],
+            "actions": [
+                {"type": "type", "target": {"role": "textbox", "name": "Voucher code"}, "text": "{{code}}"},
+                {"type": "click", "target": {"text": "Redeem"}}
+            ]}),
             json!({"name": "form", "checks": [{"type": "text", "value": "Not redeemed"}],
                    "actions": [{"type": "click", "target": {"text": "Show my voucher code"}}]})
         ]),
@@ -503,9 +503,41 @@ async fn switch_tab_to_a_tab_that_is_not_there_fails_naming_the_tabs_there_are()
     assert_eq!(finished.report.status, RunStatus::Failed);
     match &finished.report.failure {
         Some(Failure::Action { error, .. }) => assert!(
-            error.contains(r#"no tab of the run has title containing "Nowhere""#) && error.contains(r#""Tabs" at http"#),
+            error.contains(r#"no tab of the run has title containing "Nowhere""#)
+                && error.contains(r#""Tabs" at http"#),
             "the error says what was asked and which tabs there are: {error}"
         ),
         other => panic!("expected the switch to fail, got {other:?}"),
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_followed_tab_no_state_knows_sends_the_run_back_to_the_tab_before() {
+    // The same advertisement, with no state for it: once no state has matched for
+    // `no_states_timeout`, the run looks back at the tab it was on before, which is a state
+    // it knows, and goes on there. The advertisement stays open.
+    let mut flow = workflow(
+        "tabs-popunder.html?lenient",
+        json!([
+            done(json!([{"type": "text", "value": "Checked out"}])),
+            json!({"name": "basket", "checks": [{"type": "text", "value": "One item"}],
+                   "actions": [{"type": "click", "target": {"text": "Check out"}}]}),
+            json!({"name": "shop", "checks": [{"type": "text", "value": "Empty"}],
+                   "actions": [{"type": "click", "target": {"text": "Add to basket"}}]})
+        ]),
+        json!({"no_states_timeout": 2}),
+    );
+    flow["config"]["escalation"] = json!(["reobserve"]);
+    let finished = run(flow).await;
+    finished.assert_succeeded();
+    assert_eq!(finished.states_entered(), ["open", "shop", "basket", "done"]);
+    let looked_back = finished.events.iter().any(|e| {
+        matches!(e, Event::Escalated { stage, outcome, resolved: true, .. }
+        if stage == "reobserve" && outcome.contains("the tab the run was on before is state `basket`"))
+    });
+    assert!(
+        looked_back,
+        "the escalation says where the run went: {:#?}",
+        finished.events.iter().filter(|e| matches!(e, Event::Escalated { .. })).collect::<Vec<_>>()
+    );
 }

@@ -191,4 +191,11 @@ pub trait Driver: Send {
         let none = vec![Vec::new(); probes.len()];
         Box::pin(async move { Ok(none) })
     }
+
+    /// Makes the tab the run was on before its page again, as `switch_tab` without a tab
+    /// named does, leaving this one open; false when there is none. Drivers without tabs
+    /// have none.
+    fn look_back(&mut self) -> impl Future<Output = bool> + Send {
+        std::future::ready(false)
+    }
 }

@@ -167,8 +167,32 @@ impl Run {
                 ("the state's expectations hold now".to_owned(), Some(plan))
             }
             Some(_) => ("still the same state".to_owned(), None),
+            None if matches!(failure, Failure::NoState { .. }) => self.look_back(driver).await?,
             None => ("no state matches".to_owned(), None),
         })
+    }
+
+    /// No state knows the run's tab: a tab the run followed (an advertisement its own click
+    /// opened, a page the workflow does not cover) may be all that is wrong, and the tab it
+    /// was on before may be a state it knows, as a person would look back. This tab stays
+    /// open; when the one before is no known state either, the run returns here.
+    async fn look_back<D: Driver>(&mut self, driver: &mut D) -> Result<(String, Option<Plan>), End> {
+        if !driver.look_back().await {
+            return Ok(("no state matches".to_owned(), None));
+        }
+        let signals = self.read(driver, None, Duration::ZERO).await?;
+        let matcher = self.matcher();
+        match matcher.top(&matcher.matching(&signals)) {
+            Some(state) => {
+                let said =
+                    format!("no state matches this tab; the tab the run was on before is state `{}`", self.name(state));
+                Ok((said, Some(Plan::Enter { state, from: 0, attempt: 0, resume: None })))
+            }
+            None => {
+                driver.look_back().await;
+                Ok(("no state matches, in this tab or the one the run was on before".to_owned(), None))
+            }
+        }
     }
 
     /// Tries the failed action's recorded alternative locators.

@@ -162,12 +162,13 @@ pub struct ModelCall {
     pub error: Option<String>,
 }
 
-/// Which stages a failure can use: healing only helps an action whose element is missing;
-/// re-observing cannot help a breaker that tripped on a loop.
+/// Which stages a failure can use: healing only helps an action whose element is missing,
+/// or a page no state matches because a check's element was renamed; re-observing cannot
+/// help a breaker that tripped on a loop.
 pub fn applicable(stage: EscalationStage, failure: &Failure) -> bool {
     match stage {
         EscalationStage::Reobserve => !matches!(failure, Failure::Breaker { .. }),
-        EscalationStage::Heal => matches!(failure, Failure::Action { .. }),
+        EscalationStage::Heal => matches!(failure, Failure::Action { .. } | Failure::NoState { .. }),
         EscalationStage::Llm | EscalationStage::Human => true,
     }
 }

@@ -110,6 +110,20 @@ async fn a_renamed_element_check_heals_with_a_recorded_alternative() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_renamed_element_check_heals_in_the_escalation_when_no_state_matched_too_soon_to_heal() {
+    // `no_states_timeout` ends before healing while waiting would start: the escalation's
+    // heal stage tries the recorded alternatives on the page as it is.
+    let (mut wf, mut driver, options) = renamed_sign_in(vec![css("a[href=\"/login\"]")]);
+    wf.config.no_states_timeout = 0.5;
+    let ran = run_opts(&wf, &mut driver, options).await;
+    assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);
+    let heal = ran.escalations().into_iter().find(|(stage, ..)| stage == "heal").expect("the heal stage ran");
+    assert_eq!(heal, ("heal".into(), "healed element checks".into(), true));
+    assert_eq!(ran.tagged("check_healed").len(), 1);
+    assert_eq!(log(&driver), ["click #go"]);
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_check_heals_only_when_it_alone_keeps_its_state_from_matching() {
     // Only a position was recorded: not evidence enough for a check.
     let (wf, mut driver, options) = renamed_sign_in(vec![css("body > nav > a:nth-of-type(2)")]);

@@ -247,6 +247,13 @@ impl<D: Desktop + 'static> Driver for World<D> {
         }
     }
 
+    async fn look_back(&mut self) -> bool {
+        match &mut self.browser {
+            Some(browser) => browser.look_back().await,
+            None => false,
+        }
+    }
+
     fn observe(&mut self, capture: Capture) -> ObserveFuture {
         if let Some(browser) = &mut self.browser {
             return browser.observe(capture);

@@ -420,7 +420,10 @@ mod tests {
         let both = tab(serde_json::json!({"url": "^https://shop\\.", "title": "^Cart", "match": "pattern"}));
         assert!(both.matches("https://shop.example/c", "Cart (2)"));
         assert!(!both.matches("https://shop.example/c", "Your Cart"), "every field that is set must match");
-        assert!(!tab(serde_json::json!({"url": "(", "match": "pattern"})).matches("(", ""), "a bad pattern matches nothing");
+        assert!(
+            !tab(serde_json::json!({"url": "(", "match": "pattern"})).matches("(", ""),
+            "a bad pattern matches nothing"
+        );
     }
 
     #[test]

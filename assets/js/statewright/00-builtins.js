@@ -36,6 +36,7 @@
  *                                             the first visible element it finds
  *   describe(target)                       -> {ok, count, visibleCount, description?, message?}
  *   record(binding)                        -> true; reports what a person does to window[binding] (see "record")
+ *   recorded()                             -> {doc, seq}: this document's time origin and how many acts it reported
  *
  * Probe:  {kind:'text', value, mode:'equals'|'contains'} | {kind:'element', by:'css'|'xpath', selector}
  * Target: exactly one of {css|xpath|text|role} (+ name with role) (+ nth, 0-based, negative from the end)

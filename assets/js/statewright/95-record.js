@@ -39,8 +39,18 @@
     return out;
   }
 
+  // Each report is numbered within its document (`doc`, the time origin, tells documents
+  // apart), so the recorder can tell the acts a person did before it moved to another tab
+  // from those done after they came back (see recorded()).
   function report(msg) {
+    recorder.told += 1;
+    msg.doc = TIME_ORIGIN;
+    msg.seq = recorder.told;
     try { recorder.send(JSON_stringify(msg)); } catch (_) { /* the recorder went away */ }
+  }
+
+  function recorded() {
+    return { doc: TIME_ORIGIN, seq: recorder ? recorder.told : 0 };
   }
 
   function flushTyping() {
@@ -161,7 +171,7 @@
     if (W.parent !== W && readable(W.parent)) return true;
     const send = W[binding];
     if (typeof send !== 'function') return false;
-    recorder = { send: send, typing: null, scroll: null, lastY: W.scrollY, windows: new _WeakMap() };
+    recorder = { send: send, typing: null, scroll: null, lastY: W.scrollY, windows: new _WeakMap(), told: 0 };
     listen(W);
     ET_add(W, 'scroll', onScroll, true);
     listenToFrames();

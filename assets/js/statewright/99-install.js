@@ -15,6 +15,7 @@
     locate: locate,
     describe: describe,
     record: record,
+    recorded: recorded,
   });
   O_defineProperty(W, '__statewright', { value: api, writable: false, enumerable: false, configurable: true });
 })();

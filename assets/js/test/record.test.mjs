@@ -84,6 +84,11 @@ describe('record', () => {
     assert.ok(!JSON.stringify(reports).includes('hunter2'), 'the password is in no report');
     assert.equal(reports[2].key, 'Enter');
     assert.deepEqual(reports[3].target, { role: 'button', name: 'Sign in' });
+    // Numbered in the order they were told, within this document, which says how many it told.
+    assert.deepEqual(reports.map((r) => r.seq), [1, 2, 3, 4]);
+    const doc = reports[0].doc;
+    assert.ok(doc > 1.7e12 && reports.every((r) => r.doc === doc), 'the document is its time origin, in ms');
+    assert.deepEqual(await page.evaluate(() => window.__statewright.recorded()), { doc, seq: 4 });
   });
 
   test('a label\'s click is reported once, as its control\'s; selects report value and label', async () => {

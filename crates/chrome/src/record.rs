@@ -2,6 +2,7 @@
 //! `record()` reports each act through a DevTools binding, installed on every new document
 //! so it survives navigations; navigations themselves come from the page's frame events.
 
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::page::{AddScriptToEvaluateOnNewDocumentParams, EventFrameNavigated};
@@ -12,8 +13,11 @@ use futures::StreamExt;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use statewright_workflow::TabSelector;
+
 use crate::ChromeError;
 use crate::driver::ChromeDriver;
+use crate::page::PageHandle;
 use crate::session::{LaunchOptions, Session};
 use crate::tabs::TabChange;
 
@@ -26,6 +30,12 @@ pub enum Heard {
     Act(Value),
     /// The main frame went to another document.
     Navigated(String),
+    /// The person went to another of the recording's tabs: they acted in a tab left behind,
+    /// or closed the tab in use (`closed`), and the one before is in use again. `tab` names
+    /// it as `switch_tab` does; `url` is its address. (A tab that closes itself in answer to
+    /// their act, a popup's *Allow*, is `Navigated` to the tab before: the act replayed
+    /// closes it again.)
+    Switched { tab: TabSelector, closed: bool, url: String },
     /// The tab is gone (closed by the person, or the browser quit).
     Closed,
 }
@@ -38,12 +48,62 @@ pub struct Recording {
     tasks: Vec<tokio::task::JoinHandle<()>>,
     /// The last address told, so a tab followed and its own navigation say it once.
     told: Option<String>,
-    /// The page the person left last, and when: its acts still on their way are heard.
-    left: Option<(TargetId, Instant)>,
+    /// The tab the person left last: its acts from before are still told as they come.
+    left: Option<Left>,
+    /// What is to be told before anything more is heard, in order.
+    queue: VecDeque<(Option<TargetId>, Heard)>,
+    /// The tab of the last act told, and when.
+    acted: Option<(TargetId, Instant)>,
 }
 
-/// How long after the recording moved to another tab the acts of the one left are heard: the
-/// act that opened a tab may come after the news of the tab.
+/// How long the act a tab closed in answer to may lag behind the news of its closing.
+const ACT_BEHIND_CLOSING: Duration = Duration::from_millis(300);
+
+/// How soon after the person's act in a tab it may close itself in answer (a popup's
+/// *Allow* sends a request first, then closes).
+const CLOSED_IN_ANSWER: Duration = Duration::from_secs(2);
+
+/// A tab the recording moved away from: when, and how many acts its document had reported
+/// by then. An act it reports later is the person's, who came back to it.
+struct Left {
+    page: TargetId,
+    at: Instant,
+    mark: Option<Mark>,
+}
+
+/// How far a document's reports had got: its time origin and the number of the last one.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Deserialize)]
+struct Mark {
+    doc: f64,
+    seq: u64,
+}
+
+impl Left {
+    async fn now(page: &PageHandle) -> Left {
+        let asked = page.call("recorded", &[], Duration::from_secs(1)).await;
+        let mark = asked.ok().and_then(|v| serde_json::from_value(v).ok());
+        Left { page: page.raw().target_id().clone(), at: Instant::now(), mark }
+    }
+
+    /// Whether `heard`, from `page`, was done before the person left it.
+    fn before(&self, page: &TargetId, heard: &Heard) -> bool {
+        if *page != self.page {
+            return false;
+        }
+        let told = match heard {
+            Heard::Act(act) => serde_json::from_value::<Mark>(act.clone()).ok(),
+            _ => None,
+        };
+        match (self.mark, told) {
+            (Some(left), Some(act)) => act.doc == left.doc && act.seq <= left.seq,
+            // A page that could not say (it was between documents): by the time it arrives.
+            _ => self.at.elapsed() < LEFT_GRACE,
+        }
+    }
+}
+
+/// How long after the recording moved to another tab an act of the one left is taken as done
+/// before, when the tab could not say how many acts it had reported.
 const LEFT_GRACE: Duration = Duration::from_secs(1);
 
 impl Recording {
@@ -71,7 +131,7 @@ impl Recording {
             })
         };
         tasks.push(liveness);
-        Ok(Recording { session, heard, tell, tasks, told: None, left: None })
+        Ok(Recording { session, heard, tell, tasks, told: None, left: None, queue: VecDeque::new(), acted: None })
     }
 
     /// Goes to `url` (the recording's first page).
@@ -87,47 +147,101 @@ impl Recording {
     }
 
     /// The next thing heard; `None` once nothing more can be. A tab the recorded page opens
-    /// is followed, as a run follows it (tabs.rs): what the person does there is heard, and
-    /// what they do in the tabs left behind is not part of the demonstration's path.
+    /// is followed, as a run follows it (tabs.rs): what the person does there is heard. When
+    /// they act in a tab left behind, they went back to it, and so does the recording.
     pub async fn next(&mut self) -> Option<Heard> {
         loop {
-            let (from, heard) = tokio::select! {
-                biased;
-                heard = self.heard.recv() => heard?,
-                change = self.session.tab_change() => {
-                    let opened = matches!(change, TabChange::Opened { .. });
-                    let leaving = self.session.page.raw().target_id().clone();
-                    let closed_here = change == TabChange::Closed(leaving.clone());
-                    if !self.session.follow(change).await {
-                        // The person closed the tab the demonstration began in.
-                        if closed_here {
-                            return Some(Heard::Closed);
-                        }
-                        continue;
-                    }
-                    self.left = Some((leaving, Instant::now()));
-                    let page = self.session.page.raw().clone();
-                    if opened && let Err(e) = hear(&page, self.tell.clone()).await.map(|t| self.tasks.extend(t)) {
-                        tracing::warn!("cannot listen to the new tab: {e}");
-                    }
-                    let url = page.url().await.ok().flatten().unwrap_or_default();
-                    (Some(page.target_id().clone()), Heard::Navigated(url))
-                }
+            let (from, heard) = match self.queue.pop_front() {
+                Some(queued) => queued,
+                None => tokio::select! {
+                    biased;
+                    heard = self.heard.recv() => heard?,
+                    change = self.session.tab_change() => match self.moved(change).await {
+                        true => continue,
+                        false => return Some(Heard::Closed),
+                    },
+                },
             };
-            let just_left = |id: &TargetId| {
-                self.left.as_ref().is_some_and(|(left, when)| left == id && when.elapsed() < LEFT_GRACE)
-            };
-            if from.as_ref().is_some_and(|id| id != self.session.page.raw().target_id() && !just_left(id)) {
+            let earlier = |id: &TargetId| self.left.as_ref().is_some_and(|left| left.before(id, &heard));
+            let here = self.session.page.raw().target_id().clone();
+            if let Some(id) = from.clone().filter(|id| *id != here && !earlier(id)) {
+                // An act there is the person's, who went back to that tab; a navigation there
+                // (a timer's) is not.
+                let Heard::Act(act) = &heard else { continue };
+                let seen = |key: &str| act["page"][key].as_str().unwrap_or_default().to_owned();
+                let (title, url) = (seen("title"), seen("url"));
+                let leaving = self.session.page.clone();
+                let Some(tab) = self.session.take_up(&id, &title, &url).await else { continue };
+                self.left = Some(Left::now(&leaving).await);
+                self.queue.push_front((Some(id.clone()), heard));
+                self.queue.push_front((Some(id), Heard::Switched { tab, closed: false, url }));
                 continue;
             }
-            if let Heard::Navigated(url) = &heard {
-                if url == "about:blank" || self.told.as_ref() == Some(url) {
-                    continue;
-                }
-                self.told = Some(url.clone());
+            match &heard {
+                Heard::Act(_) => self.acted = from.map(|id| (id, Instant::now())),
+                Heard::Navigated(url) if url == "about:blank" || self.told.as_ref() == Some(url) => continue,
+                Heard::Navigated(url) | Heard::Switched { url, .. } => self.told = Some(url.clone()),
+                Heard::Closed => {}
             }
             return Some(heard);
         }
+    }
+
+    /// Follows a change of the browser's tabs, queueing what is to be told of it; false when
+    /// the tab the demonstration began in closed.
+    async fn moved(&mut self, change: TabChange) -> bool {
+        let opened = matches!(change, TabChange::Opened { .. });
+        let left = self.session.page.clone();
+        let leaving = left.raw().target_id().clone();
+        let closed_here = change == TabChange::Closed(leaving.clone());
+        if !self.session.follow(change).await {
+            return !closed_here;
+        }
+        self.left = Some(match closed_here {
+            // Only what was on its way when it closed can still come.
+            true => Left { page: leaving.clone(), at: Instant::now(), mark: None },
+            false => Left::now(&left).await,
+        });
+        let page = self.session.page.raw().clone();
+        if opened && let Err(e) = hear(&page, self.tell.clone()).await.map(|t| self.tasks.extend(t)) {
+            tracing::warn!("cannot listen to the new tab: {e}");
+        }
+        let url = page.url().await.ok().flatten().unwrap_or_default();
+        // Acts done before the change (the click that opened the tab) may have arrived while
+        // it was followed: they are told first, what the new page told after.
+        let mut later = Vec::new();
+        let mut sort = |queue: &mut VecDeque<_>, (from, heard): (Option<TargetId>, Heard)| match from.as_ref()
+            == Some(page.target_id())
+        {
+            true => later.push((from, heard)),
+            false => queue.push_back((from, heard)),
+        };
+        while let Ok(heard) = self.heard.try_recv() {
+            sort(&mut self.queue, heard);
+        }
+        let acted_there = |(id, at): &(TargetId, Instant)| *id == leaving && at.elapsed() < CLOSED_IN_ANSWER;
+        let act_there = |(from, heard): &(Option<TargetId>, Heard)| {
+            from.as_ref() == Some(&leaving) && matches!(heard, Heard::Act(_))
+        };
+        let mut answered = self.acted.as_ref().is_some_and(acted_there) || self.queue.iter().any(act_there);
+        if closed_here && !answered {
+            // The act a tab closed in answer to can arrive after the news of its closing.
+            let until = tokio::time::Instant::now() + ACT_BEHIND_CLOSING;
+            while let Ok(Some(heard)) = tokio::time::timeout_at(until, self.heard.recv()).await {
+                answered |= act_there(&heard);
+                sort(&mut self.queue, heard);
+                if answered {
+                    break;
+                }
+            }
+        }
+        let news = match closed_here && !answered {
+            true => Heard::Switched { tab: TabSelector::default(), closed: true, url },
+            false => Heard::Navigated(url),
+        };
+        self.queue.push_back((Some(page.target_id().clone()), news));
+        self.queue.extend(later);
+        true
     }
 
     /// The page as it is now (`{url, title, text, elements}`), if the tab is still there.
@@ -211,16 +325,26 @@ mod tests {
     /// Clicks the element showing `text` in the recorded tab, as a person does: input events
     /// at a point of it.
     async fn person_clicks(recording: &Recording, text: &str) {
-        let page = &recording.session.page;
+        person_clicks_in(recording, &recording.session.page, text).await
+    }
+
+    /// The same in `page`, which may be a tab the recording left behind.
+    async fn person_clicks_in(recording: &Recording, page: &crate::page::PageHandle, text: &str) {
         let args = [json!({"text": text}), json!({"timeoutMs": 5000, "hitTest": true})];
         let at = page.call("actionable", &args, Duration::from_secs(10)).await.expect("the page answers");
         let (x, y) = (at["x"].as_f64(), at["y"].as_f64());
         let (Some(x), Some(y)) = (x, y) else { panic!("{text} is not there to click: {at}") };
         // A popup that closes itself in answer never acknowledges the click's input.
+        let closed = recording.session.tabs.as_ref().expect("tabs are watched").closed(page.raw().target_id().clone());
         tokio::select! {
             sent = crate::input::click(page.raw(), x, y, MouseButton::Left, 1) => sent.expect("the click is sent"),
-            () = recording.session.page_closed() => {}
+            () = closed => {}
         }
+    }
+
+    /// A page's file name, without its query.
+    fn file(url: &str) -> &str {
+        url.rsplit('/').next().and_then(|f| f.split('?').next()).unwrap_or_default()
     }
 
     /// What is heard until the page at `path` is told, in short: `act <description>` and
@@ -232,10 +356,14 @@ mod tests {
             let Ok(Some(next)) = next else { panic!("{path} was not told; heard {heard:?}") };
             let short = match next {
                 Heard::Act(act) => format!("act {}", act["description"].as_str().unwrap_or("?")),
-                Heard::Navigated(url) => format!("page {}", url.rsplit('/').next().unwrap_or_default()),
+                Heard::Navigated(url) => format!("page {}", file(&url)),
+                Heard::Switched { tab, closed, url } => {
+                    let closed = if closed { " (closed)" } else { "" };
+                    format!("{tab}{closed}: page {}", file(&url))
+                }
                 Heard::Closed => panic!("the tab closed; heard {heard:?}"),
             };
-            let done = short == format!("page {path}");
+            let done = short.ends_with(&format!("page {path}"));
             heard.push(short);
             if done {
                 return heard;
@@ -248,7 +376,7 @@ mod tests {
         let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
         let server = SiteServer::start(Site::Dir(fixtures), 0).await.expect("serve fixtures");
         let mut recording = Recording::start(&LaunchOptions::default()).await.expect("Chromium launches");
-        recording.open(&format!("{}/tabs.html", server.url())).await.expect("the first page opens");
+        recording.open(&format!("{}/tabs.html?answer-later", server.url())).await.expect("the first page opens");
         assert_eq!(hear_until_page(&mut recording, "tabs.html").await, ["page tabs.html"]);
 
         person_clicks(&recording, "Open your account").await;
@@ -263,6 +391,42 @@ mod tests {
         assert_eq!(heard, ["act button \"Allow\"", "page tabs-account.html"]);
         let page = recording.snapshot().await.expect("the account tab is there");
         assert!(page["text"].as_str().is_some_and(|t| t.contains("Signed in")), "{page}");
+        recording.close().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_person_going_back_to_a_tab_is_heard_as_a_switch_to_it() {
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let server = SiteServer::start(Site::Dir(fixtures), 0).await.expect("serve fixtures");
+        let mut recording = Recording::start(&LaunchOptions::default()).await.expect("Chromium launches");
+        recording.open(&format!("{}/tabs.html?answer-later", server.url())).await.expect("the first page opens");
+        hear_until_page(&mut recording, "tabs.html").await;
+        person_clicks(&recording, "Open your account").await;
+        hear_until_page(&mut recording, "tabs-account.html").await;
+        person_clicks(&recording, "Sign in with a popup").await;
+        hear_until_page(&mut recording, "tabs-popup.html").await;
+
+        // Two tabs back, the shop: named by its title.
+        let shop = recording.session.behind[0].clone();
+        person_clicks_in(&recording, &shop, "Show offers").await;
+        let heard = hear_until_page(&mut recording, "tabs.html").await;
+        assert_eq!(heard, [r#"title "Tabs": page tabs.html"#]);
+        let act = tokio::time::timeout(Duration::from_secs(10), recording.next()).await.expect("the act is told");
+        assert!(matches!(&act, Some(Heard::Act(a)) if a["description"] == r#"button "Show offers""#), "{act:?}");
+
+        // Then the popup, the tab just left: the tab before. It closes itself on *Allow*,
+        // which is no act of the person's.
+        let popup = recording.session.behind.last().expect("the popup is behind").clone();
+        person_clicks_in(&recording, &popup, "Allow").await;
+        let heard = hear_until_page(&mut recording, "tabs.html").await;
+        assert_eq!(heard, ["the previous tab: page tabs-popup.html", r#"act button "Allow""#, "page tabs.html"]);
+
+        // A tab the person closes themselves is a switch that closes it.
+        person_clicks(&recording, "Open your account").await;
+        hear_until_page(&mut recording, "tabs-account.html").await;
+        recording.session.page.raw().clone().close().await.expect("the tab closes");
+        let heard = hear_until_page(&mut recording, "tabs.html").await;
+        assert_eq!(heard, ["the previous tab (closed): page tabs.html"]);
         recording.close().await;
     }
 }

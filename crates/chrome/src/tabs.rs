@@ -15,7 +15,7 @@ use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio::task::JoinHandle;
 
-use statewright_workflow::TabSelector;
+use statewright_workflow::{TabSelector, TitleMatch};
 
 use crate::address::mask_url;
 use crate::page::PageHandle;
@@ -277,6 +277,34 @@ impl Session {
                 None => return Ok("already on that tab".into()),
             },
         };
+        self.move_to(other, close).await
+    }
+
+    /// Makes `id`, a tab left behind, the page again, as a person who went back to it does,
+    /// and says how `switch_tab` names it: the tab before, or by its `title` (or `url`) as
+    /// the person saw it. None when it is no tab of this session's.
+    pub(crate) async fn take_up(&mut self, id: &TargetId, title: &str, url: &str) -> Option<TabSelector> {
+        let i = self.behind.iter().position(|p| p.raw().target_id() == id)?;
+        let named = |title: Option<&str>, url: Option<&str>| TabSelector {
+            title: title.map(str::to_owned),
+            url: url.map(str::to_owned),
+            mode: TitleMatch::Exact,
+        };
+        let tab = match i + 1 == self.behind.len() {
+            true => TabSelector::default(),
+            false if !title.trim().is_empty() => named(Some(title), None),
+            false if !url.is_empty() => named(None, Some(url)),
+            false => TabSelector::default(),
+        };
+        // The tab may already have closed in answer to the act (a popup's *Allow*): the
+        // person was there all the same.
+        if let Err(e) = self.move_to(Other::Behind(i), false).await {
+            tracing::debug!("the tab the person went back to: {e}");
+        }
+        Some(tab)
+    }
+
+    async fn move_to(&mut self, other: Other, close: bool) -> Result<String, String> {
         let page = match other {
             Other::Behind(i) => self.behind.remove(i),
             Other::Stray(i) => {

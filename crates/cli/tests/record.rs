@@ -118,6 +118,67 @@ fn a_recorded_purchase_compiles_to_a_draft_that_replays_on_other_seeds() {
     }
 }
 
+#[test]
+fn a_demonstration_that_goes_back_to_a_tab_records_the_switch_and_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let draft = dir.path().join("draft.json");
+    let site = Site::dir(&common::repo().join("crates/chrome/tests/fixtures"));
+    let browser = Browser::start(&dir.path().join("profile"));
+    let site_param = format!("site={}", site.1);
+    let draft_arg = draft.display().to_string();
+    let args = [
+        "record",
+        "{{site}}/tabs-voucher.html",
+        "--cdp-url",
+        &browser.1,
+        "-p",
+        &site_param,
+        "--out",
+        &draft_arg,
+        "--json",
+    ];
+    let log = dir.path().join("record.log");
+    let recorder =
+        command(&args, &runs).stdout(Stdio::piped()).stderr(std::fs::File::create(&log).unwrap()).spawn().unwrap();
+    let log_text = || std::fs::read_to_string(&log).unwrap_or_default();
+    let person = std::process::Command::new("node")
+        .arg(common::repo().join("crates/cli/tests/fixtures/tabs-person.mjs"))
+        .args([&browser.1, &site.1])
+        .current_dir(common::repo())
+        .output()
+        .expect("node runs");
+    assert!(person.status.success(), "the person's script: {}\nthe recorder: {}", text(&person.stderr), log_text());
+    // The person is done: the recording ends as with Ctrl+C.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    unsafe { libc::kill(recorder.id() as i32, libc::SIGTERM) };
+    let out = recorder.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", log_text());
+
+    let workflow: Value = serde_json::from_str(&std::fs::read_to_string(&draft).unwrap()).unwrap();
+    let actions: Vec<&Value> = workflow["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["actions"].as_array().into_iter().flatten())
+        .collect();
+    let kinds: Vec<&str> = actions.iter().map(|a| a["type"].as_str().unwrap()).collect();
+    let switched = kinds
+        .iter()
+        .position(|k| *k == "switch_tab")
+        .unwrap_or_else(|| panic!("no switch_tab in {kinds:?}: {workflow}"));
+    assert!(
+        kinds[..switched].contains(&"click") && kinds[switched..].contains(&"type"),
+        "opened the code's tab, went back, typed: {kinds:?}"
+    );
+    assert_eq!(*actions[switched], serde_json::json!({"type": "switch_tab"}), "back to the tab before");
+
+    // The draft replays, no model: the code's tab opens, the run goes back and redeems.
+    let out = statewright(&["run", &draft_arg, "-p", &site_param, "--json"], &runs);
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    assert_eq!(summary["status"], "succeeded", "{}\n{workflow}", text(&out.stderr));
+}
+
 fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {

@@ -169,6 +169,15 @@ pub async fn record(
                     observer.act(acts, &action, None);
                 }
             }
+            Some(Heard::Switched { tab, closed, url: _ }) => {
+                if let Some(page) = &last_page {
+                    let action = Action::SwitchTab { tab, close: closed };
+                    book.write(observation(page), &action, None, Vec::new(), None)?;
+                    acts += 1;
+                    last_act = Instant::now();
+                    observer.act(acts, &action, None);
+                }
+            }
             Some(Heard::Act(report)) => {
                 let Some((action, alternatives)) = action_of(&report) else { continue };
                 let page = report.get("page").cloned().unwrap_or(Value::Null);

@@ -79,12 +79,19 @@ pub struct Site(pub Child, pub String);
 
 impl Site {
     pub fn start() -> Self {
+        Self::serving(&[])
+    }
+
+    /// A folder of pages of one's own (`demo-site --dir`) instead of the demo site.
+    pub fn dir(dir: &Path) -> Self {
+        Self::serving(&["--dir", &dir.display().to_string()])
+    }
+
+    fn serving(extra: &[&str]) -> Self {
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let port_arg = port.to_string();
-        let mut child = command(&["demo-site", "--port", &port_arg], std::path::Path::new("/tmp"))
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let args: Vec<&str> = ["demo-site", "--port", &port_arg].into_iter().chain(extra.iter().copied()).collect();
+        let mut child = command(&args, std::path::Path::new("/tmp")).stderr(Stdio::piped()).spawn().unwrap();
         let mut line = String::new();
         BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
         assert!(line.contains("serving on"), "{line}");

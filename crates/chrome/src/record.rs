@@ -56,6 +56,10 @@ pub struct Recording {
     acted: Option<(TargetId, Instant)>,
 }
 
+/// How long after the recording moved to another tab an act of the one left is taken as done
+/// before, when the tab could not say how many acts it had reported.
+const LEFT_GRACE: Duration = Duration::from_secs(1);
+
 /// How long the act a tab closed in answer to may lag behind the news of its closing.
 const ACT_BEHIND_CLOSING: Duration = Duration::from_millis(300);
 
@@ -72,7 +76,7 @@ struct Left {
 }
 
 /// How far a document's reports had got: its time origin and the number of the last one.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Deserialize)]
+#[derive(Clone, Copy, serde::Deserialize)]
 struct Mark {
     doc: f64,
     seq: u64,
@@ -91,7 +95,7 @@ impl Left {
             return false;
         }
         let told = match heard {
-            Heard::Act(act) => serde_json::from_value::<Mark>(act.clone()).ok(),
+            Heard::Act(act) => act["doc"].as_f64().zip(act["seq"].as_u64()).map(|(doc, seq)| Mark { doc, seq }),
             _ => None,
         };
         match (self.mark, told) {
@@ -101,10 +105,6 @@ impl Left {
         }
     }
 }
-
-/// How long after the recording moved to another tab an act of the one left is taken as done
-/// before, when the tab could not say how many acts it had reported.
-const LEFT_GRACE: Duration = Duration::from_secs(1);
 
 impl Recording {
     /// Opens a tab (in a launched browser, or a new one in the browser at `cdp_url`) and
@@ -210,11 +210,10 @@ impl Recording {
         // Acts done before the change (the click that opened the tab) may have arrived while
         // it was followed: they are told first, what the new page told after.
         let mut later = Vec::new();
-        let mut sort = |queue: &mut VecDeque<_>, (from, heard): (Option<TargetId>, Heard)| match from.as_ref()
-            == Some(page.target_id())
-        {
-            true => later.push((from, heard)),
-            false => queue.push_back((from, heard)),
+        let here = page.target_id().clone();
+        let mut sort = |queue: &mut VecDeque<_>, item: (Option<TargetId>, Heard)| match item.0.as_ref() == Some(&here) {
+            true => later.push(item),
+            false => queue.push_back(item),
         };
         while let Ok(heard) = self.heard.try_recv() {
             sort(&mut self.queue, heard);

@@ -129,7 +129,7 @@ impl Drop for TabWatch {
 
 /// How many of the tabs a page opened on its own are remembered for `switch_tab` (a page
 /// that keeps opening advertisements must not grow the run's memory).
-pub(crate) const STRAYS_KEPT: usize = 20;
+const STRAYS_KEPT: usize = 20;
 
 /// How long a new tab may take to be attached and show its library.
 const FOLLOW_BUDGET: Duration = Duration::from_secs(10);

@@ -541,3 +541,33 @@ async fn a_followed_tab_no_state_knows_sends_the_run_back_to_the_tab_before() {
         finished.events.iter().filter(|e| matches!(e, Event::Escalated { .. })).collect::<Vec<_>>()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn looking_back_does_not_repeat_the_actions_that_opened_the_tab() {
+    // The account's tab is no state; the shop behind it is still the state whose click opened
+    // it. Entering the shop again would click again: the run stays on the new tab and fails
+    // there (no one reviews), having entered the shop once.
+    let mut flow = workflow(
+        "tabs.html",
+        json!([
+            done(json!([{"type": "text", "value": "Never"}])),
+            json!({"name": "shop", "checks": [{"type": "url", "match": "pattern", "value": "/tabs\\.html$"}],
+                   "actions": [{"type": "click", "target": {"text": "Open your account"}}]})
+        ]),
+        json!({"no_states_timeout": 1}),
+    );
+    flow["config"]["escalation"] = json!(["reobserve"]);
+    let finished = run(flow).await;
+    assert_eq!(finished.states_entered(), ["open", "shop"]);
+    match &finished.report.failure {
+        Some(Failure::NoState { url, .. }) => {
+            assert!(url.ends_with("/tabs-account.html"), "back on the new tab: {url}")
+        }
+        other => panic!("expected no state to match, got {other:?}"),
+    }
+    let said = finished.events.iter().any(|e| {
+        matches!(e, Event::Escalated { stage, outcome, resolved: false, .. }
+        if stage == "reobserve" && outcome.contains("still state `shop`, not entered again"))
+    });
+    assert!(said, "{:#?}", finished.events.iter().filter(|e| matches!(e, Event::Escalated { .. })).collect::<Vec<_>>());
+}

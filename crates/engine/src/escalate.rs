@@ -175,24 +175,31 @@ impl Run {
     /// No state knows the run's tab: a tab the run followed (an advertisement its own click
     /// opened, a page the workflow does not cover) may be all that is wrong, and the tab it
     /// was on before may be a state it knows, as a person would look back. This tab stays
-    /// open; when the one before is no known state either, the run returns here.
+    /// open. The run comes back to it when the tab before is no known state either, or is
+    /// still the state entered last: its actions, which opened this tab, are not repeated
+    /// (a second order, a second payment).
     async fn look_back<D: Driver>(&mut self, driver: &mut D) -> Result<(String, Option<Plan>), End> {
         if !driver.look_back().await {
             return Ok(("no state matches".to_owned(), None));
         }
         let signals = self.read(driver, None, Duration::ZERO).await?;
         let matcher = self.matcher();
-        match matcher.top(&matcher.matching(&signals)) {
+        let (said, plan) = match matcher.top(&matcher.matching(&signals)) {
+            Some(state) if Some(state) == self.entered_last => {
+                let name = self.name(state);
+                (format!("no state matches this tab; the tab before is still state `{name}`, not entered again"), None)
+            }
             Some(state) => {
-                let said =
-                    format!("no state matches this tab; the tab the run was on before is state `{}`", self.name(state));
-                Ok((said, Some(Plan::Enter { state, from: 0, attempt: 0, resume: None })))
+                let name = self.name(state);
+                let plan = Plan::Enter { state, from: 0, attempt: 0, resume: None };
+                (format!("no state matches this tab; the tab the run was on before is state `{name}`"), Some(plan))
             }
-            None => {
-                driver.look_back().await;
-                Ok(("no state matches, in this tab or the one the run was on before".to_owned(), None))
-            }
+            None => ("no state matches, in this tab or the one the run was on before".to_owned(), None),
+        };
+        if plan.is_none() {
+            driver.look_back().await;
         }
+        Ok((said, plan))
     }
 
     /// Tries the failed action's recorded alternative locators.

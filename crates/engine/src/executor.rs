@@ -207,6 +207,8 @@ pub(crate) struct Run {
     /// The page as read when the state about to be entered was recognised: entering it
     /// need not read the page again (a round trip between seeing a target and acting).
     pub(crate) recognised_on: Option<Signals>,
+    /// The state entered last.
+    pub(crate) entered_last: Option<usize>,
 }
 
 pub(crate) fn secs(s: f64) -> Duration {
@@ -252,6 +254,7 @@ impl Run {
             advised: std::collections::HashSet::new(),
             pending_advice: None,
             recognised_on: None,
+            entered_last: None,
         }
     }
 
@@ -411,6 +414,7 @@ impl Run {
             return Err(End::Failed(Failure::RecursionLimit { limit }));
         }
         self.visits[state] += 1;
+        self.entered_last = Some(state);
         let interrupt = self.matcher().is_interrupt(state);
         Ok(self.breakers.entered(state, interrupt).map(|trip| self.trip(trip, state)))
     }

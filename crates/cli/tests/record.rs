@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::process::Stdio;
+use std::process::{Child, Stdio};
 
 use common::{Browser, Site, command, statewright, text};
 use serde_json::Value;
@@ -49,17 +49,8 @@ fn a_recorded_purchase_compiles_to_a_draft_that_replays_on_other_seeds() {
         "--json",
     ];
     let log = dir.path().join("record.log");
-    let recorder =
-        command(&args, &runs).stdout(Stdio::piped()).stderr(std::fs::File::create(&log).unwrap()).spawn().unwrap();
-
     let log_text = || std::fs::read_to_string(&log).unwrap_or_default();
-    let person = std::process::Command::new("node")
-        .arg(common::repo().join("crates/cli/tests/fixtures/person.mjs"))
-        .args([&browser.1, &site.1, PASSWORD, PRODUCT])
-        .current_dir(common::repo())
-        .output()
-        .expect("node runs");
-    assert!(person.status.success(), "the person's script: {}\nthe recorder: {}", text(&person.stderr), log_text());
+    let recorder = record_while(&args, &runs, &log, "person.mjs", &[&browser.1, &site.1, PASSWORD, PRODUCT]);
     let out = recorder.wait_with_output().unwrap();
     let stderr = log_text();
     assert_eq!(out.status.code(), Some(0), "{stderr}");
@@ -139,16 +130,8 @@ fn a_demonstration_that_goes_back_to_a_tab_records_the_switch_and_replays() {
         "--json",
     ];
     let log = dir.path().join("record.log");
-    let recorder =
-        command(&args, &runs).stdout(Stdio::piped()).stderr(std::fs::File::create(&log).unwrap()).spawn().unwrap();
     let log_text = || std::fs::read_to_string(&log).unwrap_or_default();
-    let person = std::process::Command::new("node")
-        .arg(common::repo().join("crates/cli/tests/fixtures/tabs-person.mjs"))
-        .args([&browser.1, &site.1])
-        .current_dir(common::repo())
-        .output()
-        .expect("node runs");
-    assert!(person.status.success(), "the person's script: {}\nthe recorder: {}", text(&person.stderr), log_text());
+    let recorder = record_while(&args, &runs, &log, "tabs-person.mjs", &[&browser.1, &site.1]);
     // The person is done: the recording ends as with Ctrl+C.
     std::thread::sleep(std::time::Duration::from_millis(500));
     unsafe { libc::kill(recorder.id() as i32, libc::SIGTERM) };
@@ -177,6 +160,23 @@ fn a_demonstration_that_goes_back_to_a_tab_records_the_switch_and_replays() {
     let out = statewright(&["run", &draft_arg, "-p", &site_param, "--json"], &runs);
     let summary: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
     assert_eq!(summary["status"], "succeeded", "{}\n{workflow}", text(&out.stderr));
+}
+
+/// Starts `statewright record` with `args` (its log to `log`) while a person's script
+/// (`fixtures/SCRIPT` with `person` for arguments) acts in the browser; returns the recorder,
+/// still running, once the person is done.
+fn record_while(args: &[&str], runs: &std::path::Path, log: &std::path::Path, script: &str, person: &[&str]) -> Child {
+    let recorder =
+        command(args, runs).stdout(Stdio::piped()).stderr(std::fs::File::create(log).unwrap()).spawn().unwrap();
+    let done = std::process::Command::new("node")
+        .arg(common::repo().join("crates/cli/tests/fixtures").join(script))
+        .args(person)
+        .current_dir(common::repo())
+        .output()
+        .expect("node runs");
+    let recorded = std::fs::read_to_string(log).unwrap_or_default();
+    assert!(done.status.success(), "the person's script: {}\nthe recorder: {recorded}", text(&done.stderr));
+    recorder
 }
 
 fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {

@@ -285,15 +285,12 @@ impl Session {
     /// the person saw it. None when it is no tab of this session's.
     pub(crate) async fn take_up(&mut self, id: &TargetId, title: &str, url: &str) -> Option<TabSelector> {
         let i = self.behind.iter().position(|p| p.raw().target_id() == id)?;
-        let named = |title: Option<&str>, url: Option<&str>| TabSelector {
-            title: title.map(str::to_owned),
-            url: url.map(str::to_owned),
-            mode: TitleMatch::Exact,
-        };
         let tab = match i + 1 == self.behind.len() {
             true => TabSelector::default(),
-            false if !title.trim().is_empty() => named(Some(title), None),
-            false if !url.is_empty() => named(None, Some(url)),
+            false if !title.trim().is_empty() => TabSelector::titled(title),
+            false if !url.is_empty() => {
+                TabSelector { url: Some(url.to_owned()), mode: TitleMatch::Exact, ..TabSelector::default() }
+            }
             false => TabSelector::default(),
         };
         // The tab may already have closed in answer to the act (a popup's *Allow*): the

@@ -94,6 +94,19 @@ impl TabSelector {
         };
         compare(&self.url, url) && compare(&self.title, title)
     }
+
+    /// The tab whose title is `title`, as a person saw it: exactly, or, when it carries
+    /// numbers (an unread count, "(3) Inbox"; a cart, "Cart (2)"), as a pattern in which
+    /// any number stands for them, since they change by themselves.
+    pub fn titled(title: &str) -> TabSelector {
+        let numbers = regex::Regex::new(r"\d+").expect("a valid pattern");
+        if !numbers.is_match(title) {
+            return TabSelector { title: Some(title.to_owned()), mode: TitleMatch::Exact, ..TabSelector::default() };
+        }
+        let parts: Vec<String> = numbers.split(title).map(regex::escape).collect();
+        let pattern = format!("^{}$", parts.join(r"\d+"));
+        TabSelector { title: Some(pattern), mode: TitleMatch::Pattern, ..TabSelector::default() }
+    }
 }
 
 fn contains() -> TitleMatch {
@@ -424,6 +437,20 @@ mod tests {
             !tab(serde_json::json!({"url": "(", "match": "pattern"})).matches("(", ""),
             "a bad pattern matches nothing"
         );
+    }
+
+    #[test]
+    fn a_title_seen_is_named_exactly_unless_it_carries_numbers() {
+        let plain = TabSelector::titled("Voucher form (new)");
+        assert_eq!((plain.title.as_deref(), plain.mode), (Some("Voucher form (new)"), TitleMatch::Exact));
+        let inbox = TabSelector::titled("(3) Inbox — mail.example");
+        assert_eq!(
+            (inbox.title.as_deref(), inbox.mode),
+            (Some(r"^\(\d+\) Inbox — mail\.example$"), TitleMatch::Pattern)
+        );
+        assert!(inbox.matches("", "(12) Inbox — mail.example"));
+        assert!(!inbox.matches("", "(12) Inbox — mail.example.evil"), "anchored");
+        assert!(TabSelector::titled("Order 4711 of 2026").matches("", "Order 4712 of 2026"));
     }
 
     #[test]

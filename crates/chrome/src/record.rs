@@ -370,12 +370,18 @@ mod tests {
         }
     }
 
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_demonstration_follows_a_new_tab_and_a_popup_that_closes_itself() {
+    /// A recording of the tabs fixture's shop, served for it (keep the server alive).
+    async fn recording_the_shop() -> (SiteServer, Recording) {
         let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
         let server = SiteServer::start(Site::Dir(fixtures), 0).await.expect("serve fixtures");
-        let mut recording = Recording::start(&LaunchOptions::default()).await.expect("Chromium launches");
+        let recording = Recording::start(&LaunchOptions::default()).await.expect("Chromium launches");
         recording.open(&format!("{}/tabs.html?answer-later", server.url())).await.expect("the first page opens");
+        (server, recording)
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_demonstration_follows_a_new_tab_and_a_popup_that_closes_itself() {
+        let (_server, mut recording) = recording_the_shop().await;
         assert_eq!(hear_until_page(&mut recording, "tabs.html").await, ["page tabs.html"]);
 
         person_clicks(&recording, "Open your account").await;
@@ -395,10 +401,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_person_going_back_to_a_tab_is_heard_as_a_switch_to_it() {
-        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-        let server = SiteServer::start(Site::Dir(fixtures), 0).await.expect("serve fixtures");
-        let mut recording = Recording::start(&LaunchOptions::default()).await.expect("Chromium launches");
-        recording.open(&format!("{}/tabs.html?answer-later", server.url())).await.expect("the first page opens");
+        let (_server, mut recording) = recording_the_shop().await;
         hear_until_page(&mut recording, "tabs.html").await;
         person_clicks(&recording, "Open your account").await;
         hear_until_page(&mut recording, "tabs-account.html").await;

@@ -21,6 +21,8 @@ pub fn holds(check: &Check, page: &Page) -> Option<bool> {
             });
             // Absent only if the page's text does not mention it at all.
             let mentioned = page.text.contains(&v);
+            // The page's visible text holds it, which is what a `contains` check reads.
+            let shown = shown || (*mode == TextMatch::Contains && mentioned);
             return match (*negate, shown, mentioned) {
                 (false, true, _) => Some(true),
                 (false, false, false) => Some(false),
@@ -130,6 +132,11 @@ pub fn stable_label(label: &str) -> bool {
     (2..=60).contains(&n) && label.chars().filter(char::is_ascii_digit).count() < 3 && !label.contains('•')
 }
 
+/// The longest phrase a text check is made of, in words, and how far into a page's text
+/// one is looked for.
+const PHRASE_WORDS: usize = 4;
+const PHRASE_SCAN_WORDS: usize = 1_000;
+
 /// What is known about a situation while its checks are chosen.
 pub struct Choice<'a> {
     /// The situation's pages: every check must hold on each.
@@ -157,7 +164,47 @@ impl Choice<'_> {
             chosen.push(check.clone());
             remaining.retain(|p| holds(check, p) != Some(false));
         }
+        // Pages alike in every element can still differ in what they say ("Saved", a
+        // result): a phrase of the page's text tells them apart.
+        if !remaining.is_empty()
+            && let Some(phrase) = self.phrase(&remaining)
+        {
+            remaining.retain(|p| holds(&phrase, p) != Some(false));
+            chosen.push(phrase);
+        }
         remaining.len()
+    }
+
+    /// A short phrase of every positive page's text that the most of `others` do not show,
+    /// as a `contains` text check: words from the first page, up to `PHRASE_WORDS` of them,
+    /// a stable label (no changing number), the shortest and earliest of the best. Text
+    /// checks are case-sensitive, and so is this.
+    fn phrase(&self, others: &[&Page]) -> Option<Check> {
+        let first = self.positives.first()?;
+        let words: Vec<&str> = first.text.split_whitespace().take(PHRASE_SCAN_WORDS).collect();
+        let mut best: Option<(usize, String)> = None;
+        let mut tried = std::collections::HashSet::new();
+        for n in 1..=PHRASE_WORDS {
+            for window in words.windows(n) {
+                let phrase = window.join(" ");
+                // A short word alone ("Not", "the") says little about the page.
+                if (n == 1 && phrase.chars().count() < 4)
+                    || !stable_label(&phrase)
+                    || !tried.insert(phrase.clone())
+                    || !self.positives.iter().all(|p| p.text.contains(&phrase))
+                {
+                    continue;
+                }
+                let excluded = others.iter().filter(|p| !p.text.contains(&phrase)).count();
+                if excluded > best.as_ref().map_or(0, |b| b.0) {
+                    best = Some((excluded, phrase));
+                }
+            }
+            if best.as_ref().is_some_and(|b| b.0 == others.len()) {
+                break;
+            }
+        }
+        best.map(|(_, value)| Check::Text { mode: TextMatch::Contains, value, negate: false })
     }
 
     /// Checks that hold on every positive page, in order of preference (ties go to the
@@ -257,6 +304,29 @@ mod tests {
         let twin = search.clone();
         let choice = Choice { positives: vec![&search], negatives: vec![&twin] };
         assert_eq!(choice.complete(&mut vec![url_check(&search.url).unwrap()]), 1);
+    }
+
+    #[test]
+    fn pages_alike_in_every_element_are_told_apart_by_what_they_say() {
+        let mut form = page("http://h/voucher", &[("#code", "Voucher code"), ("#redeem", "Redeem")]);
+        form.text.push_str(" Not redeemed");
+        let mut done = form.clone();
+        done.text = done.text.replace("Not redeemed", "Redeemed VX-4711");
+        let choice = Choice { positives: vec![&done], negatives: vec![&form] };
+        let mut chosen = vec![url_check(&done.url).unwrap()];
+        assert_eq!(choice.complete(&mut chosen), 0);
+        // Not the code (a number that changes), and case matters: "Not redeemed" is no match.
+        assert_eq!(chosen[1], Check::Text { mode: TextMatch::Contains, value: "Redeemed".into(), negate: false });
+        assert_eq!(holds(&chosen[1], &form), Some(false));
+
+        // The form says something of its own too; a short word alone is not taken for it.
+        let choice = Choice { positives: vec![&form], negatives: vec![&done] };
+        let mut chosen = vec![url_check(&form.url).unwrap()];
+        assert_eq!(choice.complete(&mut chosen), 0);
+        assert_eq!(chosen[1], Check::Text { mode: TextMatch::Contains, value: "redeemed".into(), negate: false });
+        let twin = form.clone();
+        let choice = Choice { positives: vec![&form], negatives: vec![&twin] };
+        assert_eq!(choice.complete(&mut vec![url_check(&form.url).unwrap()]), 1);
     }
 
     #[test]

@@ -428,6 +428,9 @@ export type Event = {
   text: string;
   /** Interactive elements with stable ids (`e12`), as the driver reports them. */
   elements: unknown;
+  /** The run's other open tabs, the one it was on most recently first: filled in where a
+   * model or a person is asked, since only they choose between tabs. */
+  tabs?: OpenTab[];
 } | {
   event: "action_started";
   step: number;
@@ -765,6 +768,17 @@ export type Observation = {
   text: string;
   /** Interactive elements with stable ids (`e12`), as the driver reports them. */
   elements: unknown;
+  /** The run's other open tabs, the one it was on most recently first: filled in where a
+   * model or a person is asked, since only they choose between tabs. */
+  tabs?: OpenTab[];
+};
+
+/** One of the run's other tabs, as a `switch_tab` may name it. */
+export type OpenTab = {
+  url: string;
+  title: string;
+  /** The tab the run was on just before this page: `switch_tab` with no tab named. */
+  previous?: boolean;
 };
 
 /** A workflow file as the editor opens it. */

@@ -458,6 +458,10 @@ impl Driver for ChromeDriver {
         back.inspect(|now| tracing::info!("back to the tab the run was on before: {now}")).is_ok()
     }
 
+    async fn other_tabs(&mut self) -> Vec<statewright_engine::OpenTab> {
+        self.session.other_tabs().await
+    }
+
     fn locate(&mut self, probes: &[Probe]) -> LocateFuture {
         let page = self.page().clone();
         let probes = json!(probes);

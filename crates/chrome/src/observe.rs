@@ -76,6 +76,7 @@ pub(crate) fn observe(page: &PageHandle, capture: Capture, blank: bool) -> (Obse
             text: text("text"),
             elements: snapshot.get("elements").cloned().unwrap_or(Value::Null),
             screenshot: screenshot.ok().map(Arc::new),
+            tabs: Vec::new(),
         })
     });
     (record, done)

@@ -15,7 +15,8 @@ use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio::task::JoinHandle;
 
-use statewright_workflow::{TabSelector, TitleMatch};
+use statewright_engine::OpenTab;
+use statewright_workflow::TabSelector;
 
 use crate::address::mask_url;
 use crate::page::PageHandle;
@@ -287,11 +288,7 @@ impl Session {
         let i = self.behind.iter().position(|p| p.raw().target_id() == id)?;
         let tab = match i + 1 == self.behind.len() {
             true => TabSelector::default(),
-            false if !title.trim().is_empty() => TabSelector::titled(title),
-            false if !url.is_empty() => {
-                TabSelector { url: Some(url.to_owned()), mode: TitleMatch::Exact, ..TabSelector::default() }
-            }
-            false => TabSelector::default(),
+            false => TabSelector::naming(title, url),
         };
         // The tab may already have closed in answer to the act (a popup's *Allow*): the
         // person was there all the same.
@@ -333,10 +330,8 @@ impl Session {
     /// The most recently used of the run's other tabs that `wanted` names; none when only the
     /// run's own page does.
     async fn find_tab(&self, wanted: &TabSelector) -> Result<Option<Other>, String> {
-        let behind = self.behind.iter().enumerate().rev().map(|(i, p)| (Other::Behind(i), p.raw().target_id().clone()));
-        let strays = self.strays.iter().enumerate().rev().map(|(i, id)| (Other::Stray(i), id.clone()));
         let mut seen = Vec::new();
-        for (other, id) in behind.chain(strays) {
+        for (other, id) in self.others() {
             let Some(info) = self.tab_info(id).await else { continue };
             if wanted.matches(&info.url, &info.title) {
                 return Ok(Some(other));
@@ -351,6 +346,33 @@ impl Session {
             true => format!("no tab of the run has {wanted}: the run has no other tab"),
             false => format!("no tab of the run has {wanted}; its other tabs: {}", seen.join(", ")),
         })
+    }
+
+    /// The run's other tabs, the one it was on most recently first, as `switch_tab` looks
+    /// for them: the tabs it left behind, then those its page opened on its own.
+    fn others(&self) -> impl Iterator<Item = (Other, TargetId)> + '_ {
+        let behind = self.behind.iter().enumerate().rev().map(|(i, p)| (Other::Behind(i), p.raw().target_id().clone()));
+        let strays = self.strays.iter().enumerate().rev().map(|(i, id)| (Other::Stray(i), id.clone()));
+        behind.chain(strays)
+    }
+
+    /// The run's other tabs as a model or a person chooses between them, in `others` order.
+    /// A tab that closed meanwhile is left out.
+    pub(crate) async fn other_tabs(&mut self) -> Vec<OpenTab> {
+        self.follow_tabs().await;
+        let previous = self.behind.len().checked_sub(1);
+        let others: Vec<(Other, TargetId)> = self.others().collect();
+        // Asked together: each answer is bounded, and so is the whole.
+        let infos = futures::future::join_all(others.iter().map(|(_, id)| self.tab_info(id.clone()))).await;
+        others
+            .iter()
+            .zip(infos)
+            .filter_map(|((other, _), info)| {
+                let info = info?;
+                let previous = matches!(other, Other::Behind(i) if Some(*i) == previous);
+                Some(OpenTab { url: info.url, title: info.title, previous })
+            })
+            .collect()
     }
 
     async fn tab_info(&self, id: TargetId) -> Option<TargetInfo> {

@@ -151,6 +151,80 @@ fn an_agent_run_reaches_the_goal_and_compiles_to_a_workflow_that_needs_no_model(
     assert_eq!(summary["llm_calls"], 0);
 }
 
+/// A model that reads a voucher code in the tab its link opened, notes it, goes back to the
+/// form (closing the code's tab) and redeems it: what it read is gone from the page it acts
+/// on, so only its note carries the code there.
+fn redeem(request: &Value) -> Reply {
+    let prompt = request_text(request);
+    let els = elements(&prompt);
+    let title = prompt.lines().find_map(|l| l.strip_prefix("Title: ")).unwrap_or("").to_owned();
+    let noted = Regex::new(r#"Your notes: "code (VX-\d+)""#).unwrap().captures(&prompt).map(|c| c[1].to_owned());
+    let code_box = els.iter().find(|e| e.1 == "textbox" && e.2 == "Voucher code");
+    let answer = match (title.as_str(), noted) {
+        ("Your voucher", _) => {
+            let code = Regex::new(r"Code: (VX-\d+)").unwrap().captures(&prompt).map(|c| c[1].to_owned());
+            let before = Regex::new(r"(?m)^Tab (\d+): .*\(the tab before this one\)$").unwrap();
+            match (code, before.captures(&prompt)) {
+                (Some(code), Some(tab)) => json!({"kind": "switch_tab", "tab": tab[1].parse::<u64>().unwrap(),
+                    "close": true, "note": format!("code {code}"), "reason": "back to the form with the code"}),
+                _ => json!({"kind": "wait", "reason": "the code and the tab before"}),
+            }
+        }
+        (_, _) if prompt.contains("Redeemed VX-") => json!({"kind": "finish", "text": "redeemed", "reason": "done"}),
+        ("Voucher form", None) => {
+            let link = els.iter().find(|e| e.1 == "link" && e.2 == "Show my voucher code").unwrap();
+            json!({"kind": "click", "element": link.0, "reason": "the code is in another tab"})
+        }
+        ("Voucher form", Some(code)) => match code_box {
+            Some(b) if !b.3.contains(&format!("value=\"{code}\"")) => {
+                json!({"kind": "type", "element": b.0, "text": code, "reason": "the noted code"})
+            }
+            _ => {
+                let redeem = els.iter().find(|e| e.1 == "button" && e.2 == "Redeem").unwrap();
+                json!({"kind": "click", "element": redeem.0, "reason": "redeem"})
+            }
+        },
+        _ => json!({"kind": "abort", "reason": format!("unknown page {title}")}),
+    };
+    Reply::json(answer)
+}
+
+#[test]
+fn an_agent_reads_in_another_tab_goes_back_with_a_note_and_its_run_replays_the_switch() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let site = common::Site::dir(&common::repo().join("crates/chrome/tests/fixtures"));
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let model = rt.block_on(ScriptedModel::start(vec![Rule::respond("drive a web browser", redeem)]));
+    let start = format!("{}/tabs-voucher.html", site.1);
+    let url = model.url();
+    let args = ["agent", "--goal", "Redeem my voucher", "--url", &start, "--no-review", "--json"];
+    let out = statewright(&[&args[..], &["--llm-url", &url, "--llm-model", "scripted"]].concat(), &runs);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["answer"], "redeemed", "{summary}");
+    let prompts: Vec<String> = model.requests().iter().map(request_text).collect();
+    assert!(prompts.iter().any(|p| p.contains("Your notes: \"code VX-4711\"")), "the note comes back");
+    assert!(stderr.contains("switch_tab now on"), "{stderr}");
+
+    // No model: the switch replays, and the code's tab is closed again on the way.
+    let id = summary["run_id"].as_str().unwrap();
+    let draft = dir.path().join("voucher.json");
+    let compiled = statewright(&["compile", id, "--out", &draft.display().to_string()], &runs);
+    assert_eq!(compiled.status.code(), Some(0), "{}", text(&compiled.stderr));
+    let workflow = std::fs::read_to_string(&draft).unwrap();
+    assert!(workflow.contains(r#""type": "switch_tab""#), "{workflow}");
+    let replay = statewright(&["run", &draft.display().to_string(), "--json"], &runs);
+    let summary: Value = serde_json::from_slice(&replay.stdout).unwrap_or(Value::Null);
+    assert_eq!(summary["status"], "succeeded", "{}", text(&replay.stderr));
+    assert_eq!(summary["llm_calls"], 0);
+    let shown = statewright(&["runs", "show", summary["run_id"].as_str().unwrap(), "--json"], &runs);
+    let detail: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    let last = detail["steps"].as_array().unwrap().last().unwrap().clone();
+    assert!(last["page"]["text"].as_str().unwrap().contains("Redeemed VX-4711"), "{last:#}");
+}
+
 #[test]
 fn an_agent_run_needs_a_model_and_says_so() {
     let dir = tempfile::tempdir().unwrap();

@@ -81,6 +81,20 @@ pub struct Observation {
     /// A screenshot of the viewport (PNG, JPEG or WebP, as the driver captures it).
     #[serde(skip)]
     pub screenshot: Option<Arc<Vec<u8>>>,
+    /// The run's other open tabs, the one it was on most recently first: filled in where a
+    /// model or a person is asked, since only they choose between tabs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tabs: Vec<OpenTab>,
+}
+
+/// One of the run's other tabs, as a `switch_tab` may name it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct OpenTab {
+    pub url: String,
+    pub title: String,
+    /// The tab the run was on just before this page: `switch_tab` with no tab named.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub previous: bool,
 }
 
 impl Observation {
@@ -92,6 +106,10 @@ impl Observation {
             *field = params.redact(field);
         }
         params.redact_json(&mut self.elements);
+        for tab in &mut self.tabs {
+            tab.url = params.redact(&tab.url);
+            tab.title = params.redact(&tab.title);
+        }
     }
 }
 
@@ -197,5 +215,11 @@ pub trait Driver: Send {
     /// have none.
     fn look_back(&mut self) -> impl Future<Output = bool> + Send {
         std::future::ready(false)
+    }
+
+    /// The run's other open tabs, the one it was on most recently first, for a model or a
+    /// person to choose from. Drivers without tabs have none.
+    fn other_tabs(&mut self) -> impl Future<Output = Vec<OpenTab>> + Send {
+        std::future::ready(Vec::new())
     }
 }

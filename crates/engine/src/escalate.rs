@@ -254,6 +254,7 @@ impl Run {
     ) -> EscalationRequest {
         let observation = match tokio::time::timeout(SNAPSHOT_BUDGET, driver.observe(Capture::WithScreenshot)).await {
             Ok(Ok(mut observation)) => {
+                observation.tabs = driver.other_tabs().await;
                 observation.redact(&self.params);
                 Some(observation)
             }

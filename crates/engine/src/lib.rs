@@ -24,8 +24,8 @@ mod variables;
 mod verify;
 
 pub use driver::{
-    Artifact, Capture, Driver, DriverError, DriverResult, LocateFuture, Observation, ObserveFuture, Outcome, Probe,
-    Signals, WindowProbe,
+    Artifact, Capture, Driver, DriverError, DriverResult, LocateFuture, Observation, ObserveFuture, OpenTab, Outcome,
+    Probe, Signals, WindowProbe,
 };
 pub use event::{CheckResult, Diagnosis, Event, Failure, LocatedCheck, RunStatus};
 pub use executor::{CORRECTION, RunOptions, RunReport, Skills, run};

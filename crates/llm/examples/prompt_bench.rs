@@ -44,6 +44,7 @@ fn main() {
                 text: page["text"].as_str().unwrap_or_default().into(),
                 elements: page["elements"].clone(),
                 screenshot: screenshot.map(Arc::new),
+                tabs: vec![],
             }),
             states: workflow.states.iter().map(|s| s.name.clone()).collect(),
             suggested_checks: vec![],

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 use statewright_engine::{EscalationRequest, Resolution};
-use statewright_workflow::{Action, Check, Direction, Params, Target, UrlMatch, Workflow};
+use statewright_workflow::{Action, Check, Direction, Params, TabSelector, Target, UrlMatch, Workflow};
 
 /// What the model may answer.
 pub const ANSWER_KINDS: &[&str] = &[
@@ -17,6 +17,7 @@ pub const ANSWER_KINDS: &[&str] = &[
     "scroll",
     "navigate",
     "wait",
+    "switch_tab",
     "retry",
     "skip",
     "declare_state",
@@ -35,6 +36,8 @@ pub fn schema() -> Value {
             "option": { "type": "string" },
             "key": { "type": "string" },
             "url": { "type": "string" },
+            "tab": { "type": "integer" },
+            "close": { "type": "boolean" },
             "state": { "type": "string" },
             "reason": { "type": "string" },
             "checks": { "type": "array", "items": { "type": "object" } },
@@ -116,6 +119,7 @@ fn action(
             Action::NavigateTo { url }
         }
         "wait" => Action::Wait { seconds: 2.0_f64.min(MAX_WAIT_SECONDS) },
+        "switch_tab" => switch_tab(answer, request)?,
         other => return Err(format!("`{other}` is not something the run can do (one of {})", ANSWER_KINDS.join(", "))),
     };
     Ok(action)
@@ -198,6 +202,28 @@ fn target<'r>(answer: &Map<String, Value>, request: &'r EscalationRequest) -> Re
         return Err(format!("element {number} has no selector to find it by"));
     }
     Ok((Target { css: Some(selector), ..Target::default() }, element))
+}
+
+/// The run's tab numbered `tab` in the request's list, as `switch_tab` names it: the tab
+/// before by no name at all (whatever it is called when the step replays), another by its
+/// title or address as the model saw it.
+fn switch_tab(answer: &Map<String, Value>, request: &EscalationRequest) -> Result<Action, String> {
+    let tabs = request.observation.as_ref().map(|o| o.tabs.as_slice()).unwrap_or_default();
+    if tabs.is_empty() {
+        return Err("the run has no other tab to switch to".into());
+    }
+    let number = field(answer, "tab").ok_or("`switch_tab` needs `tab`, the number of one of the other tabs")?;
+    let tab = number
+        .trim_start_matches(['t', '#', '['])
+        .trim_end_matches(']')
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_sub(1))
+        .and_then(|i| tabs.get(i))
+        .ok_or_else(|| format!("there is no tab {number} (the other tabs are numbered 1 to {})", tabs.len()))?;
+    let close = answer.get("close").and_then(Value::as_bool).unwrap_or(false);
+    let tab = if tab.previous { TabSelector::default() } else { TabSelector::naming(&tab.title, &tab.url) };
+    Ok(Action::SwitchTab { tab, close })
 }
 
 /// Typed text may name parameters (`{{name}}`), secret ones only into a password field.

@@ -45,6 +45,8 @@ const MAX_FAILURES: u32 = 2;
 /// prompt keeps 1,200 of the line).
 const HISTORY: usize = 15;
 const HISTORY_CHARS: usize = 1000;
+/// The model's notes kept, the latest ones: what it read on pages now gone.
+const NOTES: usize = 3;
 /// The longest `wait` a model may ask for.
 const MAX_WAIT: f64 = 10.0;
 /// Answers refused in a row before a person is asked.
@@ -167,6 +169,7 @@ pub async fn run_agent(
     observer.step(1, &format!("navigate_to {url}"));
 
     let mut history: Vec<String> = vec![format!("opened {url}")];
+    let mut notes: Vec<String> = Vec::new();
     let mut failures: HashMap<String, u32> = HashMap::new();
     let mut refusals = 0;
     let (mut status, mut answer, mut failure) = (RunStatus::Failed, None, None);
@@ -196,9 +199,10 @@ pub async fn run_agent(
                     break;
                 }
             };
+            obs.tabs = driver.other_tabs().await;
             obs.redact(&params);
             let step = book.observe(obs.clone())?;
-            let mut question = ask(&workflow, step, obs, &history, turn, request.max_steps);
+            let mut question = ask(&workflow, step, obs, (&history, &notes), turn, request.max_steps);
             let (next, call) = tokio::select! {
                 answer = model.next(&question) => answer,
                 () = cancel.cancelled() => { status = RunStatus::Cancelled; message = "cancelled".into(); break; }
@@ -223,8 +227,14 @@ pub async fn run_agent(
                     }
                     format!("{refusals} answers in a row could not be used; the last: {why}")
                 }
-                Move::Act(actions) => {
+                Move::Act(actions, note) => {
                     refusals = 0;
+                    if let Some(note) = note {
+                        if notes.len() == NOTES {
+                            notes.remove(0);
+                        }
+                        notes.push(note);
+                    }
                     let mut done = 0;
                     for (i, action) in actions.iter().enumerate() {
                         let key = serde_json::to_string(action).unwrap_or_default();
@@ -446,11 +456,23 @@ fn goal_workflow(goal: &str, url: &str, supplied: &[(String, String)]) -> Workfl
     }
 }
 
-/// The page and the progress so far, as the model's question.
-fn ask(workflow: &Workflow, step: u32, obs: Observation, history: &[String], turn: u32, max: u32) -> EscalationRequest {
+/// The page and the progress so far (what was done, and the model's notes), as the model's
+/// question.
+fn ask(
+    workflow: &Workflow,
+    step: u32,
+    obs: Observation,
+    (history, notes): (&[String], &[String]),
+    turn: u32,
+    max: u32,
+) -> EscalationRequest {
+    let notes = match notes.is_empty() {
+        true => String::new(),
+        false => format!(" Your notes: {}.", notes.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join("; ")),
+    };
     // The latest steps, each in a line's worth, within what the prompt keeps of it.
     let mut recent: Vec<String> = Vec::new();
-    let mut room = HISTORY_CHARS;
+    let mut room = HISTORY_CHARS.saturating_sub(notes.chars().count());
     for h in history.iter().rev().take(HISTORY) {
         let h: String = h.chars().take(160).collect();
         if h.chars().count() + 2 > room {
@@ -464,7 +486,10 @@ fn ask(workflow: &Workflow, step: u32, obs: Observation, history: &[String], tur
         step,
         state: None,
         failure: Failure::NoState { seconds: 0.0, url: obs.url.clone(), title: obs.title.clone(), closest: Vec::new() },
-        reason: format!("this is step {turn} of at most {max} towards the goal. Done so far: {}", recent.join("; ")),
+        reason: format!(
+            "this is step {turn} of at most {max} towards the goal.{notes} Done so far: {}",
+            recent.join("; ")
+        ),
         tried: Vec::new(),
         action: None,
         observation: Some(obs),

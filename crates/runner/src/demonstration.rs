@@ -136,7 +136,7 @@ pub async fn record(
         title: String::new(),
         text: String::new(),
         elements: json!([]),
-        screenshot: None,
+        ..Observation::default()
     };
     let opening = Action::NavigateTo { url: url.clone() };
     book.write(blank, &opening, None, Vec::new(), None)?;
@@ -262,7 +262,7 @@ fn observation(page: &Value) -> Observation {
         title: text("title"),
         text: text("text"),
         elements: page.get("elements").cloned().unwrap_or(json!([])),
-        screenshot: None,
+        ..Observation::default()
     }
 }
 

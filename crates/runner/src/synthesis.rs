@@ -63,6 +63,7 @@ pub fn request_from_step(
             text: page.text.clone(),
             elements: page.elements.clone(),
             screenshot,
+            ..Observation::default()
         }),
         states: workflow.states.iter().map(|s| s.name.clone()).collect(),
         suggested_checks: vec![],

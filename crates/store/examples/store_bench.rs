@@ -62,6 +62,7 @@ fn write_run(store: &Store, id: &str, steps: u32, screenshots: bool, per_step: b
                         png[4..8].copy_from_slice(&fastrand_like(step).to_le_bytes());
                         Arc::new(png)
                     }),
+                    tabs: Vec::new(),
                 },
             },
             Event::ActionFinished {

@@ -55,6 +55,7 @@ fn observed(step: u32, png: &[u8]) -> Event {
             text: "Hello there".into(),
             elements: json!([{"id": "e1", "role": "button", "name": "Go"}]),
             screenshot: Some(Arc::new(png.to_vec())),
+            tabs: Vec::new(),
         },
     }
 }

@@ -254,6 +254,13 @@ impl<D: Desktop + 'static> Driver for World<D> {
         }
     }
 
+    async fn other_tabs(&mut self) -> Vec<statewright_engine::OpenTab> {
+        match &mut self.browser {
+            Some(browser) => browser.other_tabs().await,
+            None => Vec::new(),
+        }
+    }
+
     fn observe(&mut self, capture: Capture) -> ObserveFuture {
         if let Some(browser) = &mut self.browser {
             return browser.observe(capture);
@@ -292,6 +299,7 @@ pub fn desktop_observation(observed: DesktopObservation) -> Observation {
         text,
         elements: json!(observed.windows),
         screenshot: observed.screenshot.map(|s| s.png),
+        tabs: Vec::new(),
     }
 }
 

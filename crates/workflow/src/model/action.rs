@@ -107,6 +107,18 @@ impl TabSelector {
         let pattern = format!("^{}$", parts.join(r"\d+"));
         TabSelector { title: Some(pattern), mode: TitleMatch::Pattern, ..TabSelector::default() }
     }
+
+    /// A tab as it was seen: by its title (see `titled`), or by its exact address while it
+    /// has none yet. With neither, nothing is named (the tab before).
+    pub fn naming(title: &str, url: &str) -> TabSelector {
+        match (title.trim().is_empty(), url.is_empty()) {
+            (false, _) => TabSelector::titled(title),
+            (true, false) => {
+                TabSelector { url: Some(url.to_owned()), mode: TitleMatch::Exact, ..TabSelector::default() }
+            }
+            (true, true) => TabSelector::default(),
+        }
+    }
 }
 
 fn contains() -> TitleMatch {

@@ -40,3 +40,30 @@ test('a switch_tab action is written in the editor and saved as the model has it
   assert.deepEqual(cartState(await saved()).actions.at(-1), { type: 'switch_tab' });
   assert.deepEqual(errors, []);
 });
+
+test('a review lists the run’s other tabs, and a person sends the run to one in a click', async () => {
+  const { page, errors } = app;
+  await page.evaluate(() => {
+    const fake = window.statewrightFake;
+    const tabs = [
+      { url: 'http://127.0.0.1:8000/voucher.html', title: 'Voucher form', previous: true },
+      { url: 'http://127.0.0.1:8000/code.html', title: 'Your voucher' },
+    ];
+    fake.addReview({ ...fake.reviews[0], id: 77, status: 'open', resolution: null, tabs });
+  });
+  await page.getByRole('tab', { name: /Review/ }).click();
+  await page.getByTestId('review-item').filter({ hasText: '#77' }).click();
+  assert.equal(await page.getByTestId('other-tabs').innerText(), 'Other tabs: “Voucher form” (the tab before) · “Your voucher”');
+
+  await page.getByLabel('Corrective actions').check();
+  await page.getByRole('button', { name: '+ switch to “Your voucher”' }).click();
+  await page.getByRole('button', { name: '+ switch to “Voucher form” (the tab before)' }).click();
+  await page.getByRole('button', { name: 'Resolve' }).click();
+  await page.waitForSelector('[data-testid="toast"]:has-text("resolved: actions")');
+  const actions = await page.evaluate(() => window.statewrightFake.reviews.find((r) => r.id === 77).resolution.actions);
+  assert.deepEqual(actions, [{ type: 'switch_tab', tab: { title: 'Your voucher', match: 'exact' } }, { type: 'switch_tab' }]);
+  // A review without other tabs says nothing about them.
+  await page.getByTestId('review-item').filter({ hasText: '#1 ' }).click();
+  assert.equal(await page.getByTestId('other-tabs').count(), 0);
+  assert.deepEqual(errors, []);
+});

@@ -925,6 +925,8 @@ export type ReviewView = {
   url: string;
   title: string;
   elements: PageElement[];
+  /** The run's other open tabs, the one it was on most recently first. */
+  tabs?: OpenTab[];
   action?: PendingAction | null;
   states: string[];
   suggested_checks: Check[];

@@ -186,6 +186,10 @@ fn show(store: &Store, id: i64, json: bool) -> Result<(), String> {
     }
     if let Some(page) = &request.observation {
         outln!("page:    {} ({:?})", page.url, page.title);
+        for tab in &page.tabs {
+            let before = if tab.previous { " — the tab before: {\"type\": \"switch_tab\"}" } else { "" };
+            outln!("tab:     {} ({:?}){before}", tab.url, tab.title);
+        }
         if let Some(shot) = &item.screenshot {
             let root = store.root().unwrap_or(Path::new("."));
             outln!("screen:  {}", root.join(shot).display());

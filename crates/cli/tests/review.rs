@@ -152,3 +152,55 @@ fn a_run_stopped_while_it_waits_for_a_person_leaves_no_review_open() {
     assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
     assert!(open_reviews(&runs).is_empty(), "the stopped run's review is not left open");
 }
+
+/// A run stuck on the tab its click opened: the review names the tab behind it, and the
+/// person sends the run back there, closing the other, and finishes the form.
+#[test]
+fn a_review_lists_the_runs_other_tabs_and_a_person_sends_the_run_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let site = Site::dir(&repo().join("crates/chrome/tests/fixtures"));
+    let workflow = json!({
+        "version": 1, "name": "voucher",
+        "config": { "no_states_timeout": 1, "action_timeout": 3 },
+        "states": [
+            { "name": "Start", "checks": [{ "type": "url", "value": "about:blank" }],
+              "actions": [{ "type": "navigate_to", "url": format!("{}/tabs-voucher.html", site.1) }], "next": ["Form"] },
+            { "name": "Form", "checks": [{ "type": "text", "value": "Not redeemed" }],
+              "actions": [{ "type": "click", "target": { "text": "Show my voucher code" } }], "next": ["Redeemed"] },
+            { "name": "Redeemed", "checks": [{ "type": "text", "value": "Redeemed VX-4711" }],
+              "terminal": { "outcome": "success" } }
+        ]
+    });
+    let path = dir.path().join("voucher.json");
+    std::fs::write(&path, workflow.to_string()).unwrap();
+    let mut run = command(&["run", path.to_str().unwrap(), "--json"], &runs)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+
+    let review = wait_for_review(&runs, &mut run, &[]);
+    let page = &review["request"]["observation"];
+    assert!(page["url"].as_str().unwrap().ends_with("/tabs-code.html"), "{review:#}");
+    assert_eq!(page["tabs"][0]["title"], "Voucher form", "{review:#}");
+    assert_eq!(page["tabs"][0]["previous"], true, "{review:#}");
+    let id = review["id"].to_string();
+    let shown = statewright(&["review", "show", &id], &runs);
+    let shown = text(&shown.stdout);
+    assert!(shown.contains(r#"/tabs-voucher.html ("Voucher form") — the tab before"#), "{shown}");
+
+    let steps = [
+        r#"{"type": "switch_tab", "close": true}"#,
+        r##"{"type": "type", "target": {"css": "#code"}, "text": "VX-4711"}"##,
+        r#"{"type": "click", "target": {"role": "button", "name": "Redeem"}}"#,
+    ];
+    let mut args = vec!["review", "resolve", &id, "actions"];
+    steps.iter().for_each(|s| args.extend(["--action", s]));
+    let resolved = statewright(&args, &runs);
+    assert_eq!(resolved.status.code(), Some(0), "{}", text(&resolved.stderr));
+    let out = run.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["status"], "succeeded", "{summary}");
+}

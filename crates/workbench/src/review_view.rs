@@ -5,7 +5,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use statewright_engine::review::{PendingAction, Tried};
-use statewright_engine::{Failure, Resolution};
+use statewright_engine::{Failure, OpenTab, Resolution};
 use statewright_store::ReviewItem;
 use statewright_workflow::Check;
 
@@ -31,6 +31,9 @@ pub struct ReviewView {
     pub url: String,
     pub title: String,
     pub elements: Vec<PageElement>,
+    /// The run's other open tabs, the one it was on most recently first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tabs: Vec<OpenTab>,
     pub action: Option<PendingAction>,
     pub states: Vec<String>,
     pub suggested_checks: Vec<Check>,
@@ -105,6 +108,7 @@ impl ReviewView {
             url: page.map(|p| p.url.clone()).unwrap_or_default(),
             title: page.map(|p| p.title.clone()).unwrap_or_default(),
             elements,
+            tabs: page.map(|p| p.tabs.clone()).unwrap_or_default(),
             action: request.action.clone(),
             states: request.states.clone(),
             suggested_checks: request.suggested_checks.clone(),

@@ -7,7 +7,7 @@ import { ACTION_FIELDS, ACTION_TYPES, newAction } from '../editor/fields';
 import { ObjectForm } from '../editor/ObjectForm';
 import { checkShort } from '../editor/summary';
 import type { PageElement, Resolution, ReviewView } from '../bindings';
-import { elementLabel, likelyState, targetFor } from './describe';
+import { elementLabel, likelyState, switchTo, tabLabel, targetFor } from './describe';
 
 // What a person answers here; `synthesized` comes from the model only.
 type Kind = Exclude<Resolution['kind'], 'synthesized'>;
@@ -77,6 +77,11 @@ export function ResolutionForm({ review, picked, canSave, onPreview, onResolve }
           <button onClick={() => setActions([...actions, picked ? ({ type: 'click', target: targetFor(picked) } as Action) : newAction('click')])}>
             + action{picked ? ` on ${elementLabel(picked)}` : ''}
           </button>
+          {(review.tabs ?? []).map((tab, i) => (
+            <button key={i} onClick={() => setActions([...actions, switchTo(tab)])}>
+              + switch to {tabLabel(tab)}
+            </button>
+          ))}
         </div>
       )}
       {kind === 'declare_state' && (

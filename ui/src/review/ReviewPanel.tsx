@@ -10,7 +10,7 @@ import { ResolutionForm } from './ResolutionForm';
 import { Backticked } from './Backticked';
 import { DiffView } from './DiffView';
 import { ClosestStates } from './ClosestStates';
-import { actionRef, elementLabel, failureText } from './describe';
+import { actionRef, elementLabel, failureText, tabLabel } from './describe';
 import { ReviewScreenshot } from './Screenshot';
 import type { PageElement, Resolution, ReviewView } from '../bindings';
 
@@ -80,6 +80,11 @@ export function ReviewPanel({ backend, reviews, notify }: { backend: Backend; re
           <p className="step-url">
             {review.url} — {review.title}
           </p>
+          {review.tabs && review.tabs.length > 0 && (
+            <p className="hint" data-testid="other-tabs">
+              Other tabs: {review.tabs.map(tabLabel).join(' · ')}
+            </p>
+          )}
           {review.action && (
             <p>
               Failing action: <Backticked text={actionRef(review.action.state, review.action.index, review.action.action.type)} /> <code>{JSON.stringify(review.action.action)}</code>

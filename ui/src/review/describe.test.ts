@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PageElement, ReviewView } from '../bindings';
-import { failureText, likelyState, targetFor } from './describe';
+import { failureText, likelyState, switchTo, tabLabel, targetFor } from './describe';
 
 const states = ['Consent popup', 'Login page', 'Home page', 'Start'];
 const review = (over: Partial<ReviewView>) => ({ states, state: null, reason: 'r', failure: { kind: 'driver', error: 'x' }, ...over }) as ReviewView;
@@ -30,5 +30,13 @@ describe('the review panel’s words', () => {
     const closest = [{ state: 'Home page', passed: 1, total: 2, failing: ['element "#hero"'] }];
     const reason = 'no state matched for 5 s (no_states_timeout) at http://x/ (title "X")\n  closest: `Home page` (1/2 checks pass; failing: element "#hero")';
     expect(failureText(review({ reason, failure: { kind: 'no_state', seconds: 5, url: 'http://x/', title: 'X', closest } }))).toBe('no state matched this page for 5 s');
+  });
+
+  it('names a tab to switch to as a workflow would: the tab before by no name, another by its exact title', () => {
+    expect(switchTo({ url: 'http://x/form', title: 'Form', previous: true })).toEqual({ type: 'switch_tab' });
+    expect(switchTo({ url: 'http://x/code', title: 'Your code' })).toEqual({ type: 'switch_tab', tab: { title: 'Your code', match: 'exact' } });
+    expect(switchTo({ url: 'http://x/blank', title: '' })).toEqual({ type: 'switch_tab', tab: { url: 'http://x/blank', match: 'exact' } });
+    expect(tabLabel({ url: 'http://x/form', title: 'Form', previous: true })).toBe('“Form” (the tab before)');
+    expect(tabLabel({ url: 'http://x/blank', title: '' })).toBe('“http://x/blank”');
   });
 });

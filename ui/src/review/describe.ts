@@ -2,7 +2,7 @@
 //! numbered from 1 everywhere ("action 1 (click) of state `Home page`"), as the editor's
 //! graph and the run viewer number them, whatever the engine's own message says.
 
-import type { Failure, PageElement, ReviewView, Target } from '../bindings';
+import type { Action, Failure, OpenTab, PageElement, ReviewView, Target } from '../bindings';
 
 /** One action of a state, as every part of the panel names it. */
 export function actionRef(state: string, index: number, type: string): string {
@@ -44,4 +44,17 @@ export function elementLabel(el: PageElement): string {
  * (it survives restyling and re-ids), its CSS selector otherwise. */
 export function targetFor(el: PageElement): Target {
   return el.role && el.name ? { role: el.role, name: el.name } : { css: el.selector };
+}
+
+/** One of the run's other tabs, as a person knows it: its title, else its address. */
+export function tabLabel(tab: OpenTab): string {
+  return `“${tab.title || tab.url}”${tab.previous ? ' (the tab before)' : ''}`;
+}
+
+/** The step that goes to `tab`, named as a workflow names it: the tab before by no name
+ * (whatever it is called on a later run), another by its exact title, else its address. */
+export function switchTo(tab: OpenTab): Action {
+  if (tab.previous) return { type: 'switch_tab' };
+  const named = tab.title ? { title: tab.title, match: 'exact' as const } : { url: tab.url, match: 'exact' as const };
+  return { type: 'switch_tab', tab: named };
 }

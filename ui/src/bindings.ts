@@ -6,6 +6,8 @@ export type Action = {
   type: "navigate_to";
   url: string;
 } | {
+  type: "go_back";
+} | {
   type: "click";
   target: Target;
   button?: MouseButton;

@@ -136,6 +136,8 @@ pub fn stable_label(label: &str) -> bool {
 /// one is looked for.
 const PHRASE_WORDS: usize = 4;
 const PHRASE_SCAN_WORDS: usize = 1_000;
+/// How many of the other pages an absent phrase is looked for in.
+const PHRASE_SOURCES: usize = 3;
 
 /// What is known about a situation while its checks are chosen.
 pub struct Choice<'a> {
@@ -175,36 +177,46 @@ impl Choice<'_> {
         remaining.len()
     }
 
-    /// A short phrase of every positive page's text that the most of `others` do not show,
-    /// as a `contains` text check: words from the first page, up to `PHRASE_WORDS` of them,
-    /// a stable label (no changing number), the shortest and earliest of the best. Text
-    /// checks are case-sensitive, and so is this.
+    /// A short phrase of the pages' text that tells the positive pages from the most of
+    /// `others`: one every positive page says and they do not, or one they say and no
+    /// positive page does (then the check is its absence). Up to `PHRASE_WORDS` words, a
+    /// stable label (no changing number); the fewest words win a tie, then the page's own
+    /// phrase, then the earliest. Text checks are case-sensitive, and so is this.
     fn phrase(&self, others: &[&Page]) -> Option<Check> {
         let first = self.positives.first()?;
-        let words: Vec<&str> = first.text.split_whitespace().take(PHRASE_SCAN_WORDS).collect();
-        let mut best: Option<(usize, String)> = None;
+        let words = |page: &Page| -> Vec<String> {
+            page.text.split_whitespace().take(PHRASE_SCAN_WORDS).map(str::to_owned).collect()
+        };
+        // Whose text a phrase is taken from, and whether the check is its absence.
+        let mut sources = vec![(words(first), false)];
+        sources.extend(others.iter().take(PHRASE_SOURCES).map(|p| (words(p), true)));
+        let mut best: Option<(usize, Check)> = None;
         let mut tried = std::collections::HashSet::new();
         for n in 1..=PHRASE_WORDS {
-            for window in words.windows(n) {
-                let phrase = window.join(" ");
-                // A short word alone ("Not", "the") says little about the page.
-                if (n == 1 && phrase.chars().count() < 4)
-                    || !stable_label(&phrase)
-                    || !tried.insert(phrase.clone())
-                    || !self.positives.iter().all(|p| p.text.contains(&phrase))
-                {
-                    continue;
-                }
-                let excluded = others.iter().filter(|p| !p.text.contains(&phrase)).count();
-                if excluded > best.as_ref().map_or(0, |b| b.0) {
-                    best = Some((excluded, phrase));
+            for (source, negate) in &sources {
+                for window in source.windows(n) {
+                    let phrase = window.join(" ");
+                    // A short word alone ("Not", "the") says little about the page.
+                    if (n == 1 && phrase.chars().count() < 4) || !stable_label(&phrase) || !tried.insert(phrase.clone())
+                    {
+                        continue;
+                    }
+                    let said = |p: &Page| p.text.contains(&phrase);
+                    let (holds, excluded) = match negate {
+                        false => (self.positives.iter().all(|p| said(p)), others.iter().filter(|p| !said(p)).count()),
+                        true => (!self.positives.iter().any(|p| said(p)), others.iter().filter(|p| said(p)).count()),
+                    };
+                    if holds && excluded > best.as_ref().map_or(0, |b| b.0) {
+                        let check = Check::Text { mode: TextMatch::Contains, value: phrase, negate: *negate };
+                        best = Some((excluded, check));
+                    }
                 }
             }
             if best.as_ref().is_some_and(|b| b.0 == others.len()) {
                 break;
             }
         }
-        best.map(|(_, value)| Check::Text { mode: TextMatch::Contains, value, negate: false })
+        best.map(|(_, check)| check)
     }
 
     /// Checks that hold on every positive page, in order of preference (ties go to the
@@ -327,6 +339,19 @@ mod tests {
         let twin = form.clone();
         let choice = Choice { positives: vec![&form], negatives: vec![&twin] };
         assert_eq!(choice.complete(&mut vec![url_check(&form.url).unwrap()]), 1);
+    }
+
+    #[test]
+    fn a_page_that_says_less_is_told_by_what_it_does_not_say() {
+        let first = page("http://h/orders", &[("", "Order 7 details"), ("", "Finish")]);
+        let mut again = first.clone();
+        again.text = "Order 7 details You looked at order 7 Finish".into();
+        let choice = Choice { positives: vec![&first], negatives: vec![&again] };
+        let mut chosen = vec![url_check(&first.url).unwrap()];
+        assert_eq!(choice.complete(&mut chosen), 0);
+        // Not "details Finish", a phrase of its own that only says nothing is between.
+        assert_eq!(chosen[1], Check::Text { mode: TextMatch::Contains, value: "looked".into(), negate: true });
+        assert_eq!((holds(&chosen[1], &first), holds(&chosen[1], &again)), (Some(true), Some(false)));
     }
 
     #[test]

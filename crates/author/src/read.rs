@@ -344,6 +344,7 @@ pub(crate) fn seed_action(kind: &str, args: &[Value], label: Option<&str>, page:
             Action::SelectOption { target: target()?, value: last.filter(|_| strings.len() > 1), label: None }
         }
         "navigate" | "goto" | "navigate_to" | "open" => Action::NavigateTo { url: last? },
+        "back" | "go_back" | "goback" => Action::GoBack {},
         "hover" => Action::Hover { target: target()? },
         "scroll" => Action::Scroll { direction: statewright_workflow::Direction::Down, amount: 500, target: None },
         _ => return None,

@@ -319,6 +319,7 @@ fn entry(action: &Action) -> Result<Value, String> {
         Action::PressKey { key } if key == "Enter" => Ok(json!({"action": "enter", "args": []})),
         Action::PressKey { key } => Ok(json!({"action": "press_key", "args": [key]})),
         Action::NavigateTo { url } => Ok(json!({"action": "navigate", "args": [url]})),
+        Action::GoBack {} => Ok(json!({"action": "go_back", "args": []})),
         Action::Scroll { .. } => Ok(json!({"action": "scroll", "args": []})),
         _ => Err("seed 003's format has no such action".into()),
     }

@@ -4,7 +4,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use base64::Engine as _;
-use chromiumoxide::cdp::browser_protocol::page::{CaptureScreenshotFormat, CaptureScreenshotParams, NavigateParams};
+use chromiumoxide::cdp::browser_protocol::page::{
+    CaptureScreenshotFormat, CaptureScreenshotParams, GetNavigationHistoryParams, NavigateParams,
+    NavigateToHistoryEntryParams,
+};
 use chromiumoxide::page::Page;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -149,17 +152,37 @@ impl ChromeDriver {
         if let Some(error) = &reply.result.error_text {
             return Err(DriverError::Invalid(format!("cannot load {url}: {error}")));
         }
-        // The engine recognises the new page itself; waiting for the DOM to exist keeps
-        // the next state check from reading the document being replaced.
+        self.loaded(None, patience).await?;
+        Ok(Outcome { detail: Some(url.to_owned()), ..Default::default() })
+    }
+
+    /// `go_back`: the entry before this one in the tab's history, as the Back button.
+    async fn go_back(&self, patience: Duration) -> DriverResult<Outcome> {
+        let browser = |e: chromiumoxide::error::CdpError| DriverError::Browser(e.to_string());
+        let history = self.raw().execute(GetNavigationHistoryParams::default()).await.map_err(browser)?.result;
+        let before = usize::try_from(history.current_index)
+            .ok()
+            .and_then(|i| i.checked_sub(1))
+            .and_then(|i| history.entries.get(i))
+            .ok_or_else(|| DriverError::Invalid("there is no page before this one in the tab's history".into()))?;
+        self.raw().execute(NavigateToHistoryEntryParams::new(before.id)).await.map_err(browser)?;
+        self.loaded(Some(&before.url), patience).await?;
+        Ok(Outcome { detail: Some(before.url.clone()), ..Default::default() })
+    }
+
+    /// Waits, up to `patience`, until the page's document exists (and shows `url`, when
+    /// given): the engine recognises the new page itself, and this keeps the next state
+    /// check from reading the document being replaced.
+    async fn loaded(&self, url: Option<&str>, patience: Duration) -> DriverResult<()> {
         let deadline = tokio::time::Instant::now() + patience;
         while tokio::time::Instant::now() < deadline {
-            match self.page().evaluate("document.readyState", CALL_BUDGET).await {
-                Ok(state) if state != "loading" => break,
+            match self.page().evaluate("[location.href, document.readyState]", CALL_BUDGET).await {
+                Ok(page) if page[1] != "loading" && url.is_none_or(|url| page[0] == url) => break,
                 Ok(_) | Err(CallError::Navigated) => tokio::time::sleep(Duration::from_millis(10)).await,
                 Err(e) => return Err(DriverError::Browser(e.to_string())),
             }
         }
-        Ok(Outcome { detail: Some(url.to_owned()), ..Default::default() })
+        Ok(())
     }
 
     /// A PNG, for the `screenshot` action (the user named the file).
@@ -192,6 +215,10 @@ impl ChromeDriver {
             Action::NavigateTo { url } => {
                 self.hold_for_capture().await;
                 self.navigate(url, patience).await
+            }
+            Action::GoBack {} => {
+                self.hold_for_capture().await;
+                self.go_back(patience).await
             }
             Action::Click { target, button, count, position: pos } => {
                 let opts = json!({"enabled": true, "hitTest": true, "position": position(pos)});

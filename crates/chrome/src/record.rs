@@ -5,7 +5,9 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use chromiumoxide::cdp::browser_protocol::page::{AddScriptToEvaluateOnNewDocumentParams, EventFrameNavigated};
+use chromiumoxide::cdp::browser_protocol::page::{
+    AddScriptToEvaluateOnNewDocumentParams, EventFrameNavigated, GetNavigationHistoryParams,
+};
 use chromiumoxide::cdp::browser_protocol::target::TargetId;
 use chromiumoxide::cdp::js_protocol::runtime::{AddBindingParams, EventBindingCalled};
 use chromiumoxide::page::Page;
@@ -248,6 +250,16 @@ impl Recording {
         let args = [Value::from(20_000)];
         let call = self.session.page.call("snapshot", &args, Duration::from_secs(5));
         tokio::time::timeout(Duration::from_secs(5), call).await.ok()?.ok()
+    }
+
+    /// When the tab's page is an entry before the last of its history, the person went back
+    /// (the Back button, Alt+←) rather than somewhere new: the address and title of the
+    /// entry they went back from.
+    pub async fn went_back_from(&self) -> Option<(String, String)> {
+        let history = self.session.page.raw().execute(GetNavigationHistoryParams::default());
+        let history = tokio::time::timeout(Duration::from_secs(1), history).await.ok()?.ok()?.result;
+        let left = history.entries.get(usize::try_from(history.current_index).ok()? + 1)?;
+        Some((left.url.clone(), left.title.clone()))
     }
 
     /// A JPEG of the tab as it is now.

@@ -132,6 +132,10 @@ impl Drop for TabWatch {
 /// that keeps opening advertisements must not grow the run's memory).
 const STRAYS_KEPT: usize = 20;
 
+/// How much of another tab's address and title is kept for a model or a person.
+const MAX_URL_CHARS: usize = 2_000;
+const MAX_TITLE_CHARS: usize = 300;
+
 /// How long a new tab may take to be attached and show its library.
 const FOLLOW_BUDGET: Duration = Duration::from_secs(10);
 /// How long the news that a page closed may lag behind a failed call into it.
@@ -370,7 +374,9 @@ impl Session {
             .filter_map(|((other, _), info)| {
                 let info = info?;
                 let previous = matches!(other, Other::Behind(i) if Some(*i) == previous);
-                Some(OpenTab { url: info.url, title: info.title, previous })
+                // A page sets its own title and address: they are kept to a sensible size.
+                let clip = |s: String, n: usize| s.chars().take(n).collect::<String>();
+                Some(OpenTab { url: clip(info.url, MAX_URL_CHARS), title: clip(info.title, MAX_TITLE_CHARS), previous })
             })
             .collect()
     }

@@ -571,3 +571,76 @@ async fn looking_back_does_not_repeat_the_actions_that_opened_the_tab() {
     });
     assert!(said, "{:#?}", finished.events.iter().filter(|e| matches!(e, Event::Escalated { .. })).collect::<Vec<_>>());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_runs_other_tabs_are_listed_with_the_tab_before_marked_and_their_titles_kept_short() {
+    use statewright_chrome::{ChromeDriver, LaunchOptions};
+    use statewright_demo::{Site, SiteServer};
+    use statewright_engine::Driver;
+    use statewright_workflow::Action;
+
+    let patience = std::time::Duration::from_secs(5);
+    let server = SiteServer::start(Site::Dir(common::fixtures()), 0).await.expect("serve fixtures");
+    let mut driver = ChromeDriver::start(&LaunchOptions::default()).await.expect("Chromium launches");
+    let url = format!("{}/tabs-voucher.html?long-title", server.url());
+    driver.perform(&Action::NavigateTo { url: url.clone() }, patience).await.expect("the form loads");
+    assert_eq!(driver.other_tabs().await, [], "one tab: no other");
+    let link = serde_json::from_value(json!({"type": "click", "target": {"text": "Show my voucher code"}})).unwrap();
+    driver.perform(&link, patience).await.expect("the link opens the code's tab");
+    let listed = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+        loop {
+            let tabs = driver.other_tabs().await;
+            if !tabs.is_empty() {
+                return tabs;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    })
+    .await
+    .expect("the run follows the new tab");
+    driver.close().await;
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert!(listed[0].previous && listed[0].url == url, "{listed:?}");
+    assert!(listed[0].title.starts_with("Voucher form xxx"), "{:?}", &listed[0].title[..20]);
+    assert_eq!(listed[0].title.chars().count(), 300, "a page's title is kept short");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn go_back_returns_through_the_tabs_history_and_says_when_there_is_nothing_before() {
+    use statewright_chrome::{ChromeDriver, LaunchOptions};
+    use statewright_demo::{Site, SiteServer};
+    use statewright_engine::{Capture, Driver, DriverError};
+    use statewright_workflow::Action;
+
+    let patience = std::time::Duration::from_secs(5);
+    let server = SiteServer::start(Site::Dir(common::fixtures()), 0).await.expect("serve fixtures");
+    let mut driver = ChromeDriver::start(&LaunchOptions::default()).await.expect("Chromium launches");
+    let two = format!("{}/page2.html", server.url());
+    driver.perform(&Action::NavigateTo { url: two.clone() }, patience).await.expect("page two loads");
+    let link = serde_json::from_value(json!({"type": "click", "target": {"role": "link", "name": "Back"}})).unwrap();
+    driver.perform(&link, patience).await.expect("the link to the playground");
+    let url = async |driver: &mut ChromeDriver| driver.observe(Capture::WithoutScreenshot).await.expect("observed").url;
+    // The click's navigation is the engine's to wait for, as it waits for the next state.
+    let arrived = async {
+        while !url(&mut driver).await.ends_with("/playground.html") {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(10), arrived).await.expect("the link leads on");
+    let back = driver.perform(&Action::GoBack {}, patience).await.expect("there is a page before");
+    let page = url(&mut driver).await;
+    // Then the tab's first page, and nothing before it.
+    let mut nothing = Ok(Default::default());
+    for _ in 0..3 {
+        nothing = driver.perform(&Action::GoBack {}, patience).await;
+        if nothing.is_err() {
+            break;
+        }
+    }
+    driver.close().await;
+    assert_eq!((back.detail.unwrap_or_default(), page), (two.clone(), two), "the link's page is left");
+    match nothing {
+        Err(DriverError::Invalid(message)) => assert!(message.contains("no page before"), "{message}"),
+        other => panic!("expected no page before the first, got {other:?}"),
+    }
+}

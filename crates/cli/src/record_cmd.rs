@@ -60,7 +60,8 @@ impl RecordObserver for Progress {
             Action::Scroll { direction, amount, .. } => format!("{direction:?} {amount} px").to_lowercase(),
             _ => description.unwrap_or("").to_owned(),
         };
-        eprintln!("  {n:>3}. {} {what}", action.kind());
+        let line = format!("{} {what}", action.kind());
+        eprintln!("  {n:>3}. {}", line.trim_end());
     }
 }
 

@@ -162,6 +162,57 @@ fn a_demonstration_that_goes_back_to_a_tab_records_the_switch_and_replays() {
     assert_eq!(summary["status"], "succeeded", "{}\n{workflow}", text(&out.stderr));
 }
 
+#[test]
+fn a_demonstration_that_goes_back_records_go_back_and_replays_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let draft = dir.path().join("draft.json");
+    let site = Site::dir(&common::repo().join("crates/chrome/tests/fixtures"));
+    let browser = Browser::start(&dir.path().join("profile"));
+    let site_param = format!("site={}", site.1);
+    let draft_arg = draft.display().to_string();
+    let args = [
+        "record",
+        "{{site}}/back-list.html",
+        "--cdp-url",
+        &browser.1,
+        "-p",
+        &site_param,
+        "--until-url",
+        "back-done",
+        "--out",
+        &draft_arg,
+        "--json",
+    ];
+    let log = dir.path().join("record.log");
+    let recorder = record_while(&args, &runs, &log, "back-person.mjs", &[&browser.1, &site.1]);
+    let out = recorder.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", std::fs::read_to_string(&log).unwrap_or_default());
+
+    let workflow: Value = serde_json::from_str(&std::fs::read_to_string(&draft).unwrap()).unwrap();
+    let kinds: Vec<&str> = workflow["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["actions"].as_array().into_iter().flatten())
+        .map(|a| a["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds.iter().filter(|k| **k == "navigate_to").count(), 1, "only the opening: {workflow}");
+    let back = workflow["states"].as_array().unwrap().iter().find(|s| s["actions"][0]["type"] == "go_back");
+    let back = back.unwrap_or_else(|| panic!("the Back button, from a state of its own: {workflow}"));
+    assert_eq!(back["checks"][0]["value"], "{{site}}/back-item.html", "the order's page: {workflow}");
+
+    // The draft replays, no model: through the order and back to the list, which now says so.
+    let out = statewright(&["run", &draft_arg, "-p", &site_param, "--json"], &runs);
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    assert_eq!(summary["status"], "succeeded", "{}\n{workflow}", text(&out.stderr));
+    let shown = statewright(&["runs", "show", summary["run_id"].as_str().unwrap(), "--json"], &runs);
+    let detail: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    let urls: Vec<&str> = detail["steps"].as_array().unwrap().iter().filter_map(|s| s["url"].as_str()).collect();
+    let item = urls.iter().position(|u| u.ends_with("/back-item.html")).expect("the order was opened");
+    assert!(urls[item + 1].ends_with("/back-list.html"), "and left by going back: {urls:?}");
+}
+
 /// Starts `statewright record` with `args` (its log to `log`) while a person's script
 /// (`fixtures/SCRIPT` with `person` for arguments) acts in the browser; returns the recorder,
 /// still running, once the person is done.

@@ -15,7 +15,7 @@ use crate::{answer, mark, parse};
 
 /// What the model may answer when it drives.
 pub const MOVES: &[&str] =
-    &["click", "type", "select", "press_key", "scroll", "navigate", "wait", "switch_tab", "finish", "abort"];
+    &["click", "type", "select", "press_key", "scroll", "navigate", "go_back", "wait", "switch_tab", "finish", "abort"];
 
 /// The most of an answer kept on the record.
 const MAX_ANSWER_CHARS: usize = 2000;

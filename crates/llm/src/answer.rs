@@ -16,6 +16,7 @@ pub const ANSWER_KINDS: &[&str] = &[
     "press_key",
     "scroll",
     "navigate",
+    "go_back",
     "wait",
     "switch_tab",
     "retry",
@@ -118,6 +119,7 @@ fn action(
             check_origin(&url, workflow, params)?;
             Action::NavigateTo { url }
         }
+        "go_back" => Action::GoBack {},
         "wait" => Action::Wait { seconds: 2.0_f64.min(MAX_WAIT_SECONDS) },
         "switch_tab" => switch_tab(answer, request)?,
         other => return Err(format!("`{other}` is not something the run can do (one of {})", ANSWER_KINDS.join(", "))),
@@ -209,19 +211,26 @@ fn target<'r>(answer: &Map<String, Value>, request: &'r EscalationRequest) -> Re
 /// title or address as the model saw it.
 fn switch_tab(answer: &Map<String, Value>, request: &EscalationRequest) -> Result<Action, String> {
     let tabs = request.observation.as_ref().map(|o| o.tabs.as_slice()).unwrap_or_default();
+    // Only the tabs the prompt listed have a number.
+    let tabs = &tabs[..tabs.len().min(crate::prompt::MAX_TABS)];
     if tabs.is_empty() {
         return Err("the run has no other tab to switch to".into());
     }
     let number = field(answer, "tab").ok_or("`switch_tab` needs `tab`, the number of one of the other tabs")?;
+    // "2", 2, 2.0, "tab 2", "[2]": the number is what counts.
     let tab = number
-        .trim_start_matches(['t', '#', '['])
+        .trim_start_matches(|c: char| !c.is_ascii_digit())
         .trim_end_matches(']')
-        .parse::<usize>()
+        .parse::<f64>()
         .ok()
-        .and_then(|n| n.checked_sub(1))
-        .and_then(|i| tabs.get(i))
+        .filter(|n| n.fract() == 0.0 && *n >= 1.0)
+        .and_then(|n| tabs.get(n as usize - 1))
         .ok_or_else(|| format!("there is no tab {number} (the other tabs are numbered 1 to {})", tabs.len()))?;
-    let close = answer.get("close").and_then(Value::as_bool).unwrap_or(false);
+    let close = match answer.get("close") {
+        Some(Value::Bool(close)) => *close,
+        Some(Value::String(close)) => close.trim() == "true",
+        _ => false,
+    };
     let tab = if tab.previous { TabSelector::default() } else { TabSelector::naming(&tab.title, &tab.url) };
     Ok(Action::SwitchTab { tab, close })
 }

@@ -25,7 +25,7 @@ impl Default for Budget {
 /// Elements listed before the budget decides.
 const MAX_ELEMENTS: usize = 150;
 /// Other tabs listed at most.
-const MAX_TABS: usize = 10;
+pub(crate) const MAX_TABS: usize = 10;
 /// One element's line at most.
 const MAX_ELEMENT_CHARS: usize = 160;
 

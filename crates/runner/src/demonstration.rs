@@ -161,10 +161,17 @@ pub async fn record(
                 if request.until_url.as_ref().is_some_and(|r| r.is_match(&to)) {
                     break "until_url";
                 }
-                let typed = last_act.elapsed().as_millis() > CAUSED_WITHIN_MS && to != url && !to.starts_with("about:");
-                if typed && let Some(page) = &last_page {
-                    let action = Action::NavigateTo { url: to.clone() };
-                    book.write(observation(page), &action, None, Vec::new(), None)?;
+                // Not the work of an act: the person went back, or typed an address.
+                let own = last_act.elapsed().as_millis() > CAUSED_WITHIN_MS && !to.starts_with("about:");
+                if own && let Some(page) = &last_page {
+                    // Going back is done on the page left, which the person did nothing on:
+                    // its address and title are what is known of it.
+                    let (seen, action) = match recording.went_back_from().await {
+                        Some((url, title)) => (Observation { url, title, ..Observation::default() }, Action::GoBack {}),
+                        None if to != url => (observation(page), Action::NavigateTo { url: to.clone() }),
+                        None => continue,
+                    };
+                    book.write(seen, &action, None, Vec::new(), None)?;
                     acts += 1;
                     observer.act(acts, &action, None);
                 }

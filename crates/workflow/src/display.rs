@@ -28,6 +28,7 @@ impl fmt::Display for Action {
         let kind = self.kind();
         match self {
             Action::NavigateTo { url } => write!(f, "{kind} {url}"),
+            Action::GoBack {} => f.write_str(kind),
             Action::Click { target, button, count, .. } => {
                 let button = match button {
                     MouseButton::Left => "",

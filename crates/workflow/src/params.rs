@@ -386,7 +386,7 @@ impl Workflow {
                     | Action::Hover { target }
                     | Action::WaitFor { target, .. } => (Some(target), vec![]),
                     Action::Scroll { target, .. } => (target.as_mut(), vec![]),
-                    Action::Wait { .. } => (None, vec![]),
+                    Action::Wait { .. } | Action::GoBack {} => (None, vec![]),
                     Action::Launch { program, args } => {
                         out.push((path.key("program"), program));
                         for (i, arg) in args.iter_mut().enumerate() {

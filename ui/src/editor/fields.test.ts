@@ -99,3 +99,11 @@ describe('the switch_tab action', () => {
     expect(actionShort({ type: 'switch_tab', close: true })).toBe('back to the previous tab, closing this one');
   });
 });
+
+describe('the go_back action', () => {
+  it('has no fields and says where it goes', () => {
+    expect(newAction('go_back')).toEqual({ type: 'go_back' });
+    expect(ACTION_FIELDS.go_back).toEqual([]);
+    expect(actionShort(newAction('go_back'))).toBe('go back to the page before');
+  });
+});

@@ -74,6 +74,7 @@ const timeout: FieldSpec = { key: 'timeout', kind: 'number', optional: true, hel
 
 export const ACTION_FIELDS: Record<Action['type'], FieldSpec[]> = {
   navigate_to: [{ key: 'url', kind: 'string' }],
+  go_back: [],
   click: [target, button, count],
   type: [target, { key: 'text', kind: 'string' }, { key: 'clear', kind: 'bool', optional: true, fallback: true, help: 'replace the content (off: append)' }],
   press_key: [{ key: 'key', kind: 'string', help: 'Enter, Tab, Control+A…' }],

@@ -88,6 +88,8 @@ export function actionShort(a: Action): string {
   switch (a.type) {
     case 'navigate_to':
       return `go to ${clip(a.url)}`;
+    case 'go_back':
+      return 'go back to the page before';
     case 'click':
       return `${a.count === 2 ? 'double-click' : 'click'} ${targetShort(a.target)}`;
     case 'type':

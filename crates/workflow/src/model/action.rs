@@ -136,6 +136,8 @@ pub enum Action {
     NavigateTo {
         url: String,
     },
+    /// The page before in the tab's history, as the browser's Back button.
+    GoBack {},
     Click {
         target: Target,
         #[serde(default, skip_serializing_if = "is_default")]
@@ -318,6 +320,7 @@ impl Action {
     pub fn kind(&self) -> &'static str {
         match self {
             Action::NavigateTo { .. } => "navigate_to",
+            Action::GoBack {} => "go_back",
             Action::Click { .. } => "click",
             Action::Type { .. } => "type",
             Action::PressKey { .. } => "press_key",
@@ -463,6 +466,17 @@ mod tests {
         assert!(inbox.matches("", "(12) Inbox — mail.example"));
         assert!(!inbox.matches("", "(12) Inbox — mail.example.evil"), "anchored");
         assert!(TabSelector::titled("Order 4711 of 2026").matches("", "Order 4712 of 2026"));
+    }
+
+    #[test]
+    fn go_back_is_its_type_alone() {
+        let back: Action = serde_json::from_value(serde_json::json!({"type": "go_back"})).unwrap();
+        assert_eq!(back, Action::GoBack {});
+        assert_eq!(serde_json::to_value(&back).unwrap(), serde_json::json!({"type": "go_back"}));
+        assert_eq!(back.to_string(), "go_back");
+        assert!(back.is_browser());
+        let extra = serde_json::from_value::<Action>(serde_json::json!({"type": "go_back", "steps": 2}));
+        assert!(extra.is_err(), "unknown fields are refused");
     }
 
     #[test]

@@ -6,7 +6,8 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::page::{
-    AddScriptToEvaluateOnNewDocumentParams, EventFrameNavigated, GetNavigationHistoryParams,
+    AddScriptToEvaluateOnNewDocumentParams, EventFrameNavigated, EventFrameStartedNavigating,
+    FrameStartedNavigatingNavigationType,
 };
 use chromiumoxide::cdp::browser_protocol::target::TargetId;
 use chromiumoxide::cdp::js_protocol::runtime::{AddBindingParams, EventBindingCalled};
@@ -32,6 +33,9 @@ pub enum Heard {
     Act(Value),
     /// The main frame went to another document.
     Navigated(String),
+    /// The person went back (the Back button, Alt+←) to `url`, from the page `from` (its
+    /// address and title, as the tab's history has them).
+    WentBack { url: String, from: (String, String) },
     /// The person went to another of the recording's tabs: they acted in a tab left behind,
     /// or closed the tab in use (`closed`), and the one before is in use again. `tab` names
     /// it as `switch_tab` does; `url` is its address. (A tab that closes itself in answer to
@@ -42,18 +46,22 @@ pub enum Heard {
     Closed,
 }
 
+/// What a tab told, and when: the recording is read later than it happens (writing an act
+/// down takes its screenshot), and what caused what is judged by when it happened.
+type News = (Option<TargetId>, Heard, Instant);
+
 /// A tab being recorded.
 pub struct Recording {
     session: Session,
-    heard: mpsc::UnboundedReceiver<(Option<TargetId>, Heard)>,
-    tell: mpsc::UnboundedSender<(Option<TargetId>, Heard)>,
+    heard: mpsc::UnboundedReceiver<News>,
+    tell: mpsc::UnboundedSender<News>,
     tasks: Vec<tokio::task::JoinHandle<()>>,
     /// The last address told, so a tab followed and its own navigation say it once.
     told: Option<String>,
     /// The tab the person left last: its acts from before are still told as they come.
     left: Option<Left>,
     /// What is to be told before anything more is heard, in order.
-    queue: VecDeque<(Option<TargetId>, Heard)>,
+    queue: VecDeque<News>,
     /// The tab of the last act told, and when.
     acted: Option<(TargetId, Instant)>,
 }
@@ -129,7 +137,7 @@ impl Recording {
                     let alive = tokio::time::timeout(Duration::from_secs(5), page.evaluate_expression("1")).await;
                     silent = if matches!(alive, Ok(Ok(_))) { 0 } else { silent + 1 };
                 }
-                let _ = tell.send((None, Heard::Closed));
+                let _ = tell.send((None, Heard::Closed, Instant::now()));
             })
         };
         tasks.push(liveness);
@@ -151,16 +159,17 @@ impl Recording {
     /// The next thing heard; `None` once nothing more can be. A tab the recorded page opens
     /// is followed, as a run follows it (tabs.rs): what the person does there is heard. When
     /// they act in a tab left behind, they went back to it, and so does the recording.
-    pub async fn next(&mut self) -> Option<Heard> {
+    /// With it, when it happened.
+    pub async fn next(&mut self) -> Option<(Heard, Instant)> {
         loop {
-            let (from, heard) = match self.queue.pop_front() {
+            let (from, heard, at) = match self.queue.pop_front() {
                 Some(queued) => queued,
                 None => tokio::select! {
                     biased;
                     heard = self.heard.recv() => heard?,
                     change = self.session.tab_change() => match self.moved(change).await {
                         true => continue,
-                        false => return Some(Heard::Closed),
+                        false => return Some((Heard::Closed, Instant::now())),
                     },
                 },
             };
@@ -175,17 +184,19 @@ impl Recording {
                 let leaving = self.session.page.clone();
                 let Some(tab) = self.session.take_up(&id, &title, &url).await else { continue };
                 self.left = Some(Left::now(&leaving).await);
-                self.queue.push_front((Some(id.clone()), heard));
-                self.queue.push_front((Some(id), Heard::Switched { tab, closed: false, url }));
+                self.queue.push_front((Some(id.clone()), heard, at));
+                self.queue.push_front((Some(id), Heard::Switched { tab, closed: false, url }, at));
                 continue;
             }
             match &heard {
-                Heard::Act(_) => self.acted = from.map(|id| (id, Instant::now())),
+                Heard::Act(_) => self.acted = from.map(|id| (id, at)),
                 Heard::Navigated(url) if url == "about:blank" || self.told.as_ref() == Some(url) => continue,
-                Heard::Navigated(url) | Heard::Switched { url, .. } => self.told = Some(url.clone()),
+                Heard::Navigated(url) | Heard::WentBack { url, .. } | Heard::Switched { url, .. } => {
+                    self.told = Some(url.clone())
+                }
                 Heard::Closed => {}
             }
-            return Some(heard);
+            return Some((heard, at));
         }
     }
 
@@ -213,7 +224,7 @@ impl Recording {
         // it was followed: they are told first, what the new page told after.
         let mut later = Vec::new();
         let here = page.target_id().clone();
-        let mut sort = |queue: &mut VecDeque<_>, item: (Option<TargetId>, Heard)| match item.0.as_ref() == Some(&here) {
+        let mut sort = |queue: &mut VecDeque<_>, item: News| match item.0.as_ref() == Some(&here) {
             true => later.push(item),
             false => queue.push_back(item),
         };
@@ -221,9 +232,7 @@ impl Recording {
             sort(&mut self.queue, heard);
         }
         let acted_there = |(id, at): &(TargetId, Instant)| *id == leaving && at.elapsed() < CLOSED_IN_ANSWER;
-        let act_there = |(from, heard): &(Option<TargetId>, Heard)| {
-            from.as_ref() == Some(&leaving) && matches!(heard, Heard::Act(_))
-        };
+        let act_there = |(from, heard, _): &News| from.as_ref() == Some(&leaving) && matches!(heard, Heard::Act(_));
         let mut answered = self.acted.as_ref().is_some_and(acted_there) || self.queue.iter().any(act_there);
         if closed_here && !answered {
             // The act a tab closed in answer to can arrive after the news of its closing.
@@ -240,7 +249,7 @@ impl Recording {
             true => Heard::Switched { tab: TabSelector::default(), closed: true, url },
             false => Heard::Navigated(url),
         };
-        self.queue.push_back((Some(page.target_id().clone()), news));
+        self.queue.push_back((Some(page.target_id().clone()), news, Instant::now()));
         self.queue.extend(later);
         true
     }
@@ -250,16 +259,6 @@ impl Recording {
         let args = [Value::from(20_000)];
         let call = self.session.page.call("snapshot", &args, Duration::from_secs(5));
         tokio::time::timeout(Duration::from_secs(5), call).await.ok()?.ok()
-    }
-
-    /// When the tab's page is an entry before the last of its history, the person went back
-    /// (the Back button, Alt+←) rather than somewhere new: the address and title of the
-    /// entry they went back from.
-    pub async fn went_back_from(&self) -> Option<(String, String)> {
-        let history = self.session.page.raw().execute(GetNavigationHistoryParams::default());
-        let history = tokio::time::timeout(Duration::from_secs(1), history).await.ok()?.ok()?.result;
-        let left = history.entries.get(usize::try_from(history.current_index).ok()? + 1)?;
-        Some((left.url.clone(), left.title.clone()))
     }
 
     /// A JPEG of the tab as it is now.
@@ -292,7 +291,7 @@ fn install() -> String {
 /// told with the page it came from.
 async fn hear(
     page: &Page,
-    tell: mpsc::UnboundedSender<(Option<TargetId>, Heard)>,
+    tell: mpsc::UnboundedSender<News>,
 ) -> Result<Vec<tokio::task::JoinHandle<()>>, chromiumoxide::error::CdpError> {
     page.execute(AddBindingParams::new(BINDING)).await?;
     page.execute(AddScriptToEvaluateOnNewDocumentParams::new(install())).await?;
@@ -300,6 +299,7 @@ async fn hear(
     let _ = page.evaluate_expression(install()).await;
     let mut calls = page.event_listener::<EventBindingCalled>().await?;
     let mut frames = page.event_listener::<EventFrameNavigated>().await?;
+    let starts = page.event_listener::<EventFrameStartedNavigating>().await?;
     let id = page.target_id().clone();
     let acts = {
         let (tell, id) = (tell.clone(), id.clone());
@@ -310,19 +310,92 @@ async fn hear(
                 }
                 // Only a JSON object is an act; anything else the page sends is ignored.
                 if let Ok(v @ Value::Object(_)) = serde_json::from_str::<Value>(&call.payload) {
-                    let _ = tell.send((Some(id.clone()), Heard::Act(v)));
+                    let _ = tell.send((Some(id.clone()), Heard::Act(v), Instant::now()));
                 }
             }
         })
     };
+    let page = page.clone();
     let navigations = tokio::spawn(async move {
-        while let Some(event) = frames.next().await {
-            if event.frame.parent_id.is_none() {
-                let _ = tell.send((Some(id.clone()), Heard::Navigated(event.frame.url.clone())));
+        // One task for both, in order: whether a navigation goes back is known when it starts
+        // (the page left is still there to say its title) and told when it is done.
+        let mut history = History::default();
+        let mut back = None;
+        // A navigation's start is sent before its end: asking for starts first keeps the two
+        // in order when both are waiting (a page restored from the cache is back at once).
+        let starts = starts.map(futures::future::Either::Left);
+        let ends = frames.by_ref().map(futures::future::Either::Right);
+        let first = |_: &mut ()| futures::stream::PollNext::Left;
+        let mut events = futures::stream::select_with_strategy(starts, ends, first);
+        while let Some(event) = events.next().await {
+            match event {
+                // The main frame's id is its tab's.
+                futures::future::Either::Left(start) if start.frame_id.as_ref() == id.as_ref() => {
+                    let traversal =
+                        start.navigation_type == FrameStartedNavigatingNavigationType::HistoryDifferentDocument;
+                    back = match history.back_to(&start.url) {
+                        Some(left) if traversal => Some((left.to_owned(), title(&page, left).await)),
+                        _ => None,
+                    };
+                }
+                futures::future::Either::Right(done) if done.frame.parent_id.is_none() => {
+                    let url = done.frame.url.clone();
+                    let heard = match back.take() {
+                        Some(from) => {
+                            history.went_back();
+                            Heard::WentBack { url, from }
+                        }
+                        None => {
+                            history.went_to(&url);
+                            Heard::Navigated(url)
+                        }
+                    };
+                    let _ = tell.send((Some(id.clone()), heard, Instant::now()));
+                }
+                _ => {}
             }
         }
     });
     Ok(vec![acts, navigations])
+}
+
+/// A tab's documents as the recording saw them come, kept as the browser keeps its history
+/// (asking the browser instead races the navigation: its answer may already count it).
+#[derive(Default)]
+struct History {
+    documents: Vec<String>,
+    /// The one shown: the last, unless the person went back.
+    at: usize,
+}
+
+impl History {
+    /// The document shown, when going to `url` is going back one.
+    fn back_to(&self, url: &str) -> Option<&str> {
+        let before = self.documents.get(self.at.checked_sub(1)?)?;
+        (before == url).then(|| self.documents[self.at].as_str())
+    }
+
+    fn went_back(&mut self) {
+        self.at = self.at.saturating_sub(1);
+    }
+
+    /// A new document: what was ahead of the one shown is gone, as in the browser.
+    fn went_to(&mut self, url: &str) {
+        self.documents.truncate(self.at + 1);
+        self.documents.push(url.to_owned());
+        self.at = self.documents.len() - 1;
+    }
+}
+
+/// The title of the document at `url` that `page` shows, if it still does and answers at
+/// once (a page restored from the cache replaces it in no time).
+async fn title(page: &Page, url: &str) -> String {
+    let asked = page.evaluate_expression("[location.href, document.title]");
+    let shown = match tokio::time::timeout(Duration::from_millis(300), asked).await {
+        Ok(Ok(reply)) => reply.into_value::<(String, String)>().ok(),
+        _ => None,
+    };
+    shown.filter(|(href, _)| href == url).map(|(_, title)| title).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -364,10 +437,11 @@ mod tests {
         let mut heard = Vec::new();
         loop {
             let next = tokio::time::timeout(Duration::from_secs(10), recording.next()).await;
-            let Ok(Some(next)) = next else { panic!("{path} was not told; heard {heard:?}") };
+            let Ok(Some((next, _))) = next else { panic!("{path} was not told; heard {heard:?}") };
             let short = match next {
                 Heard::Act(act) => format!("act {}", act["description"].as_str().unwrap_or("?")),
                 Heard::Navigated(url) => format!("page {}", file(&url)),
+                Heard::WentBack { url, .. } => format!("back to {}", file(&url)),
                 Heard::Switched { tab, closed, url } => {
                     let closed = if closed { " (closed)" } else { "" };
                     format!("{tab}{closed}: page {}", file(&url))
@@ -426,7 +500,7 @@ mod tests {
         let heard = hear_until_page(&mut recording, "tabs.html").await;
         assert_eq!(heard, [r#"title "Tabs": page tabs.html"#]);
         let act = tokio::time::timeout(Duration::from_secs(10), recording.next()).await.expect("the act is told");
-        assert!(matches!(&act, Some(Heard::Act(a)) if a["description"] == r#"button "Show offers""#), "{act:?}");
+        assert!(matches!(&act, Some((Heard::Act(a), _)) if a["description"] == r#"button "Show offers""#), "{act:?}");
 
         // Then the popup, the tab just left: the tab before. It closes itself on *Allow*,
         // which is no act of the person's.

@@ -111,40 +111,9 @@ fn a_recorded_purchase_compiles_to_a_draft_that_replays_on_other_seeds() {
 
 #[test]
 fn a_demonstration_that_goes_back_to_a_tab_records_the_switch_and_replays() {
-    let dir = tempfile::tempdir().unwrap();
-    let runs = dir.path().join("runs");
-    let draft = dir.path().join("draft.json");
-    let site = Site::dir(&common::repo().join("crates/chrome/tests/fixtures"));
-    let browser = Browser::start(&dir.path().join("profile"));
-    let site_param = format!("site={}", site.1);
-    let draft_arg = draft.display().to_string();
-    let args = [
-        "record",
-        "{{site}}/tabs-voucher.html",
-        "--cdp-url",
-        &browser.1,
-        "-p",
-        &site_param,
-        "--out",
-        &draft_arg,
-        "--json",
-    ];
-    let log = dir.path().join("record.log");
-    let log_text = || std::fs::read_to_string(&log).unwrap_or_default();
-    let recorder = record_while(&args, &runs, &log, "tabs-person.mjs", &[&browser.1, &site.1]);
-    // The person is done: the recording ends as with Ctrl+C.
-    std::thread::sleep(std::time::Duration::from_millis(500));
-    unsafe { libc::kill(recorder.id() as i32, libc::SIGTERM) };
-    let out = recorder.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", log_text());
-
-    let workflow: Value = serde_json::from_str(&std::fs::read_to_string(&draft).unwrap()).unwrap();
-    let actions: Vec<&Value> = workflow["states"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|s| s["actions"].as_array().into_iter().flatten())
-        .collect();
+    let recorded = record_fixture("tabs-voucher.html", "tabs-person.mjs", None);
+    let workflow = &recorded.workflow;
+    let actions = actions(workflow);
     let kinds: Vec<&str> = actions.iter().map(|a| a["type"].as_str().unwrap()).collect();
     let switched = kinds
         .iter()
@@ -157,60 +126,79 @@ fn a_demonstration_that_goes_back_to_a_tab_records_the_switch_and_replays() {
     assert_eq!(*actions[switched], serde_json::json!({"type": "switch_tab"}), "back to the tab before");
 
     // The draft replays, no model: the code's tab opens, the run goes back and redeems.
-    let out = statewright(&["run", &draft_arg, "-p", &site_param, "--json"], &runs);
-    let summary: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    assert_eq!(summary["status"], "succeeded", "{}\n{workflow}", text(&out.stderr));
+    let summary = recorded.replay();
+    assert_eq!(summary["status"], "succeeded", "{summary}\n{workflow}");
 }
 
 #[test]
 fn a_demonstration_that_goes_back_records_go_back_and_replays_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let runs = dir.path().join("runs");
-    let draft = dir.path().join("draft.json");
-    let site = Site::dir(&common::repo().join("crates/chrome/tests/fixtures"));
-    let browser = Browser::start(&dir.path().join("profile"));
-    let site_param = format!("site={}", site.1);
-    let draft_arg = draft.display().to_string();
-    let args = [
-        "record",
-        "{{site}}/back-list.html",
-        "--cdp-url",
-        &browser.1,
-        "-p",
-        &site_param,
-        "--until-url",
-        "back-done",
-        "--out",
-        &draft_arg,
-        "--json",
-    ];
-    let log = dir.path().join("record.log");
-    let recorder = record_while(&args, &runs, &log, "back-person.mjs", &[&browser.1, &site.1]);
-    let out = recorder.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", std::fs::read_to_string(&log).unwrap_or_default());
-
-    let workflow: Value = serde_json::from_str(&std::fs::read_to_string(&draft).unwrap()).unwrap();
-    let kinds: Vec<&str> = workflow["states"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|s| s["actions"].as_array().into_iter().flatten())
-        .map(|a| a["type"].as_str().unwrap())
-        .collect();
-    assert_eq!(kinds.iter().filter(|k| **k == "navigate_to").count(), 1, "only the opening: {workflow}");
+    let recorded = record_fixture("back-list.html", "back-person.mjs", Some("back-done"));
+    let workflow = &recorded.workflow;
+    let opened = actions(workflow).iter().filter(|a| a["type"] == "navigate_to").count();
+    assert_eq!(opened, 1, "only the opening, no address typed: {workflow}");
     let back = workflow["states"].as_array().unwrap().iter().find(|s| s["actions"][0]["type"] == "go_back");
     let back = back.unwrap_or_else(|| panic!("the Back button, from a state of its own: {workflow}"));
     assert_eq!(back["checks"][0]["value"], "{{site}}/back-item.html", "the order's page: {workflow}");
 
     // The draft replays, no model: through the order and back to the list, which now says so.
-    let out = statewright(&["run", &draft_arg, "-p", &site_param, "--json"], &runs);
-    let summary: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    assert_eq!(summary["status"], "succeeded", "{}\n{workflow}", text(&out.stderr));
-    let shown = statewright(&["runs", "show", summary["run_id"].as_str().unwrap(), "--json"], &runs);
+    let summary = recorded.replay();
+    assert_eq!(summary["status"], "succeeded", "{summary}\n{workflow}");
+    let shown = statewright(&["runs", "show", summary["run_id"].as_str().unwrap(), "--json"], &recorded.runs);
     let detail: Value = serde_json::from_slice(&shown.stdout).unwrap();
     let urls: Vec<&str> = detail["steps"].as_array().unwrap().iter().filter_map(|s| s["url"].as_str()).collect();
     let item = urls.iter().position(|u| u.ends_with("/back-item.html")).expect("the order was opened");
     assert!(urls[item + 1].ends_with("/back-list.html"), "and left by going back: {urls:?}");
+}
+
+/// A demonstration on a fixture page, compiled into a draft.
+struct Recorded {
+    runs: std::path::PathBuf,
+    draft: String,
+    site_param: String,
+    workflow: Value,
+    _dir: tempfile::TempDir,
+    _site: Site,
+}
+
+impl Recorded {
+    /// The draft run with no model, on the site it was recorded on: its JSON summary.
+    fn replay(&self) -> Value {
+        let out = statewright(&["run", &self.draft, "-p", &self.site_param, "--json"], &self.runs);
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|_| Value::String(text(&out.stderr)))
+    }
+}
+
+/// Records `page` of the chrome crate's fixtures while `person` (a script in this crate's
+/// fixtures) acts in the browser; the recording ends at an address matching `until` or,
+/// without one, as with Ctrl+C once the person is done.
+fn record_fixture(page: &str, person: &str, until: Option<&str>) -> Recorded {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let site = Site::dir(&common::repo().join("crates/chrome/tests/fixtures"));
+    let browser = Browser::start(&dir.path().join("profile"));
+    let site_param = format!("site={}", site.1);
+    let draft = dir.path().join("draft.json").display().to_string();
+    let start = format!("{{{{site}}}}/{page}");
+    let mut args = vec!["record", &start, "--cdp-url", &browser.1, "-p", &site_param, "--out", &draft, "--json"];
+    if let Some(until) = until {
+        args.extend(["--until-url", until]);
+    }
+    let log = dir.path().join("record.log");
+    let recorder = record_while(&args, &runs, &log, person, &[&browser.1, &site.1]);
+    if until.is_none() {
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        // SAFETY: signalling our own child process.
+        unsafe { libc::kill(recorder.id() as i32, libc::SIGTERM) };
+    }
+    let out = recorder.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", std::fs::read_to_string(&log).unwrap_or_default());
+    let workflow = serde_json::from_str(&std::fs::read_to_string(&draft).unwrap()).unwrap();
+    Recorded { runs, draft, site_param, workflow, _dir: dir, _site: site }
+}
+
+/// Every action of a draft, state by state.
+fn actions(workflow: &Value) -> Vec<&Value> {
+    workflow["states"].as_array().unwrap().iter().flat_map(|s| s["actions"].as_array().into_iter().flatten()).collect()
 }
 
 /// Starts `statewright record` with `args` (its log to `log`) while a person's script

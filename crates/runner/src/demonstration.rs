@@ -151,28 +151,49 @@ pub async fn record(
     let mut last_act = Instant::now();
     let mut last_page: Option<Value> = None;
     let ended = loop {
-        let heard = tokio::select! {
-            heard = recording.next() => heard,
+        let (heard, heard_at) = tokio::select! {
+            heard = recording.next() => heard.map_or((None, Instant::now()), |(heard, at)| (Some(heard), at)),
             () = cancel.cancelled() => break "stopped",
         };
+        if let Some(Heard::Navigated(to) | Heard::WentBack { url: to, .. }) = &heard
+            && request.until_url.as_ref().is_some_and(|r| r.is_match(to))
+        {
+            break "until_url";
+        }
+        // What was not the work of an act: that is the person's own.
+        let own = heard_at.saturating_duration_since(last_act).as_millis() > CAUSED_WITHIN_MS;
         match heard {
             None | Some(Heard::Closed) => break "closed",
             Some(Heard::Navigated(to)) => {
-                if request.until_url.as_ref().is_some_and(|r| r.is_match(&to)) {
-                    break "until_url";
-                }
-                // Not the work of an act: the person went back, or typed an address.
-                let own = last_act.elapsed().as_millis() > CAUSED_WITHIN_MS && !to.starts_with("about:");
-                if own && let Some(page) = &last_page {
-                    // Going back is done on the page left, which the person did nothing on:
-                    // its address and title are what is known of it.
-                    let (seen, action) = match recording.went_back_from().await {
-                        Some((url, title)) => (Observation { url, title, ..Observation::default() }, Action::GoBack {}),
-                        None if to != url => (observation(page), Action::NavigateTo { url: to.clone() }),
-                        None => continue,
-                    };
-                    book.write(seen, &action, None, Vec::new(), None)?;
+                // An address typed into the bar.
+                if own
+                    && to != url
+                    && !to.starts_with("about:")
+                    && let Some(page) = &last_page
+                {
+                    let action = Action::NavigateTo { url: to.clone() };
+                    book.write(observation(page), &action, None, Vec::new(), None)?;
                     acts += 1;
+                    observer.act(acts, &action, None);
+                }
+            }
+            Some(Heard::WentBack { url: _, from: (left, title) }) => {
+                // Done on the page left, where the person did nothing: its address and title
+                // are what is known of it. (A going back an act caused replays with the act.)
+                // The act that led there may be told only now: a page kept in the browser's
+                // cache sends its last report when it is shown again. The draft's checks, not
+                // this order, decide where each act is replayed.
+                if own {
+                    let action = Action::GoBack {};
+                    book.write(
+                        Observation { url: left, title, ..Observation::default() },
+                        &action,
+                        None,
+                        Vec::new(),
+                        None,
+                    )?;
+                    acts += 1;
+                    last_act = heard_at;
                     observer.act(acts, &action, None);
                 }
             }
@@ -181,7 +202,7 @@ pub async fn record(
                     let action = Action::SwitchTab { tab, close: closed };
                     book.write(observation(page), &action, None, Vec::new(), None)?;
                     acts += 1;
-                    last_act = Instant::now();
+                    last_act = heard_at;
                     observer.act(acts, &action, None);
                 }
             }
@@ -193,7 +214,7 @@ pub async fn record(
                 let description = report.get("description").and_then(Value::as_str).map(str::to_owned);
                 book.write(obs, &action, description.clone(), alternatives, None)?;
                 acts += 1;
-                last_act = Instant::now();
+                last_act = heard_at;
                 last_page = Some(page);
                 observer.act(acts, &action, description.as_deref());
             }

@@ -34,7 +34,7 @@ pub enum Heard {
     /// The main frame went to another document.
     Navigated(String),
     /// The person went back (the Back button, Alt+←) to `url`, from the page `from` (its
-    /// address and title, as the tab's history has them).
+    /// address, and its title when it could still say it).
     WentBack { url: String, from: (String, String) },
     /// The person went to another of the recording's tabs: they acted in a tab left behind,
     /// or closed the tab in use (`closed`), and the one before is in use again. `tab` names

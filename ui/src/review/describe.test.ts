@@ -36,6 +36,11 @@ describe('the review panel’s words', () => {
     expect(switchTo({ url: 'http://x/form', title: 'Form', previous: true })).toEqual({ type: 'switch_tab' });
     expect(switchTo({ url: 'http://x/code', title: 'Your code' })).toEqual({ type: 'switch_tab', tab: { title: 'Your code', match: 'exact' } });
     expect(switchTo({ url: 'http://x/blank', title: '' })).toEqual({ type: 'switch_tab', tab: { url: 'http://x/blank', match: 'exact' } });
+    // As the engine names it: any count matches.
+    const inbox = switchTo({ url: 'http://mail/', title: '(3) Inbox' });
+    expect(inbox).toEqual({ type: 'switch_tab', tab: { title: '^\\(\\d+\\) Inbox$', match: 'pattern' } });
+    const pattern = new RegExp((inbox as { tab: { title: string } }).tab.title);
+    expect([pattern.test('(12) Inbox'), pattern.test('(3) Inbox — spam')]).toEqual([true, false]);
     expect(tabLabel({ url: 'http://x/form', title: 'Form', previous: true })).toBe('“Form” (the tab before)');
     expect(tabLabel({ url: 'http://x/blank', title: '' })).toBe('“http://x/blank”');
   });

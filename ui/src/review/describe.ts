@@ -51,10 +51,14 @@ export function tabLabel(tab: OpenTab): string {
   return `“${tab.title || tab.url}”${tab.previous ? ' (the tab before)' : ''}`;
 }
 
-/** The step that goes to `tab`, named as a workflow names it: the tab before by no name
- * (whatever it is called on a later run), another by its exact title, else its address. */
+/** The step that goes to `tab`, named as the engine names a tab (`TabSelector::naming`):
+ * the tab before by no name (whatever it is called on a later run), another by its title,
+ * else its exact address. A title with numbers in it (an unread count) is a pattern in
+ * which any number matches, since counts change by themselves. */
 export function switchTo(tab: OpenTab): Action {
   if (tab.previous) return { type: 'switch_tab' };
-  const named = tab.title ? { title: tab.title, match: 'exact' as const } : { url: tab.url, match: 'exact' as const };
-  return { type: 'switch_tab', tab: named };
+  if (!tab.title.trim()) return { type: 'switch_tab', tab: { url: tab.url, match: 'exact' } };
+  if (!/\d/.test(tab.title)) return { type: 'switch_tab', tab: { title: tab.title, match: 'exact' } };
+  const parts = tab.title.split(/\d+/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return { type: 'switch_tab', tab: { title: `^${parts.join('\\d+')}$`, match: 'pattern' } };
 }

@@ -70,6 +70,9 @@ pub struct Recording {
 /// before, when the tab could not say how many acts it had reported.
 const LEFT_GRACE: Duration = Duration::from_secs(1);
 
+/// How long one try at an act's screenshot may take (as a run's step's, observe.rs).
+const SCREENSHOT_BUDGET: Duration = Duration::from_secs(2);
+
 /// How long the act a tab closed in answer to may lag behind the news of its closing.
 const ACT_BEHIND_CLOSING: Duration = Duration::from_millis(300);
 
@@ -263,10 +266,11 @@ impl Recording {
 
     /// A JPEG of the tab as it is now.
     pub async fn screenshot(&self) -> Option<Vec<u8>> {
-        // One more try: a capture asked for while the page is being replaced fails.
+        // One more try: a capture asked for while the page is being replaced fails, or waits
+        // for a frame of the page to come; the recording reads on only once it has its act's.
         for _ in 0..2 {
             let shot = ChromeDriver::screenshot_jpeg(self.session.page.raw());
-            if let Ok(Ok(bytes)) = tokio::time::timeout(Duration::from_secs(5), shot).await {
+            if let Ok(Ok(bytes)) = tokio::time::timeout(SCREENSHOT_BUDGET, shot).await {
                 return Some(bytes);
             }
             tokio::time::sleep(Duration::from_millis(150)).await;

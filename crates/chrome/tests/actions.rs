@@ -574,16 +574,10 @@ async fn looking_back_does_not_repeat_the_actions_that_opened_the_tab() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_runs_other_tabs_are_listed_with_the_tab_before_marked_and_their_titles_kept_short() {
-    use statewright_chrome::{ChromeDriver, LaunchOptions};
-    use statewright_demo::{Site, SiteServer};
     use statewright_engine::Driver;
-    use statewright_workflow::Action;
 
     let patience = std::time::Duration::from_secs(5);
-    let server = SiteServer::start(Site::Dir(common::fixtures()), 0).await.expect("serve fixtures");
-    let mut driver = ChromeDriver::start(&LaunchOptions::default()).await.expect("Chromium launches");
-    let url = format!("{}/tabs-voucher.html?long-title", server.url());
-    driver.perform(&Action::NavigateTo { url: url.clone() }, patience).await.expect("the form loads");
+    let (mut driver, url, _held) = common::drive("tabs-voucher.html?long-title").await;
     assert_eq!(driver.other_tabs().await, [], "one tab: no other");
     let link = serde_json::from_value(json!({"type": "click", "target": {"text": "Show my voucher code"}})).unwrap();
     driver.perform(&link, patience).await.expect("the link opens the code's tab");
@@ -607,16 +601,12 @@ async fn the_runs_other_tabs_are_listed_with_the_tab_before_marked_and_their_tit
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn go_back_returns_through_the_tabs_history_and_says_when_there_is_nothing_before() {
-    use statewright_chrome::{ChromeDriver, LaunchOptions};
-    use statewright_demo::{Site, SiteServer};
+    use statewright_chrome::ChromeDriver;
     use statewright_engine::{Capture, Driver, DriverError};
     use statewright_workflow::Action;
 
     let patience = std::time::Duration::from_secs(5);
-    let server = SiteServer::start(Site::Dir(common::fixtures()), 0).await.expect("serve fixtures");
-    let mut driver = ChromeDriver::start(&LaunchOptions::default()).await.expect("Chromium launches");
-    let two = format!("{}/page2.html", server.url());
-    driver.perform(&Action::NavigateTo { url: two.clone() }, patience).await.expect("page two loads");
+    let (mut driver, two, _held) = common::drive("page2.html").await;
     let link = serde_json::from_value(json!({"type": "click", "target": {"role": "link", "name": "Back"}})).unwrap();
     driver.perform(&link, patience).await.expect("the link to the playground");
     let url = async |driver: &mut ChromeDriver| driver.observe(Capture::WithoutScreenshot).await.expect("observed").url;

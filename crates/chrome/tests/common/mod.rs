@@ -23,6 +23,24 @@ pub fn fixtures() -> PathBuf {
     PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("run by cargo")).join("tests/fixtures")
 }
 
+/// What a test driving Chromium itself holds until it ends: the fixture site and its
+/// browser slot.
+pub struct Held(SiteServer, tokio::sync::SemaphorePermit<'static>);
+
+/// Chromium on the fixture `page` (a file name, with a query if wanted), for tests that drive
+/// it action by action: the driver (close it when done), the page's address, and what must
+/// be held meanwhile.
+pub async fn drive(page: &str) -> (ChromeDriver, String, Held) {
+    let slot = browsers().acquire().await.expect("semaphore open");
+    let server = SiteServer::start(Site::Dir(fixtures()), 0).await.expect("serve fixtures");
+    let mut driver = ChromeDriver::start(&LaunchOptions::default()).await.expect("Chromium launches");
+    let url = format!("{}/{page}", server.url());
+    let open = statewright_workflow::Action::NavigateTo { url: url.clone() };
+    let loaded = statewright_engine::Driver::perform(&mut driver, &open, std::time::Duration::from_secs(5)).await;
+    loaded.expect("the page loads");
+    (driver, url, Held(server, slot))
+}
+
 pub struct Finished {
     pub report: RunReport,
     pub events: Vec<Event>,

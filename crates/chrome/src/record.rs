@@ -1,18 +1,12 @@
 //! Hearing what a person does in a tab, for `statewright record`: the in-page library's
 //! `record()` reports each act through a DevTools binding, installed on every new document
-//! so it survives navigations; navigations themselves come from the page's frame events.
+//! so it survives navigations; navigations themselves come from the page's frame events
+//! (`listen.rs` hears one tab; this module follows the person across tabs).
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use chromiumoxide::cdp::browser_protocol::page::{
-    AddScriptToEvaluateOnNewDocumentParams, EventFrameNavigated, EventFrameStartedNavigating,
-    FrameStartedNavigatingNavigationType,
-};
 use chromiumoxide::cdp::browser_protocol::target::TargetId;
-use chromiumoxide::cdp::js_protocol::runtime::{AddBindingParams, EventBindingCalled};
-use chromiumoxide::page::Page;
-use futures::StreamExt;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
@@ -24,7 +18,8 @@ use crate::page::PageHandle;
 use crate::session::{LaunchOptions, Session};
 use crate::tabs::TabChange;
 
-const BINDING: &str = "__statewrightRecord";
+mod listen;
+use listen::{hear, install};
 
 /// What the tab reported.
 #[derive(Debug, Clone)]
@@ -33,8 +28,12 @@ pub enum Heard {
     Act(Value),
     /// The main frame went to another document.
     Navigated(String),
+    /// The document changed its own address (a single-page application's route, a
+    /// fragment): its script did, so the acts replayed do it again.
+    Routed(String),
     /// The person went back (the Back button, Alt+←) to `url`, from the page `from` (its
-    /// address, and its title when it could still say it).
+    /// address, and its title when it could still say it): to the document before, or to
+    /// the route before in the same document.
     WentBack { url: String, from: (String, String) },
     /// The person went to another of the recording's tabs: they acted in a tab left behind,
     /// or closed the tab in use (`closed`), and the one before is in use again. `tab` names
@@ -197,7 +196,7 @@ impl Recording {
                 Heard::Navigated(url) | Heard::WentBack { url, .. } | Heard::Switched { url, .. } => {
                     self.told = Some(url.clone())
                 }
-                Heard::Closed => {}
+                Heard::Routed(_) | Heard::Closed => {}
             }
             return Some((heard, at));
         }
@@ -286,122 +285,6 @@ impl Recording {
     }
 }
 
-/// Starts the in-page recorder of a document, reporting through the binding.
-fn install() -> String {
-    format!("window.__statewright && window.__statewright.record('{BINDING}')")
-}
-
-/// Listens to `page`: the acts its documents report and its main frame's navigations, each
-/// told with the page it came from.
-async fn hear(
-    page: &Page,
-    tell: mpsc::UnboundedSender<News>,
-) -> Result<Vec<tokio::task::JoinHandle<()>>, chromiumoxide::error::CdpError> {
-    page.execute(AddBindingParams::new(BINDING)).await?;
-    page.execute(AddScriptToEvaluateOnNewDocumentParams::new(install())).await?;
-    // The document already there (a tab followed after it loaded) is told now.
-    let _ = page.evaluate_expression(install()).await;
-    let mut calls = page.event_listener::<EventBindingCalled>().await?;
-    let mut frames = page.event_listener::<EventFrameNavigated>().await?;
-    let starts = page.event_listener::<EventFrameStartedNavigating>().await?;
-    let id = page.target_id().clone();
-    let acts = {
-        let (tell, id) = (tell.clone(), id.clone());
-        tokio::spawn(async move {
-            while let Some(call) = calls.next().await {
-                if call.name != BINDING {
-                    continue;
-                }
-                // Only a JSON object is an act; anything else the page sends is ignored.
-                if let Ok(v @ Value::Object(_)) = serde_json::from_str::<Value>(&call.payload) {
-                    let _ = tell.send((Some(id.clone()), Heard::Act(v), Instant::now()));
-                }
-            }
-        })
-    };
-    let page = page.clone();
-    let navigations = tokio::spawn(async move {
-        // One task for both, in order: whether a navigation goes back is known when it starts
-        // (the page left is still there to say its title) and told when it is done.
-        let mut history = History::default();
-        let mut back = None;
-        // A navigation's start is sent before its end: asking for starts first keeps the two
-        // in order when both are waiting (a page restored from the cache is back at once).
-        let starts = starts.map(futures::future::Either::Left);
-        let ends = frames.by_ref().map(futures::future::Either::Right);
-        let first = |_: &mut ()| futures::stream::PollNext::Left;
-        let mut events = futures::stream::select_with_strategy(starts, ends, first);
-        while let Some(event) = events.next().await {
-            match event {
-                // The main frame's id is its tab's.
-                futures::future::Either::Left(start) if start.frame_id.as_ref() == id.as_ref() => {
-                    let traversal =
-                        start.navigation_type == FrameStartedNavigatingNavigationType::HistoryDifferentDocument;
-                    back = match history.back_to(&start.url) {
-                        Some(left) if traversal => Some((left.to_owned(), title(&page, left).await)),
-                        _ => None,
-                    };
-                }
-                futures::future::Either::Right(done) if done.frame.parent_id.is_none() => {
-                    let url = done.frame.url.clone();
-                    let heard = match back.take() {
-                        Some(from) => {
-                            history.went_back();
-                            Heard::WentBack { url, from }
-                        }
-                        None => {
-                            history.went_to(&url);
-                            Heard::Navigated(url)
-                        }
-                    };
-                    let _ = tell.send((Some(id.clone()), heard, Instant::now()));
-                }
-                _ => {}
-            }
-        }
-    });
-    Ok(vec![acts, navigations])
-}
-
-/// A tab's documents as the recording saw them come, kept as the browser keeps its history
-/// (asking the browser instead races the navigation: its answer may already count it).
-#[derive(Default)]
-struct History {
-    documents: Vec<String>,
-    /// The one shown: the last, unless the person went back.
-    at: usize,
-}
-
-impl History {
-    /// The document shown, when going to `url` is going back one.
-    fn back_to(&self, url: &str) -> Option<&str> {
-        let before = self.documents.get(self.at.checked_sub(1)?)?;
-        (before == url).then(|| self.documents[self.at].as_str())
-    }
-
-    fn went_back(&mut self) {
-        self.at = self.at.saturating_sub(1);
-    }
-
-    /// A new document: what was ahead of the one shown is gone, as in the browser.
-    fn went_to(&mut self, url: &str) {
-        self.documents.truncate(self.at + 1);
-        self.documents.push(url.to_owned());
-        self.at = self.documents.len() - 1;
-    }
-}
-
-/// The title of the document at `url` that `page` shows, if it still does and answers at
-/// once (a page restored from the cache replaces it in no time).
-async fn title(page: &Page, url: &str) -> String {
-    let asked = page.evaluate_expression("[location.href, document.title]");
-    let shown = match tokio::time::timeout(Duration::from_millis(300), asked).await {
-        Ok(Ok(reply)) => reply.into_value::<(String, String)>().ok(),
-        _ => None,
-    };
-    shown.filter(|(href, _)| href == url).map(|(_, title)| title).unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -435,29 +318,45 @@ mod tests {
         url.rsplit('/').next().and_then(|f| f.split('?').next()).unwrap_or_default()
     }
 
-    /// What is heard until the page at `path` is told, in short: `act <description>` and
-    /// `page <path>`.
+    /// Goes back as the Back button does: from the browser, to the entry before.
+    async fn person_goes_back(recording: &Recording) {
+        use chromiumoxide::cdp::browser_protocol::page::{GetNavigationHistoryParams, NavigateToHistoryEntryParams};
+        let page = recording.session.page.raw();
+        let history = page.execute(GetNavigationHistoryParams::default()).await.expect("the history").result;
+        let before = &history.entries[history.current_index as usize - 1];
+        page.execute(NavigateToHistoryEntryParams::new(before.id)).await.expect("back");
+    }
+
+    /// What is heard until the page (or route) at `path` is told, in short: `act
+    /// <description>`, `page <path>`, `route <path>`, `back to <path> from <title>`.
     async fn hear_until_page(recording: &mut Recording, path: &str) -> Vec<String> {
         let mut heard = Vec::new();
         loop {
-            let next = tokio::time::timeout(Duration::from_secs(10), recording.next()).await;
-            let Ok(Some((next, _))) = next else { panic!("{path} was not told; heard {heard:?}") };
-            let short = match next {
-                Heard::Act(act) => format!("act {}", act["description"].as_str().unwrap_or("?")),
-                Heard::Navigated(url) => format!("page {}", file(&url)),
-                Heard::WentBack { url, .. } => format!("back to {}", file(&url)),
-                Heard::Switched { tab, closed, url } => {
-                    let closed = if closed { " (closed)" } else { "" };
-                    format!("{tab}{closed}: page {}", file(&url))
-                }
-                Heard::Closed => panic!("the tab closed; heard {heard:?}"),
-            };
-            let done = short.ends_with(&format!("page {path}"));
+            let short = hear_next(recording).await.unwrap_or_else(|| panic!("{path} was not told; heard {heard:?}"));
+            let done = [format!("page {path}"), format!("route {path}")].iter().any(|end| short.ends_with(end))
+                || short.starts_with(&format!("back to {path} "));
             heard.push(short);
             if done {
                 return heard;
             }
         }
+    }
+
+    /// The next thing heard, in short; `None` when nothing is within 10 s.
+    async fn hear_next(recording: &mut Recording) -> Option<String> {
+        let next = tokio::time::timeout(Duration::from_secs(10), recording.next()).await;
+        let Ok(Some((next, _))) = next else { return None };
+        Some(match next {
+            Heard::Act(act) => format!("act {}", act["description"].as_str().unwrap_or("?")),
+            Heard::Navigated(url) => format!("page {}", file(&url)),
+            Heard::Routed(url) => format!("route {}", file(&url)),
+            Heard::WentBack { url, from } => format!("back to {} from {:?}", file(&url), from.1),
+            Heard::Switched { tab, closed, url } => {
+                let closed = if closed { " (closed)" } else { "" };
+                format!("{tab}{closed}: page {}", file(&url))
+            }
+            Heard::Closed => panic!("the tab closed"),
+        })
     }
 
     /// A recording of the tabs fixture's shop, served for it (keep the server alive).
@@ -486,6 +385,31 @@ mod tests {
         assert_eq!(heard, ["act button \"Allow\"", "page tabs-account.html"]);
         let page = recording.snapshot().await.expect("the account tab is there");
         assert!(page["text"].as_str().is_some_and(|t| t.contains("Signed in")), "{page}");
+        recording.close().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_single_page_applications_routes_are_heard_and_going_back_to_one() {
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let server = SiteServer::start(Site::Dir(fixtures), 0).await.expect("serve fixtures");
+        let mut recording = Recording::start(&LaunchOptions::default()).await.expect("Chromium launches");
+        recording.open(&format!("{}/spa-orders.html", server.url())).await.expect("the first page opens");
+        // The router setting the address it started on is no route.
+        assert_eq!(hear_until_page(&mut recording, "spa-orders.html").await, ["page spa-orders.html"]);
+
+        // A click and the route its script takes are heard by two listeners, in either order.
+        person_clicks(&recording, "Order 7 details").await;
+        let mut heard = [hear_next(&mut recording).await, hear_next(&mut recording).await];
+        heard.sort();
+        assert_eq!(heard, [Some("act a \"Order 7 details\"".into()), Some("route 7".into())]);
+        // The route left is gone when going back is heard: its title was kept when it came.
+        person_goes_back(&recording).await;
+        let heard = hear_until_page(&mut recording, "spa-orders.html").await;
+        assert_eq!(heard, ["back to spa-orders.html from \"Order 7\""]);
+        person_clicks(&recording, "Finish").await;
+        let mut heard = [hear_next(&mut recording).await, hear_next(&mut recording).await];
+        heard.sort();
+        assert_eq!(heard, [Some("act a \"Finish\"".into()), Some("route done".into())]);
         recording.close().await;
     }
 

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -26,6 +26,10 @@ use crate::request::Browser;
 
 /// A navigation this soon after an act was that act's doing, not a typed address.
 const CAUSED_WITHIN_MS: u128 = 2_000;
+
+/// How late the act that led to a page may be told after the page's address: acts and
+/// navigations are heard by two listeners, and a route a click's script takes comes at once.
+const ACT_BEHIND_NAVIGATION: Duration = Duration::from_millis(100);
 
 pub struct RecordRequest {
     /// The first page; `{{name}}` in it is filled from `params`.
@@ -150,20 +154,33 @@ pub async fn record(
     let mut acts = 1;
     let mut last_act = Instant::now();
     let mut last_page: Option<Value> = None;
+    // When the page reached `--until-url`: acts told just after are still taken.
+    let mut reached: Option<Instant> = None;
     let ended = loop {
+        let grace = reached.map(|at| tokio::time::Instant::from_std(at) + ACT_BEHIND_NAVIGATION);
         let (heard, heard_at) = tokio::select! {
             heard = recording.next() => heard.map_or((None, Instant::now()), |(heard, at)| (Some(heard), at)),
             () = cancel.cancelled() => break "stopped",
+            () = sleep_until(grace) => break "until_url",
         };
-        if let Some(Heard::Navigated(to) | Heard::WentBack { url: to, .. }) = &heard
+        if let Some(at) = reached {
+            // Only the act that led there: the person cannot act on the page that soon.
+            match heard {
+                Some(Heard::Act(_)) if heard_at <= at + ACT_BEHIND_NAVIGATION => {}
+                _ => break "until_url",
+            }
+        } else if let Some(Heard::Navigated(to) | Heard::Routed(to) | Heard::WentBack { url: to, .. }) = &heard
             && request.until_url.as_ref().is_some_and(|r| r.is_match(to))
         {
-            break "until_url";
+            reached = Some(heard_at);
+            continue;
         }
         // What was not the work of an act: that is the person's own.
         let own = heard_at.saturating_duration_since(last_act).as_millis() > CAUSED_WITHIN_MS;
         match heard {
             None | Some(Heard::Closed) => break "closed",
+            // Only `--until-url` reads it: the acts replayed route the page again.
+            Some(Heard::Routed(_)) => {}
             Some(Heard::Navigated(to)) => {
                 // An address typed into the bar.
                 if own
@@ -248,6 +265,14 @@ pub async fn record(
     let draft_path = request.out.clone().unwrap_or_else(|| run_dir.join("draft.json"));
     let (compiled, merged) = write_draft(&store, &run_id, &draft_path, &params)?;
     Ok(RecordSummary { run_id, acts, duration_ms, ended: ended.into(), draft: draft_path, compiled, merged, run_dir })
+}
+
+/// Sleeps until `deadline`, or for ever without one.
+async fn sleep_until(deadline: Option<tokio::time::Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
 }
 
 /// Compiles the recording; merges it into the draft at `path` when there is one.

@@ -69,7 +69,8 @@ fn xpath_literals(xpath: &str) -> Vec<String> {
     out
 }
 
-/// Where a page is: origin and path, with path segments that carry ids made a pattern.
+/// Where a page is: origin and path, with path segments that carry ids made a pattern; and
+/// its hash router's route (`#/orders/7`) when it has one, the route's query aside.
 pub fn url_check(url: &str) -> Option<Check> {
     if url == "about:blank" {
         return Some(Check::Url { mode: UrlMatch::Exact, value: url.to_owned(), negate: false });
@@ -79,19 +80,41 @@ pub fn url_check(url: &str) -> Option<Check> {
     let segments: Vec<&str> = path.split('/').collect();
     let carries_ids = segments.iter().any(|s| looks_like_id(s));
     let at_root = path.is_empty() || path == "/" || path == "/index.html";
-    if !carries_ids && !at_root {
+    let route = hash_route(url);
+    if !carries_ids && !at_root && route.is_none() {
         return Some(Check::Url { mode: UrlMatch::Prefix, value: format!("{origin}{path}"), negate: false });
     }
     // The root would be a prefix of every page of the site; ids vary between visits.
-    let pattern: Vec<String> =
-        segments.iter().map(|s| if looks_like_id(s) { "[^/?#]+".to_owned() } else { regex::escape(s) }).collect();
-    let mut path_pattern = pattern.join("/");
+    let mut path_pattern = generalised(&segments);
     if at_root {
         path_pattern = "/(index\\.html)?".to_owned();
     }
     // The origin stays as written (its dots match themselves too), so that a parameter
     // standing for it (`{{site}}`) can still be written in.
-    Some(Check::Url { mode: UrlMatch::Pattern, value: format!("^{origin}{path_pattern}([?#].*)?$"), negate: false })
+    let value = match route {
+        Some(route) => {
+            let route = generalised(&route.split('/').collect::<Vec<_>>());
+            format!("^{origin}{path_pattern}(\\?[^#]*)?#{route}/?(\\?.*)?$")
+        }
+        None => format!("^{origin}{path_pattern}([?#].*)?$"),
+    };
+    Some(Check::Url { mode: UrlMatch::Pattern, value, negate: false })
+}
+
+/// Path segments as a pattern, where those that carry ids match any.
+fn generalised(segments: &[&str]) -> String {
+    let pattern: Vec<String> =
+        segments.iter().map(|s| if looks_like_id(s) { "[^/?#]+".to_owned() } else { regex::escape(s) }).collect();
+    pattern.join("/")
+}
+
+/// The route of a hash router in `url` (`/orders/7` of `…/app#/orders/7?tab=2`, and `!/…` of
+/// `#!/…`): a single-page application's page is there. A fragment that only names an anchor
+/// of the page (`#reviews`) is none.
+pub(crate) fn hash_route(url: &str) -> Option<&str> {
+    let fragment = url.split_once('#')?.1;
+    let route = fragment.split('?').next().unwrap_or("");
+    (route.starts_with('/') || route.starts_with("!/")).then(|| route.trim_end_matches('/')).filter(|r| !r.is_empty())
 }
 
 fn split_origin(url: &str) -> Option<(&str, &str)> {
@@ -290,11 +313,34 @@ mod tests {
         assert_eq!(mode, UrlMatch::Pattern);
         let re = regex::Regex::new(&value).unwrap();
         assert!(re.is_match("http://h:1/orders/99/edit") && !re.is_match("http://h:1/orders/99/view"));
-        let (_, root) = check("http://h:1/?seed=3");
+        let (_, root) = check("http://h:1/?seed=3#reviews");
         let re = regex::Regex::new(&root).unwrap();
         assert!(
             re.is_match("http://h:1/") && re.is_match("http://h:1/index.html") && !re.is_match("http://h:1/login.html")
         );
+    }
+
+    #[test]
+    fn a_hash_routers_route_is_part_of_where_a_page_is() {
+        let Some(Check::Url { mode: UrlMatch::Pattern, value, .. }) = url_check("http://h:1/app/?v=2#/orders/7?tab=2")
+        else {
+            panic!("a route is matched by a pattern");
+        };
+        let re = regex::Regex::new(&value).unwrap();
+        for same in ["http://h:1/app/#/orders/8", "http://h:1/app/?v=3#/orders/12/", "http://h:1/app/#/orders/9?tab=1"]
+        {
+            assert!(re.is_match(same), "{same} against {value}");
+        }
+        for other in
+            ["http://h:1/app/#/orders", "http://h:1/app/#/orders/7/edit", "http://h:1/app/", "http://h:1/x/#/orders/7"]
+        {
+            assert!(!re.is_match(other), "{other} against {value}");
+        }
+        let Some(Check::Url { value, .. }) = url_check("http://h:1/#!/inbox") else { panic!() };
+        let re = regex::Regex::new(&value).unwrap();
+        assert!(re.is_match("http://h:1/index.html#!/inbox") && !re.is_match("http://h:1/#!/sent"), "{value}");
+        assert_eq!(hash_route("http://h:1/docs#install"), None, "an anchor is no route");
+        assert_eq!(hash_route("http://h:1/#/"), None, "the router's root is the page's");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use statewright_workflow::{
     Action, Check, Outcome, Parameter, SelectorKind, State, Target, Terminal, TextMatch, Workflow,
 };
 
-use crate::checks::{Choice, holds, stable_label, stable_selector, url_check};
+use crate::checks::{Choice, hash_route, holds, stable_label, stable_selector, url_check};
 use crate::literals::Literals;
 use crate::trajectory::{Act, Ending, Page, Trajectory, normalize};
 
@@ -302,11 +302,12 @@ fn same_acts(a: &[&Act], b: &[&Act]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.action == y.action)
 }
 
-/// Same origin and path, query and fragment aside.
+/// Same origin, path and hash router's route; query and an anchor aside.
 pub(crate) fn same_place(a: &str, b: &str) -> bool {
-    let place = |u: &str| {
-        u.split(['?', '#']).next().unwrap_or("").trim_end_matches("/index.html").trim_end_matches('/').to_owned()
-    };
+    fn place(u: &str) -> (&str, Option<&str>) {
+        let path = u.split(['?', '#']).next().unwrap_or("").trim_end_matches("/index.html").trim_end_matches('/');
+        (path, hash_route(u))
+    }
     place(a) == place(b)
 }
 
@@ -480,10 +481,8 @@ fn name_situations(situations: &mut [Situation]) {
             if !title.is_empty() {
                 return title;
             }
-            p.url
-                .split(['?', '#'])
-                .next()
-                .unwrap_or("")
+            hash_route(&p.url)
+                .unwrap_or_else(|| p.url.split(['?', '#']).next().unwrap_or(""))
                 .rsplit('/')
                 .find(|s| !s.is_empty())
                 .unwrap_or("Page")

@@ -44,6 +44,10 @@ export type Action = {
   value?: string | null;
   label?: string | null;
 } | {
+  type: "upload";
+  target: Target;
+  files: string[];
+} | {
   type: "wait";
   seconds: number;
 } | {

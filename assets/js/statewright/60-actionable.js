@@ -164,6 +164,14 @@
 
   function fail(reason, message) { return { ok: false, reason: reason, message: message }; }
 
+  /** `actionable`'s answer for a file field (`fileInput` asked). */
+  function fileField(input, target, opts) {
+    const found = { ok: true, fileInput: true, multiple: !!input.multiple, description: describeEl(input) };
+    found.element = elementId(input) + '@' + TIME_ORIGIN;
+    if (opts.alternatives === true) found.alternatives = alternativesSafely(input, target);
+    return found;
+  }
+
   async function actionable(target, opts) {
     opts = opts && typeof opts === 'object' ? opts : {};
     const timeout = typeof opts.timeoutMs === 'number' && opts.timeoutMs >= 0 ? opts.timeoutMs : 5000;
@@ -186,7 +194,13 @@
       if (res.invalid) return fail('invalid_selector', res.message);
       let el = pickTarget(res, target);
       if (el && needEditable) el = controlOf(el);
-      if (!el) {
+      const file = el && opts.fileInput === true ? fileInputOf(el) : null;
+      if (file) {
+        // A file field is given its files, not clicked: shown or not (styled pages hide
+        // it behind a button), it only has to be enabled.
+        if (!isDisabled(file)) return fileField(file, target, opts);
+        last = fail('disabled', describeEl(file) + ' is disabled');
+      } else if (!el) {
         last = fail('not_found', notFoundMessage(target, res));
         prev = null;
       } else if (!isVisible(el)) {

@@ -56,6 +56,22 @@
   }
 
   // ---------------------------------------------------------------------------
+  // 4b. File fields
+  // ---------------------------------------------------------------------------
+  /** The file field `el` stands for: itself, or its label's control; else null. */
+  function fileInputOf(el) {
+    const c = controlOf(el);
+    return c && c.localName === 'input' && inputType(c) === 'file' ? c : null;
+  }
+
+  /** The file field `target` designates, as a node for the engine to give files to (it
+   *  reads the node by reference, not as JSON); null when it is not one. */
+  function fileInput(target) {
+    const r = resolveOne(target);
+    return r.error ? null : fileInputOf(r.el);
+  }
+
+  // ---------------------------------------------------------------------------
   // 5. selectOption
   // ---------------------------------------------------------------------------
   function selectOption(target, choice) {

@@ -9,6 +9,7 @@
     extract: extract,
     prepareTyping: prepareTyping,
     selectOption: selectOption,
+    fileInput: fileInput,
     scrollBy: scrollBy,
     scrollIntoView: scrollIntoView,
     snapshot: snapshot,

@@ -103,7 +103,7 @@ describe('install', () => {
     }));
     assert.equal(r.same, true);
     assert.equal(r.frozen, true);
-    assert.deepEqual(r.fns, ['actionable', 'describe', 'extract', 'locate', 'prepareTyping', 'record', 'recorded',
+    assert.deepEqual(r.fns, ['actionable', 'describe', 'extract', 'fileInput', 'locate', 'prepareTyping', 'record', 'recorded',
       'scrollBy', 'scrollIntoView', 'selectOption', 'signals', 'snapshot', 'version', 'waitForChange']);
     assert.equal(r.html, before.html, 'library must not modify the DOM');
     const snap2 = await sw(page, 'snapshot', 100);

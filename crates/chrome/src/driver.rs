@@ -23,6 +23,8 @@ use crate::page::{CallError, PageHandle};
 use crate::session::{LaunchOptions, Session};
 use crate::tabs::Following;
 
+mod upload;
+
 /// How long a plain call into the page may take.
 pub(crate) const CALL_BUDGET: Duration = Duration::from_secs(10);
 /// How long a document may take to replace the one that navigated away.
@@ -283,6 +285,7 @@ impl ChromeDriver {
                 let outcome = at.outcome();
                 Ok(Outcome { detail: selected.or(outcome.detail), ..outcome })
             }
+            Action::Upload { target, files } => self.upload(target, files, patience).await,
             Action::WaitFor { target, .. } => {
                 let at = self.actionable(target, json!({"scroll": false}), patience).await?;
                 Ok(at.outcome())
@@ -339,6 +342,12 @@ struct Actionable {
     note: Option<String>,
     /// The node acted on: its id in the page and the page's time origin.
     element: Option<String>,
+    /// A file field, to be given files rather than clicked (`fileInput` asked), and whether
+    /// it takes several.
+    #[serde(default, rename = "fileInput")]
+    file_input: bool,
+    #[serde(default)]
+    multiple: bool,
     reason: Option<String>,
     message: Option<String>,
     /// Kept raw: one malformed entry must not cost the action or the other entries.

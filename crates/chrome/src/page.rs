@@ -5,9 +5,11 @@
 
 use std::time::Duration;
 
-use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
+use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, RemoteObject, RemoteObjectId};
 use chromiumoxide::page::Page;
 use serde_json::Value;
+
+use crate::driver::CALL_BUDGET;
 
 include!(concat!(env!("OUT_DIR"), "/library.rs"));
 
@@ -70,10 +72,24 @@ impl PageHandle {
 
     /// Evaluates an expression, awaiting promises, and returns its JSON value.
     pub async fn evaluate(&self, expression: &str, budget: Duration) -> Result<Value, CallError> {
+        let result = self.run(expression, budget, true).await?;
+        Ok(result.value.unwrap_or(Value::Null))
+    }
+
+    /// Calls `window.__statewright[function](...args)` for a node of the page, answered as a
+    /// handle the browser's own commands take (`DOM.setFileInputFiles`); `None` when the
+    /// function found none.
+    pub async fn node(&self, function: &str, args: &[Value]) -> Result<Option<RemoteObjectId>, CallError> {
+        let args = Value::Array(args.to_vec()).to_string();
+        let expression = format!("(globalThis.__statewright ? globalThis.__statewright.{function}(...{args}) : null)");
+        Ok(self.run(&expression, CALL_BUDGET, false).await?.object_id)
+    }
+
+    async fn run(&self, expression: &str, budget: Duration, by_value: bool) -> Result<RemoteObject, CallError> {
         let params = EvaluateParams::builder()
             .expression(expression)
             .await_promise(true)
-            .return_by_value(true)
+            .return_by_value(by_value)
             .build()
             .map_err(CallError::Browser)?;
         let reply = tokio::time::timeout(budget + Duration::from_secs(2), self.page.execute(params))
@@ -88,7 +104,7 @@ impl PageHandle {
                 .unwrap_or_else(|| exception.text.clone());
             return Err(classify_exception(&text));
         }
-        Ok(reply.result.result.value.clone().unwrap_or(Value::Null))
+        Ok(reply.result.result.clone())
     }
 }
 

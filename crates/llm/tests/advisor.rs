@@ -141,6 +141,15 @@ async fn refused_answers_leave_no_resolution_and_say_why() {
         (json!({"kind": "type", "element": 1, "text": "{{password}}"}), "only into a password field"),
         (json!({"kind": "type", "element": 1, "text": "{{nope}}"}), "no parameter `nope`"),
         (json!({"kind": "run_script", "code": "alert(1)"}), "not something the run can do"),
+        // A page could talk the model into sending a file of the user's: never an answer.
+        (
+            json!({"kind": "upload", "element": 1, "files": ["/home/ada/.ssh/id_ed25519"]}),
+            "not something the run can do",
+        ),
+        (
+            json!({"kind": "upload", "type": "upload", "target": {"css": "#f"}, "files": ["/etc/passwd"]}),
+            "not something",
+        ),
         (json!({"kind": "declare_state", "state": "Elsewhere"}), "no state `Elsewhere`"),
         (json!({"kind": "press_key", "key": "Hyper+Q"}), "key `Hyper+Q`"),
     ] {

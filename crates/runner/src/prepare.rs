@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use statewright_demo::{Site, SiteServer};
 use statewright_engine::{Advisor, CancellationToken, Event, Goal, Skills};
 use statewright_store::{Error as StoreError, NewRun, RunHandle, Store};
-use statewright_workflow::{Params, Workflow, load_file};
+use statewright_workflow::{Action, Params, Workflow, load_file};
 use statewright_world::needs;
 
 use crate::error::RunError;
@@ -119,6 +119,7 @@ pub async fn prepare(request: RunRequest) -> Result<PreparedRun, RunError> {
         None => None,
     };
     let params = Params::bind(&workflow, &supplied).map_err(|e| RunError::invalid("invalid_params", e.to_string()))?;
+    uploads_on_disk(&workflow, &params)?;
     let advisor = match (advisor, llm) {
         (Some(advisor), _) => Some(advisor),
         (None, Some(config)) => {
@@ -171,6 +172,26 @@ pub async fn prepare(request: RunRequest) -> Result<PreparedRun, RunError> {
         skills,
         chrome: None,
     })
+}
+
+/// Every file an `upload` gives is there, before the run starts: a mistyped path is the
+/// user's to fix, not a failure halfway through a form. (A path made from a variable the run
+/// reads is known only when the action runs, which checks it too.)
+fn uploads_on_disk(workflow: &Workflow, params: &Params) -> Result<(), RunError> {
+    for state in &workflow.states {
+        for action in &state.actions {
+            let Action::Upload { files, .. } = action else { continue };
+            for file in files.iter().filter(|f| params.unset_reference(&json!(f)).is_none()) {
+                let path = std::path::absolute(params.render(file)).unwrap_or_default();
+                if !path.is_file() {
+                    let shown = params.redact(&path.display().to_string());
+                    let message = format!("state `{}` uploads {shown}, which is not a file", state.name);
+                    return Err(RunError::invalid("missing_file", message));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Serves the demo site and passes its address as `site`, unless the caller gave one.

@@ -51,6 +51,10 @@ impl fmt::Display for Action {
                 let choice = value.as_ref().or(label.as_ref()).map(String::as_str).unwrap_or_default();
                 write!(f, "{kind} {choice:?} in {target}")
             }
+            Action::Upload { target, files } => match files.as_slice() {
+                [file] => write!(f, "{kind} {file:?} into {target}"),
+                files => write!(f, "{kind} {} files into {target}", files.len()),
+            },
             Action::Wait { seconds } => write!(f, "{kind} {seconds} s"),
             Action::WaitFor { target, .. } | Action::ScrollTo { target } | Action::Hover { target } => {
                 write!(f, "{kind} {target}")

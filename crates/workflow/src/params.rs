@@ -371,6 +371,12 @@ impl Workflow {
                         }
                         (None, vec![])
                     }
+                    Action::Upload { target, files } => {
+                        for (i, file) in files.iter_mut().enumerate() {
+                            out.push((path.key("files").index(i), file));
+                        }
+                        (Some(target), vec![])
+                    }
                     Action::Extract { target, attribute, pattern, .. } => {
                         let mut v = Vec::new();
                         if let Some(attribute) = attribute {

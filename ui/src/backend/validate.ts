@@ -185,6 +185,8 @@ export function fakeValidate(wf: Workflow, skills?: SkillLibrary): Diagnostic[] 
       }
       references(a, path, known, out);
       if (a.type === 'extract') extractRules(a, path, params, out);
+      if (a.type === 'upload' && (!a.files.length || a.files.some((f) => !f.trim())))
+        out.push(diag(`${path}.files`, 'upload needs at least one file, and no empty one', 'e.g. "files": ["{{invoice}}"]'));
       for (const [k, v] of Object.entries(a)) {
         if (typeof v !== 'string') continue;
         if (!v.trim() && k !== 'type') out.push(diag(`${at}.actions[${j}].${k}`, `\`${k}\` is empty`));

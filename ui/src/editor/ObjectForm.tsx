@@ -101,6 +101,10 @@ function Field({ spec, value, set, obj, path, diagnostics }: { spec: FieldSpec; 
         </span>
       );
     }
+    case 'lines':
+      // Paths may hold spaces: one a line. An empty line stays while it is being written
+      // (the validator names it), or the next line could not be begun.
+      return <textarea aria-label={label} rows={2} placeholder="one per line" value={((value as string[]) ?? []).join('\n')} onChange={(e) => set(e.target.value === '' ? [] : e.target.value.split('\n'))} />;
     case 'strings':
       return <input aria-label={label} placeholder="space-separated" value={((value as string[]) ?? []).join(' ')} onChange={(e) => set(e.target.value.trim() ? e.target.value.split(/\s+/) : undefined)} />;
     default:

@@ -107,3 +107,13 @@ describe('the go_back action', () => {
     expect(actionShort(newAction('go_back'))).toBe('go back to the page before');
   });
 });
+
+describe('the upload action', () => {
+  it('starts with no file, a path a line, and says which file it gives to what', () => {
+    expect(newAction('upload')).toEqual({ type: 'upload', target: { css: '' }, files: [] });
+    expect(ACTION_FIELDS.upload.map((f) => [f.key, f.kind])).toEqual([['target', 'target'], ['files', 'lines']]);
+    const one = { type: 'upload' as const, target: { css: '#cv' }, files: ['/home/ada/My CV.pdf'] };
+    expect(actionShort(one)).toBe('upload “My CV.pdf” into #cv');
+    expect(actionShort({ ...one, files: ['C:\\Users\\ada\\a.png', 'b.png'] })).toBe('upload 2 files into #cv');
+  });
+});

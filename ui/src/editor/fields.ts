@@ -3,7 +3,7 @@
 
 import type { Action, Check, ExtractRead, VariableMatch } from '../bindings';
 
-export type FieldKind = 'string' | 'number' | 'bool' | 'enum' | 'target' | 'window' | 'tab' | 'point' | 'strings' | 'skill' | 'arguments' | 'outputs';
+export type FieldKind = 'string' | 'number' | 'bool' | 'enum' | 'target' | 'window' | 'tab' | 'point' | 'strings' | 'lines' | 'skill' | 'arguments' | 'outputs';
 
 /** Kinds edited as rows of their own, each row with its own problems. */
 export const ROW_KINDS: FieldKind[] = ['arguments', 'outputs'];
@@ -82,6 +82,10 @@ export const ACTION_FIELDS: Record<Action['type'], FieldSpec[]> = {
   scroll_to: [target],
   hover: [target],
   select_option: [target, { key: 'value', kind: 'string', optional: true }, { key: 'label', kind: 'string', optional: true }],
+  upload: [
+    { ...target, help: 'the file field (shown or hidden), or the button that opens its file chooser' },
+    { key: 'files', kind: 'lines', help: 'one path per line, on the browser\'s machine; {{name}} parameters work' },
+  ],
   wait: [{ key: 'seconds', kind: 'number' }],
   wait_for: [target, timeout],
   extract: [
@@ -119,7 +123,7 @@ export function newAction(type: Action['type']): Action {
   for (const f of ACTION_FIELDS[type]) {
     if (f.optional) continue;
     a[f.key] =
-      f.kind === 'target' ? { css: '' } : f.kind === 'window' ? { title: '' } : f.kind === 'point' ? { x: 0, y: 0 } : f.kind === 'number' ? (f.fallback ?? 0) : f.kind === 'enum' ? f.options![0] : f.kind === 'bool' ? false : '';
+      f.kind === 'target' ? { css: '' } : f.kind === 'strings' || f.kind === 'lines' ? [] : f.kind === 'window' ? { title: '' } : f.kind === 'point' ? { x: 0, y: 0 } : f.kind === 'number' ? (f.fallback ?? 0) : f.kind === 'enum' ? f.options![0] : f.kind === 'bool' ? false : '';
   }
   return a as Action;
 }

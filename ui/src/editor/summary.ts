@@ -104,6 +104,8 @@ export function actionShort(a: Action): string {
       return `hover ${targetShort(a.target)}`;
     case 'select_option':
       return `select ${q(a.label ?? a.value ?? '')} in ${targetShort(a.target)}`;
+    case 'upload':
+      return `upload ${a.files.length === 1 ? q(a.files[0].split(/[\\/]/).pop() ?? '') : `${a.files.length} files`} into ${targetShort(a.target)}`;
     case 'wait':
       return `wait ${a.seconds}s`;
     case 'wait_for':

@@ -184,6 +184,14 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         label: Option<String>,
     },
+    /// Give a file field these files, as a person does in the file chooser: paths on the
+    /// browser's machine, relative ones from the directory statewright runs in. The target
+    /// is the `<input type=file>` (shown or hidden, or its label) or what opens the chooser
+    /// (a styled button, a drop zone).
+    Upload {
+        target: Target,
+        files: Vec<String>,
+    },
     Wait {
         seconds: f64,
     },
@@ -328,6 +336,7 @@ impl Action {
             Action::ScrollTo { .. } => "scroll_to",
             Action::Hover { .. } => "hover",
             Action::SelectOption { .. } => "select_option",
+            Action::Upload { .. } => "upload",
             Action::Wait { .. } => "wait",
             Action::WaitFor { .. } => "wait_for",
             Action::Extract { .. } => "extract",
@@ -386,6 +395,7 @@ impl Action {
             | Action::ScrollTo { target }
             | Action::Hover { target }
             | Action::SelectOption { target, .. }
+            | Action::Upload { target, .. }
             | Action::WaitFor { target, .. }
             | Action::Extract { target, .. } => Some(target),
             Action::Scroll { target, .. } => target.as_ref(),
@@ -401,6 +411,7 @@ impl Action {
             | Action::ScrollTo { target }
             | Action::Hover { target }
             | Action::SelectOption { target, .. }
+            | Action::Upload { target, .. }
             | Action::WaitFor { target, .. }
             | Action::Extract { target, .. } => Some(target),
             Action::Scroll { target, .. } => target.as_mut(),

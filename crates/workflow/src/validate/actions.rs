@@ -172,6 +172,14 @@ pub(super) fn check_action(action: &Action, path: &JsonPath, workflow: &Workflow
         Action::Extract { into, read, attribute, pattern, .. } => {
             extract((into, *read, attribute.as_deref(), pattern.as_deref()), path, workflow, report)
         }
+        Action::Upload { files, .. } if files.is_empty() || files.iter().any(|f| f.trim().is_empty()) => {
+            let files = path.key("files");
+            report.error(
+                &files,
+                "upload needs at least one file, and no empty one",
+                Some("e.g. \"files\": [\"{{invoice}}\"]".into()),
+            );
+        }
         Action::SelectOption { value, label, .. } if value.is_some() == label.is_some() => {
             report.error(path, "select_option needs exactly one of `value` or `label`", None);
         }

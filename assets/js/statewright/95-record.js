@@ -1,8 +1,8 @@
   // ---------------------------------------------------------------------------
   // 10. record: what a person does, for `statewright record`
   // ---------------------------------------------------------------------------
-  // Each report is one JSON string: the act (click, type, select, key, scroll), the page as
-  // it was when the act began (snapshotted in the capture phase, before the page's own
+  // Each report is one JSON string: the act (click, type, select, key, scroll, upload), the
+  // page as it was when the act began (snapshotted in the capture phase, before the page's own
   // handlers run), and the ways to find the element acted on, most stable first. Typing is
   // reported once per field, when the person leaves it or does something else. A password
   // field's value never leaves the page: only that it was typed into. Only trusted events
@@ -80,15 +80,33 @@
   }
 
   function onClick(e) {
-    if (!e.isTrusted) return;
+    if (!e.isTrusted) return noteChooser(e);
     const raw = eventTarget(e);
     if (!raw) return;
     const el = retargetInteractive(raw, '');
-    // Focusing a field is not an act: what is typed into it is. A label passes its click on
-    // to its control, which is reported then.
-    if (isTextField(el) || el.localName === 'select') return;
+    // Focusing a field is not an act: what is typed into it is (and the files chosen in a
+    // file field's chooser). A label passes its click on to its control, reported then.
+    if (isTextField(el) || el.localName === 'select' || fileInputOf(el)) return;
     if (el.localName === 'label' && el.control) return;
+    // While the page handles the click, a hidden file field it opens is noted (below).
+    recorder.clicking = el;
+    later(function () { recorder.clicking = null; }, 0);
     act('click', el, { button: e.button === 2 ? 'right' : e.button === 1 ? 'middle' : 'left', count: e.detail >= 2 ? 2 : 1 });
+  }
+
+  /** A page's script clicking its hidden file field, in answer to the person's click on its
+   *  own button: that button is what the files are given through (see onChange). */
+  function noteChooser(e) {
+    const el = eventTarget(e);
+    if (recorder.clicking && el && fileInputOf(el) === el) WM_set(recorder.openers, el, recorder.clicking);
+  }
+
+  /** The files chosen, by name (a page never knows where they were). */
+  function fileNames(input) {
+    const names = [];
+    const files = input.files || [];
+    for (let i = 0; i < files.length && i < 20; i++) push(names, _String(files[i].name));
+    return names;
   }
 
   function onInput(e) {
@@ -103,6 +121,13 @@
 
   function onChange(e) {
     const el = eventTarget(e);
+    const file = el && e.isTrusted ? fileInputOf(el) : null;
+    if (file === el && file) {
+      const names = fileNames(file);
+      const opener = WM_get(recorder.openers, file);
+      if (names.length) act('upload', opener && opener.isConnected ? opener : file, { files: names });
+      return;
+    }
     if (!el || el.localName !== 'select') return;
     const opt = el.selectedIndex >= 0 ? el.options[el.selectedIndex] : null;
     act('select', el, { value: _String(el.value), label: opt ? norm(opt.text) : '' });
@@ -171,7 +196,8 @@
     if (W.parent !== W && readable(W.parent)) return true;
     const send = W[binding];
     if (typeof send !== 'function') return false;
-    recorder = { send: send, typing: null, scroll: null, lastY: W.scrollY, windows: new _WeakMap(), told: 0 };
+    recorder = { send: send, typing: null, scroll: null, lastY: W.scrollY, windows: new _WeakMap(), told: 0,
+      clicking: null, openers: new _WeakMap() };
     listen(W);
     ET_add(W, 'scroll', onScroll, true);
     listenToFrames();

@@ -80,6 +80,7 @@ pub fn compile(trajectory: &Trajectory, options: &CompileOptions) -> Draft {
     };
     let mut pages: Vec<Page> = trajectory.pages.clone();
     report.undone = drop_undo_pairs(&mut pages);
+    fold_chooser_clicks(&mut pages);
     let last = pages.last().cloned();
     let acted: Vec<&Page> = pages.iter().filter(|p| !p.acts.is_empty()).collect();
     let goal = match &trajectory.ending {
@@ -119,6 +120,7 @@ pub fn compile(trajectory: &Trajectory, options: &CompileOptions) -> Draft {
     }
     let mut literals = Literals::new(&params);
     let mut secrets = BTreeSet::new();
+    let mut uploads = IndexMap::new();
 
     let mut states = Vec::new();
     let mut seen = IndexMap::new();
@@ -152,7 +154,7 @@ pub fn compile(trajectory: &Trajectory, options: &CompileOptions) -> Draft {
             ));
         }
         let actions: Vec<Action> =
-            s.acts().iter().map(|a| action_of(a, s.first(), &mut literals, &mut secrets)).collect();
+            s.acts().iter().map(|a| action_of(a, s.first(), &mut literals, &mut secrets, &mut uploads)).collect();
         let checks = checks.into_iter().map(|c| template_check(c, &mut literals)).collect();
         let next = if s.overlay || s.terminal.is_some() { Vec::new() } else { successors(&situations, i) };
         let steps: Vec<String> = s.segments.iter().map(|seg| seg[0].step.to_string()).collect();
@@ -209,6 +211,10 @@ pub fn compile(trajectory: &Trajectory, options: &CompileOptions) -> Draft {
                 secret: true,
             },
         );
+    }
+    for (name, chosen) in &uploads {
+        let description = format!("a file to upload (the demonstration chose {chosen:?}); give its path with --param");
+        parameters.insert(name.clone(), Parameter { description, default: None, secret: false });
     }
     // References written by whoever drove (an agent types `{{username}}`) are parameters too.
     for name in references(&ordered) {
@@ -344,6 +350,30 @@ pub(crate) fn drop_undo_pairs(pages: &mut Vec<Page>) -> usize {
     dropped
 }
 
+/// A click that opened a file chooser, followed by the files chosen there: the upload is
+/// given through that same element (its click is part of it), so the click goes.
+pub(crate) fn fold_chooser_clicks(pages: &mut Vec<Page>) {
+    let mut i = 0;
+    while i + 1 < pages.len() {
+        let opener = match (pages[i].acts.last(), pages[i + 1].acts.first()) {
+            (Some(click), Some(upload)) => {
+                matches!(click.action, Action::Click { .. })
+                    && matches!(upload.action, Action::Upload { .. })
+                    && click.action.target() == upload.action.target()
+            }
+            _ => false,
+        };
+        if opener {
+            pages[i].acts.pop();
+            if pages[i].acts.is_empty() {
+                pages.remove(i);
+                continue;
+            }
+        }
+        i += 1;
+    }
+}
+
 /// The state's first act's element, as a check that it is there: a state is not recognised
 /// before what it acts on has appeared (results still loading, a form not drawn yet).
 fn anchor(act: &Act, own: &[&Page]) -> Option<Check> {
@@ -365,8 +395,16 @@ fn anchor(act: &Act, own: &[&Page]) -> Option<Check> {
     own.iter().all(|p| holds(&check, p) != Some(false)).then_some(check)
 }
 
-/// The act as an action: on its most stable locator, its literals as parameters.
-fn action_of(act: &Act, page: &Page, literals: &mut Literals, secrets: &mut BTreeSet<String>) -> Action {
+/// The act as an action: on its most stable locator, its literals as parameters; a secret
+/// typed and the files uploaded as parameters of their own (`uploads`: name → the file the
+/// demonstration chose, which the page knew by name only).
+fn action_of(
+    act: &Act,
+    page: &Page,
+    literals: &mut Literals,
+    secrets: &mut BTreeSet<String>,
+    uploads: &mut IndexMap<String, String>,
+) -> Action {
     let mut action = act.action.clone();
     if let Some(target) = action.target_mut() {
         *target = stablest(target, &act.alternatives);
@@ -383,6 +421,14 @@ fn action_of(act: &Act, page: &Page, literals: &mut Literals, secrets: &mut BTre
         Action::SelectOption { value, label, .. } => {
             for v in [value, label].into_iter().flatten() {
                 *v = literals.whole(v);
+            }
+        }
+        Action::Upload { files, .. } => {
+            let base = field_name(page, act).unwrap_or_else(|| "file".into());
+            for file in files.iter_mut() {
+                let mut names = (1..).map(|n| if n == 1 { base.clone() } else { format!("{base}_{n}") });
+                let name = names.find(|n| !uploads.contains_key(n)).unwrap_or_default();
+                uploads.insert(name.clone(), std::mem::replace(file, format!("{{{{{name}}}}}")));
             }
         }
         _ => {}
@@ -416,20 +462,34 @@ fn template_check(mut check: Check, literals: &mut Literals) -> Check {
     check
 }
 
-/// A secret parameter's name from its field: `password`, `pin`, else `secret`.
+/// A secret parameter's name from its field: `password`, `pin`, else `password`.
 pub(crate) fn secret_name(page: &Page, act: &Act) -> String {
+    field_name(page, act).unwrap_or_else(|| "password".into())
+}
+
+/// A parameter's name from the field acted on (its name, else its placeholder), when that
+/// makes a short one.
+fn field_name(page: &Page, act: &Act) -> Option<String> {
     let label = page.element_of(act).map(|e| if e.name.is_empty() { e.placeholder.clone() } else { e.name.clone() });
-    let name: String = label
-        .unwrap_or_default()
+    let name: String = label?
         .to_lowercase()
         .chars()
+        .map(unaccented)
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect::<String>()
         .split('_')
         .filter(|s| !s.is_empty())
         .collect::<Vec<_>>()
         .join("_");
-    if name.is_empty() || name.len() > 30 { "password".into() } else { name }
+    (!name.is_empty() && name.len() <= 30).then_some(name)
+}
+
+/// A Latin letter without its accent (`é` → `e`), so that a label such as "Résumé" names a
+/// parameter `resume`; other characters as they are.
+fn unaccented(c: char) -> char {
+    const FROM: &str = "àáâãäåçèéêëìíîïñòóôõöùúûüýÿ";
+    const TO: &str = "aaaaaaceeeeiiiinooooouuuuyy";
+    FROM.chars().position(|f| f == c).and_then(|i| TO.chars().nth(i)).unwrap_or(c)
 }
 
 /// The situations seen right after situation `i`, overlays passed over.

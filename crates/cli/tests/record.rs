@@ -126,7 +126,7 @@ fn a_demonstration_that_goes_back_to_a_tab_records_the_switch_and_replays() {
     assert_eq!(*actions[switched], serde_json::json!({"type": "switch_tab"}), "back to the tab before");
 
     // The draft replays, no model: the code's tab opens, the run goes back and redeems.
-    let summary = recorded.replay();
+    let summary = recorded.replay(&[]);
     assert_eq!(summary["status"], "succeeded", "{summary}\n{workflow}");
 }
 
@@ -152,6 +152,38 @@ fn a_demonstration_in_a_single_page_application_records_its_back_button_and_repl
     }
 }
 
+#[test]
+fn a_demonstration_with_files_asks_for_them_and_replays_with_those_given() {
+    let recorded = record_fixture("upload.html", "upload-person.mjs", None);
+    let workflow = &recorded.workflow;
+    let uploads: Vec<&Value> = actions(workflow).into_iter().filter(|a| a["type"] == "upload").collect();
+    // The résumé in its own field; the photos through the button that opened their chooser,
+    // whose click is part of the upload, not an action of its own.
+    let resume = uploads.iter().find(|a| a["target"]["css"] == "#resume").unwrap_or_else(|| panic!("{workflow}"));
+    assert_eq!(resume["files"], serde_json::json!(["{{resume}}"]), "named after its field: {workflow}");
+    let photos = uploads.iter().find(|a| a["target"]["name"] == "Add photos").unwrap_or_else(|| panic!("{workflow}"));
+    assert_eq!(photos["files"], serde_json::json!(["{{add_photos}}", "{{add_photos_2}}"]), "{workflow}");
+    assert!(!actions(workflow).iter().any(|a| a["type"] == "click"), "no click of its own: {workflow}");
+    // The page knew the files by name only: their paths are the user's to give.
+    let asked = &workflow["parameters"]["add_photos_2"];
+    assert!(asked.get("default").is_none() && asked["description"].as_str().unwrap().contains("hills.txt"), "{asked}");
+    let without = recorded.replay(&[]);
+    assert!(without.as_str().is_some_and(|said| said.contains("resume")), "the run asks for the files: {without}");
+
+    // Given files of the same names from elsewhere, the draft replays with no model.
+    let dir = tempfile::tempdir().unwrap();
+    let given: Vec<String> = [("resume", "cv.txt"), ("add_photos", "beach.txt"), ("add_photos_2", "hills.txt")]
+        .iter()
+        .map(|(param, name)| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, format!("{name} again\n")).unwrap();
+            format!("{param}={}", path.display())
+        })
+        .collect();
+    let summary = recorded.replay(&given);
+    assert_eq!(summary["status"], "succeeded", "{summary}\n{workflow}");
+}
+
 /// The order's page was left with the Back button, from a state of its own, and the draft
 /// replays with no model: through the order at `item` and back to the list at `list`.
 fn assert_goes_back_and_replays(recorded: &Recorded, list: &str, item: &str) {
@@ -165,7 +197,7 @@ fn assert_goes_back_and_replays(recorded: &Recorded, list: &str, item: &str) {
     assert!(address.starts_with("{{site}}") || address.starts_with("^{{site}}"), "{workflow}");
     assert!(address.contains(item.trim_end_matches(char::is_numeric)), "the order's page: {workflow}");
 
-    let summary = recorded.replay();
+    let summary = recorded.replay(&[]);
     assert_eq!(summary["status"], "succeeded", "{summary}\n{workflow}");
     let shown = statewright(&["runs", "show", summary["run_id"].as_str().unwrap(), "--json"], &recorded.runs);
     let detail: Value = serde_json::from_slice(&shown.stdout).unwrap();
@@ -185,9 +217,14 @@ struct Recorded {
 }
 
 impl Recorded {
-    /// The draft run with no model, on the site it was recorded on: its JSON summary.
-    fn replay(&self) -> Value {
-        let out = statewright(&["run", &self.draft, "-p", &self.site_param, "--json"], &self.runs);
+    /// The draft run with no model, on the site it was recorded on (and `params`): its JSON
+    /// summary.
+    fn replay(&self, params: &[String]) -> Value {
+        let mut args = vec!["run", &self.draft, "-p", &self.site_param, "--json"];
+        for p in params {
+            args.extend(["-p", p]);
+        }
+        let out = statewright(&args, &self.runs);
         serde_json::from_slice(&out.stdout).unwrap_or_else(|_| Value::String(text(&out.stderr)))
     }
 }

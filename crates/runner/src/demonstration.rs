@@ -224,7 +224,13 @@ pub async fn record(
                 }
             }
             Some(Heard::Act(report)) => {
-                let Some((action, alternatives)) = action_of(&report) else { continue };
+                let Some((action, alternatives)) = action_of(&report) else {
+                    tracing::debug!(
+                        "a report that is no action, left out: {}",
+                        report.get("kind").unwrap_or(&serde_json::Value::Null)
+                    );
+                    continue;
+                };
                 let page = report.get("page").cloned().unwrap_or(Value::Null);
                 let mut obs = observation(&page);
                 obs.screenshot = recording.screenshot().await.map(Arc::new);
@@ -344,6 +350,14 @@ fn action_of(report: &Value) -> Option<(Action, Vec<Target>)> {
             Action::Type { target: target()?, text: if secret { MASK.to_owned() } else { s("text")? }, clear: true }
         }
         "select" => Action::SelectOption { target: target()?, value: s("value"), label: None },
+        // The files by name only (a page never knows where they were): compile asks for them.
+        "upload" => {
+            let names = report.get("files").and_then(Value::as_array)?;
+            let files: Vec<String> =
+                names.iter().filter_map(Value::as_str).filter(|n| !n.trim().is_empty()).map(str::to_owned).collect();
+            (!files.is_empty()).then_some(())?;
+            Action::Upload { target: target()?, files }
+        }
         "key" => {
             let key = s("key")?;
             statewright_workflow::keys::parse_key_combo(&key).ok()?;

@@ -397,7 +397,8 @@ fn anchor(act: &Act, own: &[&Page]) -> Option<Check> {
 
 /// The act as an action: on its most stable locator, its literals as parameters; a secret
 /// typed and the files uploaded as parameters of their own (`uploads`: name → the file the
-/// demonstration chose, which the page knew by name only).
+/// demonstration chose, which the page knew by name only), unless a parameter given to the
+/// demonstration was the file's path.
 fn action_of(
     act: &Act,
     page: &Page,
@@ -426,8 +427,16 @@ fn action_of(
         Action::Upload { files, .. } => {
             let base = field_name(page, act).unwrap_or_else(|| "file".into());
             for file in files.iter_mut() {
+                // A path the demonstration was given, by its parameter (and its default).
+                if let Some(given) = literals.file(file) {
+                    *file = given;
+                    continue;
+                }
                 let mut names = (1..).map(|n| if n == 1 { base.clone() } else { format!("{base}_{n}") });
-                let name = names.find(|n| !uploads.contains_key(n)).unwrap_or_default();
+                // Not a name the demonstration's own parameters (`site`…) or a secret have.
+                let taken =
+                    |n: &String| uploads.contains_key(n) || secrets.contains(n) || literals.value_of(n).is_some();
+                let name = names.find(|n| !taken(n)).unwrap_or_default();
                 uploads.insert(name.clone(), std::mem::replace(file, format!("{{{{{name}}}}}")));
             }
         }
@@ -481,7 +490,9 @@ fn field_name(page: &Page, act: &Act) -> Option<String> {
         .filter(|s| !s.is_empty())
         .collect::<Vec<_>>()
         .join("_");
-    (!name.is_empty() && name.len() <= 30).then_some(name)
+    // A parameter's name starts with a letter: "2. Your CV" names `your_cv`.
+    let name = name.trim_start_matches(|c: char| c.is_ascii_digit() || c == '_');
+    (!name.is_empty() && name.len() <= 30).then(|| name.to_owned())
 }
 
 /// A Latin letter without its accent (`é` → `e`), so that a label such as "Résumé" names a

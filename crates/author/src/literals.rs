@@ -45,6 +45,15 @@ impl Literals {
         }
     }
 
+    /// A file chosen for an upload, known by name only: the parameter whose value is a path
+    /// to a file of that name (`-p resume=/home/ada/cv.pdf` for `cv.pdf`), if one is.
+    pub fn file(&mut self, name: &str) -> Option<String> {
+        let named = |v: &str| std::path::Path::new(v).file_name().is_some_and(|n| n.to_string_lossy() == name);
+        let (k, _) = self.values.iter().find(|(_, v)| named(v))?;
+        self.used.insert(k.clone());
+        Some(format!("{{{{{k}}}}}"))
+    }
+
     /// A URL: values inside it, and query values equal to one.
     pub fn url(&mut self, s: &str) -> String {
         let mut out = self.parts(s, |_, _| true);

@@ -57,3 +57,42 @@ fn an_overlay_in_the_middle_of_a_page_is_an_interrupt_and_the_page_one_state() {
     assert_eq!(search.next, ["Shop (done)"], "{:?}", search.next);
     assert_eq!(w.states.iter().filter(|s| s.terminal.is_some()).count(), 1);
 }
+
+#[test]
+fn files_chosen_become_parameters_named_after_their_field_and_the_openers_click_goes() {
+    let target = |name: &str| Target { role: Some("button".into()), name: Some(name.into()), ..Target::default() };
+    let upload = |name: &str, files: &[&str]| {
+        Act::new(Action::Upload { target: target(name), files: files.iter().map(|f| f.to_string()).collect() })
+    };
+    let form = || vec![el("button", "Add photos", "#add-photos", None), el("button", "2. Your CV", "#cv", None)];
+    let trajectory = Trajectory {
+        source: "hand".into(),
+        pages: vec![
+            // The page's button opened the chooser: the click and the files are one upload.
+            page(1, "http://h/apply.html", form(), vec![click("button", "Add photos")]),
+            page(2, "http://h/apply.html", form(), vec![upload("Add photos", &["a.png", "b.png"])]),
+            page(3, "http://h/apply.html", form(), vec![upload("2. Your CV", &["cv.pdf"])]),
+            page(4, "http://h/done.html", vec![el("link", "Home", "#home", None)], vec![]),
+        ],
+        ending: Ending::Succeeded,
+        // A parameter of the demonstration's own keeps its name; one whose value is the path
+        // of a file chosen stands for it.
+        parameters: vec![("add_photos".into(), "unrelated".into()), ("photo".into(), "/home/ada/b.png".into())],
+        ..Trajectory::default()
+    };
+    let w = compile(&trajectory, &CompileOptions::default()).workflow;
+    load_str(&to_native_json(&w), "draft.json", &w.name).expect("the draft validates");
+    let actions: Vec<&Action> = w.states.iter().flat_map(|s| &s.actions).collect();
+    assert!(!actions.iter().any(|a| matches!(a, Action::Click { .. })), "{actions:?}");
+    let files: Vec<Vec<String>> = actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Upload { files, .. } => Some(files.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(files, [vec!["{{add_photos_2}}", "{{photo}}"], vec!["{{your_cv}}"]]);
+    let asked = &w.parameters["your_cv"];
+    assert!(asked.default.is_none() && asked.description.contains("\"cv.pdf\""), "{asked:?}");
+    assert_eq!(w.parameters["photo"].default.as_deref(), Some("/home/ada/b.png"), "the path given is its default");
+}

@@ -48,6 +48,11 @@ export type Action = {
   target: Target;
   files: string[];
 } | {
+  type: "download";
+  target: Target;
+  filename: string;
+  timeout?: number | null;
+} | {
   type: "wait";
   seconds: number;
 } | {

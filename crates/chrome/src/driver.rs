@@ -23,6 +23,7 @@ use crate::page::{CallError, PageHandle};
 use crate::session::{LaunchOptions, Session};
 use crate::tabs::Following;
 
+mod download;
 mod upload;
 
 /// How long a plain call into the page may take.
@@ -286,6 +287,7 @@ impl ChromeDriver {
                 Ok(Outcome { detail: selected.or(outcome.detail), ..outcome })
             }
             Action::Upload { target, files } => self.upload(target, files, patience).await,
+            Action::Download { target, filename, timeout } => self.download(target, filename, *timeout, patience).await,
             Action::WaitFor { target, .. } => {
                 let at = self.actionable(target, json!({"scroll": false}), patience).await?;
                 Ok(at.outcome())
@@ -465,7 +467,11 @@ impl Driver for ChromeDriver {
         // A click, a key or a choice may open a tab; going to an address or waiting does not.
         if matches!(
             action,
-            Action::Click { .. } | Action::Type { .. } | Action::PressKey { .. } | Action::SelectOption { .. }
+            Action::Click { .. }
+                | Action::Download { .. }
+                | Action::Type { .. }
+                | Action::PressKey { .. }
+                | Action::SelectOption { .. }
         ) {
             self.session.following = Following::AfterInput(Some(tokio::time::Instant::now()));
         }

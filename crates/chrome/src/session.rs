@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use chromiumoxide::browser::{Browser, BrowserConfig};
+use chromiumoxide::cdp::browser_protocol::browser::{SetDownloadBehaviorBehavior, SetDownloadBehaviorParams};
 use chromiumoxide::cdp::browser_protocol::page::AddScriptToEvaluateOnNewDocumentParams;
 use chromiumoxide::cdp::browser_protocol::target::{CreateTargetParams, TargetId};
 use chromiumoxide::error::CdpError;
@@ -79,6 +80,9 @@ pub struct Session {
     launched: bool,
     /// The tab the user had open, which the run was given: it stays open.
     pub(crate) adopted: Option<TargetId>,
+    /// Where the browser saves the run's downloads, once a `download` asked (download.rs);
+    /// deleted on drop.
+    pub(crate) downloads: Option<TempDir>,
     // Keeps the fresh profile alive for the browser's lifetime; deleted on drop.
     _profile: Option<TempDir>,
 }
@@ -157,6 +161,7 @@ impl Session {
             dialogs: Vec::new(),
             launched,
             adopted,
+            downloads: None,
             _profile: profile,
         })
     }
@@ -182,6 +187,11 @@ impl Session {
         if self.launched {
             close_launched(&mut self.browser).await;
         } else {
+            if self.downloads.is_some() {
+                // The browser is someone else's: its downloads go where they went before.
+                let restore = SetDownloadBehaviorParams::new(SetDownloadBehaviorBehavior::Default);
+                let _ = tokio::time::timeout(Duration::from_secs(5), self.browser.execute(restore)).await;
+            }
             // Every page the run opened or followed; a tab the user had open stays.
             let trail = self.behind.iter().chain(std::iter::once(&self.page));
             for page in trail.filter(|page| self.adopted.as_ref() != Some(page.raw().target_id())) {

@@ -1,6 +1,7 @@
-//! `upload` as a user runs it: a workflow whose files are parameters, on real Chromium and a
-//! page of one's own; a file that is not there refused before the run starts; a malformed
-//! action refused with its place in the file.
+//! Files in and out of a run, as a user runs it on real Chromium and pages of one's own:
+//! `upload` with the files as parameters (one that is not there refused before the run
+//! starts, an empty list refused with its place in the file), and `download` into the run's
+//! folder (a name that would leave it refused).
 
 mod common;
 
@@ -79,4 +80,47 @@ fn an_upload_with_no_file_is_refused_with_its_place() {
     assert_eq!(out.status.code(), Some(2));
     let said = text(&out.stderr);
     assert!(said.contains("empty.json:3:") && said.contains("upload needs at least one file"), "{said}");
+}
+
+#[test]
+fn a_download_lands_in_the_run_folder_under_the_name_the_workflow_gives() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let site = Site::dir(&common::repo().join("crates/chrome/tests/fixtures"));
+    let workflow = |filename: &str| {
+        json!({
+            "version": 1,
+            "name": "reports",
+            "parameters": {"site": {}, "name": {"default": "march.csv"}},
+            "states": [
+                {"name": "done", "checks": [{"type": "url", "value": "about:blank#done"}],
+                 "terminal": {"outcome": "success", "message": "downloaded"}},
+                {"name": "reports", "checks": [{"type": "text", "value": "Reports"}], "actions": [
+                    {"type": "download", "target": {"text": "Download the report"}, "filename": filename},
+                    {"type": "navigate_to", "url": "about:blank#done"}
+                ]},
+                {"name": "start", "checks": [{"type": "url", "value": "about:blank"}],
+                 "actions": [{"type": "navigate_to", "url": "{{site}}/download.html"}]}
+            ]
+        })
+    };
+    let path = dir.path().join("reports.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&workflow("{{name}}")).unwrap()).unwrap();
+    let file = path.display().to_string();
+    let site_param = format!("site={}", site.1);
+    let out = statewright(&["run", &file, "-p", &site_param, "--json"], &runs);
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(summary["status"], "succeeded", "{}", text(&out.stderr));
+    let kept = runs.join(summary["run_id"].as_str().unwrap()).join("march.csv");
+    assert_eq!(std::fs::read_to_string(&kept).unwrap_or_default(), "month,sales\nMarch,42\n", "{}", kept.display());
+
+    // A name from a parameter that would leave the run folder: refused before the run.
+    let out = statewright(&["run", &file, "-p", &site_param, "-p", "name=../../escape.csv"], &runs);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(!dir.path().join("escape.csv").exists() && !runs.join("escape.csv").exists());
+    // And one written so in the file: refused with its place.
+    std::fs::write(&path, serde_json::to_string_pretty(&workflow("../escape.csv")).unwrap()).unwrap();
+    let out = statewright(&["validate", &file], &runs);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("`../escape.csv` is not a plain file name"), "{}", text(&out.stderr));
 }

@@ -55,6 +55,7 @@ impl fmt::Display for Action {
                 [file] => write!(f, "{kind} {file:?} into {target}"),
                 files => write!(f, "{kind} {} files into {target}", files.len()),
             },
+            Action::Download { target, filename, .. } => write!(f, "{kind} {filename} through {target}"),
             Action::Wait { seconds } => write!(f, "{kind} {seconds} s"),
             Action::WaitFor { target, .. } | Action::ScrollTo { target } | Action::Hover { target } => {
                 write!(f, "{kind} {target}")

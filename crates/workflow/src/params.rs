@@ -129,13 +129,11 @@ impl Params {
     }
 
     /// Every file name an action writes, filled in, must stay a plain name: a parameter may
-    /// not lead a `save_html` or `screenshot` out of the run folder.
+    /// not lead a `save_html`, `screenshot` or `download` out of the run folder.
     fn check_file_names(&self, workflow: &Workflow) -> Result<(), ParamError> {
         for state in &workflow.states {
             for action in &state.actions {
-                if let crate::model::Action::SaveHtml { filename } | crate::model::Action::Screenshot { filename } =
-                    action
-                {
+                if let Some(filename) = action.filename() {
                     let name = self.render(filename);
                     if !is_plain_file_name(&name) {
                         return Err(ParamError::UnsafeFileName { state: state.name.clone(), name: self.redact(&name) });
@@ -355,6 +353,7 @@ impl Workflow {
                     Action::SaveHtml { filename } | Action::Screenshot { filename } => {
                         (None, vec![("filename", filename)])
                     }
+                    Action::Download { target, filename, .. } => (Some(target), vec![("filename", filename)]),
                     Action::SelectOption { target, value, label } => {
                         let mut v = Vec::new();
                         if let Some(value) = value {

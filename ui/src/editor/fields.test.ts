@@ -117,3 +117,10 @@ describe('the upload action', () => {
     expect(actionShort({ ...one, files: ['C:\\Users\\ada\\a.png', 'b.png'] })).toBe('upload 2 files into #cv');
   });
 });
+
+describe('the download action', () => {
+  it('asks what to click and what to keep the file as', () => {
+    expect(newAction('download')).toEqual({ type: 'download', target: { css: '' }, filename: '' });
+    expect(actionShort({ type: 'download', target: { text: 'Export' }, filename: 'sales.csv' })).toBe('download sales.csv through text “Export”');
+  });
+});

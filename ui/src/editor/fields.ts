@@ -86,6 +86,11 @@ export const ACTION_FIELDS: Record<Action['type'], FieldSpec[]> = {
     { ...target, help: 'the file field (shown or hidden), or the button that opens its file chooser' },
     { key: 'files', kind: 'lines', help: 'one path per line, on the browser\'s machine; {{name}} parameters work' },
   ],
+  download: [
+    { ...target, help: 'what to click for the file (a link, an Export button)' },
+    { key: 'filename', kind: 'string', help: 'the name it is kept under in the run\'s folder, e.g. report.pdf' },
+    { key: 'timeout', kind: 'number', optional: true, help: 'seconds the download may take (default 120)' },
+  ],
   wait: [{ key: 'seconds', kind: 'number' }],
   wait_for: [target, timeout],
   extract: [

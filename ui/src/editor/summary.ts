@@ -106,6 +106,8 @@ export function actionShort(a: Action): string {
       return `select ${q(a.label ?? a.value ?? '')} in ${targetShort(a.target)}`;
     case 'upload':
       return `upload ${a.files.length === 1 ? q(a.files[0].split(/[\\/]/).pop() ?? '') : `${a.files.length} files`} into ${targetShort(a.target)}`;
+    case 'download':
+      return `download ${a.filename} through ${targetShort(a.target)}`;
     case 'wait':
       return `wait ${a.seconds}s`;
     case 'wait_for':

@@ -192,6 +192,15 @@ pub enum Action {
         target: Target,
         files: Vec<String>,
     },
+    /// Click the target and keep the file it downloads in the run's folder as `filename` (a
+    /// plain file name: the name the site suggests is only reported). Waits for the download
+    /// to finish, up to `timeout` seconds (default 120).
+    Download {
+        target: Target,
+        filename: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        timeout: Option<f64>,
+    },
     Wait {
         seconds: f64,
     },
@@ -337,6 +346,7 @@ impl Action {
             Action::Hover { .. } => "hover",
             Action::SelectOption { .. } => "select_option",
             Action::Upload { .. } => "upload",
+            Action::Download { .. } => "download",
             Action::Wait { .. } => "wait",
             Action::WaitFor { .. } => "wait_for",
             Action::Extract { .. } => "extract",
@@ -387,6 +397,16 @@ impl Action {
         }
     }
 
+    /// The file this action writes into the run's folder, if any.
+    pub fn filename(&self) -> Option<&str> {
+        match self {
+            Action::SaveHtml { filename } | Action::Screenshot { filename } | Action::Download { filename, .. } => {
+                Some(filename)
+            }
+            _ => None,
+        }
+    }
+
     /// The element this action works on, if any.
     pub fn target(&self) -> Option<&Target> {
         match self {
@@ -396,6 +416,7 @@ impl Action {
             | Action::Hover { target }
             | Action::SelectOption { target, .. }
             | Action::Upload { target, .. }
+            | Action::Download { target, .. }
             | Action::WaitFor { target, .. }
             | Action::Extract { target, .. } => Some(target),
             Action::Scroll { target, .. } => target.as_ref(),
@@ -412,6 +433,7 @@ impl Action {
             | Action::Hover { target }
             | Action::SelectOption { target, .. }
             | Action::Upload { target, .. }
+            | Action::Download { target, .. }
             | Action::WaitFor { target, .. }
             | Action::Extract { target, .. } => Some(target),
             Action::Scroll { target, .. } => target.as_mut(),

@@ -222,16 +222,17 @@ pub(super) fn check_action(action: &Action, path: &JsonPath, workflow: &Workflow
                 }
             }
         }
-        Action::SaveHtml { filename } | Action::Screenshot { filename }
-            if !crate::params::is_plain_file_name(filename) =>
-        {
-            report.error(
-                &path.key("filename"),
-                format!("`{filename}` is not a plain file name"),
-                Some("files are written into the run's folder; use a name like page.html".into()),
-            );
-        }
+        Action::Download { timeout: Some(t), .. } => seconds_field(*t, &path.key("timeout"), report),
         _ => {}
+    }
+    if let Some(filename) = action.filename()
+        && !crate::params::is_plain_file_name(filename)
+    {
+        report.error(
+            &path.key("filename"),
+            format!("`{filename}` is not a plain file name"),
+            Some("files are written into the run's folder; use a name like page.html".into()),
+        );
     }
 }
 

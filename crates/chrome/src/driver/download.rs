@@ -1,0 +1,111 @@
+//! `download`: clicking what downloads a file, and keeping the file as the action's artifact
+//! (the run's folder, under the name the workflow gave it; the name the site suggests is only
+//! reported). The browser saves the run's downloads under their ids in a folder of the
+//! session's, told once, at the first download.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chromiumoxide::cdp::browser_protocol::browser::{
+    DownloadProgressState, EventDownloadProgress, EventDownloadWillBegin, SetDownloadBehaviorBehavior,
+    SetDownloadBehaviorParams,
+};
+use futures::StreamExt;
+use serde_json::json;
+use statewright_engine::{Artifact, DriverError, DriverResult, Outcome};
+use statewright_workflow::{MouseButton, Target};
+
+use super::ChromeDriver;
+use crate::input;
+
+/// How long a click may take to start its download (a report the site builds first).
+const START_WAIT: Duration = Duration::from_secs(10);
+/// How long a download may take, unless the action says.
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+/// The largest file kept: it is read whole into the run's record.
+const MAX_BYTES: f64 = 200.0 * 1024.0 * 1024.0;
+
+impl ChromeDriver {
+    pub(super) async fn download(
+        &mut self,
+        target: &Target,
+        filename: &str,
+        timeout: Option<f64>,
+        patience: Duration,
+    ) -> DriverResult<Outcome> {
+        let folder = self.download_folder().await?;
+        let browser = |e: chromiumoxide::error::CdpError| DriverError::Browser(e.to_string());
+        let mut begun = self.session.browser.event_listener::<EventDownloadWillBegin>().await.map_err(browser)?;
+        let mut progress = self.session.browser.event_listener::<EventDownloadProgress>().await.map_err(browser)?;
+        let at = self.actionable(target, json!({"enabled": true, "hitTest": true}), patience).await?;
+        let (x, y) = (at.x, at.y);
+        let mut outcome = at.outcome();
+        let what = outcome.detail.clone().unwrap_or_else(|| "the target".into());
+        self.hold_for_capture().await;
+        input::click(self.raw(), x, y, MouseButton::Left, 1).await.map_err(DriverError::Browser)?;
+        let Ok(Some(begin)) = tokio::time::timeout(START_WAIT, begun.next()).await else {
+            return Err(DriverError::NotActionable {
+                reason: "no_download".into(),
+                message: format!("clicking {what} started no download"),
+            });
+        };
+        let limit = timeout.map_or(DEFAULT_TIMEOUT, |t| Duration::from_secs_f64(t.clamp(0.0, 86_400.0)));
+        let finished = async {
+            while let Some(step) = progress.next().await {
+                if step.guid != begin.guid {
+                    continue;
+                }
+                match step.state {
+                    DownloadProgressState::Completed => return Ok(step.file_path.clone()),
+                    DownloadProgressState::Canceled => return Err("the download was cancelled".to_owned()),
+                    DownloadProgressState::InProgress if step.received_bytes > MAX_BYTES => {
+                        return Err(format!("the file is larger than {} MB", MAX_BYTES / 1024.0 / 1024.0));
+                    }
+                    DownloadProgressState::InProgress => {}
+                }
+            }
+            Err("the browser stopped telling the download's progress".to_owned())
+        };
+        let saved = match tokio::time::timeout(limit, finished).await {
+            Ok(Ok(path)) => path.map_or_else(|| folder.join(&begin.guid), PathBuf::from),
+            Ok(Err(why)) => return Err(DriverError::Invalid(format!("downloading through {what}: {why}"))),
+            Err(_) => {
+                let message = format!("the download through {what} did not finish within {limit:?}");
+                return Err(DriverError::NotActionable { reason: "download_timeout".into(), message });
+            }
+        };
+        let bytes = tokio::fs::read(&saved).await.map_err(|e| {
+            DriverError::Browser(format!(
+                "cannot read the downloaded file {} (is the browser on another machine?): {e}",
+                saved.display()
+            ))
+        })?;
+        let _ = tokio::fs::remove_file(&saved).await;
+        let suggested = begin.suggested_filename.chars().take(200).collect::<String>();
+        outcome.detail = Some(format!("{what} ← {suggested:?}, {} bytes", bytes.len()));
+        outcome.artifact = Some(Artifact { filename: filename.to_owned(), bytes: Arc::new(bytes) });
+        Ok(outcome)
+    }
+
+    /// The folder the browser saves the run's downloads in, telling it so the first time.
+    async fn download_folder(&mut self) -> DriverResult<PathBuf> {
+        if let Some(folder) = &self.session.downloads {
+            return Ok(folder.path().to_owned());
+        }
+        let folder = tempfile::Builder::new()
+            .prefix("statewright-downloads-")
+            .tempdir()
+            .map_err(|e| DriverError::Browser(format!("cannot make a folder for downloads: {e}")))?;
+        let behaviour = SetDownloadBehaviorParams::builder()
+            .behavior(SetDownloadBehaviorBehavior::AllowAndName)
+            .download_path(folder.path().display().to_string())
+            .events_enabled(true)
+            .build()
+            .map_err(DriverError::Browser)?;
+        self.session.browser.execute(behaviour).await.map_err(|e| DriverError::Browser(e.to_string()))?;
+        let path = folder.path().to_owned();
+        self.session.downloads = Some(folder);
+        Ok(path)
+    }
+}

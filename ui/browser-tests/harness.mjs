@@ -73,6 +73,18 @@ export async function selectState(page, name) {
   throw new Error(`the search did not lead to ${name}`);
 }
 
+/** Opens demo-shop's state `state` and adds an action of `type` at the end of its list:
+ * the state's panel, the new action's item, and how many actions there were before. */
+export async function addAction(page, state, type) {
+  await page.getByTestId('workflow-entry').filter({ hasText: 'demo-shop' }).click();
+  await selectState(page, state);
+  const panel = page.getByRole('region', { name: `state ${state}` });
+  await panel.waitFor();
+  const before = await panel.locator('[data-testid^="action-"]').count();
+  await panel.getByLabel('add action').selectOption(type);
+  return { panel, action: panel.getByTestId(`action-${before}`), before };
+}
+
 /** Waits until the view and the canvas have stood still for three polls (100 ms apart)
  * with the node `selector` inside the canvas: the view glides (200 ms) whenever it moves,
  * and a panel appearing beside the canvas can shrink it, and move the view again, after a

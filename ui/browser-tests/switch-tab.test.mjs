@@ -3,7 +3,7 @@
 // the node says, and what is saved.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { openApp, selectState } from './harness.mjs';
+import { addAction, openApp } from './harness.mjs';
 
 let app;
 after(async () => app?.close());
@@ -11,13 +11,7 @@ after(async () => app?.close());
 test('a switch_tab action is written in the editor and saved as the model has it', async () => {
   app = await openApp();
   const { page, errors } = app;
-  await page.getByTestId('workflow-entry').filter({ hasText: 'demo-shop' }).click();
-  await selectState(page, 'Cart');
-  const cart = page.getByRole('region', { name: 'state Cart' });
-  await cart.waitFor();
-  const before = await cart.locator('[data-testid^="action-"]').count();
-  await cart.getByLabel('add action').selectOption('switch_tab');
-  const action = cart.getByTestId(`action-${before}`);
+  const { action } = await addAction(page, 'Cart', 'switch_tab');
   assert.deepEqual(await action.locator('.field-label').allInnerTexts(), ['tab', 'close']);
   assert.match(await page.getByTestId('node-Cart').innerText(), /back to the previous tab/);
 

@@ -2,7 +2,7 @@
 // validator's word on an empty list, the node's summary, and the saved file.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { openApp, selectState } from './harness.mjs';
+import { addAction, openApp } from './harness.mjs';
 
 const apps = [];
 after(async () => Promise.all(apps.map((a) => a.close())));
@@ -11,14 +11,7 @@ test('an upload action takes a file a line and is saved as a list of paths', asy
   const app = await openApp();
   apps.push(app);
   const { page, errors } = app;
-  await page.getByTestId('workflow-entry').filter({ hasText: 'demo-shop' }).click();
-  await selectState(page, 'Cart');
-  const cart = page.getByRole('region', { name: 'state Cart' });
-  await cart.waitFor();
-
-  const before = await cart.locator('[data-testid^="action-"]').count();
-  await cart.getByLabel('add action').selectOption('upload');
-  const upload = cart.getByTestId(`action-${before}`);
+  const { action: upload, before } = await addAction(page, 'Cart', 'upload');
   assert.deepEqual(await upload.locator('.field-label').allInnerTexts(), ['target', 'files']);
   await upload.getByLabel('target css', { exact: true }).fill('#receipt');
   // No file yet: the validator says so, beside the field.

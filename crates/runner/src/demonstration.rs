@@ -355,7 +355,9 @@ fn action_of(report: &Value) -> Option<(Action, Vec<Target>)> {
             let names = report.get("files").and_then(Value::as_array)?;
             let files: Vec<String> =
                 names.iter().filter_map(Value::as_str).filter(|n| !n.trim().is_empty()).map(str::to_owned).collect();
-            (!files.is_empty()).then_some(())?;
+            if files.is_empty() {
+                return None;
+            }
             Action::Upload { target: target()?, files }
         }
         "key" => {

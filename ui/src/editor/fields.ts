@@ -84,7 +84,7 @@ export const ACTION_FIELDS: Record<Action['type'], FieldSpec[]> = {
   select_option: [target, { key: 'value', kind: 'string', optional: true }, { key: 'label', kind: 'string', optional: true }],
   upload: [
     { ...target, help: 'the file field (shown or hidden), or the button that opens its file chooser' },
-    { key: 'files', kind: 'lines', help: 'one path per line, on the browser\'s machine; {{name}} parameters work' },
+    { key: 'files', kind: 'lines', help: 'one path per line (relative ones from where statewright runs); {{name}} parameters work' },
   ],
   download: [
     { ...target, help: 'what to click for the file (a link, an Export button)' },

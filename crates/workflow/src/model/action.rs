@@ -184,8 +184,9 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         label: Option<String>,
     },
-    /// Give a file field these files, as a person does in the file chooser: paths on the
-    /// browser's machine, relative ones from the directory statewright runs in. The target
+    /// Give a file field these files, as a person does in the file chooser: paths as
+    /// statewright and the browser see them, relative ones from the directory statewright
+    /// runs in. The target
     /// is the `<input type=file>` (shown or hidden, or its label) or what opens the chooser
     /// (a styled button, a drop zone).
     Upload {

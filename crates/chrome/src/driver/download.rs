@@ -1,7 +1,7 @@
 //! `download`: clicking what downloads a file, and keeping the file as the action's artifact
 //! (the run's folder, under the name the workflow gave it; the name the site suggests is only
-//! reported). The browser saves the run's downloads under their ids in a folder of the
-//! session's, told once, at the first download.
+//! reported). The browser saves downloads under their ids in a folder of the session's,
+//! and only while a `download` action waits for one.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -34,7 +34,23 @@ impl ChromeDriver {
         timeout: Option<f64>,
         patience: Duration,
     ) -> DriverResult<Outcome> {
-        let folder = self.download_folder().await?;
+        let folder = self.allow_downloads().await?;
+        let kept = self.download_into(&folder, target, filename, timeout, patience).await;
+        // Only the action's own download is let in: a page that goes on downloading (or
+        // streams a file for ever) cannot fill the disk while the run does other things.
+        let deny = SetDownloadBehaviorParams::new(SetDownloadBehaviorBehavior::Deny);
+        let _ = tokio::time::timeout(Duration::from_secs(5), self.session.browser.execute(deny)).await;
+        kept
+    }
+
+    async fn download_into(
+        &mut self,
+        folder: &std::path::Path,
+        target: &Target,
+        filename: &str,
+        timeout: Option<f64>,
+        patience: Duration,
+    ) -> DriverResult<Outcome> {
         let browser = |e: chromiumoxide::error::CdpError| DriverError::Browser(e.to_string());
         let mut begun = self.session.browser.event_listener::<EventDownloadWillBegin>().await.map_err(browser)?;
         let mut progress = self.session.browser.event_listener::<EventDownloadProgress>().await.map_err(browser)?;
@@ -88,24 +104,56 @@ impl ChromeDriver {
         Ok(outcome)
     }
 
-    /// The folder the browser saves the run's downloads in, telling it so the first time.
-    async fn download_folder(&mut self) -> DriverResult<PathBuf> {
-        if let Some(folder) = &self.session.downloads {
-            return Ok(folder.path().to_owned());
+    /// Lets the browser download, into the session's folder for downloads (made the first
+    /// time), telling each download's progress.
+    async fn allow_downloads(&mut self) -> DriverResult<PathBuf> {
+        if self.session.downloads.is_none() {
+            let folder = tempfile::Builder::new()
+                .prefix("statewright-downloads-")
+                .tempdir()
+                .map_err(|e| DriverError::Browser(format!("cannot make a folder for downloads: {e}")))?;
+            self.session.downloads = Some(folder);
         }
-        let folder = tempfile::Builder::new()
-            .prefix("statewright-downloads-")
-            .tempdir()
-            .map_err(|e| DriverError::Browser(format!("cannot make a folder for downloads: {e}")))?;
+        let folder = self.session.downloads.as_ref().map(|f| f.path().to_owned()).unwrap_or_default();
         let behaviour = SetDownloadBehaviorParams::builder()
             .behavior(SetDownloadBehaviorBehavior::AllowAndName)
-            .download_path(folder.path().display().to_string())
+            .download_path(folder.display().to_string())
             .events_enabled(true)
             .build()
             .map_err(DriverError::Browser)?;
         self.session.browser.execute(behaviour).await.map_err(|e| DriverError::Browser(e.to_string()))?;
-        let path = folder.path().to_owned();
-        self.session.downloads = Some(folder);
-        Ok(path)
+        Ok(folder)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use statewright_demo::{Site, SiteServer};
+    use statewright_engine::Driver;
+    use statewright_workflow::Action;
+
+    use super::*;
+    use crate::session::LaunchOptions;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_download_the_page_starts_on_its_own_afterwards_is_refused() {
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let server = SiteServer::start(Site::Dir(fixtures), 0).await.expect("serve fixtures");
+        let mut driver = ChromeDriver::start(&LaunchOptions::default()).await.expect("Chromium launches");
+        let patience = Duration::from_secs(5);
+        let act = |value: serde_json::Value| serde_json::from_value::<Action>(value).expect("an action");
+        let open = act(json!({"type": "navigate_to", "url": format!("{}/download.html", server.url())}));
+        driver.perform(&open, patience).await.expect("the page loads");
+        let export = act(json!({"type": "download", "target": {"css": "#export"}, "filename": "e.csv"}));
+        driver.perform(&export, patience).await.expect("the action's download is let in");
+        let folder = driver.session.downloads.as_ref().expect("downloads have a folder").path().to_owned();
+
+        // The same button clicked as any button: the browser saves nothing.
+        let click = act(json!({"type": "click", "target": {"css": "#export"}}));
+        driver.perform(&click, patience).await.expect("the click");
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let saved = std::fs::read_dir(&folder).expect("the folder is there").count();
+        assert_eq!(saved, 0, "nothing is saved outside a download action");
+        driver.close().await;
     }
 }

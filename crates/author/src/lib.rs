@@ -12,6 +12,7 @@ mod frontmatter;
 mod literals;
 mod merge;
 mod mine;
+mod names;
 mod read;
 pub mod skill003;
 mod trajectory;

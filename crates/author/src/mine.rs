@@ -13,8 +13,9 @@ use statewright_workflow::{
     Action, Check, FORMAT_VERSION, Outcome, Parameter, Skill, State, Terminal, UrlMatch, Workflow,
 };
 
-use crate::compile::{drop_undo_pairs, fold_chooser_clicks, same_place, secret_name, stablest};
+use crate::compile::{drop_undo_pairs, fold_chooser_clicks, same_place, stablest};
 use crate::literals::Literals;
+use crate::names::secret_name;
 use crate::trajectory::{Ending, Page, Trajectory};
 
 #[derive(Debug, Clone)]

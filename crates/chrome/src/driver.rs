@@ -151,7 +151,7 @@ impl ChromeDriver {
                 reason: "timeout".into(),
                 message: format!("loading {url} timed out"),
             })?
-            .map_err(|e| DriverError::Browser(e.to_string()))?;
+            .map_err(cdp_failed)?;
         if let Some(error) = &reply.result.error_text {
             return Err(DriverError::Invalid(format!("cannot load {url}: {error}")));
         }
@@ -161,14 +161,13 @@ impl ChromeDriver {
 
     /// `go_back`: the entry before this one in the tab's history, as the Back button.
     async fn go_back(&self, patience: Duration) -> DriverResult<Outcome> {
-        let browser = |e: chromiumoxide::error::CdpError| DriverError::Browser(e.to_string());
-        let history = self.raw().execute(GetNavigationHistoryParams::default()).await.map_err(browser)?.result;
+        let history = self.raw().execute(GetNavigationHistoryParams::default()).await.map_err(cdp_failed)?.result;
         let before = usize::try_from(history.current_index)
             .ok()
             .and_then(|i| i.checked_sub(1))
             .and_then(|i| history.entries.get(i))
             .ok_or_else(|| DriverError::Invalid("there is no page before this one in the tab's history".into()))?;
-        self.raw().execute(NavigateToHistoryEntryParams::new(before.id)).await.map_err(browser)?;
+        self.raw().execute(NavigateToHistoryEntryParams::new(before.id)).await.map_err(cdp_failed)?;
         self.loaded(Some(&before.url), patience).await?;
         Ok(Outcome { detail: Some(before.url.clone()), ..Default::default() })
     }
@@ -395,6 +394,11 @@ fn well_formed(target: &Target) -> bool {
     let one = set.len() == 1 && !set[0].trim().is_empty();
     let css_ok = target.css.as_deref().is_none_or(|css| validate_css(css).is_ok());
     one && (target.name.is_none() || target.role.is_some()) && css_ok
+}
+
+/// A DevTools command that failed: the browser's trouble, not the page's.
+pub(crate) fn cdp_failed(e: chromiumoxide::error::CdpError) -> DriverError {
+    DriverError::Browser(e.to_string())
 }
 
 pub(crate) fn not_actionable(e: CallError) -> DriverError {

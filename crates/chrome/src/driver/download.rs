@@ -16,7 +16,7 @@ use serde_json::json;
 use statewright_engine::{Artifact, DriverError, DriverResult, Outcome};
 use statewright_workflow::{MouseButton, Target};
 
-use super::ChromeDriver;
+use super::{ChromeDriver, cdp_failed};
 use crate::input;
 
 /// How long a click may take to start its download (a report the site builds first).
@@ -51,9 +51,8 @@ impl ChromeDriver {
         timeout: Option<f64>,
         patience: Duration,
     ) -> DriverResult<Outcome> {
-        let browser = |e: chromiumoxide::error::CdpError| DriverError::Browser(e.to_string());
-        let mut begun = self.session.browser.event_listener::<EventDownloadWillBegin>().await.map_err(browser)?;
-        let mut progress = self.session.browser.event_listener::<EventDownloadProgress>().await.map_err(browser)?;
+        let mut begun = self.session.browser.event_listener::<EventDownloadWillBegin>().await.map_err(cdp_failed)?;
+        let mut progress = self.session.browser.event_listener::<EventDownloadProgress>().await.map_err(cdp_failed)?;
         let at = self.actionable(target, json!({"enabled": true, "hitTest": true}), patience).await?;
         let (x, y) = (at.x, at.y);
         let mut outcome = at.outcome();
@@ -121,7 +120,7 @@ impl ChromeDriver {
             .events_enabled(true)
             .build()
             .map_err(DriverError::Browser)?;
-        self.session.browser.execute(behaviour).await.map_err(|e| DriverError::Browser(e.to_string()))?;
+        self.session.browser.execute(behaviour).await.map_err(cdp_failed)?;
         Ok(folder)
     }
 }

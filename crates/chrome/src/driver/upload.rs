@@ -15,7 +15,7 @@ use serde_json::json;
 use statewright_engine::{DriverError, DriverResult, Outcome};
 use statewright_workflow::{MouseButton, Target};
 
-use super::{ChromeDriver, not_actionable};
+use super::{ChromeDriver, cdp_failed, not_actionable};
 use crate::input;
 
 /// How long a click may take to open the file chooser: at once, or after the page's own
@@ -47,7 +47,7 @@ impl ChromeDriver {
             let given = SetFileInputFilesParams::builder().files(paths.clone()).object_id(node.clone()).build();
             let given = self.raw().execute(given.map_err(DriverError::Browser)?).await;
             let _ = self.raw().execute(ReleaseObjectParams::new(node)).await;
-            given.map_err(|e| DriverError::Browser(e.to_string()))?;
+            given.map_err(cdp_failed)?;
         } else {
             self.through_chooser(at, &paths, outcome.detail.as_deref()).await?;
         }
@@ -58,9 +58,8 @@ impl ChromeDriver {
 
     /// Clicks at `at` and answers the file chooser the click opens with `paths`.
     async fn through_chooser(&mut self, at: (f64, f64), paths: &[String], what: Option<&str>) -> DriverResult<()> {
-        let browser = |e: chromiumoxide::error::CdpError| DriverError::Browser(e.to_string());
-        let mut opened = self.raw().event_listener::<EventFileChooserOpened>().await.map_err(browser)?;
-        self.raw().execute(SetInterceptFileChooserDialogParams::new(true)).await.map_err(browser)?;
+        let mut opened = self.raw().event_listener::<EventFileChooserOpened>().await.map_err(cdp_failed)?;
+        self.raw().execute(SetInterceptFileChooserDialogParams::new(true)).await.map_err(cdp_failed)?;
         let answered = async {
             self.hold_for_capture().await;
             input::click(self.raw(), at.0, at.1, MouseButton::Left, 1).await.map_err(DriverError::Browser)?;
@@ -78,7 +77,7 @@ impl ChromeDriver {
                 DriverError::Invalid("the page opened a file chooser of its own, with no file field".into())
             })?;
             let given = SetFileInputFilesParams::builder().files(paths.to_vec()).backend_node_id(field).build();
-            self.raw().execute(given.map_err(DriverError::Browser)?).await.map_err(browser)?;
+            self.raw().execute(given.map_err(DriverError::Browser)?).await.map_err(cdp_failed)?;
             Ok(())
         }
         .await;

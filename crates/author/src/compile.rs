@@ -81,7 +81,7 @@ pub fn compile(trajectory: &Trajectory, options: &CompileOptions) -> Draft {
     };
     let mut pages: Vec<Page> = trajectory.pages.clone();
     report.undone = drop_undo_pairs(&mut pages);
-    fold_chooser_clicks(&mut pages);
+    fold_opening_clicks(&mut pages);
     let last = pages.last().cloned();
     let acted: Vec<&Page> = pages.iter().filter(|p| !p.acts.is_empty()).collect();
     let goal = match &trajectory.ending {
@@ -93,6 +93,10 @@ pub fn compile(trajectory: &Trajectory, options: &CompileOptions) -> Draft {
         }
         _ => last.as_ref().filter(|p| p.acts.is_empty()).cloned(),
     };
+    // The last acts left the page as it was (a file downloaded, a copy to the clipboard): no
+    // check could tell the goal from the page they are done on, which would then never act.
+    let unchanged = goal.as_ref().zip(acted.last()).is_some_and(|(goal, before)| looks_the_same(goal, before));
+    let goal = goal.filter(|_| !unchanged);
     let mut situations = situations(&acted);
     if let Some(g) = &goal {
         situations.push(Situation {
@@ -106,9 +110,12 @@ pub fn compile(trajectory: &Trajectory, options: &CompileOptions) -> Draft {
         // success when the demonstration did, else as a failure that says to record the rest.
         let failed = matches!(trajectory.ending, Ending::Failed { .. });
         if !failed {
-            report
-                .notes
-                .push(format!("no page was seen after the last act; step {} ends the draft", last.first().step));
+            let after = if unchanged {
+                "the page looked as before the last act"
+            } else {
+                "no page was seen after the last act"
+            };
+            report.notes.push(format!("{after}; step {} ends the draft", last.first().step));
         }
         last.terminal = Some(if failed { Outcome::Failure } else { Outcome::Success });
     }
@@ -318,6 +325,11 @@ pub(crate) fn same_place(a: &str, b: &str) -> bool {
     place(a) == place(b)
 }
 
+/// Whether two pages would pass the same checks: the same place, text and elements.
+fn looks_the_same(a: &Page, b: &Page) -> bool {
+    same_place(&a.url, &b.url) && normalize(&a.text) == normalize(&b.text) && similarity(a, b) >= 0.95
+}
+
 fn similarity(a: &Page, b: &Page) -> f64 {
     let ka: BTreeSet<String> = a.elements.iter().map(|e| e.key()).collect();
     let kb: BTreeSet<String> = b.elements.iter().map(|e| e.key()).collect();
@@ -351,16 +363,17 @@ pub(crate) fn drop_undo_pairs(pages: &mut Vec<Page>) -> usize {
     dropped
 }
 
-/// A click that opened a file chooser, followed by the files chosen there: the upload is
-/// given through that same element (its click is part of it), so the click goes.
-pub(crate) fn fold_chooser_clicks(pages: &mut Vec<Page>) {
+/// A click that opened a file chooser, followed by the files chosen there, or that started
+/// a download, followed by the file: the upload or the download is done through that same
+/// element (its click is part of it), so the click goes.
+pub(crate) fn fold_opening_clicks(pages: &mut Vec<Page>) {
     let mut i = 0;
     while i + 1 < pages.len() {
         let opener = match (pages[i].acts.last(), pages[i + 1].acts.first()) {
-            (Some(click), Some(upload)) => {
+            (Some(click), Some(then)) => {
                 matches!(click.action, Action::Click { .. })
-                    && matches!(upload.action, Action::Upload { .. })
-                    && click.action.target() == upload.action.target()
+                    && matches!(then.action, Action::Upload { .. } | Action::Download { .. })
+                    && click.action.target() == then.action.target()
             }
             _ => false,
         };

@@ -13,7 +13,7 @@ use statewright_workflow::{
     Action, Check, FORMAT_VERSION, Outcome, Parameter, Skill, State, Terminal, UrlMatch, Workflow,
 };
 
-use crate::compile::{drop_undo_pairs, fold_chooser_clicks, same_place, stablest};
+use crate::compile::{drop_undo_pairs, fold_opening_clicks, same_place, stablest};
 use crate::literals::Literals;
 use crate::names::secret_name;
 use crate::trajectory::{Ending, Page, Trajectory};
@@ -107,7 +107,7 @@ pub fn mine(runs: &[Trajectory], options: &MineOptions) -> MineReport {
 fn segments(run: &Trajectory) -> Vec<Segment> {
     let mut pages: Vec<Page> = run.pages.iter().filter(|p| !p.overlay).cloned().collect();
     drop_undo_pairs(&mut pages);
-    fold_chooser_clicks(&mut pages);
+    fold_opening_clicks(&mut pages);
     let mut out: Vec<Segment> = Vec::new();
     let mut current: Option<(String, Vec<(&Page, usize)>)> = None;
     let flush = |current: Option<(String, Vec<(&Page, usize)>)>, next: Option<&str>, out: &mut Vec<Segment>| {

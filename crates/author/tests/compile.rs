@@ -96,3 +96,32 @@ fn files_chosen_become_parameters_named_after_their_field_and_the_openers_click_
     assert!(asked.default.is_none() && asked.description.contains("\"cv.pdf\""), "{asked:?}");
     assert_eq!(w.parameters["photo"].default.as_deref(), Some("/home/ada/b.png"), "the path given is its default");
 }
+
+#[test]
+fn a_download_that_leaves_the_page_as_it_was_ends_the_draft_after_it() {
+    let target = Target { role: Some("button".into()), name: Some("Export".into()), ..Target::default() };
+    let download = Act::new(Action::Download { target, filename: "sales.csv".into(), timeout: None });
+    let reports = || vec![el("button", "Export", "#export", None), el("link", "Home", "#home", None)];
+    let trajectory = Trajectory {
+        source: "hand".into(),
+        pages: vec![
+            page(1, "http://h/reports.html", reports(), vec![click("button", "Export")]),
+            page(2, "http://h/reports.html", reports(), vec![download]),
+            // The page as the recording ended: as it was.
+            page(3, "http://h/reports.html", reports(), vec![]),
+        ],
+        ending: Ending::Succeeded,
+        ..Trajectory::default()
+    };
+    let draft = compile(&trajectory, &CompileOptions::default());
+    let w = &draft.workflow;
+    load_str(&to_native_json(w), "draft.json", &w.name).expect("the draft validates");
+    // The click that started the download is part of it.
+    let acting: Vec<_> = w.states.iter().filter(|s| !s.actions.is_empty()).collect();
+    assert_eq!(acting.len(), 1, "{w:#?}");
+    assert!(matches!(acting[0].actions.as_slice(), [Action::Download { filename, .. }] if filename == "sales.csv"));
+    // No goal state the reports page would be taken for before it acts: the draft ends after.
+    assert!(acting[0].terminal.is_some(), "{:?}", acting[0]);
+    assert_eq!(w.states.iter().filter(|s| s.terminal.is_some()).count(), 1, "{w:#?}");
+    assert!(draft.report.notes.iter().any(|n| n.contains("looked as before")), "{:?}", draft.report.notes);
+}

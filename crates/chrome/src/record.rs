@@ -18,7 +18,9 @@ use crate::page::PageHandle;
 use crate::session::{LaunchOptions, Session};
 use crate::tabs::TabChange;
 
+mod downloads;
 mod listen;
+use downloads::hear_downloads;
 use listen::{hear, install};
 
 /// What the tab reported.
@@ -41,6 +43,9 @@ pub enum Heard {
     /// their act, a popup's *Allow*, is `Navigated` to the tab before: the act replayed
     /// closes it again.)
     Switched { tab: TabSelector, closed: bool, url: String },
+    /// The browser began a download from `url`, which the site names `name`: the act just
+    /// before (a click on *Export*) started it, or the page did on its own.
+    Downloaded { url: String, name: String },
     /// The tab is gone (closed by the person, or the browser quit).
     Closed,
 }
@@ -143,6 +148,10 @@ impl Recording {
             })
         };
         tasks.push(liveness);
+        match hear_downloads(&session.browser, tell.clone()).await {
+            Ok(task) => tasks.push(task),
+            Err(e) => tracing::warn!("cannot hear downloads (a download will be recorded as a click): {e}"),
+        }
         Ok(Recording { session, heard, tell, tasks, told: None, left: None, queue: VecDeque::new(), acted: None })
     }
 
@@ -196,7 +205,7 @@ impl Recording {
                 Heard::Navigated(url) | Heard::WentBack { url, .. } | Heard::Switched { url, .. } => {
                     self.told = Some(url.clone())
                 }
-                Heard::Routed(_) | Heard::Closed => {}
+                Heard::Routed(_) | Heard::Downloaded { .. } | Heard::Closed => {}
             }
             return Some((heard, at));
         }
@@ -350,6 +359,7 @@ mod tests {
             Heard::Act(act) => format!("act {}", act["description"].as_str().unwrap_or("?")),
             Heard::Navigated(url) => format!("page {}", file(&url)),
             Heard::Routed(url) => format!("route {}", file(&url)),
+            Heard::Downloaded { url, name } => format!("download {name} from {}", file(&url)),
             Heard::WentBack { url, from } => format!("back to {} from {:?}", file(&url), from.1),
             Heard::Switched { tab, closed, url } => {
                 let closed = if closed { " (closed)" } else { "" };
@@ -410,6 +420,29 @@ mod tests {
         let mut heard = [hear_next(&mut recording).await, hear_next(&mut recording).await];
         heard.sort();
         assert_eq!(heard, [Some("act a \"Finish\"".into()), Some("route done".into())]);
+        recording.close().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_download_is_heard_after_the_click_that_started_it() {
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let server = SiteServer::start(Site::Dir(fixtures), 0).await.expect("serve fixtures");
+        let mut recording = Recording::start(&LaunchOptions::default()).await.expect("Chromium launches");
+        recording.open(&format!("{}/download.html", server.url())).await.expect("the first page opens");
+        assert_eq!(hear_until_page(&mut recording, "download.html").await, ["page download.html"]);
+
+        // A file the server sends, then one the page builds.
+        person_clicks(&recording, "Download the report").await;
+        let heard = [hear_next(&mut recording).await, hear_next(&mut recording).await];
+        assert_eq!(
+            heard,
+            [Some("act a \"Download the report\"".into()), Some("download report.csv from report.csv".into())]
+        );
+        person_clicks(&recording, "Export").await;
+        let act = hear_next(&mut recording).await;
+        assert_eq!(act.as_deref(), Some("act button#export \"Export\""));
+        let download = hear_next(&mut recording).await.expect("the export is heard");
+        assert!(download.starts_with("download export.csv from "), "{download}");
         recording.close().await;
     }
 

@@ -184,6 +184,27 @@ fn a_demonstration_with_files_asks_for_them_and_replays_with_those_given() {
     assert_eq!(summary["status"], "succeeded", "{summary}\n{workflow}");
 }
 
+#[test]
+fn a_demonstration_that_downloads_replays_into_the_run_folder() {
+    let recorded = record_fixture("download.html", "download-person.mjs", None);
+    let workflow = &recorded.workflow;
+    // Each click that started a download is part of it, not an action of its own.
+    let downloads: Vec<&Value> = actions(workflow).into_iter().filter(|a| a["type"] == "download").collect();
+    let named: Vec<&str> = downloads.iter().filter_map(|a| a["filename"].as_str()).collect();
+    assert_eq!(named, ["report.csv", "export.csv"], "the site's names, in order: {workflow}");
+    assert_eq!(downloads[1]["target"]["name"], "Export", "through the button clicked: {workflow}");
+    assert!(!actions(workflow).iter().any(|a| a["type"] == "click"), "no click of its own: {workflow}");
+
+    let summary = recorded.replay(&[]);
+    assert_eq!(summary["status"], "succeeded", "{summary}\n{workflow}");
+    let run = recorded.runs.join(summary["run_id"].as_str().unwrap());
+    let kept: Vec<_> = std::fs::read_dir(&run).unwrap().flatten().map(|f| f.file_name()).collect();
+    let report = std::fs::read_to_string(run.join("report.csv")).unwrap_or_default();
+    assert!(report.starts_with("month,sales"), "the server's report, in the run folder: {kept:?}");
+    let export = std::fs::read_to_string(run.join("export.csv")).unwrap_or_default();
+    assert_eq!(export, "name,total\nAda,3\n", "the page's export, in the run folder");
+}
+
 /// The order's page was left with the Back button, from a state of its own, and the draft
 /// replays with no model: through the order at `item` and back to the list at `list`.
 fn assert_goes_back_and_replays(recorded: &Recorded, list: &str, item: &str) {
@@ -230,7 +251,8 @@ impl Recorded {
 }
 
 /// Records `page` of the chrome crate's fixtures while `person` (a script in this crate's
-/// fixtures, given the browser, the site and `page`) acts in the browser; the recording ends at an address matching `until` or,
+/// fixtures, given the browser, the site and `page`) acts in the browser; the recording ends
+/// at an address matching `until` or,
 /// without one, as with Ctrl+C once the person is done.
 fn record_fixture(page: &str, person: &str, until: Option<&str>) -> Recorded {
     let dir = tempfile::tempdir().unwrap();

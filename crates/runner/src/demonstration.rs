@@ -31,6 +31,10 @@ const CAUSED_WITHIN_MS: u128 = 2_000;
 /// navigations are heard by two listeners, and a route a click's script takes comes at once.
 const ACT_BEHIND_NAVIGATION: Duration = Duration::from_millis(100);
 
+/// How long after a click the download it started may begin (a report the site builds
+/// first), as a `download` action waits for it.
+const DOWNLOAD_AFTER_CLICK: Duration = Duration::from_secs(10);
+
 pub struct RecordRequest {
     /// The first page; `{{name}}` in it is filled from `params`.
     pub url: String,
@@ -154,6 +158,10 @@ pub async fn record(
     let mut acts = 1;
     let mut last_act = Instant::now();
     let mut last_page: Option<Value> = None;
+    // The last act, when it was a click: a download that begins soon after is its doing.
+    let mut last_click: Option<Clicked> = None;
+    // A download told before the click that started it (two listeners again).
+    let mut unclaimed: Option<(String, Instant)> = None;
     // When the page reached `--until-url`: acts told just after are still taken.
     let mut reached: Option<Instant> = None;
     let ended = loop {
@@ -181,6 +189,19 @@ pub async fn record(
             None | Some(Heard::Closed) => break "closed",
             // Only `--until-url` reads it: the acts replayed route the page again.
             Some(Heard::Routed(_)) => {}
+            Some(Heard::Downloaded { url: from, name }) => {
+                let name = download_name(&name, &secret_values(&params));
+                match last_click.take().filter(|c| heard_at.saturating_duration_since(c.at) <= DOWNLOAD_AFTER_CLICK) {
+                    Some(click) => {
+                        acts += 1;
+                        write_download(&mut book, click, name, acts, observer)?;
+                    }
+                    None => {
+                        tracing::debug!("a download from {from} before its click, or with none");
+                        unclaimed = Some((name, heard_at));
+                    }
+                }
+            }
             Some(Heard::Navigated(to)) => {
                 // An address typed into the bar.
                 if own
@@ -235,11 +256,25 @@ pub async fn record(
                 let mut obs = observation(&page);
                 obs.screenshot = recording.screenshot().await.map(Arc::new);
                 let description = report.get("description").and_then(Value::as_str).map(str::to_owned);
-                book.write(obs, &action, description.clone(), alternatives, None)?;
+                book.write(obs, &action, description.clone(), alternatives.clone(), None)?;
                 acts += 1;
                 last_act = heard_at;
-                last_page = Some(page);
                 observer.act(acts, &action, description.as_deref());
+                last_click = match action {
+                    Action::Click { target, .. } => {
+                        Some(Clicked { target, alternatives, page: page.clone(), at: heard_at })
+                    }
+                    _ => None,
+                };
+                last_page = Some(page);
+                let early =
+                    unclaimed.take().filter(|(_, at)| heard_at.saturating_duration_since(*at) <= ACT_BEHIND_NAVIGATION);
+                if let Some((name, _)) = early
+                    && let Some(click) = last_click.take()
+                {
+                    acts += 1;
+                    write_download(&mut book, click, name, acts, observer)?;
+                }
             }
         }
     };
@@ -271,6 +306,40 @@ pub async fn record(
     let draft_path = request.out.clone().unwrap_or_else(|| run_dir.join("draft.json"));
     let (compiled, merged) = write_draft(&store, &run_id, &draft_path, &params)?;
     Ok(RecordSummary { run_id, acts, duration_ms, ended: ended.into(), draft: draft_path, compiled, merged, run_dir })
+}
+
+/// A click, kept until the next act: the download it starts turns it into a `download`.
+struct Clicked {
+    target: Target,
+    alternatives: Vec<Target>,
+    page: Value,
+    at: Instant,
+}
+
+/// Writes the download `click` started, through the same element, as act `n`. Compile folds
+/// the click into it, as it folds the click that opened a file chooser into the upload.
+fn write_download(
+    book: &mut Book,
+    click: Clicked,
+    filename: String,
+    n: usize,
+    observer: &mut dyn RecordObserver,
+) -> Result<(), RunError> {
+    let action = Action::Download { target: click.target, filename, timeout: None };
+    book.write(observation(&click.page), &action, None, click.alternatives, None)?;
+    observer.act(n, &action, None);
+    Ok(())
+}
+
+/// The name the draft keeps a download under: the site's, as a plain file name with no
+/// parameter in it (and no secret of the person's).
+fn download_name(suggested: &str, secrets: &[String]) -> String {
+    let mut name = secrets.iter().fold(suggested.trim().to_owned(), |n, s| n.replace(s.as_str(), "secret"));
+    name = name.replace(['{', '}'], "_").trim_start_matches('.').to_owned();
+    match statewright_workflow::params::is_plain_file_name(&name) {
+        true => name,
+        false => "download".to_owned(),
+    }
 }
 
 /// Sleeps until `deadline`, or for ever without one.
@@ -391,4 +460,19 @@ fn mask_if_secret(name: &str, value: &str) -> String {
 
 fn secret_values(params: &[(String, String)]) -> Vec<String> {
     params.iter().filter(|(k, v)| is_secret_name(k) && !v.is_empty()).map(|(_, v)| v.clone()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::download_name;
+
+    #[test]
+    fn a_downloads_name_is_a_plain_file_name_without_parameters_or_secrets() {
+        let secrets = ["hunter2".to_owned()];
+        assert_eq!(download_name("sales-2026.csv", &secrets), "sales-2026.csv");
+        assert_eq!(download_name("statement-hunter2.pdf", &secrets), "statement-secret.pdf");
+        assert_eq!(download_name("{{site}}.csv", &secrets), "__site__.csv");
+        assert_eq!(download_name(".bashrc", &secrets), "bashrc");
+        assert_eq!(download_name("  ", &secrets), "download");
+    }
 }

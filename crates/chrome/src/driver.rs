@@ -16,7 +16,7 @@ use statewright_engine::{
 };
 use statewright_workflow::keys::parse_key_combo;
 use statewright_workflow::selector::validate_css;
-use statewright_workflow::{Action, Direction, ExtractRead, Position, Target};
+use statewright_workflow::{Action, Direction, ExtractRead, MouseButton, Position, Target};
 
 use crate::input;
 use crate::page::{CallError, PageHandle};
@@ -24,7 +24,11 @@ use crate::session::{LaunchOptions, Session};
 use crate::tabs::Following;
 
 mod download;
+mod search;
+mod signals;
 mod upload;
+
+use search::Doc;
 
 /// How long a plain call into the page may take.
 pub(crate) const CALL_BUDGET: Duration = Duration::from_secs(10);
@@ -43,6 +47,8 @@ pub struct ChromeDriver {
     blank: bool,
     /// The step's screenshot, while input must wait for it.
     capture: Option<crate::observe::CaptureDone>,
+    /// The signals read last, by document.
+    seen: signals::Seen,
 }
 
 impl ChromeDriver {
@@ -53,7 +59,7 @@ impl ChromeDriver {
         session.answer_dialogs().await?;
         session.following = Following::AfterInput(None);
         let blank = !session.adopted();
-        Ok(Self { session, blank, capture: None })
+        Ok(Self { session, blank, capture: None, seen: Default::default() })
     }
 
     /// Closes the page and, if launched here, the browser.
@@ -78,27 +84,6 @@ impl ChromeDriver {
                 tracing::debug!("input went ahead of the step's screenshot after {CAPTURE_HOLD:?}");
             }
             tracing::trace!("input waited {:?} for the step's screenshot", began.elapsed());
-        }
-    }
-
-    /// Waits until the target is actionable under `opts`, returning the action point and
-    /// the element's alternative locators (every element action reports them, for healing).
-    async fn actionable(&self, target: &Target, opts: Value, patience: Duration) -> DriverResult<Actionable> {
-        let mut opts = opts;
-        opts["timeoutMs"] = json!(patience.as_millis() as u64);
-        opts["alternatives"] = json!(true);
-        let value = self.page().call("actionable", &[json!(target), opts], patience).await.map_err(not_actionable)?;
-        let result: Actionable =
-            serde_json::from_value(value).map_err(|e| DriverError::Browser(format!("bad reply from page: {e}")))?;
-        match result.ok {
-            true => Ok(result),
-            false if result.reason.as_deref() == Some("invalid_selector") => {
-                Err(DriverError::Invalid(result.message.unwrap_or_else(|| "invalid selector".into())))
-            }
-            false => Err(DriverError::NotActionable {
-                reason: result.reason.unwrap_or_else(|| "not_actionable".into()),
-                message: result.message.unwrap_or_else(|| "the target is not actionable".into()),
-            }),
         }
     }
 
@@ -132,9 +117,9 @@ impl ChromeDriver {
         }
     }
 
-    /// Calls a library function that answers `{ok, message}`.
-    async fn page_op(&self, function: &str, args: &[Value]) -> DriverResult<Value> {
-        let value = self.page().call(function, args, CALL_BUDGET).await.map_err(not_actionable)?;
+    /// Calls a library function that answers `{ok, message}`, where the target was found.
+    async fn page_op(&self, doc: &Doc, function: &str, args: &[Value]) -> DriverResult<Value> {
+        let value = self.call_in(doc, function, args, CALL_BUDGET).await.map_err(not_actionable)?;
         if value.get("ok").and_then(Value::as_bool) == Some(true) {
             Ok(value)
         } else {
@@ -224,22 +209,27 @@ impl ChromeDriver {
             }
             Action::Click { target, button, count, position: pos } => {
                 let opts = json!({"enabled": true, "hitTest": true, "position": position(pos)});
-                let at = self.actionable(target, opts, patience).await?;
+                let (at, _) = self.actionable(target, opts, patience).await?;
                 self.hold_for_capture().await;
                 input::click(self.raw(), at.x, at.y, *button, *count).await.map_err(DriverError::Browser)?;
                 Ok(at.outcome())
             }
             Action::Hover { target } => {
-                let at = self.actionable(target, json!({"hitTest": true}), patience).await?;
+                let (at, _) = self.actionable(target, json!({"hitTest": true}), patience).await?;
                 self.hold_for_capture().await;
                 input::move_to(self.raw(), at.x, at.y).await.map_err(DriverError::Browser)?;
                 Ok(at.outcome())
             }
             Action::Type { target, text, clear } => {
                 let opts = json!({"enabled": true, "editable": true});
-                let at = self.actionable(target, opts, patience).await?;
+                let (at, doc) = self.actionable(target, opts, patience).await?;
                 self.hold_for_capture().await;
-                self.page_op("prepareTyping", &[json!(target), json!(clear)]).await?;
+                if let Doc::Frame(_) = doc {
+                    // Keys go to the frame with the browser's focus, which a script's focus()
+                    // in another process does not move: a person clicks into the field first.
+                    input::click(self.raw(), at.x, at.y, MouseButton::Left, 1).await.map_err(DriverError::Browser)?;
+                }
+                self.page_op(&doc, "prepareTyping", &[json!(target), json!(clear)]).await?;
                 if *clear {
                     // The content is selected: one Backspace empties it, as a person would.
                     let backspace = parse_key_combo("Backspace").map_err(DriverError::Invalid)?;
@@ -262,25 +252,28 @@ impl ChromeDriver {
                     Direction::Left => (-amount, 0.0),
                     Direction::Right => (amount, 0.0),
                 };
-                let outcome = match target {
-                    Some(target) => self.actionable(target, json!({}), patience).await?.outcome(),
-                    None => Outcome::default(),
+                let (outcome, doc) = match target {
+                    Some(target) => {
+                        let (at, doc) = self.actionable(target, json!({}), patience).await?;
+                        (at.outcome(), doc)
+                    }
+                    None => (Outcome::default(), Doc::Page),
                 };
                 self.hold_for_capture().await;
-                self.page_op("scrollBy", &[json!(target), json!(dx), json!(dy)]).await?;
+                self.page_op(&doc, "scrollBy", &[json!(target), json!(dx), json!(dy)]).await?;
                 Ok(outcome)
             }
             Action::ScrollTo { target } => {
-                let at = self.actionable(target, json!({}), patience).await?;
+                let (at, doc) = self.actionable(target, json!({}), patience).await?;
                 self.hold_for_capture().await;
-                self.page_op("scrollIntoView", &[json!(target)]).await?;
+                self.page_op(&doc, "scrollIntoView", &[json!(target)]).await?;
                 Ok(at.outcome())
             }
             Action::SelectOption { target, value, label } => {
-                let at = self.actionable(target, json!({"enabled": true}), patience).await?;
+                let (at, doc) = self.actionable(target, json!({"enabled": true}), patience).await?;
                 self.hold_for_capture().await;
-                let reply =
-                    self.page_op("selectOption", &[json!(target), json!({"value": value, "label": label})]).await?;
+                let choice = json!({"value": value, "label": label});
+                let reply = self.page_op(&doc, "selectOption", &[json!(target), choice]).await?;
                 let selected = reply.get("selected").and_then(Value::as_str).map(str::to_owned);
                 let outcome = at.outcome();
                 Ok(Outcome { detail: selected.or(outcome.detail), ..outcome })
@@ -288,7 +281,7 @@ impl ChromeDriver {
             Action::Upload { target, files } => self.upload(target, files, patience).await,
             Action::Download { target, filename, timeout } => self.download(target, filename, *timeout, patience).await,
             Action::WaitFor { target, .. } => {
-                let at = self.actionable(target, json!({"scroll": false}), patience).await?;
+                let (at, _) = self.actionable(target, json!({"scroll": false}), patience).await?;
                 Ok(at.outcome())
             }
             Action::SaveHtml { filename } => {
@@ -426,16 +419,9 @@ impl Driver for ChromeDriver {
                 since = None;
             }
             let page = self.page().clone();
-            let read = async {
-                match since {
-                    Some(last) => {
-                        let remaining = deadline.saturating_duration_since(tokio::time::Instant::now());
-                        let args = [json!(probes), json!(last), json!(remaining.as_millis() as u64)];
-                        page.call("waitForChange", &args, remaining).await
-                    }
-                    None => page.call("signals", &[json!(probes)], CALL_BUDGET).await,
-                }
-            };
+            let (probes, seen) = (json!(probes), self.seen.clone());
+            let remaining = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let read = signals::read(&page, &probes, since, &seen, remaining);
             // A page opened or closed meanwhile ends the read: a call into a page that closed
             // may otherwise wait out its whole budget.
             let call = tokio::select! {
@@ -448,9 +434,9 @@ impl Driver for ChromeDriver {
                 }
             };
             match call {
-                Ok(value) => {
-                    return serde_json::from_value(value)
-                        .map_err(|e| DriverError::Browser(format!("bad signals from page: {e}")));
+                Ok((read, seen)) => {
+                    self.seen = seen;
+                    return Ok(read);
                 }
                 // Mid-navigation there is no document to read yet; the next one comes soon.
                 // A navigation is a change, so read the new page without waiting further.

@@ -7,6 +7,7 @@
 mod address;
 mod dialog;
 mod driver;
+mod frames;
 mod input;
 mod observe;
 mod page;

@@ -3,13 +3,16 @@
 //! Arguments cross as a JSON literal, which is data in JavaScript as in Rust: page content,
 //! selectors and typed text are never spliced into code.
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, RemoteObject, RemoteObjectId};
+use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, EvaluateReturns, RemoteObject, RemoteObjectId};
 use chromiumoxide::page::Page;
 use serde_json::Value;
+use tokio::sync::OnceCell;
 
 use crate::driver::CALL_BUDGET;
+use crate::frames::{Frame, Frames};
 
 include!(concat!(env!("OUT_DIR"), "/library.rs"));
 
@@ -40,6 +43,9 @@ impl std::fmt::Display for CallError {
 #[derive(Clone)]
 pub struct PageHandle {
     page: Page,
+    /// Its cross-origin frames' sessions, made when first asked for; `None` when the page
+    /// would not tell their answers.
+    frames: Arc<OnceCell<Option<Frames>>>,
 }
 
 /// Returned by the expression when the library is missing from the current document.
@@ -47,7 +53,39 @@ const MISSING: &str = "__statewright_missing__";
 
 impl PageHandle {
     pub fn new(page: Page) -> Self {
-        Self { page }
+        Self { page, frames: Arc::default() }
+    }
+
+    async fn sessions(&self) -> Option<&Frames> {
+        let start = || async {
+            Frames::start(&self.page)
+                .await
+                .inspect_err(|e| tracing::warn!("cannot reach the page's cross-origin frames: {e}"))
+                .ok()
+        };
+        self.frames.get_or_init(start).await.as_ref()
+    }
+
+    /// The page's cross-origin frames (frames.rs), out of reach of [`PageHandle::call`].
+    pub(crate) async fn frames(&self) -> Vec<Frame> {
+        match self.sessions().await {
+            Some(frames) => frames.of(&self.page).await,
+            None => Vec::new(),
+        }
+    }
+
+    /// [`PageHandle::call`] in one of the page's cross-origin frames.
+    pub(crate) async fn call_in(
+        &self,
+        frame: &Frame,
+        function: &str,
+        args: &[Value],
+        budget: Duration,
+    ) -> Result<Value, CallError> {
+        match self.sessions().await {
+            Some(frames) => frames.call(&self.page, frame, function, args, budget).await,
+            None => Err(CallError::Browser("the page's frames cannot be reached".into())),
+        }
     }
 
     pub fn raw(&self) -> &Page {
@@ -57,11 +95,9 @@ impl PageHandle {
     /// Calls `window.__statewright[function](...args)` and awaits its promise. `budget` is
     /// how long the call may take on top of any wait the function does itself.
     pub async fn call(&self, function: &str, args: &[Value], budget: Duration) -> Result<Value, CallError> {
-        let args = Value::Array(args.to_vec()).to_string();
-        let expression =
-            format!("(globalThis.__statewright ? globalThis.__statewright.{function}(...{args}) : '{MISSING}')");
+        let (expression, missing) = call_expression(function, args);
         let value = self.evaluate(&expression, budget).await?;
-        if value.as_str() == Some(MISSING) {
+        if value.as_str() == Some(missing) {
             // A document created before the init script was registered, or one that
             // replaced itself (document.open): install and try once more.
             self.evaluate(LIBRARY, budget).await?;
@@ -96,19 +132,30 @@ impl PageHandle {
             .await
             .map_err(|_| CallError::Timeout)?
             .map_err(|e| classify(&e.to_string()))?;
-        if let Some(exception) = &reply.result.exception_details {
-            let text = exception
-                .exception
-                .as_ref()
-                .and_then(|e| e.description.clone())
-                .unwrap_or_else(|| exception.text.clone());
-            return Err(classify_exception(&text));
-        }
-        Ok(reply.result.result.clone())
+        evaluated(reply.result)
     }
 }
 
-fn classify(message: &str) -> CallError {
+/// The expression calling `window.__statewright[function](...args)`, and what it answers
+/// when the document has no library.
+pub(crate) fn call_expression(function: &str, args: &[Value]) -> (String, &'static str) {
+    let args = Value::Array(args.to_vec()).to_string();
+    let expression =
+        format!("(globalThis.__statewright ? globalThis.__statewright.{function}(...{args}) : '{MISSING}')");
+    (expression, MISSING)
+}
+
+/// What an evaluation answered, or the exception it threw.
+pub(crate) fn evaluated(reply: EvaluateReturns) -> Result<RemoteObject, CallError> {
+    if let Some(exception) = &reply.exception_details {
+        let text =
+            exception.exception.as_ref().and_then(|e| e.description.clone()).unwrap_or_else(|| exception.text.clone());
+        return Err(classify_exception(&text));
+    }
+    Ok(reply.result)
+}
+
+pub(crate) fn classify(message: &str) -> CallError {
     const GONE: &[&str] = &[
         "Execution context was destroyed",
         "Cannot find context with specified id",

@@ -53,7 +53,7 @@ impl ChromeDriver {
     ) -> DriverResult<Outcome> {
         let mut begun = self.session.browser.event_listener::<EventDownloadWillBegin>().await.map_err(cdp_failed)?;
         let mut progress = self.session.browser.event_listener::<EventDownloadProgress>().await.map_err(cdp_failed)?;
-        let at = self.actionable(target, json!({"enabled": true, "hitTest": true}), patience).await?;
+        let (at, _) = self.actionable(target, json!({"enabled": true, "hitTest": true}), patience).await?;
         let (x, y) = (at.x, at.y);
         let mut outcome = at.outcome();
         let what = outcome.detail.clone().unwrap_or_else(|| "the target".into());

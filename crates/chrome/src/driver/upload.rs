@@ -15,7 +15,7 @@ use serde_json::json;
 use statewright_engine::{DriverError, DriverResult, Outcome};
 use statewright_workflow::{MouseButton, Target};
 
-use super::{ChromeDriver, cdp_failed, not_actionable};
+use super::{ChromeDriver, Doc, cdp_failed, not_actionable};
 use crate::input;
 
 /// How long a click may take to open the file chooser: at once, or after the page's own
@@ -31,7 +31,14 @@ impl ChromeDriver {
     ) -> DriverResult<Outcome> {
         let paths = on_disk(files)?;
         let opts = json!({"enabled": true, "hitTest": true, "fileInput": true});
-        let found = self.actionable(target, opts, patience).await?;
+        let (found, doc) = self.actionable(target, opts, patience).await?;
+        if let Doc::Frame(_) = doc {
+            // Its field and its chooser are the frame's, which its own session would answer.
+            return Err(DriverError::Invalid(format!(
+                "{} is in a frame from another site; uploading there is not supported yet",
+                found.description.as_deref().unwrap_or("the target")
+            )));
+        }
         let (field, multiple, at) = (found.file_input, found.multiple, (found.x, found.y));
         let mut outcome = found.outcome();
         if field {

@@ -1,0 +1,138 @@
+//! Finding an action's target: in the page (and its frames of the same origin, which the
+//! in-page library sees into), or in one of its cross-origin frames (frames.rs), all waited
+//! on at once, since a consent banner's frame may come late.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use chromiumoxide::cdp::browser_protocol::dom::GetNodeForLocationParams;
+use futures::StreamExt;
+use futures::stream::FuturesUnordered;
+use serde_json::{Value, json};
+use statewright_engine::{DriverError, DriverResult};
+use statewright_workflow::Target;
+
+use super::{Actionable, ChromeDriver, not_actionable};
+use crate::frames::{Frame, Frames};
+
+use crate::page::CallError;
+
+/// How often the page's cross-origin frames are listed while a target is waited for.
+const LIST_EVERY: Duration = Duration::from_millis(250);
+
+/// Where a target was found.
+pub(crate) enum Doc {
+    /// The page's document.
+    Page,
+    /// A cross-origin frame of the page; the point found is already the page's.
+    Frame(Frame),
+}
+
+impl ChromeDriver {
+    /// Waits until the target is actionable under `opts`, in the page or in a cross-origin
+    /// frame of it, returning the action point (in the page) and the element's alternative
+    /// locators (every element action reports them, for healing). The page's answer wins a
+    /// tie; when neither has it, the page says why.
+    pub(super) async fn actionable(
+        &self,
+        target: &Target,
+        opts: Value,
+        patience: Duration,
+    ) -> DriverResult<(Actionable, Doc)> {
+        let in_page = self.actionable_in(&Doc::Page, target, opts.clone(), patience);
+        tokio::select! {
+            biased;
+            found = in_page => found.map(|at| (at, Doc::Page)),
+            found = self.in_frames(target, &opts, patience) => Ok(found),
+        }
+    }
+
+    /// Calls the library where the target was found.
+    pub(super) async fn call_in(
+        &self,
+        doc: &Doc,
+        function: &str,
+        args: &[Value],
+        budget: Duration,
+    ) -> Result<Value, CallError> {
+        match doc {
+            Doc::Page => self.page().call(function, args, budget).await,
+            Doc::Frame(frame) => self.page().call_in(frame, function, args, budget).await,
+        }
+    }
+
+    async fn actionable_in(
+        &self,
+        doc: &Doc,
+        target: &Target,
+        opts: Value,
+        patience: Duration,
+    ) -> DriverResult<Actionable> {
+        let mut opts = opts;
+        opts["timeoutMs"] = json!(patience.as_millis() as u64);
+        opts["alternatives"] = json!(true);
+        let value = self.call_in(doc, "actionable", &[json!(target), opts], patience).await.map_err(not_actionable)?;
+        let result: Actionable =
+            serde_json::from_value(value).map_err(|e| DriverError::Browser(format!("bad reply from page: {e}")))?;
+        match result.ok {
+            true => Ok(result),
+            false if result.reason.as_deref() == Some("invalid_selector") => {
+                Err(DriverError::Invalid(result.message.unwrap_or_else(|| "invalid selector".into())))
+            }
+            false => Err(DriverError::NotActionable {
+                reason: result.reason.unwrap_or_else(|| "not_actionable".into()),
+                message: result.message.unwrap_or_else(|| "the target is not actionable".into()),
+            }),
+        }
+    }
+
+    /// The target, found in a cross-origin frame of the page; never, when none has it.
+    async fn in_frames(&self, target: &Target, opts: &Value, patience: Duration) -> (Actionable, Doc) {
+        let began = Instant::now();
+        let mut asked = HashSet::new();
+        let mut calls = FuturesUnordered::new();
+        let mut listing = tokio::time::interval(LIST_EVERY);
+        loop {
+            tokio::select! {
+                _ = listing.tick() => {
+                    for frame in self.page().frames().await {
+                        if asked.insert(frame.id().clone()) {
+                            let left = patience.saturating_sub(began.elapsed());
+                            let doc = Doc::Frame(frame.clone());
+                            calls.push(async move { (self.actionable_in(&doc, target, opts.clone(), left).await, frame) });
+                        }
+                    }
+                }
+                Some((found, frame)) = calls.next(), if !calls.is_empty() => {
+                    if let Ok(at) = found
+                        && let Some(at) = self.in_page(at, &frame, opts).await
+                    {
+                        return (at, Doc::Frame(frame));
+                    }
+                    // Asked again at the next listing: the frame may have loaded another
+                    // document, or what covered it may be gone.
+                    asked.remove(frame.id());
+                }
+            }
+        }
+    }
+
+    /// The point found in `frame` as a point of the page, when the page shows the frame
+    /// there (a hit test was asked for); the description says which frame.
+    async fn in_page(&self, mut at: Actionable, frame: &Frame, opts: &Value) -> Option<Actionable> {
+        let (left, top, element) = Frames::origin(self.raw(), frame).await?;
+        at.x += left;
+        at.y += top;
+        if opts["hitTest"] == json!(true) {
+            let ask = GetNodeForLocationParams::builder().x(at.x.round() as i64).y(at.y.round() as i64).build().ok()?;
+            let hit = self.raw().execute(ask).await.ok()?;
+            if *hit.result.backend_node_id.inner() != element {
+                tracing::debug!("the frame at {} is covered at ({}, {})", frame.origin(), at.x, at.y);
+                tokio::time::sleep(LIST_EVERY).await;
+                return None;
+            }
+        }
+        at.description = Some(format!("{} in the frame from {}", at.description.unwrap_or_default(), frame.origin()));
+        Some(at)
+    }
+}

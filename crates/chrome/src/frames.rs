@@ -1,0 +1,224 @@
+//! Cross-origin frames: a consent manager's banner, a payment form, a sign-in widget. The
+//! browser runs each in a process of its own, out of reach of the page's script, so the
+//! in-page library is called in each through a DevTools session of its own, and what it
+//! finds there is acted on with the page's own input, at the frame's place in the page.
+//!
+//! chromiumoxide gives no handle on a frame's target, so the sessions are the protocol's
+//! plain kind, attached through the page's own session: commands go to the frame inside
+//! `Target.sendMessageToTarget` and their answers come back as the page's
+//! `Target.receivedMessageFromTarget` events, which one task per page routes. A frame inside
+//! a cross-origin frame is not reached.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chromiumoxide::cdp::browser_protocol::dom::{GetBoxModelParams, GetFrameOwnerParams, ScrollIntoViewIfNeededParams};
+use chromiumoxide::cdp::browser_protocol::page::FrameId;
+use chromiumoxide::cdp::browser_protocol::target::{
+    AttachToTargetParams, EventReceivedMessageFromTarget, GetTargetsParams, SessionId, TargetId,
+};
+use chromiumoxide::cdp::js_protocol::runtime::EvaluateReturns;
+use chromiumoxide::page::Page;
+use chromiumoxide::types::{Command, Method, MethodId};
+use futures::StreamExt;
+use serde::Serialize;
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use crate::page::{CallError, LIBRARY, call_expression, evaluated};
+
+/// A cross-origin frame of the run's page.
+#[derive(Clone, Debug)]
+pub(crate) struct Frame {
+    id: TargetId,
+    session: SessionId,
+    url: String,
+}
+
+impl Frame {
+    pub(crate) fn id(&self) -> &TargetId {
+        &self.id
+    }
+
+    /// Its document's origin, which says whose frame it is; the rest of its address (a
+    /// payment session's token, say) stays out of the run's record.
+    pub(crate) fn origin(&self) -> &str {
+        let after_scheme = self.url.find("://").map_or(0, |i| i + 3);
+        let end = self.url[after_scheme..].find(['/', '?', '#']).map_or(self.url.len(), |i| after_scheme + i);
+        &self.url[..end]
+    }
+}
+
+type Waiting = Arc<Mutex<HashMap<(String, u64), oneshot::Sender<Value>>>>;
+
+/// The sessions to a page's cross-origin frames, and the answers they are waited for.
+pub(crate) struct Frames {
+    attached: Mutex<HashMap<TargetId, SessionId>>,
+    waiting: Waiting,
+    next: AtomicU64,
+    router: JoinHandle<()>,
+}
+
+impl Frames {
+    pub(crate) async fn start(page: &Page) -> Result<Frames, String> {
+        let mut answers = page.event_listener::<EventReceivedMessageFromTarget>().await.map_err(|e| e.to_string())?;
+        let waiting = Waiting::default();
+        let router = {
+            let waiting = waiting.clone();
+            tokio::spawn(async move {
+                while let Some(message) = answers.next().await {
+                    // Only answers are waited for; a frame's events are not asked for.
+                    let Ok(answer) = serde_json::from_str::<Value>(&message.message) else { continue };
+                    let Some(id) = answer.get("id").and_then(Value::as_u64) else { continue };
+                    let key = (message.session_id.as_ref().to_owned(), id);
+                    let asker = waiting.lock().ok().and_then(|mut w| w.remove(&key));
+                    if let Some(asker) = asker {
+                        let _ = asker.send(answer);
+                    }
+                }
+            })
+        };
+        Ok(Frames { attached: Mutex::default(), waiting, next: AtomicU64::new(1), router })
+    }
+
+    /// The cross-origin frames whose element is in `page` (in its document, or in a frame of
+    /// the same origin), each with a session.
+    pub(crate) async fn of(&self, page: &Page) -> Vec<Frame> {
+        let Ok(Ok(targets)) = tokio::time::timeout(ASK, page.execute(GetTargetsParams::default())).await else {
+            return Vec::new();
+        };
+        let mut frames = Vec::new();
+        for info in targets.result.target_infos.iter().filter(|t| t.r#type == "iframe") {
+            if owner(page, &info.target_id).await.is_none() {
+                continue;
+            }
+            let known = self.attached.lock().ok().and_then(|a| a.get(&info.target_id).cloned());
+            let session = match known {
+                Some(session) => session,
+                None => {
+                    let attach =
+                        AttachToTargetParams::builder().target_id(info.target_id.clone()).flatten(false).build();
+                    let Ok(attach) = attach else { continue };
+                    let Ok(Ok(attached)) = tokio::time::timeout(ASK, page.execute(attach)).await else { continue };
+                    let session = attached.result.session_id.clone();
+                    if let Ok(mut a) = self.attached.lock() {
+                        a.insert(info.target_id.clone(), session.clone());
+                    }
+                    session
+                }
+            };
+            frames.push(Frame { id: info.target_id.clone(), session, url: info.url.clone() });
+        }
+        frames
+    }
+
+    /// Calls `window.__statewright[function](...args)` in `frame`, as [`PageHandle::call`]
+    /// does in the page (installing the library first when the frame's document lacks it).
+    ///
+    /// [`PageHandle::call`]: crate::page::PageHandle::call
+    pub(crate) async fn call(
+        &self,
+        page: &Page,
+        frame: &Frame,
+        function: &str,
+        args: &[Value],
+        budget: Duration,
+    ) -> Result<Value, CallError> {
+        let (expression, missing) = call_expression(function, args);
+        let value = self.evaluate(page, frame, &expression, budget).await?;
+        if value.as_str() == Some(missing) {
+            self.evaluate(page, frame, LIBRARY, budget).await?;
+            return self.evaluate(page, frame, &expression, budget).await;
+        }
+        Ok(value)
+    }
+
+    async fn evaluate(
+        &self,
+        page: &Page,
+        frame: &Frame,
+        expression: &str,
+        budget: Duration,
+    ) -> Result<Value, CallError> {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let params = json!({"expression": expression, "awaitPromise": true, "returnByValue": true});
+        let message = json!({"id": id, "method": "Runtime.evaluate", "params": params}).to_string();
+        let (tell, answer) = oneshot::channel();
+        let key = (frame.session.as_ref().to_owned(), id);
+        if let Ok(mut waiting) = self.waiting.lock() {
+            waiting.insert(key.clone(), tell);
+        }
+        let asked = async {
+            let send = SendMessageToTarget { message, session_id: frame.session.clone() };
+            page.execute(send).await.map_err(|e| CallError::Browser(e.to_string()))?;
+            answer.await.map_err(|_| CallError::Browser("the frame's session closed".into()))
+        };
+        let answered = tokio::time::timeout(budget + Duration::from_secs(2), asked).await;
+        if let Ok(mut waiting) = self.waiting.lock() {
+            waiting.remove(&key);
+        }
+        let answer = answered.map_err(|_| CallError::Timeout)??;
+        if let Some(error) = answer.get("error") {
+            let message = error.get("message").and_then(Value::as_str).unwrap_or("the frame refused the call");
+            // A frame that went away is detached on the next listing.
+            if let Ok(mut attached) = self.attached.lock() {
+                attached.remove(&frame.id);
+            }
+            return Err(crate::page::classify(message));
+        }
+        let reply: EvaluateReturns = serde_json::from_value(answer["result"].clone())
+            .map_err(|e| CallError::Browser(format!("a bad answer from the frame: {e}")))?;
+        Ok(evaluated(reply)?.value.unwrap_or(Value::Null))
+    }
+
+    /// Where the frame's viewport begins in the page's, once its element is scrolled into
+    /// the page's view; with its element, for a hit test at a point of it.
+    pub(crate) async fn origin(page: &Page, frame: &Frame) -> Option<(f64, f64, i64)> {
+        let element = owner(page, &frame.id).await?;
+        let scroll = ScrollIntoViewIfNeededParams::builder().backend_node_id(element).build();
+        let _ = tokio::time::timeout(ASK, page.execute(scroll)).await;
+        let model = GetBoxModelParams::builder().backend_node_id(element).build();
+        let model = tokio::time::timeout(ASK, page.execute(model)).await.ok()?.ok()?;
+        // The content box: inside the frame's border and padding.
+        let quad = model.result.model.content.inner();
+        Some((*quad.first()?, *quad.get(1)?, *element.inner()))
+    }
+}
+
+impl Drop for Frames {
+    fn drop(&mut self) {
+        self.router.abort();
+    }
+}
+
+/// How long one question to the browser about its frames may take.
+const ASK: Duration = Duration::from_secs(2);
+
+/// The element of `page` that holds the frame, if it is in that page.
+async fn owner(page: &Page, frame: &TargetId) -> Option<chromiumoxide::cdp::browser_protocol::dom::BackendNodeId> {
+    let asked = GetFrameOwnerParams::new(FrameId::new(frame.as_ref()));
+    let owner = tokio::time::timeout(ASK, page.execute(asked)).await.ok()?.ok()?;
+    Some(owner.result.backend_node_id)
+}
+
+/// `Target.sendMessageToTarget`, which chromiumoxide's protocol types leave out (the
+/// protocol marks it deprecated in favour of the sessions chromiumoxide keeps to itself).
+#[derive(Serialize, Debug)]
+#[serde(rename_all = "camelCase")]
+struct SendMessageToTarget {
+    message: String,
+    session_id: SessionId,
+}
+
+impl Method for SendMessageToTarget {
+    fn identifier(&self) -> MethodId {
+        "Target.sendMessageToTarget".into()
+    }
+}
+
+impl Command for SendMessageToTarget {
+    type Response = Value;
+}

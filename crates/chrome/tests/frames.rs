@@ -1,0 +1,48 @@
+//! Frames from other sites, against real headless Chromium: a consent manager's banner over
+//! the page and a payment provider's card field, each served from another origin (the
+//! fixture site as `localhost` instead of `127.0.0.1`), which the browser runs out of reach
+//! of the page's script.
+
+mod common;
+
+use common::{run, workflow};
+use serde_json::json;
+use statewright_engine::Event;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_banner_and_a_card_field_in_frames_from_other_sites_are_seen_and_used() {
+    let finished = run(workflow(
+        "frames-checkout.html",
+        json!([
+            // Recognised by what the banner's frame says: it covers the whole page.
+            {"name": "consent", "interrupt": true,
+             "checks": [{"type": "text", "value": "We value your privacy"}],
+             "actions": [{"type": "click", "target": {"role": "button", "name": "Accept all"}}]},
+            {"name": "paid", "checks": [{"type": "text", "match": "contains", "value": "Paid with the card ending 4242"}],
+             "terminal": {"outcome": "success", "message": "paid"}},
+            {"name": "checkout",
+             "checks": [{"type": "text", "value": "Checkout"}, {"type": "text", "value": "Card number"}],
+             "actions": [
+                {"type": "type", "target": {"role": "textbox", "name": "Card number"}, "text": "4242 4242 4242 4242"},
+                {"type": "click", "target": {"role": "button", "name": "Pay"}}
+             ]}
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    assert!(finished.states_entered().iter().any(|s| s == "consent"), "{:?}", finished.states_entered());
+    // Each action says which frame it was done in, by its origin alone.
+    let details: Vec<String> = finished
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ActionFinished { detail: Some(detail), error: None, .. } => Some(detail.clone()),
+            _ => None,
+        })
+        .collect();
+    let framed =
+        |what: &str| details.iter().any(|d| d.contains(what) && d.contains("in the frame from http://localhost:"));
+    assert!(framed("Accept all") && framed("Card number"), "{details:?}");
+    assert!(details.iter().any(|d| d.contains("Pay") && !d.contains("frame")), "{details:?}");
+}

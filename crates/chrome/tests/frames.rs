@@ -18,18 +18,20 @@ async fn a_banner_and_a_card_field_in_frames_from_other_sites_are_seen_and_used(
             {"name": "consent", "interrupt": true,
              "checks": [{"type": "text", "value": "We value your privacy"}],
              "actions": [{"type": "click", "target": {"role": "button", "name": "Accept all"}}]},
-            {"name": "paid", "checks": [{"type": "text", "match": "contains", "value": "Paid with the card ending 4242"}],
+            {"name": "paid", "checks": [{"type": "text", "match": "contains", "value": "Paid with the card ending 4242, expiring in month 09"}],
              "terminal": {"outcome": "success", "message": "paid"}},
             {"name": "checkout",
              "checks": [{"type": "text", "value": "Checkout"}, {"type": "text", "value": "Card number"}],
              "actions": [
                 {"type": "type", "target": {"role": "textbox", "name": "Card number"}, "text": "4242 4242 4242 4242"},
+                {"type": "select_option", "target": {"role": "combobox", "name": "Expiry month"}, "value": "09"},
                 {"type": "click", "target": {"role": "button", "name": "Pay"}}
              ]}
         ]),
         json!({}),
     ))
     .await;
+    // The month was chosen in the card's frame: the page was told it.
     finished.assert_succeeded();
     assert!(finished.states_entered().iter().any(|s| s == "consent"), "{:?}", finished.states_entered());
     // Each action says which frame it was done in, by its origin alone.

@@ -14,7 +14,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use chromiumoxide::cdp::browser_protocol::dom::{GetBoxModelParams, GetFrameOwnerParams, ScrollIntoViewIfNeededParams};
+use chromiumoxide::cdp::browser_protocol::dom::{
+    BackendNodeId, GetBoxModelParams, GetFrameOwnerParams, ScrollIntoViewIfNeededParams,
+};
 use chromiumoxide::cdp::browser_protocol::page::FrameId;
 use chromiumoxide::cdp::browser_protocol::target::{
     AttachToTargetParams, EventReceivedMessageFromTarget, GetTargetsParams, SessionId, TargetId,
@@ -41,6 +43,19 @@ pub(crate) struct Frame {
 impl Frame {
     pub(crate) fn id(&self) -> &TargetId {
         &self.id
+    }
+
+    /// An id its document gave an element (`e3`), as an id of the page's: numbered after
+    /// the page's own, the same way for as long as the frame is there.
+    pub(crate) fn page_id(&self, id: &str) -> String {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.id.as_ref().hash(&mut hasher);
+        let frame = 1 + hasher.finish() % 999;
+        match id.strip_prefix('e').and_then(|n| n.parse::<u64>().ok()) {
+            Some(n) => format!("e{}", frame * 1_000_000 + n % 1_000_000),
+            None => id.to_owned(),
+        }
     }
 
     /// Its document's origin, which says whose frame it is; the rest of its address (a
@@ -180,11 +195,13 @@ impl Frames {
         let element = owner(page, &frame.id).await?;
         let scroll = ScrollIntoViewIfNeededParams::builder().backend_node_id(element).build();
         let _ = tokio::time::timeout(ASK, page.execute(scroll)).await;
-        let model = GetBoxModelParams::builder().backend_node_id(element).build();
-        let model = tokio::time::timeout(ASK, page.execute(model)).await.ok()?.ok()?;
-        // The content box: inside the frame's border and padding.
-        let quad = model.result.model.content.inner();
-        Some((*quad.first()?, *quad.get(1)?, *element.inner()))
+        let (left, top) = content_corner(page, element).await?;
+        Some((left, top, *element.inner()))
+    }
+
+    /// Where the frame's viewport begins in the page's, as the page is now.
+    pub(crate) async fn place(page: &Page, frame: &Frame) -> Option<(f64, f64)> {
+        content_corner(page, owner(page, &frame.id).await?).await
     }
 }
 
@@ -194,11 +211,20 @@ impl Drop for Frames {
     }
 }
 
+/// The top left corner of `element`'s content box (inside its border and padding), in the
+/// page's viewport.
+async fn content_corner(page: &Page, element: BackendNodeId) -> Option<(f64, f64)> {
+    let model = GetBoxModelParams::builder().backend_node_id(element).build();
+    let model = tokio::time::timeout(ASK, page.execute(model)).await.ok()?.ok()?;
+    let quad = model.result.model.content.inner();
+    Some((*quad.first()?, *quad.get(1)?))
+}
+
 /// How long one question to the browser about its frames may take.
 const ASK: Duration = Duration::from_secs(2);
 
 /// The element of `page` that holds the frame, if it is in that page.
-async fn owner(page: &Page, frame: &TargetId) -> Option<chromiumoxide::cdp::browser_protocol::dom::BackendNodeId> {
+async fn owner(page: &Page, frame: &TargetId) -> Option<BackendNodeId> {
     let asked = GetFrameOwnerParams::new(FrameId::new(frame.as_ref()));
     let owner = tokio::time::timeout(ASK, page.execute(asked)).await.ok()?.ok()?;
     Some(owner.result.backend_node_id)

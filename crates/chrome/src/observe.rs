@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 use statewright_engine::{Capture, Observation, ObserveFuture};
 
 use crate::driver::{CALL_BUDGET, ChromeDriver, not_actionable};
+use crate::frames::Frames;
 use crate::page::{CallError, PageHandle};
 
 /// How much visible text an observation keeps.
@@ -35,7 +36,10 @@ pub(crate) type CaptureDone = tokio::sync::watch::Receiver<bool>;
 pub(crate) fn observe(page: &PageHandle, capture: Capture, blank: bool) -> (ObserveFuture, Option<CaptureDone>) {
     let snapshot = {
         let page = page.clone();
-        sent_now(async move { page.call("snapshot", &[json!(OBSERVED_TEXT_CHARS)], CALL_BUDGET).await })
+        sent_now(async move {
+            let snapshot = page.call("snapshot", &[json!(OBSERVED_TEXT_CHARS)], CALL_BUDGET).await?;
+            Ok(with_frames(&page, snapshot).await)
+        })
     };
     let (screenshot, done) = match (capture, blank) {
         (Capture::WithScreenshot | Capture::ScreenshotBeside, false) => {
@@ -80,6 +84,36 @@ pub(crate) fn observe(page: &PageHandle, capture: Capture, blank: bool) -> (Obse
         })
     });
     (record, done)
+}
+
+/// The page's snapshot with its cross-origin frames' (frames.rs) text and elements after
+/// its own, each element where it shows in the page and numbered after the page's.
+async fn with_frames(page: &PageHandle, mut snapshot: Value) -> Value {
+    let args = [json!(OBSERVED_TEXT_CHARS)];
+    for frame in page.frames().await {
+        let theirs = page.call_in(&frame, "snapshot", &args, CALL_BUDGET);
+        let (theirs, place) = tokio::join!(theirs, Frames::place(page.raw(), &frame));
+        let (Ok(theirs), Some((left, top))) = (theirs, place) else { continue };
+        let text = snapshot["text"].as_str().unwrap_or_default();
+        let added = theirs["text"].as_str().unwrap_or_default();
+        if !added.is_empty() {
+            let joined: String = format!("{text}\n{added}").chars().take(OBSERVED_TEXT_CHARS).collect();
+            snapshot["text"] = json!(joined);
+        }
+        let Some(elements) = snapshot["elements"].as_array_mut() else { continue };
+        for mut element in theirs["elements"].as_array().cloned().unwrap_or_default() {
+            let id = element["id"].as_str().map(|id| frame.page_id(id));
+            element["id"] = json!(id);
+            for (axis, by) in [("x", left), ("y", top)] {
+                if let Some(at) = element["rect"][axis].as_f64() {
+                    element["rect"][axis] = json!(((at + by) * 10.0).round() / 10.0);
+                }
+            }
+            element["frame"] = json!(frame.origin());
+            elements.push(element);
+        }
+    }
+    snapshot
 }
 
 /// `future`, polled once right away so that the CDP commands it starts with are queued

@@ -47,4 +47,23 @@ async fn a_banner_and_a_card_field_in_frames_from_other_sites_are_seen_and_used(
         |what: &str| details.iter().any(|d| d.contains(what) && d.contains("in the frame from http://localhost:"));
     assert!(framed("Accept all") && framed("Card number"), "{details:?}");
     assert!(details.iter().any(|d| d.contains("Pay") && !d.contains("frame")), "{details:?}");
+
+    // The record of the checkout shows the frames' text and elements (for the model and the
+    // review panel), placed where they show in the page and numbered after its own.
+    let checkout = finished
+        .events
+        .iter()
+        .find_map(|e| match e {
+            Event::Observed { observation, .. } if observation.text.contains("Card number") => Some(observation),
+            _ => None,
+        })
+        .expect("a step saw the card field");
+    let elements = checkout.elements.as_array().expect("elements");
+    let card = elements.iter().find(|e| e["name"] == "Card number").expect("the card field is in the record");
+    assert!(card["frame"].as_str().is_some_and(|f| f.starts_with("http://localhost:")), "{card}");
+    // Below the page's heading and paragraph, where the frame is.
+    assert!(card["rect"]["y"].as_f64().is_some_and(|y| y > 60.0), "{card}");
+    let ids: Vec<&str> = elements.iter().filter_map(|e| e["id"].as_str()).collect();
+    let unique: std::collections::HashSet<&&str> = ids.iter().collect();
+    assert_eq!(unique.len(), ids.len(), "one id names one element: {ids:?}");
 }

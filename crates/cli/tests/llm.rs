@@ -438,3 +438,46 @@ fn a_prompt_only_state_is_synthesised_from_a_past_runs_page() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("has no step 999"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn the_model_sees_and_uses_a_button_in_a_frame_from_another_site() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let model =
+        runtime.block_on(ScriptedModel::start(vec![Rule::respond("#accept-all", |request| {
+            match element_number(request, "button", "Accept all") {
+                Some(n) => Reply::json(json!({"kind": "click", "element": n, "reason": "the banner's button"})),
+                None => Reply::json(json!({"kind": "abort", "reason": "no Accept all button listed"})),
+            }
+        })]));
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    // The consent banner is a frame from another origin, over the whole checkout.
+    let site = common::Site::dir(&repo().join("crates/chrome/tests/fixtures"));
+    let workflow = dir.path().join("consent.json");
+    std::fs::write(
+        &workflow,
+        json!({
+            "version": 1, "name": "consent",
+            "config": { "action_timeout": 2, "no_states_timeout": 5 },
+            "parameters": { "site": {} },
+            "states": [
+                { "name": "Banner", "checks": [{ "type": "text", "value": "We value your privacy" }],
+                  "actions": [{ "type": "click", "target": { "css": "#accept-all" } }], "next": ["Checkout"] },
+                { "name": "Checkout", "checks": [{ "type": "text", "value": "Checkout" }],
+                  "terminal": { "outcome": "success", "message": "the banner is gone" } },
+                { "name": "Start", "checks": [{ "type": "url", "value": "about:blank" }],
+                  "actions": [{ "type": "navigate_to", "url": "{{site}}/frames-checkout.html" }], "next": ["Banner"] }
+            ]
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let site_param = format!("site={}", site.1);
+    let url = model.url();
+    let args = ["run", workflow.to_str().unwrap(), "-p", &site_param, "--no-review", "--json", "--llm-url", &url];
+    let out = statewright(&[&args[..], &["--llm-model", "m"]].concat(), &runs);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(summary(&out)["llm_calls"], 1, "{stderr}");
+    assert!(stderr.contains("in the frame from http://localhost:"), "{stderr}");
+}

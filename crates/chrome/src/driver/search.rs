@@ -133,6 +133,10 @@ impl ChromeDriver {
             }
         }
         at.description = Some(format!("{} in the frame from {}", at.description.unwrap_or_default(), frame.origin()));
+        at.element = at.element.map(|e| match e.split_once('@') {
+            Some((id, origin)) => format!("{}@{origin}", frame.page_id(id)),
+            None => frame.page_id(&e),
+        });
         Some(at)
     }
 }

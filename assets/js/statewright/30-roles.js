@@ -1,14 +1,36 @@
   // ---------------------------------------------------------------------------
   // Selectors
   // ---------------------------------------------------------------------------
-  /** Matches in the top document, then in each same-origin frame (see "Frames"). */
+  /** Matches in the top document, then in each same-origin frame (see "Frames"); in each
+   *  document, its own elements, then those inside its open shadow roots (a web component's
+   *  button is on the page for a person). A selector is matched in each root on its own. */
   function queryCss(sel) {
     const docs = documents();
     const out = [];
     for (let j = 0; j < docs.length; j++) {
       const list = Doc_qsa(docs[j], sel); // throws SyntaxError on invalid selectors
       for (let i = 0; i < list.length; i++) push(out, list[i]);
+      const roots = shadowRootsOf(docs[j]);
+      for (let k = 0; k < roots.length; k++) {
+        const inner = Frag_qsa(roots[k], sel);
+        for (let i = 0; i < inner.length; i++) push(out, inner[i]);
+      }
     }
+    return out;
+  }
+
+  /** The open shadow roots in `d`, each followed by those inside it. */
+  function shadowRootsOf(d) {
+    const out = [];
+    const walk = function (root) {
+      const w = Doc_createTreeWalker(d, root, SHOW_ELEMENT);
+      let n;
+      while ((n = TW_nextNode(w)) !== null) {
+        const sr = n.shadowRoot;
+        if (sr) { push(out, sr); walk(sr); }
+      }
+    };
+    if (d.documentElement) walk(d.documentElement);
     return out;
   }
 

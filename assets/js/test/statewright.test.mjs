@@ -697,6 +697,27 @@ describe('targets', () => {
     assert.equal(bad.count, 0);
   });
 
+  test('open shadow roots are part of the page; a closed one is not', async () => {
+    const page = await open({ html: `
+      <button id="light">Save</button>
+      <x-form id="host"></x-form><x-secret></x-secret>
+      <script>
+        const root = document.getElementById('host').attachShadow({ mode: 'open' });
+        root.innerHTML = '<label>Nickname <input id="nick"></label><x-inner></x-inner>';
+        root.querySelector('x-inner').attachShadow({ mode: 'open' }).innerHTML = '<button id="deep">Save settings</button>';
+        document.querySelector('x-secret').attachShadow({ mode: 'closed' }).innerHTML = '<button>Hidden away</button>';
+      </script>` });
+    assert.equal(await desc(page, { role: 'textbox', name: 'Nickname' }), 'input#nick "Nickname"');
+    assert.equal(await desc(page, { role: 'button', name: 'Save settings' }), 'button#deep "Save settings"');
+    assert.equal(await desc(page, { css: '#deep' }), 'button#deep "Save settings"');
+    // The page's own elements first, then each root's, in order.
+    assert.equal(await desc(page, { css: 'button', nth: 1 }), 'button#deep "Save settings"');
+    assert.equal(await desc(page, { role: 'button', name: 'Hidden away' }),
+      'not_found: no visible element matches role button name "Hidden away"');
+    const snap = await sw(page, 'snapshot', 1000);
+    assert.deepEqual(snap.elements.map((e) => e.name), ['Save', 'Nickname', 'Save settings']);
+  });
+
   test('first visible match wins without nth', async () => {
     const page = await open({ html: `<button id="h" style="visibility:hidden">Next</button><button id="v">Next</button>` });
     assert.equal(await desc(page, { css: 'button' }), 'button#v "Next"');

@@ -87,7 +87,8 @@ impl ChromeDriver {
         }
     }
 
-    /// Reads what an `extract` asks for, waiting for its element as actions do.
+    /// Reads what an `extract` asks for, waiting for its element as actions do, in the page
+    /// or in one of its cross-origin frames.
     async fn extract(
         &self,
         target: &Target,
@@ -95,9 +96,33 @@ impl ChromeDriver {
         attribute: &Option<String>,
         patience: Duration,
     ) -> DriverResult<Outcome> {
+        let in_frames = self.in_frames(patience, |frame, left| async move {
+            let mut outcome = self.extract_in(&Doc::Frame(frame.clone()), target, read, attribute, left).await.ok()?;
+            if self.page_has(target).await {
+                return None;
+            }
+            outcome.detail = Some(frame.describe(outcome.detail.as_deref()));
+            outcome.element = outcome.element.map(|e| frame.page_element(&e));
+            Some(outcome)
+        });
+        tokio::select! {
+            biased;
+            read = self.extract_in(&Doc::Page, target, read, attribute, patience) => read,
+            (read, _) = in_frames => Ok(read),
+        }
+    }
+
+    async fn extract_in(
+        &self,
+        doc: &Doc,
+        target: &Target,
+        read: ExtractRead,
+        attribute: &Option<String>,
+        patience: Duration,
+    ) -> DriverResult<Outcome> {
         let opts = json!({"timeoutMs": patience.as_millis() as u64, "alternatives": true});
         let args = [json!(target), json!(read), json!(attribute), opts];
-        let reply = self.page().call("extract", &args, patience).await.map_err(not_actionable)?;
+        let reply = self.call_in(doc, "extract", &args, patience).await.map_err(not_actionable)?;
         let read: Extracted =
             serde_json::from_value(reply).map_err(|e| DriverError::Browser(format!("bad reply from page: {e}")))?;
         let message = || read.message.clone().unwrap_or_else(|| "nothing could be read".into());
@@ -499,9 +524,22 @@ impl Driver for ChromeDriver {
         let probes = json!(probes);
         // Asked now, before the step's first action changes the page (see `observe`).
         crate::observe::sent_now(async move {
-            let reply = page.call("locate", &[probes], CALL_BUDGET).await.map_err(not_actionable)?;
-            let found: Vec<Vec<Value>> =
+            let reply =
+                page.call("locate", std::slice::from_ref(&probes), CALL_BUDGET).await.map_err(not_actionable)?;
+            let mut found: Vec<Vec<Value>> =
                 serde_json::from_value(reply).map_err(|e| DriverError::Browser(format!("bad reply from page: {e}")))?;
+            // What the page has not, a cross-origin frame may (its banner, its card field).
+            if found.iter().any(Vec::is_empty) {
+                for frame in page.frames().await {
+                    let theirs = page.call_in(&frame, "locate", std::slice::from_ref(&probes), CALL_BUDGET).await;
+                    let Ok(theirs) = theirs.map(serde_json::from_value::<Vec<Vec<Value>>>) else { continue };
+                    for (ours, theirs) in found.iter_mut().zip(theirs.unwrap_or_default()) {
+                        if ours.is_empty() {
+                            *ours = theirs;
+                        }
+                    }
+                }
+            }
             Ok(found.into_iter().map(alternatives).collect())
         })
     }

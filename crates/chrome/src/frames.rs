@@ -9,7 +9,7 @@
 //! `Target.receivedMessageFromTarget` events, which one task per page routes. A frame inside
 //! a cross-origin frame is not reached.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -58,12 +58,30 @@ impl Frame {
         }
     }
 
-    /// Its document's origin, which says whose frame it is; the rest of its address (a
-    /// payment session's token, say) stays out of the run's record.
-    pub(crate) fn origin(&self) -> &str {
-        let after_scheme = self.url.find("://").map_or(0, |i| i + 3);
-        let end = self.url[after_scheme..].find(['/', '?', '#']).map_or(self.url.len(), |i| after_scheme + i);
-        &self.url[..end]
+    /// The node an action found in the frame (`e3@<time origin>`), as the page's.
+    pub(crate) fn page_element(&self, element: &str) -> String {
+        match element.split_once('@') {
+            Some((id, origin)) => format!("{}@{origin}", self.page_id(id)),
+            None => self.page_id(element),
+        }
+    }
+
+    /// What an action found in the frame, saying which frame.
+    pub(crate) fn describe(&self, found: Option<&str>) -> String {
+        format!("{} in the frame from {}", found.unwrap_or("an element"), self.origin())
+    }
+
+    /// Its document's origin, which says whose frame it is: the rest of its address (a
+    /// payment session's token, a user name) stays out of the run's record.
+    pub(crate) fn origin(&self) -> String {
+        let url = self.url.strip_prefix("blob:").unwrap_or(&self.url);
+        let Some((scheme, rest)) = url.split_once("://") else {
+            // `about:blank`, `data:…`: the scheme is all there is to say.
+            return url.split(':').next().map(|scheme| format!("{scheme}:")).unwrap_or_default();
+        };
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+        let host = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
+        format!("{scheme}://{host}")
     }
 }
 
@@ -72,6 +90,8 @@ type Waiting = Arc<Mutex<HashMap<(String, u64), oneshot::Sender<Value>>>>;
 /// The sessions to a page's cross-origin frames, and the answers they are waited for.
 pub(crate) struct Frames {
     attached: Mutex<HashMap<TargetId, SessionId>>,
+    /// Frames of other pages, known not to be this one's.
+    foreign: Mutex<HashSet<TargetId>>,
     waiting: Waiting,
     next: AtomicU64,
     router: JoinHandle<()>,
@@ -96,7 +116,7 @@ impl Frames {
                 }
             })
         };
-        Ok(Frames { attached: Mutex::default(), waiting, next: AtomicU64::new(1), router })
+        Ok(Frames { attached: Mutex::default(), foreign: Mutex::default(), waiting, next: AtomicU64::new(1), router })
     }
 
     /// The cross-origin frames whose element is in `page` (in its document, or in a frame of
@@ -107,13 +127,27 @@ impl Frames {
         };
         let mut frames = Vec::new();
         for info in targets.result.target_infos.iter().filter(|t| t.r#type == "iframe") {
-            if owner(page, &info.target_id).await.is_none() {
+            let known = self.attached.lock().ok().and_then(|a| a.get(&info.target_id).cloned());
+            let foreign = || self.foreign.lock().is_ok_and(|f| f.contains(&info.target_id));
+            if known.is_none() && foreign() {
                 continue;
             }
-            let known = self.attached.lock().ok().and_then(|a| a.get(&info.target_id).cloned());
             let session = match known {
+                // A frame stays in the page it was made in, as long as it is listed at all.
                 Some(session) => session,
                 None => {
+                    let asked = GetFrameOwnerParams::new(FrameId::new(info.target_id.as_ref()));
+                    match tokio::time::timeout(ASK, page.execute(asked)).await {
+                        Ok(Ok(_)) => {}
+                        // Another tab's: never this page's.
+                        Ok(Err(_)) => {
+                            if let Ok(mut f) = self.foreign.lock() {
+                                f.insert(info.target_id.clone());
+                            }
+                            continue;
+                        }
+                        Err(_) => continue,
+                    }
                     let attach =
                         AttachToTargetParams::builder().target_id(info.target_id.clone()).flatten(false).build();
                     let Ok(attach) = attach else { continue };
@@ -189,9 +223,9 @@ impl Frames {
         Ok(evaluated(reply)?.value.unwrap_or(Value::Null))
     }
 
-    /// Where the frame's viewport begins in the page's, once its element is scrolled into
-    /// the page's view; with its element, for a hit test at a point of it.
-    pub(crate) async fn origin(page: &Page, frame: &Frame) -> Option<(f64, f64, i64)> {
+    /// Scrolls the frame's element into the page's view: where the frame's viewport then
+    /// begins in the page's, with the element, for a hit test at a point of it.
+    pub(crate) async fn into_view(page: &Page, frame: &Frame) -> Option<(f64, f64, i64)> {
         let element = owner(page, &frame.id).await?;
         let scroll = ScrollIntoViewIfNeededParams::builder().backend_node_id(element).build();
         let _ = tokio::time::timeout(ASK, page.execute(scroll)).await;
@@ -200,7 +234,7 @@ impl Frames {
     }
 
     /// Where the frame's viewport begins in the page's, as the page is now.
-    pub(crate) async fn place(page: &Page, frame: &Frame) -> Option<(f64, f64)> {
+    pub(crate) async fn corner(page: &Page, frame: &Frame) -> Option<(f64, f64)> {
         content_corner(page, owner(page, &frame.id).await?).await
     }
 }
@@ -247,4 +281,37 @@ impl Method for SendMessageToTarget {
 
 impl Command for SendMessageToTarget {
     type Response = Value;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(url: &str) -> Frame {
+        Frame { id: TargetId::new("F1"), session: SessionId::new("S1"), url: url.into() }
+    }
+
+    #[test]
+    fn a_frame_is_named_by_its_origin_alone() {
+        let cases = [
+            ("https://pay.example.com:8443/card?session=tok_123#x", "https://pay.example.com:8443"),
+            ("https://ada:hunter2@login.example.com/widget", "https://login.example.com"),
+            ("blob:https://cmp.example.net/6f1c", "https://cmp.example.net"),
+            ("about:blank", "about:"),
+            ("data:text/html,<p>secret</p>", "data:"),
+        ];
+        for (url, origin) in cases {
+            assert_eq!(frame(url).origin(), origin, "{url}");
+        }
+    }
+
+    #[test]
+    fn a_frames_element_ids_follow_the_pages_and_stay_the_same() {
+        let (a, b) = (frame("https://a.example"), frame("https://a.example/other"));
+        let id = a.page_id("e3");
+        assert_eq!(id, b.page_id("e3"), "by the frame, not by its address");
+        let n: u64 = id.strip_prefix('e').and_then(|n| n.parse().ok()).expect("an id the model can name");
+        assert!(n > 1_000_000 && n % 1_000_000 == 3, "{id}");
+        assert_eq!(a.page_id("not-an-id"), "not-an-id");
+    }
 }

@@ -92,7 +92,7 @@ async fn with_frames(page: &PageHandle, mut snapshot: Value) -> Value {
     let args = [json!(OBSERVED_TEXT_CHARS)];
     for frame in page.frames().await {
         let theirs = page.call_in(&frame, "snapshot", &args, CALL_BUDGET);
-        let (theirs, place) = tokio::join!(theirs, Frames::place(page.raw(), &frame));
+        let (theirs, place) = tokio::join!(theirs, Frames::corner(page.raw(), &frame));
         let (Ok(theirs), Some((left, top))) = (theirs, place) else { continue };
         let text = snapshot["text"].as_str().unwrap_or_default();
         let added = theirs["text"].as_str().unwrap_or_default();

@@ -5,9 +5,12 @@
 
 mod common;
 
-use common::{run, workflow};
+use std::time::Duration;
+
+use common::{drive, run, workflow};
 use serde_json::json;
-use statewright_engine::Event;
+use statewright_engine::{Driver, Event, Probe};
+use statewright_workflow::{Action, SelectorKind};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_banner_and_a_card_field_in_frames_from_other_sites_are_seen_and_used() {
@@ -25,6 +28,7 @@ async fn a_banner_and_a_card_field_in_frames_from_other_sites_are_seen_and_used(
              "actions": [
                 {"type": "type", "target": {"role": "textbox", "name": "Card number"}, "text": "4242 4242 4242 4242"},
                 {"type": "select_option", "target": {"role": "combobox", "name": "Expiry month"}, "value": "09"},
+                {"type": "extract", "target": {"css": "#number"}, "read": "value", "into": "card"},
                 {"type": "click", "target": {"role": "button", "name": "Pay"}}
              ]}
         ]),
@@ -46,7 +50,20 @@ async fn a_banner_and_a_card_field_in_frames_from_other_sites_are_seen_and_used(
     let framed =
         |what: &str| details.iter().any(|d| d.contains(what) && d.contains("in the frame from http://localhost:"));
     assert!(framed("Accept all") && framed("Card number"), "{details:?}");
-    assert!(details.iter().any(|d| d.contains("Pay") && !d.contains("frame")), "{details:?}");
+    // The page's own *Pay*, once it could be pressed: not the look-alike in the card's frame.
+    assert!(details.iter().any(|d| d.contains("button#pay") && !d.contains("frame")), "{details:?}");
+    assert!(!details.iter().any(|d| d.contains("button#wallet")), "{details:?}");
+
+    // What was read in the card's frame.
+    let read = finished.events.iter().find_map(|e| match e {
+        Event::ActionFinished { action: Action::Extract { .. }, value, detail, .. } => {
+            Some((value.clone(), detail.clone()))
+        }
+        _ => None,
+    });
+    let (value, detail) = read.expect("the card number was read");
+    assert_eq!(value, Some(json!("4242 4242 4242 4242")));
+    assert!(detail.is_some_and(|d| d.contains("in the frame from http://localhost:")));
 
     // The record of the checkout shows the frames' text and elements (for the model and the
     // review panel), placed where they show in the page and numbered after its own.
@@ -66,4 +83,22 @@ async fn a_banner_and_a_card_field_in_frames_from_other_sites_are_seen_and_used(
     let ids: Vec<&str> = elements.iter().filter_map(|e| e["id"].as_str()).collect();
     let unique: std::collections::HashSet<&&str> = ids.iter().collect();
     assert_eq!(unique.len(), ids.len(), "one id names one element: {ids:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_element_in_a_frame_from_another_site_has_alternatives_for_healing() {
+    let (mut driver, _url, _held) = drive("frames-checkout.html").await;
+    let probe = Probe::Element { by: SelectorKind::Css, selector: "#number".into() };
+    let mut found = Vec::new();
+    // The frames load after the page.
+    for _ in 0..50 {
+        found = driver.locate(std::slice::from_ref(&probe)).await.expect("the page answers");
+        if found.first().is_some_and(|f| !f.is_empty()) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let alternatives = found.first().cloned().unwrap_or_default();
+    assert!(alternatives.iter().any(|t| t.name.as_deref() == Some("Card number")), "{alternatives:?}");
+    driver.close().await;
 }

@@ -3,6 +3,7 @@
 //! on at once, since a consent banner's frame may come late.
 
 use std::collections::HashSet;
+use std::future::Future;
 use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::dom::GetNodeForLocationParams;
@@ -12,7 +13,7 @@ use serde_json::{Value, json};
 use statewright_engine::{DriverError, DriverResult};
 use statewright_workflow::Target;
 
-use super::{Actionable, ChromeDriver, not_actionable};
+use super::{Actionable, CALL_BUDGET, ChromeDriver, not_actionable};
 use crate::frames::{Frame, Frames};
 
 use crate::page::CallError;
@@ -39,11 +40,18 @@ impl ChromeDriver {
         opts: Value,
         patience: Duration,
     ) -> DriverResult<(Actionable, Doc)> {
-        let in_page = self.actionable_in(&Doc::Page, target, opts.clone(), patience);
+        let opts = &opts;
+        let in_frames = self.in_frames(patience, |frame, left| async move {
+            let at = self.actionable_in(&Doc::Frame(frame.clone()), target, opts.clone(), left).await.ok()?;
+            if self.page_has(target).await {
+                return None;
+            }
+            self.in_page(at, &frame, opts).await
+        });
         tokio::select! {
             biased;
-            found = in_page => found.map(|at| (at, Doc::Page)),
-            found = self.in_frames(target, &opts, patience) => Ok(found),
+            found = self.actionable_in(&Doc::Page, target, opts.clone(), patience) => found.map(|at| (at, Doc::Page)),
+            (at, frame) = in_frames => Ok((at, Doc::Frame(frame))),
         }
     }
 
@@ -86,8 +94,22 @@ impl ChromeDriver {
         }
     }
 
-    /// The target, found in a cross-origin frame of the page; never, when none has it.
-    async fn in_frames(&self, target: &Target, opts: &Value, patience: Duration) -> (Actionable, Doc) {
+    /// Whether the page itself shows an element the target names: then it is the page's
+    /// to act on, once it can be (a frame's look-alike, an ad's *Accept*, is not taken).
+    pub(super) async fn page_has(&self, target: &Target) -> bool {
+        let described = self.page().call("describe", &[json!(target)], CALL_BUDGET).await;
+        described.is_ok_and(|d| d["visibleCount"].as_u64().is_some_and(|n| n > 0))
+    }
+
+    /// What `ask` finds in one of the page's cross-origin frames, asked of each frame as it
+    /// comes, with the patience left; never, when no frame has it. A frame that had nothing
+    /// is asked again at the next listing: it may have loaded another document, or what
+    /// covered it may be gone.
+    pub(super) async fn in_frames<T, F, Fut>(&self, patience: Duration, ask: F) -> (T, Frame)
+    where
+        F: Fn(Frame, Duration) -> Fut,
+        Fut: Future<Output = Option<T>>,
+    {
         let began = Instant::now();
         let mut asked = HashSet::new();
         let mut calls = FuturesUnordered::new();
@@ -97,22 +119,17 @@ impl ChromeDriver {
                 _ = listing.tick() => {
                     for frame in self.page().frames().await {
                         if asked.insert(frame.id().clone()) {
-                            let left = patience.saturating_sub(began.elapsed());
-                            let doc = Doc::Frame(frame.clone());
-                            calls.push(async move { (self.actionable_in(&doc, target, opts.clone(), left).await, frame) });
+                            let call = ask(frame.clone(), patience.saturating_sub(began.elapsed()));
+                            calls.push(async move { (call.await, frame) });
                         }
                     }
                 }
-                Some((found, frame)) = calls.next(), if !calls.is_empty() => {
-                    if let Ok(at) = found
-                        && let Some(at) = self.in_page(at, &frame, opts).await
-                    {
-                        return (at, Doc::Frame(frame));
+                Some((found, frame)) = calls.next(), if !calls.is_empty() => match found {
+                    Some(found) => return (found, frame),
+                    None => {
+                        asked.remove(frame.id());
                     }
-                    // Asked again at the next listing: the frame may have loaded another
-                    // document, or what covered it may be gone.
-                    asked.remove(frame.id());
-                }
+                },
             }
         }
     }
@@ -120,7 +137,7 @@ impl ChromeDriver {
     /// The point found in `frame` as a point of the page, when the page shows the frame
     /// there (a hit test was asked for); the description says which frame.
     async fn in_page(&self, mut at: Actionable, frame: &Frame, opts: &Value) -> Option<Actionable> {
-        let (left, top, element) = Frames::origin(self.raw(), frame).await?;
+        let (left, top, element) = Frames::into_view(self.raw(), frame).await?;
         at.x += left;
         at.y += top;
         if opts["hitTest"] == json!(true) {
@@ -132,11 +149,8 @@ impl ChromeDriver {
                 return None;
             }
         }
-        at.description = Some(format!("{} in the frame from {}", at.description.unwrap_or_default(), frame.origin()));
-        at.element = at.element.map(|e| match e.split_once('@') {
-            Some((id, origin)) => format!("{}@{origin}", frame.page_id(id)),
-            None => frame.page_id(&e),
-        });
+        at.description = Some(frame.describe(at.description.as_deref()));
+        at.element = at.element.map(|e| frame.page_element(&e));
         Some(at)
     }
 }

@@ -27,7 +27,7 @@ use chromiumoxide::types::{Command, Method, MethodId};
 use futures::StreamExt;
 use serde::Serialize;
 use serde_json::{Value, json};
-use tokio::sync::oneshot;
+use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 use crate::page::{CallError, LIBRARY, call_expression, evaluated};
@@ -43,6 +43,11 @@ pub(crate) struct Frame {
 impl Frame {
     pub(crate) fn id(&self) -> &TargetId {
         &self.id
+    }
+
+    /// The session its events come through.
+    pub(crate) fn session(&self) -> &str {
+        self.session.as_ref()
     }
 
     /// An id its document gave an element (`e3`), as an id of the page's: numbered after
@@ -86,6 +91,8 @@ impl Frame {
 }
 
 type Waiting = Arc<Mutex<HashMap<(String, u64), oneshot::Sender<Value>>>>;
+/// Who hears the frames' events, each told with the session it came through.
+type Listeners = Arc<Mutex<Vec<mpsc::UnboundedSender<(String, Value)>>>>;
 
 /// The sessions to a page's cross-origin frames, and the answers they are waited for.
 pub(crate) struct Frames {
@@ -93,6 +100,7 @@ pub(crate) struct Frames {
     /// Frames of other pages, known not to be this one's.
     foreign: Mutex<HashSet<TargetId>>,
     waiting: Waiting,
+    listeners: Listeners,
     next: AtomicU64,
     router: JoinHandle<()>,
 }
@@ -101,14 +109,21 @@ impl Frames {
     pub(crate) async fn start(page: &Page) -> Result<Frames, String> {
         let mut answers = page.event_listener::<EventReceivedMessageFromTarget>().await.map_err(|e| e.to_string())?;
         let waiting = Waiting::default();
+        let listeners = Listeners::default();
         let router = {
-            let waiting = waiting.clone();
+            let (waiting, listeners) = (waiting.clone(), listeners.clone());
             tokio::spawn(async move {
                 while let Some(message) = answers.next().await {
-                    // Only answers are waited for; a frame's events are not asked for.
                     let Ok(answer) = serde_json::from_str::<Value>(&message.message) else { continue };
-                    let Some(id) = answer.get("id").and_then(Value::as_u64) else { continue };
-                    let key = (message.session_id.as_ref().to_owned(), id);
+                    let session = message.session_id.as_ref().to_owned();
+                    let Some(id) = answer.get("id").and_then(Value::as_u64) else {
+                        // An event: for whoever listens (a recording).
+                        if let Ok(mut listeners) = listeners.lock() {
+                            listeners.retain(|l| l.send((session.clone(), answer.clone())).is_ok());
+                        }
+                        continue;
+                    };
+                    let key = (session, id);
                     let asker = waiting.lock().ok().and_then(|mut w| w.remove(&key));
                     if let Some(asker) = asker {
                         let _ = asker.send(answer);
@@ -116,7 +131,8 @@ impl Frames {
                 }
             })
         };
-        Ok(Frames { attached: Mutex::default(), foreign: Mutex::default(), waiting, next: AtomicU64::new(1), router })
+        let (attached, foreign, next) = (Mutex::default(), Mutex::default(), AtomicU64::new(1));
+        Ok(Frames { attached, foreign, waiting, listeners, next, router })
     }
 
     /// The cross-origin frames whose element is in `page` (in its document, or in a frame of
@@ -192,9 +208,24 @@ impl Frames {
         expression: &str,
         budget: Duration,
     ) -> Result<Value, CallError> {
-        let id = self.next.fetch_add(1, Ordering::Relaxed);
         let params = json!({"expression": expression, "awaitPromise": true, "returnByValue": true});
-        let message = json!({"id": id, "method": "Runtime.evaluate", "params": params}).to_string();
+        let result = self.send(page, frame, "Runtime.evaluate", params, budget).await?;
+        let reply: EvaluateReturns = serde_json::from_value(result)
+            .map_err(|e| CallError::Browser(format!("a bad answer from the frame: {e}")))?;
+        Ok(evaluated(reply)?.value.unwrap_or(Value::Null))
+    }
+
+    /// Sends `method` to `frame`'s document; its answer's result.
+    pub(crate) async fn send(
+        &self,
+        page: &Page,
+        frame: &Frame,
+        method: &str,
+        params: Value,
+        budget: Duration,
+    ) -> Result<Value, CallError> {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let message = json!({"id": id, "method": method, "params": params}).to_string();
         let (tell, answer) = oneshot::channel();
         let key = (frame.session.as_ref().to_owned(), id);
         if let Ok(mut waiting) = self.waiting.lock() {
@@ -209,7 +240,7 @@ impl Frames {
         if let Ok(mut waiting) = self.waiting.lock() {
             waiting.remove(&key);
         }
-        let answer = answered.map_err(|_| CallError::Timeout)??;
+        let mut answer = answered.map_err(|_| CallError::Timeout)??;
         if let Some(error) = answer.get("error") {
             let message = error.get("message").and_then(Value::as_str).unwrap_or("the frame refused the call");
             // A frame that went away is detached on the next listing.
@@ -218,9 +249,17 @@ impl Frames {
             }
             return Err(crate::page::classify(message));
         }
-        let reply: EvaluateReturns = serde_json::from_value(answer["result"].clone())
-            .map_err(|e| CallError::Browser(format!("a bad answer from the frame: {e}")))?;
-        Ok(evaluated(reply)?.value.unwrap_or(Value::Null))
+        Ok(answer["result"].take())
+    }
+
+    /// The frames' events from now on (a binding called, a document loaded), each with the
+    /// session of the frame it came from ([`Frame::session`]).
+    pub(crate) fn events(&self) -> mpsc::UnboundedReceiver<(String, Value)> {
+        let (tell, events) = mpsc::unbounded_channel();
+        if let Ok(mut listeners) = self.listeners.lock() {
+            listeners.push(tell);
+        }
+        events
     }
 
     /// Scrolls the frame's element into the page's view: where the frame's viewport then

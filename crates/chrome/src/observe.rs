@@ -19,11 +19,11 @@ use serde_json::{Value, json};
 use statewright_engine::{Capture, Observation, ObserveFuture};
 
 use crate::driver::{CALL_BUDGET, ChromeDriver, not_actionable};
-use crate::frames::Frames;
+use crate::frames::{Frame, Frames};
 use crate::page::{CallError, PageHandle};
 
 /// How much visible text an observation keeps.
-const OBSERVED_TEXT_CHARS: usize = 20_000;
+pub(crate) const OBSERVED_TEXT_CHARS: usize = 20_000;
 /// How long a screenshot may take.
 const SCREENSHOT_BUDGET: Duration = Duration::from_secs(2);
 
@@ -92,28 +92,36 @@ async fn with_frames(page: &PageHandle, mut snapshot: Value) -> Value {
     let args = [json!(OBSERVED_TEXT_CHARS)];
     for frame in page.frames().await {
         let theirs = page.call_in(&frame, "snapshot", &args, CALL_BUDGET);
-        let (theirs, place) = tokio::join!(theirs, Frames::corner(page.raw(), &frame));
-        let (Ok(theirs), Some((left, top))) = (theirs, place) else { continue };
-        let text = snapshot["text"].as_str().unwrap_or_default();
-        let added = theirs["text"].as_str().unwrap_or_default();
-        if !added.is_empty() {
-            let joined: String = format!("{text}\n{added}").chars().take(OBSERVED_TEXT_CHARS).collect();
-            snapshot["text"] = json!(joined);
-        }
-        let Some(elements) = snapshot["elements"].as_array_mut() else { continue };
-        for mut element in theirs["elements"].as_array().cloned().unwrap_or_default() {
-            let id = element["id"].as_str().map(|id| frame.page_id(id));
-            element["id"] = json!(id);
-            for (axis, by) in [("x", left), ("y", top)] {
-                if let Some(at) = element["rect"][axis].as_f64() {
-                    element["rect"][axis] = json!(((at + by) * 10.0).round() / 10.0);
-                }
-            }
-            element["frame"] = json!(frame.origin());
-            elements.push(element);
+        let (theirs, corner) = tokio::join!(theirs, Frames::corner(page.raw(), &frame));
+        if let (Ok(theirs), Some(corner)) = (theirs, corner) {
+            add_frame(&mut snapshot, &frame, &theirs, corner);
         }
     }
     snapshot
+}
+
+/// Adds the text and elements of `theirs`, a snapshot of `frame`'s document, to the page's
+/// `snapshot`: the elements placed by where the frame's viewport begins in the page's
+/// (`corner`), numbered as the page's, each with the frame's origin.
+pub(crate) fn add_frame(snapshot: &mut Value, frame: &Frame, theirs: &Value, (left, top): (f64, f64)) {
+    let text = snapshot["text"].as_str().unwrap_or_default();
+    let added = theirs["text"].as_str().unwrap_or_default();
+    if !added.is_empty() {
+        let joined: String = format!("{text}\n{added}").chars().take(OBSERVED_TEXT_CHARS).collect();
+        snapshot["text"] = json!(joined);
+    }
+    let Some(elements) = snapshot["elements"].as_array_mut() else { return };
+    for mut element in theirs["elements"].as_array().cloned().unwrap_or_default() {
+        let id = element["id"].as_str().map(|id| frame.page_id(id));
+        element["id"] = json!(id);
+        for (axis, by) in [("x", left), ("y", top)] {
+            if let Some(at) = element["rect"][axis].as_f64() {
+                element["rect"][axis] = json!(((at + by) * 10.0).round() / 10.0);
+            }
+        }
+        element["frame"] = json!(frame.origin());
+        elements.push(element);
+    }
 }
 
 /// `future`, polled once right away so that the CDP commands it starts with are queued

@@ -74,6 +74,19 @@ impl PageHandle {
         }
     }
 
+    /// The events of the page's cross-origin frames from now on, with the session of each.
+    pub(crate) async fn frame_events(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<(String, Value)>> {
+        Some(self.sessions().await?.events())
+    }
+
+    /// Sends a DevTools command to the document of one of the page's cross-origin frames.
+    pub(crate) async fn send_to_frame(&self, frame: &Frame, method: &str, params: Value) -> Result<Value, CallError> {
+        match self.sessions().await {
+            Some(frames) => frames.send(&self.page, frame, method, params, CALL_BUDGET).await,
+            None => Err(CallError::Browser("the page's frames cannot be reached".into())),
+        }
+    }
+
     /// [`PageHandle::call`] in one of the page's cross-origin frames.
     pub(crate) async fn call_in(
         &self,

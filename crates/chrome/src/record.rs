@@ -19,6 +19,7 @@ use crate::session::{LaunchOptions, Session};
 use crate::tabs::TabChange;
 
 mod downloads;
+mod frames;
 mod listen;
 use downloads::hear_downloads;
 use listen::{hear, install};
@@ -130,7 +131,7 @@ impl Recording {
         let session = Session::start(options).await?;
         let page = session.page.raw().clone();
         let (tell, heard) = mpsc::unbounded_channel();
-        let mut tasks = hear(&page, tell.clone())
+        let mut tasks = hear(&session.page, tell.clone())
             .await
             .map_err(|e| ChromeError::Launch(format!("cannot listen to the tab: {e}")))?;
         let liveness = {
@@ -226,10 +227,11 @@ impl Recording {
             true => Left { page: leaving.clone(), at: Instant::now(), mark: None },
             false => Left::now(&left).await,
         });
-        let page = self.session.page.raw().clone();
-        if opened && let Err(e) = hear(&page, self.tell.clone()).await.map(|t| self.tasks.extend(t)) {
+        let tab = self.session.page.clone();
+        if opened && let Err(e) = hear(&tab, self.tell.clone()).await.map(|t| self.tasks.extend(t)) {
             tracing::warn!("cannot listen to the new tab: {e}");
         }
+        let page = tab.raw();
         let url = page.url().await.ok().flatten().unwrap_or_default();
         // Acts done before the change (the click that opened the tab) may have arrived while
         // it was followed: they are told first, what the new page told after.

@@ -205,6 +205,21 @@ fn a_demonstration_that_downloads_replays_into_the_run_folder() {
     assert_eq!(export, "name,total\nAda,3\n", "the page's export, in the run folder");
 }
 
+#[test]
+fn a_demonstration_in_frames_from_another_site_is_heard_and_replays() {
+    let recorded = record_fixture("frames-checkout.html", "frames-person.mjs", None);
+    let workflow = &recorded.workflow;
+    let acted: Vec<&Value> = actions(workflow);
+    let named = |kind: &str, name: &str| acted.iter().any(|a| a["type"] == kind && a["target"]["name"] == name);
+    // The banner's button and the card's fields are in frames the page's script cannot see.
+    assert!(named("click", "Accept all"), "{workflow}");
+    assert!(named("type", "Card number") && named("select_option", "Expiry month"), "{workflow}");
+    assert!(named("click", "Pay"), "{workflow}");
+
+    let summary = recorded.replay(&[]);
+    assert_eq!(summary["status"], "succeeded", "{summary}\n{workflow}");
+}
+
 /// The order's page was left with the Back button, from a state of its own, and the draft
 /// replays with no model: through the order at `item` and back to the list at `list`.
 fn assert_goes_back_and_replays(recorded: &Recorded, list: &str, item: &str) {

@@ -13,21 +13,24 @@ use futures::StreamExt;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use super::frames::hear_frames;
 use super::{Heard, News};
+use crate::page::PageHandle;
 
-const BINDING: &str = "__statewrightRecord";
+pub(super) const BINDING: &str = "__statewrightRecord";
 
 /// Starts the in-page recorder of a document, reporting through the binding.
 pub(super) fn install() -> String {
     format!("window.__statewright && window.__statewright.record('{BINDING}')")
 }
 
-/// Listens to `page`: the acts its documents report and its main frame's navigations, each
-/// told with the page it came from.
+/// Listens to `tab`: the acts its documents report (its cross-origin frames' too) and its
+/// main frame's navigations, each told with the page it came from.
 pub(super) async fn hear(
-    page: &Page,
+    tab: &PageHandle,
     tell: mpsc::UnboundedSender<News>,
 ) -> Result<Vec<tokio::task::JoinHandle<()>>, chromiumoxide::error::CdpError> {
+    let page = tab.raw();
     page.execute(AddBindingParams::new(BINDING)).await?;
     page.execute(AddScriptToEvaluateOnNewDocumentParams::new(install())).await?;
     // The document already there (a tab followed after it loaded) is told now.
@@ -51,6 +54,7 @@ pub(super) async fn hear(
             }
         })
     };
+    let in_frames = hear_frames(tab.clone(), tell.clone());
     let page = page.clone();
     let navigations = tokio::spawn(async move {
         // One task for all, in order: whether a navigation goes back is known when it starts
@@ -105,7 +109,7 @@ pub(super) async fn hear(
             let _ = tell.send((Some(id.clone()), heard, at));
         }
     });
-    Ok(vec![acts, navigations])
+    Ok(vec![acts, navigations, in_frames])
 }
 
 /// A navigation of a tab, as its events tell it: where the main frame went (`true`) or

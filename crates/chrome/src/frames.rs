@@ -5,7 +5,7 @@
 //!
 //! chromiumoxide gives no handle on a frame's target, so the sessions are the protocol's
 //! plain kind, attached through the page's own session: commands go to the frame inside
-//! `Target.sendMessageToTarget` and their answers come back as the page's
+//! `Target.sendMessageToTarget` ([`Raw`]) and their answers come back as the page's
 //! `Target.receivedMessageFromTarget` events, which one task per page routes. A frame inside
 //! a cross-origin frame is not reached.
 
@@ -23,14 +23,12 @@ use chromiumoxide::cdp::browser_protocol::target::{
 };
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateReturns;
 use chromiumoxide::page::Page;
-use chromiumoxide::types::{Command, Method, MethodId};
 use futures::StreamExt;
-use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-use crate::page::{CallError, LIBRARY, call_expression, evaluated};
+use crate::page::{CallError, LIBRARY, Raw, call_expression, evaluated};
 
 /// A cross-origin frame of the run's page.
 #[derive(Clone, Debug)]
@@ -232,7 +230,8 @@ impl Frames {
             waiting.insert(key.clone(), tell);
         }
         let asked = async {
-            let send = SendMessageToTarget { message, session_id: frame.session.clone() };
+            let params = json!({"message": message, "sessionId": frame.session});
+            let send = Raw { method: "Target.sendMessageToTarget".into(), params };
             page.execute(send).await.map_err(|e| CallError::Browser(e.to_string()))?;
             answer.await.map_err(|_| CallError::Browser("the frame's session closed".into()))
         };
@@ -301,25 +300,6 @@ async fn owner(page: &Page, frame: &TargetId) -> Option<BackendNodeId> {
     let asked = GetFrameOwnerParams::new(FrameId::new(frame.as_ref()));
     let owner = tokio::time::timeout(ASK, page.execute(asked)).await.ok()?.ok()?;
     Some(owner.result.backend_node_id)
-}
-
-/// `Target.sendMessageToTarget`, which chromiumoxide's protocol types leave out (the
-/// protocol marks it deprecated in favour of the sessions chromiumoxide keeps to itself).
-#[derive(Serialize, Debug)]
-#[serde(rename_all = "camelCase")]
-struct SendMessageToTarget {
-    message: String,
-    session_id: SessionId,
-}
-
-impl Method for SendMessageToTarget {
-    fn identifier(&self) -> MethodId {
-        "Target.sendMessageToTarget".into()
-    }
-}
-
-impl Command for SendMessageToTarget {
-    type Response = Value;
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, EvaluateReturns, RemoteObject, RemoteObjectId};
+use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, EvaluateReturns, RemoteObject};
 use chromiumoxide::page::Page;
 use serde_json::Value;
 use tokio::sync::OnceCell;
@@ -121,24 +121,23 @@ impl PageHandle {
 
     /// Evaluates an expression, awaiting promises, and returns its JSON value.
     pub async fn evaluate(&self, expression: &str, budget: Duration) -> Result<Value, CallError> {
-        let result = self.run(expression, budget, true).await?;
+        let result = self.run(expression, budget).await?;
         Ok(result.value.unwrap_or(Value::Null))
     }
 
-    /// Calls `window.__statewright[function](...args)` for a node of the page, answered as a
-    /// handle the browser's own commands take (`DOM.setFileInputFiles`); `None` when the
-    /// function found none.
-    pub async fn node(&self, function: &str, args: &[Value]) -> Result<Option<RemoteObjectId>, CallError> {
-        let args = Value::Array(args.to_vec()).to_string();
-        let expression = format!("(globalThis.__statewright ? globalThis.__statewright.{function}(...{args}) : null)");
-        Ok(self.run(&expression, CALL_BUDGET, false).await?.object_id)
+    /// Sends a DevTools command to the page's document; its result.
+    pub(crate) async fn send(&self, method: &str, params: Value) -> Result<Value, CallError> {
+        let command = Raw { method: method.to_owned(), params };
+        let reply =
+            tokio::time::timeout(CALL_BUDGET, self.page.execute(command)).await.map_err(|_| CallError::Timeout)?;
+        Ok(reply.map_err(|e| classify(&e.to_string()))?.result)
     }
 
-    async fn run(&self, expression: &str, budget: Duration, by_value: bool) -> Result<RemoteObject, CallError> {
+    async fn run(&self, expression: &str, budget: Duration) -> Result<RemoteObject, CallError> {
         let params = EvaluateParams::builder()
             .expression(expression)
             .await_promise(true)
-            .return_by_value(by_value)
+            .return_by_value(true)
             .build()
             .map_err(CallError::Browser)?;
         let reply = tokio::time::timeout(budget + Duration::from_secs(2), self.page.execute(params))
@@ -147,6 +146,32 @@ impl PageHandle {
             .map_err(|e| classify(&e.to_string()))?;
         evaluated(reply.result)
     }
+}
+
+/// A DevTools command by name, answered as JSON: for the one chromiumoxide's protocol types
+/// leave out (`Target.sendMessageToTarget`, which the protocol marks deprecated in favour of
+/// sessions chromiumoxide keeps to itself), and for those sent alike to the page's document
+/// and to a frame's (driver/upload.rs).
+#[derive(Debug)]
+pub(crate) struct Raw {
+    pub(crate) method: String,
+    pub(crate) params: Value,
+}
+
+impl serde::Serialize for Raw {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.params.serialize(serializer)
+    }
+}
+
+impl chromiumoxide::types::Method for Raw {
+    fn identifier(&self) -> chromiumoxide::types::MethodId {
+        self.method.clone().into()
+    }
+}
+
+impl chromiumoxide::types::Command for Raw {
+    type Response = Value;
 }
 
 /// The expression calling `window.__statewright[function](...args)`, and what it answers

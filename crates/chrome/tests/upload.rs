@@ -64,6 +64,40 @@ async fn files_reach_a_shown_field_and_a_hidden_one_behind_its_button() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn files_reach_a_form_in_a_frame_from_another_site() {
+    let dir = tempfile::tempdir().unwrap();
+    let [cv, a, b] = files(dir.path());
+    let finished = run(workflow(
+        "frames-apply.html",
+        json!([
+            {"name": "done", "checks": [{"type": "text", "match": "contains", "value": "photos: b.txt"}],
+             "terminal": {"outcome": "success", "message": "received"}},
+            {"name": "form", "checks": [{"type": "text", "value": "Careers"}, {"type": "text", "value": "Apply"}],
+             "actions": [
+                {"type": "upload", "target": {"text": "Résumé"}, "files": [cv]},
+                {"type": "upload", "target": {"role": "button", "name": "Add photos"}, "files": [a, b]}
+            ]}
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    let done: Vec<String> = finished
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ActionFinished { detail: Some(detail), error: None, .. } => Some(detail.clone()),
+            _ => None,
+        })
+        .collect();
+    // Given to the field, and through the chooser the form's button opens, in its frame.
+    assert!(done.iter().any(|d| d.contains("input#resume") && d.contains("in the frame") && d.ends_with("← cv.txt")));
+    assert!(
+        done.iter().any(|d| d.contains("Add photos") && d.contains("in the frame") && d.ends_with("← a.txt, b.txt"))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_missing_file_two_files_for_one_and_no_chooser_are_told_apart() {
     let dir = tempfile::tempdir().unwrap();
     let [cv, a, _] = files(dir.path());

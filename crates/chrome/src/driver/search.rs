@@ -69,6 +69,14 @@ impl ChromeDriver {
         }
     }
 
+    /// Sends a DevTools command to the document where the target was found; its result.
+    pub(super) async fn send_in(&self, doc: &Doc, method: &str, params: Value) -> Result<Value, CallError> {
+        match doc {
+            Doc::Page => self.page().send(method, params).await,
+            Doc::Frame(frame) => self.page().send_to_frame(frame, method, params).await,
+        }
+    }
+
     async fn actionable_in(
         &self,
         doc: &Doc,

@@ -5,18 +5,14 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use chromiumoxide::cdp::browser_protocol::dom::SetFileInputFilesParams;
-use chromiumoxide::cdp::browser_protocol::page::{
-    EventFileChooserOpened, FileChooserOpenedMode, SetInterceptFileChooserDialogParams,
-};
-use chromiumoxide::cdp::js_protocol::runtime::ReleaseObjectParams;
 use futures::StreamExt;
-use serde_json::json;
+use serde_json::{Value, json};
 use statewright_engine::{DriverError, DriverResult, Outcome};
 use statewright_workflow::{MouseButton, Target};
 
-use super::{ChromeDriver, Doc, cdp_failed, not_actionable};
+use super::{ChromeDriver, Doc, not_actionable};
 use crate::input;
+use crate::page::call_expression;
 
 /// How long a click may take to open the file chooser: at once, or after the page's own
 /// short work.
@@ -31,14 +27,9 @@ impl ChromeDriver {
     ) -> DriverResult<Outcome> {
         let paths = on_disk(files)?;
         let opts = json!({"enabled": true, "hitTest": true, "fileInput": true});
+        // In the page, or in a cross-origin frame (an embedded application form): each is
+        // answered in its own document.
         let (found, doc) = self.actionable(target, opts, patience).await?;
-        if let Doc::Frame(_) = doc {
-            // Its field and its chooser are the frame's, which its own session would answer.
-            return Err(DriverError::Invalid(format!(
-                "{} is in a frame from another site; uploading there is not supported yet",
-                found.description.as_deref().unwrap_or("the target")
-            )));
-        }
         let (field, multiple, at) = (found.file_input, found.multiple, (found.x, found.y));
         let mut outcome = found.outcome();
         if field {
@@ -46,27 +37,42 @@ impl ChromeDriver {
                 return Err(one_file(outcome.detail.as_deref()));
             }
             self.hold_for_capture().await;
-            let node = self.page().node("fileInput", &[json!(target)]).await.map_err(not_actionable)?;
-            let node = node.ok_or_else(|| DriverError::NotActionable {
-                reason: "not_found".into(),
-                message: "the file field went away".into(),
-            })?;
-            let given = SetFileInputFilesParams::builder().files(paths.clone()).object_id(node.clone()).build();
-            let given = self.raw().execute(given.map_err(DriverError::Browser)?).await;
-            let _ = self.raw().execute(ReleaseObjectParams::new(node)).await;
-            given.map_err(cdp_failed)?;
+            self.give_field(&doc, target, &paths).await?;
         } else {
-            self.through_chooser(at, &paths, outcome.detail.as_deref()).await?;
+            self.through_chooser(&doc, at, &paths, outcome.detail.as_deref()).await?;
         }
         let names: Vec<String> = paths.iter().map(|p| file_name(p)).collect();
         outcome.detail = Some(format!("{} ← {}", outcome.detail.unwrap_or_default(), names.join(", ")));
         Ok(outcome)
     }
 
-    /// Clicks at `at` and answers the file chooser the click opens with `paths`.
-    async fn through_chooser(&mut self, at: (f64, f64), paths: &[String], what: Option<&str>) -> DriverResult<()> {
-        let mut opened = self.raw().event_listener::<EventFileChooserOpened>().await.map_err(cdp_failed)?;
-        self.raw().execute(SetInterceptFileChooserDialogParams::new(true)).await.map_err(cdp_failed)?;
+    /// Gives the file field the target names its files, read by reference in `doc`.
+    async fn give_field(&self, doc: &Doc, target: &Target, paths: &[String]) -> DriverResult<()> {
+        let (expression, _) = call_expression("fileInput", &[json!(target)]);
+        let asked = json!({"expression": expression, "returnByValue": false});
+        let node = self.send_in(doc, "Runtime.evaluate", asked).await.map_err(not_actionable)?;
+        let Some(node) = node["result"]["objectId"].as_str() else {
+            return Err(DriverError::NotActionable {
+                reason: "not_found".into(),
+                message: "the file field went away".into(),
+            });
+        };
+        let given = self.send_in(doc, "DOM.setFileInputFiles", json!({"files": paths, "objectId": node})).await;
+        let _ = self.send_in(doc, "Runtime.releaseObject", json!({"objectId": node})).await;
+        given.map(drop).map_err(not_actionable)
+    }
+
+    /// Clicks at `at` and answers the file chooser the click opens in `doc` with `paths`.
+    async fn through_chooser(
+        &mut self,
+        doc: &Doc,
+        at: (f64, f64),
+        paths: &[String],
+        what: Option<&str>,
+    ) -> DriverResult<()> {
+        let mut opened = self.choosers(doc).await?;
+        let intercept = |enabled: bool| json!({"enabled": enabled});
+        self.send_in(doc, "Page.setInterceptFileChooserDialog", intercept(true)).await.map_err(not_actionable)?;
         let answered = async {
             self.hold_for_capture().await;
             input::click(self.raw(), at.0, at.1, MouseButton::Left, 1).await.map_err(DriverError::Browser)?;
@@ -77,20 +83,50 @@ impl ChromeDriver {
                     message: format!("clicking {} opened no file chooser", what.unwrap_or("the target")),
                 });
             };
-            if paths.len() > 1 && chooser.mode == FileChooserOpenedMode::SelectSingle {
+            if paths.len() > 1 && chooser["mode"] == "selectSingle" {
                 return Err(one_file(what));
             }
-            let field = chooser.backend_node_id.ok_or_else(|| {
-                DriverError::Invalid("the page opened a file chooser of its own, with no file field".into())
-            })?;
-            let given = SetFileInputFilesParams::builder().files(paths.to_vec()).backend_node_id(field).build();
-            self.raw().execute(given.map_err(DriverError::Browser)?).await.map_err(cdp_failed)?;
-            Ok(())
+            let Some(field) = chooser["backendNodeId"].as_i64() else {
+                return Err(DriverError::Invalid(
+                    "the page opened a file chooser of its own, with no file field".into(),
+                ));
+            };
+            let given = json!({"files": paths, "backendNodeId": field});
+            self.send_in(doc, "DOM.setFileInputFiles", given).await.map(drop).map_err(not_actionable)
         }
         .await;
         // Choosers the run did not open are a person's again (a headed window).
-        let _ = self.raw().execute(SetInterceptFileChooserDialogParams::new(false)).await;
+        let _ = self.send_in(doc, "Page.setInterceptFileChooserDialog", intercept(false)).await;
         answered
+    }
+
+    /// The file choosers `doc` opens from now on, as the protocol tells them
+    /// (`Page.fileChooserOpened`: its `mode` and its field's `backendNodeId`).
+    async fn choosers(&self, doc: &Doc) -> DriverResult<futures::stream::BoxStream<'static, Value>> {
+        use chromiumoxide::cdp::browser_protocol::page::EventFileChooserOpened;
+        match doc {
+            Doc::Page => {
+                let opened = self.raw().event_listener::<EventFileChooserOpened>().await.map_err(super::cdp_failed)?;
+                Ok(opened.map(|chooser| serde_json::to_value(&*chooser).unwrap_or_default()).boxed())
+            }
+            Doc::Frame(frame) => {
+                let unreachable = || DriverError::Browser("the frame's events cannot be heard".into());
+                let events = self.page().frame_events().await.ok_or_else(unreachable)?;
+                // Told only once the frame's page domain is on.
+                self.send_in(doc, "Page.enable", json!({})).await.map_err(not_actionable)?;
+                let session = frame.session().to_owned();
+                let opened = futures::stream::unfold(events, |mut events| async move {
+                    let event = events.recv().await?;
+                    Some((event, events))
+                })
+                .filter_map(move |(from, event)| {
+                    let chooser = (from == session && event["method"] == "Page.fileChooserOpened")
+                        .then(|| event["params"].clone());
+                    std::future::ready(chooser)
+                });
+                Ok(opened.boxed())
+            }
+        }
     }
 }
 

@@ -39,14 +39,7 @@ async fn a_banner_and_a_card_field_in_frames_from_other_sites_are_seen_and_used(
     finished.assert_succeeded();
     assert!(finished.states_entered().iter().any(|s| s == "consent"), "{:?}", finished.states_entered());
     // Each action says which frame it was done in, by its origin alone.
-    let details: Vec<String> = finished
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            Event::ActionFinished { detail: Some(detail), error: None, .. } => Some(detail.clone()),
-            _ => None,
-        })
-        .collect();
+    let details = finished.details();
     let framed =
         |what: &str| details.iter().any(|d| d.contains(what) && d.contains("in the frame from http://localhost:"));
     assert!(framed("Accept all") && framed("Card number"), "{details:?}");

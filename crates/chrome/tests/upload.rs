@@ -19,17 +19,15 @@ fn files(dir: &std::path::Path) -> [String; 3] {
     })
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn files_reach_a_shown_field_and_a_hidden_one_behind_its_button() {
-    let dir = tempfile::tempdir().unwrap();
-    let [cv, a, b] = files(dir.path());
+/// Applies on `page` with the three files: the résumé by its field's label, the photos by
+/// the button that opens the hidden field's chooser.
+async fn apply(page: &str, [cv, a, b]: [String; 3]) -> common::Finished {
     let finished = run(workflow(
-        "upload.html",
+        page,
         json!([
             {"name": "done", "checks": [{"type": "text", "match": "contains", "value": "photos: b.txt"}],
              "terminal": {"outcome": "success", "message": "received"}},
             {"name": "form", "checks": [{"type": "text", "value": "Apply"}], "actions": [
-                // By its label, and by the button that opens the hidden field's chooser.
                 {"type": "upload", "target": {"text": "Résumé"}, "files": [cv]},
                 {"type": "upload", "target": {"role": "button", "name": "Add photos"}, "files": [a, b]}
             ]}
@@ -38,6 +36,13 @@ async fn files_reach_a_shown_field_and_a_hidden_one_behind_its_button() {
     ))
     .await;
     finished.assert_succeeded();
+    finished
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn files_reach_a_shown_field_and_a_hidden_one_behind_its_button() {
+    let dir = tempfile::tempdir().unwrap();
+    let finished = apply("upload.html", files(dir.path())).await;
     let text = finished
         .events
         .iter()
@@ -51,14 +56,7 @@ async fn files_reach_a_shown_field_and_a_hidden_one_behind_its_button() {
         assert!(text.contains(said), "{said:?} in {text}");
     }
     // Each says what it gave, and to what.
-    let done: Vec<String> = finished
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            Event::ActionFinished { detail: Some(detail), error: None, .. } => Some(detail.clone()),
-            _ => None,
-        })
-        .collect();
+    let done = finished.details();
     assert!(done.iter().any(|d| d.contains("input#resume") && d.ends_with("← cv.txt")), "{done:?}");
     assert!(done.iter().any(|d| d.contains("Add photos") && d.ends_with("← a.txt, b.txt")), "{done:?}");
 }
@@ -66,35 +64,13 @@ async fn files_reach_a_shown_field_and_a_hidden_one_behind_its_button() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn files_reach_a_form_in_a_frame_from_another_site() {
     let dir = tempfile::tempdir().unwrap();
-    let [cv, a, b] = files(dir.path());
-    let finished = run(workflow(
-        "frames-apply.html",
-        json!([
-            {"name": "done", "checks": [{"type": "text", "match": "contains", "value": "photos: b.txt"}],
-             "terminal": {"outcome": "success", "message": "received"}},
-            {"name": "form", "checks": [{"type": "text", "value": "Careers"}, {"type": "text", "value": "Apply"}],
-             "actions": [
-                {"type": "upload", "target": {"text": "Résumé"}, "files": [cv]},
-                {"type": "upload", "target": {"role": "button", "name": "Add photos"}, "files": [a, b]}
-            ]}
-        ]),
-        json!({}),
-    ))
-    .await;
-    finished.assert_succeeded();
-    let done: Vec<String> = finished
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            Event::ActionFinished { detail: Some(detail), error: None, .. } => Some(detail.clone()),
-            _ => None,
-        })
-        .collect();
+    // The same form, embedded from another origin: what it says is read in its frame.
+    let done = apply("frames-apply.html", files(dir.path())).await.details();
     // Given to the field, and through the chooser the form's button opens, in its frame.
-    assert!(done.iter().any(|d| d.contains("input#resume") && d.contains("in the frame") && d.ends_with("← cv.txt")));
-    assert!(
-        done.iter().any(|d| d.contains("Add photos") && d.contains("in the frame") && d.ends_with("← a.txt, b.txt"))
-    );
+    let framed = |what: &str, given: &str| {
+        done.iter().any(|d| d.contains(what) && d.contains("in the frame") && d.ends_with(given))
+    };
+    assert!(framed("input#resume", "← cv.txt") && framed("Add photos", "← a.txt, b.txt"), "{done:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

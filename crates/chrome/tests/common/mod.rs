@@ -57,6 +57,17 @@ impl Finished {
         );
     }
 
+    /// What each action that worked says it did (`button#pay "Pay"`, `… ← cv.txt`).
+    pub fn details(&self) -> Vec<String> {
+        self.events
+            .iter()
+            .filter_map(|e| match e {
+                Event::ActionFinished { detail: Some(detail), error: None, .. } => Some(detail.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
     pub fn states_entered(&self) -> Vec<String> {
         self.events
             .iter()

@@ -16,7 +16,7 @@ use statewright_engine::{
 };
 use statewright_workflow::keys::parse_key_combo;
 use statewright_workflow::selector::validate_css;
-use statewright_workflow::{Action, Direction, ExtractRead, MouseButton, Position, Target};
+use statewright_workflow::{Action, Direction, ExtractRead, Position, Target};
 
 use crate::input;
 use crate::page::{CallError, PageHandle};
@@ -249,11 +249,7 @@ impl ChromeDriver {
                 let opts = json!({"enabled": true, "editable": true});
                 let (at, doc) = self.actionable(target, opts, patience).await?;
                 self.hold_for_capture().await;
-                if let Doc::Frame(_) = doc {
-                    // Keys go to the frame with the browser's focus, which a script's focus()
-                    // in another process does not move: a person clicks into the field first.
-                    input::click(self.raw(), at.x, at.y, MouseButton::Left, 1).await.map_err(DriverError::Browser)?;
-                }
+                // In a frame too: its document's focus moves the browser's keys there.
                 self.page_op(&doc, "prepareTyping", &[json!(target), json!(clear)]).await?;
                 if *clear {
                     // The content is selected: one Backspace empties it, as a person would.

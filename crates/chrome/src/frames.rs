@@ -19,7 +19,7 @@ use chromiumoxide::cdp::browser_protocol::dom::{
 };
 use chromiumoxide::cdp::browser_protocol::page::FrameId;
 use chromiumoxide::cdp::browser_protocol::target::{
-    AttachToTargetParams, EventReceivedMessageFromTarget, GetTargetsParams, SessionId, TargetId,
+    AttachToTargetParams, EventReceivedMessageFromTarget, GetTargetsParams, SessionId, TargetId, TargetInfo,
 };
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateReturns;
 use chromiumoxide::page::Page;
@@ -139,43 +139,38 @@ impl Frames {
         let Ok(Ok(targets)) = tokio::time::timeout(ASK, page.execute(GetTargetsParams::default())).await else {
             return Vec::new();
         };
-        let mut frames = Vec::new();
-        for info in targets.result.target_infos.iter().filter(|t| t.r#type == "iframe") {
-            let known = self.attached.lock().ok().and_then(|a| a.get(&info.target_id).cloned());
-            let foreign = || self.foreign.lock().is_ok_and(|f| f.contains(&info.target_id));
-            if known.is_none() && foreign() {
-                continue;
-            }
-            let session = match known {
-                // A frame stays in the page it was made in, as long as it is listed at all.
-                Some(session) => session,
-                None => {
-                    let asked = GetFrameOwnerParams::new(FrameId::new(info.target_id.as_ref()));
-                    match tokio::time::timeout(ASK, page.execute(asked)).await {
-                        Ok(Ok(_)) => {}
-                        // Another tab's: never this page's.
-                        Ok(Err(_)) => {
-                            if let Ok(mut f) = self.foreign.lock() {
-                                f.insert(info.target_id.clone());
-                            }
-                            continue;
-                        }
-                        Err(_) => continue,
+        // Each asked at once: a page full of ad frames is listed in one round trip's time.
+        let iframes = targets.result.target_infos.iter().filter(|t| t.r#type == "iframe");
+        futures::future::join_all(iframes.map(|info| self.frame(page, info))).await.into_iter().flatten().collect()
+    }
+
+    /// The frame `info` tells of, with its session, if it is in `page`.
+    async fn frame(&self, page: &Page, info: &TargetInfo) -> Option<Frame> {
+        let id = &info.target_id;
+        let known = self.attached.lock().ok().and_then(|a| a.get(id).cloned());
+        // A frame stays in the page it was made in, as long as it is listed at all.
+        let session = match known {
+            Some(session) => session,
+            None if self.foreign.lock().is_ok_and(|f| f.contains(id)) => return None,
+            None => {
+                let asked = GetFrameOwnerParams::new(FrameId::new(id.as_ref()));
+                match tokio::time::timeout(ASK, page.execute(asked)).await {
+                    Ok(Ok(_)) => {}
+                    // Another tab's: never this page's.
+                    Ok(Err(_)) => {
+                        self.foreign.lock().ok()?.insert(id.clone());
+                        return None;
                     }
-                    let attach =
-                        AttachToTargetParams::builder().target_id(info.target_id.clone()).flatten(false).build();
-                    let Ok(attach) = attach else { continue };
-                    let Ok(Ok(attached)) = tokio::time::timeout(ASK, page.execute(attach)).await else { continue };
-                    let session = attached.result.session_id.clone();
-                    if let Ok(mut a) = self.attached.lock() {
-                        a.insert(info.target_id.clone(), session.clone());
-                    }
-                    session
+                    Err(_) => return None,
                 }
-            };
-            frames.push(Frame { id: info.target_id.clone(), session, url: info.url.clone() });
-        }
-        frames
+                let attach = AttachToTargetParams::builder().target_id(id.clone()).flatten(false).build().ok()?;
+                let attached = tokio::time::timeout(ASK, page.execute(attach)).await.ok()?.ok()?;
+                let session = attached.result.session_id.clone();
+                self.attached.lock().ok()?.insert(id.clone(), session.clone());
+                session
+            }
+        };
+        Some(Frame { id: id.clone(), session, url: info.url.clone() })
     }
 
     /// Calls `window.__statewright[function](...args)` in `frame`, as [`PageHandle::call`]
@@ -291,6 +286,10 @@ async fn content_corner(page: &Page, element: BackendNodeId) -> Option<(f64, f64
     let quad = model.result.model.content.inner();
     Some((*quad.first()?, *quad.get(1)?))
 }
+
+/// How long a frame's plain read (its signals, its snapshot) may take: a busy ad frame must
+/// not hold up reading the page. One that does not answer in time shows nothing this time.
+pub(crate) const FRAME_READ: Duration = Duration::from_secs(1);
 
 /// How long one question to the browser about its frames may take.
 const ASK: Duration = Duration::from_secs(2);

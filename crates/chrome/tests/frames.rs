@@ -95,3 +95,22 @@ async fn an_element_in_a_frame_from_another_site_has_alternatives_for_healing() 
     assert!(alternatives.iter().any(|t| t.name.as_deref() == Some("Card number")), "{alternatives:?}");
     driver.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_frame_that_never_answers_does_not_hold_up_the_page() {
+    let finished = run(workflow(
+        "frames-busy.html",
+        json!([
+            {"name": "read", "checks": [{"type": "text", "value": "Read to the end"}],
+             "terminal": {"outcome": "success", "message": "read"}},
+            {"name": "article", "checks": [{"type": "text", "value": "Not read yet"}],
+             "actions": [{"type": "click", "target": {"role": "button", "name": "Mark as read"}}]}
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    // Not a measure of speed: a frame waited out for as long as a page's own call may take
+    // (10 s and more, every read) is a hang.
+    assert!(finished.report.duration < Duration::from_secs(10), "{:?}", finished.report.duration);
+}

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use statewright_engine::Signals;
 
 use super::CALL_BUDGET;
-use crate::frames::Frame;
+use crate::frames::{FRAME_READ, Frame};
 use crate::page::{CallError, PageHandle};
 
 /// How often the page's cross-origin frames are listed while a change is waited for: one
@@ -128,10 +128,13 @@ async fn merge(
     }
     let mut merged = parse(&page_read)?;
     let mut seen = Seen { page: Some(page_read), ..Seen::default() };
-    let reads = frames.iter().map(|frame| page.call_in(frame, "signals", std::slice::from_ref(probes), CALL_BUDGET));
+    let reads = frames.iter().map(|frame| {
+        let read = page.call_in(frame, "signals", std::slice::from_ref(probes), FRAME_READ);
+        tokio::time::timeout(FRAME_READ, read)
+    });
     for (frame, read) in frames.iter().zip(futures::future::join_all(reads).await) {
-        // A frame that cannot say (it is loading, or gone) shows nothing.
-        let Ok(Ok(theirs)) = read.map(|r| parse(&r)) else {
+        // A frame that cannot say (it is loading, busy, or gone) shows nothing.
+        let Ok(Ok(Ok(theirs))) = read.map(|r| r.map(|r| parse(&r))) else {
             seen.frames.insert(frame.id().clone(), Value::Null);
             continue;
         };

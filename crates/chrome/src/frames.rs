@@ -139,9 +139,16 @@ impl Frames {
         let Ok(Ok(targets)) = tokio::time::timeout(ASK, page.execute(GetTargetsParams::default())).await else {
             return Vec::new();
         };
+        let iframes: Vec<&TargetInfo> = targets.result.target_infos.iter().filter(|t| t.r#type == "iframe").collect();
+        // Frames that are gone are forgotten (an ad slot makes a new one every half minute).
+        let listed: HashSet<&TargetId> = iframes.iter().map(|info| &info.target_id).collect();
+        if let (Ok(mut attached), Ok(mut foreign)) = (self.attached.lock(), self.foreign.lock()) {
+            attached.retain(|id, _| listed.contains(id));
+            foreign.retain(|id| listed.contains(id));
+        }
         // Each asked at once: a page full of ad frames is listed in one round trip's time.
-        let iframes = targets.result.target_infos.iter().filter(|t| t.r#type == "iframe");
-        futures::future::join_all(iframes.map(|info| self.frame(page, info))).await.into_iter().flatten().collect()
+        let asked = iframes.into_iter().map(|info| self.frame(page, info));
+        futures::future::join_all(asked).await.into_iter().flatten().collect()
     }
 
     /// The frame `info` tells of, with its session, if it is in `page`.

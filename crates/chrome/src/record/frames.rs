@@ -3,7 +3,7 @@
 //! its own session (frames.rs) and reporting through the same binding. An act there is the
 //! tab's, told with the tab's page as its record (the frame's document is only part of it).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -17,6 +17,8 @@ use crate::page::{CallError, LIBRARY, PageHandle};
 
 /// How often the tab's frames are looked for: one that comes later is heard too.
 const LIST_EVERY: Duration = Duration::from_millis(500);
+/// How long installing the recorder in one frame may take.
+const LISTEN_BUDGET: Duration = Duration::from_secs(3);
 
 /// Listens to the cross-origin frames of `page`, as they come, until the tab is gone.
 pub(super) fn hear_frames(page: PageHandle, tell: mpsc::UnboundedSender<News>) -> tokio::task::JoinHandle<()> {
@@ -25,16 +27,21 @@ pub(super) fn hear_frames(page: PageHandle, tell: mpsc::UnboundedSender<News>) -
         let tab = page.raw().target_id().clone();
         // The frames listened to, by the session their reports come through.
         let mut heard: HashMap<String, Frame> = HashMap::new();
+        let mut tried = HashSet::new();
         let mut listing = tokio::time::interval(LIST_EVERY);
         loop {
             tokio::select! {
                 _ = listing.tick() => {
                     for frame in page.frames().await {
-                        if !heard.contains_key(frame.session()) {
-                            match listen_in(&page, &frame).await {
-                                Ok(()) => drop(heard.insert(frame.session().to_owned(), frame)),
-                                Err(e) => tracing::debug!("cannot listen in the frame from {}: {e}", frame.origin()),
-                            }
+                        // Once each: a frame that does not let the recorder in (its script
+                        // never yields) must not hold up hearing the others at every listing.
+                        if !tried.insert(frame.session().to_owned()) {
+                            continue;
+                        }
+                        match tokio::time::timeout(LISTEN_BUDGET, listen_in(&page, &frame)).await {
+                            Ok(Ok(())) => drop(heard.insert(frame.session().to_owned(), frame)),
+                            Ok(Err(e)) => tracing::debug!("cannot listen in the frame from {}: {e}", frame.origin()),
+                            Err(_) => tracing::debug!("the frame from {} did not let the recorder in", frame.origin()),
                         }
                     }
                 }

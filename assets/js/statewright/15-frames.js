@@ -2,9 +2,10 @@
   // Frames
   // ---------------------------------------------------------------------------
   // A login form in an iframe, a legacy application's frameset: to a person they are part of
-  // the page, so targets, checks, snapshots and hit tests see into same-origin frames. The
-  // engine talks to the top document only; cross-origin frames are closed to its script
-  // (contentDocument is null) and stay out.
+  // the page, so targets, checks, snapshots and hit tests see into same-origin frames.
+  // Cross-origin frames are closed to this script (contentDocument is null) and stay out
+  // here: the engine calls the library in each of them through the frame's own session
+  // (crates/chrome/src/frames.rs).
   const FRAME_SELECTOR = 'iframe, frame';
   const MAX_FRAME_DEPTH = 4;
   const MAX_FRAMES = 50;

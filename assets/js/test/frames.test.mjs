@@ -1,6 +1,8 @@
 // Same-origin frames are part of the page: targets, checks, snapshots and hit tests see into
 // them, and the points returned are in the top viewport, where the engine's input events land.
-// Cross-origin frames stay out. Real Chromium through playwright-core, as in statewright.test.mjs.
+// Cross-origin frames stay out of the library's reach (the engine calls the library in each
+// through the frame's own session: crates/chrome/src/frames.rs). Real Chromium through
+// playwright-core, as in statewright.test.mjs.
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchChromium, serve } from '../harness.mjs';

@@ -128,7 +128,7 @@ impl Recording {
     /// Opens a tab (in a launched browser, or a new one in the browser at `cdp_url`) and
     /// starts listening; nothing is heard until [`Recording::open`].
     pub async fn start(options: &LaunchOptions) -> Result<Recording, ChromeError> {
-        let session = Session::start(options).await?;
+        let mut session = Session::start(options).await?;
         let page = session.page.raw().clone();
         let (tell, heard) = mpsc::unbounded_channel();
         let mut tasks = hear(&session.page, tell.clone())
@@ -149,7 +149,12 @@ impl Recording {
             })
         };
         tasks.push(liveness);
-        match hear_downloads(&session.browser, tell.clone()).await {
+        // A headless browser launched here has no person to keep the files.
+        if options.cdp_url.is_none() && !options.headed {
+            session.downloads = tempfile::Builder::new().prefix("statewright-downloads-").tempdir().ok();
+        }
+        let folder = session.downloads.as_ref().map(|f| f.path());
+        match hear_downloads(&session.browser, folder, tell.clone()).await {
             Ok(task) => tasks.push(task),
             Err(e) => tracing::warn!("cannot hear downloads (a download will be recorded as a click): {e}"),
         }

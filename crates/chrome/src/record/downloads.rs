@@ -1,5 +1,7 @@
 //! Hearing the downloads a person starts while recording: the browser tells each one as it
-//! begins, and saves it where it always would (the person's browser keeps its own folder).
+//! begins, and saves it where it always would (the person's browser keeps its own folder),
+//! unless nobody sees the browser (a headless recording, scripted): then into `folder`, which
+//! goes with the recording.
 
 use std::time::Instant;
 
@@ -15,12 +17,16 @@ use super::{Heard, News};
 /// Tells each download the browser begins, from any of its tabs.
 pub(super) async fn hear_downloads(
     browser: &Browser,
+    folder: Option<&std::path::Path>,
     tell: mpsc::UnboundedSender<News>,
 ) -> Result<tokio::task::JoinHandle<()>, String> {
-    let told = SetDownloadBehaviorParams::builder()
-        .behavior(SetDownloadBehaviorBehavior::Default)
-        .events_enabled(true)
-        .build()?;
+    let told = match folder {
+        Some(folder) => SetDownloadBehaviorParams::builder()
+            .behavior(SetDownloadBehaviorBehavior::Allow)
+            .download_path(folder.display().to_string()),
+        None => SetDownloadBehaviorParams::builder().behavior(SetDownloadBehaviorBehavior::Default),
+    };
+    let told = told.events_enabled(true).build()?;
     browser.execute(told).await.map_err(|e| e.to_string())?;
     let mut begun = browser.event_listener::<EventDownloadWillBegin>().await.map_err(|e| e.to_string())?;
     Ok(tokio::spawn(async move {

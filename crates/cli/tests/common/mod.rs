@@ -44,6 +44,11 @@ pub struct Browser(pub Child, pub String);
 
 impl Browser {
     pub fn start(profile: &std::path::Path) -> Self {
+        // What a test's person downloads stays in the test's folder, not the home folder.
+        let settings = profile.join("Default");
+        std::fs::create_dir_all(&settings).unwrap();
+        let downloads = serde_json::json!({"download": {"default_directory": profile.join("Downloads")}});
+        std::fs::write(settings.join("Preferences"), downloads.to_string()).unwrap();
         let mut child =
             Command::new(std::env::var("STATEWRIGHT_CHROME").unwrap_or_else(|_| "/usr/bin/chromium".into()))
                 .args([

@@ -2,50 +2,15 @@
 // targets a later run can heal an action with when its own target finds nothing.
 //
 // Run with node's built-in runner:   node --test assets/js/test/
-// Same set-up as statewright.test.mjs: playwright-core driving /usr/bin/chromium (override
-// with STATEWRIGHT_CHROMIUM), pages served from loopback, the library as an init script.
-import { test, describe, before, after, afterEach } from 'node:test';
+// The set-up the library's tests share (assets/js/pages.mjs): playwright-core driving
+// /usr/bin/chromium (override with STATEWRIGHT_CHROMIUM), pages served from loopback, the
+// library as an init script.
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchChromium, serve } from '../harness.mjs';
-import { LIB_SOURCE } from '../library.mjs';
-
-let browser;
-let site;
-let base;
-const openContexts = [];
-
-before(async () => {
-  site = await serve((req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><html><head><title>blank</title></head><body></body></html>');
-  });
-  base = site.base;
-  browser = await launchChromium();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (site) await site.close();
-});
-
-afterEach(async () => {
-  while (openContexts.length) await openContexts.pop().close().catch(() => {});
-});
+import { open as openPage, sw } from '../pages.mjs';
 
 /** A fresh page with the library injected, showing `html`. */
-async function open(html) {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
-  openContexts.push(context);
-  const page = await context.newPage();
-  await page.addInitScript({ content: LIB_SOURCE });
-  await page.goto(`${base}/blank.html`);
-  await page.setContent(html);
-  return page;
-}
-
-function sw(page, fn, ...args) {
-  return page.evaluate(([f, a]) => window.__statewright[f](...a), [fn, args]);
-}
+const open = (html) => openPage({ html });
 
 /** The alternatives reported for `target`, after asserting the action itself succeeded. */
 async function alternatives(page, target) {

@@ -1,38 +1,14 @@
 // Tests for record(): what `statewright record` hears of a person's acts. Real input events
 // (playwright-core's mouse and keyboard go through the DevTools protocol's Input domain, as a
 // person's do) on /usr/bin/chromium; the reports arrive through a binding, as in the recorder.
-import { test, describe, before, after, afterEach } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchChromium, serve } from '../harness.mjs';
 import { LIB_SOURCE } from '../library.mjs';
-
-let browser;
-let site;
-let base;
-const openContexts = [];
-
-before(async () => {
-  site = await serve((req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><html><head><title>blank</title></head><body></body></html>');
-  });
-  base = site.base;
-  browser = await launchChromium();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (site) await site.close();
-});
-
-afterEach(async () => {
-  while (openContexts.length) await openContexts.pop().close().catch(() => {});
-});
+import { base, freshContext } from '../pages.mjs';
 
 /** A page showing `html` with the recorder on; returns it and the list its reports go to. */
 async function recording(html) {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
-  openContexts.push(context);
+  const context = await freshContext({ viewport: { width: 1000, height: 700 } });
   const page = await context.newPage();
   const reports = [];
   await page.exposeBinding('__swRecord', (_source, json) => { reports.push(JSON.parse(json)); });

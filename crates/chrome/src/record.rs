@@ -376,13 +376,18 @@ mod tests {
         })
     }
 
-    /// A recording of the tabs fixture's shop, served for it (keep the server alive).
-    async fn recording_the_shop() -> (SiteServer, Recording) {
+    /// A recording of `page` of the fixtures, served for it (keep the server alive).
+    async fn recording_of(page: &str) -> (SiteServer, Recording) {
         let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
         let server = SiteServer::start(Site::Dir(fixtures), 0).await.expect("serve fixtures");
         let recording = Recording::start(&LaunchOptions::default()).await.expect("Chromium launches");
-        recording.open(&format!("{}/tabs.html?answer-later", server.url())).await.expect("the first page opens");
+        recording.open(&format!("{}/{page}", server.url())).await.expect("the first page opens");
         (server, recording)
+    }
+
+    /// A recording of the tabs fixture's shop.
+    async fn recording_the_shop() -> (SiteServer, Recording) {
+        recording_of("tabs.html?answer-later").await
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -407,10 +412,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_single_page_applications_routes_are_heard_and_going_back_to_one() {
-        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-        let server = SiteServer::start(Site::Dir(fixtures), 0).await.expect("serve fixtures");
-        let mut recording = Recording::start(&LaunchOptions::default()).await.expect("Chromium launches");
-        recording.open(&format!("{}/spa-orders.html", server.url())).await.expect("the first page opens");
+        let (_server, mut recording) = recording_of("spa-orders.html").await;
         // The router setting the address it started on is no route.
         assert_eq!(hear_until_page(&mut recording, "spa-orders.html").await, ["page spa-orders.html"]);
 
@@ -432,10 +434,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_download_is_heard_after_the_click_that_started_it() {
-        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-        let server = SiteServer::start(Site::Dir(fixtures), 0).await.expect("serve fixtures");
-        let mut recording = Recording::start(&LaunchOptions::default()).await.expect("Chromium launches");
-        recording.open(&format!("{}/download.html", server.url())).await.expect("the first page opens");
+        let (_server, mut recording) = recording_of("download.html").await;
         assert_eq!(hear_until_page(&mut recording, "download.html").await, ["page download.html"]);
 
         // A file the server sends, then one the page builds.

@@ -417,7 +417,7 @@ fn goal_workflow(goal: &str, url: &str, supplied: &[(String, String)]) -> Workfl
         .iter()
         .map(|(k, v)| {
             // Secrets are given, never declared with their value: the workflow is stored.
-            let secret = crate::demonstration::is_secret_name(k);
+            let secret = statewright_workflow::params::names_a_secret(k);
             (k.clone(), Parameter { description: String::new(), default: (!secret).then(|| v.clone()), secret })
         })
         .collect();

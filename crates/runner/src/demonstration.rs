@@ -14,7 +14,7 @@ use statewright_chrome::{Heard, LaunchOptions, Recording};
 use statewright_demo::{Site, SiteServer};
 use statewright_engine::{CancellationToken, Event, Observation, RunStatus};
 use statewright_store::Store;
-use statewright_workflow::params::MASK;
+use statewright_workflow::params::{MASK, names_a_secret};
 use statewright_workflow::{
     Action, Direction, MouseButton, Target, Workflow, load_file, to_native_json, to_native_json_preserving,
 };
@@ -360,7 +360,7 @@ fn write_draft(
     let trajectory =
         statewright_author::from_run(store, run_id).map_err(|e| RunError::environment("compile", e.to_string()))?;
     let options =
-        CompileOptions { name: None, parameters: params.iter().filter(|(k, _)| !is_secret_name(k)).cloned().collect() };
+        CompileOptions { name: None, parameters: params.iter().filter(|(k, _)| !names_a_secret(k)).cloned().collect() };
     let draft = statewright_author::compile(&trajectory, &options);
     let (workflow, merged) = match path.exists() {
         true => {
@@ -449,17 +449,12 @@ fn fill(template: &str, params: &[(String, String)]) -> String {
 }
 
 /// Parameters named like secrets are kept out of the store and the draft's defaults.
-pub(crate) fn is_secret_name(name: &str) -> bool {
-    let n = name.to_ascii_lowercase();
-    ["password", "passwd", "secret", "token", "api_key", "apikey", "pin"].iter().any(|s| n.contains(s))
-}
-
 fn mask_if_secret(name: &str, value: &str) -> String {
-    if is_secret_name(name) { MASK.to_owned() } else { value.to_owned() }
+    if names_a_secret(name) { MASK.to_owned() } else { value.to_owned() }
 }
 
 fn secret_values(params: &[(String, String)]) -> Vec<String> {
-    params.iter().filter(|(k, v)| is_secret_name(k) && !v.is_empty()).map(|(_, v)| v.clone()).collect()
+    params.iter().filter(|(k, v)| names_a_secret(k) && !v.is_empty()).map(|(_, v)| v.clone()).collect()
 }
 
 #[cfg(test)]

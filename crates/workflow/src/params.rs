@@ -96,12 +96,32 @@ pub fn is_plain_file_name(name: &str) -> bool {
 
 pub const MASK: &str = "••••••";
 
-/// Whether a parameter's name says it holds a credential (`password`, `api_token`…): for
-/// formats with no secret flag (CliGent, seed 003 skills), such parameters are secret.
+/// Whether a parameter's name says it holds a credential (`password`, `api_token`,
+/// `cardPin`…): for formats with no secret flag (CliGent, seed 003 skills) and for the
+/// values given to a recording, such parameters are secret. A short name counts only as a
+/// word of its own, so `shipping` or `spinner` holds no PIN.
 pub fn names_a_secret(name: &str) -> bool {
-    const PARTS: &[&str] = &["password", "passwd", "secret", "token", "api_key", "apikey"];
+    const PARTS: &[&str] = &["password", "passwd", "passcode", "secret", "token", "api_key", "apikey"];
+    const WORDS: &[&str] = &["pin", "otp", "cvv", "cvc"];
     let lower = name.to_ascii_lowercase();
-    PARTS.iter().any(|part| lower.contains(part))
+    PARTS.iter().any(|part| lower.contains(part)) || words(name).iter().any(|word| WORDS.contains(&word.as_str()))
+}
+
+/// The words of a name, lower case: `card_pin`, `card-pin` and `cardPin` are "card", "pin".
+fn words(name: &str) -> Vec<String> {
+    let mut words = vec![String::new()];
+    let mut previous_lower = false;
+    for c in name.chars() {
+        if !c.is_ascii_alphanumeric() || (c.is_ascii_uppercase() && previous_lower) {
+            words.push(String::new());
+        }
+        if let (true, Some(word)) = (c.is_ascii_alphanumeric(), words.last_mut()) {
+            word.push(c.to_ascii_lowercase());
+        }
+        previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+    }
+    words.retain(|word| !word.is_empty());
+    words
 }
 
 impl Params {
@@ -463,6 +483,28 @@ impl Workflow {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_says_a_secret_by_a_part_or_by_a_short_word_of_its_own() {
+        let secret = [
+            "password",
+            "userPassword",
+            "API_KEY",
+            "access-token",
+            "pin",
+            "card_pin",
+            "cardPin",
+            "PIN",
+            "sms otp",
+            "cvv",
+        ];
+        for name in secret {
+            assert!(names_a_secret(name), "{name}");
+        }
+        for name in ["shipping", "spinner", "mapping", "pinned", "username", "quantity", "topics", "OTPless"] {
+            assert!(!names_a_secret(name), "{name}");
+        }
+    }
 
     #[test]
     fn templates_split_into_literals_and_references() {

@@ -4,12 +4,14 @@
  * Injected by the Rust engine into every document (Page.addScriptToEvaluateOnNewDocument)
  * and evaluated directly in already-loaded pages, then driven with Runtime.evaluate
  * (awaitPromise: true, returnByValue: true). Every argument and return value is plain JSON.
+ * The engine runs it in an isolated world (crates/chrome/src/page.rs, WORLD): it shares the
+ * page's DOM, not the page's globals, so the page can neither see it nor patch what it uses.
  *
  * Install contract:
  *   - one IIFE defining window.__statewright once (a second evaluation is a no-op);
  *   - never modifies the page's DOM and defines no global besides __statewright;
- *   - captures the builtins it relies on at install time, so later prototype patching by
- *     page scripts (Array.prototype.map, window.JSON, ...) doesn't break it;
+ *   - captures the builtins it relies on at install time, so prototype patching by scripts
+ *     sharing its world (the in-page tests run it in the page's own) doesn't break it;
  *   - no eval / Function / string-executing APIs.
  *
  * Plain ES2020, no modules, no dependencies. The library is one function: this file opens it

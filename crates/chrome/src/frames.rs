@@ -21,14 +21,14 @@ use chromiumoxide::cdp::browser_protocol::page::FrameId;
 use chromiumoxide::cdp::browser_protocol::target::{
     AttachToTargetParams, EventReceivedMessageFromTarget, GetTargetsParams, SessionId, TargetId, TargetInfo,
 };
-use chromiumoxide::cdp::js_protocol::runtime::EvaluateReturns;
+use chromiumoxide::cdp::js_protocol::runtime::{EvaluateReturns, ExecutionContextId};
 use chromiumoxide::page::Page;
 use futures::StreamExt;
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-use crate::page::{CallError, LIBRARY, Raw, call_expression, evaluated};
+use crate::page::{CallError, LIBRARY, Raw, STALE_WORLD, WORLD, call_expression, evaluated};
 
 /// A cross-origin frame of the run's page.
 #[derive(Clone, Debug)]
@@ -36,6 +36,8 @@ pub(crate) struct Frame {
     id: TargetId,
     session: SessionId,
     url: String,
+    /// Its number among the page's frames (`Numbers`).
+    number: u64,
 }
 
 impl Frame {
@@ -51,12 +53,8 @@ impl Frame {
     /// An id its document gave an element (`e3`), as an id of the page's: numbered after
     /// the page's own, the same way for as long as the frame is there.
     pub(crate) fn page_id(&self, id: &str) -> String {
-        use std::hash::{Hash, Hasher};
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        self.id.as_ref().hash(&mut hasher);
-        let frame = 1 + hasher.finish() % 999;
         match id.strip_prefix('e').and_then(|n| n.parse::<u64>().ok()) {
-            Some(n) => format!("e{}", frame * 1_000_000 + n % 1_000_000),
+            Some(n) => format!("e{}", self.number * 1_000_000 + n % 1_000_000),
             None => id.to_owned(),
         }
     }
@@ -92,9 +90,29 @@ type Waiting = Arc<Mutex<HashMap<(String, u64), oneshot::Sender<Value>>>>;
 /// Who hears the frames' events, each told with the session it came through.
 type Listeners = Arc<Mutex<Vec<mpsc::UnboundedSender<(String, Value)>>>>;
 
+/// Each frame's number among the page's, for its elements' ids: given in the order the
+/// frames are first seen and never given twice, so two frames' elements never share an id.
+#[derive(Default)]
+struct Numbers {
+    of: HashMap<TargetId, u64>,
+    given: u64,
+}
+
+impl Numbers {
+    fn of(&mut self, frame: &TargetId) -> u64 {
+        *self.of.entry(frame.clone()).or_insert_with(|| {
+            self.given += 1;
+            self.given
+        })
+    }
+}
+
 /// The sessions to a page's cross-origin frames, and the answers they are waited for.
 pub(crate) struct Frames {
     attached: Mutex<HashMap<TargetId, SessionId>>,
+    numbers: Mutex<Numbers>,
+    /// The library's world in each frame's current document, by the frame's session.
+    worlds: Mutex<HashMap<SessionId, ExecutionContextId>>,
     /// Frames of other pages, known not to be this one's.
     foreign: Mutex<HashSet<TargetId>>,
     waiting: Waiting,
@@ -129,8 +147,16 @@ impl Frames {
                 }
             })
         };
-        let (attached, foreign, next) = (Mutex::default(), Mutex::default(), AtomicU64::new(1));
-        Ok(Frames { attached, foreign, waiting, listeners, next, router })
+        Ok(Frames {
+            attached: Mutex::default(),
+            numbers: Mutex::default(),
+            worlds: Mutex::default(),
+            foreign: Mutex::default(),
+            waiting,
+            listeners,
+            next: AtomicU64::new(1),
+            router,
+        })
     }
 
     /// The cross-origin frames whose element is in `page` (in its document, or in a frame of
@@ -145,6 +171,12 @@ impl Frames {
         if let (Ok(mut attached), Ok(mut foreign)) = (self.attached.lock(), self.foreign.lock()) {
             attached.retain(|id, _| listed.contains(id));
             foreign.retain(|id| listed.contains(id));
+            if let Ok(mut numbers) = self.numbers.lock() {
+                numbers.of.retain(|id, _| listed.contains(id));
+            }
+            if let Ok(mut worlds) = self.worlds.lock() {
+                worlds.retain(|session, _| attached.values().any(|s| s == session));
+            }
         }
         // Each asked at once: a page full of ad frames is listed in one round trip's time.
         let asked = iframes.into_iter().map(|info| self.frame(page, info));
@@ -177,7 +209,8 @@ impl Frames {
                 session
             }
         };
-        Some(Frame { id: id.clone(), session, url: info.url.clone() })
+        let number = self.numbers.lock().ok()?.of(id);
+        Some(Frame { id: id.clone(), session, url: info.url.clone(), number })
     }
 
     /// Calls `window.__statewright[function](...args)` in `frame`, as [`PageHandle::call`]
@@ -201,14 +234,50 @@ impl Frames {
         Ok(value)
     }
 
-    async fn evaluate(
+    /// Evaluates an expression in `frame`'s document, in the library's world.
+    pub(crate) async fn evaluate(
         &self,
         page: &Page,
         frame: &Frame,
         expression: &str,
         budget: Duration,
     ) -> Result<Value, CallError> {
-        let params = json!({"expression": expression, "awaitPromise": true, "returnByValue": true});
+        let known = self.worlds.lock().ok().and_then(|w| w.get(&frame.session).cloned());
+        let world = match known {
+            Some(world) => world,
+            None => self.world(page, frame).await?,
+        };
+        match self.evaluate_in(page, frame, world, expression, budget).await {
+            // The frame's document was replaced since: the world is the new document's.
+            Err(CallError::Navigated) if known.is_some() => {
+                let world = self.world(page, frame).await?;
+                self.evaluate_in(page, frame, world, expression, budget).await
+            }
+            evaluated => evaluated,
+        }
+    }
+
+    /// The library's world in the frame's current document ([`WORLD`]), made if need be.
+    pub(crate) async fn world(&self, page: &Page, frame: &Frame) -> Result<ExecutionContextId, CallError> {
+        let asked = json!({"frameId": frame.id, "worldName": WORLD, "grantUniveralAccess": true});
+        let made = self.send(page, frame, "Page.createIsolatedWorld", asked, ASK).await?;
+        let world: ExecutionContextId = serde_json::from_value(made["executionContextId"].clone())
+            .map_err(|e| CallError::Browser(format!("a bad answer from the frame: {e}")))?;
+        if let Ok(mut worlds) = self.worlds.lock() {
+            worlds.insert(frame.session.clone(), world);
+        }
+        Ok(world)
+    }
+
+    async fn evaluate_in(
+        &self,
+        page: &Page,
+        frame: &Frame,
+        world: ExecutionContextId,
+        expression: &str,
+        budget: Duration,
+    ) -> Result<Value, CallError> {
+        let params = json!({"expression": expression, "contextId": world, "awaitPromise": true, "returnByValue": true});
         let result = self.send(page, frame, "Runtime.evaluate", params, budget).await?;
         let reply: EvaluateReturns = serde_json::from_value(result)
             .map_err(|e| CallError::Browser(format!("a bad answer from the frame: {e}")))?;
@@ -244,8 +313,11 @@ impl Frames {
         let mut answer = answered.map_err(|_| CallError::Timeout)??;
         if let Some(error) = answer.get("error") {
             let message = error.get("message").and_then(Value::as_str).unwrap_or("the frame refused the call");
-            // A frame that went away is detached on the next listing.
-            if let Ok(mut attached) = self.attached.lock() {
+            // A frame that went away is detached on the next listing; one whose document was
+            // replaced is still there (its world is made again).
+            if !message.contains(STALE_WORLD)
+                && let Ok(mut attached) = self.attached.lock()
+            {
                 attached.remove(&frame.id);
             }
             return Err(crate::page::classify(message));
@@ -313,7 +385,7 @@ mod tests {
     use super::*;
 
     fn frame(url: &str) -> Frame {
-        Frame { id: TargetId::new("F1"), session: SessionId::new("S1"), url: url.into() }
+        Frame { id: TargetId::new("F1"), session: SessionId::new("S1"), url: url.into(), number: 1 }
     }
 
     #[test]
@@ -338,5 +410,17 @@ mod tests {
         let n: u64 = id.strip_prefix('e').and_then(|n| n.parse().ok()).expect("an id the model can name");
         assert!(n > 1_000_000 && n % 1_000_000 == 3, "{id}");
         assert_eq!(a.page_id("not-an-id"), "not-an-id");
+    }
+
+    #[test]
+    fn no_two_frames_are_given_the_same_number() {
+        let mut numbers = Numbers::default();
+        let ids: Vec<TargetId> = (0..2000).map(|i| TargetId::new(format!("F{i}"))).collect();
+        let given: HashSet<u64> = ids.iter().map(|id| numbers.of(id)).collect();
+        assert_eq!(given.len(), ids.len());
+        assert_eq!(numbers.of(&ids[7]), 8, "a frame keeps its number");
+        // One gone and another come: the newcomer does not take the number left.
+        numbers.of.remove(&ids[7]);
+        assert_eq!(numbers.of(&TargetId::new("new")), 2001);
     }
 }

@@ -3,11 +3,15 @@
 //! Arguments cross as a JSON literal, which is data in JavaScript as in Rust: page content,
 //! selectors and typed text are never spliced into code.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, EvaluateReturns, RemoteObject};
+use chromiumoxide::cdp::browser_protocol::page::{CreateIsolatedWorldParams, FrameId};
+use chromiumoxide::cdp::js_protocol::runtime::{
+    EvaluateParams, EvaluateReturns, EventExecutionContextCreated, ExecutionContextId, RemoteObject,
+};
 use chromiumoxide::page::Page;
+use futures::StreamExt;
 use serde_json::Value;
 use tokio::sync::OnceCell;
 
@@ -15,6 +19,13 @@ use crate::driver::CALL_BUDGET;
 use crate::frames::{Frame, Frames};
 
 include!(concat!(env!("OUT_DIR"), "/library.rs"));
+
+/// The isolated world the library lives in, in every document: the page's scripts share
+/// its document but not its globals, so they can neither see Statewright (a bot check
+/// looks for globals like `window.__statewright`) nor change what it reads, nor call the
+/// recorder's binding to report acts the person never did. It is chromiumoxide's utility
+/// world, which chromiumoxide makes in every document anyway.
+pub(crate) const WORLD: &str = chromiumoxide::handler::frame::UTILITY_WORLD_NAME;
 
 /// Why a call into the page failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,6 +54,8 @@ impl std::fmt::Display for CallError {
 #[derive(Clone)]
 pub struct PageHandle {
     page: Page,
+    /// The library's world in the page's current document, as last heard of.
+    world: Arc<Mutex<Option<ExecutionContextId>>>,
     /// Its cross-origin frames' sessions, made when first asked for; `None` when the page
     /// would not tell their answers.
     frames: Arc<OnceCell<Option<Frames>>>,
@@ -53,7 +66,9 @@ const MISSING: &str = "__statewright_missing__";
 
 impl PageHandle {
     pub fn new(page: Page) -> Self {
-        Self { page, frames: Arc::default() }
+        let world = Arc::default();
+        tokio::spawn(follow_world(page.clone(), Arc::clone(&world)));
+        Self { page, world, frames: Arc::default() }
     }
 
     async fn sessions(&self) -> Option<&Frames> {
@@ -64,6 +79,11 @@ impl PageHandle {
                 .ok()
         };
         self.frames.get_or_init(start).await.as_ref()
+    }
+
+    /// The sessions to the page's cross-origin frames, to send a frame something.
+    async fn reach(&self) -> Result<&Frames, CallError> {
+        self.sessions().await.ok_or_else(|| CallError::Browser("the page's frames cannot be reached".into()))
     }
 
     /// The page's cross-origin frames (frames.rs), out of reach of [`PageHandle::call`].
@@ -81,10 +101,7 @@ impl PageHandle {
 
     /// Sends a DevTools command to the document of one of the page's cross-origin frames.
     pub(crate) async fn send_to_frame(&self, frame: &Frame, method: &str, params: Value) -> Result<Value, CallError> {
-        match self.sessions().await {
-            Some(frames) => frames.send(&self.page, frame, method, params, CALL_BUDGET).await,
-            None => Err(CallError::Browser("the page's frames cannot be reached".into())),
-        }
+        self.reach().await?.send(&self.page, frame, method, params, CALL_BUDGET).await
     }
 
     /// [`PageHandle::call`] in one of the page's cross-origin frames.
@@ -95,10 +112,22 @@ impl PageHandle {
         args: &[Value],
         budget: Duration,
     ) -> Result<Value, CallError> {
-        match self.sessions().await {
-            Some(frames) => frames.call(&self.page, frame, function, args, budget).await,
-            None => Err(CallError::Browser("the page's frames cannot be reached".into())),
-        }
+        self.reach().await?.call(&self.page, frame, function, args, budget).await
+    }
+
+    /// [`PageHandle::evaluate`] in one of the page's cross-origin frames.
+    pub(crate) async fn evaluate_in(
+        &self,
+        frame: &Frame,
+        expression: &str,
+        budget: Duration,
+    ) -> Result<Value, CallError> {
+        self.reach().await?.evaluate(&self.page, frame, expression, budget).await
+    }
+
+    /// The library's world in the current document of one of the page's cross-origin frames.
+    pub(crate) async fn frame_world(&self, frame: &Frame) -> Result<ExecutionContextId, CallError> {
+        self.reach().await?.world(&self.page, frame).await
     }
 
     pub fn raw(&self) -> &Page {
@@ -119,7 +148,8 @@ impl PageHandle {
         Ok(value)
     }
 
-    /// Evaluates an expression, awaiting promises, and returns its JSON value.
+    /// Evaluates an expression in the library's world, awaiting promises, and returns its
+    /// JSON value.
     pub async fn evaluate(&self, expression: &str, budget: Duration) -> Result<Value, CallError> {
         let result = self.run(expression, budget).await?;
         Ok(result.value.unwrap_or(Value::Null))
@@ -134,8 +164,41 @@ impl PageHandle {
     }
 
     async fn run(&self, expression: &str, budget: Duration) -> Result<RemoteObject, CallError> {
+        // Known, the call is sent at once, on the first poll (observe.rs counts on it).
+        let known = *self.world.lock().unwrap_or_else(PoisonError::into_inner);
+        let world = match known {
+            Some(world) => world,
+            None => self.world().await?,
+        };
+        match self.run_in(world, expression, budget).await {
+            // The document was replaced before its new world was heard of: ask for it.
+            Err(CallError::Navigated) if known.is_some() => self.run_in(self.world().await?, expression, budget).await,
+            ran => ran,
+        }
+    }
+
+    /// The library's world in the page's current document ([`WORLD`]), made if need be.
+    pub(crate) async fn world(&self) -> Result<ExecutionContextId, CallError> {
+        let made = CreateIsolatedWorldParams::builder()
+            .frame_id(FrameId::new(self.page.target_id().as_ref()))
+            .world_name(WORLD)
+            // As chromiumoxide makes it: whichever asks first makes it for both.
+            .grant_univeral_access(true)
+            .build()
+            .map_err(CallError::Browser)?;
+        let reply = tokio::time::timeout(CALL_BUDGET, self.page.execute(made)).await.map_err(|_| CallError::Timeout)?;
+        Ok(reply.map_err(|e| classify(&e.to_string()))?.result.execution_context_id)
+    }
+
+    async fn run_in(
+        &self,
+        world: ExecutionContextId,
+        expression: &str,
+        budget: Duration,
+    ) -> Result<RemoteObject, CallError> {
         let params = EvaluateParams::builder()
             .expression(expression)
+            .context_id(world)
             .await_promise(true)
             .return_by_value(true)
             .build()
@@ -145,6 +208,21 @@ impl PageHandle {
             .map_err(|_| CallError::Timeout)?
             .map_err(|e| classify(&e.to_string()))?;
         evaluated(reply.result)
+    }
+}
+
+/// Keeps `world` the library's world in the page's current document: each new document
+/// makes one (its script is added for every document, session.rs) and the browser tells.
+async fn follow_world(page: Page, world: Arc<Mutex<Option<ExecutionContextId>>>) {
+    let Ok(mut made) = page.event_listener::<EventExecutionContextCreated>().await else { return };
+    // The main frame's id is its tab's.
+    let main = page.target_id().as_ref().to_owned();
+    while let Some(event) = made.next().await {
+        let context = &event.context;
+        let frame = context.aux_data.as_ref().and_then(|data| data["frameId"].as_str());
+        if context.name == WORLD && frame == Some(main.as_str()) {
+            *world.lock().unwrap_or_else(PoisonError::into_inner) = Some(context.id);
+        }
     }
 }
 
@@ -193,10 +271,13 @@ pub(crate) fn evaluated(reply: EvaluateReturns) -> Result<RemoteObject, CallErro
     Ok(reply.result)
 }
 
+/// What the browser answers a call into a world of a document that is gone.
+pub(crate) const STALE_WORLD: &str = "Cannot find context with specified id";
+
 pub(crate) fn classify(message: &str) -> CallError {
     const GONE: &[&str] = &[
         "Execution context was destroyed",
-        "Cannot find context with specified id",
+        STALE_WORLD,
         "Inspected target navigated or closed",
         "Cannot find default execution context",
         "Promise was collected",

@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 use statewright_workflow::TabSelector;
 
 use crate::ChromeError;
-use crate::driver::ChromeDriver;
+use crate::driver::{CALL_BUDGET, ChromeDriver};
 use crate::page::PageHandle;
 use crate::session::{LaunchOptions, Session};
 use crate::tabs::TabChange;
@@ -169,7 +169,7 @@ impl Recording {
             .map_err(|_| format!("{url} did not load within 30 s"))?
             .map_err(|e| format!("cannot open {url}: {e}"))?;
         // The document that was already loading when the script was added gets it now.
-        let _ = page.evaluate_expression(install()).await;
+        let _ = self.session.page.evaluate(&install(), CALL_BUDGET).await;
         Ok(())
     }
 
@@ -449,6 +449,21 @@ mod tests {
         assert_eq!(act.as_deref(), Some("act button#export \"Export\""));
         let download = hear_next(&mut recording).await.expect("the export is heard");
         assert!(download.starts_with("download export.csv from "), "{download}");
+        recording.close().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_page_and_its_frame_cannot_report_acts_the_person_never_did() {
+        // Both look for the recorder's binding every 50 ms from the start, to forge clicks.
+        let (_server, mut recording) = recording_of("hostile.html").await;
+        assert_eq!(hear_until_page(&mut recording, "hostile.html").await, ["page hostile.html"]);
+        person_clicks(&recording, "Continue").await;
+        assert_eq!(hear_next(&mut recording).await.as_deref(), Some(r#"act button#go "Continue""#));
+        // The frame is listened to by now (every half second): still nothing forged.
+        let next = tokio::time::timeout(Duration::from_secs(2), recording.next()).await;
+        assert!(next.is_err(), "heard {next:?}");
+        let page = recording.snapshot().await.expect("the page is there");
+        assert!(page["text"].as_str().is_some_and(|t| t.contains("Page: no automation found")), "{page}");
         recording.close().await;
     }
 

@@ -17,7 +17,8 @@ use tokio::task::JoinHandle;
 
 use crate::ChromeError;
 use crate::address::{endpoint_address, mask_url, masked_in};
-use crate::page::{LIBRARY, PageHandle};
+use crate::driver::CALL_BUDGET;
+use crate::page::{LIBRARY, PageHandle, WORLD};
 use crate::tabs::{Following, TabWatch};
 
 /// How to get a browser.
@@ -112,7 +113,7 @@ impl Session {
             Some(url) if !launched => ChromeError::Connect(format!("{}: {what}", mask_url(url))),
             _ => ChromeError::Launch(what),
         };
-        let mut page = match adopted.clone() {
+        let page = match adopted.clone() {
             Some(page) => page,
             // A browser that stops answering must not hang the run (command futures wait 30 s).
             None => tokio::time::timeout(CONNECT_BUDGET, browser.new_page(new_target(launched)))
@@ -121,6 +122,7 @@ impl Session {
                 .map_err(|e| failed(format!("cannot open a page: {e}")))?,
         };
         tracing::debug!("page open after {:?}", began.elapsed());
+        let mut page = PageHandle::new(page);
         let mut installed = install_library(&page).await;
         // An open tab can lose the session it was first attached with while the handler
         // attaches to the browser's tabs (seen once, in CI, on a browser just started):
@@ -134,7 +136,7 @@ impl Session {
                     tokio::time::sleep(Duration::from_millis(200)).await;
                     adopted = open_tab(&mut browser).await;
                     let Some(again) = adopted.clone() else { break };
-                    page = again;
+                    page = PageHandle::new(again);
                     installed = install_library(&page).await;
                 }
                 _ => break,
@@ -152,7 +154,7 @@ impl Session {
             .ok();
         Ok(Self {
             browser,
-            page: PageHandle::new(page),
+            page,
             behind: Vec::new(),
             strays: Vec::new(),
             tabs,
@@ -442,13 +444,13 @@ fn is_root() -> bool {
         .unwrap_or(false)
 }
 
-/// Installs the in-page library into every future document, and into the current one.
-pub(crate) async fn install_library(page: &Page) -> Result<(), ChromeError> {
-    page.execute(AddScriptToEvaluateOnNewDocumentParams::new(LIBRARY))
-        .await
-        .map_err(|e| ChromeError::Launch(format!("cannot install the page library: {e}")))?;
-    page.evaluate_expression(LIBRARY)
-        .await
-        .map_err(|e| ChromeError::Launch(format!("cannot install the page library: {e}")))?;
+/// Installs the in-page library into every future document, and into the current one, in
+/// its own world ([`WORLD`]).
+pub(crate) async fn install_library(page: &PageHandle) -> Result<(), ChromeError> {
+    let failed = |e: String| ChromeError::Launch(format!("cannot install the page library: {e}"));
+    let script =
+        AddScriptToEvaluateOnNewDocumentParams::builder().source(LIBRARY).world_name(WORLD).build().map_err(failed)?;
+    page.raw().execute(script).await.map_err(|e| failed(e.to_string()))?;
+    page.evaluate(LIBRARY, CALL_BUDGET).await.map_err(|e| failed(e.to_string()))?;
     Ok(())
 }

@@ -250,14 +250,15 @@ impl Session {
                 Err(e) => return Err(format!("it was not attached within {FOLLOW_BUDGET:?}: {e}")),
             }
         };
+        let page = PageHandle::new(page);
         tokio::time::timeout(FOLLOW_BUDGET, install_library(&page))
             .await
             .map_err(|_| format!("its page did not take the library within {FOLLOW_BUDGET:?}"))?
             .map_err(|e| e.to_string())?;
         if !self.dialogs.is_empty() {
-            self.dialogs.push(crate::dialog::answer_dialogs(&page).await?);
+            self.dialogs.push(crate::dialog::answer_dialogs(page.raw()).await?);
         }
-        Ok(PageHandle::new(page))
+        Ok(page)
     }
 }
 

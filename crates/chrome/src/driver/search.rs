@@ -7,6 +7,7 @@ use std::future::Future;
 use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::dom::GetNodeForLocationParams;
+use chromiumoxide::cdp::js_protocol::runtime::ExecutionContextId;
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
 use serde_json::{Value, json};
@@ -15,7 +16,6 @@ use statewright_workflow::Target;
 
 use super::{Actionable, CALL_BUDGET, ChromeDriver, not_actionable};
 use crate::frames::{Frame, Frames};
-
 use crate::page::CallError;
 
 /// How often the page's cross-origin frames are listed while a target is waited for.
@@ -74,6 +74,14 @@ impl ChromeDriver {
         match doc {
             Doc::Page => self.page().send(method, params).await,
             Doc::Frame(frame) => self.page().send_to_frame(frame, method, params).await,
+        }
+    }
+
+    /// The library's world in the document where the target was found.
+    pub(super) async fn world_in(&self, doc: &Doc) -> Result<ExecutionContextId, CallError> {
+        match doc {
+            Doc::Page => self.page().world().await,
+            Doc::Frame(frame) => self.page().frame_world(frame).await,
         }
     }
 

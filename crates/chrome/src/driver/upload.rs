@@ -49,7 +49,8 @@ impl ChromeDriver {
     /// Gives the file field the target names its files, read by reference in `doc`.
     async fn give_field(&self, doc: &Doc, target: &Target, paths: &[String]) -> DriverResult<()> {
         let (expression, _) = call_expression("fileInput", &[json!(target)]);
-        let asked = json!({"expression": expression, "returnByValue": false});
+        let world = self.world_in(doc).await.map_err(not_actionable)?;
+        let asked = json!({"expression": expression, "contextId": world, "returnByValue": false});
         let node = self.send_in(doc, "Runtime.evaluate", asked).await.map_err(not_actionable)?;
         let Some(node) = node["result"]["objectId"].as_str() else {
             return Err(DriverError::NotActionable {

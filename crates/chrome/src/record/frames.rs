@@ -13,7 +13,7 @@ use super::listen::{BINDING, install};
 use super::{Heard, News};
 use crate::frames::Frame;
 use crate::observe::{OBSERVED_TEXT_CHARS, add_frame};
-use crate::page::{CallError, LIBRARY, PageHandle};
+use crate::page::{CallError, LIBRARY, PageHandle, WORLD};
 
 /// How often the tab's frames are looked for: one that comes later is heard too.
 const LIST_EVERY: Duration = Duration::from_millis(500);
@@ -61,13 +61,15 @@ pub(super) fn hear_frames(page: PageHandle, tell: mpsc::UnboundedSender<News>) -
 }
 
 /// Installs the library and its recorder in the frame's document and in those it loads
-/// later, reporting through the binding.
+/// later, in the library's world, reporting through the binding only that world has.
 async fn listen_in(page: &PageHandle, frame: &Frame) -> Result<(), CallError> {
     page.send_to_frame(frame, "Runtime.enable", json!({})).await?;
-    page.send_to_frame(frame, "Runtime.addBinding", json!({"name": BINDING})).await?;
+    let binding = json!({"name": BINDING, "executionContextName": WORLD});
+    page.send_to_frame(frame, "Runtime.addBinding", binding).await?;
     for source in [LIBRARY.to_owned(), install()] {
-        page.send_to_frame(frame, "Page.addScriptToEvaluateOnNewDocument", json!({"source": source})).await?;
-        page.send_to_frame(frame, "Runtime.evaluate", json!({"expression": source})).await?;
+        let script = json!({"source": source, "worldName": WORLD});
+        page.send_to_frame(frame, "Page.addScriptToEvaluateOnNewDocument", script).await?;
+        page.evaluate_in(frame, &source, LISTEN_BUDGET).await?;
     }
     Ok(())
 }

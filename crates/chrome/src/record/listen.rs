@@ -8,6 +8,7 @@ use chromiumoxide::cdp::browser_protocol::page::{
     EventNavigatedWithinDocument, FrameStartedNavigatingNavigationType,
 };
 use chromiumoxide::cdp::js_protocol::runtime::{AddBindingParams, EventBindingCalled};
+use chromiumoxide::error::CdpError;
 use chromiumoxide::page::Page;
 use futures::StreamExt;
 use serde_json::Value;
@@ -15,11 +16,13 @@ use tokio::sync::mpsc;
 
 use super::frames::hear_frames;
 use super::{Heard, News};
-use crate::page::PageHandle;
+use crate::driver::CALL_BUDGET;
+use crate::page::{PageHandle, WORLD};
 
 pub(super) const BINDING: &str = "__statewrightRecord";
 
-/// Starts the in-page recorder of a document, reporting through the binding.
+/// Starts the in-page recorder of a document, reporting through the binding (evaluated in
+/// the library's world).
 pub(super) fn install() -> String {
     format!("window.__statewright && window.__statewright.record('{BINDING}')")
 }
@@ -31,10 +34,13 @@ pub(super) async fn hear(
     tell: mpsc::UnboundedSender<News>,
 ) -> Result<Vec<tokio::task::JoinHandle<()>>, chromiumoxide::error::CdpError> {
     let page = tab.raw();
-    page.execute(AddBindingParams::new(BINDING)).await?;
-    page.execute(AddScriptToEvaluateOnNewDocumentParams::new(install())).await?;
+    // Only the library's world has the binding: the page's own scripts cannot report acts.
+    let binding = AddBindingParams::builder().name(BINDING).execution_context_name(WORLD).build();
+    page.execute(binding.map_err(CdpError::msg)?).await?;
+    let script = AddScriptToEvaluateOnNewDocumentParams::builder().source(install()).world_name(WORLD).build();
+    page.execute(script.map_err(CdpError::msg)?).await?;
     // The document already there (a tab followed after it loaded) is told now.
-    let _ = page.evaluate_expression(install()).await;
+    let _ = tab.evaluate(&install(), CALL_BUDGET).await;
     let mut calls = page.event_listener::<EventBindingCalled>().await?;
     let mut frames = page.event_listener::<EventFrameNavigated>().await?;
     let starts = page.event_listener::<EventFrameStartedNavigating>().await?;

@@ -7,17 +7,15 @@
 //! plain kind, attached through the page's own session: commands go to the frame inside
 //! `Target.sendMessageToTarget` ([`Raw`]) and their answers come back as the page's
 //! `Target.receivedMessageFromTarget` events, which one task per page routes. A frame inside
-//! a cross-origin frame is not reached.
+//! such a frame (a bank's check inside a payment provider's card frame) is reached the same
+//! way, placed by where its holder shows it.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use chromiumoxide::cdp::browser_protocol::dom::{
-    BackendNodeId, GetBoxModelParams, GetFrameOwnerParams, ScrollIntoViewIfNeededParams,
-};
-use chromiumoxide::cdp::browser_protocol::page::FrameId;
+use chromiumoxide::cdp::browser_protocol::dom::BackendNodeId;
 use chromiumoxide::cdp::browser_protocol::target::{
     AttachToTargetParams, EventReceivedMessageFromTarget, GetTargetsParams, SessionId, TargetId, TargetInfo,
 };
@@ -28,7 +26,7 @@ use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-use crate::page::{CallError, LIBRARY, Raw, STALE_WORLD, WORLD, call_expression, evaluated};
+use crate::page::{CallError, LIBRARY, Raw, WORLD, call_expression, evaluated};
 
 /// A cross-origin frame of the run's page.
 #[derive(Clone, Debug)]
@@ -38,6 +36,8 @@ pub(crate) struct Frame {
     url: String,
     /// Its number among the page's frames (`Numbers`).
     number: u64,
+    /// The cross-origin frame whose document holds its element; none when the page's does.
+    holder: Option<Box<Frame>>,
 }
 
 impl Frame {
@@ -57,6 +57,17 @@ impl Frame {
             Some(n) => format!("e{}", self.number * 1_000_000 + n % 1_000_000),
             None => id.to_owned(),
         }
+    }
+
+    /// The frames from the page's down to this one, each with its holder (`None`: the page).
+    fn line(&self) -> Vec<(Option<&Frame>, &Frame)> {
+        let mut inside_out = vec![self];
+        while let Some(holder) = inside_out.last().and_then(|f| f.holder.as_deref()) {
+            inside_out.push(holder);
+        }
+        inside_out.reverse();
+        let holders = std::iter::once(None).chain(inside_out.iter().map(|f| Some(*f)));
+        holders.zip(inside_out.iter().copied()).collect()
     }
 
     /// The node an action found in the frame (`e3@<time origin>`), as the page's.
@@ -107,9 +118,24 @@ impl Numbers {
     }
 }
 
+/// A frame's session, and the frame whose document holds its element (`None`: the page's).
+#[derive(Clone)]
+struct Attached {
+    session: SessionId,
+    holder: Option<TargetId>,
+}
+
+/// Where a frame's element is shown, for a hit test: the document holding it (`None`: the
+/// page's), where that document's viewport begins in the page's, and the element.
+pub(crate) struct Shown {
+    holder: Option<Frame>,
+    corner: (f64, f64),
+    element: BackendNodeId,
+}
+
 /// The sessions to a page's cross-origin frames, and the answers they are waited for.
 pub(crate) struct Frames {
-    attached: Mutex<HashMap<TargetId, SessionId>>,
+    attached: Mutex<HashMap<TargetId, Attached>>,
     numbers: Mutex<Numbers>,
     /// The library's world in each frame's current document, by the frame's session.
     worlds: Mutex<HashMap<SessionId, ExecutionContextId>>,
@@ -160,7 +186,8 @@ impl Frames {
     }
 
     /// The cross-origin frames whose element is in `page` (in its document, or in a frame of
-    /// the same origin), each with a session.
+    /// the same origin) or, up to `MAX_DEPTH` deep, in one of those frames, each with a
+    /// session; holders before the frames they hold.
     pub(crate) async fn of(&self, page: &Page) -> Vec<Frame> {
         let Ok(Ok(targets)) = tokio::time::timeout(ASK, page.execute(GetTargetsParams::default())).await else {
             return Vec::new();
@@ -175,42 +202,75 @@ impl Frames {
                 numbers.of.retain(|id, _| listed.contains(id));
             }
             if let Ok(mut worlds) = self.worlds.lock() {
-                worlds.retain(|session, _| attached.values().any(|s| s == session));
+                worlds.retain(|session, _| attached.values().any(|a| a.session == *session));
             }
         }
-        // Each asked at once: a page full of ad frames is listed in one round trip's time.
-        let asked = iframes.into_iter().map(|info| self.frame(page, info));
-        futures::future::join_all(asked).await.into_iter().flatten().collect()
+        let mut found = Vec::new();
+        let mut holders = vec![None];
+        let mut left = iframes;
+        // Frames some document could not say it holds or not: asked again at the next listing.
+        let mut unsure = HashSet::new();
+        for _ in 0..MAX_DEPTH {
+            if left.is_empty() || holders.is_empty() {
+                break;
+            }
+            // Each asked at once: a page full of ad frames is listed in one round trip's time.
+            let asked = left.iter().map(|info| self.frame(page, &holders, info));
+            let answers = futures::future::join_all(asked).await;
+            let (mut held, mut rest) = (Vec::new(), Vec::new());
+            for (info, answer) in left.into_iter().zip(answers) {
+                match answer {
+                    Ok(Some(frame)) => held.push(frame),
+                    Ok(None) => rest.push(info),
+                    Err(()) => {
+                        unsure.insert(&info.target_id);
+                        rest.push(info);
+                    }
+                }
+            }
+            found.extend(held.iter().cloned());
+            holders = held.into_iter().map(Some).collect();
+            left = rest;
+        }
+        // Held by no document of the page's: another tab's, never this page's.
+        if let (Ok(attached), Ok(mut foreign)) = (self.attached.lock(), self.foreign.lock()) {
+            let theirs = left.iter().map(|info| &info.target_id);
+            foreign.extend(theirs.filter(|id| !unsure.contains(id) && !attached.contains_key(*id)).cloned());
+        }
+        found
     }
 
-    /// The frame `info` tells of, with its session, if it is in `page`.
-    async fn frame(&self, page: &Page, info: &TargetInfo) -> Option<Frame> {
+    /// The frame `info` tells of, with its session, if its element is in one of `holders`
+    /// (`None`: the page); `Err` when that could not be told in time.
+    async fn frame(&self, page: &Page, holders: &[Option<Frame>], info: &TargetInfo) -> Result<Option<Frame>, ()> {
         let id = &info.target_id;
         let known = self.attached.lock().ok().and_then(|a| a.get(id).cloned());
-        // A frame stays in the page it was made in, as long as it is listed at all.
-        let session = match known {
-            Some(session) => session,
-            None if self.foreign.lock().is_ok_and(|f| f.contains(id)) => return None,
+        // A frame stays where it was made, as long as it is listed at all.
+        let (session, holder) = match known {
+            Some(known) => match holders.iter().find(|h| h.as_ref().map(Frame::id) == known.holder.as_ref()) {
+                Some(holder) => (known.session, holder.clone()),
+                None => return Ok(None),
+            },
+            None if self.foreign.lock().is_ok_and(|f| f.contains(id)) => return Ok(None),
             None => {
-                let asked = GetFrameOwnerParams::new(FrameId::new(id.as_ref()));
-                match tokio::time::timeout(ASK, page.execute(asked)).await {
-                    Ok(Ok(_)) => {}
-                    // Another tab's: never this page's.
-                    Ok(Err(_)) => {
-                        self.foreign.lock().ok()?.insert(id.clone());
-                        return None;
-                    }
-                    Err(_) => return None,
-                }
-                let attach = AttachToTargetParams::builder().target_id(id.clone()).flatten(false).build().ok()?;
-                let attached = tokio::time::timeout(ASK, page.execute(attach)).await.ok()?.ok()?;
+                let asked = holders.iter().map(|holder| self.owner(page, holder.as_ref(), id));
+                let owners = futures::future::join_all(asked).await;
+                let holder = match owners.iter().position(|owner| matches!(owner, Some(Some(_)))) {
+                    Some(at) => holders[at].clone(),
+                    None if owners.iter().any(Option::is_none) => return Err(()),
+                    None => return Ok(None),
+                };
+                let attach =
+                    AttachToTargetParams::builder().target_id(id.clone()).flatten(false).build().map_err(drop)?;
+                let attached = tokio::time::timeout(ASK, page.execute(attach)).await.map_err(drop)?.map_err(drop)?;
                 let session = attached.result.session_id.clone();
-                self.attached.lock().ok()?.insert(id.clone(), session.clone());
-                session
+                let known = Attached { session: session.clone(), holder: holder.as_ref().map(|h| h.id.clone()) };
+                self.attached.lock().map_err(drop)?.insert(id.clone(), known);
+                (session, holder)
             }
         };
-        let number = self.numbers.lock().ok()?.of(id);
-        Some(Frame { id: id.clone(), session, url: info.url.clone(), number })
+        let number = self.numbers.lock().map_err(drop)?.of(id);
+        Ok(Some(Frame { id: id.clone(), session, url: info.url.clone(), number, holder: holder.map(Box::new) }))
     }
 
     /// Calls `window.__statewright[function](...args)` in `frame`, as [`PageHandle::call`]
@@ -303,7 +363,13 @@ impl Frames {
         let asked = async {
             let params = json!({"message": message, "sessionId": frame.session});
             let send = Raw { method: "Target.sendMessageToTarget".into(), params };
-            page.execute(send).await.map_err(|e| CallError::Browser(e.to_string()))?;
+            if let Err(e) = page.execute(send).await {
+                // The frame's session is gone: the frame is attached again at the next listing.
+                if let Ok(mut attached) = self.attached.lock() {
+                    attached.remove(&frame.id);
+                }
+                return Err(CallError::Browser(e.to_string()));
+            }
             answer.await.map_err(|_| CallError::Browser("the frame's session closed".into()))
         };
         let answered = tokio::time::timeout(budget + Duration::from_secs(2), asked).await;
@@ -313,13 +379,6 @@ impl Frames {
         let mut answer = answered.map_err(|_| CallError::Timeout)??;
         if let Some(error) = answer.get("error") {
             let message = error.get("message").and_then(Value::as_str).unwrap_or("the frame refused the call");
-            // A frame that went away is detached on the next listing; one whose document was
-            // replaced is still there (its world is made again).
-            if !message.contains(STALE_WORLD)
-                && let Ok(mut attached) = self.attached.lock()
-            {
-                attached.remove(&frame.id);
-            }
             return Err(crate::page::classify(message));
         }
         Ok(answer["result"].take())
@@ -335,19 +394,83 @@ impl Frames {
         events
     }
 
-    /// Scrolls the frame's element into the page's view: where the frame's viewport then
-    /// begins in the page's, with the element, for a hit test at a point of it.
-    pub(crate) async fn into_view(page: &Page, frame: &Frame) -> Option<(f64, f64, i64)> {
-        let element = owner(page, &frame.id).await?;
-        let scroll = ScrollIntoViewIfNeededParams::builder().backend_node_id(element).build();
-        let _ = tokio::time::timeout(ASK, page.execute(scroll)).await;
-        let (left, top) = content_corner(page, element).await?;
-        Some((left, top, *element.inner()))
+    /// Scrolls the frame's element into view, in each frame holding it from the inside out
+    /// and then in the page: where the frame's viewport then begins in the page's, and where
+    /// each of its elements shows, from the page's down, for a hit test at a point of it.
+    pub(crate) async fn scroll_to(&self, page: &Page, frame: &Frame) -> Option<((f64, f64), Vec<Shown>)> {
+        let line = frame.line();
+        let mut elements = Vec::with_capacity(line.len());
+        for (holder, framed) in line.iter().rev() {
+            let element = self.owner(page, *holder, &framed.id).await??;
+            let scroll = json!({"backendNodeId": element});
+            let _ = self.ask(page, *holder, "DOM.scrollIntoViewIfNeeded", scroll).await;
+            elements.push(element);
+        }
+        elements.reverse();
+        let mut shown = Vec::with_capacity(line.len());
+        let mut corner = (0.0, 0.0);
+        for ((holder, _), element) in line.into_iter().zip(elements) {
+            let (x, y) = self.content_corner(page, holder, element).await?;
+            shown.push(Shown { holder: holder.cloned(), corner, element });
+            corner = (corner.0 + x, corner.1 + y);
+        }
+        Some((corner, shown))
     }
 
     /// Where the frame's viewport begins in the page's, as the page is now.
-    pub(crate) async fn corner(page: &Page, frame: &Frame) -> Option<(f64, f64)> {
-        content_corner(page, owner(page, &frame.id).await?).await
+    pub(crate) async fn corner(&self, page: &Page, frame: &Frame) -> Option<(f64, f64)> {
+        let mut corner = (0.0, 0.0);
+        for (holder, framed) in frame.line() {
+            let element = self.owner(page, holder, &framed.id).await??;
+            let (x, y) = self.content_corner(page, holder, element).await?;
+            corner = (corner.0 + x, corner.1 + y);
+        }
+        Some(corner)
+    }
+
+    /// Whether the page shows the frame at `at`, a point of the page's: a hit test there, in
+    /// each document from the page's down, finds the element holding the next.
+    pub(crate) async fn shows(&self, page: &Page, shown: &[Shown], at: (f64, f64)) -> bool {
+        for place in shown {
+            let (x, y) = ((at.0 - place.corner.0).round() as i64, (at.1 - place.corner.1).round() as i64);
+            let hit = self.ask(page, place.holder.as_ref(), "DOM.getNodeForLocation", json!({"x": x, "y": y})).await;
+            if hit.ok().and_then(|hit| hit["backendNodeId"].as_i64()) != Some(*place.element.inner()) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Sends `method` to the document of `holder`, or of the page when `None`, within `ASK`.
+    async fn ask(&self, page: &Page, holder: Option<&Frame>, method: &str, params: Value) -> Result<Value, CallError> {
+        let asked = async {
+            match holder {
+                Some(frame) => self.send(page, frame, method, params, ASK).await,
+                None => {
+                    let asked = page.execute(Raw { method: method.to_owned(), params }).await;
+                    asked.map(|reply| reply.result).map_err(|e| crate::page::classify(&e.to_string()))
+                }
+            }
+        };
+        tokio::time::timeout(ASK, asked).await.map_err(|_| CallError::Timeout)?
+    }
+
+    /// The element of `holder`'s document (the page's when `None`) that holds `frame`: `None`
+    /// when it did not answer in time, `Some(None)` when it is not there.
+    async fn owner(&self, page: &Page, holder: Option<&Frame>, frame: &TargetId) -> Option<Option<BackendNodeId>> {
+        match self.ask(page, holder, "DOM.getFrameOwner", json!({"frameId": frame})).await {
+            Err(CallError::Timeout) => None,
+            Err(_) => Some(None),
+            Ok(owner) => Some(serde_json::from_value(owner["backendNodeId"].clone()).ok()),
+        }
+    }
+
+    /// The top left corner of `element`'s content box (inside its border and padding), in the
+    /// viewport of `holder`'s document (the page's when `None`).
+    async fn content_corner(&self, page: &Page, holder: Option<&Frame>, element: BackendNodeId) -> Option<(f64, f64)> {
+        let model = self.ask(page, holder, "DOM.getBoxModel", json!({"backendNodeId": element})).await.ok()?;
+        let quad = model["model"]["content"].as_array()?;
+        Some((quad.first()?.as_f64()?, quad.get(1)?.as_f64()?))
     }
 }
 
@@ -357,15 +480,6 @@ impl Drop for Frames {
     }
 }
 
-/// The top left corner of `element`'s content box (inside its border and padding), in the
-/// page's viewport.
-async fn content_corner(page: &Page, element: BackendNodeId) -> Option<(f64, f64)> {
-    let model = GetBoxModelParams::builder().backend_node_id(element).build();
-    let model = tokio::time::timeout(ASK, page.execute(model)).await.ok()?.ok()?;
-    let quad = model.result.model.content.inner();
-    Some((*quad.first()?, *quad.get(1)?))
-}
-
 /// How long a frame's plain read (its signals, its snapshot) may take: a busy ad frame must
 /// not hold up reading the page. One that does not answer in time shows nothing this time.
 pub(crate) const FRAME_READ: Duration = Duration::from_secs(1);
@@ -373,19 +487,15 @@ pub(crate) const FRAME_READ: Duration = Duration::from_secs(1);
 /// How long one question to the browser about its frames may take.
 const ASK: Duration = Duration::from_secs(2);
 
-/// The element of `page` that holds the frame, if it is in that page.
-async fn owner(page: &Page, frame: &TargetId) -> Option<BackendNodeId> {
-    let asked = GetFrameOwnerParams::new(FrameId::new(frame.as_ref()));
-    let owner = tokio::time::timeout(ASK, page.execute(asked)).await.ok()?.ok()?;
-    Some(owner.result.backend_node_id)
-}
+/// How deep a cross-origin frame is looked for: a frame in a frame in a frame of the page.
+const MAX_DEPTH: usize = 3;
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn frame(url: &str) -> Frame {
-        Frame { id: TargetId::new("F1"), session: SessionId::new("S1"), url: url.into(), number: 1 }
+        Frame { id: TargetId::new("F1"), session: SessionId::new("S1"), url: url.into(), number: 1, holder: None }
     }
 
     #[test]

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use statewright_engine::{Capture, Observation, ObserveFuture};
 
 use crate::driver::{CALL_BUDGET, ChromeDriver, not_actionable};
-use crate::frames::{FRAME_READ, Frame, Frames};
+use crate::frames::{FRAME_READ, Frame};
 use crate::page::{CallError, PageHandle};
 
 /// How much visible text an observation keeps.
@@ -92,7 +92,7 @@ async fn with_frames(page: &PageHandle, mut snapshot: Value) -> Value {
     let args = [json!(OBSERVED_TEXT_CHARS)];
     for frame in page.frames().await {
         let theirs = tokio::time::timeout(FRAME_READ, page.call_in(&frame, "snapshot", &args, FRAME_READ));
-        let (theirs, corner) = tokio::join!(theirs, Frames::corner(page.raw(), &frame));
+        let (theirs, corner) = tokio::join!(theirs, page.frame_corner(&frame));
         if let (Ok(Ok(theirs)), Some(corner)) = (theirs, corner) {
             add_frame(&mut snapshot, &frame, &theirs, corner);
         }

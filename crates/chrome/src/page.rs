@@ -16,7 +16,7 @@ use serde_json::Value;
 use tokio::sync::OnceCell;
 
 use crate::driver::CALL_BUDGET;
-use crate::frames::{Frame, Frames};
+use crate::frames::{Frame, Frames, Shown};
 
 include!(concat!(env!("OUT_DIR"), "/library.rs"));
 
@@ -128,6 +128,24 @@ impl PageHandle {
     /// The library's world in the current document of one of the page's cross-origin frames.
     pub(crate) async fn frame_world(&self, frame: &Frame) -> Result<ExecutionContextId, CallError> {
         self.reach().await?.world(&self.page, frame).await
+    }
+
+    /// Where one of the page's cross-origin frames begins in the page's viewport.
+    pub(crate) async fn frame_corner(&self, frame: &Frame) -> Option<(f64, f64)> {
+        self.reach().await.ok()?.corner(&self.page, frame).await
+    }
+
+    /// Scrolls one of the page's cross-origin frames into view (frames.rs, `scroll_to`).
+    pub(crate) async fn frame_into_view(&self, frame: &Frame) -> Option<((f64, f64), Vec<Shown>)> {
+        self.reach().await.ok()?.scroll_to(&self.page, frame).await
+    }
+
+    /// Whether the page shows the frame placed by [`PageHandle::frame_into_view`] at `at`.
+    pub(crate) async fn frame_shows(&self, shown: &[Shown], at: (f64, f64)) -> bool {
+        match self.reach().await {
+            Ok(frames) => frames.shows(&self.page, shown, at).await,
+            Err(_) => false,
+        }
     }
 
     pub fn raw(&self) -> &Page {
@@ -272,7 +290,7 @@ pub(crate) fn evaluated(reply: EvaluateReturns) -> Result<RemoteObject, CallErro
 }
 
 /// What the browser answers a call into a world of a document that is gone.
-pub(crate) const STALE_WORLD: &str = "Cannot find context with specified id";
+const STALE_WORLD: &str = "Cannot find context with specified id";
 
 pub(crate) fn classify(message: &str) -> CallError {
     const GONE: &[&str] = &[

@@ -329,6 +329,25 @@ mod tests {
         }
     }
 
+    /// Clicks the element showing `text` in one of the recorded tab's cross-origin frames,
+    /// however deep, as a person does: at its place in the window.
+    async fn person_clicks_in_a_frame(recording: &Recording, text: &str) {
+        let page = &recording.session.page;
+        let args = [json!({"text": text}), json!({"timeoutMs": 0, "hitTest": true})];
+        // The frames load after the page.
+        for _ in 0..50 {
+            for frame in page.frames().await {
+                let Ok(at) = page.call_in(&frame, "actionable", &args, Duration::from_secs(5)).await else { continue };
+                let (Some(x), Some(y)) = (at["x"].as_f64(), at["y"].as_f64()) else { continue };
+                let (left, top) = page.frame_corner(&frame).await.expect("the frame shows");
+                let clicked = crate::input::click(page.raw(), left + x, top + y, MouseButton::Left, 1).await;
+                return clicked.expect("the click is sent");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("no frame shows {text}");
+    }
+
     /// A page's file name, without its query.
     fn file(url: &str) -> &str {
         url.rsplit('/').next().and_then(|f| f.split('?').next()).unwrap_or_default()
@@ -464,6 +483,23 @@ mod tests {
         assert!(next.is_err(), "heard {next:?}");
         let page = recording.snapshot().await.expect("the page is there");
         assert!(page["text"].as_str().is_some_and(|t| t.contains("Page: no automation found")), "{page}");
+        recording.close().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_act_in_a_frame_inside_a_frame_from_another_site_is_heard() {
+        let (_server, mut recording) = recording_of("frames-nested.html").await;
+        assert_eq!(hear_until_page(&mut recording, "frames-nested.html").await, ["page frames-nested.html"]);
+        // The bank's frame is listened to once it has been there for a listing.
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        person_clicks_in_a_frame(&recording, "Verify").await;
+        let heard = tokio::time::timeout(Duration::from_secs(10), recording.next()).await;
+        let Ok(Some((Heard::Act(act), _))) = heard else { panic!("heard {heard:?}") };
+        assert_eq!(act["description"], r#"button#verify "Verify""#, "{act}");
+        assert!(act["frame"].as_str().is_some_and(|f| f.starts_with("http://127.0.0.1:")), "{act}");
+        // The act's record is the tab's page, with the bank's frame where it shows.
+        let page = act["page"]["text"].as_str().unwrap_or_default();
+        assert!(page.contains("Order") && page.contains("Enter the code your bank sent"), "{act}");
         recording.close().await;
     }
 

@@ -114,3 +114,43 @@ async fn a_frame_that_never_answers_does_not_hold_up_the_page() {
     // (10 s and more, every read) is a hang.
     assert!(finished.report.duration < Duration::from_secs(10), "{:?}", finished.report.duration);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_frame_inside_a_frame_from_another_site_is_seen_and_used() {
+    let finished = run(workflow(
+        "frames-nested.html",
+        json!([
+            {"name": "verified", "checks": [{"type": "text", "value": "Payment verified"}],
+             "terminal": {"outcome": "success", "message": "verified"}},
+            // Recognised by what the bank's frame, inside the provider's, says.
+            {"name": "bank check", "checks": [{"type": "text", "value": "Enter the code your bank sent"}],
+             "actions": [
+                {"type": "type", "target": {"role": "textbox", "name": "Code"}, "text": "123456"},
+                {"type": "click", "target": {"role": "button", "name": "Verify"}}
+             ]}
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    let details = finished.details();
+    assert!(
+        details.iter().any(|d| d.contains("Verify") && d.contains("in the frame from http://127.0.0.1:")),
+        "{details:?}"
+    );
+
+    // The record places the bank's field where it shows: inside the provider's frame, which
+    // is below the page's heading and 40 px lower still, then 30 px into the provider's.
+    let check = finished
+        .events
+        .iter()
+        .find_map(|e| match e {
+            Event::Observed { observation, .. } if observation.text.contains("Enter the code") => Some(observation),
+            _ => None,
+        })
+        .expect("a step saw the bank's check");
+    let elements = check.elements.as_array().expect("elements");
+    let code = elements.iter().find(|e| e["name"] == "Code").expect("the code field is in the record");
+    assert!(code["rect"]["x"].as_f64().is_some_and(|x| x > 50.0), "{code}");
+    assert!(code["rect"]["y"].as_f64().is_some_and(|y| y > 150.0), "{code}");
+}

@@ -6,7 +6,6 @@ use std::collections::HashSet;
 use std::future::Future;
 use std::time::{Duration, Instant};
 
-use chromiumoxide::cdp::browser_protocol::dom::GetNodeForLocationParams;
 use chromiumoxide::cdp::js_protocol::runtime::ExecutionContextId;
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
@@ -15,7 +14,7 @@ use statewright_engine::{DriverError, DriverResult};
 use statewright_workflow::Target;
 
 use super::{Actionable, CALL_BUDGET, ChromeDriver, not_actionable};
-use crate::frames::{Frame, Frames};
+use crate::frames::Frame;
 use crate::page::CallError;
 
 /// How often the page's cross-origin frames are listed while a target is waited for.
@@ -153,17 +152,13 @@ impl ChromeDriver {
     /// The point found in `frame` as a point of the page, when the page shows the frame
     /// there (a hit test was asked for); the description says which frame.
     async fn in_page(&self, mut at: Actionable, frame: &Frame, opts: &Value) -> Option<Actionable> {
-        let (left, top, element) = Frames::into_view(self.raw(), frame).await?;
+        let ((left, top), shown) = self.page().frame_into_view(frame).await?;
         at.x += left;
         at.y += top;
-        if opts["hitTest"] == json!(true) {
-            let ask = GetNodeForLocationParams::builder().x(at.x.round() as i64).y(at.y.round() as i64).build().ok()?;
-            let hit = self.raw().execute(ask).await.ok()?;
-            if *hit.result.backend_node_id.inner() != element {
-                tracing::debug!("the frame at {} is covered at ({}, {})", frame.origin(), at.x, at.y);
-                tokio::time::sleep(LIST_EVERY).await;
-                return None;
-            }
+        if opts["hitTest"] == json!(true) && !self.page().frame_shows(&shown, (at.x, at.y)).await {
+            tracing::debug!("the frame at {} is covered at ({}, {})", frame.origin(), at.x, at.y);
+            tokio::time::sleep(LIST_EVERY).await;
+            return None;
         }
         at.description = Some(frame.describe(at.description.as_deref()));
         at.element = at.element.map(|e| frame.page_element(&e));

@@ -89,7 +89,7 @@ fn reported(event: &Value) -> Option<Value> {
 async fn as_the_tabs(page: &PageHandle, frame: &Frame, mut act: Value) -> Value {
     let mut snapshot = page.call("snapshot", &[json!(OBSERVED_TEXT_CHARS)], Duration::from_secs(5)).await;
     if let Ok(snapshot) = &mut snapshot {
-        let corner = crate::frames::Frames::corner(page.raw(), frame).await.unwrap_or_default();
+        let corner = page.frame_corner(frame).await.unwrap_or_default();
         add_frame(snapshot, frame, &act["page"], corner);
     }
     act["page"] = snapshot.unwrap_or(Value::Null);

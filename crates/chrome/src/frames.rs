@@ -428,17 +428,21 @@ impl Frames {
         Some(corner)
     }
 
-    /// Whether the page shows the frame at `at`, a point of the page's: a hit test there, in
-    /// each document from the page's down, finds the element holding the next.
-    pub(crate) async fn shows(&self, page: &Page, shown: &[Shown], at: (f64, f64)) -> bool {
+    /// What covers the frame at `at`, a point of the page's, if anything: a hit test there,
+    /// in each document from the page's down, must find the element holding the next.
+    pub(crate) async fn covering(&self, page: &Page, shown: &[Shown], at: (f64, f64)) -> Option<String> {
         for place in shown {
             let (x, y) = ((at.0 - place.corner.0).round() as i64, (at.1 - place.corner.1).round() as i64);
-            let hit = self.ask(page, place.holder.as_ref(), "DOM.getNodeForLocation", json!({"x": x, "y": y})).await;
-            if hit.ok().and_then(|hit| hit["backendNodeId"].as_i64()) != Some(*place.element.inner()) {
-                return false;
+            let holder = place.holder.as_ref();
+            let hit = self.ask(page, holder, "DOM.getNodeForLocation", json!({"x": x, "y": y})).await;
+            let hit = hit.ok().and_then(|hit| hit["backendNodeId"].as_i64());
+            if hit != Some(*place.element.inner()) {
+                let Some(hit) = hit else { return Some("nothing the page shows".into()) };
+                let node = self.ask(page, holder, "DOM.describeNode", json!({"backendNodeId": hit})).await;
+                return Some(node.map_or_else(|_| "another element".into(), |node| described(&node["node"])));
             }
         }
-        true
+        None
     }
 
     /// Sends `method` to the document of `holder`, or of the page when `None`, within `ASK`.
@@ -477,6 +481,20 @@ impl Frames {
 impl Drop for Frames {
     fn drop(&mut self) {
         self.router.abort();
+    }
+}
+
+/// A node as DevTools describes it, in short: `div#cookie-wall`, `div.overlay`.
+fn described(node: &Value) -> String {
+    let name = node["localName"].as_str().filter(|n| !n.is_empty()).unwrap_or("an element");
+    let attributes: Vec<&str> = node["attributes"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+    let value = |key: &str| attributes.chunks(2).find(|pair| pair[0] == key).and_then(|pair| pair.get(1).copied());
+    // The page chose these names: kept short.
+    let short = |text: &str| text.chars().take(40).collect::<String>();
+    match (value("id"), value("class").and_then(|c| c.split_whitespace().next())) {
+        (Some(id), _) if !id.is_empty() => format!("{}#{}", short(name), short(id)),
+        (_, Some(class)) => format!("{}.{}", short(name), short(class)),
+        _ => short(name),
     }
 }
 
@@ -520,6 +538,17 @@ mod tests {
         let n: u64 = id.strip_prefix('e').and_then(|n| n.parse().ok()).expect("an id the model can name");
         assert!(n > 1_000_000 && n % 1_000_000 == 3, "{id}");
         assert_eq!(a.page_id("not-an-id"), "not-an-id");
+    }
+
+    #[test]
+    fn what_covers_a_frame_is_named_in_short() {
+        let node = |attributes: Value| json!({"localName": "div", "attributes": attributes});
+        assert_eq!(described(&node(json!(["class", "promo wide", "id", "wall"]))), "div#wall");
+        assert_eq!(described(&node(json!(["class", "promo wide"]))), "div.promo");
+        assert_eq!(described(&node(json!(["id", ""]))), "div");
+        let long = "x".repeat(5000);
+        assert_eq!(described(&node(json!(["id", long]))).len(), "div#".len() + 40);
+        assert_eq!(described(&json!({})), "an element");
     }
 
     #[test]

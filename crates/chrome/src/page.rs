@@ -140,11 +140,11 @@ impl PageHandle {
         self.reach().await.ok()?.scroll_to(&self.page, frame).await
     }
 
-    /// Whether the page shows the frame placed by [`PageHandle::frame_into_view`] at `at`.
-    pub(crate) async fn frame_shows(&self, shown: &[Shown], at: (f64, f64)) -> bool {
+    /// What covers the frame placed by [`PageHandle::frame_into_view`] at `at`, if anything.
+    pub(crate) async fn frame_covering(&self, shown: &[Shown], at: (f64, f64)) -> Option<String> {
         match self.reach().await {
-            Ok(frames) => frames.shows(&self.page, shown, at).await,
-            Err(_) => false,
+            Ok(frames) => frames.covering(&self.page, shown, at).await,
+            Err(e) => Some(e.to_string()),
         }
     }
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use common::{drive, run, workflow};
 use serde_json::json;
-use statewright_engine::{Driver, Event, Probe};
+use statewright_engine::{Driver, DriverError, Event, Probe};
 use statewright_workflow::{Action, SelectorKind};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -93,6 +93,18 @@ async fn an_element_in_a_frame_from_another_site_has_alternatives_for_healing() 
     }
     let alternatives = found.first().cloned().unwrap_or_default();
     assert!(alternatives.iter().any(|t| t.name.as_deref() == Some("Card number")), "{alternatives:?}");
+    driver.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_button_in_a_covered_frame_is_said_to_be_covered_and_by_what() {
+    let (mut driver, _url, _held) = drive("frames-covered.html").await;
+    let accept: Action =
+        serde_json::from_value(json!({"type": "click", "target": {"role": "button", "name": "Accept all"}})).unwrap();
+    let failed = driver.perform(&accept, Duration::from_secs(3)).await;
+    let Err(DriverError::NotActionable { reason, message }) = failed else { panic!("{failed:?}") };
+    assert_eq!(reason, "obscured", "{message}");
+    assert!(message.contains("in the frame from http://localhost:") && message.contains("by div#promo"), "{message}");
     driver.close().await;
 }
 

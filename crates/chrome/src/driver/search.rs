@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 use std::future::Future;
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::js_protocol::runtime::ExecutionContextId;
@@ -32,7 +33,8 @@ impl ChromeDriver {
     /// Waits until the target is actionable under `opts`, in the page or in a cross-origin
     /// frame of it, returning the action point (in the page) and the element's alternative
     /// locators (every element action reports them, for healing). The page's answer wins a
-    /// tie; when neither has it, the page says why.
+    /// tie; when neither has it, the page says why, unless the page has no such element and
+    /// a frame has, covered: then that is why.
     pub(super) async fn actionable(
         &self,
         target: &Target,
@@ -40,17 +42,28 @@ impl ChromeDriver {
         patience: Duration,
     ) -> DriverResult<(Actionable, Doc)> {
         let opts = &opts;
+        let covered = &Mutex::new(None);
         let in_frames = self.in_frames(patience, |frame, left| async move {
             let at = self.actionable_in(&Doc::Frame(frame.clone()), target, opts.clone(), left).await.ok()?;
             if self.page_has(target).await {
                 return None;
             }
-            self.in_page(at, &frame, opts).await
+            let placed = self.in_page(at, &frame, opts).await;
+            if let Err(Some(why)) = &placed {
+                *covered.lock().unwrap_or_else(PoisonError::into_inner) = Some(why.clone());
+            }
+            placed.ok()
         });
-        tokio::select! {
+        let found = tokio::select! {
             biased;
             found = self.actionable_in(&Doc::Page, target, opts.clone(), patience) => found.map(|at| (at, Doc::Page)),
             (at, frame) = in_frames => Ok((at, Doc::Frame(frame))),
+        };
+        match (found, covered.lock().unwrap_or_else(PoisonError::into_inner).take()) {
+            (Err(DriverError::NotActionable { reason, .. }), Some(why)) if reason == "not_found" => {
+                Err(DriverError::NotActionable { reason: "obscured".into(), message: why })
+            }
+            (found, _) => found,
         }
     }
 
@@ -150,18 +163,23 @@ impl ChromeDriver {
     }
 
     /// The point found in `frame` as a point of the page, when the page shows the frame
-    /// there (a hit test was asked for); the description says which frame.
-    async fn in_page(&self, mut at: Actionable, frame: &Frame, opts: &Value) -> Option<Actionable> {
-        let ((left, top), shown) = self.page().frame_into_view(frame).await?;
+    /// there (a hit test was asked for); the description says which frame. `Err` says what
+    /// covers it there, when that is known.
+    async fn in_page(&self, mut at: Actionable, frame: &Frame, opts: &Value) -> Result<Actionable, Option<String>> {
+        let ((left, top), shown) = self.page().frame_into_view(frame).await.ok_or(None)?;
         at.x += left;
         at.y += top;
-        if opts["hitTest"] == json!(true) && !self.page().frame_shows(&shown, (at.x, at.y)).await {
-            tracing::debug!("the frame at {} is covered at ({}, {})", frame.origin(), at.x, at.y);
+        let described = frame.describe(at.description.as_deref());
+        if opts["hitTest"] == json!(true)
+            && let Some(cover) = self.page().frame_covering(&shown, (at.x, at.y)).await
+        {
+            let why = format!("{described} is covered at ({:.0}, {:.0}) by {cover}", at.x, at.y);
+            tracing::debug!("{why}");
             tokio::time::sleep(LIST_EVERY).await;
-            return None;
+            return Err(Some(why));
         }
-        at.description = Some(frame.describe(at.description.as_deref()));
+        at.description = Some(described);
         at.element = at.element.map(|e| frame.page_element(&e));
-        Some(at)
+        Ok(at)
     }
 }

@@ -257,6 +257,12 @@ impl Client {
     /// `choices[0].message.content` and `usage`; some put content in parts).
     fn reply(&self, value: &Value) -> Result<ChatReply, LlmError> {
         let bad = |reason: &str| LlmError::BadReply { url: self.config.url.clone(), reason: reason.to_owned() };
+        // A proxy or gateway may say what went wrong with a 200.
+        if let Some(error) = value.get("error").filter(|e| !e.is_null()) {
+            let said = error.get("message").and_then(Value::as_str).map_or_else(|| error.to_string(), str::to_owned);
+            let said: String = said.chars().take(MAX_BODY_CHARS).collect();
+            return Err(bad(&format!("the server answered with an error: {said}")));
+        }
         let message = value.pointer("/choices/0/message").ok_or_else(|| bad("no choices[0].message"))?;
         let content = match message.get("content") {
             Some(Value::String(s)) => s.clone(),
@@ -266,7 +272,7 @@ impl Client {
             // Some servers put a structured answer in `tool_calls` or `refusal`.
             _ => match message.get("refusal").and_then(Value::as_str) {
                 Some(refusal) => return Err(bad(&format!("the model refused: {refusal}"))),
-                None => return Err(bad("the message has no content")),
+                None => return Err(bad(&no_content(value, message))),
             },
         };
         let usage = |k: &str| value.pointer(&format!("/usage/{k}")).and_then(Value::as_u64).unwrap_or(0);
@@ -275,6 +281,19 @@ impl Client {
             + completion_tokens as f64 * self.config.output_price)
             / 1_000_000.0;
         Ok(ChatReply { content, prompt_tokens, completion_tokens, latency_ms: 0, cost, attempts: 1 })
+    }
+}
+
+/// Why a message has no content, as far as the reply tells: a reasoning model (vLLM's and
+/// DeepSeek's `reasoning_content`) that spent its tokens thinking says so.
+fn no_content(value: &Value, message: &Value) -> String {
+    let cut = value.pointer("/choices/0/finish_reason").and_then(Value::as_str) == Some("length");
+    let reasoned = ["reasoning_content", "reasoning"].iter().any(|k| message.get(*k).is_some_and(|r| !r.is_null()));
+    match (cut, reasoned) {
+        (true, true) => "the model spent its token limit reasoning and gave no answer: raise its token limit".into(),
+        (true, false) => "the reply was cut off at the token limit before any answer: raise its token limit".into(),
+        (false, true) => "the model reasoned but gave no answer".into(),
+        (false, false) => "the message has no content".into(),
     }
 }
 

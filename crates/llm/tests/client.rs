@@ -204,6 +204,24 @@ async fn openai_ollama_and_llama_cpp_replies_are_all_read() {
 }
 
 #[tokio::test]
+async fn a_reply_without_an_answer_says_why() {
+    let cases = [
+        (r#"{"error": {"message": "model 'gpt-x' is overloaded", "type": "server_error"}}"#, "overloaded"),
+        (
+            r#"{"choices":[{"message":{"content":null,"reasoning_content":"Let me think..."},"finish_reason":"length"}]}"#,
+            "spent its token limit reasoning",
+        ),
+        (r#"{"choices":[{"message":{"content":null},"finish_reason":"length"}]}"#, "cut off at the token limit"),
+        (r#"{"choices":[{"message":{"role":"assistant"},"finish_reason":"stop"}]}"#, "has no content"),
+    ];
+    for (body, why) in cases {
+        let server = ScriptedModel::start(vec![Rule::always(Reply::Raw(body.into()))]).await;
+        let e = client(&server.url(), Settings::default()).chat(&ask()).await.unwrap_err();
+        assert!(matches!(&e, LlmError::BadReply { reason, .. } if reason.contains(why)), "{body}: {e}");
+    }
+}
+
+#[tokio::test]
 async fn a_scripted_rule_that_panics_is_a_500_and_the_server_keeps_serving() {
     let server = ScriptedModel::start(vec![
         Rule::respond("what now?", |_| panic!("a test's model misread the page")).times(1),

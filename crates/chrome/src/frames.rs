@@ -1,7 +1,10 @@
-//! Cross-origin frames: a consent manager's banner, a payment form, a sign-in widget. The
-//! browser runs each in a process of its own, out of reach of the page's script, so the
-//! in-page library is called in each through a DevTools session of its own, and what it
-//! finds there is acted on with the page's own input, at the frame's place in the page.
+//! Cross-origin frames: a consent manager's banner, a payment form, a sign-in widget. They
+//! are out of reach of the page's script, so the in-page library is called in each on its
+//! own, and what it finds there is acted on with the page's own input, at the frame's place
+//! in the page. A frame from another site runs in a process of its own, reached through a
+//! DevTools session of its own; one from another origin of the same site (accounts.example.com
+//! in www.example.com) or a sandboxed one runs in the page's process, reached through the
+//! page's session, in a world of its document.
 //!
 //! chromiumoxide gives no handle on a frame's target, so the sessions are the protocol's
 //! plain kind, attached through the page's own session: commands go to the frame inside
@@ -16,6 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chromiumoxide::cdp::browser_protocol::dom::BackendNodeId;
+use chromiumoxide::cdp::browser_protocol::page::{FrameTree, GetFrameTreeParams};
 use chromiumoxide::cdp::browser_protocol::target::{
     AttachToTargetParams, EventReceivedMessageFromTarget, GetTargetsParams, SessionId, TargetId, TargetInfo,
 };
@@ -31,8 +35,10 @@ use crate::page::{CallError, LIBRARY, Raw, WORLD, call_expression, evaluated};
 /// A cross-origin frame of the run's page.
 #[derive(Clone, Debug)]
 pub(crate) struct Frame {
+    /// Its frame's id (a frame of its own process is a target of that id).
     id: TargetId,
-    session: SessionId,
+    /// The session of its own process; none when it runs in the page's.
+    session: Option<SessionId>,
     url: String,
     /// Its number among the page's frames (`Numbers`).
     number: u64,
@@ -45,9 +51,9 @@ impl Frame {
         &self.id
     }
 
-    /// The session its events come through.
-    pub(crate) fn session(&self) -> &str {
-        self.session.as_ref()
+    /// The session its events come through, when it has one of its own.
+    pub(crate) fn session(&self) -> Option<&str> {
+        self.session.as_ref().map(AsRef::as_ref)
     }
 
     /// An id its document gave an element (`e3`), as an id of the page's: numbered after
@@ -126,19 +132,20 @@ struct Attached {
 }
 
 /// Where a frame's element is shown, for a hit test: the document holding it (`None`: the
-/// page's), where that document's viewport begins in the page's, and the element.
+/// page's), where that document's viewport begins in the page's, the element, and the frame.
 pub(crate) struct Shown {
     holder: Option<Frame>,
     corner: (f64, f64),
     element: BackendNodeId,
+    frame: TargetId,
 }
 
 /// The sessions to a page's cross-origin frames, and the answers they are waited for.
 pub(crate) struct Frames {
     attached: Mutex<HashMap<TargetId, Attached>>,
     numbers: Mutex<Numbers>,
-    /// The library's world in each frame's current document, by the frame's session.
-    worlds: Mutex<HashMap<SessionId, ExecutionContextId>>,
+    /// The library's world in each frame's current document.
+    worlds: Mutex<HashMap<TargetId, ExecutionContextId>>,
     /// Frames of other pages, known not to be this one's.
     foreign: Mutex<HashSet<TargetId>>,
     waiting: Waiting,
@@ -185,27 +192,40 @@ impl Frames {
         })
     }
 
-    /// The cross-origin frames whose element is in `page` (in its document, or in a frame of
-    /// the same origin) or, up to `MAX_DEPTH` deep, in one of those frames, each with a
-    /// session; holders before the frames they hold.
+    /// The cross-origin frames of `page`: those of its process, then those of processes of
+    /// their own whose element is in `page` (in its document, or in a frame of the same
+    /// origin) or, up to `MAX_DEPTH` deep, in one of those frames; holders before the frames
+    /// they hold.
     pub(crate) async fn of(&self, page: &Page) -> Vec<Frame> {
-        let Ok(Ok(targets)) = tokio::time::timeout(ASK, page.execute(GetTargetsParams::default())).await else {
-            return Vec::new();
-        };
+        let tree = tokio::time::timeout(ASK, page.execute(GetFrameTreeParams::default()));
+        let targets = tokio::time::timeout(ASK, page.execute(GetTargetsParams::default()));
+        let (tree, targets) = tokio::join!(tree, targets);
+        let Ok(Ok(targets)) = targets else { return Vec::new() };
         let iframes: Vec<&TargetInfo> = targets.result.target_infos.iter().filter(|t| t.r#type == "iframe").collect();
+        let inside = match &tree {
+            Ok(Ok(tree)) => cross_origin_within(&tree.result.frame_tree),
+            _ => Vec::new(),
+        };
         // Frames that are gone are forgotten (an ad slot makes a new one every half minute).
-        let listed: HashSet<&TargetId> = iframes.iter().map(|info| &info.target_id).collect();
+        let listed: HashSet<&TargetId> =
+            iframes.iter().map(|info| &info.target_id).chain(inside.iter().map(|(id, _)| id)).collect();
         if let (Ok(mut attached), Ok(mut foreign)) = (self.attached.lock(), self.foreign.lock()) {
             attached.retain(|id, _| listed.contains(id));
             foreign.retain(|id| listed.contains(id));
-            if let Ok(mut numbers) = self.numbers.lock() {
-                numbers.of.retain(|id, _| listed.contains(id));
-            }
-            if let Ok(mut worlds) = self.worlds.lock() {
-                worlds.retain(|session, _| attached.values().any(|a| a.session == *session));
-            }
         }
-        let mut found = Vec::new();
+        if let Ok(mut numbers) = self.numbers.lock() {
+            numbers.of.retain(|id, _| listed.contains(id));
+        }
+        if let Ok(mut worlds) = self.worlds.lock() {
+            worlds.retain(|id, _| listed.contains(id));
+        }
+        let mut found: Vec<Frame> = inside
+            .iter()
+            .filter_map(|(id, url)| {
+                let number = self.numbers.lock().ok()?.of(id);
+                Some(Frame { id: id.clone(), session: None, url: url.clone(), number, holder: None })
+            })
+            .collect();
         let mut holders = vec![None];
         let mut left = iframes;
         // Frames some document could not say it holds or not: asked again at the next listing.
@@ -270,7 +290,8 @@ impl Frames {
             }
         };
         let number = self.numbers.lock().map_err(drop)?.of(id);
-        Ok(Some(Frame { id: id.clone(), session, url: info.url.clone(), number, holder: holder.map(Box::new) }))
+        let (session, url) = (Some(session), info.url.clone());
+        Ok(Some(Frame { id: id.clone(), session, url, number, holder: holder.map(Box::new) }))
     }
 
     /// Calls `window.__statewright[function](...args)` in `frame`, as [`PageHandle::call`]
@@ -302,7 +323,7 @@ impl Frames {
         expression: &str,
         budget: Duration,
     ) -> Result<Value, CallError> {
-        let known = self.worlds.lock().ok().and_then(|w| w.get(&frame.session).cloned());
+        let known = self.worlds.lock().ok().and_then(|w| w.get(&frame.id).cloned());
         let world = match known {
             Some(world) => world,
             None => self.world(page, frame).await?,
@@ -324,7 +345,7 @@ impl Frames {
         let world: ExecutionContextId = serde_json::from_value(made["executionContextId"].clone())
             .map_err(|e| CallError::Browser(format!("a bad answer from the frame: {e}")))?;
         if let Ok(mut worlds) = self.worlds.lock() {
-            worlds.insert(frame.session.clone(), world);
+            worlds.insert(frame.id.clone(), world);
         }
         Ok(world)
     }
@@ -353,15 +374,22 @@ impl Frames {
         params: Value,
         budget: Duration,
     ) -> Result<Value, CallError> {
+        let Some(session) = &frame.session else {
+            // A frame of the page's process: the page's session reaches it.
+            let asked = page.execute(Raw { method: method.to_owned(), params });
+            let answered = tokio::time::timeout(budget + Duration::from_secs(2), asked).await;
+            let reply = answered.map_err(|_| CallError::Timeout)?;
+            return reply.map(|reply| reply.result).map_err(|e| crate::page::classify(&e.to_string()));
+        };
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let message = json!({"id": id, "method": method, "params": params}).to_string();
         let (tell, answer) = oneshot::channel();
-        let key = (frame.session.as_ref().to_owned(), id);
+        let key = (session.as_ref().to_owned(), id);
         if let Ok(mut waiting) = self.waiting.lock() {
             waiting.insert(key.clone(), tell);
         }
         let asked = async {
-            let params = json!({"message": message, "sessionId": frame.session});
+            let params = json!({"message": message, "sessionId": session});
             let send = Raw { method: "Target.sendMessageToTarget".into(), params };
             if let Err(e) = page.execute(send).await {
                 // The frame's session is gone: the frame is attached again at the next listing.
@@ -409,9 +437,9 @@ impl Frames {
         elements.reverse();
         let mut shown = Vec::with_capacity(line.len());
         let mut corner = (0.0, 0.0);
-        for ((holder, _), element) in line.into_iter().zip(elements) {
+        for ((holder, framed), element) in line.into_iter().zip(elements) {
             let (x, y) = self.content_corner(page, holder, element).await?;
-            shown.push(Shown { holder: holder.cloned(), corner, element });
+            shown.push(Shown { holder: holder.cloned(), corner, element, frame: framed.id.clone() });
             corner = (corner.0 + x, corner.1 + y);
         }
         Some((corner, shown))
@@ -429,14 +457,16 @@ impl Frames {
     }
 
     /// What covers the frame at `at`, a point of the page's, if anything: a hit test there,
-    /// in each document from the page's down, must find the element holding the next.
+    /// in each document from the page's down, must find the element holding the next (or, in
+    /// a frame of the holder's process, which the hit test sees into, something of its own).
     pub(crate) async fn covering(&self, page: &Page, shown: &[Shown], at: (f64, f64)) -> Option<String> {
         for place in shown {
             let (x, y) = ((at.0 - place.corner.0).round() as i64, (at.1 - place.corner.1).round() as i64);
             let holder = place.holder.as_ref();
-            let hit = self.ask(page, holder, "DOM.getNodeForLocation", json!({"x": x, "y": y})).await;
-            let hit = hit.ok().and_then(|hit| hit["backendNodeId"].as_i64());
-            if hit != Some(*place.element.inner()) {
+            let hit = self.ask(page, holder, "DOM.getNodeForLocation", json!({"x": x, "y": y})).await.ok();
+            let within = hit.as_ref().is_some_and(|hit| hit["frameId"].as_str() == Some(place.frame.as_ref()));
+            let hit = hit.and_then(|hit| hit["backendNodeId"].as_i64());
+            if hit != Some(*place.element.inner()) && !within {
                 let Some(hit) = hit else { return Some("nothing the page shows".into()) };
                 let node = self.ask(page, holder, "DOM.describeNode", json!({"backendNodeId": hit})).await;
                 return Some(node.map_or_else(|_| "another element".into(), |node| described(&node["node"])));
@@ -484,6 +514,23 @@ impl Drop for Frames {
     }
 }
 
+/// The frames of the page's process that its script cannot read (another origin than the
+/// frame holding them: of the same site, or sandboxed), each with its address. A frame of
+/// the same origin as its holder is read through it, by the library there.
+fn cross_origin_within(tree: &FrameTree) -> Vec<(TargetId, String)> {
+    let mut found = Vec::new();
+    let mut visit = vec![tree];
+    while let Some(holder) = visit.pop() {
+        for child in holder.child_frames.iter().flatten() {
+            if child.frame.security_origin != holder.frame.security_origin {
+                found.push((TargetId::new(child.frame.id.as_ref()), child.frame.url.clone()));
+            }
+            visit.push(child);
+        }
+    }
+    found
+}
+
 /// A node as DevTools describes it, in short: `div#cookie-wall`, `div.overlay`.
 fn described(node: &Value) -> String {
     let name = node["localName"].as_str().filter(|n| !n.is_empty()).unwrap_or("an element");
@@ -513,7 +560,7 @@ mod tests {
     use super::*;
 
     fn frame(url: &str) -> Frame {
-        Frame { id: TargetId::new("F1"), session: SessionId::new("S1"), url: url.into(), number: 1, holder: None }
+        Frame { id: TargetId::new("F1"), session: Some(SessionId::new("S1")), url: url.into(), number: 1, holder: None }
     }
 
     #[test]

@@ -195,6 +195,11 @@ impl PageHandle {
         }
     }
 
+    /// Whether `context` is the library's world in the page's own document, as last heard.
+    pub(crate) fn is_own_world(&self, context: ExecutionContextId) -> bool {
+        *self.world.lock().unwrap_or_else(PoisonError::into_inner) == Some(context)
+    }
+
     /// The library's world in the page's current document ([`WORLD`]), made if need be.
     pub(crate) async fn world(&self) -> Result<ExecutionContextId, CallError> {
         let made = CreateIsolatedWorldParams::builder()

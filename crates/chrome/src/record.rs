@@ -395,10 +395,13 @@ mod tests {
         })
     }
 
+    fn fixtures() -> std::path::PathBuf {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+    }
+
     /// A recording of `page` of the fixtures, served for it (keep the server alive).
     async fn recording_of(page: &str) -> (SiteServer, Recording) {
-        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-        let server = SiteServer::start(Site::Dir(fixtures), 0).await.expect("serve fixtures");
+        let server = SiteServer::start(Site::Dir(fixtures()), 0).await.expect("serve fixtures");
         let recording = Recording::start(&LaunchOptions::default()).await.expect("Chromium launches");
         recording.open(&format!("{}/{page}", server.url())).await.expect("the first page opens");
         (server, recording)
@@ -500,6 +503,23 @@ mod tests {
         // The act's record is the tab's page, with the bank's frame where it shows.
         let page = act["page"]["text"].as_str().unwrap_or_default();
         assert!(page.contains("Order") && page.contains("Enter the code your bank sent"), "{act}");
+        recording.close().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_act_in_a_frame_from_another_origin_of_the_same_site_is_heard_with_the_page() {
+        let accounts = SiteServer::start(Site::Dir(fixtures()), 0).await.expect("serve the accounts origin");
+        let port = accounts.url().rsplit(':').next().expect("a port").to_owned();
+        let (_server, mut recording) = recording_of(&format!("frames-same-site.html?accounts={port}")).await;
+        assert_eq!(hear_until_page(&mut recording, "frames-same-site.html").await, ["page frames-same-site.html"]);
+        person_clicks_in_a_frame(&recording, "Continue with your account").await;
+        let heard = tokio::time::timeout(Duration::from_secs(10), recording.next()).await;
+        let Ok(Some((Heard::Act(act), _))) = heard else { panic!("heard {heard:?}") };
+        assert_eq!(act["description"], r#"button "Continue with your account""#, "{act}");
+        assert!(act["frame"].as_str().is_some_and(|f| f.starts_with("http://127.0.0.1:")), "{act}");
+        // The act's record is the tab's page, with the frame where it shows.
+        let page = act["page"]["text"].as_str().unwrap_or_default();
+        assert!(page.contains("Portal") && page.contains("Sign in to your account"), "{act}");
         recording.close().await;
     }
 

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use common::{drive, run, workflow};
 use serde_json::json;
+use statewright_demo::{Site, SiteServer};
 use statewright_engine::{Driver, DriverError, Event, Probe};
 use statewright_workflow::{Action, SelectorKind};
 
@@ -165,4 +166,25 @@ async fn a_frame_inside_a_frame_from_another_site_is_seen_and_used() {
     let code = elements.iter().find(|e| e["name"] == "Code").expect("the code field is in the record");
     assert!(code["rect"]["x"].as_f64().is_some_and(|x| x > 50.0), "{code}");
     assert!(code["rect"]["y"].as_f64().is_some_and(|y| y > 150.0), "{code}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn frames_from_another_origin_of_the_same_site_and_sandboxed_ones_are_seen_and_used() {
+    let accounts = SiteServer::start(Site::Dir(common::fixtures()), 0).await.expect("serve the accounts origin");
+    let port = accounts.url().rsplit(':').next().expect("a port").to_owned();
+    let finished = run(workflow(
+        &format!("frames-same-site.html?accounts={port}"),
+        json!([
+            {"name": "rated", "checks": [{"type": "text", "value": "Thanks for rating"}],
+             "terminal": {"outcome": "success", "message": "signed in and rated"}},
+            // The sandboxed widget is read and used as well.
+            {"name": "signed in", "checks": [{"type": "text", "value": "Signed in"}, {"type": "text", "value": "Was this page useful?"}],
+             "actions": [{"type": "click", "target": {"role": "button", "name": "Yes"}}]},
+            {"name": "portal", "checks": [{"type": "text", "value": "Sign in to your account"}],
+             "actions": [{"type": "click", "target": {"role": "button", "name": "Continue with your account"}}]}
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
 }

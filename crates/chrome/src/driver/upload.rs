@@ -105,17 +105,14 @@ impl ChromeDriver {
     /// (`Page.fileChooserOpened`: its `mode` and its field's `backendNodeId`).
     async fn choosers(&self, doc: &Doc) -> DriverResult<futures::stream::BoxStream<'static, Value>> {
         use chromiumoxide::cdp::browser_protocol::page::EventFileChooserOpened;
+        // A frame of the page's process tells its choosers through the page's session.
         match doc {
-            Doc::Page => {
-                let opened = self.raw().event_listener::<EventFileChooserOpened>().await.map_err(super::cdp_failed)?;
-                Ok(opened.map(|chooser| serde_json::to_value(&*chooser).unwrap_or_default()).boxed())
-            }
-            Doc::Frame(frame) => {
+            Doc::Frame(frame) if frame.session().is_some() => {
                 let unreachable = || DriverError::Browser("the frame's events cannot be heard".into());
                 let events = self.page().frame_events().await.ok_or_else(unreachable)?;
                 // Told only once the frame's page domain is on.
                 self.send_in(doc, "Page.enable", json!({})).await.map_err(not_actionable)?;
-                let session = frame.session().to_owned();
+                let session = frame.session().unwrap_or_default().to_owned();
                 let opened = futures::stream::unfold(events, |mut events| async move {
                     let event = events.recv().await?;
                     Some((event, events))
@@ -126,6 +123,10 @@ impl ChromeDriver {
                     std::future::ready(chooser)
                 });
                 Ok(opened.boxed())
+            }
+            _ => {
+                let opened = self.raw().event_listener::<EventFileChooserOpened>().await.map_err(super::cdp_failed)?;
+                Ok(opened.map(|chooser| serde_json::to_value(&*chooser).unwrap_or_default()).boxed())
             }
         }
     }

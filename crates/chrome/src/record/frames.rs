@@ -33,13 +33,15 @@ pub(super) fn hear_frames(page: PageHandle, tell: mpsc::UnboundedSender<News>) -
             tokio::select! {
                 _ = listing.tick() => {
                     for frame in page.frames().await {
+                        // A frame of the page's process is heard with the page (listen.rs).
+                        let Some(session) = frame.session().map(str::to_owned) else { continue };
                         // Once each: a frame that does not let the recorder in (its script
                         // never yields) must not hold up hearing the others at every listing.
-                        if !tried.insert(frame.session().to_owned()) {
+                        if !tried.insert(session.clone()) {
                             continue;
                         }
                         match tokio::time::timeout(LISTEN_BUDGET, listen_in(&page, &frame)).await {
-                            Ok(Ok(())) => drop(heard.insert(frame.session().to_owned(), frame)),
+                            Ok(Ok(())) => drop(heard.insert(session, frame)),
                             Ok(Err(e)) => tracing::debug!("cannot listen in the frame from {}: {e}", frame.origin()),
                             Err(_) => tracing::debug!("the frame from {} did not let the recorder in", frame.origin()),
                         }
@@ -86,7 +88,7 @@ fn reported(event: &Value) -> Option<Value> {
 /// The act as one done in the tab: its record is the tab's page as it is now, with the
 /// frame's document as it was when the act began. Its place in the frame's own sequence of
 /// reports says nothing of the tab's.
-async fn as_the_tabs(page: &PageHandle, frame: &Frame, mut act: Value) -> Value {
+pub(super) async fn as_the_tabs(page: &PageHandle, frame: &Frame, mut act: Value) -> Value {
     let mut snapshot = page.call("snapshot", &[json!(OBSERVED_TEXT_CHARS)], Duration::from_secs(5)).await;
     if let Ok(snapshot) = &mut snapshot {
         let corner = page.frame_corner(frame).await.unwrap_or_default();

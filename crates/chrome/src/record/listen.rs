@@ -7,16 +7,17 @@ use chromiumoxide::cdp::browser_protocol::page::{
     AddScriptToEvaluateOnNewDocumentParams, EventFrameNavigated, EventFrameStartedNavigating,
     EventNavigatedWithinDocument, FrameStartedNavigatingNavigationType,
 };
-use chromiumoxide::cdp::js_protocol::runtime::{AddBindingParams, EventBindingCalled};
+use chromiumoxide::cdp::js_protocol::runtime::{AddBindingParams, EventBindingCalled, ExecutionContextId};
 use chromiumoxide::error::CdpError;
 use chromiumoxide::page::Page;
 use futures::StreamExt;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::frames::hear_frames;
+use super::frames::{as_the_tabs, hear_frames};
 use super::{Heard, News};
 use crate::driver::CALL_BUDGET;
+use crate::frames::Frame;
 use crate::page::{PageHandle, WORLD};
 
 pub(super) const BINDING: &str = "__statewrightRecord";
@@ -47,16 +48,22 @@ pub(super) async fn hear(
     let within = page.event_listener::<EventNavigatedWithinDocument>().await?;
     let id = page.target_id().clone();
     let acts = {
-        let (tell, id) = (tell.clone(), id.clone());
+        let (tell, id, tab) = (tell.clone(), id.clone(), tab.clone());
         tokio::spawn(async move {
             while let Some(call) = calls.next().await {
+                // Only a JSON object is an act; anything else the page sends is ignored.
+                let Ok(act @ Value::Object(_)) = serde_json::from_str::<Value>(&call.payload) else { continue };
                 if call.name != BINDING {
                     continue;
                 }
-                // Only a JSON object is an act; anything else the page sends is ignored.
-                if let Ok(v @ Value::Object(_)) = serde_json::from_str::<Value>(&call.payload) {
-                    let _ = tell.send((Some(id.clone()), Heard::Act(v), Instant::now()));
-                }
+                let at = Instant::now();
+                // A frame of the tab's process that the page cannot read reports its own acts
+                // (95-record.js): each is the tab's, as a cross-origin frame's is.
+                let act = match framed_in(&tab, call.execution_context_id).await {
+                    Some(frame) => as_the_tabs(&tab, &frame, act).await,
+                    None => act,
+                };
+                let _ = tell.send((Some(id.clone()), Heard::Act(act), at));
             }
         })
     };
@@ -116,6 +123,20 @@ pub(super) async fn hear(
         }
     });
     Ok(vec![acts, navigations, in_frames])
+}
+
+/// The frame of the tab's own process whose library world is `context`, if it is not the
+/// page's own document.
+async fn framed_in(tab: &PageHandle, context: ExecutionContextId) -> Option<Frame> {
+    if tab.is_own_world(context) {
+        return None;
+    }
+    for frame in tab.frames().await.into_iter().filter(|f| f.session().is_none()) {
+        if tab.frame_world(&frame).await.ok() == Some(context) {
+            return Some(frame);
+        }
+    }
+    None
 }
 
 /// A navigation of a tab, as its events tell it: where the main frame went (`true`) or

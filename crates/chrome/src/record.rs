@@ -348,6 +348,14 @@ mod tests {
         panic!("no frame shows {text}");
     }
 
+    /// The act the person's click on `text` in one of the tab's frames is heard as.
+    async fn act_in_a_frame(recording: &mut Recording, text: &str) -> Value {
+        person_clicks_in_a_frame(recording, text).await;
+        let heard = tokio::time::timeout(Duration::from_secs(10), recording.next()).await;
+        let Ok(Some((Heard::Act(act), _))) = heard else { panic!("heard {heard:?}") };
+        act
+    }
+
     /// A page's file name, without its query.
     fn file(url: &str) -> &str {
         url.rsplit('/').next().and_then(|f| f.split('?').next()).unwrap_or_default()
@@ -495,9 +503,7 @@ mod tests {
         assert_eq!(hear_until_page(&mut recording, "frames-nested.html").await, ["page frames-nested.html"]);
         // The bank's frame is listened to once it has been there for a listing.
         tokio::time::sleep(Duration::from_secs(1)).await;
-        person_clicks_in_a_frame(&recording, "Verify").await;
-        let heard = tokio::time::timeout(Duration::from_secs(10), recording.next()).await;
-        let Ok(Some((Heard::Act(act), _))) = heard else { panic!("heard {heard:?}") };
+        let act = act_in_a_frame(&mut recording, "Verify").await;
         assert_eq!(act["description"], r#"button#verify "Verify""#, "{act}");
         assert!(act["frame"].as_str().is_some_and(|f| f.starts_with("http://127.0.0.1:")), "{act}");
         // The act's record is the tab's page, with the bank's frame where it shows.
@@ -512,9 +518,7 @@ mod tests {
         let port = accounts.url().rsplit(':').next().expect("a port").to_owned();
         let (_server, mut recording) = recording_of(&format!("frames-same-site.html?accounts={port}")).await;
         assert_eq!(hear_until_page(&mut recording, "frames-same-site.html").await, ["page frames-same-site.html"]);
-        person_clicks_in_a_frame(&recording, "Continue with your account").await;
-        let heard = tokio::time::timeout(Duration::from_secs(10), recording.next()).await;
-        let Ok(Some((Heard::Act(act), _))) = heard else { panic!("heard {heard:?}") };
+        let act = act_in_a_frame(&mut recording, "Continue with your account").await;
         assert_eq!(act["description"], r#"button "Continue with your account""#, "{act}");
         assert!(act["frame"].as_str().is_some_and(|f| f.starts_with("http://127.0.0.1:")), "{act}");
         // The act's record is the tab's page, with the frame where it shows.

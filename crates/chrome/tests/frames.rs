@@ -7,11 +7,21 @@ mod common;
 
 use std::time::Duration;
 
-use common::{drive, run, workflow};
-use serde_json::json;
+use common::{Finished, drive, run, workflow};
+use serde_json::{Value, json};
 use statewright_demo::{Site, SiteServer};
 use statewright_engine::{Driver, DriverError, Event, Probe};
 use statewright_workflow::{Action, SelectorKind};
+
+/// The elements of the first step's record whose text says `seen`.
+fn recorded_elements<'a>(finished: &'a Finished, seen: &str) -> &'a Vec<Value> {
+    let observed = finished.events.iter().find_map(|e| match e {
+        Event::Observed { observation, .. } if observation.text.contains(seen) => Some(observation),
+        _ => None,
+    });
+    let observed = observed.unwrap_or_else(|| panic!("no step saw {seen:?}"));
+    observed.elements.as_array().expect("elements")
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_banner_and_a_card_field_in_frames_from_other_sites_are_seen_and_used() {
@@ -61,15 +71,7 @@ async fn a_banner_and_a_card_field_in_frames_from_other_sites_are_seen_and_used(
 
     // The record of the checkout shows the frames' text and elements (for the model and the
     // review panel), placed where they show in the page and numbered after its own.
-    let checkout = finished
-        .events
-        .iter()
-        .find_map(|e| match e {
-            Event::Observed { observation, .. } if observation.text.contains("Card number") => Some(observation),
-            _ => None,
-        })
-        .expect("a step saw the card field");
-    let elements = checkout.elements.as_array().expect("elements");
+    let elements = recorded_elements(&finished, "Card number");
     let card = elements.iter().find(|e| e["name"] == "Card number").expect("the card field is in the record");
     assert!(card["frame"].as_str().is_some_and(|f| f.starts_with("http://localhost:")), "{card}");
     // Below the page's heading and paragraph, where the frame is.
@@ -154,15 +156,7 @@ async fn a_frame_inside_a_frame_from_another_site_is_seen_and_used() {
 
     // The record places the bank's field where it shows: inside the provider's frame, which
     // is below the page's heading and 40 px lower still, then 30 px into the provider's.
-    let check = finished
-        .events
-        .iter()
-        .find_map(|e| match e {
-            Event::Observed { observation, .. } if observation.text.contains("Enter the code") => Some(observation),
-            _ => None,
-        })
-        .expect("a step saw the bank's check");
-    let elements = check.elements.as_array().expect("elements");
+    let elements = recorded_elements(&finished, "Enter the code");
     let code = elements.iter().find(|e| e["name"] == "Code").expect("the code field is in the record");
     assert!(code["rect"]["x"].as_f64().is_some_and(|x| x > 50.0), "{code}");
     assert!(code["rect"]["y"].as_f64().is_some_and(|y| y > 150.0), "{code}");

@@ -9,9 +9,18 @@ use std::time::Duration;
 
 use common::{Finished, drive, run, workflow};
 use serde_json::{Value, json};
+use statewright_chrome::ChromeDriver;
 use statewright_demo::{Site, SiteServer};
 use statewright_engine::{Driver, DriverError, Event, Probe};
 use statewright_workflow::{Action, SelectorKind};
+
+/// Whether the page says it was scrolled (frames-below.html).
+async fn scrolled(driver: &mut ChromeDriver) -> bool {
+    // A scroll event is sent with the next frame.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let probe: Probe = serde_json::from_value(json!({"kind": "text", "value": "Scrolled", "mode": "equals"})).unwrap();
+    driver.signals(&[probe], None, Duration::ZERO).await.expect("signals").results[0]
+}
 
 /// The elements of the first step's record whose text says `seen`.
 fn recorded_elements<'a>(finished: &'a Finished, seen: &str) -> &'a Vec<Value> {
@@ -108,6 +117,20 @@ async fn a_button_in_a_covered_frame_is_said_to_be_covered_and_by_what() {
     let Err(DriverError::NotActionable { reason, message }) = failed else { panic!("{failed:?}") };
     assert_eq!(reason, "obscured", "{message}");
     assert!(message.contains("in the frame from http://localhost:") && message.contains("by div#promo"), "{message}");
+    driver.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn waiting_for_an_element_in_a_frame_below_the_fold_leaves_the_page_where_it_is() {
+    let (mut driver, _url, _held) = drive("frames-below.html").await;
+    let act = |kind: &str| -> Action {
+        serde_json::from_value(json!({"type": kind, "target": {"role": "button", "name": "Accept all"}})).unwrap()
+    };
+    driver.perform(&act("wait_for"), Duration::from_secs(5)).await.expect("the button is there");
+    assert!(!scrolled(&mut driver).await, "waiting scrolled the page");
+    // A click does scroll to it.
+    driver.perform(&act("click"), Duration::from_secs(5)).await.expect("the button is clicked");
+    assert!(scrolled(&mut driver).await, "the click did not scroll to the frame");
     driver.close().await;
 }
 

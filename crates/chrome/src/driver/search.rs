@@ -166,7 +166,12 @@ impl ChromeDriver {
     /// there (a hit test was asked for); the description says which frame. `Err` says what
     /// covers it there, when that is known.
     async fn in_page(&self, mut at: Actionable, frame: &Frame, opts: &Value) -> Result<Actionable, Option<String>> {
-        let ((left, top), shown) = self.page().frame_into_view(frame).await.ok_or(None)?;
+        // An action that does not scroll (`wait_for`) leaves the page where it is.
+        let placed = match opts["scroll"] == json!(false) {
+            true => self.page().frame_corner(frame).await.map(|corner| (corner, Vec::new())),
+            false => self.page().frame_into_view(frame).await,
+        };
+        let ((left, top), shown) = placed.ok_or(None)?;
         at.x += left;
         at.y += top;
         let described = frame.describe(at.description.as_deref());

@@ -58,8 +58,10 @@ impl Frames {
     /// a frame of the holder's process, which the hit test sees into, something of its own).
     pub(crate) async fn covering(&self, page: &Page, shown: &[Shown], at: (f64, f64)) -> Option<String> {
         for place in shown {
-            let (x, y) = ((at.0 - place.corner.0).round() as i64, (at.1 - place.corner.1).round() as i64);
             let holder = place.holder.as_ref();
+            // A point of the holder's document, not of its viewport, is what is hit-tested.
+            let (left, top) = self.scrolled(page, holder).await;
+            let (x, y) = at_point(at, place.corner, (left, top));
             let hit = self.ask(page, holder, "DOM.getNodeForLocation", json!({"x": x, "y": y})).await.ok();
             let within = hit.as_ref().is_some_and(|hit| hit["frameId"].as_str() == Some(place.frame.as_ref()));
             let hit = hit.and_then(|hit| hit["backendNodeId"].as_i64());
@@ -107,6 +109,13 @@ impl Frames {
         }
     }
 
+    /// How far `holder`'s document (the page's when `None`) is scrolled; none when not told.
+    async fn scrolled(&self, page: &Page, holder: Option<&Frame>) -> (f64, f64) {
+        let metrics = self.ask(page, holder, "Page.getLayoutMetrics", json!({})).await.ok();
+        let offset = |axis: &str| metrics.as_ref().and_then(|m| m["cssLayoutViewport"][axis].as_f64()).unwrap_or(0.0);
+        (offset("pageX"), offset("pageY"))
+    }
+
     /// The top left corner of `element`'s content box (inside its border and padding), in the
     /// viewport of `holder`'s document (the page's when `None`).
     async fn content_corner(&self, page: &Page, holder: Option<&Frame>, element: BackendNodeId) -> Option<(f64, f64)> {
@@ -114,6 +123,12 @@ impl Frames {
         let quad = model["model"]["content"].as_array()?;
         Some((quad.first()?.as_f64()?, quad.get(1)?.as_f64()?))
     }
+}
+
+/// The point of a document that shows `at`, a point of the page's viewport, when the
+/// document's viewport begins at `corner` in the page's and is scrolled by `scrolled`.
+fn at_point(at: (f64, f64), corner: (f64, f64), scrolled: (f64, f64)) -> (i64, i64) {
+    ((at.0 - corner.0 + scrolled.0).round() as i64, (at.1 - corner.1 + scrolled.1).round() as i64)
 }
 
 /// A node as DevTools describes it, in short: `div#cookie-wall`, `div.overlay`.

@@ -210,7 +210,11 @@ impl PageHandle {
             .build()
             .map_err(CallError::Browser)?;
         let reply = tokio::time::timeout(CALL_BUDGET, self.page.execute(made)).await.map_err(|_| CallError::Timeout)?;
-        Ok(reply.map_err(|e| classify(&e.to_string()))?.result.execution_context_id)
+        let world = reply.map_err(|e| classify(&e.to_string()))?.result.execution_context_id;
+        // Kept for the next calls: a document made before `follow_world` listened (a tab
+        // adopted over `--cdp-url`) is told of by no event.
+        *self.world.lock().unwrap_or_else(PoisonError::into_inner) = Some(world);
+        Ok(world)
     }
 
     async fn run_in(
@@ -312,5 +316,22 @@ fn classify_exception(text: &str) -> CallError {
     match classify(text) {
         CallError::Navigated => CallError::Navigated,
         _ => CallError::Script(text.lines().next().unwrap_or(text).to_owned()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::{LaunchOptions, Session};
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_document_no_event_told_of_is_asked_for_its_world_once() {
+        let session = Session::start(&LaunchOptions::default()).await.expect("Chromium launches");
+        // A handle made after its document was (a tab adopted over `--cdp-url`).
+        let late = PageHandle::new(session.page.raw().clone());
+        assert_eq!(late.evaluate("6 * 7", CALL_BUDGET).await, Ok(serde_json::json!(42)));
+        let world = late.world.lock().ok().and_then(|w| *w);
+        assert!(world.is_some_and(|w| late.is_own_world(w)), "the world asked for is kept: {world:?}");
+        session.close().await;
     }
 }

@@ -29,7 +29,7 @@ use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-use crate::page::{CallError, LIBRARY, Raw, WORLD, call_expression, evaluated};
+use crate::page::{CallError, LIBRARY, Raw, WORLD, call_expression, command, evaluated};
 
 mod place;
 pub(crate) use place::Shown;
@@ -369,10 +369,7 @@ impl Frames {
     ) -> Result<Value, CallError> {
         let Some(session) = &frame.session else {
             // A frame of the page's process: the page's session reaches it.
-            let asked = page.execute(Raw { method: method.to_owned(), params });
-            let answered = tokio::time::timeout(budget + Duration::from_secs(2), asked).await;
-            let reply = answered.map_err(|_| CallError::Timeout)?;
-            return reply.map(|reply| reply.result).map_err(|e| crate::page::classify(&e.to_string()));
+            return command(page, method, params, budget + Duration::from_secs(2)).await;
         };
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let message = json!({"id": id, "method": method, "params": params}).to_string();

@@ -175,10 +175,7 @@ impl PageHandle {
 
     /// Sends a DevTools command to the page's document; its result.
     pub(crate) async fn send(&self, method: &str, params: Value) -> Result<Value, CallError> {
-        let command = Raw { method: method.to_owned(), params };
-        let reply =
-            tokio::time::timeout(CALL_BUDGET, self.page.execute(command)).await.map_err(|_| CallError::Timeout)?;
-        Ok(reply.map_err(|e| classify(&e.to_string()))?.result)
+        command(&self.page, method, params, CALL_BUDGET).await
     }
 
     async fn run(&self, expression: &str, budget: Duration) -> Result<RemoteObject, CallError> {
@@ -251,6 +248,13 @@ async fn follow_world(page: Page, world: Arc<Mutex<Option<ExecutionContextId>>>)
             *world.lock().unwrap_or_else(PoisonError::into_inner) = Some(context.id);
         }
     }
+}
+
+/// Sends a DevTools command to `page`'s session, answered within `budget`; its result.
+pub(crate) async fn command(page: &Page, method: &str, params: Value, budget: Duration) -> Result<Value, CallError> {
+    let command = Raw { method: method.to_owned(), params };
+    let reply = tokio::time::timeout(budget, page.execute(command)).await.map_err(|_| CallError::Timeout)?;
+    Ok(reply.map_err(|e| classify(&e.to_string()))?.result)
 }
 
 /// A DevTools command by name, answered as JSON: for the one chromiumoxide's protocol types

@@ -7,7 +7,7 @@ use chromiumoxide::page::Page;
 use serde_json::{Value, json};
 
 use super::{ASK, Frame, Frames};
-use crate::page::{CallError, Raw};
+use crate::page::{CallError, command};
 
 /// Where a frame's element is shown, for a hit test: the document holding it (`None`: the
 /// page's), where that document's viewport begins in the page's, the element, and the frame.
@@ -82,16 +82,13 @@ impl Frames {
         method: &str,
         params: Value,
     ) -> Result<Value, CallError> {
-        let asked = async {
-            match holder {
-                Some(frame) => self.send(page, frame, method, params, ASK).await,
-                None => {
-                    let asked = page.execute(Raw { method: method.to_owned(), params }).await;
-                    asked.map(|reply| reply.result).map_err(|e| crate::page::classify(&e.to_string()))
-                }
+        match holder {
+            Some(frame) => {
+                let asked = self.send(page, frame, method, params, ASK);
+                tokio::time::timeout(ASK, asked).await.map_err(|_| CallError::Timeout)?
             }
-        };
-        tokio::time::timeout(ASK, asked).await.map_err(|_| CallError::Timeout)?
+            None => command(page, method, params, ASK).await,
+        }
     }
 
     /// The element of `holder`'s document (the page's when `None`) that holds `frame`: `None`

@@ -39,10 +39,19 @@ export type Action = {
   type: "hover";
   target: Target;
 } | {
+  type: "drag";
+  target: Target;
+  to: Target;
+  position?: Position | null;
+} | {
   type: "select_option";
   target: Target;
   value?: string | null;
   label?: string | null;
+} | {
+  type: "check";
+  target: Target;
+  checked?: boolean;
 } | {
   type: "upload";
   target: Target;

@@ -194,6 +194,9 @@
       if (res.invalid) return fail('invalid_selector', res.message);
       let el = pickTarget(res, target);
       if (el && needEditable) el = controlOf(el);
+      // What is clicked for `check`; the control it stands for must be enabled too.
+      const control = el && opts.check === true ? checkableOf(el) : null;
+      if (control) el = pressableFor(el);
       const file = el && opts.fileInput === true ? fileInputOf(el) : null;
       if (file) {
         // A file field is given its files, not clicked: shown or not (styled pages hide
@@ -218,8 +221,8 @@
           }
           last = fail('not_stable', describeEl(el) + ' is not stable (moving or animating)');
           wakeOnMutation = false;
-        } else if (needEnabled && isDisabled(el)) {
-          last = fail('disabled', describeEl(el) + ' is disabled');
+        } else if (needEnabled && (isDisabled(el) || (control && isDisabled(control)))) {
+          last = fail('disabled', describeEl(control || el) + ' is disabled');
         } else if (needEditable && !isEditable(el)) {
           last = fail('not_editable', describeEl(el) + ' is not editable' +
             (el.readOnly ? ' (readonly)' : isDisabled(el) ? ' (disabled)' : ''));

@@ -113,6 +113,112 @@
   }
 
   // ---------------------------------------------------------------------------
+  // 5b. check
+  // ---------------------------------------------------------------------------
+  const CHECKABLE_ROLES = makeSet('checkbox radio switch menuitemcheckbox menuitemradio');
+
+  /** A control with a checked state: a native checkbox or radio button, or an element of a
+   *  checkable role. */
+  function isCheckable(el) {
+    if (!el || el.nodeType !== 1) return false;
+    if (el.localName === 'input') {
+      const t = inputType(el);
+      return t === 'checkbox' || t === 'radio';
+    }
+    return CHECKABLE_ROLES[roleOf(el)] === true;
+  }
+
+  /** The control `el` stands for: itself, its label's control, or the one control it holds
+   *  (a to-do item, a styled switch around its input); else null. */
+  function checkableOf(el) {
+    if (isCheckable(el)) return el;
+    const c = controlOf(el);
+    if (c !== el) return isCheckable(c) ? c : null;
+    let found = null;
+    const list = El_qsa(el, 'input, [role]');
+    for (let i = 0; i < list.length; i++) {
+      if (!isCheckable(list[i])) continue;
+      if (found) return null;
+      found = list[i];
+    }
+    return found;
+  }
+
+  /** What a person clicks to change the control `el` stands for: a label of it they
+   *  targeted, else the control, unless it is hidden or covered and a label of it shows
+   *  (styled pages hide the input and draw the box in its label); `el` itself when it
+   *  stands for no control. */
+  function pressableFor(el) {
+    const c = checkableOf(el);
+    if (!c) return el;
+    if (el !== c && el.localName === 'label' && el.control === c && isVisible(el)) return el;
+    let label = null;
+    const labels = c.labels || [];
+    for (let i = 0; i < labels.length && !label; i++) if (isVisible(labels[i])) label = labels[i];
+    return !label || (isVisible(c) && !coveredInView(c)) ? c : label;
+  }
+
+  /** In the viewport, but a click at its centre lands on something else. */
+  function coveredInView(el) {
+    const r = rectOf(el);
+    const p = { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+    if (!pointInside(p, viewArea(el))) return false;
+    const hit = deepElementFromPoint(p.x, p.y);
+    return !hit || !(isInclusiveDescendant(hit, el) || labelFor(hit, el));
+  }
+
+  /** true, false, or 'mixed' (a tri-state box half set). */
+  function checkedOf(c) {
+    if (c.localName === 'input') return !!c.checked;
+    const v = lower(S_trim(El_getAttribute(c, 'aria-checked') || ''));
+    return v === 'mixed' ? 'mixed' : v === 'true';
+  }
+
+  /** What `check` reads before and after its click: whether the control is checked. */
+  function checkState(target) {
+    const r = resolveOne(target);
+    if (r.error) return { ok: false, message: r.error };
+    const c = checkableOf(r.el);
+    if (!c) return { ok: false, message: describeEl(r.el) + ' is not a checkbox, radio button or switch, nor holds one' };
+    const radio = c.localName === 'input' ? inputType(c) === 'radio' : roleOf(c) === 'radio' || roleOf(c) === 'menuitemradio';
+    return { ok: true, checked: checkedOf(c), radio: radio, description: describeEl(c) };
+  }
+
+  // ---------------------------------------------------------------------------
+  // 5c. drag
+  // ---------------------------------------------------------------------------
+  // Whether the page began an HTML drag and drop (a `dragstart` it did not cancel): the
+  // engine then goes on with the browser's drag events, as a real drag would, and otherwise
+  // with the mouse alone (pointer-driven sliders and sortable lists).
+  let dragWatch = null;
+
+  function noteDragStart(e) { if (dragWatch) dragWatch.event = e; }
+
+  function unwatchDrag() {
+    if (!dragWatch) return;
+    const docs = dragWatch.docs;
+    for (let i = 0; i < docs.length; i++) {
+      try { ET_remove(docs[i], 'dragstart', noteDragStart, true); } catch (_) { /* a document gone */ }
+    }
+    dragWatch = null;
+  }
+
+  function watchDrag() {
+    unwatchDrag();
+    dragWatch = { event: null, docs: documents() };
+    for (let i = 0; i < dragWatch.docs.length; i++) ET_add(dragWatch.docs[i], 'dragstart', noteDragStart, true);
+    return { ok: true };
+  }
+
+  /** Whether an HTML drag began since `watchDrag`; stops watching. Asked once the mouse
+   *  moves were handled, so the page's own `dragstart` handlers have run. */
+  function dragStarted() {
+    const e = dragWatch ? dragWatch.event : null;
+    unwatchDrag();
+    return { ok: true, started: !!e && !e.defaultPrevented };
+  }
+
+  // ---------------------------------------------------------------------------
   // 6. scrolling
   // ---------------------------------------------------------------------------
   function canScroll(el, dx, dy) {

@@ -1,12 +1,12 @@
   // ---------------------------------------------------------------------------
   // 10. record: what a person does, for `statewright record`
   // ---------------------------------------------------------------------------
-  // Each report is one JSON string: the act (click, type, select, key, scroll, upload), the
-  // page as it was when the act began (snapshotted in the capture phase, before the page's own
-  // handlers run), and the ways to find the element acted on, most stable first. Typing is
-  // reported once per field, when the person leaves it or does something else. A password
-  // field's value never leaves the page: only that it was typed into. Only trusted events
-  // (a person's, or input sent over the DevTools protocol) are reported.
+  // Each report is one JSON string: the act (click, check, type, select, key, scroll,
+  // upload, drag), the page as it was when the act began (snapshotted in the capture phase, before
+  // the page's own handlers run), and the ways to find the element acted on, most stable
+  // first. Typing is reported once per field, when the person leaves it or does something
+  // else. A password field's value never leaves the page: only that it was typed into. Only
+  // trusted events (a person's, or input sent over the DevTools protocol) are reported.
   const TEXT_INPUT_TYPES = makeSet('text search email url tel password number date time datetime-local month week');
   const RECORDED_KEYS = makeSet('Enter Escape Tab ArrowUp ArrowDown PageUp PageDown');
   const SCROLL_SETTLE_MS = 400;
@@ -88,10 +88,50 @@
     // file field's chooser). A label passes its click on to its control, reported then.
     if (isTextField(el) || el.localName === 'select' || fileInputOf(el)) return;
     if (el.localName === 'label' && el.control) return;
+    // A box is recorded as the state it was set to, which a replay makes so however it
+    // finds it, rather than as a click that would undo it on a second pass.
+    const box = toggledBy(raw);
+    if (box) return act('check', box, { checked: checkedAfterClick(box) });
     // While the page handles the click, a hidden file field it opens is noted (below).
     recorder.clicking = el;
     later(function () { recorder.clicking = null; }, 0);
     act('click', el, { button: e.button === 2 ? 'right' : e.button === 1 ? 'middle' : 'left', count: e.detail >= 2 ? 2 : 1 });
+  }
+
+  /** The checkbox, radio button or switch a click on `el` sets, if any. */
+  function toggledBy(el) {
+    for (let a = el; a; a = a.parentElement) if (isCheckable(a)) return a;
+    return null;
+  }
+
+  /** What the click sets the box to. This runs before the page's handlers: a native box has
+   *  already changed (and changes back if the page cancels the click), an ARIA one has not. */
+  function checkedAfterClick(box) {
+    if (box.localName === 'input') return !!box.checked;
+    const role = roleOf(box);
+    return role === 'radio' || role === 'menuitemradio' || checkedOf(box) !== true;
+  }
+
+  /** A drag and drop (HTML's; a drag the page follows with the mouse alone is not heard):
+   *  reported at the drop, from the element lifted to the one under the pointer then. */
+  function onDragStart(e) {
+    if (!e.isTrusted) return;
+    const el = eventTarget(e);
+    if (!el) return;
+    flushScroll();
+    flushTyping();
+    recorder.dragging = { el: el, page: snapshot(20000), loc: located(el) };
+  }
+
+  function onDrop(e) {
+    const d = recorder.dragging;
+    recorder.dragging = null;
+    const to = e.isTrusted ? eventTarget(e) : null;
+    if (!d || !to) return;
+    const msg = { kind: 'drag', page: d.page, target: d.loc.target, alternatives: d.loc.alternatives,
+      description: d.loc.description, to: located(to).target };
+    if (d.loc.dialog) msg.dialog = d.loc.dialog;
+    report(msg);
   }
 
   /** A page's script clicking its hidden file field, in answer to the person's click on its
@@ -177,6 +217,8 @@
     ET_add(win, 'input', onInput, true);
     ET_add(win, 'change', onChange, true);
     ET_add(win, 'keydown', onKeyDown, true);
+    ET_add(win, 'dragstart', onDragStart, true);
+    ET_add(win, 'drop', onDrop, true);
     ET_add(win, 'focusout', onFocusOut, true);
     ET_add(win, 'pagehide', function () { flushTyping(); flushScroll(); }, true);
     // A frame that loads (or loads another document: another window) is listened to as well.
@@ -197,7 +239,7 @@
     const send = W[binding];
     if (typeof send !== 'function') return false;
     recorder = { send: send, typing: null, scroll: null, lastY: W.scrollY, windows: new _WeakMap(), told: 0,
-      clicking: null, openers: new _WeakMap() };
+      clicking: null, openers: new _WeakMap(), dragging: null };
     listen(W);
     ET_add(W, 'scroll', onScroll, true);
     listenToFrames();

@@ -74,9 +74,46 @@ describe('record', () => {
     await page.locator('#qty').selectOption('2');
     await arrived(reports, 2);
     await new Promise((r) => setTimeout(r, 100));
-    assert.deepEqual(reports.map((r) => r.kind), ['click', 'select']);
-    assert.deepEqual(reports[0].target, { role: 'checkbox', name: 'I agree' });
+    assert.deepEqual(reports.map((r) => r.kind), ['check', 'select']);
+    assert.deepEqual([reports[0].target, reports[0].checked], [{ role: 'checkbox', name: 'I agree' }, true]);
     assert.deepEqual([reports[1].value, reports[1].label], ['2', 'Two']);
+  });
+
+  test('a box is reported as the state the click set it to, native or ARIA, before the page redraws it', async () => {
+    const { page, reports } = await recording(`<label><input type="checkbox" id="news" checked> News</label>
+      <label><input type="radio" name="ship" value="a" checked> Standard</label>
+      <label><input type="radio" name="ship" value="b"> Express</label>
+      <div role="switch" aria-checked="false" aria-label="Dark mode"><span class="knob">◯</span></div>
+      <div role="radio" aria-checked="true" aria-label="Monthly">Monthly</div>
+      <script>document.querySelector('[role=switch]').onclick = (e) => e.currentTarget.setAttribute('aria-checked',
+        String(e.currentTarget.getAttribute('aria-checked') !== 'true'));</script>`);
+    await page.getByText('News').click();
+    await page.getByText('Express').click();
+    await page.locator('.knob').click();
+    await page.locator('.knob').click();
+    await page.getByText('Monthly').click();
+    await arrived(reports, 5);
+    assert.deepEqual(reports.map((r) => [r.kind, r.description, r.checked]), [
+      ['check', 'input#news "News"', false],
+      ['check', 'input[name="ship"] "Express"', true],
+      ['check', 'div "Dark mode"', true],
+      ['check', 'div "Dark mode"', false],
+      ['check', 'div "Monthly"', true],
+    ]);
+  });
+
+  test('a drag and drop is one report, from the element lifted to the one it was dropped on', async () => {
+    const { page, reports } = await recording(`<section aria-label="To do"><div draggable="true" id="call">Call Ada</div></section>
+      <section aria-label="Done" id="done"><h2>Done</h2></section>
+      <script>document.getElementById('call').ondragstart = (e) => e.dataTransfer.setData('text/plain', 'call');
+        const done = document.getElementById('done');
+        done.ondragover = (e) => e.preventDefault();
+        done.ondrop = (e) => { e.preventDefault(); done.append(document.getElementById(e.dataTransfer.getData('text/plain'))); };</script>`);
+    await page.dragAndDrop('#call', '#done h2');
+    await arrived(reports, 1);
+    assert.equal(await page.evaluate(() => document.querySelector('#done #call') !== null), true, 'the page took the drop');
+    assert.deepEqual(reports.map((r) => [r.kind, r.description]), [['drag', 'div#call']]);
+    assert.deepEqual(reports[0].to, { role: 'heading', name: 'Done' });
   });
 
   test('acts inside a dialog say so; script clicks are not a person\'s', async () => {

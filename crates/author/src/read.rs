@@ -346,6 +346,8 @@ pub(crate) fn seed_action(kind: &str, args: &[Value], label: Option<&str>, page:
         "navigate" | "goto" | "navigate_to" | "open" => Action::NavigateTo { url: last? },
         "back" | "go_back" | "goback" => Action::GoBack {},
         "hover" => Action::Hover { target: target()? },
+        "check" => Action::Check { target: target()?, checked: true },
+        "uncheck" => Action::Check { target: target()?, checked: false },
         "scroll" => Action::Scroll { direction: statewright_workflow::Direction::Down, amount: 500, target: None },
         _ => return None,
     })
@@ -396,6 +398,8 @@ mod tests {
         );
         let b = seed_action("click", &[json!("e999")], Some("Search"), &page).unwrap();
         assert_eq!(b.target().unwrap().css.as_deref(), Some("[aria-label=\"Search\"]"));
+        let c = seed_action("uncheck", &[json!("e999")], Some("Newsletter"), &page).unwrap();
+        assert!(matches!(c, Action::Check { checked: false, .. }), "{c:?}");
         assert!(seed_action("teleport", &[], None, &page).is_none());
     }
 }

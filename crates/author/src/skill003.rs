@@ -316,6 +316,8 @@ fn entry(action: &Action) -> Result<Value, String> {
             element("select", vec![json!(""), json!(value.as_ref().or(label.as_ref()))])
         }
         Action::Hover { .. } => element("hover", vec![json!("")]),
+        Action::Check { checked: true, .. } => element("check", vec![json!("")]),
+        Action::Check { checked: false, .. } => element("uncheck", vec![json!("")]),
         Action::PressKey { key } if key == "Enter" => Ok(json!({"action": "enter", "args": []})),
         Action::PressKey { key } => Ok(json!({"action": "press_key", "args": [key]})),
         Action::NavigateTo { url } => Ok(json!({"action": "navigate", "args": [url]})),

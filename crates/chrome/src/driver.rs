@@ -23,7 +23,9 @@ use crate::page::{CallError, PageHandle};
 use crate::session::{LaunchOptions, Session};
 use crate::tabs::Following;
 
+mod check;
 mod download;
+mod drag;
 mod search;
 mod signals;
 mod upload;
@@ -245,6 +247,7 @@ impl ChromeDriver {
                 input::move_to(self.raw(), at.x, at.y).await.map_err(DriverError::Browser)?;
                 Ok(at.outcome())
             }
+            Action::Drag { target, to, position } => self.drag(target, to, position, patience).await,
             Action::Type { target, text, clear } => {
                 let opts = json!({"enabled": true, "editable": true});
                 let (at, doc) = self.actionable(target, opts, patience).await?;
@@ -299,6 +302,7 @@ impl ChromeDriver {
                 let outcome = at.outcome();
                 Ok(Outcome { detail: selected.or(outcome.detail), ..outcome })
             }
+            Action::Check { target, checked } => self.check(target, *checked, patience).await,
             Action::Upload { target, files } => self.upload(target, files, patience).await,
             Action::Download { target, filename, timeout } => self.download(target, filename, *timeout, patience).await,
             Action::WaitFor { target, .. } => {
@@ -479,6 +483,7 @@ impl Driver for ChromeDriver {
         if matches!(
             action,
             Action::Click { .. }
+                | Action::Check { .. }
                 | Action::Download { .. }
                 | Action::Type { .. }
                 | Action::PressKey { .. }

@@ -75,6 +75,24 @@ pub async fn click(page: &Page, x: f64, y: f64, button: MouseButton, count: u32)
     send_mouse(page, events).await
 }
 
+/// A drag's three parts, with the left button held between them: pressing at a point,
+/// moving while held (pages see `buttons` 1, as in a person's drag), letting go.
+pub async fn press_at(page: &Page, x: f64, y: f64) -> Result<()> {
+    let events = vec![
+        mouse(DispatchMouseEventType::MouseMoved, x, y, None, 0)?,
+        mouse(DispatchMouseEventType::MousePressed, x, y, Some(MouseButton::Left), 1)?,
+    ];
+    send_mouse(page, events).await
+}
+
+pub async fn move_held(page: &Page, x: f64, y: f64) -> Result<()> {
+    send_mouse(page, vec![mouse(DispatchMouseEventType::MouseMoved, x, y, Some(MouseButton::Left), 0)?]).await
+}
+
+pub async fn release(page: &Page, x: f64, y: f64) -> Result<()> {
+    send_mouse(page, vec![mouse(DispatchMouseEventType::MouseReleased, x, y, Some(MouseButton::Left), 1)?]).await
+}
+
 async fn key_event(
     page: &Page,
     kind: DispatchKeyEventType,

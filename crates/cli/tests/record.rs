@@ -185,6 +185,32 @@ fn a_demonstration_with_files_asks_for_them_and_replays_with_those_given() {
 }
 
 #[test]
+fn a_demonstration_that_sets_boxes_records_their_states_and_replays() {
+    let recorded = record_fixture("check.html", "check-person.mjs", None);
+    let workflow = &recorded.workflow;
+    let checks: Vec<&Value> = actions(workflow).into_iter().filter(|a| a["type"] == "check").collect();
+    assert_eq!(checks.len(), 4, "newsletter, remember me, dark mode, milk: {workflow}");
+    assert!(!actions(workflow).iter().any(|a| a["type"] == "click"), "no plain click: {workflow}");
+    let summary = recorded.replay(&[]);
+    assert_eq!(summary["status"], "succeeded", "{summary}\n{workflow}");
+    let shown = statewright(&["runs", "show", summary["run_id"].as_str().unwrap(), "--json"], &recorded.runs);
+    let detail: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    let kinds: Vec<&str> = detail["actions"].as_array().unwrap().iter().filter_map(|a| a["kind"].as_str()).collect();
+    assert_eq!(kinds, ["navigate_to", "check", "check", "check", "check"], "{detail}");
+}
+
+#[test]
+fn a_demonstration_that_drags_a_card_records_the_drag_and_replays_it() {
+    let recorded = record_fixture("drag.html", "drag-person.mjs", None);
+    let workflow = &recorded.workflow;
+    let drags: Vec<&Value> = actions(workflow).into_iter().filter(|a| a["type"] == "drag").collect();
+    assert_eq!(drags.len(), 1, "{workflow}");
+    assert_eq!(drags[0]["to"], serde_json::json!({"role": "heading", "name": "Done"}), "{workflow}");
+    let summary = recorded.replay(&[]);
+    assert_eq!(summary["status"], "succeeded", "{summary}\n{workflow}");
+}
+
+#[test]
 fn a_demonstration_that_downloads_replays_into_the_run_folder() {
     let recorded = record_fixture("download.html", "download-person.mjs", None);
     let workflow = &recorded.workflow;

@@ -14,8 +14,21 @@ use crate::prompt::{Budget, user};
 use crate::{answer, mark, parse};
 
 /// What the model may answer when it drives.
-pub const MOVES: &[&str] =
-    &["click", "type", "select", "press_key", "scroll", "navigate", "go_back", "wait", "switch_tab", "finish", "abort"];
+pub const MOVES: &[&str] = &[
+    "click",
+    "check",
+    "drag",
+    "type",
+    "select",
+    "press_key",
+    "scroll",
+    "navigate",
+    "go_back",
+    "wait",
+    "switch_tab",
+    "finish",
+    "abort",
+];
 
 /// The most of an answer kept on the record.
 const MAX_ANSWER_CHARS: usize = 2000;
@@ -40,9 +53,10 @@ pub fn system() -> String {
         "You drive a web browser to reach a goal, ONE step at a time. Each turn you see the page: its \
          address, its elements numbered as on the screenshot, and its text, plus what was done so far.\n\
          Answer with ONE JSON object and nothing else:\n\
-         {{\"kind\": one of {kinds}, \"element\": the number of the element (for click, type, select), \
-         \"text\": text to type (or, with finish, the answer the goal asks for), \"option\": the option to \
-         select, \"key\": a key such as Enter, \"url\": an address to open, \"tab\": the number of a tab \
+         {{\"kind\": one of {kinds}, \"element\": the number of the element (for click, check, drag, type, \
+         select), \"text\": text to type (or, with finish, the answer the goal asks for), \"option\": the \
+         option to select, \"to\": the number of the element to drag it onto (drag), \"checked\": false to \
+         uncheck a box (check sets a checkbox, radio button or switch), \"key\": a key such as Enter, \"url\": an address to open, \"tab\": the number of a tab \
          (switch_tab), \"close\": true to close the tab you leave (switch_tab), \"note\": anything to remember for later \
          steps, such as a code you read here (your notes are shown to you each turn), \"reason\": why, in one sentence}}\n\
          Rules:\n\

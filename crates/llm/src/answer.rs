@@ -11,6 +11,8 @@ use statewright_workflow::{Action, Check, Direction, Params, TabSelector, Target
 /// What the model may answer.
 pub const ANSWER_KINDS: &[&str] = &[
     "click",
+    "check",
+    "drag",
     "type",
     "select",
     "press_key",
@@ -35,6 +37,8 @@ pub fn schema() -> Value {
             "element": { "type": "integer" },
             "text": { "type": "string" },
             "option": { "type": "string" },
+            "checked": { "type": "boolean" },
+            "to": { "type": "integer" },
             "key": { "type": "string" },
             "url": { "type": "string" },
             "tab": { "type": "integer" },
@@ -91,6 +95,21 @@ fn action(
         "click" => {
             Action::Click { target: target(answer, request)?.0, button: Default::default(), count: 1, position: None }
         }
+        "check" => {
+            // A checkbox, radio button or switch set to a state, not toggled: asked twice, it
+            // does not undo itself.
+            let checked = match answer.get("checked") {
+                None | Some(Value::Null) => true,
+                Some(Value::Bool(b)) => *b,
+                Some(other) => return Err(format!("`checked` is true or false, not {other}")),
+            };
+            Action::Check { target: target(answer, request)?.0, checked }
+        }
+        "drag" => Action::Drag {
+            target: target(answer, request)?.0,
+            to: target_at(answer, "to", request).map_err(|e| format!("`drag` needs `to`: {e}"))?.0,
+            position: None,
+        },
         "type" => {
             let (target, element) = target(answer, request)?;
             let text = field(answer, "text").ok_or("`type` needs `text`")?;
@@ -182,7 +201,16 @@ fn field(answer: &Map<String, Value>, key: &str) -> Option<String> {
 /// The snapshot element numbered `element`, as a target: role and name where they single
 /// it out among the snapshot's elements (they survive redesigns best), else its selector.
 fn target<'r>(answer: &Map<String, Value>, request: &'r EscalationRequest) -> Result<(Target, &'r Value), String> {
-    let number = field(answer, "element").ok_or("the answer names no `element`")?;
+    target_at(answer, "element", request)
+}
+
+/// The snapshot element the answer's field `key` numbers, as [`target`] makes it.
+fn target_at<'r>(
+    answer: &Map<String, Value>,
+    key: &str,
+    request: &'r EscalationRequest,
+) -> Result<(Target, &'r Value), String> {
+    let number = field(answer, key).ok_or_else(|| format!("the answer names no `{key}`"))?;
     let number = number.trim_start_matches(['e', '#', '[']).trim_end_matches(']');
     let id = format!("e{number}");
     let elements =

@@ -39,8 +39,10 @@ pub fn system() -> String {
         "You help a browser automation run that is stuck. The run follows a workflow of states; \
          it could not go on by itself and asks you for ONE next step.\n\
          Answer with ONE JSON object and nothing else:\n\
-         {{\"kind\": one of {kinds}, \"element\": the number of the element (for click, type, select), \
-         \"text\": text to type, \"option\": the option to select, \"key\": a key such as Enter, \
+         {{\"kind\": one of {kinds}, \"element\": the number of the element (for click, check, drag, type, \
+         select), \"text\": text to type, \"option\": the option to select, \"to\": the number of the \
+         element to drag it onto (drag), \"checked\": false to uncheck a box (check sets a checkbox, radio \
+         button or switch), \"key\": a key such as Enter, \
          \"url\": an address to open, \"tab\": the number of a tab (switch_tab), \"close\": true to close the \
          tab you leave (switch_tab), \"state\": a state name (declare_state), \"reason\": why, in one sentence}}\n\
          Rules:\n\

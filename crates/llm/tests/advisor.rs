@@ -152,6 +152,9 @@ async fn refused_answers_leave_no_resolution_and_say_why() {
         ),
         (json!({"kind": "declare_state", "state": "Elsewhere"}), "no state `Elsewhere`"),
         (json!({"kind": "press_key", "key": "Hyper+Q"}), "key `Hyper+Q`"),
+        (json!({"kind": "check", "element": 1, "checked": "yes"}), "`checked` is true or false"),
+        (json!({"kind": "drag", "element": 1}), "`drag` needs `to`"),
+        (json!({"kind": "drag", "element": 1, "to": 77}), "no element 77"),
     ] {
         let server = ScriptedModel::start(vec![Rule::always(Reply::json(answer.clone()))]).await;
         let advice = advisor(&server.url()).advise(request("")).await;
@@ -165,9 +168,22 @@ async fn refused_answers_leave_no_resolution_and_say_why() {
         json!({"kind": "type", "element": 2, "text": "{{password}}"}),
         json!({"kind": "navigate", "url": "{{site}}/login"}),
         json!({"kind": "navigate", "url": "http://shop.test/cart"}),
+        json!({"kind": "drag", "element": 1, "to": 2}),
     ] {
         let server = ScriptedModel::start(vec![Rule::always(Reply::json(answer.clone()))]).await;
         assert!(advisor(&server.url()).advise(request("")).await.resolution.is_some(), "{answer}");
+    }
+    // A box set to a state, not toggled: unchecked when asked, checked by default.
+    for (answer, wanted) in [
+        (json!({"kind": "check", "element": 1, "checked": false}), false),
+        (json!({"kind": "check", "element": 1}), true),
+    ] {
+        let server = ScriptedModel::start(vec![Rule::always(Reply::json(answer.clone()))]).await;
+        let resolution = advisor(&server.url()).advise(request("")).await.resolution;
+        assert!(
+            matches!(&resolution, Some(Resolution::Actions { actions }) if matches!(actions[..], [Action::Check { checked, .. }] if checked == wanted)),
+            "{answer}: {resolution:?}"
+        );
     }
 }
 

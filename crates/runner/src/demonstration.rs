@@ -418,6 +418,14 @@ fn action_of(report: &Value) -> Option<(Action, Vec<Target>)> {
             let secret = report.get("secret").and_then(Value::as_bool) == Some(true);
             Action::Type { target: target()?, text: if secret { MASK.to_owned() } else { s("text")? }, clear: true }
         }
+        "check" => {
+            Action::Check { target: target()?, checked: report.get("checked").and_then(Value::as_bool).unwrap_or(true) }
+        }
+        "drag" => Action::Drag {
+            target: target()?,
+            to: serde_json::from_value(report.get("to")?.clone()).ok()?,
+            position: None,
+        },
         "select" => Action::SelectOption { target: target()?, value: s("value"), label: None },
         // The files by name only (a page never knows where they were): compile asks for them.
         "upload" => {

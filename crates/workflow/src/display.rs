@@ -51,6 +51,9 @@ impl fmt::Display for Action {
                 let choice = value.as_ref().or(label.as_ref()).map(String::as_str).unwrap_or_default();
                 write!(f, "{kind} {choice:?} in {target}")
             }
+            Action::Drag { target, to, .. } => write!(f, "{kind} {target} to {to}"),
+            Action::Check { target, checked: true } => write!(f, "{kind} {target}"),
+            Action::Check { target, checked: false } => write!(f, "un{kind} {target}"),
             Action::Upload { target, files } => match files.as_slice() {
                 [file] => write!(f, "{kind} {file:?} into {target}"),
                 files => write!(f, "{kind} {} files into {target}", files.len()),

@@ -338,6 +338,25 @@ fn check_strings<'a>(check: &'a mut crate::model::Check, path: JsonPath, out: &m
     }
 }
 
+/// A target's strings, which may hold references (`{{product}}` in an XPath, say).
+fn target_strings<'a>(
+    target: &'a mut crate::model::Target,
+    tpath: JsonPath,
+    out: &mut Vec<(JsonPath, &'a mut String)>,
+) {
+    for (key, field) in [
+        ("css", &mut target.css),
+        ("xpath", &mut target.xpath),
+        ("text", &mut target.text),
+        ("role", &mut target.role),
+        ("name", &mut target.name),
+    ] {
+        if let Some(s) = field {
+            out.push((tpath.key(key), s));
+        }
+    }
+}
+
 impl Workflow {
     /// Every string of the workflow's states that may hold `{{name}}` references, with its
     /// path: check values, selectors and targets, URLs, typed text, keys, option values and
@@ -406,7 +425,12 @@ impl Workflow {
                         }
                         (Some(target), v)
                     }
+                    Action::Drag { target, to, .. } => {
+                        target_strings(to, path.key("to"), &mut out);
+                        (Some(target), vec![])
+                    }
                     Action::Click { target, .. }
+                    | Action::Check { target, .. }
                     | Action::ScrollTo { target }
                     | Action::Hover { target }
                     | Action::WaitFor { target, .. } => (Some(target), vec![]),
@@ -452,18 +476,7 @@ impl Workflow {
                     out.push((path.key(key), s));
                 }
                 if let Some(target) = target {
-                    let tpath = path.key("target");
-                    for (key, field) in [
-                        ("css", &mut target.css),
-                        ("xpath", &mut target.xpath),
-                        ("text", &mut target.text),
-                        ("role", &mut target.role),
-                        ("name", &mut target.name),
-                    ] {
-                        if let Some(s) = field {
-                            out.push((tpath.key(key), s));
-                        }
-                    }
+                    target_strings(target, path.key("target"), &mut out);
                 }
             }
         }

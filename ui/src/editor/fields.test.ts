@@ -108,6 +108,23 @@ describe('the go_back action', () => {
   });
 });
 
+describe('the check action', () => {
+  it('starts checking its target and says whether it checks or unchecks', () => {
+    expect(newAction('check')).toEqual({ type: 'check', target: { css: '' } });
+    expect(ACTION_FIELDS.check.map((f) => [f.key, f.kind])).toEqual([['target', 'target'], ['checked', 'bool']]);
+    expect(actionShort({ type: 'check', target: { role: 'checkbox', name: 'Newsletter' } })).toBe('check checkbox “Newsletter”');
+    expect(actionShort({ type: 'check', target: { css: '#news' }, checked: false })).toBe('uncheck #news');
+  });
+});
+
+describe('the drag action', () => {
+  it('asks for what to carry and where to let it go', () => {
+    expect(newAction('drag')).toEqual({ type: 'drag', target: { css: '' }, to: { css: '' } });
+    expect(ACTION_FIELDS.drag.map((f) => [f.key, f.kind])).toEqual([['target', 'target'], ['to', 'target']]);
+    expect(actionShort({ type: 'drag', target: { css: '#call' }, to: { role: 'region', name: 'Done' } })).toBe('drag #call to region “Done”');
+  });
+});
+
 describe('the upload action', () => {
   it('starts with no file, a path a line, and says which file it gives to what', () => {
     expect(newAction('upload')).toEqual({ type: 'upload', target: { css: '' }, files: [] });

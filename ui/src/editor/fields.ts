@@ -81,7 +81,15 @@ export const ACTION_FIELDS: Record<Action['type'], FieldSpec[]> = {
   scroll: [{ key: 'direction', kind: 'enum', options: ['up', 'down', 'left', 'right'] }, { key: 'amount', kind: 'number', fallback: 500 }, { ...target, optional: true }],
   scroll_to: [target],
   hover: [target],
+  drag: [
+    { ...target, help: 'what to press on and carry (a card, a slider\'s handle)' },
+    { ...target, key: 'to', help: 'where to let it go (a column, a place on the track)' },
+  ],
   select_option: [target, { key: 'value', kind: 'string', optional: true }, { key: 'label', kind: 'string', optional: true }],
+  check: [
+    { ...target, help: 'the checkbox, radio button or switch, its label, or what holds it (a to-do item)' },
+    { key: 'checked', kind: 'bool', optional: true, fallback: true, help: 'checked (off: unchecked); clicked only when it is not so already' },
+  ],
   upload: [
     { ...target, help: 'the file field (shown or hidden), or the button that opens its file chooser' },
     { key: 'files', kind: 'lines', help: 'one path per line (relative ones from where statewright runs); {{name}} parameters work' },

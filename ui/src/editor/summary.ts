@@ -102,6 +102,10 @@ export function actionShort(a: Action): string {
       return `scroll to ${targetShort(a.target)}`;
     case 'hover':
       return `hover ${targetShort(a.target)}`;
+    case 'drag':
+      return `drag ${targetShort(a.target)} to ${targetShort(a.to)}`;
+    case 'check':
+      return `${a.checked === false ? 'uncheck' : 'check'} ${targetShort(a.target)}`;
     case 'select_option':
       return `select ${q(a.label ?? a.value ?? '')} in ${targetShort(a.target)}`;
     case 'upload':

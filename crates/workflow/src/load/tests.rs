@@ -476,3 +476,22 @@ fn cligent_extract_calls_become_extract_actions() {
     );
     assert!(matches!(&wf.states[0].actions[1], Action::Extract { read: crate::model::ExtractRead::Count, .. }));
 }
+
+#[test]
+fn a_drags_destination_is_checked_like_its_target_and_may_hold_references() {
+    let click = r#"{"type": "click", "target": {"role": "button", "name": "Sign in"}}"#;
+    let drag = r##"{"type": "drag", "target": {"text": "Call Ada"}, "to": {"css": "#{{column}}["}, "position": {"x": 2, "y": 0.5}}"##;
+    let src = VALID.replace(click, drag).replace(r#""password": {"#, r#""column": {"default": "done"}, "password": {"#);
+    let (line, col, _) = error_at(&src, "invalid CSS selector");
+    let (at_line, at_col) = pos_of(&src, "#{{column}}[");
+    assert!(line == at_line && col >= at_col, "the error is inside `to`'s selector at {at_line}:{at_col}: {line}:{col}");
+    error_at(&src, "position is a fraction");
+    let fixed = src.replace("#{{column}}[", "#{{column}}").replace(r#""x": 2"#, r#""x": 0.5"#);
+    let loaded = load(&fixed).expect("a valid drag");
+    let params = crate::Params::bind(&loaded.workflow, &[]).unwrap();
+    let bound = loaded.workflow.bound(&params, false);
+    match &bound.states[1].actions[1] {
+        Action::Drag { to, .. } => assert_eq!(to.css.as_deref(), Some("#done")),
+        other => panic!("{other:?}"),
+    }
+}

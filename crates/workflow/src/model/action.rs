@@ -176,6 +176,16 @@ pub enum Action {
     Hover {
         target: Target,
     },
+    /// Press on the target, carry it to `to` and let go there, as a person drags a card to
+    /// another column, a row to another place in its list, or a slider's handle along its
+    /// track. `position` is where inside `to` to let go, as fractions of its width and height
+    /// (default centre).
+    Drag {
+        target: Target,
+        to: Target,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        position: Option<Position>,
+    },
     /// Choose an option of a `<select>` by its value or its visible label (one of them).
     SelectOption {
         target: Target,
@@ -183,6 +193,16 @@ pub enum Action {
         value: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         label: Option<String>,
+    },
+    /// Make a checkbox, radio button or switch (a native one, or an ARIA `checkbox`, `radio`,
+    /// `switch`, `menuitemcheckbox` or `menuitemradio`) checked, or with `checked: false`
+    /// unchecked. It is clicked only when it is not so already, so a state entered again does
+    /// not undo it, and the click must have made it so. The target may be the control, its
+    /// label, or an element holding one such control.
+    Check {
+        target: Target,
+        #[serde(default = "yes", skip_serializing_if = "is_true")]
+        checked: bool,
     },
     /// Give a file field these files, as a person does in the file chooser: paths as
     /// statewright and the browser see them, relative ones from the directory statewright
@@ -345,7 +365,9 @@ impl Action {
             Action::Scroll { .. } => "scroll",
             Action::ScrollTo { .. } => "scroll_to",
             Action::Hover { .. } => "hover",
+            Action::Drag { .. } => "drag",
             Action::SelectOption { .. } => "select_option",
+            Action::Check { .. } => "check",
             Action::Upload { .. } => "upload",
             Action::Download { .. } => "download",
             Action::Wait { .. } => "wait",
@@ -415,7 +437,9 @@ impl Action {
             | Action::Type { target, .. }
             | Action::ScrollTo { target }
             | Action::Hover { target }
+            | Action::Drag { target, .. }
             | Action::SelectOption { target, .. }
+            | Action::Check { target, .. }
             | Action::Upload { target, .. }
             | Action::Download { target, .. }
             | Action::WaitFor { target, .. }
@@ -432,7 +456,9 @@ impl Action {
             | Action::Type { target, .. }
             | Action::ScrollTo { target }
             | Action::Hover { target }
+            | Action::Drag { target, .. }
             | Action::SelectOption { target, .. }
+            | Action::Check { target, .. }
             | Action::Upload { target, .. }
             | Action::Download { target, .. }
             | Action::WaitFor { target, .. }
@@ -500,6 +526,21 @@ mod tests {
         assert!(inbox.matches("", "(12) Inbox — mail.example"));
         assert!(!inbox.matches("", "(12) Inbox — mail.example.evil"), "anchored");
         assert!(TabSelector::titled("Order 4711 of 2026").matches("", "Order 4712 of 2026"));
+    }
+
+    #[test]
+    fn check_is_checked_unless_it_says_otherwise() {
+        let on: Action =
+            serde_json::from_value(serde_json::json!({"type": "check", "target": {"css": "#news"}})).unwrap();
+        assert!(matches!(on, Action::Check { checked: true, .. }));
+        assert_eq!(
+            serde_json::to_value(&on).unwrap(),
+            serde_json::json!({"type": "check", "target": {"css": "#news"}})
+        );
+        assert_eq!(on.to_string(), "check #news");
+        let off = Action::Check { target: on.target().unwrap().clone(), checked: false };
+        assert_eq!(serde_json::to_value(&off).unwrap()["checked"], false);
+        assert_eq!(off.to_string(), "uncheck #news");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use indexmap::IndexMap;
 use super::{is_identifier, is_skill_name, pattern, sample, selector, window_selector};
 use crate::diagnostic::Reporter;
 use crate::keys::parse_key_combo;
-use crate::model::{Action, ExtractRead, SelectorKind, Target, TitleMatch, Workflow};
+use crate::model::{Action, ExtractRead, Position, SelectorKind, Target, TitleMatch, Workflow};
 use crate::span::JsonPath;
 
 /// A `use_skill` names a skill, and its arguments and outputs are names.
@@ -143,6 +143,10 @@ pub(super) fn check_action(action: &Action, path: &JsonPath, workflow: &Workflow
                 );
             }
         }
+        Action::Drag { to, position, .. } => {
+            target(to, &path.key("to"), workflow, report);
+            position_field(*position, &path.key("position"), report);
+        }
         Action::Click { count, position, .. } => {
             if !(1..=3).contains(count) {
                 report.error(
@@ -151,15 +155,7 @@ pub(super) fn check_action(action: &Action, path: &JsonPath, workflow: &Workflow
                     Some("use 1, 2 (double click) or 3".into()),
                 );
             }
-            if let Some(p) = position
-                && !(fraction(p.x) && fraction(p.y))
-            {
-                report.error(
-                    &path.key("position"),
-                    "position is a fraction of the element's size: x and y from 0 to 1",
-                    None,
-                );
-            }
+            position_field(*position, &path.key("position"), report);
         }
         Action::PressKey { key } => {
             if !key.contains("{{")
@@ -243,6 +239,13 @@ fn seconds_field(value: f64, path: &JsonPath, report: &mut Reporter) {
             format!("{value} is not a sensible number of seconds"),
             Some("use a number from 0 to 86400".into()),
         );
+    }
+}
+
+/// Where inside an element: fractions of its width and height.
+fn position_field(position: Option<Position>, path: &JsonPath, report: &mut Reporter) {
+    if position.is_some_and(|p| !(fraction(p.x) && fraction(p.y))) {
+        report.error(path, "position is a fraction of the element's size: x and y from 0 to 1", None);
     }
 }
 

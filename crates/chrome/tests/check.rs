@@ -1,0 +1,104 @@
+//! `check` against real headless Chromium: native boxes, a styled one whose input hides
+//! behind its label, an ARIA switch its page redraws late, a to-do item holding its box,
+//! radio buttons, and the boxes that cannot be set.
+
+mod common;
+
+use std::time::Duration;
+
+use common::drive;
+use serde_json::{Value, json};
+use statewright_chrome::ChromeDriver;
+use statewright_engine::{Driver, DriverError, DriverResult, Outcome};
+use statewright_workflow::{Action, Target};
+
+const PATIENCE: Duration = Duration::from_secs(3);
+
+fn target(value: Value) -> Target {
+    serde_json::from_value(value).expect("a target")
+}
+
+async fn check(driver: &mut ChromeDriver, on: Value, checked: bool) -> DriverResult<Outcome> {
+    driver.perform(&Action::Check { target: target(on), checked }, PATIENCE).await
+}
+
+/// The page's own account of its boxes, and of the clicks each got.
+async fn status(driver: &mut ChromeDriver) -> String {
+    // The page writes it a little after each click.
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let read = Action::Extract {
+        target: target(json!({"css": "#status"})),
+        into: "s".into(),
+        read: Default::default(),
+        attribute: None,
+        pattern: None,
+    };
+    let outcome = driver.perform(&read, PATIENCE).await.expect("the status reads");
+    outcome.value.and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_kind_of_box_is_set_by_one_click_and_never_clicked_when_already_set() {
+    let (mut driver, _, _held) = drive("check.html").await;
+    for (on, checked) in [
+        (json!({"css": "#news"}), true),
+        // Already checked: nothing to click.
+        (json!({"css": "#terms"}), true),
+        // Hidden behind its label, which is clicked instead.
+        (json!({"css": "#remember"}), true),
+        (json!({"role": "switch", "name": "Dark mode"}), true),
+        // The item, by its text: the box it holds.
+        (json!({"css": "#milk"}), true),
+        (json!({"text": "Express"}), true),
+        (json!({"css": "#below"}), true),
+    ] {
+        let done = check(&mut driver, on.clone(), checked).await;
+        assert!(done.is_ok(), "{on} → {done:?}");
+    }
+    let said = status(&mut driver).await;
+    assert_eq!(
+        said,
+        "news=on terms=on remember=on dark=on milk=on ship=express below=on \
+         clicks=below:1,dark:1,express:1,milk:1,news:1,remember:1"
+    );
+
+    // Entered again, the same state changes nothing; unchecking clicks once more.
+    for on in [json!({"css": "#news"}), json!({"role": "switch", "name": "Dark mode"}), json!({"text": "Remember me"})]
+    {
+        let again = check(&mut driver, on.clone(), true).await.expect("already checked");
+        assert!(again.detail.as_deref().is_some_and(|d| d.ends_with("was already checked")), "{on}: {again:?}");
+    }
+    check(&mut driver, json!({"css": "#news"}), false).await.expect("unchecks");
+    check(&mut driver, json!({"role": "switch", "name": "Dark mode"}), false).await.expect("switches off");
+    let said = status(&mut driver).await;
+    assert!(said.starts_with("news=off terms=on remember=on dark=off"), "{said}");
+    assert!(said.ends_with("clicks=below:1,dark:2,express:1,milk:1,news:2,remember:1"), "{said}");
+    driver.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn boxes_that_cannot_be_set_say_why() {
+    let (mut driver, _, _held) = drive("check.html").await;
+    let radio = check(&mut driver, json!({"text": "Standard"}), false).await;
+    assert!(
+        matches!(&radio, Err(DriverError::Invalid(m)) if m.contains("radio button") && m.contains("another")),
+        "{radio:?}"
+    );
+    let heading = check(&mut driver, json!({"css": "h1"}), true).await;
+    assert!(matches!(&heading, Err(DriverError::Invalid(m)) if m.contains("not a checkbox")), "{heading:?}");
+    // Its page refuses every click on it.
+    let locked = check(&mut driver, json!({"css": "#locked"}), true).await;
+    assert!(
+        matches!(&locked, Err(DriverError::NotActionable { reason, message }) if reason == "unchanged" && message.contains("did not make it checked")),
+        "{locked:?}"
+    );
+    let disabled = check(&mut driver, json!({"text": "Unavailable"}), true).await;
+    assert!(
+        matches!(&disabled, Err(DriverError::NotActionable { reason, message }) if reason == "disabled" && message.contains("input#off")),
+        "{disabled:?}"
+    );
+    // Nothing was changed on the way.
+    let said = status(&mut driver).await;
+    assert!(said.starts_with("news=off terms=on remember=off dark=off milk=off ship=standard"), "{said}");
+    driver.close().await;
+}

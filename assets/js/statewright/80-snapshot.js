@@ -4,11 +4,14 @@
   const SNAPSHOT_SELECTOR =
     'a[href], button, input, select, textarea, summary, ' +
     '[role=button], [role=link], [role=checkbox], [role=radio], [role=tab], [role=menuitem], [role=option], ' +
-    '[role=combobox], [role=textbox], [role=switch], [onclick], [contenteditable], [tabindex]';
+    '[role=combobox], [role=textbox], [role=switch], [role=slider], [role=spinbutton], [role=searchbox], ' +
+    '[role=menuitemcheckbox], [role=menuitemradio], [role=treeitem], [draggable=true], ' +
+    '[onclick], [contenteditable], [tabindex]';
   const SNAPSHOT_CORE =
     'a[href], button, input, select, textarea, summary, ' +
     '[role=button], [role=link], [role=checkbox], [role=radio], [role=tab], [role=menuitem], [role=option], ' +
-    '[role=combobox], [role=textbox], [role=switch], [onclick]';
+    '[role=combobox], [role=textbox], [role=switch], [role=slider], [role=spinbutton], [role=searchbox], ' +
+    '[role=menuitemcheckbox], [role=menuitemradio], [role=treeitem], [draggable=true], [onclick]';
   // A modal or dialog: what is inside it is an overlay of the page, not the page.
   const DIALOG_SELECTOR = 'dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]';
   const TEST_ID_ATTRS = ['data-testid', 'data-test-id', 'data-test', 'data-qa', 'data-cy'];
@@ -144,6 +147,12 @@
       const ac = El_getAttribute(el, 'aria-checked');
       if (ac !== null) e.checked = lower(ac) === 'true';
     }
+    if (e.value === undefined) {
+      // A slider's or a spin button's value, as assistive technology reads it.
+      const now = El_getAttribute(el, 'aria-valuetext') || El_getAttribute(el, 'aria-valuenow');
+      if (now !== null && now !== '') e.value = truncate(now, 200);
+    }
+    if (lower(El_getAttribute(el, 'draggable') || '') === 'true') e.draggable = true;
     const ph = El_getAttribute(el, 'placeholder');
     if (ph) e.placeholder = ph;
     if (tag === 'a' || tag === 'area') {

@@ -225,6 +225,51 @@ fn an_agent_reads_in_another_tab_goes_back_with_a_note_and_its_run_replays_the_s
     assert!(last["page"]["text"].as_str().unwrap().contains("Redeemed VX-4711"), "{last:#}");
 }
 
+/// A model that moves a card on a board by dragging it onto the column's heading, named by
+/// its text (the column is no element one acts on), and says when the board shows it moved.
+fn move_card(request: &Value) -> Reply {
+    let prompt = request_text(request);
+    let card = elements(&prompt).into_iter().find(|e| e.3.contains("\"Call Ada\"") && e.3.contains("draggable"));
+    let answer = match card {
+        _ if prompt.contains("done=call") => json!({"kind": "finish", "text": "moved", "reason": "it is in Done"}),
+        Some(card) => json!({"kind": "drag", "element": card.0, "to": "Done", "reason": "move it to Done"}),
+        None => json!({"kind": "abort", "reason": "no card to move"}),
+    };
+    Reply::json(answer)
+}
+
+#[test]
+fn an_agent_drags_a_card_onto_a_column_by_its_heading_and_the_run_replays_the_drag() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let site = common::Site::dir(&common::repo().join("crates/chrome/tests/fixtures"));
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let model = rt.block_on(ScriptedModel::start(vec![Rule::respond("drive a web browser", move_card)]));
+    let start = format!("{}/drag.html", site.1);
+    let url = model.url();
+    let args = ["agent", "--goal", "Move Call Ada to Done", "--url", &start, "--no-review", "--json"];
+    let out = statewright(&[&args[..], &["--llm-url", &url, "--llm-model", "scripted"]].concat(), &runs);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((summary["answer"].as_str(), summary["llm_calls"].as_u64()), (Some("moved"), Some(2)), "{summary}");
+
+    let id = summary["run_id"].as_str().unwrap();
+    let draft = dir.path().join("board.json");
+    let compiled = statewright(&["compile", id, "--out", &draft.display().to_string()], &runs);
+    assert_eq!(compiled.status.code(), Some(0), "{}", text(&compiled.stderr));
+    let workflow = std::fs::read_to_string(&draft).unwrap();
+    assert!(workflow.contains(r#""type": "drag""#), "{workflow}");
+    let replay = statewright(&["run", &draft.display().to_string(), "--json"], &runs);
+    let summary: Value = serde_json::from_slice(&replay.stdout).unwrap_or(Value::Null);
+    assert_eq!(
+        (summary["status"].as_str(), summary["llm_calls"].as_u64()),
+        (Some("succeeded"), Some(0)),
+        "{}",
+        text(&replay.stderr)
+    );
+}
+
 #[test]
 fn an_agent_run_needs_a_model_and_says_so() {
     let dir = tempfile::tempdir().unwrap();

@@ -18,6 +18,7 @@ pub const MOVES: &[&str] = &[
     "click",
     "check",
     "drag",
+    "hover",
     "type",
     "select",
     "press_key",
@@ -53,12 +54,15 @@ pub fn system() -> String {
         "You drive a web browser to reach a goal, ONE step at a time. Each turn you see the page: its \
          address, its elements numbered as on the screenshot, and its text, plus what was done so far.\n\
          Answer with ONE JSON object and nothing else:\n\
-         {{\"kind\": one of {kinds}, \"element\": the number of the element (for click, check, drag, type, \
-         select), \"text\": text to type (or, with finish, the answer the goal asks for), \"option\": the \
-         option to select, \"to\": the number of the element to drag it onto (drag), \"checked\": false to \
-         uncheck a box (check sets a checkbox, radio button or switch), \"key\": a key such as Enter, \"url\": an address to open, \"tab\": the number of a tab \
-         (switch_tab), \"close\": true to close the tab you leave (switch_tab), \"note\": anything to remember for later \
-         steps, such as a code you read here (your notes are shown to you each turn), \"reason\": why, in one sentence}}\n\
+         {{\"kind\": one of {kinds}, \"element\": the number of the element (for click, check, drag, \
+         hover, type, select; for scroll, the element to scroll inside, if not the page), \"direction\": \
+         up, down, left or right (scroll), \"text\": text to type (or, with finish, the answer the goal \
+         asks for), \"option\": the option to select, \"to\": where to drag it (drag): an element's \
+         number, or the text shown where it goes, \"checked\": false to uncheck a box (check sets a \
+         checkbox, radio button or switch), \"key\": a key such as Enter, \"url\": an address to open, \
+         \"tab\": the number of a tab (switch_tab), \"close\": true to close the tab you leave \
+         (switch_tab), \"note\": anything to remember for later steps, such as a code you read here (your \
+         notes are shown to you each turn), \"reason\": why, in one sentence}}\n\
          Rules:\n\
          - Only elements from the list exist; refer to them by number.\n\
          - To type a parameter's value, write it as {{{{name}}}} (secret values are never shown to you).\n\

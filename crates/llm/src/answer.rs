@@ -13,6 +13,7 @@ pub const ANSWER_KINDS: &[&str] = &[
     "click",
     "check",
     "drag",
+    "hover",
     "type",
     "select",
     "press_key",
@@ -38,7 +39,8 @@ pub fn schema() -> Value {
             "text": { "type": "string" },
             "option": { "type": "string" },
             "checked": { "type": "boolean" },
-            "to": { "type": "integer" },
+            "to": { "type": ["integer", "string"] },
+            "direction": { "type": "string", "enum": ["up", "down", "left", "right"] },
             "key": { "type": "string" },
             "url": { "type": "string" },
             "tab": { "type": "integer" },
@@ -105,11 +107,7 @@ fn action(
             };
             Action::Check { target: target(answer, request)?.0, checked }
         }
-        "drag" => Action::Drag {
-            target: target(answer, request)?.0,
-            to: target_at(answer, "to", request).map_err(|e| format!("`drag` needs `to`: {e}"))?.0,
-            position: None,
-        },
+        "drag" => Action::Drag { target: target(answer, request)?.0, to: place(answer, request)?, position: None },
         "type" => {
             let (target, element) = target(answer, request)?;
             let text = field(answer, "text").ok_or("`type` needs `text`")?;
@@ -126,12 +124,21 @@ fn action(
             statewright_workflow::keys::parse_key_combo(&key).map_err(|e| format!("key `{key}`: {e}"))?;
             Action::PressKey { key }
         }
+        "hover" => Action::Hover { target: target(answer, request)?.0 },
         "scroll" => {
-            let direction = match field(answer, "text").or_else(|| field(answer, "key")).as_deref() {
+            let said = ["direction", "text", "key"].iter().find_map(|k| field(answer, k));
+            let direction = match said.map(|d| d.to_ascii_lowercase()).as_deref() {
                 Some("up") => Direction::Up,
+                Some("left") => Direction::Left,
+                Some("right") => Direction::Right,
                 _ => Direction::Down,
             };
-            Action::Scroll { direction, amount: 500, target: None }
+            // Inside an element (a list that scrolls on its own) when the answer names one.
+            let inside = match answer.get("element") {
+                None | Some(Value::Null) => None,
+                Some(_) => Some(target(answer, request)?.0),
+            };
+            Action::Scroll { direction, amount: 500, target: inside }
         }
         "navigate" => {
             let url = field(answer, "url").ok_or("`navigate` needs `url`")?;
@@ -232,6 +239,17 @@ fn target_at<'r>(
         return Err(format!("element {number} has no selector to find it by"));
     }
     Ok((Target { css: Some(selector), ..Target::default() }, element))
+}
+
+/// Where a drag lets go: an element by number, or a place by the text it shows (a board's
+/// column by its heading: places one drops on are seldom elements one acts on).
+fn place(answer: &Map<String, Value>, request: &EscalationRequest) -> Result<Target, String> {
+    let to = field(answer, "to").ok_or("`drag` needs `to`, an element's number or the text of a place")?;
+    let number = to.trim_start_matches(['e', '#', '[']).trim_end_matches(']');
+    if number.parse::<u64>().is_ok() {
+        return Ok(target_at(answer, "to", request)?.0);
+    }
+    Ok(Target { text: Some(to), ..Target::default() })
 }
 
 /// The run's tab numbered `tab` in the request's list, as `switch_tab` names it: the tab

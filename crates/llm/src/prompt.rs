@@ -39,12 +39,14 @@ pub fn system() -> String {
         "You help a browser automation run that is stuck. The run follows a workflow of states; \
          it could not go on by itself and asks you for ONE next step.\n\
          Answer with ONE JSON object and nothing else:\n\
-         {{\"kind\": one of {kinds}, \"element\": the number of the element (for click, check, drag, type, \
-         select), \"text\": text to type, \"option\": the option to select, \"to\": the number of the \
-         element to drag it onto (drag), \"checked\": false to uncheck a box (check sets a checkbox, radio \
-         button or switch), \"key\": a key such as Enter, \
-         \"url\": an address to open, \"tab\": the number of a tab (switch_tab), \"close\": true to close the \
-         tab you leave (switch_tab), \"state\": a state name (declare_state), \"reason\": why, in one sentence}}\n\
+         {{\"kind\": one of {kinds}, \"element\": the number of the element (for click, check, drag, \
+         hover, type, select; for scroll, the element to scroll inside, if not the page), \"direction\": \
+         up, down, left or right (scroll), \"text\": text to type, \"option\": the option to select, \
+         \"to\": where to drag it (drag): an element's number, or the text shown where it goes, \
+         \"checked\": false to uncheck a box (check sets a checkbox, radio button or switch), \"key\": a \
+         key such as Enter, \"url\": an address to open, \"tab\": the number of a tab (switch_tab), \
+         \"close\": true to close the tab you leave (switch_tab), \"state\": a state name \
+         (declare_state), \"reason\": why, in one sentence}}\n\
          Rules:\n\
          - Only elements from the list exist; refer to them by number.\n\
          - To type a parameter's value, write it as {{{{name}}}} (secret values are never shown to you).\n\
@@ -182,6 +184,14 @@ fn element_line(e: &Value) -> String {
     }
     if !s("placeholder").is_empty() {
         line.push_str(&format!(" placeholder={:?}", one_line(s("placeholder"), 40)));
+    }
+    match e.get("checked").and_then(Value::as_bool) {
+        Some(true) => line.push_str(" checked"),
+        Some(false) => line.push_str(" unchecked"),
+        None => {}
+    }
+    if e.get("draggable").and_then(Value::as_bool) == Some(true) {
+        line.push_str(" draggable");
     }
     if e.get("disabled").and_then(Value::as_bool) == Some(true) {
         line.push_str(" disabled");

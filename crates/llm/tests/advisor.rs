@@ -38,7 +38,11 @@ fn request(page_text: &str) -> EscalationRequest {
         { "id": "e4", "tag": "a", "role": "link", "name": "Help", "text": "Help", "selector": "a:nth-of-type(2)",
           "rect": { "x": 10, "y": 130, "width": 50, "height": 20 } },
         { "id": "e5", "tag": "a", "role": "link", "name": "Help", "text": "Help", "selector": "footer a",
-          "rect": { "x": 10, "y": 160, "width": 50, "height": 20 } }
+          "rect": { "x": 10, "y": 160, "width": 50, "height": 20 } },
+        { "id": "e6", "tag": "input", "role": "checkbox", "name": "Remember me", "text": "", "type": "checkbox",
+          "checked": false, "selector": "#remember", "rect": { "x": 220, "y": 10, "width": 14, "height": 14 } },
+        { "id": "e7", "tag": "div", "role": "", "name": "", "text": "Call Ada", "draggable": true, "selector": "#call",
+          "rect": { "x": 220, "y": 50, "width": 60, "height": 20 } }
     ]);
     let image = image::RgbImage::from_pixel(300, 200, image::Rgb([250, 250, 250]));
     let mut png = std::io::Cursor::new(Vec::new());
@@ -89,6 +93,9 @@ async fn the_prompt_fences_the_page_numbers_its_elements_and_hides_passwords() {
     assert!(user.contains("Workflow: shop") && user.contains("Its goal: Buy a kettle"));
     assert!(user.contains("What this state is for: Sign in with the demo account"));
     assert!(user.contains("[3] button \"Log in\""), "{user}");
+    // What a person sees of a box and of a card that can be picked up.
+    assert!(user.contains("[6] checkbox \"Remember me\" type=checkbox unchecked"), "{user}");
+    assert!(user.contains("[7] div \"\" text \"Call Ada\" draggable"), "{user}");
     assert!(!user.contains("should-not-show"), "a password field's value is never shown");
     assert!(user.contains("{{password}} (secret)") && !user.contains("pw-secret-9"));
     let fenced = user.split("<untrusted-page>").nth(1).unwrap();
@@ -154,6 +161,7 @@ async fn refused_answers_leave_no_resolution_and_say_why() {
         (json!({"kind": "press_key", "key": "Hyper+Q"}), "key `Hyper+Q`"),
         (json!({"kind": "check", "element": 1, "checked": "yes"}), "`checked` is true or false"),
         (json!({"kind": "drag", "element": 1}), "`drag` needs `to`"),
+        (json!({"kind": "drag", "element": 1, "to": " "}), "`drag` needs `to`"),
         (json!({"kind": "drag", "element": 1, "to": 77}), "no element 77"),
     ] {
         let server = ScriptedModel::start(vec![Rule::always(Reply::json(answer.clone()))]).await;
@@ -168,10 +176,23 @@ async fn refused_answers_leave_no_resolution_and_say_why() {
         json!({"kind": "type", "element": 2, "text": "{{password}}"}),
         json!({"kind": "navigate", "url": "{{site}}/login"}),
         json!({"kind": "navigate", "url": "http://shop.test/cart"}),
-        json!({"kind": "drag", "element": 1, "to": 2}),
     ] {
         let server = ScriptedModel::start(vec![Rule::always(Reply::json(answer.clone()))]).await;
         assert!(advisor(&server.url()).advise(request("")).await.resolution.is_some(), "{answer}");
+    }
+    // Hovering an element; scrolling the page, or inside an element, either way.
+    for (answer, wanted) in [
+        (json!({"kind": "hover", "element": 1}), "hover textbox \"Username\""),
+        (json!({"kind": "scroll", "direction": "up"}), "scroll Up 500px"),
+        (json!({"kind": "scroll", "element": 1, "direction": "Right"}), "scroll Right 500px in textbox \"Username\""),
+        (json!({"kind": "scroll"}), "scroll Down 500px"),
+        (json!({"kind": "drag", "element": 1, "to": 2}), "drag textbox \"Username\" to textbox \"Password\""),
+        (json!({"kind": "drag", "element": "1", "to": "Done"}), "drag textbox \"Username\" to text \"Done\""),
+    ] {
+        let server = ScriptedModel::start(vec![Rule::always(Reply::json(answer.clone()))]).await;
+        let resolution = advisor(&server.url()).advise(request("")).await.resolution;
+        let Some(Resolution::Actions { actions }) = &resolution else { panic!("{answer}: {resolution:?}") };
+        assert_eq!(actions[0].to_string(), wanted, "{answer}");
     }
     // A box set to a state, not toggled: unchecked when asked, checked by default.
     for (answer, wanted) in [

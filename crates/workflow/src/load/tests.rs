@@ -484,7 +484,10 @@ fn a_drags_destination_is_checked_like_its_target_and_may_hold_references() {
     let src = VALID.replace(click, drag).replace(r#""password": {"#, r#""column": {"default": "done"}, "password": {"#);
     let (line, col, _) = error_at(&src, "invalid CSS selector");
     let (at_line, at_col) = pos_of(&src, "#{{column}}[");
-    assert!(line == at_line && col >= at_col, "the error is inside `to`'s selector at {at_line}:{at_col}: {line}:{col}");
+    assert!(
+        line == at_line && col >= at_col,
+        "the error is inside `to`'s selector at {at_line}:{at_col}: {line}:{col}"
+    );
     error_at(&src, "position is a fraction");
     let fixed = src.replace("#{{column}}[", "#{{column}}").replace(r#""x": 2"#, r#""x": 0.5"#);
     let loaded = load(&fixed).expect("a valid drag");

@@ -70,6 +70,7 @@
   const M_min = Math.min;
   const M_max = Math.max;
   const M_round = Math.round;
+  const M_hypot = Math.hypot;
 
   const S_trim = uncurry(String.prototype.trim);
   const S_toLowerCase = uncurry(String.prototype.toLowerCase);
@@ -101,6 +102,7 @@
   const Doc_createTreeWalker = uncurry(DocP.createTreeWalker);
   const Doc_createRange = uncurry(DocP.createRange);
   const Doc_elementFromPoint = uncurry(DocP.elementFromPoint);
+  const Doc_elementsFromPoint = uncurry(DocP.elementsFromPoint);
   const Doc_getAnimations = typeof DocP.getAnimations === 'function' ? uncurry(DocP.getAnimations) : null;
   const SR_elementFromPoint = typeof ShadowRoot === 'function' && ShadowRoot.prototype.elementFromPoint
     ? uncurry(ShadowRoot.prototype.elementFromPoint) : null;

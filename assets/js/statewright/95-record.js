@@ -83,6 +83,7 @@
     if (!e.isTrusted) return noteChooser(e);
     const raw = eventTarget(e);
     if (!raw) return;
+    if (afterDragOrSelection(e)) return;
     const el = retargetInteractive(raw, '');
     // Focusing a field is not an act: what is typed into it is (and the files chosen in a
     // file field's chooser). A label passes its click on to its control, reported then.
@@ -110,28 +111,6 @@
     if (box.localName === 'input') return !!box.checked;
     const role = roleOf(box);
     return role === 'radio' || role === 'menuitemradio' || checkedOf(box) !== true;
-  }
-
-  /** A drag and drop (HTML's; a drag the page follows with the mouse alone is not heard):
-   *  reported at the drop, from the element lifted to the one under the pointer then. */
-  function onDragStart(e) {
-    if (!e.isTrusted) return;
-    const el = eventTarget(e);
-    if (!el) return;
-    flushScroll();
-    flushTyping();
-    recorder.dragging = { el: el, page: snapshot(20000), loc: located(el) };
-  }
-
-  function onDrop(e) {
-    const d = recorder.dragging;
-    recorder.dragging = null;
-    const to = e.isTrusted ? eventTarget(e) : null;
-    if (!d || !to) return;
-    const msg = { kind: 'drag', page: d.page, target: d.loc.target, alternatives: d.loc.alternatives,
-      description: d.loc.description, to: located(to).target };
-    if (d.loc.dialog) msg.dialog = d.loc.dialog;
-    report(msg);
   }
 
   /** A page's script clicking its hidden file field, in answer to the person's click on its
@@ -217,8 +196,7 @@
     ET_add(win, 'input', onInput, true);
     ET_add(win, 'change', onChange, true);
     ET_add(win, 'keydown', onKeyDown, true);
-    ET_add(win, 'dragstart', onDragStart, true);
-    ET_add(win, 'drop', onDrop, true);
+    listenForDrags(win);
     ET_add(win, 'focusout', onFocusOut, true);
     ET_add(win, 'pagehide', function () { flushTyping(); flushScroll(); }, true);
     // A frame that loads (or loads another document: another window) is listened to as well.
@@ -239,7 +217,7 @@
     const send = W[binding];
     if (typeof send !== 'function') return false;
     recorder = { send: send, typing: null, scroll: null, lastY: W.scrollY, windows: new _WeakMap(), told: 0,
-      clicking: null, openers: new _WeakMap(), dragging: null };
+      clicking: null, openers: new _WeakMap(), dragging: null, pressing: null, dragged: null, pressedAt: null };
     listen(W);
     ET_add(W, 'scroll', onScroll, true);
     listenToFrames();

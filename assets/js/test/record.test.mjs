@@ -116,6 +116,50 @@ describe('record', () => {
     assert.deepEqual(reports[0].to, { role: 'heading', name: 'Done' });
   });
 
+  test('a drag the page follows with the pointer is heard at the release, with where it was let go', async () => {
+    const { page, reports } = await recording(`<style>#track { position: relative; width: 400px; height: 10px; margin: 40px; background: #ccc; }
+      #knob { position: absolute; left: 0; top: -10px; width: 20px; height: 30px; margin-left: -10px; background: #36c; }
+      .row { cursor: grab; padding: 8px; border: 1px solid; width: 200px; }</style>
+      <div id="track"><div id="knob" role="slider" aria-label="Volume" aria-valuenow="0"></div></div>
+      <div class="row" id="a">Alpha</div><div class="row" id="b">Beta</div>
+      <p id="prose">Some words a person may select by dragging over them.</p>
+      <script>const knob = document.getElementById('knob'), track = document.getElementById('track');
+        knob.onpointerdown = (e) => knob.setPointerCapture(e.pointerId);
+        knob.onpointermove = (e) => { if (!knob.hasPointerCapture(e.pointerId)) return;
+          const r = track.getBoundingClientRect();
+          knob.style.left = Math.max(0, Math.min(100, (e.clientX - r.left) / r.width * 100)) + '%'; };</script>`);
+    const box = async (sel) => page.locator(sel).boundingBox();
+    const knob = await box('#knob');
+    const track = await box('#track');
+    await page.mouse.move(knob.x + knob.width / 2, knob.y + knob.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(track.x + track.width * 0.75, track.y + track.height / 2, { steps: 8 });
+    await page.mouse.up();
+    // A row carried onto the other one, low on it.
+    const a = await box('#a');
+    const b = await box('#b');
+    await page.mouse.move(a.x + 20, a.y + a.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(b.x + 20, b.y + b.height * 0.8, { steps: 8 });
+    await page.mouse.up();
+    // Text selected, and a row clicked where it is: no drags.
+    const prose = await box('#prose');
+    await page.mouse.move(prose.x + 2, prose.y + prose.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(prose.x + 200, prose.y + prose.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await page.locator('#b').click();
+    await arrived(reports, 3);
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(reports.map((r) => [r.kind, r.description]), [
+      ['drag', 'div#knob "Volume"'], ['drag', 'div#a'], ['click', 'div#b'],
+    ]);
+    assert.deepEqual(reports[0].to, { css: '#track' });
+    assert.ok(Math.abs(reports[0].position.x - 0.75) <= 0.02, JSON.stringify(reports[0].position));
+    assert.deepEqual(reports[1].to, { css: '#b' });
+    assert.ok(reports[1].position.y >= 0.7 && reports[1].position.y <= 0.9, JSON.stringify(reports[1].position));
+  });
+
   test('acts inside a dialog say so; script clicks are not a person\'s', async () => {
     const { page, reports } = await recording(`<main><button id="go">Go</button></main>
       <div role="dialog" aria-modal="true" aria-labelledby="t"><h2 id="t">We value your privacy</h2>

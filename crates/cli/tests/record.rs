@@ -200,12 +200,16 @@ fn a_demonstration_that_sets_boxes_records_their_states_and_replays() {
 }
 
 #[test]
-fn a_demonstration_that_drags_a_card_records_the_drag_and_replays_it() {
+fn a_demonstration_that_drags_a_card_and_a_slider_records_both_drags_and_replays_them() {
     let recorded = record_fixture("drag.html", "drag-person.mjs", None);
     let workflow = &recorded.workflow;
     let drags: Vec<&Value> = actions(workflow).into_iter().filter(|a| a["type"] == "drag").collect();
-    assert_eq!(drags.len(), 1, "{workflow}");
+    assert_eq!(drags.len(), 2, "{workflow}");
     assert_eq!(drags[0]["to"], serde_json::json!({"role": "heading", "name": "Done"}), "{workflow}");
+    // The slider's handle, let go three quarters along its track.
+    assert_eq!(drags[1]["target"], serde_json::json!({"role": "slider", "name": "Volume"}), "{workflow}");
+    assert_eq!(drags[1]["position"]["x"], 0.75, "{workflow}");
+    assert!(!actions(workflow).iter().any(|a| a["type"] == "click"), "no click of its own: {workflow}");
     let summary = recorded.replay(&[]);
     assert_eq!(summary["status"], "succeeded", "{summary}\n{workflow}");
 }

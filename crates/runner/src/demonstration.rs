@@ -424,7 +424,7 @@ fn action_of(report: &Value) -> Option<(Action, Vec<Target>)> {
         "drag" => Action::Drag {
             target: target()?,
             to: serde_json::from_value(report.get("to")?.clone()).ok()?,
-            position: None,
+            position: report.get("position").and_then(|p| serde_json::from_value(p.clone()).ok()),
         },
         "select" => Action::SelectOption { target: target()?, value: s("value"), label: None },
         // The files by name only (a page never knows where they were): compile asks for them.

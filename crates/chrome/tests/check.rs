@@ -26,15 +26,7 @@ async fn check(driver: &mut ChromeDriver, on: Value, checked: bool) -> DriverRes
 async fn status(driver: &mut ChromeDriver) -> String {
     // The page writes it a little after each click.
     tokio::time::sleep(Duration::from_millis(150)).await;
-    let read = Action::Extract {
-        target: target(json!({"css": "#status"})),
-        into: "s".into(),
-        read: Default::default(),
-        attribute: None,
-        pattern: None,
-    };
-    let outcome = driver.perform(&read, PATIENCE).await.expect("the status reads");
-    outcome.value.and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+    common::text_of(driver, "#status").await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -29,15 +29,7 @@ async fn drag(
 
 /// The page's own account of its board, slider and folder.
 async fn status(driver: &mut ChromeDriver) -> String {
-    let read = Action::Extract {
-        target: target(json!({"css": "#status"})),
-        into: "s".into(),
-        read: Default::default(),
-        attribute: None,
-        pattern: None,
-    };
-    let outcome = driver.perform(&read, Duration::from_secs(3)).await.expect("the status reads");
-    outcome.value.and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+    common::text_of(driver, "#status").await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -8,8 +8,8 @@ use serde_json::{Map, Value};
 use statewright_engine::{EscalationRequest, Resolution};
 use statewright_workflow::{Action, Check, Direction, Params, TabSelector, Target, UrlMatch, Workflow};
 
-/// What the model may answer.
-pub const ANSWER_KINDS: &[&str] = &[
+/// The steps on the page a model may answer with, whether it helps a stuck run or drives.
+pub const STEPS: &[&str] = &[
     "click",
     "check",
     "drag",
@@ -22,19 +22,19 @@ pub const ANSWER_KINDS: &[&str] = &[
     "go_back",
     "wait",
     "switch_tab",
-    "retry",
-    "skip",
-    "declare_state",
-    "abort",
-    "synthesize",
 ];
+
+/// What the model helping a stuck run may answer: a step, or what the run does next.
+pub fn answer_kinds() -> Vec<&'static str> {
+    [STEPS, &["retry", "skip", "declare_state", "abort", "synthesize"]].concat()
+}
 
 /// The JSON Schema sent as `response_format` where the server takes one.
 pub fn schema() -> Value {
     serde_json::json!({
         "type": "object",
         "properties": {
-            "kind": { "type": "string", "enum": ANSWER_KINDS },
+            "kind": { "type": "string", "enum": answer_kinds() },
             "element": { "type": "integer" },
             "text": { "type": "string" },
             "option": { "type": "string" },
@@ -148,7 +148,9 @@ fn action(
         "go_back" => Action::GoBack {},
         "wait" => Action::Wait { seconds: 2.0_f64.min(MAX_WAIT_SECONDS) },
         "switch_tab" => switch_tab(answer, request)?,
-        other => return Err(format!("`{other}` is not something the run can do (one of {})", ANSWER_KINDS.join(", "))),
+        other => {
+            return Err(format!("`{other}` is not something the run can do (one of {})", answer_kinds().join(", ")));
+        }
     };
     Ok(action)
 }

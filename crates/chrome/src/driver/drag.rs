@@ -68,10 +68,10 @@ impl ChromeDriver {
             // Found now: lifting the element may have moved the others (a list closes up).
             let opts = json!({"position": position(at)});
             let (end, _) = self.actionable(to, opts, patience).await?;
+            let lifted = last;
             for step in 1..=STEPS {
                 let t = f64::from(step) / f64::from(STEPS);
-                let (lx, ly) = (start.0 + LIFT[1], start.1);
-                last = (lx + (end.x - lx) * t, ly + (end.y - ly) * t);
+                last = (lifted.0 + (end.x - lifted.0) * t, lifted.1 + (end.y - lifted.1) * t);
                 match &carried {
                     Carried::Mouse => {
                         input::move_held(self.raw(), last.0, last.1).await.map_err(DriverError::Browser)?

@@ -41,6 +41,20 @@ pub async fn drive(page: &str) -> (ChromeDriver, String, Held) {
     (driver, url, Held(server, slot))
 }
 
+/// The text of the element `css` finds, as an `extract` reads it (a fixture's own account of
+/// what was done to it).
+pub async fn text_of(driver: &mut ChromeDriver, css: &str) -> String {
+    let read = statewright_workflow::Action::Extract {
+        target: serde_json::from_value(json!({ "css": css })).expect("a target"),
+        into: "read".into(),
+        read: Default::default(),
+        attribute: None,
+        pattern: None,
+    };
+    let outcome = statewright_engine::Driver::perform(driver, &read, std::time::Duration::from_secs(3)).await;
+    outcome.expect("the element reads").value.and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+}
+
 pub struct Finished {
     pub report: RunReport,
     pub events: Vec<Event>,

@@ -185,37 +185,50 @@
   }
 
   // ---------------------------------------------------------------------------
-  // 5c. drag
+  // 5c. events the engine's input causes
   // ---------------------------------------------------------------------------
-  // Whether the page began an HTML drag and drop (a `dragstart` it did not cancel): the
-  // engine then goes on with the browser's drag events, as a real drag would, and otherwise
-  // with the mouse alone (pointer-driven sliders and sortable lists).
-  let dragWatch = null;
+  // Whether the page began an HTML drag (a `dragstart` it did not cancel), or takes what is
+  // dragged over it (a `dragover` it cancels, as a drop zone must): the engine's drag goes on
+  // with the browser's drag events, or its files are dropped, only then. Each event of the
+  // watched types is kept, and read once its dispatch is over (its handlers have run).
+  let watching = null;
 
-  function noteDragStart(e) { if (dragWatch) dragWatch.event = e; }
+  function noteEvent(e) { if (watching) watching.seen[e.type] = e; }
 
-  function unwatchDrag() {
-    if (!dragWatch) return;
-    const docs = dragWatch.docs;
-    for (let i = 0; i < docs.length; i++) {
-      try { ET_remove(docs[i], 'dragstart', noteDragStart, true); } catch (_) { /* a document gone */ }
+  function unwatch() {
+    if (!watching) return;
+    const w = watching;
+    watching = null;
+    for (let i = 0; i < w.docs.length; i++) {
+      for (let k = 0; k < w.types.length; k++) {
+        try { ET_remove(w.docs[i], w.types[k], noteEvent, true); } catch (_) { /* a document gone */ }
+      }
     }
-    dragWatch = null;
   }
 
-  function watchDrag() {
-    unwatchDrag();
-    dragWatch = { event: null, docs: documents() };
-    for (let i = 0; i < dragWatch.docs.length; i++) ET_add(dragWatch.docs[i], 'dragstart', noteDragStart, true);
+  function watch(types) {
+    unwatch();
+    const list = [];
+    for (let k = 0; types && k < types.length && k < 8; k++) if (typeof types[k] === 'string') push(list, types[k]);
+    watching = { types: list, docs: documents(), seen: O_create(null) };
+    for (let i = 0; i < watching.docs.length; i++) {
+      for (let k = 0; k < list.length; k++) ET_add(watching.docs[i], list[k], noteEvent, true);
+    }
     return { ok: true };
   }
 
-  /** Whether an HTML drag began since `watchDrag`; stops watching. Asked once the mouse
-   *  moves were handled, so the page's own `dragstart` handlers have run. */
-  function dragStarted() {
-    const e = dragWatch ? dragWatch.event : null;
-    unwatchDrag();
-    return { ok: true, started: !!e && !e.defaultPrevented };
+  /** Each watched type: whether it happened since `watch`, and whether the page cancelled
+   *  it. `stop` ends the watch. */
+  function watched(stop) {
+    const out = {};
+    if (watching) {
+      for (let k = 0; k < watching.types.length; k++) {
+        const e = watching.seen[watching.types[k]];
+        out[watching.types[k]] = { seen: !!e, prevented: !!e && e.defaultPrevented };
+      }
+    }
+    if (stop === true) unwatch();
+    return { ok: true, events: out };
   }
 
   // ---------------------------------------------------------------------------

@@ -121,9 +121,9 @@
   }
 
   /** The files chosen, by name (a page never knows where they were). */
-  function fileNames(input) {
+  function fileNames(files) {
     const names = [];
-    const files = input.files || [];
+    files = files || [];
     for (let i = 0; i < files.length && i < 20; i++) push(names, _String(files[i].name));
     return names;
   }
@@ -142,7 +142,7 @@
     const el = eventTarget(e);
     const file = el && e.isTrusted ? fileInputOf(el) : null;
     if (file === el && file) {
-      const names = fileNames(file);
+      const names = fileNames(file.files);
       const opener = WM_get(recorder.openers, file);
       if (names.length) act('upload', opener && opener.isConnected ? opener : file, { files: names });
       return;

@@ -46,11 +46,16 @@
     if (el) recorder.dragging = began(el);
   }
 
+  /** The drop of a drag begun in the page, or of files dragged in from the desktop: those
+   *  are an upload through the element they were dropped on, by name (as a chooser's are). */
   function onDrop(e) {
     const d = recorder.dragging;
     recorder.dragging = null;
     const to = e.isTrusted ? eventTarget(e) : null;
-    if (d && to) reportDrag(d, to, e);
+    if (!to) return;
+    if (d) return reportDrag(d, to, e);
+    const names = fileNames(e.dataTransfer ? e.dataTransfer.files : null);
+    if (names.length) act('upload', to, { files: names });
   }
 
   /** The element a press on `el` would drag, if it looks draggable: it or an ancestor near it. */

@@ -3,6 +3,9 @@
 // person's do) on /usr/bin/chromium; the reports arrive through a binding, as in the recorder.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { LIB_SOURCE } from '../library.mjs';
 import { base, freshContext } from '../pages.mjs';
 
@@ -114,6 +117,24 @@ describe('record', () => {
     assert.equal(await page.evaluate(() => document.querySelector('#done #call') !== null), true, 'the page took the drop');
     assert.deepEqual(reports.map((r) => [r.kind, r.description]), [['drag', 'div#call']]);
     assert.deepEqual(reports[0].to, { role: 'heading', name: 'Done' });
+  });
+
+  test('files dropped from the desktop on a drop zone are an upload through it, by name', async () => {
+    const { page, reports } = await recording(`<div id="zone" style="width: 300px; height: 100px; border: 2px dashed">Drop invoices here</div>
+      <script>const zone = document.getElementById('zone');
+        zone.ondragover = (e) => e.preventDefault();
+        zone.ondrop = (e) => { e.preventDefault(); zone.textContent = e.dataTransfer.files.length + ' received'; };</script>`);
+    const dir = mkdtempSync(join(tmpdir(), 'sw-drop-'));
+    const files = ['march.pdf', 'april.pdf'].map((n) => { writeFileSync(join(dir, n), n); return join(dir, n); });
+    const box = await page.locator('#zone').boundingBox();
+    const cdp = await page.context().newCDPSession(page);
+    const data = { items: [], files, dragOperationsMask: 1 };
+    for (const type of ['dragEnter', 'dragOver', 'drop']) {
+      await cdp.send('Input.dispatchDragEvent', { type, x: box.x + 50, y: box.y + 50, data });
+    }
+    await arrived(reports, 1);
+    assert.equal(await page.locator('#zone').textContent(), '2 received');
+    assert.deepEqual(reports.map((r) => [r.kind, r.description, r.files]), [['upload', 'div#zone', ['march.pdf', 'april.pdf']]]);
   });
 
   test('a drag the page follows with the pointer is heard at the release, with where it was let go', async () => {

@@ -29,9 +29,9 @@ describe('install', () => {
     }));
     assert.equal(r.same, true);
     assert.equal(r.frozen, true);
-    assert.deepEqual(r.fns, ['actionable', 'checkState', 'describe', 'dragStarted', 'extract', 'fileInput', 'locate', 'prepareTyping',
+    assert.deepEqual(r.fns, ['actionable', 'checkState', 'describe', 'extract', 'fileInput', 'locate', 'prepareTyping',
       'record', 'recorded', 'scrollBy', 'scrollIntoView', 'selectOption', 'signals', 'snapshot', 'version', 'waitForChange',
-      'watchDrag']);
+      'watch', 'watched']);
     assert.equal(r.html, before.html, 'library must not modify the DOM');
     const snap2 = await sw(page, 'snapshot', 100);
     assert.deepEqual(snap2.elements.map((e) => e.id), snap1.elements.map((e) => e.id));

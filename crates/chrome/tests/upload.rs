@@ -92,4 +92,13 @@ async fn a_missing_file_two_files_for_one_and_no_chooser_are_told_apart() {
     assert!(matches!(&err, DriverError::NotActionable { reason, .. } if reason == "no_file_chooser"), "{err:?}");
     // None of that left the page or the driver stuck: the field still takes its file.
     driver.perform(&upload(json!({"css": "#resume"}), &[&cv]), patience).await.expect("the field takes the file");
+    // A drop zone that opens no chooser takes both files dropped on it, as from the desktop.
+    let dropped = driver.perform(&upload(json!({"text": "Drop invoices here"}), &[&cv, &a]), patience).await;
+    assert!(dropped.is_ok(), "{dropped:?}");
+    let received = common::text_of(&mut driver, "#received").await;
+    assert!(received.contains("invoices: cv.txt (29 bytes): cv.txt says hello"), "{received}");
+    assert!(received.contains("invoices: a.txt (28 bytes)"), "{received}");
+    let still_here = common::text_of(&mut driver, "h1").await;
+    assert_eq!(still_here, "Apply", "the tab did not open a dropped file");
+    driver.close().await;
 }

@@ -47,7 +47,7 @@ impl ChromeDriver {
         let (from, doc) = self.actionable(target, opts, patience).await?;
         let start = (from.x, from.y);
         let mut outcome = from.outcome();
-        self.page_op(&doc, "watchDrag", &[]).await?;
+        self.page_op(&doc, "watch", &[json!(["dragstart"])]).await?;
         let handed = self.raw().event_listener::<EventDragIntercepted>().await.map_err(cdp_failed)?;
         self.intercept_drags(true).await?;
         self.hold_for_capture().await;
@@ -60,8 +60,8 @@ impl ChromeDriver {
                 input::move_held(self.raw(), last.0, last.1).await.map_err(DriverError::Browser)?;
                 tokio::time::sleep(STEP_PAUSE).await;
             }
-            let began = self.page_op(&doc, "dragStarted", &[]).await?;
-            if began["started"] == true {
+            let began = &self.page_op(&doc, "watched", &[json!(true)]).await?["events"]["dragstart"];
+            if began["seen"] == true && began["prevented"] == false {
                 carried = Carried::Html(drag_data(handed).await?);
                 self.drag_event("dragEnter", last, &carried).await?;
             }
@@ -108,8 +108,16 @@ impl ChromeDriver {
         command(self.raw(), "Input.setInterceptDrags", params, CALL_BUDGET).await.map(drop).map_err(not_actionable)
     }
 
-    async fn drag_event(&self, kind: &str, (x, y): (f64, f64), carried: &Carried) -> DriverResult<()> {
-        let Carried::Html(data) = carried else { return Ok(()) };
+    async fn drag_event(&self, kind: &str, at: (f64, f64), carried: &Carried) -> DriverResult<()> {
+        match carried {
+            Carried::Html(data) => self.dispatch_drag(kind, at, data).await,
+            Carried::Mouse => Ok(()),
+        }
+    }
+
+    /// One of the browser's drag events (`dragEnter`, `dragOver`, `drop`, `dragCancel`) at a
+    /// point of the top viewport, carrying `data` (its items, files, allowed operations).
+    pub(super) async fn dispatch_drag(&self, kind: &str, (x, y): (f64, f64), data: &Value) -> DriverResult<()> {
         let params = json!({"type": kind, "x": x, "y": y, "data": data});
         command(self.raw(), "Input.dispatchDragEvent", params, CALL_BUDGET).await.map(drop).map_err(not_actionable)
     }

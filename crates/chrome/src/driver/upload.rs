@@ -1,6 +1,7 @@
 //! `upload`: giving a file field its files, as a person does in the file chooser. A field,
 //! shown or hidden (styled pages hide it behind a button), is given them directly; anything
-//! else is clicked, and the file chooser it opens is answered instead of shown.
+//! else is clicked, and the file chooser it opens is answered instead of shown; a drop zone
+//! that opens none is given the files dropped on it, as dragged from the desktop.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -17,6 +18,11 @@ use crate::page::call_expression;
 /// How long a click may take to open the file chooser: at once, or after the page's own
 /// short work.
 const CHOOSER_WAIT: Duration = Duration::from_secs(5);
+/// How long a click may take to open the file chooser before its target is tried as a drop
+/// zone (the chooser may still open after, until `CHOOSER_WAIT`).
+const DROP_AFTER: Duration = Duration::from_millis(500);
+/// What a drop from the desktop allows: copy, link or move (as the protocol counts them).
+const DROP_OPERATIONS: i64 = 1 | 2 | 16;
 
 impl ChromeDriver {
     pub(super) async fn upload(
@@ -77,11 +83,22 @@ impl ChromeDriver {
         let answered = async {
             self.hold_for_capture().await;
             input::click(self.raw(), at.0, at.1, MouseButton::Left, 1).await.map_err(DriverError::Browser)?;
-            let chooser = tokio::time::timeout(CHOOSER_WAIT, opened.next()).await.ok().flatten();
+            // A chooser opens at once, mostly; a drop zone that opens none takes the files
+            // dropped on it, as from the desktop.
+            let mut chooser = tokio::time::timeout(DROP_AFTER, opened.next()).await.ok().flatten();
+            if chooser.is_none() {
+                if self.drop_files(doc, at, paths).await? {
+                    return Ok(());
+                }
+                chooser = tokio::time::timeout(CHOOSER_WAIT - DROP_AFTER, opened.next()).await.ok().flatten();
+            }
             let Some(chooser) = chooser else {
                 return Err(DriverError::NotActionable {
                     reason: "no_file_chooser".into(),
-                    message: format!("clicking {} opened no file chooser", what.unwrap_or("the target")),
+                    message: format!(
+                        "clicking {} opened no file chooser, and it takes no files dropped on it",
+                        what.unwrap_or("the target")
+                    ),
                 });
             };
             if paths.len() > 1 && chooser["mode"] == "selectSingle" {
@@ -99,6 +116,22 @@ impl ChromeDriver {
         // Choosers the run did not open are a person's again (a headed window).
         let _ = self.send_in(doc, "Page.setInterceptFileChooserDialog", intercept(false)).await;
         answered
+    }
+
+    /// Drops the files at `at`, as a person drags them there from the desktop, when the page
+    /// takes what is dragged over that point (cancels `dragover`, as a drop zone must): else
+    /// nothing is dropped, since the browser would open a dropped file in the tab. Whether
+    /// they were dropped.
+    async fn drop_files(&self, doc: &Doc, at: (f64, f64), paths: &[String]) -> DriverResult<bool> {
+        let data = json!({"items": [], "files": paths, "dragOperationsMask": DROP_OPERATIONS});
+        self.page_op(doc, "watch", &[json!(["dragover"])]).await?;
+        self.dispatch_drag("dragEnter", at, &data).await?;
+        self.dispatch_drag("dragOver", at, &data).await?;
+        let taken = self.page_op(doc, "watched", &[json!(false)]).await?["events"]["dragover"]["prevented"] == true;
+        let kind = if taken { "drop" } else { "dragCancel" };
+        let dropped = self.dispatch_drag(kind, at, &data).await;
+        let _ = self.page_op(doc, "watched", &[json!(true)]).await;
+        dropped.map(|()| taken)
     }
 
     /// The file choosers `doc` opens from now on, as the protocol tells them

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Action, Check } from '../bindings';
-import { ACTION_FIELDS, CHECK_FIELDS, ROW_KINDS, applies, newAction, newCheck } from './fields';
+import { ACTION_FIELDS, CHECK_FIELDS, ROW_KINDS, applies, newAction, newCheck, retype } from './fields';
 import { actionShort, checkShort } from './summary';
 
 const shown = (a: Action) => ACTION_FIELDS[a.type].filter((f) => applies(f, a as unknown as Record<string, unknown>, ACTION_FIELDS[a.type])).map((f) => f.key);
@@ -122,6 +122,15 @@ describe('the drag action', () => {
     expect(newAction('drag')).toEqual({ type: 'drag', target: { css: '' }, to: { css: '' } });
     expect(ACTION_FIELDS.drag.map((f) => [f.key, f.kind])).toEqual([['target', 'target'], ['to', 'target']]);
     expect(actionShort({ type: 'drag', target: { css: '#call' }, to: { role: 'region', name: 'Done' } })).toBe('drag #call to region “Done”');
+  });
+});
+
+describe('changing an action\'s type', () => {
+  it('keeps the element it works on when the new type works on one', () => {
+    const click = { type: 'click' as const, target: { role: 'checkbox', name: 'Newsletter' } };
+    expect(retype(click, 'check')).toEqual({ type: 'check', target: { role: 'checkbox', name: 'Newsletter' } });
+    expect(retype(click, 'drag')).toEqual({ type: 'drag', target: { role: 'checkbox', name: 'Newsletter' }, to: { css: '' } });
+    expect(retype(click, 'press_key')).toEqual({ type: 'press_key', key: '' });
   });
 });
 

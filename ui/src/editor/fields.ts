@@ -131,6 +131,15 @@ export const ACTION_FIELDS: Record<Action['type'], FieldSpec[]> = {
 
 export const ACTION_TYPES = Object.keys(ACTION_FIELDS) as Action['type'][];
 
+/** `a` as another type of action: a new one of that type, keeping the element `a` works on
+ * when the new type works on one too (a picked element stays picked). */
+export function retype(a: Action, type: Action['type']): Action {
+  const fresh = newAction(type) as Record<string, unknown>;
+  const old = a as Record<string, unknown>;
+  if ('target' in old && old.target && ACTION_FIELDS[type].some((f) => f.key === 'target')) fresh.target = old.target;
+  return fresh as Action;
+}
+
 export function newAction(type: Action['type']): Action {
   const a: Record<string, unknown> = { type };
   for (const f of ACTION_FIELDS[type]) {

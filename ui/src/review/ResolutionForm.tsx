@@ -3,11 +3,11 @@
 
 import { useState } from 'react';
 import type { Action, Check } from '../bindings';
-import { ACTION_FIELDS, ACTION_TYPES, newAction } from '../editor/fields';
+import { ACTION_FIELDS, ACTION_TYPES, newAction, retype } from '../editor/fields';
 import { ObjectForm } from '../editor/ObjectForm';
 import { checkShort } from '../editor/summary';
 import type { PageElement, Resolution, ReviewView } from '../bindings';
-import { elementLabel, likelyState, switchTo, tabLabel, targetFor } from './describe';
+import { actionOn, elementLabel, likelyState, switchTo, tabLabel, targetFor } from './describe';
 
 // What a person answers here; `synthesized` comes from the model only.
 type Kind = Exclude<Resolution['kind'], 'synthesized'>;
@@ -62,7 +62,7 @@ export function ResolutionForm({ review, picked, canSave, onPreview, onResolve }
             <div key={i} className="list-item">
               <div className="list-item-head">
                 <span>{i + 1}.</span>
-                <select aria-label={`corrective action ${i + 1} type`} value={a.type} onChange={(e) => setActions(actions.map((x, j) => (j === i ? newAction(e.target.value as Action['type']) : x)))}>
+                <select aria-label={`corrective action ${i + 1} type`} value={a.type} onChange={(e) => setActions(actions.map((x, j) => (j === i ? retype(x, e.target.value as Action['type']) : x)))}>
                   {ACTION_TYPES.map((t) => (
                     <option key={t}>{t}</option>
                   ))}
@@ -72,9 +72,12 @@ export function ResolutionForm({ review, picked, canSave, onPreview, onResolve }
                 </button>
               </div>
               <ObjectForm value={a} fields={ACTION_FIELDS[a.type]} path={`actions[${i}]`} onChange={(v) => setActions(actions.map((x, j) => (j === i ? v : x)))} />
+              {a.type === 'drag' && picked && (
+                <button onClick={() => setActions(actions.map((x, j) => (j === i ? { ...a, to: targetFor(picked) } : x)))}>let go on {elementLabel(picked)}</button>
+              )}
             </div>
           ))}
-          <button onClick={() => setActions([...actions, picked ? ({ type: 'click', target: targetFor(picked) } as Action) : newAction('click')])}>
+          <button onClick={() => setActions([...actions, picked ? actionOn(picked) : newAction('click')])}>
             + action{picked ? ` on ${elementLabel(picked)}` : ''}
           </button>
           {(review.tabs ?? []).map((tab, i) => (

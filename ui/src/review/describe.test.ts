@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PageElement, ReviewView } from '../bindings';
-import { failureText, likelyState, switchTo, tabLabel, targetFor } from './describe';
+import { actionOn, failureText, likelyState, switchTo, tabLabel, targetFor } from './describe';
 
 const states = ['Consent popup', 'Login page', 'Home page', 'Start'];
 const review = (over: Partial<ReviewView>) => ({ states, state: null, reason: 'r', failure: { kind: 'driver', error: 'x' }, ...over }) as ReviewView;
@@ -43,5 +43,15 @@ describe('the review panel’s words', () => {
     expect([pattern.test('(12) Inbox'), pattern.test('(3) Inbox — spam')]).toEqual([true, false]);
     expect(tabLabel({ url: 'http://x/form', title: 'Form', previous: true })).toBe('“Form” (the tab before)');
     expect(tabLabel({ url: 'http://x/blank', title: '' })).toBe('“http://x/blank”');
+  });
+});
+
+describe('the action on a picked element', () => {
+  const el = (over: Partial<PageElement>): PageElement => ({ id: 'e1', tag: 'input', role: 'checkbox', name: 'Newsletter', text: '', rect: { x: 0, y: 0, width: 10, height: 10 }, selector: '#news', ...over });
+  it('sets a box to the state it is not in, and clicks anything else', () => {
+    expect(actionOn(el({ checked: false }))).toEqual({ type: 'check', target: { role: 'checkbox', name: 'Newsletter' } });
+    expect(actionOn(el({ checked: true }))).toEqual({ type: 'check', target: { role: 'checkbox', name: 'Newsletter' }, checked: false });
+    expect(actionOn(el({ role: 'radio', name: 'Express', checked: true }))).toEqual({ type: 'check', target: { role: 'radio', name: 'Express' } });
+    expect(actionOn(el({ tag: 'button', role: 'button', name: 'Save' }))).toEqual({ type: 'click', target: { role: 'button', name: 'Save' } });
   });
 });

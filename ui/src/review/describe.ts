@@ -46,6 +46,16 @@ export function targetFor(el: PageElement): Target {
   return el.role && el.name ? { role: el.role, name: el.name } : { css: el.selector };
 }
 
+const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
+
+/** The action a person most likely means on a picked element: a box set to the state it
+ * is not in (`check`, which a replay cannot undo), else a click. */
+export function actionOn(el: PageElement): Action {
+  const target = targetFor(el);
+  if (!CHECKABLE.has(el.role) && el.type !== 'checkbox' && el.type !== 'radio') return { type: 'click', target };
+  return el.checked && el.role !== 'radio' && el.type !== 'radio' ? { type: 'check', target, checked: false } : { type: 'check', target };
+}
+
 /** One of the run's other tabs, as a person knows it: its title, else its address. */
 export function tabLabel(tab: OpenTab): string {
   return `“${tab.title || tab.url}”${tab.previous ? ' (the tab before)' : ''}`;

@@ -78,7 +78,7 @@
     const r = resolveOne(target);
     if (r.error) return { ok: false, message: r.error };
     const el = controlOf(r.el);
-    if (el.localName !== 'select') return { ok: false, message: describeEl(el) + ' is not a <select> element' };
+    if (el.localName !== 'select') return { ok: false, reason: 'not_a_select', message: describeEl(el) + ' is not a <select> element' };
     if (isDisabled(el)) return { ok: false, message: describeEl(el) + ' is disabled' };
     choice = choice && typeof choice === 'object' ? choice : {};
     const byValue = typeof choice.value === 'string' ? choice.value : null;

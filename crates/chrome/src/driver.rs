@@ -24,6 +24,7 @@ use crate::session::{LaunchOptions, Session};
 use crate::tabs::Following;
 
 mod check;
+mod choose;
 mod download;
 mod drag;
 mod search;
@@ -293,15 +294,7 @@ impl ChromeDriver {
                 self.page_op(&doc, "scrollIntoView", &[json!(target)]).await?;
                 Ok(at.outcome())
             }
-            Action::SelectOption { target, value, label } => {
-                let (at, doc) = self.actionable(target, json!({"enabled": true}), patience).await?;
-                self.hold_for_capture().await;
-                let choice = json!({"value": value, "label": label});
-                let reply = self.page_op(&doc, "selectOption", &[json!(target), choice]).await?;
-                let selected = reply.get("selected").and_then(Value::as_str).map(str::to_owned);
-                let outcome = at.outcome();
-                Ok(Outcome { detail: selected.or(outcome.detail), ..outcome })
-            }
+            Action::SelectOption { target, value, label } => self.select_option(target, value, label, patience).await,
             Action::Check { target, checked } => self.check(target, *checked, patience).await,
             Action::Upload { target, files } => self.upload(target, files, patience).await,
             Action::Download { target, filename, timeout } => self.download(target, filename, *timeout, patience).await,

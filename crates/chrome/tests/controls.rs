@@ -1,6 +1,7 @@
-//! `check` against real headless Chromium: native boxes, a styled one whose input hides
-//! behind its label, an ARIA switch its page redraws late, a to-do item holding its box,
-//! radio buttons, and the boxes that cannot be set.
+//! Controls a person sets, against real headless Chromium. `check`: native boxes, a styled
+//! one whose input hides behind its label, an ARIA switch its page redraws late, a to-do
+//! item holding its box, radio buttons, and the boxes that cannot be set. `select_option` on
+//! a component library's select, a button that opens a list of options.
 
 mod common;
 
@@ -92,5 +93,28 @@ async fn boxes_that_cannot_be_set_say_why() {
     // Nothing was changed on the way.
     let said = status(&mut driver).await;
     assert!(said.starts_with("news=off terms=on remember=off dark=off milk=off ship=standard"), "{said}");
+    driver.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_select_drawn_by_the_page_is_opened_and_its_option_clicked() {
+    let (mut driver, _, _held) = drive("listbox.html").await;
+    let choose = |css: &str, label: Option<&str>, value: Option<&str>| Action::SelectOption {
+        target: target(json!({"css": css})),
+        label: label.map(str::to_owned),
+        value: value.map(str::to_owned),
+    };
+    let chosen = driver.perform(&choose("#size", Some("Medium"), None), PATIENCE).await.expect("a size is chosen");
+    assert!(chosen.detail.as_deref().is_some_and(|d| d.ends_with("→ li \"Medium\"")), "{chosen:?}");
+    assert_eq!(common::text_of(&mut driver, "#status").await, "size=Medium");
+    // By value, which such an option has none of but its name.
+    driver.perform(&choose("#size", None, Some("Large")), PATIENCE).await.expect("another size is chosen");
+    assert_eq!(common::text_of(&mut driver, "#status").await, "size=Large");
+    // A list that never opens says so.
+    let never = driver.perform(&choose("#colour", Some("Red"), None), Duration::from_secs(1)).await;
+    assert!(
+        matches!(&never, Err(DriverError::NotActionable { reason, message }) if reason == "no_option" && message.contains("showed no option \"Red\"")),
+        "{never:?}"
+    );
     driver.close().await;
 }

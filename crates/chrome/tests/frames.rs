@@ -41,13 +41,14 @@ async fn a_banner_and_a_card_field_in_frames_from_other_sites_are_seen_and_used(
             {"name": "consent", "interrupt": true,
              "checks": [{"type": "text", "value": "We value your privacy"}],
              "actions": [{"type": "click", "target": {"role": "button", "name": "Accept all"}}]},
-            {"name": "paid", "checks": [{"type": "text", "match": "contains", "value": "Paid with the card ending 4242, expiring in month 09"}],
+            {"name": "paid", "checks": [{"type": "text", "match": "contains", "value": "Paid with the card ending 4242, expiring in month 09, card saved"}],
              "terminal": {"outcome": "success", "message": "paid"}},
             {"name": "checkout",
              "checks": [{"type": "text", "value": "Checkout"}, {"type": "text", "value": "Card number"}],
              "actions": [
                 {"type": "type", "target": {"role": "textbox", "name": "Card number"}, "text": "4242 4242 4242 4242"},
                 {"type": "select_option", "target": {"role": "combobox", "name": "Expiry month"}, "value": "09"},
+                {"type": "check", "target": {"role": "checkbox", "name": "Save this card"}},
                 {"type": "extract", "target": {"css": "#number"}, "read": "value", "into": "card"},
                 {"type": "click", "target": {"role": "button", "name": "Pay"}}
              ]}
@@ -62,7 +63,7 @@ async fn a_banner_and_a_card_field_in_frames_from_other_sites_are_seen_and_used(
     let details = finished.details();
     let framed =
         |what: &str| details.iter().any(|d| d.contains(what) && d.contains("in the frame from http://localhost:"));
-    assert!(framed("Accept all") && framed("Card number"), "{details:?}");
+    assert!(framed("Accept all") && framed("Card number") && framed("Save this card") && framed("09"), "{details:?}");
     // The page's own *Pay*, once it could be pressed: not the look-alike in the card's frame.
     assert!(details.iter().any(|d| d.contains("button#pay") && !d.contains("frame")), "{details:?}");
     assert!(!details.iter().any(|d| d.contains("button#wallet")), "{details:?}");

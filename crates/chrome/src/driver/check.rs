@@ -42,7 +42,7 @@ impl ChromeDriver {
         let control = before.description.clone().unwrap_or_else(|| "the control".into());
         let verb = if checked { "checked" } else { "unchecked" };
         if before.is(checked) {
-            outcome.detail = Some(format!("{control} was already {verb}"));
+            outcome.detail = Some(doc.told(format!("{control} was already {verb}")));
             return Ok(outcome);
         }
         if !checked && before.radio {
@@ -60,12 +60,12 @@ impl ChromeDriver {
                 Ok(after) => after,
                 Err(DriverError::Browser(e)) => return Err(DriverError::Browser(e)),
                 Err(_) => {
-                    outcome.detail = Some(format!("clicked {control}; the page changed"));
+                    outcome.detail = Some(doc.told(format!("clicked {control}; the page changed")));
                     return Ok(outcome);
                 }
             };
             if after.is(checked) {
-                outcome.detail = Some(format!("{verb} {control}"));
+                outcome.detail = Some(doc.told(format!("{verb} {control}")));
                 return Ok(outcome);
             }
             if tokio::time::Instant::now() >= deadline {

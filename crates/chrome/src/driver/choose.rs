@@ -26,7 +26,7 @@ impl ChromeDriver {
         let reply = self.call_in(&doc, "selectOption", &[json!(target), choice], CALL_BUDGET).await;
         let reply = reply.map_err(not_actionable)?;
         if reply["ok"] == true {
-            let selected = reply.get("selected").and_then(Value::as_str).map(str::to_owned);
+            let selected = reply.get("selected").and_then(Value::as_str).map(|s| doc.told(s.to_owned()));
             let outcome = at.outcome();
             return Ok(Outcome { detail: selected.or(outcome.detail), ..outcome });
         }

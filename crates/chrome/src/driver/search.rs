@@ -29,6 +29,16 @@ pub(crate) enum Doc {
     Frame(Frame),
 }
 
+impl Doc {
+    /// What an action says it did, naming the frame it did it in (by its origin only).
+    pub(crate) fn told(&self, done: String) -> String {
+        match self {
+            Doc::Page => done,
+            Doc::Frame(frame) => frame.describe(Some(&done)),
+        }
+    }
+}
+
 impl ChromeDriver {
     /// Waits until the target is actionable under `opts`, in the page or in a cross-origin
     /// frame of it, returning the action point (in the page) and the element's alternative

@@ -2,11 +2,12 @@
   // 10. record: what a person does, for `statewright record`
   // ---------------------------------------------------------------------------
   // Each report is one JSON string: the act (click, check, type, select, key, scroll,
-  // upload, drag), the page as it was when the act began (snapshotted in the capture phase, before
-  // the page's own handlers run), and the ways to find the element acted on, most stable
-  // first. Typing is reported once per field, when the person leaves it or does something
-  // else. A password field's value never leaves the page: only that it was typed into. Only
-  // trusted events (a person's, or input sent over the DevTools protocol) are reported.
+  // upload, drag), the page as it was when the act began (snapshotted in the capture phase,
+  // before the page's own handlers run), and the ways to find the element acted on, most
+  // stable first. Typing is reported once per field, when the person leaves it or does
+  // something else. A password field's value never leaves the page: only that it was typed
+  // into. Only trusted events (a person's, or input sent over the DevTools protocol) are
+  // reported.
   const TEXT_INPUT_TYPES = makeSet('text search email url tel password number date time datetime-local month week');
   const RECORDED_KEYS = makeSet('Enter Escape Tab ArrowUp ArrowDown PageUp PageDown');
   const SCROLL_SETTLE_MS = 400;

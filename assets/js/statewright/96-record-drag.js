@@ -73,8 +73,8 @@
   function onPointerDown(e) {
     recorder.pressing = null;
     if (!e.isTrusted || e.button !== 0 || !e.isPrimary) return;
-    recorder.pressedAt = { x: e.clientX, y: e.clientY, doc: eventTarget(e) ? eventTarget(e).ownerDocument : null };
     const raw = eventTarget(e);
+    recorder.pressedAt = { x: e.clientX, y: e.clientY, doc: raw ? raw.ownerDocument : null };
     const handle = raw && !isTextField(raw) ? dragHandle(raw) : null;
     if (!handle) return;
     const d = began(handle);
@@ -91,9 +91,11 @@
   }
 
   /** What the pointer was let go over: the topmost element there that is not the one carried
-   *  (it follows the pointer), or, for a slider, the slider's own track. */
+   *  (it follows the pointer); for a slider, its track, wherever the pointer strayed (a range
+   *  input is its own track; an ARIA slider's handle sits in it). */
   function dropTargetAt(carried, x, y) {
     if (carried.localName === 'input') return carried;
+    if (roleOf(carried) === 'slider' && carried.parentElement) return carried.parentElement;
     const d = carried.ownerDocument || doc();
     let stack = [];
     try { stack = Doc_elementsFromPoint(d, x, y); } catch (_) { stack = []; }
@@ -104,11 +106,12 @@
   }
 
   /** A click the browser reports after the pointer went from one place to another while
-   *  selecting text, or after a drag just reported: not a person's click. */
+   *  selecting text, or after a drag just reported: not a person's click. (A click from the
+   *  keyboard has no pointer, and `detail` 0.) */
   function afterDragOrSelection(e) {
     if (recorder.dragged) return true;
     const at = recorder.pressedAt;
-    if (!at || M_hypot(e.clientX - at.x, e.clientY - at.y) < MIN_DRAG_DISTANCE) return false;
+    if (!at || e.detail === 0 || M_hypot(e.clientX - at.x, e.clientY - at.y) < MIN_DRAG_DISTANCE) return false;
     const sel = at.doc ? Doc_getSelection(at.doc) : null;
     return !!sel && !sel.isCollapsed;
   }

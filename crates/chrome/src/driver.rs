@@ -16,7 +16,7 @@ use statewright_engine::{
 };
 use statewright_workflow::keys::parse_key_combo;
 use statewright_workflow::selector::validate_css;
-use statewright_workflow::{Action, Direction, ExtractRead, Position, Target};
+use statewright_workflow::{Action, Direction, ExtractRead, MouseButton, Position, Target};
 
 use crate::input;
 use crate::page::{CallError, PageHandle};
@@ -253,7 +253,13 @@ impl ChromeDriver {
                 let opts = json!({"enabled": true, "editable": true});
                 let (at, doc) = self.actionable(target, opts, patience).await?;
                 self.hold_for_capture().await;
-                // In a frame too: its document's focus moves the browser's keys there.
+                if matches!(doc, Doc::Frame(_)) {
+                    // Into a frame from another site, as a person does, with a click: the focus
+                    // its own script gives may reach the browser after the keys, which then go
+                    // where the focus was (a consent frame the page just removed, whose keys
+                    // are never answered).
+                    input::click(self.raw(), at.x, at.y, MouseButton::Left, 1).await.map_err(DriverError::Browser)?;
+                }
                 self.page_op(&doc, "prepareTyping", &[json!(target), json!(clear)]).await?;
                 if *clear {
                     // The content is selected: one Backspace empties it, as a person would.

@@ -75,6 +75,10 @@
       if (!parent) break;
       cur = parent;
     }
+    // The same component twice has the same path inside each root: the host's path tells
+    // them apart (a descendant combinator crosses into shadow roots, see queryCss).
+    const host = hostOf(cur);
+    if (host && !selectsOnly(path, el)) return cssPath(host) + ' ' + path;
     return path;
   }
 

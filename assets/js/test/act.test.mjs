@@ -245,6 +245,42 @@ describe('targets', () => {
     assert.deepEqual(snap.elements.map((e) => e.name), ['Save', 'Nickname', 'Save settings']);
   });
 
+  test('a descendant combinator crosses into open shadow roots', async () => {
+    const page = await open({ html: `
+      <main><x-form id="host"></x-form></main><aside><x-form id="other"></x-form></aside><x-secret></x-secret>
+      <script>
+        for (const id of ['host', 'other']) {
+          const root = document.getElementById(id).attachShadow({ mode: 'open' });
+          root.innerHTML = '<div class="row"><label>Name <input id="' + id + '-name"></label></div><x-inner></x-inner>';
+          root.querySelector('x-inner').attachShadow({ mode: 'open' }).innerHTML =
+            '<p><button>Go ' + id + '</button></p>';
+        }
+        document.querySelector('x-secret').attachShadow({ mode: 'closed' }).innerHTML = '<button>Hidden</button>';
+      </script>` });
+    const all = (css) => page.evaluate((c) => window.__statewright.describe({ css: c }), css);
+    assert.equal(await desc(page, { css: 'main x-form button' }), 'button "Go host"');
+    assert.equal(await desc(page, { css: 'aside  x-inner p > button' }), 'button "Go other"');
+    assert.equal(await desc(page, { css: 'main .row input' }), 'input#host-name "Name"');
+    assert.equal((await all('x-form button')).count, 2);
+    assert.equal((await all('nav a, main input')).count, 1, 'a list is taken item by item');
+    assert.equal((await all('[data-x="a b"] button')).count, 0);
+    // The child combinator does not cross, nor does anything reach into a closed root.
+    assert.equal((await all('x-form > div')).count, 0);
+    assert.equal((await all('x-inner > p')).count, 0);
+    assert.equal((await all('x-secret button')).count, 0);
+    assert.equal((await all('section x-form button')).count, 0);
+    assert.equal((await all('main x-form :is(p button)')).count, 1);
+    // The same component twice: each button's selector names its component and finds it alone.
+    const snap = await sw(page, 'snapshot', 1000);
+    const gos = snap.elements.filter((e) => e.name.startsWith('Go')).map((e) => e.selector);
+    assert.equal(gos.length, 2);
+    assert.notEqual(gos[0], gos[1]);
+    for (const [i, sel] of gos.entries()) {
+      assert.equal(await desc(page, { css: sel }), `button "Go ${['host', 'other'][i]}"`, sel);
+      assert.equal((await all(sel)).count, 1, sel);
+    }
+  });
+
   test('first visible match wins without nth', async () => {
     const page = await open({ html: `<button id="h" style="visibility:hidden">Next</button><button id="v">Next</button>` });
     assert.equal(await desc(page, { css: 'button' }), 'button#v "Next"');

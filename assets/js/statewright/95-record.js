@@ -44,6 +44,7 @@
   // apart), so the recorder can tell the acts a person did before it moved to another tab
   // from those done after they came back (see recorded()).
   function report(msg) {
+    recorder.lastClick = null;
     recorder.told += 1;
     msg.doc = TIME_ORIGIN;
     msg.seq = recorder.told;
@@ -67,10 +68,11 @@
     report(msg);
   }
 
-  function act(kind, el, extra) {
+  /** Reports an act on `el`, with the page as `page` shows it (default: as it is now). */
+  function act(kind, el, extra, page) {
     flushScroll();
     flushTyping();
-    const msg = { kind: kind, page: snapshot(20000) };
+    const msg = { kind: kind, page: page || snapshot(20000) };
     if (el) {
       const loc = located(el);
       msg.target = loc.target; msg.alternatives = loc.alternatives; msg.description = loc.description;
@@ -78,6 +80,7 @@
     }
     for (const k in extra) msg[k] = extra[k];
     report(msg);
+    if (kind === 'click') recorder.lastClick = { el: el, page: msg.page };
   }
 
   function onClick(e) {
@@ -94,6 +97,8 @@
     // finds it, rather than as a click that would undo it on a second pass.
     const box = toggledBy(raw);
     if (box) return act('check', box, { checked: checkedAfterClick(box) });
+    const choice = drawnChoice(el);
+    if (choice) return act('select', choice.opener, { label: choice.label }, choice.page);
     // While the page handles the click, a hidden file field it opens is noted (below).
     recorder.clicking = el;
     later(function () { recorder.clicking = null; }, 0);
@@ -112,6 +117,43 @@
     if (box.localName === 'input') return !!box.checked;
     const role = roleOf(box);
     return role === 'radio' || role === 'menuitemradio' || checkedOf(box) !== true;
+  }
+
+  /** A click on an option of a list that a page draws for its own select (a component
+   *  library's listbox, a combobox's suggestions): the choice, made through the control that
+   *  opened the list, which replays as `select_option` whether the list shows yet or not.
+   *  When the previous act was the click that opened it, the page is as that click found it
+   *  (the list closed), which is how a replay finds it. */
+  function drawnChoice(el) {
+    const option = El_closest(el, '[role=option]');
+    if (!option || option.localName === 'option') return null;
+    const label = accName(option);
+    if (!label) return null;
+    const list = El_closest(option, '[role=listbox]');
+    const last = recorder.lastClick;
+    const opener = (list && openerOf(list)) || (last && last.el.isConnected && opensList(last.el) ? last.el : null);
+    if (!opener || Node_contains(opener, option)) return null;
+    return { opener: opener, label: label, page: last && last.el === opener ? last.page : null };
+  }
+
+  /** The control that names `list` as what it controls or owns, else the combobox that holds
+   *  it (ARIA 1.1's pattern). */
+  function openerOf(list) {
+    if (list.id) {
+      const id = CSS_escape(list.id);
+      const found = queryCss('[aria-controls~="' + id + '"],[aria-owns~="' + id + '"]');
+      const root = Node_getRootNode(list);
+      for (let i = 0; i < found.length; i++) {
+        if (Node_getRootNode(found[i]) === root && !Node_contains(list, found[i])) return found[i];
+      }
+    }
+    return El_closest(list, '[role=combobox]');
+  }
+
+  /** `el` says it opens a list of options when clicked. */
+  function opensList(el) {
+    const popup = lower(S_trim(El_getAttribute(el, 'aria-haspopup') || ''));
+    return roleOf(el) === 'combobox' || popup === 'listbox' || popup === 'true';
   }
 
   /** A page's script clicking its hidden file field, in answer to the person's click on its
@@ -218,7 +260,7 @@
     const send = W[binding];
     if (typeof send !== 'function') return false;
     recorder = { send: send, typing: null, scroll: null, lastY: W.scrollY, windows: new _WeakMap(), told: 0,
-      clicking: null, openers: new _WeakMap(), dragging: null, pressing: null, dragged: null, pressedAt: null };
+      clicking: null, openers: new _WeakMap(), lastClick: null, dragging: null, pressing: null, dragged: null, pressedAt: null };
     listen(W);
     ET_add(W, 'scroll', onScroll, true);
     listenToFrames();

@@ -82,6 +82,40 @@ describe('record', () => {
     assert.deepEqual([reports[1].value, reports[1].label], ['2', 'Two']);
   });
 
+  test('an option of a list a page draws is a choice through the control that opened it', async () => {
+    const { page, reports } = await recording(`
+      <button id="size" aria-haspopup="listbox" aria-label="Size">Choose</button>
+      <ul role="listbox" hidden><li role="option">Small</li><li role="option">Medium <small>(M)</small></li></ul>
+      <input id="city" role="combobox" aria-label="City" aria-controls="cities" autocomplete="off">
+      <div role="listbox" id="cities" hidden><div role="option">Berlin</div><div role="option">Bern</div></div>
+      <div role="listbox" aria-label="Always shown"><div role="option">Red</div></div>
+      <script>
+        const list = document.querySelector('ul');
+        document.getElementById('size').onclick = () => { list.hidden = !list.hidden; };
+        list.onclick = (e) => { document.getElementById('size').textContent = e.target.closest('li').textContent; list.hidden = true; };
+        document.getElementById('city').oninput = () => { document.getElementById('cities').hidden = false; };
+      </script>`);
+    await page.getByRole('button', { name: 'Size' }).click();
+    await page.getByRole('option', { name: 'Medium (M)' }).click();
+    await page.getByRole('combobox', { name: 'City' }).click();
+    await page.keyboard.type('Ber');
+    await page.getByRole('option', { name: 'Bern' }).click();
+    // A list no control opens, after an act that was no click: the option is clicked.
+    await page.getByRole('option', { name: 'Red' }).click();
+    await arrived(reports, 5);
+    assert.deepEqual(reports.map((r) => [r.kind, r.description, r.label]), [
+      ['click', 'button#size "Size"', undefined],
+      ['select', 'button#size "Size"', 'Medium (M)'],
+      ['type', 'input#city "City"', undefined],
+      ['select', 'input#city "City"', 'Bern'],
+      ['click', 'div "Red"', undefined],
+    ]);
+    // The choice is told with the page its opening click found: the list still closed.
+    assert.deepEqual(reports[1].page, reports[0].page);
+    assert.ok(!reports[1].page.elements.some((e) => e.name === 'Small'), 'the list was closed');
+    assert.ok(reports[3].page.elements.some((e) => e.name === 'Bern'), 'a suggestion shows as it is chosen');
+  });
+
   test('a box is reported as the state the click set it to, native or ARIA, before the page redraws it', async () => {
     const { page, reports } = await recording(`<label><input type="checkbox" id="news" checked> News</label>
       <label><input type="radio" name="ship" value="a" checked> Standard</label>

@@ -16,8 +16,8 @@ pub fn holds(check: &Check, page: &Page) -> Option<bool> {
         Check::Text { mode, value, negate } => {
             let v = normalize(value);
             let shown = page.elements.iter().any(|e| match mode {
-                TextMatch::Equals => normalize(e.label()) == v,
-                TextMatch::Contains => normalize(e.label()).contains(&v),
+                TextMatch::Equals => normalize(e.shown()) == v,
+                TextMatch::Contains => normalize(e.shown()).contains(&v),
             });
             // Absent only if the page's text does not mention it at all.
             let mentioned = page.text.contains(&v);
@@ -259,8 +259,8 @@ impl Choice<'_> {
             }
         }
         for e in &first.elements {
-            if stable_label(e.label()) && e.value != e.label() {
-                push(Check::Text { mode: TextMatch::Equals, value: normalize(e.label()), negate: false }, &mut out);
+            if stable_label(e.shown()) {
+                push(Check::Text { mode: TextMatch::Equals, value: normalize(e.shown()), negate: false }, &mut out);
             }
         }
         if !first.title.is_empty() {
@@ -274,8 +274,8 @@ impl Choice<'_> {
                         &mut out,
                     );
                 }
-                if stable_label(e.label()) {
-                    push(Check::Text { mode: TextMatch::Equals, value: normalize(e.label()), negate: true }, &mut out);
+                if stable_label(e.shown()) {
+                    push(Check::Text { mode: TextMatch::Equals, value: normalize(e.shown()), negate: true }, &mut out);
                 }
             }
         }
@@ -294,12 +294,45 @@ mod tests {
             .map(|(selector, name)| Element {
                 selector: (*selector).into(),
                 name: (*name).into(),
+                text: (*name).into(),
                 role: "button".into(),
                 ..Element::default()
             })
             .collect::<Vec<_>>();
         let text = labels.iter().map(|(_, n)| *n).collect::<Vec<_>>().join(" ");
         Page { url: url.into(), text, elements, ..Page::default() }
+    }
+
+    #[test]
+    fn a_text_check_is_made_of_what_an_element_shows_not_of_its_accessible_name() {
+        let element = |tag: &str, input_type: &str, name: &str, text: &str, value: &str| Element {
+            tag: tag.into(),
+            input_type: input_type.into(),
+            name: name.into(),
+            text: text.into(),
+            value: value.into(),
+            ..Element::default()
+        };
+        let elements = vec![
+            // An icon button named by aria-label, a button named by other elements, a field
+            // named by its label, a select named by its label and showing its choice.
+            element("button", "button", "Close dialog", "×", ""),
+            element("button", "button", "Size Choose", "Choose", ""),
+            element("input", "text", "Username", "", "ada"),
+            element("select", "", "Country", "Norway", "no"),
+            element("input", "submit", "Sign in", "", "Sign in"),
+        ];
+        let page = Page { url: "http://h/".into(), text: "× Size Choose Norway".into(), elements, ..Page::default() };
+        let choice = Choice { positives: vec![&page], negatives: Vec::new() };
+        let texts: Vec<String> = choice
+            .candidates()
+            .into_iter()
+            .filter_map(|c| match c {
+                Check::Text { value, .. } => Some(value),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(texts, ["Choose", "Sign in"]);
     }
 
     #[test]

@@ -363,16 +363,20 @@ pub(crate) fn drop_undo_pairs(pages: &mut Vec<Page>) -> usize {
     dropped
 }
 
-/// A click that opened a file chooser, followed by the files chosen there, or that started
-/// a download, followed by the file: the upload or the download is done through that same
-/// element (its click is part of it), so the click goes.
+/// A click that opened a file chooser, followed by the files chosen there, that started a
+/// download, followed by the file, or that opened a drawn list, followed by the option
+/// chosen: the upload, the download or the choice is done through that same element (its
+/// click is part of it), so the click goes.
 pub(crate) fn fold_opening_clicks(pages: &mut Vec<Page>) {
     let mut i = 0;
     while i + 1 < pages.len() {
         let opener = match (pages[i].acts.last(), pages[i + 1].acts.first()) {
             (Some(click), Some(then)) => {
                 matches!(click.action, Action::Click { .. })
-                    && matches!(then.action, Action::Upload { .. } | Action::Download { .. })
+                    && matches!(
+                        then.action,
+                        Action::Upload { .. } | Action::Download { .. } | Action::SelectOption { .. }
+                    )
                     && click.action.target() == then.action.target()
             }
             _ => false,
@@ -403,7 +407,7 @@ fn anchor(act: &Act, own: &[&Page]) -> Option<Check> {
         _ => None,
     });
     let check = check.or_else(|| {
-        let label = own.first().and_then(|p| p.element_of(act)).map(|e| normalize(e.label()))?;
+        let label = own.first().and_then(|p| p.element_of(act)).map(|e| normalize(e.shown()))?;
         stable_label(&label).then_some(Check::Text { mode: TextMatch::Equals, value: label, negate: false })
     })?;
     own.iter().all(|p| holds(&check, p) != Some(false)).then_some(check)

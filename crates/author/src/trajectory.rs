@@ -98,6 +98,17 @@ impl Element {
         if self.name.is_empty() { &self.text } else { &self.name }
     }
 
+    /// The text a `text` check finds it by: what it shows (an input button shows its
+    /// value). Not its accessible name, which may come from `aria-label` or another element
+    /// (a field's label), and never from a field's or a list's content.
+    pub fn shown(&self) -> &str {
+        match (self.tag.as_str(), self.input_type.as_str()) {
+            ("input", "submit" | "button" | "reset") => &self.value,
+            ("input" | "select" | "textarea", _) => "",
+            _ => &self.text,
+        }
+    }
+
     /// Identity across snapshots of the same situation: role and name where it has them.
     pub fn key(&self) -> String {
         if self.label().is_empty() {

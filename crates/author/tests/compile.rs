@@ -7,6 +7,8 @@ fn el(role: &str, name: &str, selector: &str, dialog: Option<&str>) -> Element {
     Element {
         role: role.into(),
         name: name.into(),
+        // What such an element shows is its name.
+        text: name.into(),
         selector: selector.into(),
         dialog: dialog.map(str::to_owned),
         ..Element::default()

@@ -8,7 +8,7 @@ mod common;
 use std::process::{Child, Stdio};
 
 use common::{Browser, Site, command, statewright, text};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 const PASSWORD: &str = "correct horse battery staple";
 const PRODUCT: &str = "Stainless steel kettle";
@@ -200,6 +200,25 @@ fn a_demonstration_that_sets_boxes_records_their_states_and_replays() {
 }
 
 #[test]
+fn a_demonstration_that_chooses_from_drawn_lists_records_the_choices_and_replays() {
+    let recorded = record_fixture("listbox.html", "listbox-person.mjs", None);
+    let workflow = &recorded.workflow;
+    let chosen: Vec<(&Value, &Value)> = actions(workflow)
+        .into_iter()
+        .filter(|a| a["type"] == "select_option")
+        .map(|a| (&a["target"]["name"], &a["label"]))
+        .collect();
+    assert_eq!(chosen, [(&json!("Size Choose"), &json!("Medium")), (&json!("Fit"), &json!("Slim"))], "{workflow}");
+    assert!(!actions(workflow).iter().any(|a| a["type"] == "click"), "the clicks that opened them go: {workflow}");
+    let summary = recorded.replay(&[]);
+    assert_eq!(summary["status"], "succeeded", "{summary}\n{workflow}");
+    let shown = statewright(&["runs", "show", summary["run_id"].as_str().unwrap(), "--json"], &recorded.runs);
+    let detail: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    let kinds: Vec<&str> = detail["actions"].as_array().unwrap().iter().filter_map(|a| a["kind"].as_str()).collect();
+    assert_eq!(kinds, ["navigate_to", "select_option", "select_option"], "{detail}");
+}
+
+#[test]
 fn a_demonstration_that_drags_a_card_and_a_slider_records_both_drags_and_replays_them() {
     let recorded = record_fixture("drag.html", "drag-person.mjs", None);
     let workflow = &recorded.workflow;
@@ -283,10 +302,10 @@ struct Recorded {
 }
 
 impl Recorded {
-    /// The draft run with no model, on the site it was recorded on (and `params`): its JSON
-    /// summary.
+    /// The draft run with no model and no person, on the site it was recorded on (and
+    /// `params`): its JSON summary.
     fn replay(&self, params: &[String]) -> Value {
-        let mut args = vec!["run", &self.draft, "-p", &self.site_param, "--json"];
+        let mut args = vec!["run", &self.draft, "-p", &self.site_param, "--no-review", "--json"];
         for p in params {
             args.extend(["-p", p]);
         }

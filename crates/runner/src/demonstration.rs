@@ -426,7 +426,11 @@ fn action_of(report: &Value) -> Option<(Action, Vec<Target>)> {
             to: serde_json::from_value(report.get("to")?.clone()).ok()?,
             position: report.get("position").and_then(|p| serde_json::from_value(p.clone()).ok()),
         },
-        "select" => Action::SelectOption { target: target()?, value: s("value"), label: None },
+        // A native select's choice by its value; a drawn list's by the option's name.
+        "select" => match s("value") {
+            Some(value) => Action::SelectOption { target: target()?, value: Some(value), label: None },
+            None => Action::SelectOption { target: target()?, value: None, label: Some(s("label")?) },
+        },
         // The files by name only (a page never knows where they were): compile asks for them.
         "upload" => {
             let names = report.get("files").and_then(Value::as_array)?;

@@ -129,6 +129,7 @@
   const Sel_addRange = uncurry(Selection.prototype.addRange);
   const In_select = uncurry(HTMLInputElement.prototype.select);
   const In_setSelectionRange = uncurry(HTMLInputElement.prototype.setSelectionRange);
+  const In_setValue = uncurry(O_getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set);
   const TA_select = uncurry(HTMLTextAreaElement.prototype.select);
   const TA_setSelectionRange = uncurry(HTMLTextAreaElement.prototype.setSelectionRange);
   const ET_add = uncurry(EventTarget.prototype.addEventListener);

@@ -11,10 +11,14 @@
     return !!a && lower(S_trim(El_getAttribute(a, 'aria-disabled') || '')) === 'true';
   }
 
+  /** Fields whose value is given whole, as their picker gives it (see setValue). */
+  const VALUE_INPUT = makeSet('date time datetime-local month week color range');
+
   function isEditable(el) {
     const tag = el.localName;
     if (tag === 'input') {
-      if (NON_TEXT_INPUT[inputType(el)] === true) return false;
+      const t = inputType(el);
+      if (NON_TEXT_INPUT[t] === true && VALUE_INPUT[t] !== true) return false;
       return !el.readOnly && !isDisabled(el);
     }
     if (tag === 'textarea') return !el.readOnly && !isDisabled(el);

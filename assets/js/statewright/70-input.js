@@ -52,7 +52,41 @@
     } catch (e) {
       return { ok: false, message: 'could not select contents of ' + describeEl(el) + ': ' + errMessage(e) };
     }
-    return { ok: true, description: describeEl(el) };
+    const whole = isInput && VALUE_INPUT[inputType(el)] === true;
+    return { ok: true, description: describeEl(el), whole: whole };
+  }
+
+  const VALUE_FORMAT = {
+    date: 'a date as 2026-11-27', time: 'a time as 14:30', 'datetime-local': 'a date and time as 2026-11-27T14:30',
+    month: 'a month as 2026-11', week: 'a week as 2026-W48', color: 'a colour as #1e90ff', range: 'a number within its range',
+  };
+
+  /**
+   * Gives a date, time, colour or range field its value whole, as its picker does, with the
+   * input and change events the picker sends: keys would reach one part of a date at a time,
+   * in the order of the browser's locale, and a colour or a range takes none. A value the
+   * field does not take (the browser empties it, or a range moves elsewhere) is an error
+   * that says what it takes, and the field keeps what it had.
+   */
+  function setValue(target, text) {
+    const r = resolveOne(target);
+    if (r.error) return { ok: false, message: r.error };
+    const el = controlOf(r.el);
+    const t = inputType(el);
+    if (el.localName !== 'input' || VALUE_INPUT[t] !== true) return { ok: false, message: describeEl(el) + ' takes typing' };
+    const v = S_trim(_String(text));
+    const before = el.value;
+    In_setValue(el, v);
+    // A date the browser cannot read is emptied; a colour or a range is set to another value.
+    const taken = t === 'range' ? _parseFloat(el.value) === _parseFloat(v)
+      : t === 'color' ? lower(el.value) === lower(v) : el.value !== '' || v === '';
+    if (!taken) {
+      In_setValue(el, before);
+      return { ok: false, message: describeEl(el) + ' takes ' + VALUE_FORMAT[t] + ': the text given is not one' };
+    }
+    ET_dispatch(el, new _Event('input', { bubbles: true, composed: true }));
+    ET_dispatch(el, new _Event('change', { bubbles: true }));
+    return { ok: true, value: el.value };
   }
 
   // ---------------------------------------------------------------------------

@@ -8,6 +8,7 @@
     actionable: actionable,
     extract: extract,
     prepareTyping: prepareTyping,
+    setValue: setValue,
     selectOption: selectOption,
     checkState: checkState,
     watch: watch,

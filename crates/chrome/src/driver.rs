@@ -260,7 +260,12 @@ impl ChromeDriver {
                     // are never answered).
                     input::click(self.raw(), at.x, at.y, MouseButton::Left, 1).await.map_err(DriverError::Browser)?;
                 }
-                self.page_op(&doc, "prepareTyping", &[json!(target), json!(clear)]).await?;
+                let prepared = self.page_op(&doc, "prepareTyping", &[json!(target), json!(clear)]).await?;
+                if prepared["whole"] == true {
+                    // A date, time, colour or range field: given its value whole (see setValue).
+                    self.page_op(&doc, "setValue", &[json!(target), json!(text)]).await?;
+                    return Ok(at.outcome());
+                }
                 if *clear {
                     // The content is selected: one Backspace empties it, as a person would.
                     let backspace = parse_key_combo("Backspace").map_err(DriverError::Invalid)?;

@@ -1,7 +1,8 @@
 //! Controls a person sets, against real headless Chromium. `check`: native boxes, a styled
 //! one whose input hides behind its label, an ARIA switch its page redraws late, a to-do
 //! item holding its box, radio buttons, and the boxes that cannot be set. `select_option` on
-//! a component library's select, a button that opens a list of options.
+//! a component library's select, a button that opens a list of options. `type` into fields a
+//! person fills through a picker (dates, times, a colour, a range).
 
 mod common;
 
@@ -116,5 +117,40 @@ async fn a_select_drawn_by_the_page_is_opened_and_its_option_clicked() {
         matches!(&never, Err(DriverError::NotActionable { reason, message }) if reason == "no_option" && message.contains("showed no option \"Red\"")),
         "{never:?}"
     );
+    driver.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fields_filled_through_a_picker_take_their_value_whole_or_say_what_they_take() {
+    let (mut driver, _, _held) = drive("pickers.html").await;
+    let fill =
+        |css: &str, text: &str| Action::Type { target: target(json!({"css": css})), text: text.into(), clear: true };
+    for (css, text) in [
+        ("#arrival", "2026-11-27"),
+        ("#time", "14:30"),
+        ("#month", "2026-11"),
+        ("#starts", "2026-11-27T14:30"),
+        ("#week", "2026-W48"),
+        ("#colour", "#1E90FF"),
+        ("#guests", "5"),
+    ] {
+        let done = driver.perform(&fill(css, text), PATIENCE).await;
+        assert!(done.is_ok(), "{css} ← {text}: {done:?}");
+    }
+    let said = status(&mut driver).await;
+    assert_eq!(
+        said,
+        "arrival=2026-11-27 time=14:30 month=2026-11 starts=2026-11-27T14:30 week=2026-W48 colour=#1e90ff guests=5 changes=7"
+    );
+    // What a field does not take is an error that says what it takes; the field keeps its value.
+    for (css, text, takes) in [
+        ("#arrival", "27/11/2026", "takes a date as 2026-11-27"),
+        ("#colour", "blue", "takes a colour as #1e90ff"),
+        ("#guests", "12", "takes a number within its range"),
+    ] {
+        let refused = driver.perform(&fill(css, text), PATIENCE).await;
+        assert!(matches!(&refused, Err(DriverError::Invalid(m)) if m.contains(takes)), "{css} ← {text}: {refused:?}");
+    }
+    assert_eq!(status(&mut driver).await, said, "nothing changed");
     driver.close().await;
 }

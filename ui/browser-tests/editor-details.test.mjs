@@ -192,3 +192,21 @@ test('a renamed state stays where it was on the canvas, and goes back there with
   assert.deepEqual(await box('node-Cart'), before, 'nor with the rename undone');
   assert.deepEqual(app.errors, []);
 });
+
+test('a target by text can be matched loosely, and the file says exact: false', async () => {
+  const { page } = app;
+  await selectState(page, 'Cart');
+  const form = page.getByRole('region', { name: 'state Cart' });
+  await form.getByLabel('target locator').first().selectOption('text');
+  await form.getByLabel('target text').first().fill('CHECKOUT');
+  await form.getByLabel('target loosely').first().check();
+  await page.keyboard.press('Control+s');
+  await page.waitForSelector('[data-testid="toast"]:has-text("Saved demo-shop.json")');
+  const saved = await page.evaluate(() => JSON.parse(window.statewrightFake.files.get('demo-shop.json')));
+  const cart = saved.states.find((s) => s.name === 'Cart');
+  assert.deepEqual(cart.actions[0].target, { text: 'CHECKOUT', exact: false });
+  // Offered for text and roles only.
+  await form.getByLabel('target locator').first().selectOption('css');
+  assert.equal(await form.getByLabel('target loosely').count(), 0, 'not for css');
+  assert.deepEqual(app.errors, []);
+});

@@ -1136,7 +1136,8 @@ export type TabSelector = {
 };
 
 /** How an action finds its element. Exactly one of `css`, `xpath`, `text` or `role` is set;
- * `name` narrows `role` by accessible name; `nth` picks among several matches (0-based). */
+ * `name` narrows `role` by accessible name; `exact: false` matches `text` or `name` as a
+ * person reads them; `nth` picks among several matches (0-based). */
 export type Target = {
   css?: string | null;
   xpath?: string | null;
@@ -1146,6 +1147,10 @@ export type Target = {
   role?: string | null;
   /** With `role`: the accessible name, matched exactly after whitespace normalisation. */
   name?: string | null;
+  /** `false`: `text` or `name` is found in any case and within a longer text (`Checkout`
+   * finds "Checkout →" and "CHECKOUT"), as Playwright's `getByText` finds it. Default
+   * `true`. Healing tries a target loosely when it finds nothing exactly. */
+  exact?: boolean | null;
   nth?: number | null;
 };
 

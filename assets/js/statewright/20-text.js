@@ -211,6 +211,37 @@
     return out;
   }
 
+  /**
+   * Visible elements whose visible text holds `v` (already normalised) in any case: for each
+   * text node, the nearest element whose text holds it, which is the deepest such element
+   * (its text is the most of it about `v`). Input buttons by their value.
+   */
+  function findTextWithin(v, ctx) {
+    const out = [];
+    const lv = lower(v);
+    walkPage(ctx);
+    const texts = ctx.texts;
+    const seen = new _Set();
+    const cap = 4 * v.length + 2000;
+    for (let i = 0; i < texts.length; i++) {
+      if (!textAt(ctx, i)) continue;
+      for (let el = texts[i].parentNode; el && el.nodeType === 1; el = el.parentElement) {
+        if (Set_has(seen, el) || SKIP_TEXT_PARENT[el.localName] === true) break;
+        Set_add(seen, el);
+        const raw = el.textContent;
+        if (raw.length > cap) break;
+        if (S_indexOf(lower(norm(raw)), lv) < 0) continue;
+        if (isVisible(el) && S_indexOf(lower(norm(innerTextOf(el))), lv) >= 0) push(out, el);
+        break;
+      }
+    }
+    const buttons = inputButtons(ctx);
+    for (let i = 0; i < buttons.length; i++) {
+      if (S_indexOf(lower(norm(buttons[i].value)), lv) >= 0 && isVisible(buttons[i])) push(out, buttons[i]);
+    }
+    return out;
+  }
+
   function docOrderSort(arr) {
     const rank = documentRank(documents());
     return A_sort(arr, function (a, b) {

@@ -95,6 +95,7 @@
     else if (typeof t.text === 'string') s = 'text "' + t.text + '"';
     else if (typeof t.role === 'string') s = 'role ' + t.role + (typeof t.name === 'string' ? ' name "' + t.name + '"' : '');
     else s = 'target';
+    if (t.exact === false) s += ' (loosely)';
     if (typeof t.nth === 'number') s += ' nth=' + t.nth;
     return s;
   }
@@ -163,7 +164,7 @@
       if (typeof target.text !== 'string') return { invalid: true, message: 'text must be a string', list: [] };
       const v = norm(target.text);
       if (!v) return { invalid: true, message: 'text must not be empty', list: [] };
-      const raw = findTextMatches(v, newCtx(), true);
+      const raw = target.exact === false ? findTextWithin(v, newCtx()) : findTextMatches(v, newCtx(), true);
       // Keep the deepest matches only.
       const deepest = [];
       for (let i = 0; i < raw.length; i++) {
@@ -181,7 +182,8 @@
         Set_add(seen, t);
         push(list, t);
       }
-      return { invalid: false, list: docOrderSort(list), visibleOnly: true };
+      const sorted = docOrderSort(list);
+      return { invalid: false, list: target.exact === false ? byLikeness(sorted, v) : sorted, visibleOnly: true };
     }
     // role
     if (typeof target.role !== 'string' || !S_trim(target.role)) {
@@ -191,7 +193,8 @@
       return { invalid: true, message: 'name must be a string', list: [] };
     }
     const role = lower(S_trim(target.role));
-    const wantName = typeof target.name === 'string' ? norm(target.name) : null;
+    const loose = target.exact === false;
+    const wantName = typeof target.name === 'string' ? (loose ? lower(norm(target.name)) : norm(target.name)) : null;
     const base = ROLE_SELECTORS[role];
     const sel = base ? base + ',[role]' : '[role]';
     const all = queryCss(sel);
@@ -200,10 +203,27 @@
       const el = all[i];
       if (roleOf(el) !== role) continue;
       if (!isVisible(el) || isAriaHidden(el)) continue;
-      if (wantName !== null && accName(el) !== wantName) continue;
+      if (wantName !== null && (loose ? S_indexOf(lower(accName(el)), wantName) < 0 : accName(el) !== wantName)) continue;
       push(list, el);
     }
     return { invalid: false, list: list, visibleOnly: true };
+  }
+
+  /** Loose matches, in document order within each rank: those whose whole text is `v` in
+   *  another case, then those a person acts on, then the rest (a sentence that mentions the
+   *  words comes after the button that says them). */
+  function byLikeness(list, v) {
+    const lv = lower(v);
+    const ranks = [[], [], []];
+    for (let i = 0; i < list.length; i++) {
+      const el = list[i];
+      const text = lower(norm(el.localName === 'input' ? el.value || '' : innerTextOf(el)));
+      const rank = text === lv ? 0 : El_matches(el, STRONG_INTERACTIVE + ',' + WEAK_INTERACTIVE) ? 1 : 2;
+      push(ranks[rank], el);
+    }
+    const out = [];
+    for (let r = 0; r < ranks.length; r++) for (let i = 0; i < ranks[r].length; i++) push(out, ranks[r][i]);
+    return out;
   }
 
   /** Pick the element a target designates: nth among matches, else first visible. */

@@ -281,6 +281,32 @@ describe('targets', () => {
     }
   });
 
+  test('exact: false finds text and names in any case and within a longer text', async () => {
+    const page = await open({ html: `
+      <p>Sign in to see your orders, or checkout as a guest.</p>
+      <button style="text-transform:uppercase" id="add">Add to cart</button>
+      <a href="#in">Sign in</a>
+      <div id="card"><button id="go"><span>Checkout</span> →</button> or keep shopping</div>
+      <input type="submit" value="Place order now">
+      <p id="total">Total: <b>3</b> items</p>
+      <p hidden>Secret checkout</p>` });
+    const loose = (t) => desc(page, { ...t, exact: false });
+    assert.equal(await loose({ text: 'ADD TO CART' }), 'button#add "Add to cart"');
+    assert.equal(await loose({ text: 'sign IN' }), 'a "Sign in"');
+    assert.equal(await loose({ text: 'checkout' }), 'button#go "Checkout →"', 'the button the words are in');
+    assert.equal(await loose({ text: 'place order' }), 'input[type=submit] "Place order now"');
+    assert.equal(await loose({ text: 'total: 3' }), 'p#total');
+    // A sentence that mentions the words comes after what says them.
+    assert.equal(await loose({ text: 'guest' }), 'p');
+    assert.equal(await loose({ role: 'link', name: 'SIGN' }), 'a "Sign in"');
+    assert.equal(await loose({ role: 'button', name: 'checkout' }), 'button#go "Checkout →"');
+    // Exact by default: none of these is there as it is written.
+    assert.match(await desc(page, { text: 'ADD TO CART' }), /^not_found/);
+    assert.match(await desc(page, { text: 'checkout' }), /^not_found/);
+    assert.match(await desc(page, { role: 'link', name: 'SIGN' }), /^not_found/);
+    assert.match(await loose({ text: 'secret checkout' }), /^not_found: .*\(loosely\)/);
+  });
+
   test('first visible match wins without nth', async () => {
     const page = await open({ html: `<button id="h" style="visibility:hidden">Next</button><button id="v">Next</button>` });
     assert.equal(await desc(page, { css: 'button' }), 'button#v "Next"');

@@ -1,7 +1,9 @@
-//! Checks heal too, through the real binary and real Chromium: a run on the demo site
-//! records the alternatives of the element its home-page check found; on a redesign where
-//! that link is renamed (id and text), the next run with the same store heals the check
-//! instead of waiting for a person, and `review save-healed` writes the healed check.
+//! Healing through the real binary and real Chromium. Checks heal too: a run on the demo
+//! site records the alternatives of the element its home-page check found; on a redesign
+//! where that link is renamed (id and text), the next run with the same store heals the
+//! check instead of waiting for a person, and `review save-healed` writes the healed check.
+//! A target written from the screen ("SIGN IN" for a link whose text is "Sign in") heals by
+//! being matched loosely, with no run before it to learn from.
 
 mod common;
 
@@ -100,4 +102,54 @@ fn a_renamed_element_check_heals_with_the_locators_recorded_when_it_last_matched
     let out = run_on_redesign(&runs);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(!text(&out.stderr).contains("healed"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_target_written_from_the_screen_heals_by_matching_loosely_and_the_fix_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let workflow = json!({
+        "version": 1,
+        "name": "to-sign-in",
+        "parameters": { "site": { "default": "http://127.0.0.1:8931" } },
+        "config": { "action_timeout": 2 },
+        "states": [
+            {
+                "name": "Signing in",
+                "checks": [{ "type": "url", "match": "pattern", "value": "/login\\.html" }],
+                "terminal": { "outcome": "success" }
+            },
+            {
+                "name": "Home page",
+                "checks": [{ "type": "element", "selector": "#hero-sign-in" }],
+                "actions": [{ "type": "click", "target": { "text": "SIGN IN" } }],
+                "next": ["Signing in"]
+            },
+            {
+                "name": "Start",
+                "checks": [{ "type": "url", "value": "about:blank" }],
+                "actions": [{ "type": "navigate_to", "url": "{{site}}/" }]
+            }
+        ]
+    });
+    let path = dir.path().join("sign-in.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&workflow).unwrap()).unwrap();
+    let runs = dir.path().join("runs");
+    let out = statewright(&["run", path.to_str().unwrap(), "--demo-site", "--no-review", "--json"], &runs);
+    let progress = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{progress}");
+    let healed = r#"healed `Home page` action 1: {"text":"SIGN IN"} → {"text":"SIGN IN","exact":false}"#;
+    assert!(progress.contains(healed), "{progress}");
+    assert!(progress.contains(r#"→ a#hero-sign-in "Sign in""#), "the link: {progress}");
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["end_state"], "Signing in", "{summary:#}");
+
+    // The link, not the sentence before it that says "Sign in to browse…", was clicked; the
+    // fix saved makes the target loose, and the next run needs no healing.
+    let saved = statewright(&["review", "save-healed", summary["run_id"].as_str().unwrap()], &runs);
+    assert_eq!(saved.status.code(), Some(0), "{}", text(&saved.stderr));
+    let after: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(after["states"][1]["actions"][0]["target"], json!({"text": "SIGN IN", "exact": false}));
+    let again = statewright(&["run", path.to_str().unwrap(), "--demo-site", "--no-review"], &runs);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
+    assert!(!text(&again.stderr).contains("healed"), "{}", text(&again.stderr));
 }

@@ -10,7 +10,7 @@ use tokio::time::Instant;
 use crate::driver::{Capture, Driver, DriverError, Observation, Signals};
 use crate::event::{Event, Failure};
 use crate::executor::{Context, End, Plan, Run};
-use crate::heal::{Healing, heal};
+use crate::heal::{Healing, heal, loosened};
 use crate::review::{EscalationRequest, PendingAction, Resolution, ReviewError, Tried, Unresolved, applicable};
 
 /// How long the reviewer's snapshot of the page may take.
@@ -213,7 +213,8 @@ impl Run {
             return Ok(("the action has no target".to_owned(), None));
         };
         let name = self.name(state);
-        let alternatives = self.options.locators.alternatives(&name, index, &from).to_vec();
+        let mut alternatives = self.options.locators.alternatives(&name, index, &from).to_vec();
+        alternatives.extend(action.target().and_then(loosened));
         let began = Instant::now();
         Ok(match heal(driver, &action, error, &alternatives).await {
             Healing::Healed { to, outcome } => {
@@ -236,7 +237,7 @@ impl Run {
                 (format!("healed with {}", serde_json::to_string(&to).unwrap_or_default()), Some(plan))
             }
             Healing::NotApplicable(why) => (format!("not applicable: {why}"), None),
-            Healing::Failed { tried } => (format!("none of {tried} recorded alternatives found the element"), None),
+            Healing::Failed { tried } => (format!("none of {tried} alternatives found the element"), None),
             Healing::Broken(DriverError::Browser(e)) | Healing::Broken(DriverError::Invalid(e)) => {
                 return Err(End::Failed(Failure::Driver { error: self.params.redact(&e) }));
             }

@@ -1,6 +1,7 @@
 //! Self-healing locators: when an action's own target finds nothing, the other locators
-//! recorded the last time it worked are tried, most stable first. Element checks heal the
-//! same way (see `check_heal.rs`).
+//! recorded the last time it worked are tried, most stable first, then the target itself
+//! matched loosely (its text or name in any case, within a longer text). Element checks heal
+//! the same way (see `check_heal.rs`).
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -103,6 +104,14 @@ pub(crate) async fn heal<D: Driver>(
     Healing::Failed { tried: alternatives.len() }
 }
 
+/// The target matched as a person reads it, when it names its element by text or name
+/// and is exact: a workflow written from the screen says "SIGN IN" where the page's text
+/// is "Sign in" (a style makes it capitals), or "Checkout" for "Checkout →".
+pub(crate) fn loosened(target: &Target) -> Option<Target> {
+    let named = target.text.is_some() || target.name.is_some();
+    (named && target.exact != Some(false)).then(|| Target { exact: Some(false), ..target.clone() })
+}
+
 /// Whether a locator finds its element by where it is (`nth` among look-alikes, or a
 /// `:nth-of-type` path) rather than by what it is. In repeated structures (result cards,
 /// table rows) the element at that position may be another one next time.
@@ -124,6 +133,18 @@ mod tests {
 
     fn target(json: serde_json::Value) -> Target {
         serde_json::from_value(json).unwrap()
+    }
+
+    #[test]
+    fn only_a_target_by_text_or_name_is_loosened_and_only_once() {
+        let text = target(serde_json::json!({"text": "SIGN IN"}));
+        let loose = target(serde_json::json!({"text": "SIGN IN", "exact": false}));
+        assert_eq!(loosened(&text), Some(loose.clone()));
+        assert_eq!(loosened(&loose), None);
+        let named = target(serde_json::json!({"role": "button", "name": "Checkout", "nth": 1}));
+        assert_eq!(loosened(&named).and_then(|t| t.exact), Some(false));
+        assert_eq!(loosened(&target(serde_json::json!({"role": "button"}))), None);
+        assert_eq!(loosened(&target(serde_json::json!({"css": "#go"}))), None);
     }
 
     #[test]

@@ -213,6 +213,7 @@ fn templatize_target(target: &Target, values: &[(String, String)]) -> Target {
         text: put_back(&target.text),
         role: target.role.clone(),
         name: put_back(&target.name),
+        exact: target.exact,
         nth: target.nth,
     }
 }

@@ -16,6 +16,9 @@ impl fmt::Display for Target {
             },
             _ => write!(f, "(no target)")?,
         }
+        if self.exact == Some(false) {
+            f.write_str(" (loosely)")?;
+        }
         if let Some(nth) = self.nth {
             write!(f, " #{nth}")?;
         }

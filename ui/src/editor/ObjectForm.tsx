@@ -23,6 +23,12 @@ function TargetField({ value, onChange, label }: { value: Obj | undefined; onCha
       </select>
       <input aria-label={`${label} ${kind}`} value={(t[kind] as string) ?? ''} onChange={(e) => onChange({ ...t, [kind]: e.target.value })} />
       {kind === 'role' && <input aria-label={`${label} name`} placeholder="accessible name" value={(t.name as string) ?? ''} onChange={(e) => onChange({ ...t, name: e.target.value || undefined })} />}
+      {(kind === 'text' || kind === 'role') && (
+        <label className="target-loose" title="Found in any case and within a longer text, as a person reads it (exact: false)">
+          <input type="checkbox" aria-label={`${label} loosely`} checked={t.exact === false} onChange={(e) => onChange({ ...t, exact: e.target.checked ? false : undefined })} />
+          loosely
+        </label>
+      )}
     </div>
   );
 }

@@ -200,6 +200,14 @@ fn targets_need_exactly_one_locator() {
 }
 
 #[test]
+fn exact_says_how_text_or_a_name_is_matched() {
+    let src = VALID.replace(r##"{"css": "#password"}"##, r##"{"css": "#password", "exact": false}"##);
+    error_at(&src, "`exact` says how `text` or a role's `name` is matched");
+    let src = VALID.replace(r##"{"css": "#password"}"##, r##"{"text": "PASSWORD", "exact": false}"##);
+    assert!(load(&src).is_ok());
+}
+
+#[test]
 fn bad_values_are_explained() {
     let cases = [
         (r#""clear": true"#, r#""clear": true}, {"type": "press_key", "key": "Entr""#, "unknown key `Entr`"),

@@ -35,7 +35,8 @@ impl ExtractRead {
 }
 
 /// How an action finds its element. Exactly one of `css`, `xpath`, `text` or `role` is set;
-/// `name` narrows `role` by accessible name; `nth` picks among several matches (0-based).
+/// `name` narrows `role` by accessible name; `exact: false` matches `text` or `name` as a
+/// person reads them; `nth` picks among several matches (0-based).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Target {
@@ -52,6 +53,11 @@ pub struct Target {
     /// With `role`: the accessible name, matched exactly after whitespace normalisation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// `false`: `text` or `name` is found in any case and within a longer text (`Checkout`
+    /// finds "Checkout →" and "CHECKOUT"), as Playwright's `getByText` finds it. Default
+    /// `true`. Healing tries a target loosely when it finds nothing exactly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nth: Option<u32>,
 }

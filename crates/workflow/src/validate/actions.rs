@@ -111,6 +111,13 @@ fn target(target: &Target, path: &JsonPath, workflow: &Workflow, report: &mut Re
             Some("add \"role\": \"button\" (or the element's role)".into()),
         );
     }
+    if target.exact.is_some() && target.text.is_none() && target.name.is_none() {
+        report.error(
+            &path.key("exact"),
+            "`exact` says how `text` or a role's `name` is matched, and the target has neither",
+            None,
+        );
+    }
     if let Some(css) = &target.css {
         selector(SelectorKind::Css, css, &path.key("css"), workflow, report);
     }

@@ -108,6 +108,28 @@
   // ---------------------------------------------------------------------------
   // 5. selectOption
   // ---------------------------------------------------------------------------
+  /** The option `value` or `label` names: exactly as given; else the one whose label (for a
+   *  value) or value (for a label) is that, as Playwright reads one string as either; else
+   *  the only one whose label or value is that in another case. */
+  function optionFor(options, byValue, byLabel) {
+    const wanted = byValue !== null ? byValue : byLabel;
+    const valueIs = function (o) { return o.value === wanted; };
+    const labelIs = function (o) { return norm(o.label) === norm(wanted) || norm(o.text) === norm(wanted); };
+    const tiers = byValue !== null ? [valueIs, labelIs] : [labelIs, valueIs];
+    for (let t = 0; t < tiers.length; t++) {
+      for (let i = 0; i < options.length; i++) if (tiers[t](options[i])) return options[i];
+    }
+    const lw = lower(norm(wanted));
+    let only = null;
+    for (let i = 0; i < options.length; i++) {
+      const o = options[i];
+      if (lower(norm(o.label)) !== lw && lower(norm(o.text)) !== lw && lower(o.value) !== lw) continue;
+      if (only) return null;
+      only = o;
+    }
+    return only;
+  }
+
   function selectOption(target, choice) {
     const r = resolveOne(target);
     if (r.error) return { ok: false, message: r.error };
@@ -119,14 +141,7 @@
     const byLabel = typeof choice.label === 'string' ? norm(choice.label) : null;
     if (byValue === null && byLabel === null) return { ok: false, message: 'selectOption needs a value or a label' };
     const options = el.options;
-    let found = null;
-    for (let i = 0; i < options.length && !found; i++) {
-      if (byValue !== null && options[i].value === byValue) found = options[i];
-    }
-    for (let i = 0; i < options.length && !found; i++) {
-      const o = options[i];
-      if (byLabel !== null && (norm(o.label) === byLabel || norm(o.text) === byLabel)) found = o;
-    }
+    const found = optionFor(options, byValue, byLabel);
     if (!found) {
       let avail = '';
       const n = M_min(options.length, 10);

@@ -190,6 +190,8 @@
       if (names.length) act('upload', opener && opener.isConnected ? opener : file, { files: names });
       return;
     }
+    // A colour chosen in the browser's picker: `type` gives such a field its value whole.
+    if (el && el.localName === 'input' && inputType(el) === 'color') return act('type', el, { text: el.value, secret: false });
     if (!el || el.localName !== 'select') return;
     const opt = el.selectedIndex >= 0 ? el.options[el.selectedIndex] : null;
     act('select', el, { value: _String(el.value), label: opt ? norm(opt.text) : '' });

@@ -367,6 +367,13 @@ describe('typing, options, scrolling', () => {
     assert.equal(byLabel.selected, 'c');
     assert.deepEqual(await page.evaluate(() => window.events),
       ['input:fruit:b', 'change:fruit:b', 'input:fruit:c', 'change:fruit:c']);
+    // One string for the other (a value given as the label people see, or the reverse), and
+    // another case when only one option has it.
+    assert.equal((await sw(page, 'selectOption', { css: '#fruit' }, { value: 'Apple' })).selected, 'a');
+    assert.equal((await sw(page, 'selectOption', { css: '#fruit' }, { label: 'b' })).selected, 'b');
+    assert.equal((await sw(page, 'selectOption', { css: '#fruit' }, { label: 'cherry PIE' })).selected, 'c');
+    assert.equal((await sw(page, 'selectOption', { css: '#many' }, { label: 'LABEL 3' })).selected, 'v3');
+    await page.evaluate(() => { window.events = []; });
     const missing = await sw(page, 'selectOption', { css: '#fruit' }, { label: 'Durian' });
     assert.equal(missing.ok, false);
     assert.equal(missing.message,

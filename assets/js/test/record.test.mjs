@@ -70,16 +70,20 @@ describe('record', () => {
     assert.deepEqual(await page.evaluate(() => window.__statewright.recorded()), { doc, seq: 4 });
   });
 
-  test('a label\'s click is reported once, as its control\'s; selects report value and label', async () => {
+  test('a label\'s click is reported once, as its control\'s; selects report value and label; a colour its value', async () => {
     const { page, reports } = await recording(`<label><input type="checkbox" id="terms"> I agree</label>
-      <select id="qty"><option value="1">One</option><option value="2">Two</option></select>`);
+      <select id="qty"><option value="1">One</option><option value="2">Two</option></select>
+      <input type="color" id="tint" aria-label="Tint">`);
     await page.getByText('I agree').click();
     await page.locator('#qty').selectOption('2');
-    await arrived(reports, 2);
+    await page.locator('#tint').fill('#ff8800');
+    await arrived(reports, 3);
     await new Promise((r) => setTimeout(r, 100));
-    assert.deepEqual(reports.map((r) => r.kind), ['check', 'select']);
+    assert.deepEqual(reports.map((r) => r.kind), ['check', 'select', 'type']);
     assert.deepEqual([reports[0].target, reports[0].checked], [{ role: 'checkbox', name: 'I agree' }, true]);
     assert.deepEqual([reports[1].value, reports[1].label], ['2', 'Two']);
+    // A colour chosen in the picker is the field's value, given whole on replay.
+    assert.deepEqual([reports[2].text, reports[2].description], ['#ff8800', 'input#tint "Tint"']);
   });
 
   test('an option of a list a page draws is a choice through the control that opened it', async () => {

@@ -111,6 +111,9 @@ async fn a_select_drawn_by_the_page_is_opened_and_its_option_clicked() {
     // By value, which such an option has none of but its name.
     driver.perform(&choose("#size", None, Some("Large")), PATIENCE).await.expect("another size is chosen");
     assert_eq!(common::text_of(&mut driver, "#status").await, "size=Large");
+    // Spelt otherwise than the list shows it: found loosely.
+    driver.perform(&choose("#size", Some("medium"), None), PATIENCE).await.expect("chosen in another case");
+    assert_eq!(common::text_of(&mut driver, "#status").await, "size=Medium");
     // A list that never opens says so.
     let never = driver.perform(&choose("#colour", Some("Red"), None), Duration::from_secs(1)).await;
     assert!(

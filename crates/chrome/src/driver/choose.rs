@@ -1,7 +1,8 @@
 //! `select_option`: a choice in a `<select>` is made as the page's own control makes it. A
 //! control that only looks like one (a combobox or a button that opens a list of options,
 //! as component libraries draw them) is opened with a click and its option clicked, as a
-//! person chooses: the option by its accessible name, the label or value the action gives.
+//! person chooses: the option by its accessible name, the label or value the action gives
+//! (else one whose name holds it in any case, as a person reads a list).
 
 use std::time::Duration;
 
@@ -11,6 +12,9 @@ use statewright_workflow::{MouseButton, Target};
 
 use super::{Actionable, CALL_BUDGET, ChromeDriver, not_actionable};
 use crate::input;
+
+/// How long an option is looked for loosely, once the list has had its time to show it.
+const LOOSE_PATIENCE: Duration = Duration::from_millis(300);
 
 impl ChromeDriver {
     pub(super) async fn select_option(
@@ -46,7 +50,15 @@ impl ChromeDriver {
         }
         let what = opener.description.clone().unwrap_or_else(|| "the target".into());
         let opts = json!({"enabled": true, "hitTest": true});
-        let (found, _) = self.actionable(&option, opts, patience).await.map_err(|e| match e {
+        let found = match self.actionable(&option, opts.clone(), patience).await {
+            // The list shows, but not as the action spells it ("medium" for "Medium (M)").
+            Err(DriverError::NotActionable { reason, .. }) if reason == "not_found" => {
+                let loosely = Target { exact: Some(false), ..option };
+                self.actionable(&loosely, opts, LOOSE_PATIENCE).await
+            }
+            found => found,
+        };
+        let (found, _) = found.map_err(|e| match e {
             DriverError::NotActionable { reason, .. } if reason == "not_found" => DriverError::NotActionable {
                 reason: "no_option".into(),
                 message: format!("{what} is no <select>, and clicking it showed no option \"{wanted}\""),

@@ -206,7 +206,16 @@
       if (wantName !== null && (loose ? S_indexOf(lower(accName(el)), wantName) < 0 : accName(el) !== wantName)) continue;
       push(list, el);
     }
-    return { invalid: false, list: list, visibleOnly: true };
+    return { invalid: false, list: loose && wantName !== null ? wholeFirst(list, wantName) : list, visibleOnly: true };
+  }
+
+  /** Elements whose whole name is `lv` (lower case) first, then the rest, in order. */
+  function wholeFirst(list, lv) {
+    const whole = [];
+    const rest = [];
+    for (let i = 0; i < list.length; i++) push(lower(accName(list[i])) === lv ? whole : rest, list[i]);
+    for (let i = 0; i < rest.length; i++) push(whole, rest[i]);
+    return whole;
   }
 
   /** Loose matches, in document order within each rank: those whose whole text is `v` in

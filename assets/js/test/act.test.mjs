@@ -285,7 +285,7 @@ describe('targets', () => {
     const page = await open({ html: `
       <p>Sign in to see your orders, or checkout as a guest.</p>
       <button style="text-transform:uppercase" id="add">Add to cart</button>
-      <a href="#in">Sign in</a>
+      <a href="#in">Sign in</a><a href="#promo">Sign up to get 10% off your first order</a><a href="#up">Sign up</a>
       <div id="card"><button id="go"><span>Checkout</span> →</button> or keep shopping</div>
       <input type="submit" value="Place order now">
       <p id="total">Total: <b>3</b> items</p>
@@ -299,6 +299,7 @@ describe('targets', () => {
     // A sentence that mentions the words comes after what says them.
     assert.equal(await loose({ text: 'guest' }), 'p');
     assert.equal(await loose({ role: 'link', name: 'SIGN' }), 'a "Sign in"');
+    assert.equal(await loose({ role: 'link', name: 'sign up' }), 'a "Sign up"', 'the whole name first');
     assert.equal(await loose({ role: 'button', name: 'checkout' }), 'button#go "Checkout →"');
     // Exact by default: none of these is there as it is written.
     assert.match(await desc(page, { text: 'ADD TO CART' }), /^not_found/);

@@ -193,10 +193,7 @@ fn a_demonstration_that_sets_boxes_records_their_states_and_replays() {
     assert!(!actions(workflow).iter().any(|a| a["type"] == "click"), "no plain click: {workflow}");
     let summary = recorded.replay(&[]);
     assert_eq!(summary["status"], "succeeded", "{summary}\n{workflow}");
-    let shown = statewright(&["runs", "show", summary["run_id"].as_str().unwrap(), "--json"], &recorded.runs);
-    let detail: Value = serde_json::from_slice(&shown.stdout).unwrap();
-    let kinds: Vec<&str> = detail["actions"].as_array().unwrap().iter().filter_map(|a| a["kind"].as_str()).collect();
-    assert_eq!(kinds, ["navigate_to", "check", "check", "check", "check"], "{detail}");
+    assert_eq!(recorded.kinds_done(&summary), ["navigate_to", "check", "check", "check", "check"], "{summary}");
 }
 
 #[test]
@@ -212,10 +209,7 @@ fn a_demonstration_that_chooses_from_drawn_lists_records_the_choices_and_replays
     assert!(!actions(workflow).iter().any(|a| a["type"] == "click"), "the clicks that opened them go: {workflow}");
     let summary = recorded.replay(&[]);
     assert_eq!(summary["status"], "succeeded", "{summary}\n{workflow}");
-    let shown = statewright(&["runs", "show", summary["run_id"].as_str().unwrap(), "--json"], &recorded.runs);
-    let detail: Value = serde_json::from_slice(&shown.stdout).unwrap();
-    let kinds: Vec<&str> = detail["actions"].as_array().unwrap().iter().filter_map(|a| a["kind"].as_str()).collect();
-    assert_eq!(kinds, ["navigate_to", "select_option", "select_option"], "{detail}");
+    assert_eq!(recorded.kinds_done(&summary), ["navigate_to", "select_option", "select_option"], "{summary}");
 }
 
 #[test]
@@ -302,6 +296,13 @@ struct Recorded {
 }
 
 impl Recorded {
+    /// The kinds of the actions a replay whose summary is `summary` did, in order.
+    fn kinds_done(&self, summary: &Value) -> Vec<String> {
+        let shown = statewright(&["runs", "show", summary["run_id"].as_str().unwrap(), "--json"], &self.runs);
+        let detail: Value = serde_json::from_slice(&shown.stdout).unwrap();
+        detail["actions"].as_array().unwrap().iter().filter_map(|a| a["kind"].as_str().map(str::to_owned)).collect()
+    }
+
     /// The draft run with no model and no person, on the site it was recorded on (and
     /// `params`): its JSON summary.
     fn replay(&self, params: &[String]) -> Value {

@@ -160,7 +160,8 @@
   }
 
   /**
-   * Visible elements whose normalised visible text equals `v` (already normalised).
+   * Visible elements whose normalised visible text equals `v` (already normalised): as
+   * shown (a style's capitals included), or as written in the page's source.
    * Walks text nodes; for every text node whose normalised text is a substring of v, climbs
    * ancestors while their text is short enough and tests innerText-based equality.
    * With all=false returns after the first match.
@@ -170,14 +171,16 @@
     if (!v) return out;
     walkPage(ctx);
     const vl = v.length;
-    const vSquash = squash(v);
+    const lv = lower(v);
+    const vSquash = squash(lv);
     const rawCap = 8 * vl + 400;
     const extCap = 3 * vl + 50;
     const texts = ctx.texts;
     let seen = null;
     for (let i = 0; i < texts.length; i++) {
       const t = textAt(ctx, i);
-      if (!t || t.length > vl || S_indexOf(v, t) < 0) continue;
+      // In any case here: a style may show the text in capitals (visibleTextEquals decides).
+      if (!t || t.length > vl || (S_indexOf(v, t) < 0 && S_indexOf(lv, lower(t)) < 0)) continue;
       const tn = texts[i];
       let el = tn.parentNode;
       if (!el || el.nodeType !== 1 || SKIP_TEXT_PARENT[el.localName] === true) continue;
@@ -189,8 +192,8 @@
         if (raw.length > rawCap) break;
         const nt = norm(raw);
         let candidate = false;
-        if (nt === v) candidate = true;
-        else if (nt.length <= vl) candidate = squash(nt) === vSquash; // block boundaries add spaces in innerText
+        if (nt === v || lower(nt) === lv) candidate = true;
+        else if (nt.length <= vl) candidate = lower(squash(nt)) === vSquash; // block boundaries add spaces in innerText
         else if (nt.length <= extCap) candidate = el.firstElementChild !== null; // hidden children
         else break;
         if (candidate && visibleTextEquals(el, v) && isVisible(el)) {

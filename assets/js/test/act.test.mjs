@@ -301,8 +301,10 @@ describe('targets', () => {
     assert.equal(await loose({ role: 'link', name: 'SIGN' }), 'a "Sign in"');
     assert.equal(await loose({ role: 'link', name: 'sign up' }), 'a "Sign up"', 'the whole name first');
     assert.equal(await loose({ role: 'button', name: 'checkout' }), 'button#go "Checkout →"');
-    // Exact by default: none of these is there as it is written.
-    assert.match(await desc(page, { text: 'ADD TO CART' }), /^not_found/);
+    // Exact by default: as shown (in the style's capitals) or as written, nothing else.
+    assert.equal(await desc(page, { text: 'ADD TO CART' }), 'button#add "Add to cart"');
+    assert.equal(await desc(page, { text: 'Add to cart' }), 'button#add "Add to cart"');
+    assert.match(await desc(page, { text: 'add to cart' }), /^not_found/);
     assert.match(await desc(page, { text: 'checkout' }), /^not_found/);
     assert.match(await desc(page, { role: 'link', name: 'SIGN' }), /^not_found/);
     assert.match(await loose({ text: 'secret checkout' }), /^not_found: .*\(loosely\)/);

@@ -200,6 +200,7 @@ test('a target by text can be matched loosely, and the file says exact: false', 
   await form.getByLabel('target locator').first().selectOption('text');
   await form.getByLabel('target text').first().fill('CHECKOUT');
   await form.getByLabel('target loosely').first().check();
+  assert.match(await page.getByTestId('node-Cart').innerText(), /text “CHECKOUT” \(loosely\)/, 'the node says so');
   await page.keyboard.press('Control+s');
   await page.waitForSelector('[data-testid="toast"]:has-text("Saved demo-shop.json")');
   const saved = await page.evaluate(() => JSON.parse(window.statewrightFake.files.get('demo-shop.json')));

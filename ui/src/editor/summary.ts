@@ -7,7 +7,7 @@ const q = (s: string) => `“${clip(s)}”`;
 
 export function targetShort(t: Target | null | undefined): string {
   if (!t) return '';
-  const nth = t.nth != null ? `[${t.nth}]` : '';
+  const nth = (t.exact === false ? ' (loosely)' : '') + (t.nth != null ? `[${t.nth}]` : '');
   if (t.css) return clip(t.css) + nth;
   if (t.xpath) return clip(t.xpath) + nth;
   if (t.text) return `text ${q(t.text)}${nth}`;

@@ -10,6 +10,7 @@
     const docs = documents();
     const out = [];
     let splits = null;
+    const known = O_create(null);
     for (let j = 0; j < docs.length; j++) {
       const list = Doc_qsa(docs[j], sel); // throws SyntaxError on invalid selectors
       for (let i = 0; i < list.length; i++) push(out, list[i]);
@@ -27,7 +28,7 @@
         for (let i = 0; i < inner.length; i++) take(inner[i]);
         for (let s = 0; s < splits.length; s++) {
           const below = Frag_qsa(roots[k], splits[s].below);
-          if (below.length && inAncestry(roots[k].host, splits[s].above)) {
+          if (below.length && inAncestry(roots[k].host, splits[s].above, known)) {
             for (let i = 0; i < below.length; i++) take(below[i]);
           }
         }
@@ -39,21 +40,28 @@
   }
 
   /** Whether `node`, or an element it is inside (across shadow roots), matches `sel` with
-   *  descendant combinators crossing shadow roots. */
-  function inAncestry(node, sel) {
+   *  descendant combinators crossing shadow roots. Each (host, selector) is answered once
+   *  per query (`known`): a page nesting components deep, and a long selector, would
+   *  otherwise try every way to cut it at every level. */
+  function inAncestry(node, sel, known) {
+    let answers = known[sel];
+    if (!answers) answers = known[sel] = new _WeakMap();
+    const answer = WM_get(answers, node);
+    if (answer !== undefined) return answer;
+    WM_set(answers, node, false);
     const splits = descendantSplits(sel);
-    for (let el = node; el; ) {
-      if (El_closest(el, sel)) return true;
+    let found = false;
+    for (let el = node; el && !found; ) {
+      if (El_closest(el, sel)) found = true;
       // A match whose upper part is outside the tree `el` is in.
-      for (let s = 0; s < splits.length; s++) {
-        if (El_closest(el, splits[s].below)) {
-          const host = hostOf(el);
-          if (host && inAncestry(host, splits[s].above)) return true;
-        }
+      const host = hostOf(el);
+      for (let s = 0; s < splits.length && !found && host; s++) {
+        found = !!El_closest(el, splits[s].below) && inAncestry(host, splits[s].above, known);
       }
-      el = hostOf(el);
+      el = host;
     }
-    return false;
+    WM_set(answers, node, found);
+    return found;
   }
 
   /** The element whose shadow root holds `el`, or null in a document's own tree. */

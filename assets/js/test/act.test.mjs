@@ -281,6 +281,26 @@ describe('targets', () => {
     }
   });
 
+  test('a long selector on components nested deep is answered once per component, not per way to cut it', async () => {
+    const page = await open({ html: `<div id="top"></div><script>
+      let slot = document.getElementById('top');
+      for (let i = 0; i < 10; i++) {
+        const host = slot.appendChild(document.createElement('x-n'));
+        host.className = 'a';
+        host.attachShadow({ mode: 'open' }).innerHTML = '<div class="a"><div class="a"><span class="slot"></span></div></div>';
+        slot = host.shadowRoot.querySelector('.slot');
+      }
+      slot.innerHTML = '<button class="a">Deep</button>';
+    </script>` });
+    const count = (css) => page.evaluate((c) => window.__statewright.describe({ css: c }).count, css);
+    assert.equal(await count(Array(12).fill('.a').join(' ') + ' button'), 1);
+    // 36 ancestors asked of 30: none, and (a hang guard, not a benchmark) not after seconds
+    // of trying each cut at each of the ten levels, as before the answers were kept.
+    const t0 = Date.now();
+    assert.equal(await count(Array(36).fill('.a').join(' ') + ' button'), 0);
+    assert.ok(Date.now() - t0 < 3000, `${Date.now() - t0} ms`);
+  });
+
   test('exact: false finds text and names in any case and within a longer text', async () => {
     const page = await open({ html: `
       <p>Sign in to see your orders, or checkout as a guest.</p>

@@ -127,7 +127,8 @@ fn a_target_written_from_the_screen_heals_by_matching_loosely_and_the_fix_says_s
             {
                 "name": "Start",
                 "checks": [{ "type": "url", "value": "about:blank" }],
-                "actions": [{ "type": "navigate_to", "url": "{{site}}/" }]
+                // A seed whose home page shows no consent popup over the link (half do).
+                "actions": [{ "type": "navigate_to", "url": "{{site}}/?seed=2" }]
             }
         ]
     });

@@ -206,16 +206,9 @@
       if (wantName !== null && (loose ? S_indexOf(lower(accName(el)), wantName) < 0 : accName(el) !== wantName)) continue;
       push(list, el);
     }
-    return { invalid: false, list: loose && wantName !== null ? wholeFirst(list, wantName) : list, visibleOnly: true };
-  }
-
-  /** Elements whose whole name is `lv` (lower case) first, then the rest, in order. */
-  function wholeFirst(list, lv) {
-    const whole = [];
-    const rest = [];
-    for (let i = 0; i < list.length; i++) push(lower(accName(list[i])) === lv ? whole : rest, list[i]);
-    for (let i = 0; i < rest.length; i++) push(whole, rest[i]);
-    return whole;
+    // Loosely, an element whose whole name it is first ("Sign up" before "Sign up to get…").
+    const whole = function (el) { return lower(accName(el)) === wantName ? 0 : 1; };
+    return { invalid: false, list: loose && wantName !== null ? ranked(list, 2, whole) : list, visibleOnly: true };
   }
 
   /** Loose matches, in document order within each rank: those whose whole text is `v` in
@@ -223,15 +216,19 @@
    *  words comes after the button that says them). */
   function byLikeness(list, v) {
     const lv = lower(v);
-    const ranks = [[], [], []];
-    for (let i = 0; i < list.length; i++) {
-      const el = list[i];
+    return ranked(list, 3, function (el) {
       const text = lower(norm(el.localName === 'input' ? el.value || '' : innerTextOf(el)));
-      const rank = text === lv ? 0 : El_matches(el, STRONG_INTERACTIVE + ',' + WEAK_INTERACTIVE) ? 1 : 2;
-      push(ranks[rank], el);
-    }
+      return text === lv ? 0 : El_matches(el, STRONG_INTERACTIVE + ',' + WEAK_INTERACTIVE) ? 1 : 2;
+    });
+  }
+
+  /** `list` in `n` ranks (`rankOf` an element), in order within each. */
+  function ranked(list, n, rankOf) {
+    const ranks = [];
+    for (let r = 0; r < n; r++) push(ranks, []);
+    for (let i = 0; i < list.length; i++) push(ranks[rankOf(list[i])], list[i]);
     const out = [];
-    for (let r = 0; r < ranks.length; r++) for (let i = 0; i < ranks[r].length; i++) push(out, ranks[r][i]);
+    for (let r = 0; r < n; r++) for (let i = 0; i < ranks[r].length; i++) push(out, ranks[r][i]);
     return out;
   }
 

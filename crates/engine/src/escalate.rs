@@ -4,13 +4,13 @@
 
 use std::time::Duration;
 
-use statewright_workflow::{Action, Check, EscalationStage, SelectorKind, State, UrlMatch};
+use statewright_workflow::{Action, Check, EscalationStage, SelectorKind, State, Target, UrlMatch};
 use tokio::time::Instant;
 
 use crate::driver::{Capture, Driver, DriverError, Observation, Signals};
 use crate::event::{Event, Failure};
 use crate::executor::{Context, End, Plan, Run};
-use crate::heal::{Healing, heal, loosened};
+use crate::heal::{Healing, heal};
 use crate::review::{EscalationRequest, PendingAction, Resolution, ReviewError, Tried, Unresolved, applicable};
 
 /// How long the reviewer's snapshot of the page may take.
@@ -214,7 +214,7 @@ impl Run {
         };
         let name = self.name(state);
         let mut alternatives = self.options.locators.alternatives(&name, index, &from).to_vec();
-        alternatives.extend(action.target().and_then(loosened));
+        alternatives.extend(action.target().and_then(Target::loosened));
         let began = Instant::now();
         Ok(match heal(driver, &action, error, &alternatives).await {
             Healing::Healed { to, outcome } => {

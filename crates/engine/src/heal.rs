@@ -104,14 +104,6 @@ pub(crate) async fn heal<D: Driver>(
     Healing::Failed { tried: alternatives.len() }
 }
 
-/// The target matched as a person reads it, when it names its element by text or name
-/// and is exact: a workflow written from the screen says "SIGN IN" where the page's text
-/// is "Sign in" (a style makes it capitals), or "Checkout" for "Checkout →".
-pub(crate) fn loosened(target: &Target) -> Option<Target> {
-    let named = target.text.is_some() || target.name.is_some();
-    (named && target.exact != Some(false)).then(|| Target { exact: Some(false), ..target.clone() })
-}
-
 /// Whether a locator finds its element by where it is (`nth` among look-alikes, or a
 /// `:nth-of-type` path) rather than by what it is. In repeated structures (result cards,
 /// table rows) the element at that position may be another one next time.
@@ -139,12 +131,12 @@ mod tests {
     fn only_a_target_by_text_or_name_is_loosened_and_only_once() {
         let text = target(serde_json::json!({"text": "SIGN IN"}));
         let loose = target(serde_json::json!({"text": "SIGN IN", "exact": false}));
-        assert_eq!(loosened(&text), Some(loose.clone()));
-        assert_eq!(loosened(&loose), None);
+        assert_eq!(text.loosened(), Some(loose.clone()));
+        assert_eq!(loose.loosened(), None);
         let named = target(serde_json::json!({"role": "button", "name": "Checkout", "nth": 1}));
-        assert_eq!(loosened(&named).and_then(|t| t.exact), Some(false));
-        assert_eq!(loosened(&target(serde_json::json!({"role": "button"}))), None);
-        assert_eq!(loosened(&target(serde_json::json!({"css": "#go"}))), None);
+        assert_eq!(named.loosened().and_then(|t| t.exact), Some(false));
+        assert_eq!(target(serde_json::json!({"role": "button"})).loosened(), None);
+        assert_eq!(target(serde_json::json!({"css": "#go"})).loosened(), None);
     }
 
     #[test]

@@ -53,7 +53,7 @@ impl ChromeDriver {
         let found = match self.actionable(&option, opts.clone(), patience).await {
             // The list shows, but not as the action spells it ("medium" for "Medium (M)").
             Err(DriverError::NotActionable { reason, .. }) if reason == "not_found" => {
-                let loosely = Target { exact: Some(false), ..option };
+                let loosely = option.loosened().unwrap_or(option);
                 self.actionable(&loosely, opts, LOOSE_PATIENCE).await
             }
             found => found,

@@ -62,6 +62,16 @@ pub struct Target {
     pub nth: Option<u32>,
 }
 
+impl Target {
+    /// This target matched as a person reads it, when it names its element by text or name
+    /// and is exact: a workflow written from the screen says "SIGN IN" where the page's text
+    /// is "Sign in" (a style makes it capitals), or "Checkout" for "Checkout →".
+    pub fn loosened(&self) -> Option<Target> {
+        let named = self.text.is_some() || self.name.is_some();
+        (named && self.exact != Some(false)).then(|| Target { exact: Some(false), ..self.clone() })
+    }
+}
+
 /// Which of the run's tabs is meant: every field that is set must match.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -68,7 +68,7 @@ test('a batch fills its table live, row by row, and a row’s run opens in the v
   assert.equal(await page.getByRole('button', { name: 'Cancel batch' }).count(), 0, 'nothing to cancel once it is over');
   const sent = await page.evaluate(() => window.statewrightFake.batchRequests);
   assert.deepEqual(sent.map((r) => r.data), ['missing.csv', '/data/orders.csv']);
-  assert.deepEqual(sent[1], { workflow: 'demo-shop.json', data: '/data/orders.csv', params: { username: 'ann' }, concurrency: 1, demo_site: true, headed: false, browsers: { kind: 'launch' } });
+  assert.deepEqual(sent[1], { each: { kind: 'workflow', workflow: 'demo-shop.json' }, data: '/data/orders.csv', params: { username: 'ann' }, concurrency: 1, demo_site: true, headed: false, browsers: { kind: 'launch' } });
   // What the runs read, a column each after the row's values; no endpoint without a pool.
   assert.deepEqual(await headers(page), ['row', 'status', 'end state', 'duration', 'run', 'message', 'seed', 'quantity', 'order_number', 'total']);
   assert.deepEqual(await page.getByTestId('batch-output-order_number').allInnerTexts(), ['NW-1001', '', 'NW-1003']);

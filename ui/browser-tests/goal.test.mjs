@@ -33,3 +33,34 @@ test('a run with a goal needs a model, then is watched live to its end', async (
   assert.equal(sent.length, 1);
   assert.deepEqual(sent[0], { goal: 'Open the shop', url: '{{site}}/', params: { quantity: '2' }, headed: false, demo_site: true, max_steps: 25 });
 });
+
+test('a task file runs a goal per task in the Batch tab, each with the model’s answer and use', async () => {
+  const { page } = app;
+  await page.evaluate(() => (window.statewrightFake.model = {}));
+  const open = async () => {
+    await page.getByRole('button', { name: 'Run with a goal…' }).click();
+    await page.getByRole('dialog', { name: 'run with a goal' }).getByRole('button', { name: 'Task file…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'task file run' });
+    await dialog.getByLabel('batch data').fill('/data/WebVoyager_data.jsonl');
+    await dialog.getByLabel('batch max steps').fill('15');
+    await dialog.getByRole('button', { name: 'Start batch' }).click();
+    return dialog;
+  };
+  // Without a model it says where to set one, and the dialog stays.
+  const refused = await open();
+  await page.waitForSelector('[data-testid="toast"]:has-text("need a model")');
+  assert.equal(await refused.isVisible(), true);
+  await refused.getByRole('button', { name: 'Cancel' }).click();
+
+  await page.evaluate(() => (window.statewrightFake.model = { url: 'http://127.0.0.1:11434/v1', model: 'qwen2.5vl:7b' }));
+  const dialog = await open();
+  await dialog.waitFor({ state: 'detached' });
+  await page.waitForSelector('[data-testid="batch-tally"]:text-is("3/3 · 2 succeeded · 1 failed")', { timeout: 10000 });
+  assert.equal(await page.locator('.batch-view > .toolbar strong').innerText(), 'tasks for the model');
+  const headers = await page.locator('.batch-table th').allInnerTexts();
+  assert.deepEqual(headers.slice(6), ['model', 'id', 'goal', 'url', 'web_name', 'answer']);
+  assert.deepEqual(await page.getByTestId('batch-output-answer').allInnerTexts(), ['Sign in · Northwind Supply', '', 'Reaction rounds · Northwind Supply']);
+  assert.deepEqual(await page.getByTestId('batch-model').allInnerTexts(), ['2 calls · 1,310 tokens', '1 call · 640 tokens', '2 calls · 1,310 tokens']);
+  const sent = await page.evaluate(() => window.statewrightFake.batchRequests.at(-1));
+  assert.deepEqual(sent.each, { kind: 'goals', max_steps: 15 });
+});

@@ -184,6 +184,15 @@ export type BatchBrowsers = {
   pool_file?: string | null;
 };
 
+/** What a batch runs once per row. */
+export type BatchOf = {
+  kind: "workflow";
+  workflow: string;
+} | {
+  kind: "goals";
+  max_steps?: number | null;
+};
+
 /** What the window hears of a batch: a row's run started, a row done, a pool endpoint given
  * up on (its URL with credentials masked; its rows go to the others), the batch done (or
  * failed to go on). */
@@ -223,10 +232,10 @@ export type BatchReport = {
 
 /** *Batch…*: the workflow run once per row of a data file (`statewright batch`). */
 export type BatchRequest = {
-  /** The workflow's id (file name) in the workflows folder. */
-  workflow: string;
-  /** The rows: a CSV file with a header line, or JSON Lines (`.jsonl`); the results table
-   * is written beside it (`orders.results.csv`). */
+  /** What runs once per row. */
+  each: BatchOf;
+  /** The rows: a CSV file with a header line, JSON Lines (`.jsonl`) or a JSON array
+   * (`.json`); the results table is written beside it (`orders.results.csv`). */
   data: string;
   /** Parameter values for every row; a row's own values win. */
   params: Record<string, string>;
@@ -981,8 +990,14 @@ export type RowResult = {
   /** The pool endpoint the run attached to (credentials masked); none when it launched
    * its own browser. */
   endpoint?: string | null;
-  /** What the run read into its variables (secret ones masked). */
+  /** What the run read into its variables (secret ones masked); for a goal, the model's
+   * `answer`. */
   outputs?: Record<string, unknown>;
+  /** The run's calls to a model, their tokens and their cost (US dollars, from the
+   * configured prices); none for a run that asked no model. */
+  llm_calls?: number;
+  llm_tokens?: number;
+  llm_cost?: number;
 };
 
 export type RunDetail = {

@@ -1,24 +1,36 @@
 //! `statewright agent`: a run driven by the model towards a goal, one checked step at a
-//! time; stored like any run, so `statewright compile RUN` makes it a workflow.
+//! time; stored like any run, so `statewright compile RUN` makes it a workflow. With
+//! `--tasks`, a run per task of a file (a benchmark's), as `statewright batch` runs rows.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
+use statewright_llm::LlmConfig;
 use statewright_runner::agent::{AgentObserver, AgentRequest, run_agent};
+use statewright_runner::batch::Each;
 use statewright_runner::{Browser, Failure, ReviewPolicy, RunErrorKind, RunStatus};
 
+use crate::batch_cmd::{BatchFlags, failed};
 use crate::exit;
 use crate::run::{parse_param, parse_seconds};
 
 #[derive(Args)]
 pub struct AgentArgs {
     /// What to get done, in words ("buy two kettles and tell me the order number").
-    #[arg(long)]
-    goal: String,
+    #[arg(long, required_unless_present = "tasks", conflicts_with = "tasks")]
+    goal: Option<String>,
     /// The first page; `{{NAME}}` in it is filled from --param. Only its site may be visited.
-    #[arg(long)]
-    url: String,
+    #[arg(long, required_unless_present = "tasks", conflicts_with = "tasks")]
+    url: Option<String>,
+    /// A run per task of this file, a few at a time (CSV, JSON Lines or a JSON array): each
+    /// task has a goal and a first page, as `goal`/`url` or as WebVoyager (`ques`/`web`),
+    /// Online-Mind2Web (`confirmed_task`/`website`) or WebArena (`intent`/`start_url`) write
+    /// them; its other fields are values. The results table has each model's answer.
+    #[arg(long, value_name = "FILE")]
+    tasks: Option<PathBuf>,
+    #[command(flatten)]
+    batch: BatchFlags,
     /// The most steps the model may take.
     #[arg(long, default_value_t = 25)]
     max_steps: u32,
@@ -29,9 +41,10 @@ pub struct AgentArgs {
     /// Show the browser window.
     #[arg(long)]
     headed: bool,
-    /// Drive a new tab of the browser at this DevTools endpoint instead of launching one.
-    #[arg(long, value_name = "URL")]
-    cdp_url: Option<String>,
+    /// Drive a new tab of the browser at this DevTools endpoint instead of launching one
+    /// (with --tasks: repeatable, a pool of endpoints).
+    #[arg(long, value_name = "URL", conflicts_with = "headed")]
+    cdp_url: Vec<String>,
     /// Serve the bundled demo site on loopback and pass its address as `site`.
     #[arg(long)]
     demo_site: bool,
@@ -68,35 +81,37 @@ impl AgentObserver for Progress {
 }
 
 pub async fn agent_cmd(args: AgentArgs) -> u8 {
-    let overrides = statewright_llm::Overrides { url: args.llm_url.clone(), model: args.llm_model.clone() };
-    let llm = match statewright_llm::LlmConfig::resolve(&overrides) {
-        Ok(Some(config)) => config,
-        Ok(None) => {
-            eprintln!("statewright: an agent run needs a model: give --llm-url and --llm-model (see the README)");
-            return exit::INVALID;
-        }
-        Err(e) => {
-            eprintln!("statewright: {e}");
+    let llm = match model(&args) {
+        Ok(llm) => llm,
+        Err(message) => {
+            eprintln!("statewright: {message}");
             return exit::INVALID;
         }
     };
-    let browser = match args.cdp_url.clone() {
-        Some(cdp_url) => Browser::Attach { cdp_url },
-        None => Browser::Launch { headed: args.headed },
+    if let Some(tasks) = &args.tasks {
+        return match run_tasks(&args, tasks, llm).await {
+            Ok(code) => code,
+            Err((code, message)) => {
+                eprintln!("statewright: {message}");
+                code
+            }
+        };
+    }
+    if args.batch.any() {
+        eprintln!("statewright: --concurrency, --per-endpoint, --pool, --shared-browsers and --out are for --tasks");
+        return exit::INVALID;
+    }
+    let browser = match args.cdp_url.as_slice() {
+        [] => Browser::Launch { headed: args.headed },
+        [cdp_url] => Browser::Attach { cdp_url: cdp_url.clone() },
+        _ => {
+            eprintln!("statewright: --cdp-url more than once is for --tasks (a pool of endpoints)");
+            return exit::INVALID;
+        }
     };
-    let request = AgentRequest {
-        goal: args.goal.clone(),
-        url: args.url.clone(),
-        params: args.params.clone(),
-        browser,
-        demo_site: args.demo_site,
-        runs_dir: args.runs_dir.clone(),
-        db: args.db.clone(),
-        max_steps: args.max_steps.max(1),
-        llm,
-        review: if args.no_review { ReviewPolicy::Never } else { ReviewPolicy::Wait { timeout: args.review_timeout } },
-        listener: None,
-    };
+    let mut request = request(&args, llm);
+    (request.goal, request.url, request.browser) =
+        (args.goal.clone().unwrap_or_default(), args.url.clone().unwrap_or_default(), browser);
     let cancel = crate::interrupt::cancelled_on_interrupt();
     match run_agent(request, cancel, &mut Progress).await {
         Ok(summary) => {
@@ -133,4 +148,39 @@ pub async fn agent_cmd(args: AgentArgs) -> u8 {
             }
         }
     }
+}
+
+/// The model that drives: an agent run needs one.
+fn model(args: &AgentArgs) -> Result<LlmConfig, String> {
+    let overrides = statewright_llm::Overrides { url: args.llm_url.clone(), model: args.llm_model.clone() };
+    match LlmConfig::resolve(&overrides) {
+        Ok(Some(config)) => Ok(config),
+        Ok(None) => Err("an agent run needs a model: give --llm-url and --llm-model (see the README)".into()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The request every run starts from; its goal and first page are the caller's to set.
+fn request(args: &AgentArgs, llm: LlmConfig) -> AgentRequest {
+    AgentRequest {
+        goal: String::new(),
+        url: String::new(),
+        params: args.params.clone(),
+        browser: Browser::Launch { headed: args.headed },
+        demo_site: args.demo_site,
+        runs_dir: args.runs_dir.clone(),
+        db: args.db.clone(),
+        max_steps: args.max_steps.max(1),
+        llm,
+        review: if args.no_review { ReviewPolicy::Never } else { ReviewPolicy::Wait { timeout: args.review_timeout } },
+        listener: None,
+        chrome: None,
+    }
+}
+
+/// A run per task of the file, as `statewright batch` runs rows.
+async fn run_tasks(args: &AgentArgs, file: &std::path::Path, llm: LlmConfig) -> Result<u8, (u8, String)> {
+    let pool = args.batch.pool(&args.cdp_url).map_err(|e| (exit::INVALID, e))?;
+    let tasks = statewright_runner::tasks::read_tasks(file).map_err(failed)?;
+    args.batch.run(Each::goals(request(args, llm)), tasks, file, pool, args.json).await
 }

@@ -1,15 +1,18 @@
 //! `statewright batch`: a workflow run once per row of a CSV or JSON Lines file, a few at a
 //! time, with a progress line per row and a results table that a second go resumes from.
-//! The runs launch their own browsers, or attach to a pool of running ones.
+//! The runs launch their own browsers, or attach to a pool of running ones. `statewright
+//! agent --tasks` runs its goals the same way, with the same flags ([`BatchFlags`]).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
-use statewright_runner::batch::{BatchObserver, BatchRequest, RowResult, default_results, run_batch};
+use statewright_runner::batch::{
+    BatchObserver, BatchReport, BatchRequest, Each, RowResult, default_results, run_batch,
+};
 use statewright_runner::pool::{BrowserPool, Endpoint, read_pool_file};
-use statewright_runner::rows::read_rows;
-use statewright_runner::{RunError, RunErrorKind};
+use statewright_runner::rows::{Nested, read_rows};
+use statewright_runner::{CancellationToken, RunError, RunErrorKind};
 
 use crate::exit;
 use crate::run::RunFlags;
@@ -18,10 +21,20 @@ use crate::run::RunFlags;
 pub struct BatchArgs {
     /// The workflow file.
     file: PathBuf,
-    /// The rows: a CSV file with a header line, or JSON Lines (.jsonl); each column is a
-    /// parameter of the workflow (the --param values are the defaults for every row).
+    /// The rows: a CSV file with a header line, JSON Lines (.jsonl) or a JSON array (.json);
+    /// each column is a parameter of the workflow (the --param values are the defaults for
+    /// every row).
     #[arg(long, value_name = "FILE")]
     data: PathBuf,
+    #[command(flatten)]
+    batch: BatchFlags,
+    #[command(flatten)]
+    flags: RunFlags,
+}
+
+/// How a batch runs its rows: how many at a time, in which browsers, its results table.
+#[derive(Args)]
+pub struct BatchFlags {
     /// Runs at a time. Default: 2, or with a pool as many as its endpoints take (never more).
     #[arg(long)]
     concurrency: Option<usize>,
@@ -40,8 +53,67 @@ pub struct BatchArgs {
     /// file's name with .results.csv.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    #[command(flatten)]
-    flags: RunFlags,
+}
+
+impl BatchFlags {
+    /// Whether any is given (they mean nothing to a single run).
+    pub fn any(&self) -> bool {
+        self.concurrency.is_some()
+            || self.per_endpoint.is_some()
+            || self.pool.is_some()
+            || self.shared_browsers.is_some()
+            || self.out.is_some()
+    }
+
+    /// The browsers of --shared-browsers, or the endpoints of --pool and `cdp_urls`; none:
+    /// each run launches its own browser.
+    pub fn pool(&self, cdp_urls: &[String]) -> Result<BrowserPool, String> {
+        let per_endpoint = self.per_endpoint.unwrap_or(1);
+        if per_endpoint == 0 || self.shared_browsers == Some(0) {
+            return Err("--per-endpoint and --shared-browsers take at least 1".into());
+        }
+        if let Some(browsers) = self.shared_browsers {
+            return Ok(BrowserPool::Shared { browsers, max_runs: per_endpoint });
+        }
+        if self.per_endpoint.is_some() && cdp_urls.is_empty() {
+            return Err("--per-endpoint is for --cdp-url or --shared-browsers (a pool file gives max_runs)".into());
+        }
+        let mut endpoints = match &self.pool {
+            Some(file) => read_pool_file(file).map_err(|e| e.message)?,
+            None => Vec::new(),
+        };
+        for url in cdp_urls {
+            endpoints.push(Endpoint::new(url, per_endpoint).map_err(|e| e.message)?);
+        }
+        Ok(if endpoints.is_empty() { BrowserPool::Launch } else { BrowserPool::Endpoints(endpoints) })
+    }
+
+    /// Runs the batch of `rows` from `data` with a line per row, and says how it went.
+    pub async fn run(
+        &self,
+        each: Each,
+        rows: Vec<statewright_runner::rows::Row>,
+        data: &std::path::Path,
+        pool: BrowserPool,
+        json: bool,
+    ) -> Result<u8, (u8, String)> {
+        let results = self.out.clone().unwrap_or_else(|| default_results(data));
+        let concurrency = pool.runs_at_a_time(self.concurrency);
+        let browsers = match &pool {
+            BrowserPool::Launch => String::new(),
+            BrowserPool::Endpoints(endpoints) => format!(" · {} browser endpoints", endpoints.len()),
+            BrowserPool::Shared { browsers, .. } => format!(" · {browsers} shared browsers"),
+        };
+        let what = if matches!(each, Each::Goal(_)) { "tasks" } else { "rows" };
+        eprintln!("statewright batch · {} {what} · {concurrency} at a time{browsers}", rows.len());
+        let request = BatchRequest { each, rows, concurrency, results, pool };
+        let cancel = crate::interrupt::cancelled_on_interrupt();
+        let report = run_batch(request, cancel.clone(), &mut Progress).await.map_err(failed)?;
+        if json {
+            outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+        }
+        Ok(summarise(&report, &cancel))
+    }
 }
 
 struct Progress;
@@ -55,7 +127,12 @@ impl BatchObserver for Progress {
         let mark = if r.status == "succeeded" { "✓" } else { "✗" };
         let seconds = r.duration_ms as f64 / 1000.0;
         let end = r.end_state.as_deref().map(|s| format!(" at {s}")).unwrap_or_default();
-        eprintln!("[{done}/{total}] {mark} row {}: {}{end} · {seconds:.1} s · {}", r.row, r.status, r.message);
+        // A task says which it is by its id (a benchmark's, or its row number).
+        let which = match r.values.get(statewright_runner::tasks::ID) {
+            Some(id) => format!("task {id}"),
+            None => format!("row {}", r.row),
+        };
+        eprintln!("[{done}/{total}] {mark} {which}: {}{end} · {seconds:.1} s · {}", r.status, r.message);
     }
 
     fn endpoint_dead(&mut self, url: &str, reason: &str) {
@@ -73,7 +150,7 @@ pub async fn batch(args: BatchArgs) -> u8 {
     }
 }
 
-fn failed(e: RunError) -> (u8, String) {
+pub fn failed(e: RunError) -> (u8, String) {
     let code = match e.kind {
         RunErrorKind::Invalid => exit::INVALID,
         RunErrorKind::Environment => exit::FAILED,
@@ -81,54 +158,22 @@ fn failed(e: RunError) -> (u8, String) {
     (code, e.message)
 }
 
-/// The browsers of --shared-browsers, or the endpoints of --pool and --cdp-url; none: each
-/// run launches its own browser.
-fn pool(args: &BatchArgs) -> Result<BrowserPool, String> {
-    let per_endpoint = args.per_endpoint.unwrap_or(1);
-    if per_endpoint == 0 || args.shared_browsers == Some(0) {
-        return Err("--per-endpoint and --shared-browsers take at least 1".into());
-    }
-    if let Some(browsers) = args.shared_browsers {
-        return Ok(BrowserPool::Shared { browsers, max_runs: per_endpoint });
-    }
-    if args.per_endpoint.is_some() && args.flags.cdp_url.is_empty() {
-        return Err("--per-endpoint is for --cdp-url or --shared-browsers (a pool file gives max_runs)".into());
-    }
-    let mut endpoints = match &args.pool {
-        Some(file) => read_pool_file(file).map_err(|e| e.message)?,
-        None => Vec::new(),
-    };
-    for url in &args.flags.cdp_url {
-        endpoints.push(Endpoint::new(url, per_endpoint).map_err(|e| e.message)?);
-    }
-    Ok(if endpoints.is_empty() { BrowserPool::Launch } else { BrowserPool::Endpoints(endpoints) })
-}
-
 async fn go(args: &BatchArgs) -> Result<u8, (u8, String)> {
-    let pool = pool(args).map_err(|e| (exit::INVALID, e))?;
+    let pool = args.batch.pool(&args.flags.cdp_url).map_err(|e| (exit::INVALID, e))?;
     // The pool decides each row's browser: the rows' requests are made without it.
     let mut flags = args.flags.clone();
     flags.cdp_url.clear();
     // The flags are checked once, before any row runs.
     flags.request(&args.file).map_err(|e| (exit::INVALID, e))?;
     let workflow = statewright_workflow::load_file(&args.file).map_err(|d| (exit::INVALID, d.to_string()))?.workflow;
-    let rows = read_rows(&args.data).map_err(failed)?;
-    let results = args.out.clone().unwrap_or_else(|| default_results(&args.data));
-    let concurrency = pool.runs_at_a_time(args.concurrency);
-    let browsers = match &pool {
-        BrowserPool::Launch => String::new(),
-        BrowserPool::Endpoints(endpoints) => format!(" · {} browser endpoints", endpoints.len()),
-        BrowserPool::Shared { browsers, .. } => format!(" · {browsers} shared browsers"),
-    };
-    let request = BatchRequest { workflow, rows, concurrency, results, pool };
+    let rows = read_rows(&args.data, Nested::Refused).map_err(failed)?;
     let file = args.file.clone();
     let request_for = Arc::new(move || flags.request(&file));
-    eprintln!("statewright batch · {} rows · {concurrency} at a time{browsers}", request.rows.len());
-    let cancel = crate::interrupt::cancelled_on_interrupt();
-    let report = run_batch(request, request_for, cancel.clone(), &mut Progress).await.map_err(failed)?;
-    if args.flags.json {
-        println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
-    }
+    args.batch.run(Each::Workflow { workflow, request_for }, rows, &args.data, pool, args.flags.json).await
+}
+
+/// The endpoints' and the rows' tally on stderr, and the exit code.
+fn summarise(report: &BatchReport, cancel: &CancellationToken) -> u8 {
     for endpoint in &report.endpoints {
         let dead = endpoint.dead.as_deref().map(|why| format!(" · dead: {why}")).unwrap_or_default();
         eprintln!("  {}: {} rows{dead}", endpoint.url, endpoint.runs);
@@ -141,9 +186,9 @@ async fn go(args: &BatchArgs) -> Result<u8, (u8, String)> {
         report.results_csv.display(),
         report.results_json.display()
     );
-    Ok(match () {
+    match () {
         _ if cancel.is_cancelled() => exit::INTERRUPTED,
         _ if report.failed > 0 => exit::FAILED,
         _ => exit::SUCCEEDED,
-    })
+    }
 }

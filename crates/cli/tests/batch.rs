@@ -1,11 +1,13 @@
 //! `statewright batch` on real Chromium and the demo site: rows run two at a time, a failing
 //! row does not stop the others, secrets stay out of the results table, a second go runs only
-//! what did not succeed, and bad data is exit 2 naming the line.
+//! what did not succeed, and bad data is exit 2 naming the line. `statewright agent --tasks`
+//! runs a benchmark's task file the same way, against a model of our own on loopback.
 
 mod common;
 
 use common::{statewright, text};
-use serde_json::Value;
+use serde_json::{Value, json};
+use statewright_llm::testing::{Reply, Rule, ScriptedModel, request_text};
 
 const PASSWORD: &str = "correct horse battery staple";
 
@@ -89,5 +91,119 @@ fn bad_data_is_exit_2_naming_the_file_and_line() {
         );
         assert_eq!(out.status.code(), Some(2), "{name}: {}", text(&out.stderr));
         assert!(text(&out.stderr).contains(expected), "{name}: {}", text(&out.stderr));
+    }
+}
+
+/// A model that answers a task from the page: the title of the page asked for (after
+/// following the link to it), or it gives up on what cannot be done.
+fn answer(request: &Value) -> Reply {
+    let prompt = request_text(request);
+    let line = |prefix: &str| prompt.lines().find_map(|l| l.strip_prefix(prefix)).unwrap_or("").to_owned();
+    let (goal, address) = (line("Its goal: "), line("Address: "));
+    let step = if goal.contains("impossible") {
+        json!({"kind": "abort", "reason": "there is no such thing here"})
+    } else if goal.contains("sign-in page") && !address.contains("login.html") {
+        let link = regex::Regex::new(r#"(?m)^\[(\d+)\] link "Sign in""#).unwrap();
+        match link.captures(&prompt) {
+            Some(c) => json!({"kind": "click", "element": c[1].parse::<u64>().unwrap(), "reason": "to the page"}),
+            None => json!({"kind": "wait", "reason": "the link"}),
+        }
+    } else {
+        json!({"kind": "finish", "text": line("Title: "), "reason": "the title says it"})
+    };
+    Reply::json(step)
+}
+
+#[test]
+fn a_benchmarks_task_file_runs_a_model_per_task_and_a_second_go_runs_only_what_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let tasks = dir.path().join("WebVoyager_data.jsonl");
+    // As WebVoyager writes its tasks: `web_name`, `id`, `ques`, `web`.
+    let task = |id: &str, ques: &str, web: &str| json!({"web_name": "Northwind", "id": id, "ques": ques, "web": web});
+    let lines = [
+        task("Northwind--0", "What is the title of the sign-in page?", "{{site}}/?seed=2"),
+        task("Northwind--1", "Find the impossible thing", "{{site}}/?seed=2"),
+        task("Northwind--2", "What is the title of the reaction page?", "{{site}}/rounds.html?seed=2"),
+    ];
+    std::fs::write(&tasks, lines.map(|l| l.to_string()).join("\n")).unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let model = rt.block_on(ScriptedModel::start(vec![Rule::respond("drive a web browser", answer)]));
+    let go = || {
+        let (tasks, url) = (tasks.to_str().unwrap(), model.url());
+        let args = ["agent", "--tasks", tasks, "--demo-site", "--llm-url", &url, "--llm-model", "scripted"];
+        statewright(&[&args[..], &["--concurrency", "2", "--no-review", "--json"]].concat(), &runs)
+    };
+
+    let out = go();
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "one task fails: {stderr}");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((report["succeeded"].as_u64(), report["failed"].as_u64()), (Some(2), Some(1)), "{report:#}");
+    let rows = report["rows"].as_array().unwrap();
+    let ids: Vec<&str> = rows.iter().map(|r| r["values"]["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["Northwind--0", "Northwind--1", "Northwind--2"]);
+    assert_eq!(rows[0]["outputs"]["answer"], "Sign in · Northwind Supply", "{report:#}");
+    assert_eq!(rows[2]["outputs"]["answer"], "Reaction rounds · Northwind Supply", "{report:#}");
+    assert_eq!((rows[0]["status"].as_str(), rows[0]["end_state"].as_str()), (Some("succeeded"), Some("Goal reached")));
+    assert_eq!(rows[1]["status"], "failed");
+    assert!(rows[1]["message"].as_str().unwrap().contains("no such thing"), "{report:#}");
+    assert!(rows[0]["llm_calls"].as_u64().unwrap() >= 2, "a click, then the answer: {report:#}");
+    assert!(stderr.contains("✓ task Northwind--0"), "progress names the task: {stderr}");
+
+    // The table beside the task file: the task's fields, the model's use, and its answer.
+    let csv = std::fs::read_to_string(dir.path().join("WebVoyager_data.results.csv")).unwrap();
+    let header =
+        "row,status,end_state,duration_ms,run_id,message,llm_calls,llm_tokens,llm_cost,id,goal,url,web_name,answer";
+    assert!(csv.starts_with(header), "{csv}");
+    assert!(csv.contains("Sign in · Northwind Supply"), "{csv}");
+    // Each task is a run in the store like any other, its answer what it read.
+    let shown = statewright(&["runs", "show", rows[0]["run_id"].as_str().unwrap(), "--json"], &runs);
+    let shown: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    assert_eq!(shown["run"]["outputs"]["answer"], "Sign in · Northwind Supply", "{shown:#}");
+
+    // Again: the model is asked only about the task that failed.
+    let asked = model.requests().len();
+    let out = go();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let again: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((again["skipped"].as_u64(), again["failed"].as_u64()), (Some(2), Some(1)), "{again:#}");
+    assert_eq!(again["rows"][0]["run_id"], rows[0]["run_id"], "task 0 was not run again");
+    let new: Vec<String> = model.requests()[asked..].iter().map(request_text).collect();
+    assert!(!new.is_empty() && new.iter().all(|p| p.contains("impossible")), "only task 1 was asked about");
+}
+
+#[test]
+fn a_task_file_without_a_goal_or_a_page_is_exit_2_naming_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = ["--llm-url", "http://127.0.0.1:9/v1", "--llm-model", "never-called"];
+    for (name, content, expected) in [
+        (
+            "tasks.jsonl",
+            "{\"ques\": \"a\", \"web\": \"https://a/\"}\n{\"ques\": \"b\"}\n",
+            "tasks.jsonl:2: the task has no url",
+        ),
+        (
+            "tasks.json",
+            "[{\"intent\": \"a\", \"start_url\": \"https://a/\", \"eval\": {}},\n 7]",
+            "tasks.json:2: item 2 is not an object",
+        ),
+        ("tasks.csv", "goal,url,ques\nx,https://a/,y\n", "tasks.csv:2: `goal` and `ques` both name the task's goal"),
+    ] {
+        let tasks = dir.path().join(name);
+        std::fs::write(&tasks, content).unwrap();
+        let out = statewright(&[&["agent", "--tasks", tasks.to_str().unwrap()][..], &model].concat(), dir.path());
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", text(&out.stderr));
+        assert!(text(&out.stderr).contains(expected), "{name}: {}", text(&out.stderr));
+    }
+    // Batch flags are for a task file; a single goal takes one endpoint.
+    let single = ["agent", "--goal", "g", "--url", "https://a/"];
+    for (extra, expected) in [
+        (&["--concurrency", "2"][..], "are for --tasks"),
+        (&["--cdp-url", "http://127.0.0.1:9", "--cdp-url", "http://127.0.0.1:8"][..], "more than once is for --tasks"),
+    ] {
+        let out = statewright(&[&single[..], extra, &model].concat(), dir.path());
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {}", text(&out.stderr));
+        assert!(text(&out.stderr).contains(expected), "{extra:?}: {}", text(&out.stderr));
     }
 }

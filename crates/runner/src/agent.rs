@@ -67,6 +67,33 @@ pub struct AgentRequest {
     pub review: ReviewPolicy,
     /// Hears every event once it is stored (the app's live view).
     pub listener: Option<Listener>,
+    /// A page already opened for the run (a batch's pool), instead of one from `browser`.
+    pub chrome: Option<ChromeDriver>,
+}
+
+impl AgentRequest {
+    /// A request like this one for another run (a batch's next task): the same goal, page,
+    /// values, model and settings, without this one's listener or page.
+    pub fn like(&self) -> AgentRequest {
+        AgentRequest {
+            goal: self.goal.clone(),
+            url: self.url.clone(),
+            params: self.params.clone(),
+            browser: self.browser.clone(),
+            demo_site: self.demo_site,
+            runs_dir: self.runs_dir.clone(),
+            db: self.db.clone(),
+            max_steps: self.max_steps,
+            llm: self.llm.clone(),
+            review: self.review,
+            listener: None,
+            chrome: None,
+        }
+    }
+
+    pub fn db_path(&self) -> PathBuf {
+        self.db.clone().unwrap_or_else(|| Store::default_path(&self.runs_dir))
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -98,6 +125,21 @@ pub async fn run_agent(
     cancel: CancellationToken,
     observer: &mut dyn AgentObserver,
 ) -> Result<AgentSummary, RunError> {
+    // A page handed over is the run's to close, also when the run ends before driving it.
+    let mut page = request.chrome.take();
+    let result = drive(request, &mut page, cancel, observer).await;
+    if let Some(chrome) = page {
+        chrome.close().await;
+    }
+    result
+}
+
+async fn drive(
+    mut request: AgentRequest,
+    page: &mut Option<ChromeDriver>,
+    cancel: CancellationToken,
+    observer: &mut dyn AgentObserver,
+) -> Result<AgentSummary, RunError> {
     let mut supplied = request.params.clone();
     let _site = match request.demo_site {
         true => {
@@ -120,7 +162,7 @@ pub async fn run_agent(
     let client = Client::new(request.llm.clone()).map_err(|e| RunError::invalid("llm", e.to_string()))?;
     let model = AgentModel::new(client, workflow.clone(), params.clone());
 
-    let db = request.db.clone().unwrap_or_else(|| Store::default_path(&request.runs_dir));
+    let db = request.db_path();
     let store = Store::open(&db).map_err(|e| RunError::environment("store", e.to_string()))?;
     let masked = Value::Object(params.masked_values().into_iter().map(|(k, v)| (k, json!(v))).collect());
     let workflow_json = serde_json::to_string(&workflow.bound(&params, true)).unwrap_or_default();
@@ -134,7 +176,11 @@ pub async fn run_agent(
         Browser::Attach { cdp_url } => LaunchOptions { cdp_url: Some(cdp_url.clone()), ..LaunchOptions::default() },
         Browser::Launch { headed } => LaunchOptions { headed: *headed, ..LaunchOptions::default() },
     };
-    let mut driver = match ChromeDriver::start(&options).await {
+    let started = match page.take() {
+        Some(chrome) => Ok(chrome),
+        None => ChromeDriver::start(&options).await,
+    };
+    let mut driver = match started {
         Ok(d) => d,
         Err(e) => {
             let _ = store.abort_run(handle, &e.to_string());
@@ -339,7 +385,8 @@ pub async fn run_agent(
         duration_ms,
         steps,
         actions: tally.actions,
-        outputs: Default::default(),
+        // The answer is what the run read: `runs show` has it, and so has a batch's table.
+        outputs: answer.iter().map(|a| ("answer".to_owned(), Value::from(a.as_str()))).collect(),
     })?;
     drop(book);
     drop(handle);
@@ -361,7 +408,7 @@ pub async fn run_agent(
     })
 }
 
-const GOAL: &str = "Goal reached";
+pub(crate) const GOAL: &str = "Goal reached";
 
 /// A step done, as the model's history and the progress line tell it.
 struct Line {

@@ -1,7 +1,9 @@
-//! Batch runs (`statewright batch`): a workflow run once per row of data, the row's columns
-//! as parameters, at most `concurrency` runs at a time, each a run like any other (stored,
-//! reviewable: one that waits for a person waits in the queue while the others go on). The
-//! runs launch their own browsers, or attach to a pool of running ones ([`crate::pool`]).
+//! Batch runs: a workflow run once per row of data, the row's columns as parameters
+//! (`statewright batch`), or the model driven towards each row's goal (`statewright agent
+//! --tasks`, a benchmark's task file). At most `concurrency` runs at a time, each a run like
+//! any other (stored, reviewable: one that waits for a person waits in the queue while the
+//! others go on). The runs launch their own browsers, or attach to a pool of running ones
+//! ([`crate::pool`]).
 //!
 //! The results table (row, status, end state, duration, run id, message) is rewritten as
 //! each row starts and ends, as CSV and as JSON, so an interrupted batch loses nothing; run
@@ -23,13 +25,15 @@ use statewright_workflow::Workflow;
 use statewright_workflow::params::MASK;
 use tokio::sync::{Semaphore, mpsc};
 
+use crate::agent::AgentRequest;
 use crate::error::RunError;
 use crate::pool::{BrowserPool, Endpoint, EndpointReport, Slots};
 use crate::request::RunRequest;
 use crate::rows::Row;
 
 pub struct BatchRequest {
-    pub workflow: Workflow,
+    /// What runs once per row.
+    pub each: Each,
     pub rows: Vec<Row>,
     /// Runs at a time (at least 1; with a pool, no more than its endpoints take together).
     pub concurrency: usize,
@@ -57,9 +61,22 @@ pub struct RowResult {
     /// its own browser.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub endpoint: Option<String>,
-    /// What the run read into its variables (secret ones masked).
+    /// What the run read into its variables (secret ones masked); for a goal, the model's
+    /// `answer`.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub outputs: IndexMap<String, serde_json::Value>,
+    /// The run's calls to a model, their tokens and their cost (US dollars, from the
+    /// configured prices); none for a run that asked no model.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub llm_calls: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub llm_tokens: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub llm_cost: f64,
+}
+
+fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
+    *n == T::default()
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -102,23 +119,70 @@ enum Progress {
 /// A run request for one row, with the parameter defaults every row starts from; the row's
 /// values are laid over them here.
 pub type RequestFor = dyn Fn() -> Result<RunRequest, String> + Send + Sync;
+/// An agent request for one task, with the values every task starts from; the task's goal,
+/// first page and values are laid over it here.
+pub type GoalFor = dyn Fn() -> Result<AgentRequest, String> + Send + Sync;
+
+/// What a batch runs once per row.
+#[derive(Clone)]
+pub enum Each {
+    /// The workflow, the row's columns as its parameters.
+    Workflow { workflow: Workflow, request_for: Arc<RequestFor> },
+    /// The model, towards the row's goal from its first page (rows read by
+    /// [`crate::tasks::read_tasks`]).
+    Goal(Arc<GoalFor>),
+}
+
+impl Each {
+    /// The model towards each row's goal, every run's request made like `template` (see
+    /// [`AgentRequest::like`]).
+    pub fn goals(template: AgentRequest) -> Each {
+        // A request may carry a listener, which is not `Sync`: the closure must be.
+        let template = std::sync::Mutex::new(template);
+        Each::Goal(Arc::new(move || {
+            template.lock().map(|t| t.like()).map_err(|_| "a task's request could not be made".to_owned())
+        }))
+    }
+
+    fn is_secret(&self, column: &str) -> bool {
+        match self {
+            Each::Workflow { workflow, .. } => workflow.parameters.get(column).is_some_and(|p| p.secret),
+            Each::Goal(_) => statewright_workflow::params::names_a_secret(column),
+        }
+    }
+
+    fn needs_browser(&self) -> bool {
+        match self {
+            Each::Workflow { workflow, .. } => statewright_world::needs(workflow).browser,
+            Each::Goal(_) => true,
+        }
+    }
+
+    /// The run store the rows' runs go to.
+    fn db(&self) -> Option<PathBuf> {
+        match self {
+            Each::Workflow { request_for, .. } => request_for().ok().map(|r| r.db_path()),
+            Each::Goal(goal_for) => goal_for().ok().map(|r| r.db_path()),
+        }
+    }
+}
 
 /// Runs every row not already done.
 pub async fn run_batch(
     request: BatchRequest,
-    request_for: Arc<RequestFor>,
     cancel: CancellationToken,
     observer: &mut dyn BatchObserver,
 ) -> Result<BatchReport, RunError> {
-    check_columns(&request.workflow, &request.rows)?;
+    if let Each::Workflow { workflow, .. } = &request.each {
+        check_columns(workflow, &request.rows)?;
+    }
     let json_path = request.results.with_extension("json");
-    let secret = |column: &str| request.workflow.parameters.get(column).is_some_and(|p| p.secret);
     let masked = |row: &Row| -> IndexMap<String, String> {
-        row.values.iter().map(|(k, v)| (k.clone(), if secret(k) { MASK.to_owned() } else { v.clone() })).collect()
+        let shown = |k: &str, v: &String| if request.each.is_secret(k) { MASK.to_owned() } else { v.clone() };
+        row.values.iter().map(|(k, v)| (k.clone(), shown(k, v))).collect()
     };
     let mut earlier = table::earlier_results(&json_path)?;
-    if let Ok(run) = request_for() {
-        let db = run.db_path();
+    if let Some(db) = request.each.db() {
         earlier = tokio::task::spawn_blocking(move || {
             table::settle_running(&mut earlier, &db);
             earlier
@@ -138,11 +202,11 @@ pub async fn run_batch(
     let skipped = results.iter().flatten().count();
     let total = request.rows.len();
 
-    let needs_browser = statewright_world::needs(&request.workflow).browser && !pending.is_empty();
+    let needs_browser = request.each.needs_browser() && !pending.is_empty();
     let (slots, shared_browsers) = slots(&request.pool, needs_browser).await?;
     let concurrency = Arc::new(Semaphore::new(request.pool.bound(request.concurrency)));
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let shared = Arc::new(row::Shared { request_for, workflow: request.workflow.clone(), slots: slots.clone(), tx });
+    let shared = Arc::new(row::Shared { each: request.each.clone(), slots: slots.clone(), tx });
     // Rows start in the data's order: each takes a slot before the next is looked at (a
     // batch stopped half-way has then done the first half, not a random half).
     tokio::spawn(async move {

@@ -23,6 +23,7 @@ mod request;
 pub mod rows;
 mod summary;
 pub mod synthesis;
+pub mod tasks;
 
 pub use book::Listener;
 pub use error::{RunError, RunErrorKind};

@@ -1,6 +1,6 @@
 //! A batch's data: one run per row, columns are parameters. CSV (a header line, RFC 4180
-//! quoting) or JSON Lines (one object per line). Malformed data names the file, the line and
-//! what is wrong.
+//! quoting), JSON Lines (one object per line) or a JSON array of objects. Malformed data
+//! names the file, the line and what is wrong.
 
 use std::path::Path;
 
@@ -15,13 +15,26 @@ pub struct Row {
     pub values: IndexMap<String, String>,
 }
 
-pub fn read_rows(path: &Path) -> Result<Vec<Row>, RunError> {
+/// What a JSON row's field that is not a plain value (a list, an object) is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Nested {
+    /// An error: a workflow's parameters are text.
+    Refused,
+    /// Left out: a benchmark's task carries its grading (WebArena's `eval`) beside the task.
+    Skipped,
+}
+
+pub fn read_rows(path: &Path, nested: Nested) -> Result<Vec<Row>, RunError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| RunError::invalid("data", format!("cannot read {}: {e}", path.display())))?;
     let bad = |line: usize, what: String| RunError::invalid("data", format!("{}:{line}: {what}", path.display()));
-    let jsonl = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("jsonl") || e.eq_ignore_ascii_case("ndjson"));
-    let rows =
-        if jsonl { json_lines(&text).map_err(|(l, w)| bad(l, w))? } else { csv(&text).map_err(|(l, w)| bad(l, w))? };
+    let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
+    let rows = match extension.as_str() {
+        "jsonl" | "ndjson" => json_lines(&text, nested),
+        "json" => json_array(&text, nested),
+        _ => csv(&text),
+    }
+    .map_err(|(l, w)| bad(l, w))?;
     if rows.is_empty() {
         return Err(RunError::invalid("data", format!("{}: no rows", path.display())));
     }
@@ -34,26 +47,53 @@ type Parsed = Result<Vec<Row>, Problem>;
 /// A CSV record: the line it starts on, and its fields.
 type Record = (usize, Vec<String>);
 
-fn json_lines(text: &str) -> Parsed {
+fn json_lines(text: &str, nested: Nested) -> Parsed {
     let mut rows = Vec::new();
-    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+    for (i, line) in statewright_workflow::without_bom(text).lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let line_no = i + 1;
         let object: serde_json::Map<String, serde_json::Value> =
             serde_json::from_str(line).map_err(|e| (line_no, format!("not a JSON object: {e}")))?;
-        let mut values = IndexMap::new();
-        for (key, value) in object {
-            let text = match value {
-                serde_json::Value::String(s) => s,
-                serde_json::Value::Number(n) => n.to_string(),
-                serde_json::Value::Bool(b) => b.to_string(),
-                serde_json::Value::Null => continue,
-                _ => return Err((line_no, format!("`{key}` is not a plain value (text, number or true/false)"))),
-            };
-            values.insert(key, text);
-        }
-        rows.push(Row { line: line_no, values });
+        rows.push(Row { line: line_no, values: plain_values(object, nested).map_err(|w| (line_no, w))? });
     }
     Ok(rows)
+}
+
+/// A JSON array of objects, each row's line the one its object starts on.
+fn json_array(text: &str, nested: Nested) -> Parsed {
+    let text = statewright_workflow::without_bom(text);
+    let items: Vec<serde_json::Value> =
+        serde_json::from_str(text).map_err(|e| (e.line(), format!("not a JSON array of objects: {e}")))?;
+    let spans = statewright_workflow::span::SpanIndex::new(text);
+    let root = statewright_workflow::span::JsonPath::root();
+    let mut rows = Vec::new();
+    for (i, item) in items.into_iter().enumerate() {
+        let line = spans.value_pos(&root.index(i)).line;
+        let serde_json::Value::Object(object) = item else {
+            return Err((line, format!("item {} is not an object", i + 1)));
+        };
+        rows.push(Row { line, values: plain_values(object, nested).map_err(|w| (line, w))? });
+    }
+    Ok(rows)
+}
+
+/// An object's fields as text; a null is no value.
+fn plain_values(
+    object: serde_json::Map<String, serde_json::Value>,
+    nested: Nested,
+) -> Result<IndexMap<String, String>, String> {
+    let mut values = IndexMap::new();
+    for (key, value) in object {
+        let text = match value {
+            serde_json::Value::String(s) => s,
+            serde_json::Value::Number(n) => n.to_string(),
+            serde_json::Value::Bool(b) => b.to_string(),
+            serde_json::Value::Null => continue,
+            _ if nested == Nested::Skipped => continue,
+            _ => return Err(format!("`{key}` is not a plain value (text, number or true/false)")),
+        };
+        values.insert(key, text);
+    }
+    Ok(values)
 }
 
 fn csv(text: &str) -> Parsed {
@@ -154,6 +194,7 @@ mod tests {
     fn json_lines_take_plain_values() {
         let rows = json_lines(
             "{\"product\": \"Kettle\", \"quantity\": 2, \"gift\": true, \"x\": null}\n\n{\"product\": \"Teapot\"}\n",
+            Nested::Refused,
         )
         .unwrap();
         assert_eq!(
@@ -161,7 +202,19 @@ mod tests {
             ["product=Kettle", "quantity=2", "gift=true"]
         );
         assert_eq!(rows[1].line, 3);
-        assert_eq!(json_lines("{\"a\": [1]}").unwrap_err().0, 1);
-        assert!(json_lines("not json").unwrap_err().1.contains("not a JSON object"));
+        assert_eq!(json_lines("{\"a\": [1]}", Nested::Refused).unwrap_err().0, 1);
+        assert_eq!(json_lines("{\"a\": [1], \"b\": 2}", Nested::Skipped).unwrap()[0].values.len(), 1);
+        assert!(json_lines("not json", Nested::Refused).unwrap_err().1.contains("not a JSON object"));
+    }
+
+    #[test]
+    fn a_json_array_gives_each_row_the_line_its_object_starts_on() {
+        let text = "[\n  {\"intent\": \"a\", \"eval\": {\"x\": 1}},\n\n  {\"intent\": \"b\",\n   \"n\": 3}\n]";
+        let rows = json_array(text, Nested::Skipped).unwrap();
+        assert_eq!(rows.iter().map(|r| r.line).collect::<Vec<_>>(), [2, 4]);
+        assert_eq!(rows[1].values["n"], "3");
+        assert_eq!(json_array(text, Nested::Refused).unwrap_err().0, 2);
+        assert_eq!(json_array("[{}, 3]", Nested::Skipped).unwrap_err().1, "item 2 is not an object");
+        assert_eq!(json_array("[{},\n{]", Nested::Skipped).unwrap_err().0, 2);
     }
 }

@@ -65,9 +65,15 @@ impl BatchRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ipc::BatchOf;
 
     fn request(browsers: BatchBrowsers) -> BatchRequest {
-        BatchRequest { workflow: "demo-shop.json".into(), data: "orders.csv".into(), browsers, ..Default::default() }
+        BatchRequest {
+            each: BatchOf::Workflow { workflow: "demo-shop.json".into() },
+            data: "orders.csv".into(),
+            browsers,
+            ..Default::default()
+        }
     }
 
     fn endpoints(urls: &[&str], per_endpoint: u32, pool_file: Option<String>) -> BatchBrowsers {

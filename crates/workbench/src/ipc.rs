@@ -100,13 +100,14 @@ pub struct AgentRunRequest {
     pub max_steps: Option<u32>,
 }
 
-/// *Batch…*: the workflow run once per row of a data file (`statewright batch`).
+/// *Batch…*: the workflow run once per row of a data file (`statewright batch`), or *Run
+/// with a goal…*'s task file, the model run once per task (`statewright agent --tasks`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct BatchRequest {
-    /// The workflow's id (file name) in the workflows folder.
-    pub workflow: String,
-    /// The rows: a CSV file with a header line, or JSON Lines (`.jsonl`); the results table
-    /// is written beside it (`orders.results.csv`).
+    /// What runs once per row.
+    pub each: BatchOf,
+    /// The rows: a CSV file with a header line, JSON Lines (`.jsonl`) or a JSON array
+    /// (`.json`); the results table is written beside it (`orders.results.csv`).
     pub data: String,
     /// Parameter values for every row; a row's own values win.
     pub params: IndexMap<String, String>,
@@ -120,6 +121,27 @@ pub struct BatchRequest {
     /// Where the rows' browsers come from (default: one launched per row).
     #[serde(default)]
     pub browsers: BatchBrowsers,
+}
+
+/// What a batch runs once per row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum BatchOf {
+    /// The workflow with this id (file name) in the workflows folder, the row's columns its
+    /// parameters.
+    Workflow { workflow: String },
+    /// The model set under *Model…*, towards each task's goal from its first page, at most
+    /// `max_steps` steps each (default 25); the rows are read as a task file.
+    Goals {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_steps: Option<u32>,
+    },
+}
+
+impl Default for BatchOf {
+    fn default() -> Self {
+        BatchOf::Workflow { workflow: String::new() }
+    }
 }
 
 /// Where a batch's runs get their browsers: `statewright batch`'s `--shared-browsers`,

@@ -64,6 +64,7 @@ pub async fn start_agent_run<R: Runtime>(
         llm,
         review: ReviewPolicy::Wait { timeout: None },
         listener: Some(listener),
+        chrome: None,
     };
     let cancel = CancellationToken::new();
     let (started_tx, started_rx) = oneshot::channel();

@@ -1,14 +1,17 @@
 //! *Batch…*: the workflow run once per row of a data file, by the same code as `statewright
-//! batch`; rows and the report reach the window over the batch's channel, and the results
-//! table is written beside the data file.
+//! batch`, or *Run with a goal…*'s task file, the model once per task as `statewright agent
+//! --tasks` runs it; rows and the report reach the window over the batch's channel, and the
+//! results table is written beside the data file.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use statewright_runner::batch::{BatchObserver, RowResult, check_columns, default_results, run_batch};
-use statewright_runner::rows::read_rows;
-use statewright_runner::{Browser, CancellationToken, DemoSite, RunRequest, WorkflowSource};
-use statewright_workbench::ipc::{BatchMessage, BatchRequest};
+use statewright_runner::agent::AgentRequest;
+use statewright_runner::batch::{BatchObserver, Each, RowResult, check_columns, default_results, run_batch};
+use statewright_runner::rows::{Nested, read_rows};
+use statewright_runner::tasks::read_tasks;
+use statewright_runner::{Browser, CancellationToken, DemoSite, ReviewPolicy, RunRequest, WorkflowSource};
+use statewright_workbench::ipc::{BatchMessage, BatchOf, BatchRequest};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, Runtime, State};
 
@@ -50,35 +53,61 @@ pub async fn start_batch<R: Runtime>(
     request: BatchRequest,
     events: Channel<BatchMessage>,
 ) -> CommandResult<String> {
-    let invalid = |m: String| CommandError::new(ErrorCode::InvalidRun, m);
-    let file = state.library.file(&request.workflow)?;
-    let workflow = statewright_workflow::load_file(&file).map_err(|d| invalid(d.to_string()))?.workflow;
-    let data = Path::new(&request.data);
-    let rows = read_rows(data)?;
-    check_columns(&workflow, &rows)?;
+    let settings = |m: String| CommandError::new(ErrorCode::InvalidSettings, m);
     let llm = statewright_llm::LlmConfig::resolve(&statewright_llm::Overrides::default())
-        .map_err(|e| CommandError::new(ErrorCode::InvalidSettings, e.to_string()))?;
+        .map_err(|e| settings(e.to_string()))?;
+    let data = Path::new(&request.data);
     let pool = request.pool()?;
     let concurrency = request.runs_at_a_time(&pool);
-    let batch =
-        statewright_runner::batch::BatchRequest { workflow, rows, concurrency, results: default_results(data), pool };
     let (runs_dir, db) = (state.runs_dir.clone(), state.db.clone());
     let (defaults, headed, demo_site) = (request.params, request.headed, request.demo_site);
-    let request_for = Arc::new(move || {
-        let mut run = RunRequest::new(WorkflowSource::File(file.clone()), &runs_dir);
-        run.params = defaults.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-        run.browser = Browser::Launch { headed };
-        run.demo_site = demo_site.then(DemoSite::default);
-        run.db = Some(db.clone());
-        run.llm = llm.clone();
-        Ok(run)
-    });
+    let (each, rows) = match request.each {
+        BatchOf::Workflow { workflow: id } => {
+            let file = state.library.file(&id)?;
+            let workflow = statewright_workflow::load_file(&file)
+                .map_err(|d| CommandError::new(ErrorCode::InvalidRun, d.to_string()))?
+                .workflow;
+            let rows = read_rows(data, Nested::Refused)?;
+            check_columns(&workflow, &rows)?;
+            let request_for = Arc::new(move || {
+                let mut run = RunRequest::new(WorkflowSource::File(file.clone()), &runs_dir);
+                run.params = defaults.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                run.browser = Browser::Launch { headed };
+                run.demo_site = demo_site.then(DemoSite::default);
+                run.db = Some(db.clone());
+                run.llm = llm.clone();
+                Ok(run)
+            });
+            (Each::Workflow { workflow, request_for }, rows)
+        }
+        BatchOf::Goals { max_steps } => {
+            let llm = llm.ok_or_else(|| settings("a task file's goals need a model: set one under Model…".into()))?;
+            let tasks = read_tasks(data)?;
+            let template = AgentRequest {
+                goal: String::new(),
+                url: String::new(),
+                params: defaults.into_iter().collect(),
+                browser: Browser::Launch { headed },
+                demo_site,
+                runs_dir,
+                db: Some(db),
+                max_steps: max_steps.unwrap_or(25).clamp(1, 500),
+                llm,
+                review: ReviewPolicy::Wait { timeout: None },
+                listener: None,
+                chrome: None,
+            };
+            (Each::goals(template), tasks)
+        }
+    };
+    let batch =
+        statewright_runner::batch::BatchRequest { each, rows, concurrency, results: default_results(data), pool };
     let id = format!("batch-{}", fastrand::u32(..));
     let cancel = CancellationToken::new();
     state.live_runs.lock().expect("live runs lock").insert(id.clone(), cancel.clone());
     let batch_id = id.clone();
     let events_at_end = events.clone();
-    let done = on_own_thread(move || async move { run_batch(batch, request_for, cancel, &mut Forward(events)).await });
+    let done = on_own_thread(move || async move { run_batch(batch, cancel, &mut Forward(events)).await });
     tauri::async_runtime::spawn(async move {
         let end = Forward(events_at_end);
         match finished(done).await {

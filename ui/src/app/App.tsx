@@ -41,7 +41,8 @@ export function App({ backend }: { backend: Backend }) {
   const [modelOpen, setModelOpen] = useState(false);
   const [recordOpen, setRecordOpen] = useState(false);
   const [goalOpen, setGoalOpen] = useState(false);
-  const [batchOpen, setBatchOpen] = useState(false);
+  // What the batch dialog runs once per row, while it is open.
+  const [batchOf, setBatchOf] = useState<'workflow' | 'goals' | null>(null);
   const [trashOpen, setTrashOpen] = useState(false);
   /** The run whose healed locators are being previewed and saved. */
   const [savingHealed, setSavingHealed] = useState<string | null>(null);
@@ -179,7 +180,7 @@ export function App({ backend }: { backend: Backend }) {
   const startBatch = async (request: BatchRequest) => {
     try {
       await batches.start(request);
-      setBatchOpen(false);
+      setBatchOf(null);
       setView('batch');
     } catch (e) {
       fail(e);
@@ -273,7 +274,7 @@ export function App({ backend }: { backend: Backend }) {
                   report={report}
                   notify={notify}
                   onRun={() => editor.doc && guardUnsaved(() => setStarting({ goal: null }))}
-                  onBatch={() => editor.doc && guardUnsaved(() => setBatchOpen(true))}
+                  onBatch={() => editor.doc && guardUnsaved(() => setBatchOf('workflow'))}
                   onGoto={(goal) => editor.doc && guardUnsaved(() => setStarting({ goal }))}
                 />
               </SkillLibraryContext.Provider>
@@ -303,7 +304,8 @@ export function App({ backend }: { backend: Backend }) {
         {starting && editor.doc && wf && (
           <StartRunDialog id={editor.doc.id} workflow={wf} goal={starting.goal} onStart={startRun} onClose={() => setStarting(null)} />
         )}
-        {batchOpen && editor.doc && wf && <BatchDialog id={editor.doc.id} workflow={wf} onStart={startBatch} onClose={() => setBatchOpen(false)} />}
+        {batchOf === 'workflow' && editor.doc && wf && <BatchDialog of={{ kind: 'workflow', id: editor.doc.id, workflow: wf }} onStart={startBatch} onClose={() => setBatchOf(null)} />}
+        {batchOf === 'goals' && <BatchDialog of={{ kind: 'goals' }} onStart={startBatch} onClose={() => setBatchOf(null)} />}
       </Suspense>
       {editor.conflict && (
         <Modal
@@ -320,7 +322,7 @@ export function App({ backend }: { backend: Backend }) {
         {/* The written file reaches an open editor as any outside change does (the workflows watcher). */}
         {savingHealed && <SaveHealedDialog backend={backend} runId={savingHealed} notify={notify} onClose={() => setSavingHealed(null)} />}
         {trashOpen && <TrashDialog backend={backend} notify={notify} onRestored={() => void refreshList()} onClose={() => setTrashOpen(false)} />}
-        {goalOpen && <GoalRunDialog onStart={startGoalRun} onClose={() => setGoalOpen(false)} />}
+        {goalOpen && <GoalRunDialog onStart={startGoalRun} onTaskFile={() => (setGoalOpen(false), setBatchOf('goals'))} onClose={() => setGoalOpen(false)} />}
         {modelOpen && <ModelSettingsDialog backend={backend} notify={notify} onClose={() => setModelOpen(false)} />}
         {recordOpen && (
           <RecordDialog

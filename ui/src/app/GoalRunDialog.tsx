@@ -1,12 +1,13 @@
 //! *Run with a goal*: the model drives a Chromium window towards a goal in words, one checked
 //! step at a time (`statewright agent`); watched live like any run, and when it is stuck it
-//! waits in the review queue. `statewright compile RUN` makes the run a workflow.
+//! waits in the review queue. `statewright compile RUN` makes the run a workflow. *Task
+//! file…* runs a goal per task of a file instead (a benchmark's), in the Batch tab.
 
 import { useState } from 'react';
 import type { AgentRunRequest } from '../backend/types';
 import { parseParams } from './RecordDialog';
 
-export function GoalRunDialog(p: { onStart: (r: AgentRunRequest) => void; onClose: () => void }) {
+export function GoalRunDialog(p: { onStart: (r: AgentRunRequest) => void; onTaskFile: () => void; onClose: () => void }) {
   const [form, setForm] = useState({ goal: '', url: '{{site}}/', params: '', steps: '25', demo: true, headed: false });
   const start = () =>
     p.onStart({
@@ -52,6 +53,9 @@ export function GoalRunDialog(p: { onStart: (r: AgentRunRequest) => void; onClos
         {check('demo', 'demo site', 'serve the bundled demo site as {{site}}')}
         {check('headed', 'show browser', 'open a visible Chromium window')}
         <div className="modal-actions">
+          <button type="button" className="modal-aside" onClick={p.onTaskFile} title="a goal per task of a file, a benchmark’s tasks as they come">
+            Task file…
+          </button>
           <button type="button" onClick={p.onClose}>
             Cancel
           </button>

@@ -326,6 +326,7 @@ export class FakeBackend implements Backend {
 
   async startBatch(request: BatchRequest, onMessage: (m: BatchMessage) => void): Promise<string> {
     this.batchRequests.push(request);
+    if (request.each.kind === 'goals' && !this.model.url) throw new BackendError('invalid_settings', 'a task file’s goals need a model: set one under Model…');
     const pool = checkBatch(request);
     const batchId = `fake-batch-${++this.runCount}`;
     const batch = runFakeBatch(
@@ -355,7 +356,7 @@ export class FakeBackend implements Backend {
   private storeRowRun(request: BatchRequest, r: RowResult) {
     const detail = this.options.recording?.detail;
     if (!detail || !r.run_id) return;
-    const run = { ...detail.run, id: r.run_id, workflow: request.workflow.replace(/\.json$/, ''), status: r.status, end_state: r.end_state, message: r.message, parameters: { ...(detail.run.parameters as object), ...request.params, ...r.values }, started_ms: Date.now() };
+    const run = { ...detail.run, id: r.run_id, workflow: request.each.kind === 'workflow' ? request.each.workflow.replace(/\.json$/, '') : `agent: ${r.values.goal ?? ''}`, status: r.status, end_state: r.end_state, message: r.message, parameters: { ...(detail.run.parameters as object), ...request.params, ...r.values }, started_ms: Date.now() };
     this.runs.set(r.run_id, { ...detail, run });
   }
 

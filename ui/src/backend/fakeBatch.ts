@@ -1,8 +1,10 @@
-//! The fake's `statewright batch`: any `.csv` or `.jsonl` file holds the README's three
-//! orders, the second of which fails at the login; rows take a moment each, so many at a
-//! time as asked. Like the runner, a row that succeeded in an earlier go with the same file
-//! is skipped, and a cancelled batch still reports, its rows not ended as cancelled. A row
-//! that succeeds reads an order number and a total (its outputs).
+//! The fake's `statewright batch`: any `.csv`, `.jsonl` or `.json` file holds the README's
+//! three orders, the second of which fails at the login; rows take a moment each, so many
+//! at a time as asked. Like the runner, a row that succeeded in an earlier go with the same
+//! file is skipped, and a cancelled batch still reports, its rows not ended as cancelled. A
+//! row that succeeds reads an order number and a total (its outputs). A task file for the
+//! model (`agent --tasks`) holds three WebVoyager tasks, the second of which the model gives
+//! up on; the others answer with the page's title, after two calls to the model.
 //!
 //! With a pool (shared browsers or endpoints) each row takes a free slot on the least busy
 //! live endpoint, as the runner's do, and the report lists them; an endpoint whose host has
@@ -18,6 +20,13 @@ export const BATCH_ROWS: Record<string, string>[] = [
   { seed: '3', quantity: '4' },
 ];
 
+export const TASK_ROWS: Record<string, string>[] = [
+  { id: 'Northwind--0', goal: 'What is the title of the sign-in page?', url: '{{site}}/?seed=2', web_name: 'Northwind' },
+  { id: 'Northwind--1', goal: 'Find the impossible thing', url: '{{site}}/?seed=2', web_name: 'Northwind' },
+  { id: 'Northwind--2', goal: 'What is the title of the reaction page?', url: '{{site}}/rounds.html', web_name: 'Northwind' },
+];
+const TASK_ANSWERS = ['Sign in · Northwind Supply', null, 'Reaction rounds · Northwind Supply'];
+
 export interface FakeBatch {
   cancel(): void;
 }
@@ -32,7 +41,7 @@ interface Endpoint {
  * pool's endpoints, or null when each row launches its own browser. */
 export function checkBatch(request: BatchRequest): Endpoint[] | null {
   const { data } = request;
-  if (!/\.(csv|jsonl)$/.test(data)) throw new BackendError('invalid_run', `${data}: not a CSV (.csv) or JSON Lines (.jsonl) file`);
+  if (!/\.(csv|jsonl|json)$/.test(data)) throw new BackendError('invalid_run', `${data}: not a CSV (.csv), JSON Lines (.jsonl) or JSON (.json) file`);
   if (/missing/.test(data)) throw new BackendError('invalid_run', `${data}: no such file`);
   return endpointsOf(request.browsers ?? { kind: 'launch' });
 }
@@ -59,8 +68,14 @@ function endpointsOf(browsers: BatchBrowsers): Endpoint[] | null {
 }
 
 /** A row's outcome as its run ended. */
-function outcome(row: number, values: Record<string, string>, runId: string, endpoint: string | null): RowResult {
+function outcome(goals: boolean, row: number, values: Record<string, string>, runId: string, endpoint: string | null): RowResult {
   const failed = row === 2;
+  if (goals) {
+    const answer = TASK_ANSWERS[row - 1];
+    const model = { llm_calls: failed ? 1 : 2, llm_tokens: failed ? 640 : 1310, llm_cost: 0 };
+    if (answer == null) return { row, values, status: 'failed', end_state: null, duration_ms: 2000, run_id: runId, message: 'the model gave up: there is no such thing here', endpoint, ...model };
+    return { row, values, status: 'succeeded', end_state: 'Goal reached', duration_ms: 4000 + row * 100, run_id: runId, message: answer, endpoint, outputs: { answer }, ...model };
+  }
   return {
     row,
     values,
@@ -83,14 +98,16 @@ export function runFakeBatch(
   onRowEnded: (r: RowResult) => void,
   onMessage: (m: BatchMessage) => void,
 ): FakeBatch {
-  const total = BATCH_ROWS.length;
-  const results: (RowResult | null)[] = BATCH_ROWS.map((_, i) => earlier.find((r) => r.row === i + 1 && r.status === 'succeeded') ?? null);
+  const goals = request.each.kind === 'goals';
+  const data = goals ? TASK_ROWS : BATCH_ROWS;
+  const total = data.length;
+  const results: (RowResult | null)[] = data.map((_, i) => earlier.find((r) => r.row === i + 1 && r.status === 'succeeded') ?? null);
   const skipped = results.filter(Boolean).length;
-  const pending = BATCH_ROWS.map((_, i) => i + 1).filter((row) => !results[row - 1]);
+  const pending = data.map((_, i) => i + 1).filter((row) => !results[row - 1]);
   const running = new Map<number, { runId: string; timer: number; endpoint: Endpoint | null }>();
   const capacity = pool ? pool.reduce((n, e) => n + e.report.max_runs, 0) : Infinity;
   const slots = Math.max(1, Math.min(request.concurrency ?? (pool ? capacity : 2), capacity));
-  const base = request.data.replace(/\.(csv|jsonl)$/, '');
+  const base = request.data.replace(/\.(csv|jsonl|json)$/, '');
   let done = skipped;
   let over = false;
 
@@ -127,7 +144,7 @@ export function runFakeBatch(
       if (found === 'none') {
         const row = pending.shift()!;
         const why = pool!.map((e) => `${e.report.url} (${e.report.dead})`).join('; ');
-        end({ row, values: BATCH_ROWS[row - 1], status: 'error', end_state: null, duration_ms: 0, run_id: null, message: `no browser endpoint is left to run this row: ${why}` });
+        end({ row, values: data[row - 1], status: 'error', end_state: null, duration_ms: 0, run_id: null, message: `no browser endpoint is left to run this row: ${why}` });
         continue;
       }
       const endpoint = found;
@@ -137,7 +154,7 @@ export function runFakeBatch(
       const timer = window.setTimeout(() => {
         running.delete(row);
         if (endpoint) endpoint.busy--;
-        end(outcome(row, BATCH_ROWS[row - 1], runId, endpoint?.report.url ?? null));
+        end(outcome(goals, row, data[row - 1], runId, endpoint?.report.url ?? null));
         next();
       }, rowMs);
       running.set(row, { runId, timer, endpoint });
@@ -154,10 +171,10 @@ export function runFakeBatch(
         window.clearTimeout(timer);
         running.delete(row);
         if (endpoint) endpoint.busy--;
-        end({ row, values: BATCH_ROWS[row - 1], status: 'cancelled', end_state: null, duration_ms: 0, run_id: runId, message: 'the run was cancelled', endpoint: endpoint?.report.url ?? null });
+        end({ row, values: data[row - 1], status: 'cancelled', end_state: null, duration_ms: 0, run_id: runId, message: 'the run was cancelled', endpoint: endpoint?.report.url ?? null });
       }
       for (const row of pending.splice(0)) {
-        end({ row, values: BATCH_ROWS[row - 1], status: 'cancelled', end_state: null, duration_ms: 0, run_id: null, message: 'the batch was stopped before this row ran' });
+        end({ row, values: data[row - 1], status: 'cancelled', end_state: null, duration_ms: 0, run_id: null, message: 'the batch was stopped before this row ran' });
       }
     },
   };

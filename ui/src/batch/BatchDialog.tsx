@@ -1,6 +1,8 @@
-//! *Batch…*: the workflow once per row of a data file (`statewright batch`). The file's
-//! columns are parameters; the values here are the defaults under them. The browsers are
-//! launched per row, shared, or running ones connected to ([`BrowsersField`]).
+//! *Batch…*: the workflow once per row of a data file (`statewright batch`), the file's
+//! columns its parameters and the values here the defaults under them; or *Run with a
+//! goal…*'s task file: the model once per task (`statewright agent --tasks`), a
+//! benchmark's tasks as they come. The browsers are launched per row, shared, or running
+//! ones connected to ([`BrowsersField`]).
 
 import { useState } from 'react';
 import type { Workflow } from '../bindings';
@@ -9,27 +11,31 @@ import type { BatchRequest } from '../bindings';
 import { browsersFrom, defaultBrowserFields, endpointUrls, type BrowserFields } from './browsers';
 import { BrowsersField } from './BrowsersField';
 
+/** What runs once per row: the open workflow, or the model towards each task's goal. */
+export type BatchSubject = { kind: 'workflow'; id: string; workflow: Workflow } | { kind: 'goals' };
+
 export interface BatchDialogProps {
-  id: string;
-  workflow: Workflow;
+  of: BatchSubject;
   /** Resolves when the batch started; on a refusal the dialog stays for the path to be fixed. */
   onStart: (r: BatchRequest) => Promise<void>;
   onClose: () => void;
 }
 
-export function BatchDialog({ id, workflow, onStart, onClose }: BatchDialogProps) {
-  const [form, setForm] = useState({ data: '', concurrency: '2', params: '', demo: true, headed: false });
+export function BatchDialog({ of, onStart, onClose }: BatchDialogProps) {
+  const [form, setForm] = useState({ data: '', concurrency: '2', params: '', steps: '25', demo: true, headed: false });
   const [browsers, setBrowsers] = useState<BrowserFields>(defaultBrowserFields);
   const [starting, setStarting] = useState(false);
-  const names = Object.keys(workflow.parameters ?? {});
+  const goals = of.kind === 'goals';
+  const names = of.kind === 'workflow' ? Object.keys(of.workflow.parameters ?? {}) : [];
   // Only a browser launched for the row can be shown: shared ones are headless, endpoints run elsewhere.
   const launching = browsers.mode === 'launch';
   const noEndpoint = browsers.mode === 'endpoints' && !endpointUrls(browsers.urls).length && !browsers.poolFile.trim();
   const start = async () => {
     setStarting(true);
     const concurrency = Math.floor(Number(form.concurrency));
+    const steps = Math.floor(Number(form.steps));
     await onStart({
-      workflow: id,
+      each: of.kind === 'workflow' ? { kind: 'workflow', workflow: of.id } : { kind: 'goals', max_steps: steps > 0 ? steps : null },
       data: form.data.trim(),
       params: parseParams(form.params),
       concurrency: concurrency > 0 ? concurrency : null,
@@ -47,13 +53,21 @@ export function BatchDialog({ id, workflow, onStart, onClose }: BatchDialogProps
   );
   return (
     <div className="modal-backdrop">
-      <form className="modal batch-dialog" role="dialog" aria-label="batch run" onSubmit={(e) => (e.preventDefault(), void start())}>
-        <h3>Batch {workflow.name}</h3>
-        <p className="hint">One run per row; a failing row does not stop the others. The results table is written next to the data file (orders.csv → orders.results.csv and .json); run it again and the rows that succeeded are skipped.</p>
+      <form className="modal batch-dialog" role="dialog" aria-label={goals ? 'task file run' : 'batch run'} onSubmit={(e) => (e.preventDefault(), void start())}>
+        <h3>{of.kind === 'workflow' ? `Batch ${of.workflow.name}` : 'Run a task file'}</h3>
+        {goals ? (
+          <p className="hint">The model set under Model… drives one run per task; a failing task does not stop the others. The results table, with each answer, is written next to the task file (tasks.jsonl → tasks.results.csv and .json); run it again and the tasks that succeeded are skipped.</p>
+        ) : (
+          <p className="hint">One run per row; a failing row does not stop the others. The results table is written next to the data file (orders.csv → orders.results.csv and .json); run it again and the rows that succeeded are skipped.</p>
+        )}
         <label className="field">
-          <span className="field-label">data file</span>
-          <input aria-label="batch data" value={form.data} placeholder="/path/to/orders.csv" onChange={(e) => setForm({ ...form, data: e.target.value })} />
-          <span className="hint">CSV with a header line of parameter names, or JSON Lines</span>
+          <span className="field-label">{goals ? 'task file' : 'data file'}</span>
+          <input aria-label="batch data" value={form.data} placeholder={goals ? '/path/to/WebVoyager_data.jsonl' : '/path/to/orders.csv'} onChange={(e) => setForm({ ...form, data: e.target.value })} />
+          <span className="hint">
+            {goals
+              ? 'JSON Lines, a JSON array or CSV: each task a goal and a first page (goal and url; WebVoyager’s ques and web; Online-Mind2Web’s confirmed_task and website; WebArena’s intent and start_url)'
+              : 'CSV with a header line of parameter names, JSON Lines or a JSON array'}
+          </span>
         </label>
         <label className="field">
           <span className="field-label">at a time</span>
@@ -63,8 +77,15 @@ export function BatchDialog({ id, workflow, onStart, onClose }: BatchDialogProps
         <label className="field">
           <span className="field-label">defaults</span>
           <textarea aria-label="batch params" rows={3} value={form.params} placeholder={names.length ? names.map((n) => `${n}=…`).join('\n') : 'NAME=VALUE'} onChange={(e) => setForm({ ...form, params: e.target.value })} />
-          <span className="hint">NAME=VALUE per line, for the columns the file does not have</span>
+          <span className="hint">{goals ? 'NAME=VALUE per line: values the model may type as {{NAME}}, under a task’s own' : 'NAME=VALUE per line, for the columns the file does not have'}</span>
         </label>
+        {goals && (
+          <label className="field">
+            <span className="field-label">step budget</span>
+            <input aria-label="batch max steps" type="number" min={1} value={form.steps} onChange={(e) => setForm({ ...form, steps: e.target.value })} />
+            <span className="hint">the most steps the model may take on each task</span>
+          </label>
+        )}
         <BrowsersField fields={browsers} onChange={setBrowsers} />
         {check('demo', 'batch demo site', 'demo site', 'serve the bundled demo site as {{site}} (on this machine’s loopback)')}
         {check('headed', 'batch headed', 'headed', launching ? 'show the browser windows' : 'only for browsers launched per row', !launching)}

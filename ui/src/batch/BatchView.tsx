@@ -2,16 +2,24 @@
 //! table's columns (row, status, end state, duration, run id, message, then the endpoint
 //! when the batch has a pool of browsers, the row's values, and what the run read, one
 //! column per output, as the CLI's CSV has them); a run id opens that run in the viewer.
-//! Endpoints given up on are named above the table as the batch hears of them.
+//! Endpoints given up on are named above the table as the batch hears of them. A batch of
+//! goals (a task file) has the model's use and its answer as columns too.
 
 import { cellText, columnsOf } from '../run/preview';
-import { batchLines, tally } from './progress';
+import { batchLines, tally, type BatchLine } from './progress';
 import type { ShownBatch } from './useBatch';
 
 const seconds = (ms: number | null) => (ms == null ? '' : `${(ms / 1000).toFixed(1)} s`);
 
+/** `3 calls · 2,345 tokens · $0.0012`, as `runs show` says it; empty for a run that asked none. */
+function modelUse(l: BatchLine): string {
+  if (!l.llm_calls) return '';
+  const cost = l.llm_cost ? ` · $${l.llm_cost.toFixed(4)}` : '';
+  return `${l.llm_calls} call${l.llm_calls === 1 ? '' : 's'} · ${(l.llm_tokens ?? 0).toLocaleString('en')} tokens${cost}`;
+}
+
 export function BatchView({ batch, live, onCancel, onOpenRun }: { batch: ShownBatch | null; live: boolean; onCancel: () => void; onOpenRun: (runId: string) => void }) {
-  if (!batch) return <p className="empty">No batch yet: Batch… in the editor runs the workflow once per row of a data file.</p>;
+  if (!batch) return <p className="empty">No batch yet: Batch… in the editor runs the workflow once per row of a data file, and Run with a goal… › Task file… the model once per task.</p>;
   const { progress, request } = batch;
   const lines = batchLines(progress);
   // The values' columns, in the file's order as far as the rows ended tell it.
@@ -19,10 +27,12 @@ export function BatchView({ batch, live, onCancel, onOpenRun }: { batch: ShownBa
   const outputs = columnsOf(lines.map((l) => l.outputs ?? {}));
   const pooled = (request.browsers != null && request.browsers.kind !== 'launch') || lines.some((l) => l.endpoint);
   const endpoints = progress.report?.endpoints ?? [];
+  const asked = lines.some((l) => (l.llm_calls ?? 0) > 0);
+  const { each } = request;
   return (
     <section className="batch-view" aria-label="batch">
       <div className="toolbar">
-        <strong>{request.workflow.replace(/\.json$/, '')}</strong>
+        <strong>{each.kind === 'workflow' ? each.workflow.replace(/\.json$/, '') : 'tasks for the model'}</strong>
         <code className="hint" title={request.data}>
           {request.data}
         </code>
@@ -60,6 +70,7 @@ export function BatchView({ batch, live, onCancel, onOpenRun }: { batch: ShownBa
               <th>run</th>
               <th>message</th>
               {pooled && <th>endpoint</th>}
+              {asked && <th title="the run's calls to the model, their tokens and cost">model</th>}
               {columns.map((c) => (
                 <th key={`value-${c}`}>{c}</th>
               ))}
@@ -94,6 +105,7 @@ export function BatchView({ batch, live, onCancel, onOpenRun }: { batch: ShownBa
                     <code>{l.endpoint}</code>
                   </td>
                 )}
+                {asked && <td data-testid="batch-model">{modelUse(l)}</td>}
                 {columns.map((c) => (
                   <td key={`value-${c}`}>{l.values[c]}</td>
                 ))}

@@ -4,20 +4,22 @@
 use std::sync::Arc;
 
 use indexmap::IndexMap;
-use statewright_chrome::ChromeDriver;
+use statewright_chrome::{ChromeDriver, LaunchOptions};
 use statewright_engine::{CancellationToken, RunStatus};
-use statewright_workflow::Workflow;
 use tokio::sync::mpsc::UnboundedSender;
+use tokio::sync::oneshot;
 
-use super::{Progress, RequestFor, RowResult};
+use super::{Each, GoalFor, Progress, RequestFor, RowResult};
+use crate::agent::{AgentObserver, AgentRequest, AgentSummary, run_agent};
+use crate::error::RunError;
 use crate::pool::{Lease, Slots};
 use crate::request::Browser;
 use crate::rows::Row;
+use crate::tasks;
 
 /// What every row's run shares.
 pub(super) struct Shared {
-    pub request_for: Arc<RequestFor>,
-    pub workflow: Workflow,
+    pub each: Each,
     /// The pool's endpoints (none: each run launches its own browser).
     pub slots: Option<Arc<Slots>>,
     pub tx: UnboundedSender<Progress>,
@@ -42,6 +44,9 @@ impl Job {
             message,
             endpoint: None,
             outputs: IndexMap::new(),
+            llm_calls: 0,
+            llm_tokens: 0,
+            llm_cost: 0.0,
         }
     }
 
@@ -49,21 +54,18 @@ impl Job {
     pub fn cancelled(&self) -> RowResult {
         self.result("cancelled", "the batch was stopped before this row ran".into())
     }
+
+    /// The row's run is under way.
+    fn running(&self, run_id: &str) -> RowResult {
+        RowResult { run_id: Some(run_id.to_owned()), ..self.result("running", String::new()) }
+    }
 }
 
 pub(super) async fn run_row(job: &Job, shared: &Shared, cancel: CancellationToken) -> RowResult {
-    let mut run = match (shared.request_for)() {
-        Ok(run) => run,
-        Err(e) => return job.result("error", e),
-    };
-    // The row's values win over the defaults.
-    run.params.retain(|(k, _)| !job.row.values.contains_key(k));
-    run.params.extend(job.row.values.iter().map(|(k, v)| (k.clone(), v.clone())));
-
-    // A workflow without page checks or actions needs no browser, from the pool or not.
-    let pool = shared.slots.as_ref().filter(|_| statewright_world::needs(&shared.workflow).browser);
+    // A run that needs no browser needs none from the pool either.
+    let pool = shared.slots.as_ref().filter(|_| shared.each.needs_browser());
     let (lease, chrome) = match pool {
-        Some(slots) => match attach(slots, &shared.workflow, &shared.tx, &cancel).await {
+        Some(slots) => match attach(slots, &shared.each, &shared.tx, &cancel).await {
             Attached::Page(lease, chrome) => (Some(lease), Some(*chrome)),
             Attached::NoneLeft(why) => {
                 return job.result("error", format!("no browser endpoint is left to run this row: {why}"));
@@ -72,38 +74,147 @@ pub(super) async fn run_row(job: &Job, shared: &Shared, cancel: CancellationToke
         },
         None => (None, None),
     };
-    if let Some(lease) = &lease {
-        run.browser = Browser::Attach { cdp_url: lease.url.clone() };
-    }
     let endpoint = lease.as_ref().map(|l| l.shown.clone());
+    let browser = lease.as_ref().map(|l| Browser::Attach { cdp_url: l.url.clone() });
+    let result = match &shared.each {
+        Each::Workflow { request_for, .. } => {
+            workflow_row(job, request_for.as_ref(), browser, chrome, shared, cancel).await
+        }
+        Each::Goal(goal_for) => goal_row(job, goal_for.as_ref(), browser, chrome, shared, cancel).await,
+    };
+    drop(lease);
+    RowResult { endpoint, ..result }
+}
+
+/// The workflow, with the row's values over the defaults.
+async fn workflow_row(
+    job: &Job,
+    request_for: &RequestFor,
+    browser: Option<Browser>,
+    chrome: Option<ChromeDriver>,
+    shared: &Shared,
+    cancel: CancellationToken,
+) -> RowResult {
+    let mut run = match request_for() {
+        Ok(run) => run,
+        Err(e) => return closing(chrome, job.result("error", e)).await,
+    };
+    // The row's values win over the defaults.
+    run.params.retain(|(k, _)| !job.row.values.contains_key(k));
+    run.params.extend(job.row.values.iter().map(|(k, v)| (k.clone(), v.clone())));
+    if let Some(browser) = browser {
+        run.browser = browser;
+    }
     let mut prepared = match crate::prepare(run).await {
         Ok(prepared) => prepared,
-        Err(e) => {
-            if let Some(chrome) = chrome {
-                chrome.close().await;
-            }
-            return RowResult { endpoint, ..job.result("error", e.message) };
-        }
+        Err(e) => return closing(chrome, job.result("error", e.message)).await,
     };
     prepared.chrome = chrome;
-    let running = RowResult {
-        run_id: Some(prepared.id().to_owned()),
-        endpoint: endpoint.clone(),
-        ..job.result("running", String::new())
-    };
-    let _ = shared.tx.send(Progress::Started(running));
+    let _ = shared.tx.send(Progress::Started(job.running(prepared.id())));
     let summary = prepared.execute(cancel, |_| {}).await;
-    drop(lease);
     RowResult {
-        row: job.i + 1,
-        values: job.values.clone(),
         status: status_name(summary.status).into(),
         end_state: summary.end_state,
         duration_ms: summary.duration_ms,
         run_id: Some(summary.run_id),
         message: summary.message,
-        endpoint,
         outputs: summary.outputs,
+        llm_calls: summary.llm_calls,
+        llm_tokens: summary.llm_tokens,
+        llm_cost: summary.llm_cost,
+        ..job.result("", String::new())
+    }
+}
+
+/// The model, towards the task's goal from its first page, the task's values over the
+/// defaults.
+async fn goal_row(
+    job: &Job,
+    goal_for: &GoalFor,
+    browser: Option<Browser>,
+    chrome: Option<ChromeDriver>,
+    shared: &Shared,
+    cancel: CancellationToken,
+) -> RowResult {
+    let mut request = match goal_for() {
+        Ok(request) => request,
+        Err(e) => return closing(chrome, job.result("error", e)).await,
+    };
+    let field = |name: &str| job.row.values.get(name).cloned().unwrap_or_default();
+    (request.goal, request.url) = (field(tasks::GOAL), field(tasks::URL));
+    let values: Vec<(String, String)> = tasks::values(&job.row).map(|(k, v)| (k.clone(), v.clone())).collect();
+    request.params.retain(|(k, _)| !values.iter().any(|(name, _)| name == k));
+    request.params.extend(values);
+    if let Some(browser) = browser {
+        request.browser = browser;
+    }
+    request.chrome = chrome;
+    let heard = Heard { running: job.running(""), tx: shared.tx.clone() };
+    match on_own_thread(request, cancel, heard).await {
+        Ok(summary) => RowResult {
+            status: status_name(summary.status).into(),
+            end_state: (summary.status == RunStatus::Succeeded).then(|| crate::agent::GOAL.to_owned()),
+            duration_ms: summary.duration_ms,
+            run_id: Some(summary.run_id),
+            message: summary.message,
+            outputs: summary.answer.map(|a| IndexMap::from([("answer".to_owned(), a.into())])).unwrap_or_default(),
+            llm_calls: summary.llm_calls,
+            llm_tokens: summary.llm_tokens,
+            llm_cost: summary.llm_cost,
+            ..job.result("", String::new())
+        },
+        Err(e) => job.result("error", e.message),
+    }
+}
+
+/// Tells the batch when a goal's run is under way.
+struct Heard {
+    /// The row as it is while its run is under way, but for the run's id.
+    running: RowResult,
+    tx: UnboundedSender<Progress>,
+}
+
+impl AgentObserver for Heard {
+    fn started(&mut self, run_id: &str, _url: &str) {
+        let running = RowResult { run_id: Some(run_id.to_owned()), ..self.running.clone() };
+        let _ = self.tx.send(Progress::Started(running));
+    }
+
+    fn step(&mut self, _n: u32, _what: &str) {}
+}
+
+/// The agent's run, on a thread of its own: it keeps the run store at hand across its
+/// awaits, which a task of the batch's runtime may not (the store is not `Sync`).
+async fn on_own_thread(
+    request: AgentRequest,
+    cancel: CancellationToken,
+    mut heard: Heard,
+) -> Result<AgentSummary, RunError> {
+    let (tx, rx) = oneshot::channel();
+    std::thread::spawn(move || {
+        let result = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+            Ok(runtime) => runtime.block_on(run_agent(request, cancel, &mut heard)),
+            Err(e) => Err(RunError::environment("runtime", e.to_string())),
+        };
+        let _ = tx.send(result);
+    });
+    rx.await.unwrap_or_else(|_| Err(RunError::environment("runtime", "the task's run stopped unexpectedly")))
+}
+
+/// `result`, once the page the row was given is closed: the row will not drive it.
+async fn closing(chrome: Option<ChromeDriver>, result: RowResult) -> RowResult {
+    if let Some(chrome) = chrome {
+        chrome.close().await;
+    }
+    result
+}
+
+/// How a row's page is opened on an endpoint: a workflow's viewport, or the agent's page.
+fn page_options(each: &Each, cdp_url: &str) -> LaunchOptions {
+    let attach = Browser::Attach { cdp_url: cdp_url.to_owned() };
+    match each {
+        Each::Workflow { workflow, .. } => crate::record::chrome_options(workflow, &attach, false),
+        Each::Goal(_) => LaunchOptions { cdp_url: Some(cdp_url.to_owned()), ..LaunchOptions::default() },
     }
 }
 
@@ -118,7 +229,7 @@ enum Attached {
 /// (and announced, once) and the next one is tried: the row's run has not begun.
 async fn attach(
     slots: &Arc<Slots>,
-    workflow: &Workflow,
+    each: &Each,
     tx: &UnboundedSender<Progress>,
     cancel: &CancellationToken,
 ) -> Attached {
@@ -131,7 +242,7 @@ async fn attach(
             Ok(lease) => lease,
             Err(why) => return Attached::NoneLeft(why),
         };
-        let options = crate::record::chrome_options(workflow, &Browser::Attach { cdp_url: lease.url.clone() }, false);
+        let options = page_options(each, &lease.url);
         let started = tokio::select! {
             started = ChromeDriver::start(&options) => started,
             () = cancel.cancelled() => return Attached::Cancelled,

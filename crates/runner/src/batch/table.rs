@@ -53,6 +53,9 @@ pub(super) fn settle_running(earlier: &mut HashMap<usize, RowResult>, db: &Path)
             row.duration_ms = run.duration_ms.unwrap_or_default().max(0) as u64;
             row.message = run.message.unwrap_or_default();
             row.outputs = run.outputs.as_object().map(|o| o.clone().into_iter().collect()).unwrap_or_default();
+            row.llm_calls = run.llm_calls.max(0) as u32;
+            row.llm_tokens = run.llm_tokens.max(0) as u64;
+            row.llm_cost = run.llm_cost;
         }
     }
 }
@@ -74,11 +77,16 @@ pub(super) fn write_table(csv: &Path, json: &Path, results: &[Option<RowResult>]
             outputs.push(key);
         }
     }
-    // The endpoint column only for a batch over a pool of browsers.
+    // The endpoint column only for a batch over a pool of browsers, the model's only when
+    // some run asked one.
     let endpoints = rows.iter().any(|r| r.endpoint.is_some());
+    let models = rows.iter().any(|r| r.llm_calls > 0);
     let mut text = String::from("row,status,end_state,duration_ms,run_id,message");
     if endpoints {
         text.push_str(",endpoint");
+    }
+    if models {
+        text.push_str(",llm_calls,llm_tokens,llm_cost");
     }
     columns.iter().chain(&outputs).for_each(|c| text.push_str(&format!(",{}", csv_field(c))));
     text.push('\n');
@@ -93,6 +101,9 @@ pub(super) fn write_table(csv: &Path, json: &Path, results: &[Option<RowResult>]
         ];
         if endpoints {
             fixed.push(r.endpoint.clone().unwrap_or_default());
+        }
+        if models {
+            fixed.extend([r.llm_calls.to_string(), r.llm_tokens.to_string(), format!("{:.6}", r.llm_cost)]);
         }
         let values = columns.iter().map(|c| r.values.get(*c).cloned().unwrap_or_default());
         let read =
@@ -131,6 +142,9 @@ mod tests {
             message: String::new(),
             endpoint: None,
             outputs: IndexMap::new(),
+            llm_calls: 0,
+            llm_tokens: 0,
+            llm_cost: 0.0,
         }
     }
 

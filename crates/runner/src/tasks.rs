@@ -1,0 +1,99 @@
+//! A task file for the agent (`statewright agent --tasks`): a goal and a first page per row,
+//! as this project writes them (`id`, `goal`, `url`) or as public benchmarks do — WebVoyager
+//! (`id`, `ques`, `web`), Online-Mind2Web (`task_id`, `confirmed_task`, `website`), WebArena
+//! (`task_id`, `intent`, `start_url`). CSV, JSON Lines or a JSON array. A task's other plain
+//! fields are values the model may type as `{{name}}`; nested ones (WebArena's `eval`) are the
+//! benchmark's grading, not the task, and are left out.
+
+use std::path::Path;
+
+use crate::error::RunError;
+use crate::rows::{Nested, Row, read_rows};
+
+/// The names a task's fields have once read, whatever the file called them.
+pub const ID: &str = "id";
+pub const GOAL: &str = "goal";
+pub const URL: &str = "url";
+
+/// Each field's names, ours first.
+const NAMES: [(&str, &[&str]); 3] = [
+    (ID, &["id", "task_id"]),
+    (GOAL, &["goal", "ques", "confirmed_task", "intent", "task", "question"]),
+    (URL, &["url", "web", "website", "start_url"]),
+];
+
+/// The tasks, each with `id` (its row number when the file gives none), `goal` and `url`
+/// first, then its values. A task without a goal or a first page is an error naming its line.
+pub fn read_tasks(path: &Path) -> Result<Vec<Row>, RunError> {
+    let rows = read_rows(path, Nested::Skipped)?;
+    rows.into_iter()
+        .enumerate()
+        .map(|(i, row)| {
+            task(row, i + 1).map_err(|what| RunError::invalid("tasks", format!("{}:{what}", path.display())))
+        })
+        .collect()
+}
+
+fn task(mut row: Row, number: usize) -> Result<Row, String> {
+    let mut values = indexmap::IndexMap::new();
+    for (field, names) in NAMES {
+        let found: Vec<&str> = names.iter().copied().filter(|n| row.values.contains_key(*n)).collect();
+        if found.len() > 1 {
+            return Err(format!("{}: `{}` and `{}` both name the task's {field}", row.line, found[0], found[1]));
+        }
+        let value = found.first().and_then(|n| row.values.shift_remove(*n)).filter(|v| !v.trim().is_empty());
+        match (field, value) {
+            (ID, None) => values.insert(ID.to_owned(), number.to_string()),
+            (_, None) => {
+                return Err(format!("{}: the task has no {field} (a `{}` field)", row.line, names.join("`, `")));
+            }
+            (_, Some(value)) => values.insert(field.to_owned(), value.trim().to_owned()),
+        };
+    }
+    values.extend(row.values);
+    row.values = values;
+    Ok(row)
+}
+
+/// A task's values for the model: its fields other than the id, the goal and the page.
+pub fn values(task: &Row) -> impl Iterator<Item = (&String, &String)> {
+    task.values.iter().filter(|(k, _)| ![ID, GOAL, URL].contains(&k.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(pairs: &[(&str, &str)]) -> Row {
+        Row { line: 7, values: pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect() }
+    }
+
+    fn fields(task: &Row) -> Vec<String> {
+        task.values.iter().map(|(k, v)| format!("{k}={v}")).collect()
+    }
+
+    #[test]
+    fn benchmark_fields_are_read_as_ours() {
+        let webvoyager =
+            row(&[("web_name", "Allrecipes"), ("id", "Allrecipes--0"), ("ques", "Find"), ("web", "https://a/")]);
+        assert_eq!(
+            fields(&task(webvoyager, 1).unwrap()),
+            ["id=Allrecipes--0", "goal=Find", "url=https://a/", "web_name=Allrecipes"]
+        );
+        let mind2web =
+            row(&[("task_id", "x1"), ("confirmed_task", " Book "), ("website", "https://b/"), ("level", "easy")]);
+        assert_eq!(fields(&task(mind2web, 1).unwrap()), ["id=x1", "goal=Book", "url=https://b/", "level=easy"]);
+        let ours = task(row(&[("goal", "Buy {{n}}"), ("url", "{{site}}/"), ("n", "2")]), 4).unwrap();
+        assert_eq!(fields(&ours), ["id=4", "goal=Buy {{n}}", "url={{site}}/", "n=2"]);
+        assert_eq!(values(&ours).map(|(k, _)| k.as_str()).collect::<Vec<_>>(), ["n"]);
+    }
+
+    #[test]
+    fn a_task_without_a_goal_or_a_page_or_with_two_goals_says_so() {
+        let no_url = task(row(&[("goal", "Find")]), 1).unwrap_err();
+        assert_eq!(no_url, "7: the task has no url (a `url`, `web`, `website`, `start_url` field)");
+        assert!(task(row(&[("goal", " "), ("url", "https://a/")]), 1).unwrap_err().contains("has no goal"));
+        let two = task(row(&[("goal", "a"), ("intent", "b"), ("url", "https://a/")]), 1).unwrap_err();
+        assert_eq!(two, "7: `goal` and `intent` both name the task's goal");
+    }
+}

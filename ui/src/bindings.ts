@@ -184,15 +184,6 @@ export type BatchBrowsers = {
   pool_file?: string | null;
 };
 
-/** What a batch runs once per row. */
-export type BatchOf = {
-  kind: "workflow";
-  workflow: string;
-} | {
-  kind: "goals";
-  max_steps?: number | null;
-};
-
 /** What the window hears of a batch: a row's run started, a row done, a pool endpoint given
  * up on (its URL with credentials masked; its rows go to the others), the batch done (or
  * failed to go on). */
@@ -217,6 +208,15 @@ export type BatchMessage = {
   message: string;
 };
 
+/** What a batch runs once per row. */
+export type BatchOf = {
+  kind: "workflow";
+  workflow: string;
+} | {
+  kind: "goals";
+  max_steps?: number | null;
+};
+
 export type BatchReport = {
   total: number;
   succeeded: number;
@@ -230,7 +230,8 @@ export type BatchReport = {
   endpoints?: EndpointReport[];
 };
 
-/** *Batch…*: the workflow run once per row of a data file (`statewright batch`). */
+/** *Batch…*: the workflow run once per row of a data file (`statewright batch`), or *Run
+ * with a goal…*'s task file, the model run once per task (`statewright agent --tasks`). */
 export type BatchRequest = {
   /** What runs once per row. */
   each: BatchOf;

@@ -116,7 +116,7 @@ pub async fn agent_cmd(args: AgentArgs) -> u8 {
     match run_agent(request, cancel, &mut Progress).await {
         Ok(summary) => {
             if args.json {
-                println!("{}", serde_json::to_string_pretty(&summary).unwrap_or_default());
+                outln!("{}", serde_json::to_string_pretty(&summary).unwrap_or_default());
             }
             let mark = if summary.status == RunStatus::Succeeded { "✓" } else { "✗" };
             eprintln!(

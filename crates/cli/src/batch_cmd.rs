@@ -169,7 +169,9 @@ async fn go(args: &BatchArgs) -> Result<u8, (u8, String)> {
     let rows = read_rows(&args.data, Nested::Refused).map_err(failed)?;
     let file = args.file.clone();
     let request_for = Arc::new(move || flags.request(&file));
-    args.batch.run(Each::Workflow { workflow, request_for }, rows, &args.data, pool, args.flags.json).await
+    args.batch
+        .run(Each::Workflow { workflow: Box::new(workflow), request_for }, rows, &args.data, pool, args.flags.json)
+        .await
 }
 
 /// The endpoints' and the rows' tally on stderr, and the exit code.

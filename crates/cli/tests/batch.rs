@@ -129,13 +129,13 @@ fn a_benchmarks_task_file_runs_a_model_per_task_and_a_second_go_runs_only_what_f
     std::fs::write(&tasks, lines.map(|l| l.to_string()).join("\n")).unwrap();
     let rt = tokio::runtime::Runtime::new().unwrap();
     let model = rt.block_on(ScriptedModel::start(vec![Rule::respond("drive a web browser", answer)]));
-    let go = || {
+    let go = |more: &[&str]| {
         let (tasks, url) = (tasks.to_str().unwrap(), model.url());
         let args = ["agent", "--tasks", tasks, "--demo-site", "--llm-url", &url, "--llm-model", "scripted"];
-        statewright(&[&args[..], &["--concurrency", "2", "--no-review", "--json"]].concat(), &runs)
+        statewright(&[&args[..], &["--no-review", "--json"], more].concat(), &runs)
     };
 
-    let out = go();
+    let out = go(&["--concurrency", "2"]);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "one task fails: {stderr}");
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -162,15 +162,20 @@ fn a_benchmarks_task_file_runs_a_model_per_task_and_a_second_go_runs_only_what_f
     let shown: Value = serde_json::from_slice(&shown.stdout).unwrap();
     assert_eq!(shown["run"]["outputs"]["answer"], "Sign in · Northwind Supply", "{shown:#}");
 
-    // Again: the model is asked only about the task that failed.
+    // Again, in a browser the batch shares: the model is asked only about the task that
+    // failed, and sees its page.
     let asked = model.requests().len();
-    let out = go();
+    let out = go(&["--shared-browsers", "1"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let again: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((again["skipped"].as_u64(), again["failed"].as_u64()), (Some(2), Some(1)), "{again:#}");
     assert_eq!(again["rows"][0]["run_id"], rows[0]["run_id"], "task 0 was not run again");
+    assert_eq!(again["endpoints"][0]["runs"], 1, "{again:#}");
+    assert!(again["rows"][1]["endpoint"].as_str().is_some_and(|e| e.starts_with("ws://127.0.0.1:")), "{again:#}");
     let new: Vec<String> = model.requests()[asked..].iter().map(request_text).collect();
     assert!(!new.is_empty() && new.iter().all(|p| p.contains("impossible")), "only task 1 was asked about");
+    let page = new[0].lines().any(|l| l.starts_with("Address: http://127.0.0.1:") && l.ends_with("/?seed=2"));
+    assert!(page, "it saw the task's page: {}", new[0]);
 }
 
 #[test]

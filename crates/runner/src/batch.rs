@@ -127,7 +127,7 @@ pub type GoalFor = dyn Fn() -> Result<AgentRequest, String> + Send + Sync;
 #[derive(Clone)]
 pub enum Each {
     /// The workflow, the row's columns as its parameters.
-    Workflow { workflow: Workflow, request_for: Arc<RequestFor> },
+    Workflow { workflow: Box<Workflow>, request_for: Arc<RequestFor> },
     /// The model, towards the row's goal from its first page (rows read by
     /// [`crate::tasks::read_tasks`]).
     Goal(Arc<GoalFor>),

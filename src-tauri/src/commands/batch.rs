@@ -78,7 +78,7 @@ pub async fn start_batch<R: Runtime>(
                 run.llm = llm.clone();
                 Ok(run)
             });
-            (Each::Workflow { workflow, request_for }, rows)
+            (Each::Workflow { workflow: Box::new(workflow), request_for }, rows)
         }
         BatchOf::Goals { max_steps } => {
             let llm = llm.ok_or_else(|| settings("a task file's goals need a model: set one under Model…".into()))?;

@@ -55,9 +55,13 @@ impl Job {
         self.result("cancelled", "the batch was stopped before this row ran".into())
     }
 
-    /// The row's run is under way.
-    fn running(&self, run_id: &str) -> RowResult {
-        RowResult { run_id: Some(run_id.to_owned()), ..self.result("running", String::new()) }
+    /// The row's run is under way, on `endpoint` when it has a pool's page.
+    fn running(&self, run_id: &str, endpoint: Option<&str>) -> RowResult {
+        RowResult {
+            run_id: Some(run_id.to_owned()),
+            endpoint: endpoint.map(str::to_owned),
+            ..self.result("running", String::new())
+        }
     }
 }
 
@@ -74,94 +78,92 @@ pub(super) async fn run_row(job: &Job, shared: &Shared, cancel: CancellationToke
         },
         None => (None, None),
     };
-    let endpoint = lease.as_ref().map(|l| l.shown.clone());
-    let browser = lease.as_ref().map(|l| Browser::Attach { cdp_url: l.url.clone() });
+    let page = Page {
+        browser: lease.as_ref().map(|l| Browser::Attach { cdp_url: l.url.clone() }),
+        endpoint: lease.as_ref().map(|l| l.shown.clone()),
+        chrome,
+    };
+    let endpoint = page.endpoint.clone();
     let result = match &shared.each {
-        Each::Workflow { request_for, .. } => {
-            workflow_row(job, request_for.as_ref(), browser, chrome, shared, cancel).await
-        }
-        Each::Goal(goal_for) => goal_row(job, goal_for.as_ref(), browser, chrome, shared, cancel).await,
+        Each::Workflow { request_for, .. } => workflow_row(job, request_for.as_ref(), page, shared, cancel).await,
+        Each::Goal(goal_for) => goal_row(job, goal_for.as_ref(), page, shared, cancel).await,
     };
     drop(lease);
     RowResult { endpoint, ..result }
+}
+
+/// The page a row's run was given on a pool's endpoint (none of these without a pool).
+struct Page {
+    browser: Option<Browser>,
+    /// The endpoint as shown (credentials masked).
+    endpoint: Option<String>,
+    chrome: Option<ChromeDriver>,
 }
 
 /// The workflow, with the row's values over the defaults.
 async fn workflow_row(
     job: &Job,
     request_for: &RequestFor,
-    browser: Option<Browser>,
-    chrome: Option<ChromeDriver>,
+    page: Page,
     shared: &Shared,
     cancel: CancellationToken,
 ) -> RowResult {
     let mut run = match request_for() {
         Ok(run) => run,
-        Err(e) => return closing(chrome, job.result("error", e)).await,
+        Err(e) => return closing(page.chrome, job.result("error", e)).await,
     };
     // The row's values win over the defaults.
     run.params.retain(|(k, _)| !job.row.values.contains_key(k));
     run.params.extend(job.row.values.iter().map(|(k, v)| (k.clone(), v.clone())));
-    if let Some(browser) = browser {
+    if let Some(browser) = page.browser {
         run.browser = browser;
     }
     let mut prepared = match crate::prepare(run).await {
         Ok(prepared) => prepared,
-        Err(e) => return closing(chrome, job.result("error", e.message)).await,
+        Err(e) => return closing(page.chrome, job.result("error", e.message)).await,
     };
-    prepared.chrome = chrome;
-    let _ = shared.tx.send(Progress::Started(job.running(prepared.id())));
+    prepared.chrome = page.chrome;
+    let _ = shared.tx.send(Progress::Started(job.running(prepared.id(), page.endpoint.as_deref())));
     let summary = prepared.execute(cancel, |_| {}).await;
     RowResult {
-        status: status_name(summary.status).into(),
         end_state: summary.end_state,
         duration_ms: summary.duration_ms,
         run_id: Some(summary.run_id),
-        message: summary.message,
         outputs: summary.outputs,
         llm_calls: summary.llm_calls,
         llm_tokens: summary.llm_tokens,
         llm_cost: summary.llm_cost,
-        ..job.result("", String::new())
+        ..job.result(status_name(summary.status), summary.message)
     }
 }
 
 /// The model, towards the task's goal from its first page, the task's values over the
 /// defaults.
-async fn goal_row(
-    job: &Job,
-    goal_for: &GoalFor,
-    browser: Option<Browser>,
-    chrome: Option<ChromeDriver>,
-    shared: &Shared,
-    cancel: CancellationToken,
-) -> RowResult {
+async fn goal_row(job: &Job, goal_for: &GoalFor, page: Page, shared: &Shared, cancel: CancellationToken) -> RowResult {
     let mut request = match goal_for() {
         Ok(request) => request,
-        Err(e) => return closing(chrome, job.result("error", e)).await,
+        Err(e) => return closing(page.chrome, job.result("error", e)).await,
     };
     let field = |name: &str| job.row.values.get(name).cloned().unwrap_or_default();
     (request.goal, request.url) = (field(tasks::GOAL), field(tasks::URL));
     let values: Vec<(String, String)> = tasks::values(&job.row).map(|(k, v)| (k.clone(), v.clone())).collect();
     request.params.retain(|(k, _)| !values.iter().any(|(name, _)| name == k));
     request.params.extend(values);
-    if let Some(browser) = browser {
+    if let Some(browser) = page.browser {
         request.browser = browser;
     }
-    request.chrome = chrome;
-    let heard = Heard { running: job.running(""), tx: shared.tx.clone() };
+    request.chrome = page.chrome;
+    let heard = Heard { running: job.running("", page.endpoint.as_deref()), tx: shared.tx.clone() };
     match on_own_thread(request, cancel, heard).await {
         Ok(summary) => RowResult {
-            status: status_name(summary.status).into(),
             end_state: (summary.status == RunStatus::Succeeded).then(|| crate::agent::GOAL.to_owned()),
             duration_ms: summary.duration_ms,
             run_id: Some(summary.run_id),
-            message: summary.message,
             outputs: summary.answer.map(|a| IndexMap::from([("answer".to_owned(), a.into())])).unwrap_or_default(),
             llm_calls: summary.llm_calls,
             llm_tokens: summary.llm_tokens,
             llm_cost: summary.llm_cost,
-            ..job.result("", String::new())
+            ..job.result(status_name(summary.status), summary.message)
         },
         Err(e) => job.result("error", e.message),
     }

@@ -14,11 +14,12 @@
 //! carries on from there; *retry* or *skip* lets the model try again with a clean slate;
 //! declaring the state "Goal reached" ends the run as a success; *abort* fails it.
 
+mod goal;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use indexmap::IndexMap;
 use serde::Serialize;
 use serde_json::{Value, json};
 use statewright_chrome::{ChromeDriver, LaunchOptions};
@@ -30,7 +31,10 @@ use statewright_engine::{
 use statewright_llm::agent::{AgentModel, Move};
 use statewright_llm::{Client, LlmConfig};
 use statewright_store::{Store, StoreReviewer};
-use statewright_workflow::{Action, Check, Outcome, Parameter, Params, State, Terminal, UrlMatch, Workflow};
+use statewright_workflow::{Action, Outcome, Params, Workflow};
+
+pub(crate) use goal::GOAL;
+use goal::goal_workflow;
 
 use crate::book::{Book, Listener};
 use crate::error::RunError;
@@ -408,8 +412,6 @@ async fn drive(
     })
 }
 
-pub(crate) const GOAL: &str = "Goal reached";
-
 /// A step done, as the model's history and the progress line tell it.
 struct Line {
     text: String,
@@ -453,53 +455,6 @@ async fn ask_person(
             Ok(Ok(resolution))
         }
         Err(e) => Ok(Err(e)),
-    }
-}
-
-/// The run's goal as a workflow: what the prompt and the answer checks read (the goal as
-/// its description, the parameters, the start page's origin as the one allowed), and what
-/// the store keeps as the workflow run.
-fn goal_workflow(goal: &str, url: &str, supplied: &[(String, String)]) -> Workflow {
-    let parameters: IndexMap<String, Parameter> = supplied
-        .iter()
-        .map(|(k, v)| {
-            // Secrets are given, never declared with their value: the workflow is stored.
-            let secret = statewright_workflow::params::names_a_secret(k);
-            (k.clone(), Parameter { description: String::new(), default: (!secret).then(|| v.clone()), secret })
-        })
-        .collect();
-    let start = State {
-        name: "Start".into(),
-        description: String::new(),
-        prompt: None,
-        checks: vec![Check::Url { mode: UrlMatch::Exact, value: "about:blank".into(), negate: false }],
-        actions: vec![Action::NavigateTo { url: url.to_owned() }],
-        continuous: false,
-        interrupt: false,
-        next: vec![GOAL.into()],
-        expect: Vec::new(),
-        terminal: None,
-    };
-    let done = State {
-        name: GOAL.into(),
-        description: "what the model said reaches the goal".into(),
-        prompt: Some(goal.to_owned()),
-        checks: Vec::new(),
-        actions: Vec::new(),
-        continuous: false,
-        interrupt: false,
-        next: Vec::new(),
-        expect: Vec::new(),
-        terminal: Some(Terminal { outcome: Outcome::Success, message: String::new() }),
-    };
-    Workflow {
-        version: statewright_workflow::FORMAT_VERSION,
-        name: format!("agent: {}", goal.chars().take(60).collect::<String>()),
-        description: goal.to_owned(),
-        parameters,
-        config: Default::default(),
-        skill: None,
-        states: vec![start, done],
     }
 }
 

@@ -237,8 +237,10 @@ describe('signals', () => {
       `(means over rounds of 20 calls); one text/equals probe: median ${timing.equalsOnly.toFixed(2)} ms`;
     t.diagnostic(msg);
     console.log(msg);
-    // The best round is the cost without interference from other processes on a busy machine.
-    assert.ok(timing.best < 5, msg);
+    // A guard on complexity, not a speed test (speed is measured by the benchmarks): the
+    // best round, the one least disturbed by other processes, takes 2-5 ms on the machines
+    // this has run on, and a walk that went quadratic in the page would take seconds.
+    assert.ok(timing.best < 50, msg);
   });
 });
 

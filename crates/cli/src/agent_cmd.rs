@@ -31,8 +31,9 @@ pub struct AgentArgs {
     tasks: Option<PathBuf>,
     #[command(flatten)]
     batch: BatchFlags,
-    /// The most steps the model may take.
-    #[arg(long, default_value_t = 25)]
+    /// The most steps the model may take (1 to 500).
+    #[arg(long, default_value_t = AgentRequest::DEFAULT_MAX_STEPS,
+          value_parser = clap::value_parser!(u32).range(1..=AgentRequest::MOST_STEPS as i64))]
     max_steps: u32,
     /// A value the model may type as `{{NAME}}` (names with password, token, secret, pin or
     /// api_key are secret: the model never sees them, and only password fields take them).
@@ -163,18 +164,12 @@ fn model(args: &AgentArgs) -> Result<LlmConfig, String> {
 /// The request every run starts from; its goal and first page are the caller's to set.
 fn request(args: &AgentArgs, llm: LlmConfig) -> AgentRequest {
     AgentRequest {
-        goal: String::new(),
-        url: String::new(),
         params: args.params.clone(),
         browser: Browser::Launch { headed: args.headed },
         demo_site: args.demo_site,
-        runs_dir: args.runs_dir.clone(),
         db: args.db.clone(),
-        max_steps: args.max_steps.max(1),
-        llm,
         review: if args.no_review { ReviewPolicy::Never } else { ReviewPolicy::Wait { timeout: args.review_timeout } },
-        listener: None,
-        chrome: None,
+        ..AgentRequest::new(llm, &args.runs_dir).with_max_steps(Some(args.max_steps))
     }
 }
 

@@ -201,11 +201,14 @@ fn a_task_file_without_a_goal_or_a_page_is_exit_2_naming_the_line() {
         assert_eq!(out.status.code(), Some(2), "{name}: {}", text(&out.stderr));
         assert!(text(&out.stderr).contains(expected), "{name}: {}", text(&out.stderr));
     }
-    // Batch flags are for a task file; a single goal takes one endpoint.
+    // Batch flags are for a task file; a single goal takes one endpoint; a step budget is
+    // 1 to 500.
     let single = ["agent", "--goal", "g", "--url", "https://a/"];
     for (extra, expected) in [
         (&["--concurrency", "2"][..], "are for --tasks"),
         (&["--cdp-url", "http://127.0.0.1:9", "--cdp-url", "http://127.0.0.1:8"][..], "more than once is for --tasks"),
+        (&["--max-steps", "0"][..], "0 is not in 1..=500"),
+        (&["--max-steps", "25000"][..], "25000 is not in 1..=500"),
     ] {
         let out = statewright(&[&single[..], extra, &model].concat(), dir.path());
         assert_eq!(out.status.code(), Some(2), "{extra:?}: {}", text(&out.stderr));

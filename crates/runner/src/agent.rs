@@ -76,6 +76,36 @@ pub struct AgentRequest {
 }
 
 impl AgentRequest {
+    /// The step budget when none is given.
+    pub const DEFAULT_MAX_STEPS: u32 = 25;
+    /// The most steps a budget may allow (a typo of 25 must not let a model spend 25,000).
+    pub const MOST_STEPS: u32 = 500;
+
+    /// A headless run of the model recorded under `runs_dir`, waiting for reviews when it is
+    /// stuck; its goal and first page are the caller's to set.
+    pub fn new(llm: LlmConfig, runs_dir: impl Into<PathBuf>) -> Self {
+        Self {
+            goal: String::new(),
+            url: String::new(),
+            params: Vec::new(),
+            browser: Browser::Launch { headed: false },
+            demo_site: false,
+            runs_dir: runs_dir.into(),
+            db: None,
+            max_steps: Self::DEFAULT_MAX_STEPS,
+            llm,
+            review: ReviewPolicy::Wait { timeout: None },
+            listener: None,
+            chrome: None,
+        }
+    }
+
+    /// The step budget a person asked for, within 1 and [`Self::MOST_STEPS`].
+    pub fn with_max_steps(mut self, asked: Option<u32>) -> Self {
+        self.max_steps = asked.unwrap_or(Self::DEFAULT_MAX_STEPS).clamp(1, Self::MOST_STEPS);
+        self
+    }
+
     /// A request like this one for another run (a batch's next task): the same goal, page,
     /// values, model and settings, without this one's listener or page.
     pub fn like(&self) -> AgentRequest {

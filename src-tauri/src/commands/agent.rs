@@ -4,7 +4,7 @@
 
 use statewright_llm::{LlmConfig, Overrides};
 use statewright_runner::agent::{AgentObserver, AgentRequest, run_agent};
-use statewright_runner::{Browser, CancellationToken, Listener, ReviewPolicy};
+use statewright_runner::{Browser, CancellationToken, Listener};
 use statewright_workbench::ipc::{AgentRunRequest, RunMessage};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, Runtime, State};
@@ -58,13 +58,9 @@ pub async fn start_agent_run<R: Runtime>(
         params: request.params.into_iter().collect(),
         browser: Browser::Launch { headed: request.headed },
         demo_site: request.demo_site,
-        runs_dir: state.runs_dir.clone(),
         db: Some(state.db.clone()),
-        max_steps: request.max_steps.unwrap_or(25).clamp(1, 500),
-        llm,
-        review: ReviewPolicy::Wait { timeout: None },
         listener: Some(listener),
-        chrome: None,
+        ..AgentRequest::new(llm, &state.runs_dir).with_max_steps(request.max_steps)
     };
     let cancel = CancellationToken::new();
     let (started_tx, started_rx) = oneshot::channel();

@@ -10,7 +10,7 @@ use statewright_runner::agent::AgentRequest;
 use statewright_runner::batch::{BatchObserver, Each, RowResult, check_columns, default_results, run_batch};
 use statewright_runner::rows::{Nested, read_rows};
 use statewright_runner::tasks::read_tasks;
-use statewright_runner::{Browser, CancellationToken, DemoSite, ReviewPolicy, RunRequest, WorkflowSource};
+use statewright_runner::{Browser, CancellationToken, DemoSite, RunRequest, WorkflowSource};
 use statewright_workbench::ipc::{BatchMessage, BatchOf, BatchRequest};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, Runtime, State};
@@ -84,18 +84,11 @@ pub async fn start_batch<R: Runtime>(
             let llm = llm.ok_or_else(|| settings("a task file's goals need a model: set one under Model…".into()))?;
             let tasks = read_tasks(data)?;
             let template = AgentRequest {
-                goal: String::new(),
-                url: String::new(),
                 params: defaults.into_iter().collect(),
                 browser: Browser::Launch { headed },
                 demo_site,
-                runs_dir,
                 db: Some(db),
-                max_steps: max_steps.unwrap_or(25).clamp(1, 500),
-                llm,
-                review: ReviewPolicy::Wait { timeout: None },
-                listener: None,
-                chrome: None,
+                ..AgentRequest::new(llm, runs_dir).with_max_steps(max_steps)
             };
             (Each::goals(template), tasks)
         }

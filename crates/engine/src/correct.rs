@@ -1,6 +1,7 @@
 //! Performing a reviewer's (or a model's) corrective actions. They run like a state's
 //! actions, with interrupts watched: a popup that covers the target while the run waited
 //! for its answer is handled as a detour, then the corrections go on where they were.
+//! Healing takes the same detour when a popup covers the alternative it is trying.
 
 use std::time::Duration;
 
@@ -12,9 +13,19 @@ use crate::driver::{Driver, DriverError};
 use crate::event::Failure;
 use crate::executor::{CORRECTION, Context, DriverErrorAt, End, Plan, Run, secs};
 
-/// Interrupts handled during one set of corrections before the run looks at the page
-/// afresh instead.
-const MAX_DETOURS: u32 = 3;
+/// Interrupts handled during one set of corrections (or one healing) before the run looks
+/// at the page afresh instead.
+pub(crate) const MAX_DETOURS: u32 = 3;
+
+/// What a detour came to.
+pub(crate) enum Detour {
+    /// No interrupt covers the page.
+    NoInterrupt,
+    /// The interrupt's actions ran and it was waited on to go.
+    Taken,
+    /// A breaker tripped on entering the interrupt: the run does this instead.
+    Tripped(Plan),
+}
 
 impl Run {
     /// Performs corrective actions (already validated where they were given).
@@ -44,7 +55,7 @@ impl Run {
                     detours += 1;
                     // The last action tried is the one the interrupt blocked: it runs again.
                     from = performed.last().map_or(from, |p| p.index);
-                    if let Some(plan) = self.detour(driver).await? {
+                    if let Detour::Tripped(plan) = self.detour(driver).await? {
                         return Ok(plan);
                     }
                 }
@@ -66,15 +77,15 @@ impl Run {
     }
 
     /// Enters the interrupt that covers the page, runs its actions, and waits (up to
-    /// `verify_timeout`) for it to go. `Some` when a breaker tripped on entering it.
-    async fn detour<D: Driver>(&mut self, driver: &mut D) -> Result<Option<Plan>, End> {
+    /// `verify_timeout`) for it to go.
+    pub(crate) async fn detour<D: Driver>(&mut self, driver: &mut D) -> Result<Detour, End> {
         let signals = self.read(driver, None, Duration::ZERO).await?;
         let matcher = self.matcher();
         let Some(interrupt) = matcher.top(&matcher.matching(&signals)).filter(|&s| matcher.is_interrupt(s)) else {
-            return Ok(None);
+            return Ok(Detour::NoInterrupt);
         };
         if let Some(trip) = self.count_entry(interrupt)? {
-            return Ok(Some(trip));
+            return Ok(Detour::Tripped(trip));
         }
         self.enter(driver, &signals, interrupt, None);
         let mut from = 0;
@@ -106,6 +117,6 @@ impl Run {
             }
             signals = self.read(driver, Some(&signals), deadline - now).await?;
         }
-        Ok(None)
+        Ok(Detour::Taken)
     }
 }

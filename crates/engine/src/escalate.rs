@@ -7,6 +7,7 @@ use std::time::Duration;
 use statewright_workflow::{Action, Check, EscalationStage, SelectorKind, State, Target, UrlMatch};
 use tokio::time::Instant;
 
+use crate::correct::{Detour, MAX_DETOURS};
 use crate::driver::{Capture, Driver, DriverError, Observation, Signals};
 use crate::event::{Event, Failure};
 use crate::executor::{Context, End, Plan, Run};
@@ -216,7 +217,24 @@ impl Run {
         let mut alternatives = self.options.locators.alternatives(&name, index, &from).to_vec();
         alternatives.extend(action.target().and_then(Target::loosened));
         let began = Instant::now();
-        Ok(match heal(driver, &action, error, &alternatives).await {
+        let (mut from_alternative, mut detours) = (0, 0);
+        let healing = loop {
+            match heal(driver, &action, error, &alternatives, from_alternative).await {
+                // A popup came over the page while an alternative was tried: it is handled as
+                // a state's actions would handle it, and the same alternative is tried again.
+                Healing::Blocked { at } if detours < MAX_DETOURS => {
+                    detours += 1;
+                    from_alternative = match self.detour(driver).await? {
+                        Detour::Taken => at,
+                        Detour::NoInterrupt => at + 1,
+                        Detour::Tripped(plan) => return Ok(("an interrupt's breaker tripped".to_owned(), Some(plan))),
+                    };
+                }
+                Healing::Blocked { at } => from_alternative = at + 1,
+                healing => break healing,
+            }
+        };
+        Ok(match healing {
             Healing::Healed { to, outcome } => {
                 // A healed `extract` still reads through its pattern into its variable.
                 let outcome = match crate::act::narrowed(&action, *outcome) {
@@ -238,6 +256,8 @@ impl Run {
             }
             Healing::NotApplicable(why) => (format!("not applicable: {why}"), None),
             Healing::Failed { tried } => (format!("none of {tried} alternatives found the element"), None),
+            // Not met: a blocked alternative is tried again or passed over above.
+            Healing::Blocked { .. } => ("the alternatives were covered".to_owned(), None),
             Healing::Broken(DriverError::Browser(e)) | Healing::Broken(DriverError::Invalid(e)) => {
                 return Err(End::Failed(Failure::Driver { error: self.params.redact(&e) }));
             }

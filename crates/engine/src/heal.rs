@@ -66,6 +66,11 @@ pub(crate) enum Healing {
     Failed {
         tried: usize,
     },
+    /// Alternative `at` found its element but could not act on it (covered, say): the
+    /// caller may clear the page of an interrupt and try again from it.
+    Blocked {
+        at: usize,
+    },
     /// The browser failed while trying.
     Broken(DriverError),
 }
@@ -75,12 +80,14 @@ fn is_missing(error: &DriverError) -> bool {
     matches!(error, DriverError::NotActionable { reason, .. } if reason == "not_found" || reason == "not_visible")
 }
 
-/// Performs `action` with each of `alternatives` as its target until one works.
+/// Performs `action` with each of `alternatives`, from the `from`th of those it tries, as
+/// its target until one works.
 pub(crate) async fn heal<D: Driver>(
     driver: &mut D,
     action: &Action,
     error: &DriverError,
     alternatives: &[Target],
+    from: usize,
 ) -> Healing {
     if alternatives.is_empty() {
         return Healing::NotApplicable("no alternative locators recorded for this action");
@@ -89,7 +96,7 @@ pub(crate) async fn heal<D: Driver>(
         return Healing::NotApplicable("the element was found; healing only replaces a locator that finds nothing");
     }
     let alternatives = by_content(alternatives);
-    for alternative in &alternatives {
+    for (at, alternative) in alternatives.iter().enumerate().skip(from) {
         let mut healed = action.clone();
         let Some(target) = healed.target_mut() else {
             return Healing::NotApplicable("the action has no target");
@@ -98,6 +105,10 @@ pub(crate) async fn heal<D: Driver>(
         match driver.perform(&healed, PATIENCE).await {
             Ok(outcome) => return Healing::Healed { to: (*alternative).clone(), outcome: Box::new(outcome) },
             Err(DriverError::Browser(e)) => return Healing::Broken(DriverError::Browser(e)),
+            Err(e @ DriverError::NotActionable { .. }) if !is_missing(&e) => {
+                tracing::debug!(?alternative, "alternative found but blocked: {e}");
+                return Healing::Blocked { at };
+            }
             Err(e) => tracing::debug!(?alternative, "alternative did not work: {e}"),
         }
     }

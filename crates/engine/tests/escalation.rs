@@ -65,6 +65,34 @@ async fn a_missing_target_heals_with_a_recorded_alternative() {
     assert!(log(&driver).is_empty());
 }
 
+#[tokio::test(start_paused = true)]
+async fn a_popup_over_a_healing_alternative_is_handled_and_the_alternative_tried_again() {
+    // #old is gone; #new, its recorded alternative, shows up as a consent popup covers the
+    // page, after the action gave up on #old and while healing tries #new. Healing must not
+    // fail it as obscured: the popup is handled as a detour, then #new is tried again.
+    let mut popup = state("Popup", json!([el("#popup")]), json!([click("#close")]));
+    popup["interrupt"] = json!(true);
+    let wf = workflow(
+        json!({ "action_timeout": 1, "verify_timeout": 1, "no_states_timeout": 2 }),
+        vec![success("Done", json!([el("#done")])), state("Form", json!([el("#form")]), json!([click("#old")])), popup],
+    );
+    let covered = "click #new".to_owned();
+    let mut driver = ScriptedDriver::new(URL)
+        .with([show("#form")])
+        .at(ms(1100), [show("#new"), show("#popup"), show("#close"), Change::Block(covered.clone())])
+        .on("click #close", ms(0), [hide("#popup"), hide("#close"), Change::Unblock(covered)])
+        .on("click #new", ms(0), [show("#done")]);
+    let mut locators = LocatorMemory::default();
+    locators.insert("Form", 0, css("#old"), vec![css("#new")]);
+    let ran = run_opts(&wf, &mut driver, RunOptions { locators, ..RunOptions::default() }).await;
+    assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);
+    assert_eq!(log(&driver), ["click #close", "click #new"]);
+    assert!(ran.states().contains(&"Popup".to_owned()), "the detour is recorded: {:?}", ran.states());
+    let healed = ran.tagged("healed");
+    assert_eq!(healed.len(), 1, "{healed:?}");
+    assert_eq!(healed[0]["to"], json!({"css": "#new"}));
+}
+
 fn element_check(selector: &str) -> Check {
     serde_json::from_value(el(selector)).unwrap()
 }

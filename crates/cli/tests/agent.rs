@@ -60,19 +60,24 @@ fn drive(request: &Value) -> Reply {
             click("button", "Sign in")
         }
     } else if address.contains("search.html") {
+        // Which product the goal means, as the model learns it: from the parameters' values.
+        let Some(wanted) = Regex::new(r#"\{\{product\}\} = "([^"]*)""#).unwrap().captures(&prompt) else {
+            return Reply::json(json!({"kind": "abort", "reason": "which product is {{product}}?"}));
+        };
+        let wanted = wanted[1].to_owned();
         let adds: Vec<_> = els.iter().filter(|e| e.2 == "Add to cart").collect();
         let product = find("combobox", "Product");
         if !adds.is_empty() {
             // The product's own card: its title followed by its category, not a look-alike's.
             let visible = prompt.split("Visible text:").nth(1).unwrap_or("");
-            let card = visible.split("Add to cart").position(|s| s.contains(&format!("{PRODUCT} Kitchen")));
+            let card = visible.split("Add to cart").position(|s| s.contains(&format!("{wanted} Kitchen")));
             match card.and_then(|i| adds.get(i)) {
                 Some(e) => json!({"kind": "click", "element": e.0, "reason": "add the product"}),
                 None => json!({"kind": "wait", "reason": "results"}),
             }
-        } else if find("option", PRODUCT).is_some() {
-            click("option", PRODUCT)
-        } else if product.is_some_and(|p| p.3.contains(&format!("value=\"{PRODUCT}\"")))
+        } else if find("option", &wanted).is_some() {
+            click("option", &wanted)
+        } else if product.is_some_and(|p| p.3.contains(&format!("value=\"{wanted}\"")))
             && !progress.contains("#search \"Search\" — done")
         {
             click("button", "Search")

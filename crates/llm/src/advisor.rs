@@ -35,7 +35,7 @@ impl LlmAdvisor {
         });
         ChatRequest {
             system: system(),
-            user: user(&self.workflow, request, self.budget),
+            user: user(&self.workflow, &self.params, request, self.budget),
             image,
             schema: Some(("next_step".to_owned(), answer::schema())),
         }

@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 use statewright_engine::{EscalationRequest, OpenTab};
-use statewright_workflow::Workflow;
+use statewright_workflow::{Params, Workflow};
 
 use crate::answer::answer_kinds;
 
@@ -26,6 +26,11 @@ impl Default for Budget {
 const MAX_ELEMENTS: usize = 150;
 /// Other tabs listed at most.
 pub(crate) const MAX_TABS: usize = 10;
+/// The goal's description at most: a benchmark's task can run to a paragraph.
+const MAX_GOAL_CHARS: usize = 1500;
+/// One parameter's value, and all of them, at most.
+const MAX_VALUE_CHARS: usize = 200;
+const MAX_PARAMETERS_CHARS: usize = 1500;
 /// One element's line at most.
 const MAX_ELEMENT_CHARS: usize = 160;
 
@@ -60,12 +65,12 @@ pub fn system() -> String {
     )
 }
 
-/// The user message for `request`.
-pub fn user(workflow: &Workflow, request: &EscalationRequest, budget: Budget) -> String {
+/// The user message for `request`; `params` are the run's values.
+pub fn user(workflow: &Workflow, params: &Params, request: &EscalationRequest, budget: Budget) -> String {
     let mut head = String::new();
     head.push_str(&format!("Workflow: {}\n", workflow.name));
     if !workflow.description.is_empty() {
-        head.push_str(&format!("Its goal: {}\n", one_line(&workflow.description, 400)));
+        head.push_str(&format!("Its goal: {}\n", one_line(&workflow.description, MAX_GOAL_CHARS)));
     }
     if let Some(name) = &request.state {
         head.push_str(&format!("Current state: {name}\n"));
@@ -101,13 +106,8 @@ pub fn user(workflow: &Workflow, request: &EscalationRequest, budget: Budget) ->
             head.push_str(&format!("- `{}`: {}\n", u.state, one_line(&u.prompt, 300)));
         }
     }
-    let params: Vec<String> = workflow
-        .parameters
-        .iter()
-        .map(|(k, p)| if p.secret { format!("{{{{{k}}}}} (secret)") } else { format!("{{{{{k}}}}}") })
-        .collect();
-    if !params.is_empty() {
-        head.push_str(&format!("Parameters you may type: {}\n", params.join(", ")));
+    if let Some(line) = parameters(workflow, params) {
+        head.push_str(&line);
     }
     let Some(page) = &request.observation else {
         head.push_str("\nThe page could not be captured.\n");
@@ -199,6 +199,24 @@ fn element_line(e: &Value) -> String {
     let mut line = cut(&line, MAX_ELEMENT_CHARS);
     line.push('\n');
     line
+}
+
+/// The parameters the model may type, with the values of those that are not secret: the
+/// goal may name a parameter (`buy {{product}}`) that the model must recognise on the page.
+/// A secret is named only.
+fn parameters(workflow: &Workflow, params: &Params) -> Option<String> {
+    let listed: Vec<String> = workflow
+        .parameters
+        .iter()
+        .map(|(name, declared)| match params.value(name) {
+            _ if declared.secret || params.is_secret(name) => format!("{{{{{name}}}}} (secret)"),
+            Some(value) if params.reveals_secret(value) => format!("{{{{{name}}}}} (secret)"),
+            Some(value) => format!("{{{{{name}}}}} = {:?}", one_line(value, MAX_VALUE_CHARS)),
+            None => format!("{{{{{name}}}}}"),
+        })
+        .collect();
+    (!listed.is_empty())
+        .then(|| format!("Parameters you may type: {}\n", cut(&listed.join(", "), MAX_PARAMETERS_CHARS)))
 }
 
 fn one_line(text: &str, max: usize) -> String {

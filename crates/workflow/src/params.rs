@@ -205,6 +205,11 @@ impl Params {
         self.values.get(name).map(String::as_str)
     }
 
+    /// Whether the parameter or variable `name` is secret (declared so, or showing a secret).
+    pub fn is_secret(&self, name: &str) -> bool {
+        self.secret.contains(name)
+    }
+
     /// Fills in every reference. Unknown references are left as written; validation rejects
     /// them before a run starts.
     pub fn render(&self, template: &str) -> String {

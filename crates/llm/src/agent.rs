@@ -91,7 +91,11 @@ impl AgentModel {
         ChatRequest {
             system: system(),
             // The stuck-run prompt, read as progress: nothing is wrong when the model drives.
-            user: user(&self.workflow, &self.params, request, self.budget).replacen("What went wrong: ", "Progress: ", 1),
+            user: user(&self.workflow, &self.params, request, self.budget).replacen(
+                "What went wrong: ",
+                "Progress: ",
+                1,
+            ),
             image,
             schema: Some(("next_move".to_owned(), schema())),
         }

@@ -2,8 +2,9 @@
 //! as this project writes them (`id`, `goal`, `url`) or as public benchmarks do — WebVoyager
 //! (`id`, `ques`, `web`), Online-Mind2Web (`task_id`, `confirmed_task`, `website`), WebArena
 //! (`task_id`, `intent`, `start_url`). CSV, JSON Lines or a JSON array. A task's other plain
-//! fields are values the model may type as `{{name}}`; nested ones (WebArena's `eval`) are the
-//! benchmark's grading, not the task, and are left out.
+//! fields are values the model may type as `{{name}}`, except a benchmark's bookkeeping
+//! (WebArena's `intent_template`, `storage_state`…), which stays in the results table only;
+//! nested ones (WebArena's `eval`) are the benchmark's grading, not the task, and are left out.
 
 use std::path::Path;
 
@@ -55,9 +56,24 @@ fn task(mut row: Row, number: usize) -> Result<Row, String> {
     Ok(row)
 }
 
-/// A task's values for the model: its fields other than the id, the goal and the page.
+/// Fields a benchmark keeps about a task rather than in it: how it was made (a template
+/// with `{{placeholders}}` of its own), how the site is set up, how hard it is. Shown to the
+/// model they would be noise, or read as parameters to fill.
+const BOOKKEEPING: [&str; 8] = [
+    "intent_template",
+    "intent_template_id",
+    "storage_state",
+    "require_login",
+    "require_reset",
+    "geolocation",
+    "reference_length",
+    "level",
+];
+
+/// A task's values for the model: its fields other than the id, the goal, the page and a
+/// benchmark's bookkeeping.
 pub fn values(task: &Row) -> impl Iterator<Item = (&String, &String)> {
-    task.values.iter().filter(|(k, _)| ![ID, GOAL, URL].contains(&k.as_str()))
+    task.values.iter().filter(|(k, _)| ![ID, GOAL, URL].contains(&k.as_str()) && !BOOKKEEPING.contains(&k.as_str()))
 }
 
 #[cfg(test)]
@@ -86,6 +102,25 @@ mod tests {
         let ours = task(row(&[("goal", "Buy {{n}}"), ("url", "{{site}}/"), ("n", "2")]), 4).unwrap();
         assert_eq!(fields(&ours), ["id=4", "goal=Buy {{n}}", "url={{site}}/", "n=2"]);
         assert_eq!(values(&ours).map(|(k, _)| k.as_str()).collect::<Vec<_>>(), ["n"]);
+    }
+
+    #[test]
+    fn a_benchmarks_bookkeeping_is_kept_but_not_given_to_the_model() {
+        let webarena = task(
+            row(&[
+                ("task_id", "3"),
+                ("intent", "What are the top-2 best selling products in 2022"),
+                ("start_url", "__SHOPPING_ADMIN__"),
+                ("intent_template", "What are the top-{{n}} best selling products in {{year}}"),
+                ("require_login", "true"),
+                ("storage_state", "./.auth/shopping_admin_state.json"),
+                ("sites_note", "admin"),
+            ]),
+            1,
+        )
+        .unwrap();
+        assert_eq!(webarena.values.len(), 7, "the results table keeps every field: {:?}", fields(&webarena));
+        assert_eq!(values(&webarena).map(|(k, _)| k.as_str()).collect::<Vec<_>>(), ["sites_note"]);
     }
 
     #[test]

@@ -61,7 +61,7 @@ fn main() {
         let built = advisor.chat_request(&request);
         let text_tokens = estimate_tokens(&built.system) + estimate_tokens(&built.user);
         let elements = page["elements"].as_array().map_or(0, Vec::len);
-        let image_kb = built.image.as_ref().map_or(0, Vec::len) as f64 / 1024.0;
+        let image_kb = built.images.iter().map(Vec::len).sum::<usize>() as f64 / 1024.0;
         worst = worst.max(times[7]);
         println!(
             "{:<26} {:>9} {:>8} {:>9.1} {:>10.2}",

@@ -29,14 +29,10 @@ impl LlmAdvisor {
 
     /// The prompt for `request` (for inspection, benchmarks and tests).
     pub fn chat_request(&self, request: &EscalationRequest) -> ChatRequest {
-        let image = request.observation.as_ref().and_then(|o| {
-            let shot = o.screenshot.as_ref()?;
-            mark::draw(shot, &mark::marks(&o.elements))
-        });
         ChatRequest {
             system: system(),
             user: user(&self.workflow, &self.params, request, self.budget),
-            image,
+            images: mark::set_of_mark(request).into_iter().collect(),
             schema: Some(("next_step".to_owned(), answer::schema())),
         }
     }

@@ -84,10 +84,6 @@ impl AgentModel {
     }
 
     pub fn chat_request(&self, request: &EscalationRequest) -> ChatRequest {
-        let image = request.observation.as_ref().and_then(|o| {
-            let shot = o.screenshot.as_ref()?;
-            mark::draw(shot, &mark::marks(&o.elements))
-        });
         ChatRequest {
             system: system(),
             // The stuck-run prompt, read as progress: nothing is wrong when the model drives.
@@ -96,7 +92,7 @@ impl AgentModel {
                 "Progress: ",
                 1,
             ),
-            image,
+            images: mark::set_of_mark(request).into_iter().collect(),
             schema: Some(("next_move".to_owned(), schema())),
         }
     }

@@ -17,8 +17,8 @@ use crate::config::{LlmConfig, authorities};
 pub struct ChatRequest {
     pub system: String,
     pub user: String,
-    /// A JPEG or PNG shown with the user message.
-    pub image: Option<Vec<u8>>,
+    /// Images shown with the user message, in order (JPEG, PNG or WebP).
+    pub images: Vec<Vec<u8>>,
     /// A JSON Schema for the answer (`response_format: json_schema`), where supported.
     pub schema: Option<(String, Value)>,
 }
@@ -101,8 +101,12 @@ impl Client {
     /// The request body, as sent (the image inline), with the optional fields in `sent`.
     fn body(&self, request: &ChatRequest, sent: Optional) -> Value {
         let mut user: Vec<Value> = vec![json!({ "type": "text", "text": request.user })];
-        if let Some(image) = request.image.as_ref().filter(|_| self.config.vision) {
-            let mime = if image.starts_with(&[0x89, b'P', b'N', b'G']) { "image/png" } else { "image/jpeg" };
+        for image in request.images.iter().filter(|_| self.config.vision) {
+            let mime = match image.as_slice() {
+                [0x89, b'P', b'N', b'G', ..] => "image/png",
+                [b'R', b'I', b'F', b'F', _, _, _, _, b'W', b'E', b'B', b'P', ..] => "image/webp",
+                _ => "image/jpeg",
+            };
             let data = base64::engine::general_purpose::STANDARD.encode(image);
             user.push(json!({ "type": "image_url", "image_url": { "url": format!("data:{mime};base64,{data}") } }));
         }

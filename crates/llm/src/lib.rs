@@ -1,7 +1,8 @@
 //! The model in the loop, over the OpenAI-compatible chat-completions wire format: the
 //! client ([`client`]), where its settings come from ([`config`]), what the model is shown
 //! ([`prompt`], [`mark`]), how its answer is read ([`parse`]) and checked ([`answer`]),
-//! and the escalation chain's LLM stage built from them ([`LlmAdvisor`]).
+//! and the escalation chain's LLM stage built from them ([`LlmAdvisor`]); the goal-driven
+//! agent's turns ([`agent`]) and the judge of its answers ([`judge`]).
 //!
 //! Nothing a model answers runs unless it becomes a typed, validated resolution; page text
 //! is fenced as untrusted; secret values never reach a prompt or an image.
@@ -11,6 +12,7 @@ pub mod agent;
 pub mod answer;
 pub mod client;
 pub mod config;
+pub mod judge;
 pub mod mark;
 pub mod parse;
 pub mod prompt;

@@ -4,6 +4,7 @@
 
 use image::{ImageFormat, Rgb, RgbImage};
 use serde_json::Value;
+use statewright_engine::EscalationRequest;
 
 /// An element's box in screenshot pixels, and its number.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -35,13 +36,35 @@ pub fn marks(elements: &Value) -> Vec<Mark> {
 const COLOURS: [[u8; 3]; 6] =
     [[230, 25, 75], [0, 130, 200], [245, 130, 48], [60, 180, 75], [145, 30, 180], [0, 128, 128]];
 
+/// The page `request` shows as a model sees it: its screenshot with its elements marked;
+/// `None` without one.
+pub fn set_of_mark(request: &EscalationRequest) -> Option<Vec<u8>> {
+    let page = request.observation.as_ref()?;
+    draw(page.screenshot.as_ref()?, &marks(&page.elements))
+}
+
+/// A recorded screenshot with its page's password fields painted over, unmarked otherwise
+/// (the judge's evidence); `None` when it cannot be decoded.
+pub fn covered(screenshot: &[u8], elements: &Value) -> Option<Vec<u8>> {
+    let secrets: Vec<Mark> = marks(elements).into_iter().filter(|m| m.secret).collect();
+    if secrets.is_empty() {
+        return Some(screenshot.to_vec());
+    }
+    paint(screenshot, &secrets, false)
+}
+
 /// The screenshot with the marks drawn, as JPEG; `None` when it cannot be decoded.
 pub fn draw(screenshot: &[u8], marks: &[Mark]) -> Option<Vec<u8>> {
+    paint(screenshot, marks, true)
+}
+
+/// Password fields painted over, then, when `boxed`, every mark outlined and numbered.
+fn paint(screenshot: &[u8], marks: &[Mark], boxed: bool) -> Option<Vec<u8>> {
     let mut image = image::load_from_memory(screenshot).ok()?.to_rgb8();
     for m in marks.iter().filter(|m| m.secret) {
         fill(&mut image, m.x, m.y, m.w, m.h, Rgb([90, 90, 90]));
     }
-    for m in marks {
+    for m in marks.iter().filter(|_| boxed) {
         let colour = Rgb(COLOURS[m.number as usize % COLOURS.len()]);
         outline(&mut image, m.x, m.y, m.w, m.h, colour);
         label(&mut image, m.x, m.y, m.number, colour);

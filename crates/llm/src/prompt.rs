@@ -115,9 +115,10 @@ pub fn user(workflow: &Workflow, params: &Params, request: &EscalationRequest, b
     };
     let open = "<untrusted-page>\n";
     let close = "</untrusted-page>\n";
-    head.push_str(&format!("\n{open}Address: {}\nTitle: {}\n", one_line(&page.url, 500), one_line(&page.title, 200)));
-    head.push_str(&tab_lines(&page.tabs));
-    let left = budget.max_chars.saturating_sub(head.chars().count() + close.len() + 200);
+    head.push_str(&format!("\n{open}"));
+    let mut inside = format!("Address: {}\nTitle: {}\n", one_line(&page.url, 500), one_line(&page.title, 200));
+    inside.push_str(&tab_lines(&page.tabs));
+    let left = budget.max_chars.saturating_sub(head.chars().count() + inside.chars().count() + close.len() + 200);
     // Elements are what an answer refers to: they get most of what is left.
     let (elements, listed, total) = element_lines(&page.elements, left * 7 / 10);
     let mut text = String::new();
@@ -126,10 +127,31 @@ pub fn user(workflow: &Workflow, params: &Params, request: &EscalationRequest, b
     if left > 80 && !page.text.is_empty() {
         text.push_str(&format!("Visible text:\n{}\n", cut(&page.text, left - 40)));
     }
-    head.push_str(&text);
+    inside.push_str(&text);
+    // A page cannot close the fence it is in.
+    head.push_str(&defused(&inside, FENCE));
     head.push_str(close);
     head.push_str("Answer with one JSON object.");
     head
+}
+
+/// The fence around the page's content.
+const FENCE: &str = "untrusted-page";
+
+/// `text` with every mention of the fence `tag` (in any case) made into plain words, so that
+/// content inside the fence cannot end it and speak as the prompt.
+pub(crate) fn defused(text: &str, tag: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    // ASCII lowercasing keeps every byte where it was, so the offsets hold in `text`.
+    for (at, _) in lower.match_indices(tag) {
+        out.push_str(&text[last..at]);
+        out.push_str(&tag.replace('-', " "));
+        last = at + tag.len();
+    }
+    out.push_str(&text[last..]);
+    out
 }
 
 /// The run's other tabs, numbered for `switch_tab` (their titles are the pages' own words:

@@ -16,7 +16,7 @@ fn ask() -> ChatRequest {
     ChatRequest {
         system: "be brief".into(),
         user: "what now?".into(),
-        image: Some(vec![0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]),
+        images: vec![vec![0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]],
         schema: Some(("next_step".into(), serde_json::json!({"type": "object"}))),
     }
 }

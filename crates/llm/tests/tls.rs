@@ -18,7 +18,7 @@ async fn tls_server() -> ScriptedModel {
 }
 
 fn ask() -> ChatRequest {
-    ChatRequest { system: "be brief".into(), user: "hello".into(), image: None, schema: None }
+    ChatRequest { system: "be brief".into(), user: "hello".into(), images: Vec::new(), schema: None }
 }
 
 fn client(url: &str, ca_cert: Option<PathBuf>) -> Client {

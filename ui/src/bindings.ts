@@ -721,6 +721,15 @@ export type HealedSaved = {
   version?: number | null;
 };
 
+/** What the judge said of a task, in its results table row. */
+export type Judgement = {
+  /** `success` or `not_success`. */
+  verdict: string;
+  reason: string;
+  /** The model that judged; none when the run's own status decided. */
+  model?: string | null;
+};
+
 /** An element check of a state, and the other locators that found its element. */
 export type LocatedCheck = {
   /** The check's index among its state's checks. */
@@ -999,6 +1008,9 @@ export type RowResult = {
   llm_calls?: number;
   llm_tokens?: number;
   llm_cost?: number;
+  /** What `statewright judge` said of a task's answer; none until it is judged (a row run
+   * again loses its verdict with its old run). */
+  judged?: Judgement | null;
 };
 
 export type RunDetail = {

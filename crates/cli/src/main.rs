@@ -21,6 +21,7 @@ mod batch_cmd;
 mod compile_cmd;
 mod graph_cmds;
 mod interrupt;
+mod judge_cmd;
 mod out;
 mod progress;
 mod record_cmd;
@@ -77,6 +78,9 @@ enum Command {
     Synthesize(synthesize_cmd::SynthesizeArgs),
     /// Let the model drive towards a goal, one checked step at a time (needs a model).
     Agent(agent_cmd::AgentArgs),
+    /// Grade the answers of `agent --tasks` with the model, from each run's last screenshots:
+    /// a verdict per task in the results table, and a score.
+    Judge(judge_cmd::JudgeArgs),
     /// Record a person's demonstration in Chromium and compile it into a draft workflow.
     Record(record_cmd::RecordArgs),
     /// Compile a demonstration (a run, a run folder, a seed 003 session folder) into a draft
@@ -136,6 +140,7 @@ fn main() -> ExitCode {
             Command::Paths(args) => graph_cmds::paths(args),
             Command::Synthesize(args) => synthesize_cmd::synthesize_state(args).await,
             Command::Agent(args) => agent_cmd::agent_cmd(args).await,
+            Command::Judge(args) => judge_cmd::judge_cmd(args).await,
             Command::Record(args) => record_cmd::record_cmd(args).await,
             Command::Compile(args) => compile_cmd::compile_cmd(args),
             Command::Convert { input, output } => workflow_cmds::convert(&input, &output),

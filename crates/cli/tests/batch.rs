@@ -114,8 +114,25 @@ fn answer(request: &Value) -> Reply {
     Reply::json(step)
 }
 
+/// A judge that reads the task and the answer, and checks a screenshot came with them: the
+/// sign-in page's title is right, anything else is not.
+fn verdict(request: &Value) -> Reply {
+    let prompt = request_text(request);
+    let images = request["messages"][1]["content"].as_array().map_or(0, |parts| parts.len() - 1);
+    let shot = request["messages"][1]["content"][1]["image_url"]["url"].as_str().unwrap_or_default();
+    let verdict = if images == 0 || !shot.starts_with("data:image/") {
+        json!({"verdict": "not_success", "reason": "no screenshot to judge by"})
+    } else if prompt.contains("sign-in page") && prompt.contains("Sign in · Northwind Supply") {
+        json!({"verdict": "success", "reason": format!("the title is shown ({images} screenshots)")})
+    } else {
+        json!({"verdict": "not_success", "reason": "that is not what was asked"})
+    };
+    // As a chatty model answers: the object in prose.
+    Reply::Content(format!("Looking at the screenshots: {verdict}"))
+}
+
 #[test]
-fn a_benchmarks_task_file_runs_a_model_per_task_and_a_second_go_runs_only_what_failed() {
+fn a_benchmarks_task_file_runs_a_model_per_task_a_second_go_runs_only_what_failed_and_a_judge_grades_it() {
     let dir = tempfile::tempdir().unwrap();
     let runs = dir.path().join("runs");
     let tasks = dir.path().join("WebVoyager_data.jsonl");
@@ -128,7 +145,10 @@ fn a_benchmarks_task_file_runs_a_model_per_task_and_a_second_go_runs_only_what_f
     ];
     std::fs::write(&tasks, lines.map(|l| l.to_string()).join("\n")).unwrap();
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let model = rt.block_on(ScriptedModel::start(vec![Rule::respond("drive a web browser", answer)]));
+    let model = rt.block_on(ScriptedModel::start(vec![
+        Rule::respond("drive a web browser", answer),
+        Rule::respond("judge whether a web agent", verdict),
+    ]));
     let go = |more: &[&str]| {
         let (tasks, url) = (tasks.to_str().unwrap(), model.url());
         let args = ["agent", "--tasks", tasks, "--demo-site", "--llm-url", &url, "--llm-model", "scripted"];
@@ -176,6 +196,65 @@ fn a_benchmarks_task_file_runs_a_model_per_task_and_a_second_go_runs_only_what_f
     assert!(!new.is_empty() && new.iter().all(|p| p.contains("impossible")), "only task 1 was asked about");
     let page = new[0].lines().any(|l| l.starts_with("Address: http://127.0.0.1:") && l.ends_with("/?seed=2"));
     assert!(page, "it saw the task's page: {}", new[0]);
+
+    // The judge: the model is asked about the two answers; the task that failed is
+    // `not_success` without asking. The verdicts go into the table, and a score is given.
+    let results = dir.path().join("WebVoyager_data.results.json");
+    let judge = |more: &[&str]| {
+        let (results, url) = (results.to_str().unwrap(), model.url());
+        let args = ["judge", results, "--llm-url", &url, "--llm-model", "scripted", "--json"];
+        statewright(&[&args[..], more].concat(), &runs)
+    };
+    let asked = model.requests().len();
+    let out = judge(&["--screenshots", "2"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "not every task succeeded: {stderr}");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let counts = ["total", "success", "not_success", "unjudged", "llm_calls"].map(|k| report[k].as_u64().unwrap());
+    assert_eq!(counts, [3, 1, 2, 0, 2], "{report:#}");
+    assert!((report["score"].as_f64().unwrap() - 1.0 / 3.0).abs() < 1e-9, "{report:#}");
+    let judged: Vec<&Value> = report["rows"].as_array().unwrap().iter().map(|r| &r["judged"]).collect();
+    assert_eq!(judged[0]["verdict"], "success", "{report:#}");
+    assert_eq!(judged[0]["reason"], "the title is shown (2 screenshots)", "two screenshots: {report:#}");
+    assert_eq!(judged[0]["model"], "scripted");
+    assert!(judged[1]["reason"].as_str().unwrap().starts_with("the run failed: "), "{report:#}");
+    assert!(judged[1].get("model").is_none(), "the run's status decided: {report:#}");
+    assert_eq!(judged[2]["verdict"], "not_success");
+    assert!(stderr.contains("score 33.3%"), "{stderr}");
+    let judge_calls = &model.requests()[asked..];
+    assert_eq!(judge_calls.len(), 2);
+    assert!(judge_calls.iter().all(|r| request_text(r).contains("<agent-answer>")));
+    let csv = std::fs::read_to_string(dir.path().join("WebVoyager_data.results.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    assert!(header.contains(",llm_cost,verdict,verdict_reason,id,goal,"), "{csv}");
+    assert!(csv.contains(",success,the title is shown (2 screenshots),Northwind--0,"), "{csv}");
+
+    // Judged once, judged for good: a second go asks nothing unless told to judge again.
+    let out = judge(&[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(model.requests().len(), asked + 2, "no second verdict: {}", text(&out.stderr));
+    let out = judge(&["--again"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(model.requests().len(), asked + 4, "--again asks again: {}", text(&out.stderr));
+
+    // The table of a workflow's batch has no goals to judge; a judge needs a model and a table.
+    let orders = dir.path().join("orders.results.json");
+    std::fs::write(&orders, r#"[{"row": 1, "values": {"seed": "1"}, "status": "succeeded", "end_state": null, "duration_ms": 1, "run_id": null, "message": ""}]"#).unwrap();
+    for (args, expected) in [
+        (
+            vec!["judge", orders.to_str().unwrap(), "--llm-url", "http://127.0.0.1:9/v1", "--llm-model", "m"],
+            "row 1 has no goal",
+        ),
+        (
+            vec!["judge", "nowhere.results.json", "--llm-url", "http://127.0.0.1:9/v1", "--llm-model", "m"],
+            "no results table here",
+        ),
+        (vec!["judge", results.to_str().unwrap()], "judging needs a model"),
+    ] {
+        let out = statewright(&args, &runs);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stderr));
+        assert!(text(&out.stderr).contains(expected), "{args:?}: {}", text(&out.stderr));
+    }
 }
 
 #[test]

@@ -11,7 +11,7 @@
 //! columns are masked in the table.
 
 mod row;
-mod table;
+pub(crate) mod table;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -73,6 +73,10 @@ pub struct RowResult {
     pub llm_tokens: u64,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub llm_cost: f64,
+    /// What `statewright judge` said of a task's answer; none until it is judged (a row run
+    /// again loses its verdict with its old run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judged: Option<Box<crate::judge::Judgement>>,
 }
 
 fn is_zero<T: Default + PartialEq>(n: &T) -> bool {

@@ -16,6 +16,7 @@ pub mod demonstration;
 mod error;
 pub mod export;
 pub mod graph;
+pub mod judge;
 pub mod pool;
 mod prepare;
 mod record;

@@ -47,6 +47,7 @@ impl Job {
             llm_calls: 0,
             llm_tokens: 0,
             llm_cost: 0.0,
+            judged: None,
         }
     }
 

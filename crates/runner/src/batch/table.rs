@@ -15,7 +15,7 @@ use crate::error::RunError;
 use crate::rows::csv_field;
 
 /// The results of an earlier go, by row; none when there was none.
-pub(super) fn earlier_results(path: &Path) -> Result<HashMap<usize, RowResult>, RunError> {
+pub(crate) fn earlier_results(path: &Path) -> Result<HashMap<usize, RowResult>, RunError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
@@ -60,9 +60,18 @@ pub(super) fn settle_running(earlier: &mut HashMap<usize, RowResult>, db: &Path)
     }
 }
 
-/// Both tables, each replaced through a rename so a reader never sees half of one.
+/// Both tables of a batch under way, the rows that have started.
 pub(super) fn write_table(csv: &Path, json: &Path, results: &[Option<RowResult>]) -> Result<(), RunError> {
-    let rows: Vec<&RowResult> = results.iter().flatten().collect();
+    write(csv, json, results.iter().flatten().collect())
+}
+
+/// Both tables, every row.
+pub(crate) fn write_rows(csv: &Path, json: &Path, rows: &[RowResult]) -> Result<(), RunError> {
+    write(csv, json, rows.iter().collect())
+}
+
+/// Both tables, each replaced through a rename so a reader never sees half of one.
+fn write(csv: &Path, json: &Path, rows: Vec<&RowResult>) -> Result<(), RunError> {
     // The data's columns, in the order they first appear.
     let mut columns: Vec<&String> = Vec::new();
     for key in rows.iter().flat_map(|r| r.values.keys()) {
@@ -81,12 +90,16 @@ pub(super) fn write_table(csv: &Path, json: &Path, results: &[Option<RowResult>]
     // some run asked one.
     let endpoints = rows.iter().any(|r| r.endpoint.is_some());
     let models = rows.iter().any(|r| r.llm_calls > 0);
+    let judged = rows.iter().any(|r| r.judged.is_some());
     let mut text = String::from("row,status,end_state,duration_ms,run_id,message");
     if endpoints {
         text.push_str(",endpoint");
     }
     if models {
         text.push_str(",llm_calls,llm_tokens,llm_cost");
+    }
+    if judged {
+        text.push_str(",verdict,verdict_reason");
     }
     columns.iter().chain(&outputs).for_each(|c| text.push_str(&format!(",{}", csv_field(c))));
     text.push('\n');
@@ -104,6 +117,13 @@ pub(super) fn write_table(csv: &Path, json: &Path, results: &[Option<RowResult>]
         }
         if models {
             fixed.extend([r.llm_calls.to_string(), r.llm_tokens.to_string(), format!("{:.6}", r.llm_cost)]);
+        }
+        if judged {
+            let judgement = r.judged.as_ref();
+            fixed.extend(
+                [judgement.map(|j| j.verdict.clone()), judgement.map(|j| j.reason.clone())]
+                    .map(Option::unwrap_or_default),
+            );
         }
         let values = columns.iter().map(|c| r.values.get(*c).cloned().unwrap_or_default());
         let read =
@@ -145,6 +165,7 @@ mod tests {
             llm_calls: 0,
             llm_tokens: 0,
             llm_cost: 0.0,
+            judged: None,
         }
     }
 

@@ -1,0 +1,110 @@
+//! `statewright judge`: the model grades the answers of `agent --tasks`, as a benchmark's
+//! auto-evaluator does, and the results table gets a verdict per task and a score.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use statewright_llm::{LlmConfig, Overrides};
+use statewright_runner::batch::RowResult;
+use statewright_runner::judge::{JudgeObserver, JudgeRequest, judge_results};
+use statewright_store::Store;
+
+use crate::batch_cmd::failed;
+use crate::exit;
+
+#[derive(Args)]
+pub struct JudgeArgs {
+    /// The results table `agent --tasks` wrote (TASKS.results.json, or the .csv beside it).
+    results: PathBuf,
+    /// How many of each run's last screenshots the model is shown.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=10))]
+    screenshots: u32,
+    /// Calls to the model at a time.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=32))]
+    concurrency: u32,
+    /// Judge again the tasks an earlier go judged.
+    #[arg(long)]
+    again: bool,
+    #[arg(long, value_name = "URL")]
+    llm_url: Option<String>,
+    #[arg(long, value_name = "NAME")]
+    llm_model: Option<String>,
+    /// Print the report as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+    #[arg(long, env = "STATEWRIGHT_RUNS_DIR", default_value = "runs")]
+    runs_dir: PathBuf,
+    #[arg(long, env = "STATEWRIGHT_DB", value_name = "FILE")]
+    db: Option<PathBuf>,
+}
+
+struct Progress;
+
+impl JudgeObserver for Progress {
+    fn judged(&mut self, row: &RowResult, done: usize, total: usize) {
+        let id = row.values.get("id").map_or_else(|| row.row.to_string(), Clone::clone);
+        match &row.judged {
+            Some(j) => {
+                let mark = if j.verdict == "success" { "✓" } else { "✗" };
+                eprintln!("[{done}/{total}] {mark} {id}: {} — {}", j.verdict, j.reason);
+            }
+            None => eprintln!("[{done}/{total}] ? {id}: no verdict (the next go asks again)"),
+        }
+    }
+}
+
+pub async fn judge_cmd(args: JudgeArgs) -> u8 {
+    match judge(&args).await {
+        Ok(code) => code,
+        Err((code, message)) => {
+            eprintln!("statewright: {message}");
+            code
+        }
+    }
+}
+
+async fn judge(args: &JudgeArgs) -> Result<u8, (u8, String)> {
+    let overrides = Overrides { url: args.llm_url.clone(), model: args.llm_model.clone() };
+    let llm = match LlmConfig::resolve(&overrides) {
+        Ok(Some(config)) => config,
+        Ok(None) => {
+            return Err((
+                exit::INVALID,
+                "judging needs a model: give --llm-url and --llm-model (see the README)".into(),
+            ));
+        }
+        Err(e) => return Err((exit::INVALID, e.to_string())),
+    };
+    let request = JudgeRequest {
+        results: args.results.clone(),
+        db: args.db.clone().unwrap_or_else(|| Store::default_path(&args.runs_dir)),
+        llm,
+        screenshots: args.screenshots as usize,
+        concurrency: args.concurrency as usize,
+        again: args.again,
+    };
+    let cancel = crate::interrupt::cancelled_on_interrupt();
+    let report = judge_results(request, cancel, &mut Progress).await.map_err(failed)?;
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+    }
+    let score = report.score.map_or_else(|| "no tasks".to_owned(), |s| format!("score {:.1}%", s * 100.0));
+    eprintln!(
+        "{score}: {} success, {} not success, {} without a verdict, of {} · {} model calls · {} tokens · ${:.4}",
+        report.success,
+        report.not_success,
+        report.unjudged,
+        report.total,
+        report.llm_calls,
+        report.llm_tokens,
+        report.llm_cost
+    );
+    eprintln!("  verdicts in {} and {}", report.results_csv.display(), report.results_json.display());
+    Ok(if report.interrupted {
+        exit::INTERRUPTED
+    } else if report.success == report.total {
+        exit::SUCCEEDED
+    } else {
+        exit::FAILED
+    })
+}

@@ -1,0 +1,250 @@
+//! Judging a task file's answers (`statewright judge`), as WebVoyager's auto-evaluator does:
+//! for each task whose run succeeded, the model is shown the task, the agent's answer and
+//! the run's last screenshots (password fields painted over) and says whether the task was
+//! accomplished. A task whose run did not succeed is `not_success` without asking. The
+//! verdicts go into the results table beside the answers, written after each one, so a
+//! stopped judge goes on where it was; the score is the share of tasks judged a success.
+
+use std::path::{Path, PathBuf};
+
+use futures::StreamExt;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use statewright_engine::CancellationToken;
+use statewright_llm::judge::{Evidence, Verdict, judge};
+use statewright_llm::{Client, LlmConfig};
+use statewright_store::Store;
+
+use crate::batch::RowResult;
+use crate::batch::table;
+use crate::error::RunError;
+
+/// What the judge said of a task, in its results table row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Judgement {
+    /// `success` or `not_success`.
+    pub verdict: String,
+    pub reason: String,
+    /// The model that judged; none when the run's own status decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+}
+
+pub struct JudgeRequest {
+    /// The results table of `agent --tasks` (its `.json`, or the `.csv` beside it).
+    pub results: PathBuf,
+    /// The store the runs are in.
+    pub db: PathBuf,
+    pub llm: LlmConfig,
+    /// The run's last screenshots shown (at least 1).
+    pub screenshots: usize,
+    /// Calls to the model at a time.
+    pub concurrency: usize,
+    /// Judge again the tasks an earlier go judged.
+    pub again: bool,
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct JudgeReport {
+    pub total: usize,
+    pub success: usize,
+    pub not_success: usize,
+    /// Tasks with no verdict: the model could not be reached or gave none, or the run is
+    /// not in the store. The next go asks again.
+    pub unjudged: usize,
+    /// `success / total`; none for an empty table.
+    pub score: Option<f64>,
+    /// This go's calls to the model, their tokens and cost (US dollars).
+    pub llm_calls: u32,
+    pub llm_tokens: u64,
+    pub llm_cost: f64,
+    /// Whether the judge was stopped before every task was judged.
+    pub interrupted: bool,
+    pub results_csv: PathBuf,
+    pub results_json: PathBuf,
+    pub rows: Vec<RowResult>,
+}
+
+/// Hears each task as it is judged (or found judged already).
+pub trait JudgeObserver: Send {
+    fn judged(&mut self, row: &RowResult, done: usize, total: usize);
+}
+
+/// The goal a task's row holds (`agent --tasks` reads every benchmark's name for it as `goal`).
+fn goal(row: &RowResult) -> Option<&str> {
+    row.values.get(crate::tasks::GOAL).map(String::as_str)
+}
+
+pub async fn judge_results(
+    request: JudgeRequest,
+    cancel: CancellationToken,
+    observer: &mut dyn JudgeObserver,
+) -> Result<JudgeReport, RunError> {
+    let (csv, json) = (request.results.with_extension("csv"), request.results.with_extension("json"));
+    let mut rows = read_table(&json)?;
+    let client = Client::new(request.llm.clone()).map_err(|e| RunError::invalid("llm", e.to_string()))?;
+    // Read from as each task's turn comes (a go over hundreds of tasks does not hold all
+    // their screenshots); behind a lock, as the store is not `Sync`.
+    let store = std::sync::Mutex::new(open_store(&request.db)?);
+    let total = rows.len();
+    let mut done = 0;
+    // The run's own status decides first; the rest wait for the model.
+    let mut asked = Vec::new();
+    for (i, row) in rows.iter_mut().enumerate() {
+        let keep = row.judged.is_some() && !request.again;
+        if !keep && row.status == "succeeded" {
+            row.judged = None;
+            asked.push(Asked {
+                i,
+                run_id: row.run_id.clone(),
+                task: goal(row).unwrap_or_default().to_owned(),
+                answer: row.outputs.get("answer").cloned(),
+            });
+            continue;
+        }
+        if !keep {
+            let reason = format!("the run {}: {}", row.status, row.message);
+            row.judged = Some(Box::new(Judgement { verdict: "not_success".into(), reason, model: None }));
+        }
+        done += 1;
+        observer.judged(row, done, total);
+    }
+    table::write_rows(&csv, &json, &rows)?;
+    let mut tally = Tally::default();
+    let shown = request.screenshots.max(1);
+    let (client, store) = (&client, &store);
+    let mut verdicts = futures::stream::iter(asked)
+        .map(|asked| {
+            let i = asked.i;
+            let evidence = evidence(&store.lock().unwrap_or_else(|e| e.into_inner()), asked, shown);
+            async move {
+                match evidence {
+                    Ok(evidence) => {
+                        let (verdict, call) = judge(client, &evidence).await;
+                        (i, verdict.ok_or_else(|| call.error.clone().unwrap_or_default()), Some(call))
+                    }
+                    Err(why) => (i, Err(why), None),
+                }
+            }
+        })
+        .buffer_unordered(request.concurrency.max(1));
+    let mut interrupted = false;
+    loop {
+        let next = tokio::select! {
+            _ = cancel.cancelled() => { interrupted = true; break; }
+            next = verdicts.next() => next,
+        };
+        let Some((i, verdict, call)) = next else { break };
+        if let Some(call) = &call {
+            tally.count(call);
+        }
+        match verdict {
+            Ok(Verdict { success, reason }) => {
+                let verdict = if success { "success" } else { "not_success" }.to_owned();
+                rows[i].judged = Some(Box::new(Judgement { verdict, reason, model: Some(request.llm.model.clone()) }));
+            }
+            Err(why) => tracing::warn!(row = rows[i].row, "no verdict: {why}"),
+        }
+        done += 1;
+        observer.judged(&rows[i], done, total);
+        table::write_rows(&csv, &json, &rows)?;
+    }
+    drop(verdicts);
+    Ok(tally.finish(rows, interrupted, csv, json))
+}
+
+fn read_table(json: &Path) -> Result<Vec<RowResult>, RunError> {
+    if !json.exists() {
+        let message =
+            format!("{}: no results table here (`agent --tasks FILE` writes FILE.results.json)", json.display());
+        return Err(RunError::invalid("results", message));
+    }
+    let mut rows: Vec<RowResult> = table::earlier_results(json)?.into_values().collect();
+    rows.sort_by_key(|r| r.row);
+    if let Some(row) = rows.iter().find(|r| goal(r).is_none()) {
+        let message = format!(
+            "{}: row {} has no goal; the judge reads the results of `agent --tasks`, not of a workflow's batch",
+            json.display(),
+            row.row
+        );
+        return Err(RunError::invalid("results", message));
+    }
+    Ok(rows)
+}
+
+fn open_store(db: &Path) -> Result<Store, RunError> {
+    if !db.exists() {
+        return Err(RunError::invalid(
+            "store",
+            format!("{}: no run store here (give --runs-dir or --db)", db.display()),
+        ));
+    }
+    Store::open(db).map_err(|e| RunError::environment("store", e.to_string()))
+}
+
+/// A task the model is asked about: its row's index, run, goal and answer.
+struct Asked {
+    i: usize,
+    run_id: Option<String>,
+    task: String,
+    answer: Option<serde_json::Value>,
+}
+
+/// The task, its answer and the run's last `count` screenshots, oldest first.
+fn evidence(store: &Store, asked: Asked, count: usize) -> Result<Evidence, String> {
+    let id = asked.run_id.as_deref().ok_or("the row has no run id")?;
+    let detail = store.run_detail(id, true).map_err(|e| format!("run {id}: {e}"))?;
+    let mut screenshots = Vec::new();
+    for step in detail.steps.iter().rev().filter(|s| s.screenshot.is_some()) {
+        if screenshots.len() == count {
+            break;
+        }
+        let Some(bytes) = step.screenshot.as_deref().and_then(|rel| store.read_blob(rel).ok().flatten()) else {
+            continue;
+        };
+        let elements = step.page.as_ref().map(|p| p.elements.clone()).unwrap_or_default();
+        screenshots.extend(statewright_llm::mark::covered(&bytes, &elements));
+    }
+    screenshots.reverse();
+    let answer = match asked.answer.as_ref().or_else(|| detail.run.outputs.get("answer")) {
+        Some(serde_json::Value::String(answer)) => answer.clone(),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    };
+    Ok(Evidence { task: asked.task, answer, screenshots })
+}
+
+#[derive(Default)]
+struct Tally {
+    calls: u32,
+    tokens: u64,
+    cost: f64,
+}
+
+impl Tally {
+    fn count(&mut self, call: &statewright_engine::ModelCall) {
+        self.calls += 1;
+        self.tokens += call.prompt_tokens + call.completion_tokens;
+        self.cost += call.cost;
+    }
+
+    fn finish(self, rows: Vec<RowResult>, interrupted: bool, csv: PathBuf, json: PathBuf) -> JudgeReport {
+        let said =
+            |verdict: &str| rows.iter().filter(|r| r.judged.as_ref().is_some_and(|j| j.verdict == verdict)).count();
+        let (success, not_success) = (said("success"), said("not_success"));
+        JudgeReport {
+            total: rows.len(),
+            success,
+            not_success,
+            unjudged: rows.len() - success - not_success,
+            score: (!rows.is_empty()).then(|| success as f64 / rows.len() as f64),
+            llm_calls: self.calls,
+            llm_tokens: self.tokens,
+            llm_cost: self.cost,
+            interrupted,
+            results_csv: csv,
+            results_json: json,
+            rows,
+        }
+    }
+}

@@ -33,6 +33,7 @@ const COMMANDS: &[&str] = &[
     "start_agent_run",
     "start_batch",
     "cancel_batch",
+    "judge_answers",
 ];
 
 fn main() {

@@ -64,6 +64,7 @@ fn handlers<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Sen
         commands::agent::start_agent_run,
         commands::batch::start_batch,
         commands::batch::cancel_batch,
+        commands::judge::judge_answers,
     ]
 }
 

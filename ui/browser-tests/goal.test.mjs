@@ -1,5 +1,6 @@
 // *Run with a goal* against the fake backend: without a model it says where to set one; with
-// one, the goal and its values reach the backend and the run is shown live to its end.
+// one, the goal and its values reach the backend and the run is shown live to its end. A task
+// file's batch shows the answers, and *Judge answers* grades them.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openApp } from './harness.mjs';
@@ -63,4 +64,18 @@ test('a task file runs a goal per task in the Batch tab, each with the model’s
   assert.deepEqual(await page.getByTestId('batch-model').allInnerTexts(), ['2 calls · 1,310 tokens', '1 call · 640 tokens', '2 calls · 1,310 tokens']);
   const sent = await page.evaluate(() => window.statewrightFake.batchRequests.at(-1));
   assert.deepEqual(sent.each, { kind: 'goals', max_steps: 15 });
+
+  // Judge answers: a verdict per task as the model gives it, the failed task's at once, then
+  // the score; the request names the results table the batch wrote.
+  await page.getByRole('button', { name: 'Judge answers' }).click();
+  await page.waitForSelector('[data-testid="judge-score"]', { timeout: 10000 });
+  assert.equal(await page.getByTestId('judge-score').innerText(), 'score 33.3% · 1 success · 2 not success');
+  assert.equal(await page.locator('.batch-table th').nth(7).innerText(), 'verdict');
+  const verdicts = await page.getByTestId('batch-verdict').allInnerTexts();
+  assert.match(verdicts[0], /^success the sign-in page’s title is on the last screenshot$/);
+  assert.match(verdicts[1], /^not success the run failed: the model gave up/);
+  assert.match(verdicts[2], /^not success the answer is not what the task asked$/);
+  const judged = await page.evaluate(() => window.statewrightFake.judgeRequests);
+  assert.deepEqual(judged, [{ results: '/data/WebVoyager_data.results.json' }]);
+  assert.equal(await page.getByRole('button', { name: 'Judge again' }).isVisible(), true);
 });

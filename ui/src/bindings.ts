@@ -721,6 +721,48 @@ export type HealedSaved = {
   version?: number | null;
 };
 
+/** *Judge answers*: a task file's results table (its `.json`), judged by the model set
+ * under *Model…* from each run's last `screenshots` (default 3), as `statewright judge`. */
+export type JudgeAnswers = {
+  results: string;
+  screenshots?: number | null;
+};
+
+/** What the window hears of a judge: a task's row with its verdict (or none yet), then the
+ * report (or why it could not go on). */
+export type JudgeMessage = {
+  kind: "judged";
+  result: RowResult;
+  done: number;
+  total: number;
+} | {
+  kind: "done";
+  report: JudgeReport;
+} | {
+  kind: "failed";
+  message: string;
+};
+
+export type JudgeReport = {
+  total: number;
+  success: number;
+  not_success: number;
+  /** Tasks with no verdict: the model could not be reached or gave none, or the run is
+   * not in the store. The next go asks again. */
+  unjudged: number;
+  /** `success / total`; none for an empty table. */
+  score?: number | null;
+  /** This go's calls to the model, their tokens and cost (US dollars). */
+  llm_calls: number;
+  llm_tokens: number;
+  llm_cost: number;
+  /** Whether the judge was stopped before every task was judged. */
+  interrupted: boolean;
+  results_csv: string;
+  results_json: string;
+  rows: RowResult[];
+};
+
 /** What the judge said of a task, in its results table row. */
 export type Judgement = {
   /** `success` or `not_success`. */

@@ -13,8 +13,9 @@ use serde_json::{Map, Value};
 
 use crate::ErrorPayload;
 use crate::ipc::{
-    AgentRunRequest, BatchMessage, BatchRequest, ModelSettings, ModelSettingsChange, OpenedWorkflow, RecordedWorkflow,
-    RunFilter, RunMessage, RunRequest, SaveResult, TrashEntry, WorkflowChange, WorkflowEntry,
+    AgentRunRequest, BatchMessage, BatchRequest, JudgeAnswers, JudgeMessage, ModelSettings, ModelSettingsChange,
+    OpenedWorkflow, RecordedWorkflow, RunFilter, RunMessage, RunRequest, SaveResult, TrashEntry, WorkflowChange,
+    WorkflowEntry,
 };
 
 const HEADER: &str = "// Generated from the Rust types by crates/workbench/src/bindings.rs. Do not edit:\n\
@@ -46,6 +47,8 @@ pub fn typescript() -> String {
         AgentRunRequest,
         BatchRequest,
         BatchMessage,
+        JudgeAnswers,
+        JudgeMessage,
         RunFilter,
         RunMessage,
         crate::ReviewView,

@@ -178,6 +178,25 @@ pub enum BatchMessage {
     Failed { message: String },
 }
 
+/// *Judge answers*: a task file's results table (its `.json`), judged by the model set
+/// under *Model…* from each run's last `screenshots` (default 3), as `statewright judge`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct JudgeAnswers {
+    pub results: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screenshots: Option<u32>,
+}
+
+/// What the window hears of a judge: a task's row with its verdict (or none yet), then the
+/// report (or why it could not go on).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum JudgeMessage {
+    Judged { result: statewright_runner::batch::RowResult, done: usize, total: usize },
+    Done { report: statewright_runner::judge::JudgeReport },
+    Failed { message: String },
+}
+
 /// Which past runs to list.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RunFilter {

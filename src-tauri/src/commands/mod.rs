@@ -4,6 +4,7 @@
 pub mod agent;
 pub mod batch;
 pub mod graph;
+pub mod judge;
 pub mod record;
 pub mod reviews;
 pub mod runs;

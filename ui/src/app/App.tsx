@@ -293,7 +293,7 @@ export function App({ backend }: { backend: Backend }) {
                 onSaveHealed={() => run.id && setSavingHealed(run.id)}
               />
             )}
-            {view === 'batch' && <BatchView batch={batches.batch} live={batches.live} onCancel={() => void batches.cancel().catch(fail)} onOpenRun={(id) => void openPastRun(id)} />}
+            {view === 'batch' && <BatchView batch={batches.batch} live={batches.live} judging={batches.judging} onCancel={() => void batches.cancel().catch(fail)} onJudge={() => void batches.judge().catch(fail)} onOpenRun={(id) => void openPastRun(id)} />}
             {view === 'review' && <ReviewPanel backend={backend} reviews={reviews} notify={notify} />}
           </Suspense>
         </main>

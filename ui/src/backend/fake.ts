@@ -10,8 +10,8 @@ import type { AgentRunRequest, Diagnostic, Target, OpenedWorkflow, RunDetail, Ru
 import { unifiedDiff } from './diff';
 import { fakeValidate, type SkillLibrary } from './validate';
 import { fakeReport, fakeRoute } from './fakeGraph';
-import { checkBatch, runFakeBatch, type FakeBatch } from './fakeBatch';
-import type { BatchMessage, BatchRequest, RowResult, TrashEntry } from '../bindings';
+import { checkBatch, runFakeBatch, runFakeJudge, type FakeBatch } from './fakeBatch';
+import type { BatchMessage, BatchRequest, JudgeAnswers, JudgeMessage, RowResult, TrashEntry } from '../bindings';
 import { FakeTrash } from './fakeTrash';
 
 export interface Recording {
@@ -350,6 +350,27 @@ export class FakeBackend implements Backend {
 
   async cancelBatch(batchId: string): Promise<void> {
     this.batches.get(batchId)?.cancel();
+  }
+
+  /** Every judge asked for, in order, for tests to inspect. */
+  judgeRequests: JudgeAnswers[] = [];
+
+  async judgeAnswers(request: JudgeAnswers, onMessage: (m: JudgeMessage) => void): Promise<string> {
+    this.judgeRequests.push(request);
+    if (!this.model.url) throw new BackendError('invalid_settings', 'judging answers needs a model: set one under Model…');
+    const data = [...this.batchResults.keys()].find((d) => d.replace(/\.(csv|jsonl|json)$/, '.results.json') === request.results);
+    if (data == null) throw new BackendError('invalid_run', `${request.results}: no results table here (a task file's batch writes one)`);
+    const judgeId = `fake-judge-${++this.runCount}`;
+    const rows = this.batchResults.get(data)!.map((r) => ({ ...r }));
+    const judge = runFakeJudge(rows, request.results, this.model.model ?? 'model', this.batchRowMs / 2, (m) => {
+      if (m.kind === 'done') {
+        this.batches.delete(judgeId);
+        this.batchResults.set(data, m.report.rows);
+      }
+      onMessage(m);
+    });
+    this.batches.set(judgeId, judge);
+    return judgeId;
   }
 
   /** A row's run joins the stored runs (the recorded one, with the row's outcome and values). */

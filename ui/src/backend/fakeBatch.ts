@@ -10,7 +10,7 @@
 //! live endpoint, as the runner's do, and the report lists them; an endpoint whose host has
 //! `dead` in it cannot be attached to: the batch hears so once, and its rows go elsewhere.
 
-import type { BatchBrowsers, BatchMessage, BatchReport, BatchRequest, EndpointReport, RowResult } from '../bindings';
+import type { BatchBrowsers, BatchMessage, BatchReport, BatchRequest, EndpointReport, JudgeMessage, JudgeReport, Judgement, RowResult } from '../bindings';
 import { maskUrl } from '../batch/browsers';
 import { BackendError } from './types';
 
@@ -176,6 +176,49 @@ export function runFakeBatch(
       for (const row of pending.splice(0)) {
         end({ row, values: data[row - 1], status: 'cancelled', end_state: null, duration_ms: 0, run_id: null, message: 'the batch was stopped before this row ran' });
       }
+    },
+  };
+}
+
+/** The fake's `statewright judge`: a task whose run failed is `not_success` at once; the
+ * model, a moment later each, calls an answer that names the sign-in page a success and any
+ * other answer not. The verdicts go into `rows`, as into the results table. */
+export function runFakeJudge(rows: RowResult[], results: string, model: string, rowMs: number, onMessage: (m: JudgeMessage) => void): FakeBatch {
+  const total = rows.length;
+  let done = 0;
+  let calls = 0;
+  const timers: number[] = [];
+  const judged = (row: RowResult, judgement: Judgement) => {
+    row.judged = judgement;
+    onMessage({ kind: 'judged', result: { ...row }, done: ++done, total });
+  };
+  const finish = (interrupted: boolean) => {
+    const said = (verdict: string) => rows.filter((r) => r.judged?.verdict === verdict).length;
+    const [success, not_success] = [said('success'), said('not_success')];
+    const report: JudgeReport = {
+      total, success, not_success, unjudged: total - success - not_success, score: total ? success / total : null,
+      llm_calls: calls, llm_tokens: calls * 900, llm_cost: 0, interrupted,
+      results_csv: results.replace(/\.json$/, '.csv'), results_json: results, rows: rows.map((r) => ({ ...r })),
+    };
+    onMessage({ kind: 'done', report });
+  };
+  const asked = rows.filter((r) => r.status === 'succeeded');
+  for (const r of rows.filter((r) => r.status !== 'succeeded')) timers.push(window.setTimeout(() => judged(r, { verdict: 'not_success', reason: `the run ${r.status}: ${r.message}` }), 0));
+  asked.forEach((r, i) =>
+    timers.push(
+      window.setTimeout(() => {
+        calls++;
+        const answer = String(r.outputs?.answer ?? '');
+        judged(r, /^Sign in/.test(answer) ? { verdict: 'success', reason: 'the sign-in page’s title is on the last screenshot', model } : { verdict: 'not_success', reason: 'the answer is not what the task asked', model });
+        if (i === asked.length - 1) finish(false);
+      }, rowMs * (i + 1)),
+    ),
+  );
+  if (!asked.length) timers.push(window.setTimeout(() => finish(false), 0));
+  return {
+    cancel() {
+      timers.forEach((t) => window.clearTimeout(t));
+      finish(true);
     },
   };
 }

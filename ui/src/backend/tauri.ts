@@ -6,7 +6,7 @@ import { listen } from '@tauri-apps/api/event';
 import { getCurrentWindow } from '@tauri-apps/api/window';
 import type { GraphReport, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
 import type { RunEvent } from '../run/events';
-import type { BatchMessage, BatchRequest, TrashEntry } from '../bindings';
+import type { BatchMessage, BatchRequest, JudgeAnswers, JudgeMessage, TrashEntry } from '../bindings';
 import { BackendError, type Backend, type RecordRequest, type Unsubscribe } from './types';
 import type { AgentRunRequest, Diagnostic, ErrorPayload, OpenedWorkflow, RunDetail, RunFilter, RunMessage, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
 
@@ -66,6 +66,12 @@ export class TauriBackend implements Backend {
   }
 
   cancelBatch = (batchId: string) => call<void>('cancel_batch', { batch_id: batchId });
+
+  judgeAnswers(request: JudgeAnswers, onMessage: (m: JudgeMessage) => void): Promise<string> {
+    const channel = new Channel<JudgeMessage>();
+    channel.onmessage = onMessage;
+    return call<string>('judge_answers', { request, events: channel });
+  }
   listRuns = (filter: RunFilter) => call<RunSummary[]>('list_runs', { filter });
   openRun = (runId: string) => call<RunDetail>('open_run', { run_id: runId });
   /** Screenshots are served by the app's `shot:` protocol, from the runs folder only. */

@@ -13,7 +13,7 @@ import type { RunRequest } from '../bindings';
 import type { AgentRunRequest } from '../bindings';
 import type { RunFilter } from '../bindings';
 import type { RunEvent } from '../run/events';
-import type { BatchMessage, BatchRequest } from '../bindings';
+import type { BatchMessage, BatchRequest, JudgeAnswers, JudgeMessage } from '../bindings';
 import type { GraphReport, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
 import type { TrashEntry } from '../bindings';
 
@@ -82,8 +82,12 @@ export interface Backend {
   /** Runs the workflow once per row of a CSV or JSON Lines file (`statewright batch`);
    * rows that succeeded in an earlier go are skipped and come back only in the report. */
   startBatch(request: BatchRequest, onMessage: (m: BatchMessage) => void): Promise<string>;
-  /** Rows not started end as cancelled, running ones are cancelled; the report still comes. */
+  /** Rows not started end as cancelled, running ones are cancelled; the report still comes.
+   * Stops a judge too, keeping its verdicts so far. */
   cancelBatch(batchId: string): Promise<void>;
+  /** *Judge answers* (`statewright judge`): the model grades a task file's answers; each
+   * verdict, then the report, follow. Returns an id for `cancelBatch`. */
+  judgeAnswers(request: JudgeAnswers, onMessage: (m: JudgeMessage) => void): Promise<string>;
   listRuns(filter: RunFilter): Promise<RunSummary[]>;
   openRun(runId: string): Promise<RunDetail>;
   /** A URL the UI can put in an <img> for a screenshot path from the store. */

@@ -3,10 +3,12 @@
 //! when the batch has a pool of browsers, the row's values, and what the run read, one
 //! column per output, as the CLI's CSV has them); a run id opens that run in the viewer.
 //! Endpoints given up on are named above the table as the batch hears of them. A batch of
-//! goals (a task file) has the model's use and its answer as columns too.
+//! goals (a task file) has the model's use and its answer as columns too, and once it is
+//! over *Judge answers* has the model grade them (`statewright judge`): a verdict column
+//! fills in task by task, and the score follows.
 
 import { cellText, columnsOf } from '../run/preview';
-import { batchLines, tally, type BatchLine } from './progress';
+import { batchLines, score, tally, type BatchLine } from './progress';
 import type { ShownBatch } from './useBatch';
 
 const seconds = (ms: number | null) => (ms == null ? '' : `${(ms / 1000).toFixed(1)} s`);
@@ -18,7 +20,16 @@ function modelUse(l: BatchLine): string {
   return `${l.llm_calls} call${l.llm_calls === 1 ? '' : 's'} · ${(l.llm_tokens ?? 0).toLocaleString('en')} tokens${cost}`;
 }
 
-export function BatchView({ batch, live, onCancel, onOpenRun }: { batch: ShownBatch | null; live: boolean; onCancel: () => void; onOpenRun: (runId: string) => void }) {
+interface Props {
+  batch: ShownBatch | null;
+  live: boolean;
+  judging: boolean;
+  onCancel: () => void;
+  onJudge: () => void;
+  onOpenRun: (runId: string) => void;
+}
+
+export function BatchView({ batch, live, judging, onCancel, onJudge, onOpenRun }: Props) {
   if (!batch) return <p className="empty">No batch yet: Batch… in the editor runs the workflow once per row of a data file, and Run with a goal… › Task file… the model once per task.</p>;
   const { progress, request } = batch;
   const lines = batchLines(progress);
@@ -28,7 +39,9 @@ export function BatchView({ batch, live, onCancel, onOpenRun }: { batch: ShownBa
   const pooled = (request.browsers != null && request.browsers.kind !== 'launch') || lines.some((l) => l.endpoint);
   const endpoints = progress.report?.endpoints ?? [];
   const asked = lines.some((l) => (l.llm_calls ?? 0) > 0);
+  const judged = lines.some((l) => l.judged);
   const { each } = request;
+  const { judge } = batch;
   return (
     <section className="batch-view" aria-label="batch">
       <div className="toolbar">
@@ -42,6 +55,22 @@ export function BatchView({ batch, live, onCancel, onOpenRun }: { batch: ShownBa
             Cancel batch
           </button>
         )}
+        {each.kind === 'goals' && progress.report && !judging && (
+          <button onClick={onJudge} title="the model set under Model… grades each answer from the run's last screenshots, as statewright judge">
+            {judge ? 'Judge again' : 'Judge answers'}
+          </button>
+        )}
+        {judging && (
+          <>
+            <span data-testid="judge-progress">
+              judging {judge?.done ?? 0}/{judge?.total ?? '?'}…
+            </span>
+            <button className="danger" onClick={onCancel}>
+              Stop judging
+            </button>
+          </>
+        )}
+        {judge?.report && <strong data-testid="judge-score">{score(judge.report)}</strong>}
         {progress.report && (
           <span className="hint" data-testid="batch-results" title={`${progress.report.results_csv} and ${progress.report.results_json}`}>
             results: {progress.report.results_csv} and {progress.report.results_json}
@@ -49,6 +78,7 @@ export function BatchView({ batch, live, onCancel, onOpenRun }: { batch: ShownBa
         )}
       </div>
       {progress.failure && <p className="problem error">{progress.failure}</p>}
+      {judge?.failure && <p className="problem error">The judge stopped: {judge.failure}</p>}
       {progress.dead.map((d, i) => (
         <p key={i} className="problem warning" data-testid="batch-dead-endpoint">
           Browser endpoint <code>{d.url}</code> is dead, its rows go to the others: {d.reason}
@@ -71,6 +101,7 @@ export function BatchView({ batch, live, onCancel, onOpenRun }: { batch: ShownBa
               <th>message</th>
               {pooled && <th>endpoint</th>}
               {asked && <th title="the run's calls to the model, their tokens and cost">model</th>}
+              {judged && <th title="what the judge said of the answer">verdict</th>}
               {columns.map((c) => (
                 <th key={`value-${c}`}>{c}</th>
               ))}
@@ -106,6 +137,15 @@ export function BatchView({ batch, live, onCancel, onOpenRun }: { batch: ShownBa
                   </td>
                 )}
                 {asked && <td data-testid="batch-model">{modelUse(l)}</td>}
+                {judged && (
+                  <td data-testid="batch-verdict" title={l.judged?.model ? `judged by ${l.judged.model}` : 'decided by the run’s status'}>
+                    {l.judged && (
+                      <>
+                        <span className={`phase phase-${l.judged.verdict === 'success' ? 'succeeded' : 'failed'}`}>{l.judged.verdict === 'success' ? 'success' : 'not success'}</span> {l.judged.reason}
+                      </>
+                    )}
+                  </td>
+                )}
                 {columns.map((c) => (
                   <td key={`value-${c}`}>{l.values[c]}</td>
                 ))}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyBatchMessage, batchLines, noProgress, tally } from './progress';
+import { applyBatchMessage, applyJudgeMessage, batchLines, noJudge, noProgress, score, tally } from './progress';
 import type { BatchMessage, RowResult } from '../bindings';
 
 const result = (row: number, status: string, run_id: string | null = `run-${row}`): RowResult => ({ row, values: { seed: String(row) }, status, end_state: status === 'failed' ? 'Login error' : 'Order confirmed', duration_ms: 1200, run_id, message: '' });
@@ -43,5 +43,22 @@ describe('batch progress', () => {
 
   it('counts before the total is known', () => {
     expect(tally(play([{ kind: 'started', row: 1, run_id: 'r' }]))).toBe('0/? · 0 succeeded · 0 failed');
+  });
+
+  it('puts each verdict on its row as the judge gives it, and the score at the end', () => {
+    const ended = play([
+      { kind: 'finished', result: result(1, 'succeeded'), done: 1, total: 2 },
+      { kind: 'finished', result: result(2, 'failed'), done: 2, total: 2 },
+    ]);
+    const judged = { ...result(2, 'failed'), judged: { verdict: 'not_success', reason: 'the run failed: ' } };
+    let [batch, judge] = applyJudgeMessage(ended, noJudge, { kind: 'judged', result: judged, done: 1, total: 2 });
+    expect(batchLines(batch).map((l) => l.judged?.verdict ?? null)).toEqual([null, 'not_success']);
+    expect([judge.done, judge.total, judge.report]).toEqual([1, 2, null]);
+    const success = { ...result(1, 'succeeded'), judged: { verdict: 'success', reason: 'shown', model: 'm' } };
+    const report = { total: 2, success: 1, not_success: 1, unjudged: 0, score: 0.5, llm_calls: 1, llm_tokens: 900, llm_cost: 0, interrupted: false, results_csv: 't.results.csv', results_json: 't.results.json', rows: [success, judged] };
+    [batch, judge] = applyJudgeMessage(batch, judge, { kind: 'done', report });
+    expect(batchLines(batch).map((l) => l.judged?.verdict)).toEqual(['success', 'not_success']);
+    expect(score(judge.report!)).toBe('score 50.0% · 1 success · 1 not success');
+    expect(score({ ...report, success: 0, unjudged: 1, score: 0, interrupted: true })).toBe('score 0.0% · 0 success · 1 not success · 1 without a verdict · stopped');
   });
 });

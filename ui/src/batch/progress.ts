@@ -2,7 +2,7 @@
 //! given up on, and once it is over the report. The shell names the number of rows only with the first row to end, and rows
 //! that succeeded in an earlier go only in the report: until then they are "waiting".
 
-import type { BatchMessage, BatchReport, RowResult } from '../bindings';
+import type { BatchMessage, BatchReport, JudgeMessage, JudgeReport, RowResult } from '../bindings';
 
 export interface BatchProgress {
   /** Run ids of the rows started, by row number. */
@@ -58,4 +58,35 @@ export function tally(p: BatchProgress): string {
   const failed = p.report?.failed ?? ended.filter((r) => r.status !== 'succeeded').length;
   const skipped = p.report?.skipped ? ` · ${p.report.skipped} skipped (done before)` : '';
   return `${p.done}/${p.total ?? '?'} · ${succeeded} succeeded · ${failed} failed${skipped}`;
+}
+
+/** A judge of a task file's answers as far as its messages tell. */
+export interface JudgeProgress {
+  /** For cancelling; null until the backend has answered. */
+  id: string | null;
+  done: number;
+  total: number | null;
+  report: JudgeReport | null;
+  failure: string | null;
+}
+
+export const noJudge: JudgeProgress = { id: null, done: 0, total: null, report: null, failure: null };
+
+/** The judge's message applied to it, and a verdict to its row of the batch's table. */
+export function applyJudgeMessage(batch: BatchProgress, judge: JudgeProgress, m: JudgeMessage): [BatchProgress, JudgeProgress] {
+  switch (m.kind) {
+    case 'judged':
+      return [{ ...batch, results: { ...batch.results, [m.result.row]: m.result } }, { ...judge, done: m.done, total: m.total }];
+    case 'done':
+      return [{ ...batch, results: Object.fromEntries(m.report.rows.map((r) => [r.row, r])) }, { ...judge, report: m.report, done: m.report.total, total: m.report.total }];
+    case 'failed':
+      return [batch, { ...judge, failure: m.message }];
+  }
+}
+
+/** `score 33.3% · 1 success · 2 not success`, as `statewright judge` ends. */
+export function score(r: JudgeReport): string {
+  const share = r.score == null ? 'no tasks' : `score ${(r.score * 100).toFixed(1)}%`;
+  const unjudged = r.unjudged ? ` · ${r.unjudged} without a verdict` : '';
+  return `${share} · ${r.success} success · ${r.not_success} not success${unjudged}${r.interrupted ? ' · stopped' : ''}`;
 }

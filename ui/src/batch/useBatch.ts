@@ -3,13 +3,15 @@
 
 import { useCallback, useRef, useState } from 'react';
 import type { Backend } from '../backend/types';
-import { applyBatchMessage, noProgress, type BatchProgress } from './progress';
-import type { BatchRequest } from '../bindings';
+import { applyBatchMessage, applyJudgeMessage, noJudge, noProgress, type BatchProgress, type JudgeProgress } from './progress';
+import type { BatchRequest, JudgeMessage } from '../bindings';
 
 export interface ShownBatch {
   id: string;
   request: BatchRequest;
   progress: BatchProgress;
+  /** *Judge answers* on its results, once asked. */
+  judge: JudgeProgress | null;
 }
 
 export function useBatch(backend: Backend, onRowEnded: () => void) {
@@ -29,12 +31,38 @@ export function useBatch(backend: Backend, onRowEnded: () => void) {
         if (id == null) early = applyBatchMessage(early, m);
         else setBatch((b) => b && { ...b, progress: applyBatchMessage(b.progress, m) });
       });
-      if (token === latest.current) setBatch({ id: id!, request, progress: early });
+      if (token === latest.current) setBatch({ id: id!, request, progress: early, judge: null });
     },
     [backend, onRowEnded],
   );
 
+  /** Has the model judge the answers of the batch shown (a task file's, once it is over);
+   * rejects (nothing changes) when the backend refuses. */
+  const judge = useCallback(async () => {
+    const results = batch?.progress.report?.results_json;
+    if (!results) return;
+    const token = latest.current;
+    const apply = (m: JudgeMessage) =>
+      setBatch((b) => {
+        if (!b || token !== latest.current) return b;
+        const [progress, judge] = applyJudgeMessage(b.progress, b.judge ?? noJudge, m);
+        return { ...b, progress, judge };
+      });
+    setBatch((b) => b && { ...b, judge: noJudge });
+    try {
+      const id = await backend.judgeAnswers({ results }, apply);
+      setBatch((b) => b && token === latest.current && b.judge ? { ...b, judge: { ...b.judge, id } } : b);
+    } catch (e) {
+      setBatch((b) => b && { ...b, judge: null });
+      throw e;
+    }
+  }, [backend, batch]);
+
   const live = batch != null && batch.progress.report == null && batch.progress.failure == null;
-  const cancel = () => (batch ? backend.cancelBatch(batch.id) : Promise.resolve());
-  return { batch, live, start, cancel };
+  const judging = batch?.judge != null && batch.judge.report == null && batch.judge.failure == null;
+  const cancel = () => {
+    const id = judging ? batch?.judge?.id : batch?.id;
+    return id ? backend.cancelBatch(id) : Promise.resolve();
+  };
+  return { batch, live, judging, start, cancel, judge };
 }

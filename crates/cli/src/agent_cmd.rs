@@ -13,6 +13,7 @@ use statewright_runner::{Browser, Failure, ReviewPolicy, RunErrorKind, RunStatus
 
 use crate::batch_cmd::{BatchFlags, failed};
 use crate::exit;
+use crate::model_args::ModelArgs;
 use crate::run::{parse_param, parse_seconds};
 
 #[derive(Args)]
@@ -49,10 +50,8 @@ pub struct AgentArgs {
     /// Serve the bundled demo site on loopback and pass its address as `site`.
     #[arg(long)]
     demo_site: bool,
-    #[arg(long, value_name = "URL")]
-    llm_url: Option<String>,
-    #[arg(long, value_name = "NAME")]
-    llm_model: Option<String>,
+    #[command(flatten)]
+    model: ModelArgs,
     /// Give up waiting for a person after this many seconds when the model is stuck: the run
     /// fails with that reason and the command exits with 3.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
@@ -82,7 +81,7 @@ impl AgentObserver for Progress {
 }
 
 pub async fn agent_cmd(args: AgentArgs) -> u8 {
-    let llm = match model(&args) {
+    let llm = match args.model.required("an agent run") {
         Ok(llm) => llm,
         Err(message) => {
             eprintln!("statewright: {message}");
@@ -148,16 +147,6 @@ pub async fn agent_cmd(args: AgentArgs) -> u8 {
                 RunErrorKind::Environment => exit::FAILED,
             }
         }
-    }
-}
-
-/// The model that drives: an agent run needs one.
-fn model(args: &AgentArgs) -> Result<LlmConfig, String> {
-    let overrides = statewright_llm::Overrides { url: args.llm_url.clone(), model: args.llm_model.clone() };
-    match LlmConfig::resolve(&overrides) {
-        Ok(Some(config)) => Ok(config),
-        Ok(None) => Err("an agent run needs a model: give --llm-url and --llm-model (see the README)".into()),
-        Err(e) => Err(e.to_string()),
     }
 }
 

@@ -4,13 +4,13 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use statewright_llm::{LlmConfig, Overrides};
 use statewright_runner::batch::RowResult;
 use statewright_runner::judge::{JudgeObserver, JudgeRequest, judge_results};
 use statewright_store::Store;
 
 use crate::batch_cmd::failed;
 use crate::exit;
+use crate::model_args::ModelArgs;
 
 #[derive(Args)]
 pub struct JudgeArgs {
@@ -25,10 +25,8 @@ pub struct JudgeArgs {
     /// Judge again the tasks an earlier go judged.
     #[arg(long)]
     again: bool,
-    #[arg(long, value_name = "URL")]
-    llm_url: Option<String>,
-    #[arg(long, value_name = "NAME")]
-    llm_model: Option<String>,
+    #[command(flatten)]
+    model: ModelArgs,
     /// Print the report as JSON on stdout.
     #[arg(long)]
     json: bool,
@@ -64,17 +62,7 @@ pub async fn judge_cmd(args: JudgeArgs) -> u8 {
 }
 
 async fn judge(args: &JudgeArgs) -> Result<u8, (u8, String)> {
-    let overrides = Overrides { url: args.llm_url.clone(), model: args.llm_model.clone() };
-    let llm = match LlmConfig::resolve(&overrides) {
-        Ok(Some(config)) => config,
-        Ok(None) => {
-            return Err((
-                exit::INVALID,
-                "judging needs a model: give --llm-url and --llm-model (see the README)".into(),
-            ));
-        }
-        Err(e) => return Err((exit::INVALID, e.to_string())),
-    };
+    let llm = args.model.required("judging").map_err(|e| (exit::INVALID, e))?;
     let request = JudgeRequest {
         results: args.results.clone(),
         db: args.db.clone().unwrap_or_else(|| Store::default_path(&args.runs_dir)),

@@ -22,6 +22,7 @@ mod compile_cmd;
 mod graph_cmds;
 mod interrupt;
 mod judge_cmd;
+mod model_args;
 mod out;
 mod progress;
 mod record_cmd;

@@ -10,6 +10,7 @@ use statewright_runner::{
 };
 
 use crate::exit;
+use crate::model_args::ModelArgs;
 use crate::progress::Progress;
 
 #[derive(Args)]
@@ -75,13 +76,9 @@ pub struct RunFlags {
     /// ends the run (for unattended runs).
     #[arg(long, conflicts_with = "review_timeout")]
     no_review: bool,
-    /// The OpenAI-compatible endpoint the LLM stage asks (default: $STATEWRIGHT_LLM_URL,
-    /// else the settings file); without one the stage is skipped.
-    #[arg(long, value_name = "URL")]
-    llm_url: Option<String>,
-    /// The model to ask (default: $STATEWRIGHT_LLM_MODEL, else the settings file).
-    #[arg(long, value_name = "NAME")]
-    llm_model: Option<String>,
+    // The model the LLM stage asks; without one the stage is skipped.
+    #[command(flatten)]
+    model: ModelArgs,
     /// Where the skills that `use_skill` actions name are (default: `skills/` beside the
     /// workflow's folder, or inside it).
     #[arg(long, env = "STATEWRIGHT_SKILLS", value_name = "DIR")]
@@ -116,8 +113,7 @@ impl RunFlags {
         request.skills_dir = self.skills.clone();
         request.review =
             if self.no_review { ReviewPolicy::Never } else { ReviewPolicy::Wait { timeout: self.review_timeout } };
-        let overrides = statewright_llm::Overrides { url: self.llm_url.clone(), model: self.llm_model.clone() };
-        request.llm = statewright_llm::LlmConfig::resolve(&overrides).map_err(|e| e.to_string())?;
+        request.llm = self.model.config()?;
         Ok(request)
     }
 }

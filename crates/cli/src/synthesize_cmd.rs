@@ -11,6 +11,7 @@ use statewright_store::Store;
 use statewright_workflow::load_file;
 
 use crate::exit;
+use crate::model_args::ModelArgs;
 
 #[derive(Args)]
 pub struct SynthesizeArgs {
@@ -34,10 +35,8 @@ pub struct SynthesizeArgs {
     runs_dir: PathBuf,
     #[arg(long, env = "STATEWRIGHT_DB", value_name = "FILE")]
     db: Option<PathBuf>,
-    #[arg(long, value_name = "URL")]
-    llm_url: Option<String>,
-    #[arg(long, value_name = "NAME")]
-    llm_model: Option<String>,
+    #[command(flatten)]
+    model: ModelArgs,
 }
 
 pub async fn synthesize_state(args: SynthesizeArgs) -> u8 {
@@ -52,10 +51,7 @@ pub async fn synthesize_state(args: SynthesizeArgs) -> u8 {
 
 async fn run(args: &SynthesizeArgs) -> Result<(), (u8, String)> {
     let invalid = |m: String| (exit::INVALID, m);
-    let overrides = statewright_llm::Overrides { url: args.llm_url.clone(), model: args.llm_model.clone() };
-    let config = statewright_llm::LlmConfig::resolve(&overrides)
-        .map_err(|e| invalid(e.to_string()))?
-        .ok_or_else(|| invalid("no model is configured: give --llm-url and --llm-model (see the README)".into()))?;
+    let config = args.model.required("writing a state").map_err(invalid)?;
     let workflow = load_file(&args.file).map_err(|d| invalid(d.to_string()))?.workflow;
     let db = args.db.clone().unwrap_or_else(|| Store::default_path(&args.runs_dir));
     if !db.exists() {

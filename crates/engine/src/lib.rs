@@ -31,5 +31,7 @@ pub use event::{CheckResult, Diagnosis, Event, Failure, LocatedCheck, RunStatus}
 pub use executor::{CORRECTION, RunOptions, RunReport, Skills, run};
 pub use goal::Goal;
 pub use heal::LocatorMemory;
-pub use review::{Advice, Advisor, EscalationRequest, ModelCall, Resolution, ReviewError, Reviewer, Unresolved};
+pub use review::{
+    Advice, Advisor, EscalationRequest, ModelCall, ModelUse, Resolution, ReviewError, Reviewer, Unresolved,
+};
 pub use tokio_util::sync::CancellationToken;

@@ -162,6 +162,22 @@ pub struct ModelCall {
     pub error: Option<String>,
 }
 
+/// What calls to a model came to: how many, their tokens and their cost (US dollars).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ModelUse {
+    pub calls: u32,
+    pub tokens: u64,
+    pub cost: f64,
+}
+
+impl ModelUse {
+    pub fn count(&mut self, call: &ModelCall) {
+        self.calls += 1;
+        self.tokens += call.prompt_tokens + call.completion_tokens;
+        self.cost += call.cost;
+    }
+}
+
 /// Which stages a failure can use: healing only helps an action whose element is missing,
 /// or a page no state matches because a check's element was renamed; re-observing cannot
 /// help a breaker that tripped on a loop.

@@ -287,7 +287,7 @@ async fn drive(
                 answer = model.next(&question) => answer,
                 () = cancel.cancelled() => { status = RunStatus::Cancelled; message = "cancelled".into(); break; }
             };
-            tally.count(&call);
+            tally.model.count(&call);
             book.event(&Event::ModelCalled { step, state: None, call })?;
             let stuck = match next {
                 Move::Finish(said) => {
@@ -434,9 +434,9 @@ async fn drive(
         failure,
         steps,
         actions: tally.actions,
-        llm_calls: tally.calls,
-        llm_tokens: tally.tokens,
-        llm_cost: tally.cost,
+        llm_calls: tally.model.calls,
+        llm_tokens: tally.model.tokens,
+        llm_cost: tally.model.cost,
         duration_ms,
         run_dir,
     })
@@ -572,15 +572,5 @@ fn secret_value(params: &Params, name: &str) -> Option<String> {
 #[derive(Default)]
 struct Tally {
     actions: u32,
-    calls: u32,
-    tokens: u64,
-    cost: f64,
-}
-
-impl Tally {
-    fn count(&mut self, call: &statewright_engine::ModelCall) {
-        self.calls += 1;
-        self.tokens += call.prompt_tokens + call.completion_tokens;
-        self.cost += call.cost;
-    }
+    model: statewright_engine::ModelUse,
 }

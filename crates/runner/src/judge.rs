@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use futures::StreamExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use statewright_engine::CancellationToken;
+use statewright_engine::{CancellationToken, ModelUse};
 use statewright_llm::judge::{Evidence, Verdict, judge};
 use statewright_llm::{Client, LlmConfig};
 use statewright_store::Store;
@@ -110,7 +110,7 @@ pub async fn judge_results(
         observer.judged(row, done, total);
     }
     table::write_rows(&csv, &json, &rows)?;
-    let mut tally = Tally::default();
+    let mut used = ModelUse::default();
     let shown = request.screenshots.max(1);
     let (client, store) = (&client, &store);
     let mut verdicts = futures::stream::iter(asked)
@@ -136,7 +136,7 @@ pub async fn judge_results(
         };
         let Some((i, verdict, call)) = next else { break };
         if let Some(call) = &call {
-            tally.count(call);
+            used.count(call);
         }
         match verdict {
             Ok(Verdict { success, reason }) => {
@@ -150,7 +150,7 @@ pub async fn judge_results(
         table::write_rows(&csv, &json, &rows)?;
     }
     drop(verdicts);
-    Ok(tally.finish(rows, interrupted, csv, json))
+    Ok(report(rows, used, interrupted, csv, json))
 }
 
 fn read_table(json: &Path) -> Result<Vec<RowResult>, RunError> {
@@ -214,37 +214,22 @@ fn evidence(store: &Store, asked: Asked, count: usize) -> Result<Evidence, Strin
     Ok(Evidence { task: asked.task, answer, screenshots })
 }
 
-#[derive(Default)]
-struct Tally {
-    calls: u32,
-    tokens: u64,
-    cost: f64,
-}
-
-impl Tally {
-    fn count(&mut self, call: &statewright_engine::ModelCall) {
-        self.calls += 1;
-        self.tokens += call.prompt_tokens + call.completion_tokens;
-        self.cost += call.cost;
-    }
-
-    fn finish(self, rows: Vec<RowResult>, interrupted: bool, csv: PathBuf, json: PathBuf) -> JudgeReport {
-        let said =
-            |verdict: &str| rows.iter().filter(|r| r.judged.as_ref().is_some_and(|j| j.verdict == verdict)).count();
-        let (success, not_success) = (said("success"), said("not_success"));
-        JudgeReport {
-            total: rows.len(),
-            success,
-            not_success,
-            unjudged: rows.len() - success - not_success,
-            score: (!rows.is_empty()).then(|| success as f64 / rows.len() as f64),
-            llm_calls: self.calls,
-            llm_tokens: self.tokens,
-            llm_cost: self.cost,
-            interrupted,
-            results_csv: csv,
-            results_json: json,
-            rows,
-        }
+/// The report on `rows` as they stand, with this go's model use.
+fn report(rows: Vec<RowResult>, used: ModelUse, interrupted: bool, csv: PathBuf, json: PathBuf) -> JudgeReport {
+    let said = |verdict: &str| rows.iter().filter(|r| r.judged.as_ref().is_some_and(|j| j.verdict == verdict)).count();
+    let (success, not_success) = (said("success"), said("not_success"));
+    JudgeReport {
+        total: rows.len(),
+        success,
+        not_success,
+        unjudged: rows.len() - success - not_success,
+        score: (!rows.is_empty()).then(|| success as f64 / rows.len() as f64),
+        llm_calls: used.calls,
+        llm_tokens: used.tokens,
+        llm_cost: used.cost,
+        interrupted,
+        results_csv: csv,
+        results_json: json,
+        rows,
     }
 }

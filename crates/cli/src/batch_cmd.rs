@@ -104,7 +104,8 @@ impl BatchFlags {
             BrowserPool::Endpoints(endpoints) => format!(" · {} browser endpoints", endpoints.len()),
             BrowserPool::Shared { browsers, .. } => format!(" · {browsers} shared browsers"),
         };
-        let what = if matches!(each, Each::Goal(_)) { "tasks" } else { "rows" };
+        let goals = matches!(each, Each::Goal(_));
+        let what = if goals { "tasks" } else { "rows" };
         eprintln!("statewright batch · {} {what} · {concurrency} at a time{browsers}", rows.len());
         let request = BatchRequest { each, rows, concurrency, results, pool };
         let cancel = crate::interrupt::cancelled_on_interrupt();
@@ -112,7 +113,11 @@ impl BatchFlags {
         if json {
             outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
         }
-        Ok(summarise(&report, &cancel))
+        let code = summarise(&report, &cancel);
+        if goals && report.succeeded > 0 {
+            eprintln!("  grade the answers: statewright judge {}", report.results_json.display());
+        }
+        Ok(code)
     }
 }
 

@@ -170,6 +170,7 @@ fn a_benchmarks_task_file_runs_a_model_per_task_a_second_go_runs_only_what_faile
     assert!(rows[1]["message"].as_str().unwrap().contains("no such thing"), "{report:#}");
     assert!(rows[0]["llm_calls"].as_u64().unwrap() >= 2, "a click, then the answer: {report:#}");
     assert!(stderr.contains("✓ task Northwind--0"), "progress names the task: {stderr}");
+    assert!(stderr.contains("grade the answers: statewright judge "), "{stderr}");
 
     // The table beside the task file: the task's fields, the model's use, and its answer.
     let csv = std::fs::read_to_string(dir.path().join("WebVoyager_data.results.csv")).unwrap();

@@ -76,6 +76,10 @@ test('a task file runs a goal per task in the Batch tab, each with the model’s
   assert.match(verdicts[1], /^not success the run failed: the model gave up/);
   assert.match(verdicts[2], /^not success the answer is not what the task asked$/);
   const judged = await page.evaluate(() => window.statewrightFake.judgeRequests);
-  assert.deepEqual(judged, [{ results: '/data/WebVoyager_data.results.json' }]);
-  assert.equal(await page.getByRole('button', { name: 'Judge again' }).isVisible(), true);
+  assert.deepEqual(judged, [{ results: '/data/WebVoyager_data.results.json', again: false }]);
+  // Judged once, *Judge again* asks anew about every task.
+  await page.getByRole('button', { name: 'Judge again' }).click();
+  await page.waitForSelector('[data-testid="judge-progress"]');
+  await page.waitForSelector('[data-testid="judge-score"]', { timeout: 10000 });
+  assert.deepEqual((await page.evaluate(() => window.statewrightFake.judgeRequests)).at(-1), { results: '/data/WebVoyager_data.results.json', again: true });
 });

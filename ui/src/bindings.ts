@@ -722,10 +722,12 @@ export type HealedSaved = {
 };
 
 /** *Judge answers*: a task file's results table (its `.json`), judged by the model set
- * under *Model…* from each run's last `screenshots` (default 3), as `statewright judge`. */
+ * under *Model…* from each run's last `screenshots` (default 3), as `statewright judge`;
+ * `again` judges the tasks judged before anew (`--again`). */
 export type JudgeAnswers = {
   results: string;
   screenshots?: number | null;
+  again?: boolean;
 };
 
 /** What the window hears of a judge: a task's row with its verdict (or none yet), then the

@@ -179,12 +179,15 @@ pub enum BatchMessage {
 }
 
 /// *Judge answers*: a task file's results table (its `.json`), judged by the model set
-/// under *Model…* from each run's last `screenshots` (default 3), as `statewright judge`.
+/// under *Model…* from each run's last `screenshots` (default 3), as `statewright judge`;
+/// `again` judges the tasks judged before anew (`--again`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct JudgeAnswers {
     pub results: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub screenshots: Option<u32>,
+    #[serde(default)]
+    pub again: bool,
 }
 
 /// What the window hears of a judge: a task's row with its verdict (or none yet), then the

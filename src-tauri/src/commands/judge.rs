@@ -50,7 +50,7 @@ pub async fn judge_answers<R: Runtime>(
         llm,
         screenshots: request.screenshots.unwrap_or(3).clamp(1, 10) as usize,
         concurrency: 2,
-        again: false,
+        again: request.again,
     };
     let id = format!("judge-{}", fastrand::u32(..));
     let cancel = CancellationToken::new();

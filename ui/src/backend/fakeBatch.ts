@@ -180,10 +180,11 @@ export function runFakeBatch(
   };
 }
 
-/** The fake's `statewright judge`: a task whose run failed is `not_success` at once; the
- * model, a moment later each, calls an answer that names the sign-in page a success and any
- * other answer not. The verdicts go into `rows`, as into the results table. */
-export function runFakeJudge(rows: RowResult[], results: string, model: string, rowMs: number, onMessage: (m: JudgeMessage) => void): FakeBatch {
+/** The fake's `statewright judge`: a task judged before keeps its verdict unless `again`; a
+ * task whose run failed is `not_success` at once; the model, a moment later each, calls an
+ * answer that names the sign-in page a success and any other answer not. The verdicts go
+ * into `rows`, as into the results table. */
+export function runFakeJudge(rows: RowResult[], results: string, model: string, again: boolean, rowMs: number, onMessage: (m: JudgeMessage) => void): FakeBatch {
   const total = rows.length;
   let done = 0;
   let calls = 0;
@@ -202,8 +203,10 @@ export function runFakeJudge(rows: RowResult[], results: string, model: string, 
     };
     onMessage({ kind: 'done', report });
   };
-  const asked = rows.filter((r) => r.status === 'succeeded');
-  for (const r of rows.filter((r) => r.status !== 'succeeded')) timers.push(window.setTimeout(() => judged(r, { verdict: 'not_success', reason: `the run ${r.status}: ${r.message}` }), 0));
+  const open = rows.filter((r) => again || !r.judged);
+  for (const r of rows.filter((r) => !open.includes(r))) timers.push(window.setTimeout(() => judged(r, r.judged!), 0));
+  const asked = open.filter((r) => r.status === 'succeeded');
+  for (const r of open.filter((r) => r.status !== 'succeeded')) timers.push(window.setTimeout(() => judged(r, { verdict: 'not_success', reason: `the run ${r.status}: ${r.message}` }), 0));
   asked.forEach((r, i) =>
     timers.push(
       window.setTimeout(() => {

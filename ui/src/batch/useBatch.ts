@@ -36,11 +36,13 @@ export function useBatch(backend: Backend, onRowEnded: () => void) {
     [backend, onRowEnded],
   );
 
-  /** Has the model judge the answers of the batch shown (a task file's, once it is over);
-   * rejects (nothing changes) when the backend refuses. */
+  /** Has the model judge the answers of the batch shown (a task file's, once it is over),
+   * every task anew when it was judged before; rejects (nothing changes) when the backend
+   * refuses. */
   const judge = useCallback(async () => {
     const results = batch?.progress.report?.results_json;
     if (!results) return;
+    const again = batch?.judge != null;
     const token = latest.current;
     const apply = (m: JudgeMessage) =>
       setBatch((b) => {
@@ -50,7 +52,7 @@ export function useBatch(backend: Backend, onRowEnded: () => void) {
       });
     setBatch((b) => b && { ...b, judge: noJudge });
     try {
-      const id = await backend.judgeAnswers({ results }, apply);
+      const id = await backend.judgeAnswers({ results, again }, apply);
       setBatch((b) => b && token === latest.current && b.judge ? { ...b, judge: { ...b.judge, id } } : b);
     } catch (e) {
       setBatch((b) => b && { ...b, judge: null });

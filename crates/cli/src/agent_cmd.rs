@@ -15,6 +15,7 @@ use crate::batch_cmd::{BatchFlags, failed};
 use crate::exit;
 use crate::model_args::ModelArgs;
 use crate::run::{parse_param, parse_seconds};
+use crate::store_args::StoreArgs;
 
 #[derive(Args)]
 pub struct AgentArgs {
@@ -62,10 +63,8 @@ pub struct AgentArgs {
     /// Print the summary as JSON on stdout.
     #[arg(long)]
     json: bool,
-    #[arg(long, env = "STATEWRIGHT_RUNS_DIR", default_value = "runs")]
-    runs_dir: PathBuf,
-    #[arg(long, env = "STATEWRIGHT_DB", value_name = "FILE")]
-    db: Option<PathBuf>,
+    #[command(flatten)]
+    store: StoreArgs,
 }
 
 struct Progress;
@@ -98,7 +97,9 @@ pub async fn agent_cmd(args: AgentArgs) -> u8 {
         };
     }
     if args.batch.any() {
-        eprintln!("statewright: --concurrency, --per-endpoint, --pool, --shared-browsers and --out are for --tasks");
+        eprintln!(
+            "statewright: --concurrency, --per-endpoint, --pool, --shared-browsers and --out are for --tasks"
+        );
         return exit::INVALID;
     }
     let browser = match args.cdp_url.as_slice() {
@@ -156,9 +157,9 @@ fn request(args: &AgentArgs, llm: LlmConfig) -> AgentRequest {
         params: args.params.clone(),
         browser: Browser::Launch { headed: args.headed },
         demo_site: args.demo_site,
-        db: args.db.clone(),
+        db: args.store.db.clone(),
         review: if args.no_review { ReviewPolicy::Never } else { ReviewPolicy::Wait { timeout: args.review_timeout } },
-        ..AgentRequest::new(llm, &args.runs_dir).with_max_steps(Some(args.max_steps))
+        ..AgentRequest::new(llm, &args.store.runs_dir).with_max_steps(Some(args.max_steps))
     }
 }
 

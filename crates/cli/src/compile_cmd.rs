@@ -11,6 +11,7 @@ use statewright_workflow::{load_file, load_str, to_native_json, to_native_json_p
 
 use crate::exit;
 use crate::run::parse_param;
+use crate::store_args::StoreArgs;
 
 #[derive(Args)]
 pub struct CompileArgs {
@@ -30,10 +31,8 @@ pub struct CompileArgs {
     /// Print what was compiled as JSON on stdout.
     #[arg(long)]
     json: bool,
-    #[arg(long, env = "STATEWRIGHT_RUNS_DIR", default_value = "runs")]
-    runs_dir: PathBuf,
-    #[arg(long, env = "STATEWRIGHT_DB", value_name = "FILE")]
-    db: Option<PathBuf>,
+    #[command(flatten)]
+    store: StoreArgs,
 }
 
 pub fn compile_cmd(args: CompileArgs) -> u8 {
@@ -93,7 +92,7 @@ fn read(args: &CompileArgs) -> Result<Trajectory, String> {
     if path.is_dir() {
         return statewright_author::from_folder(path).map_err(|e| e.to_string());
     }
-    let db = args.db.clone().unwrap_or_else(|| Store::default_path(&args.runs_dir));
+    let db = args.store.db_path();
     if !db.exists() {
         return Err(format!("`{}` is not a folder, and there is no run store at {}", args.source, db.display()));
     }

@@ -12,34 +12,7 @@ use statewright_workflow::span::{JsonPath, SpanIndex};
 use statewright_workflow::{Diagnostic, Outcome, Severity, Terminal, Workflow, load_file, load_str, to_native_json};
 
 use crate::exit;
-
-/// Where the stored runs are, for the checks that use them.
-#[derive(Args)]
-pub struct StoreArgs {
-    /// Where run folders go; its statewright.db holds the runs used as evidence.
-    #[arg(long, env = "STATEWRIGHT_RUNS_DIR", default_value = "runs")]
-    runs_dir: PathBuf,
-    /// The run store (default: statewright.db in the runs folder).
-    #[arg(long, env = "STATEWRIGHT_DB", value_name = "FILE")]
-    db: Option<PathBuf>,
-}
-
-impl StoreArgs {
-    /// The store, if there is one: checking a workflow never creates a database.
-    pub fn open(&self) -> Option<Store> {
-        let path = self.db.clone().unwrap_or_else(|| Store::default_path(&self.runs_dir));
-        if !path.exists() {
-            return None;
-        }
-        match Store::open(&path) {
-            Ok(store) => Some(store),
-            Err(e) => {
-                eprintln!("warning: {}: {e}; checking without the stored runs", path.display());
-                None
-            }
-        }
-    }
-}
+use crate::store_args::StoreArgs;
 
 /// The stored runs of `workflow`, if a store is at hand.
 pub fn runs_of(store: Option<&Store>, workflow: &Workflow) -> Vec<Trajectory> {
@@ -109,7 +82,7 @@ pub fn paths(args: PathsArgs) -> u8 {
         }
     };
     let workflow = &loaded.workflow;
-    let runs = runs_of(args.store.open().as_ref(), workflow);
+    let runs = runs_of(args.store.existing().as_ref(), workflow);
     let coverage = cover(&Graph::new(workflow, &runs));
     let mut files = Vec::new();
     if let Some(dir) = &args.out {

@@ -6,11 +6,11 @@ use std::path::PathBuf;
 use clap::Args;
 use statewright_runner::batch::RowResult;
 use statewright_runner::judge::{JudgeObserver, JudgeRequest, judge_results};
-use statewright_store::Store;
 
 use crate::batch_cmd::failed;
 use crate::exit;
 use crate::model_args::ModelArgs;
+use crate::store_args::StoreArgs;
 
 #[derive(Args)]
 pub struct JudgeArgs {
@@ -30,10 +30,8 @@ pub struct JudgeArgs {
     /// Print the report as JSON on stdout.
     #[arg(long)]
     json: bool,
-    #[arg(long, env = "STATEWRIGHT_RUNS_DIR", default_value = "runs")]
-    runs_dir: PathBuf,
-    #[arg(long, env = "STATEWRIGHT_DB", value_name = "FILE")]
-    db: Option<PathBuf>,
+    #[command(flatten)]
+    store: StoreArgs,
 }
 
 struct Progress;
@@ -65,7 +63,7 @@ async fn judge(args: &JudgeArgs) -> Result<u8, (u8, String)> {
     let llm = args.model.required("judging").map_err(|e| (exit::INVALID, e))?;
     let request = JudgeRequest {
         results: args.results.clone(),
-        db: args.db.clone().unwrap_or_else(|| Store::default_path(&args.runs_dir)),
+        db: args.store.db_path(),
         llm,
         screenshots: args.screenshots as usize,
         concurrency: args.concurrency as usize,

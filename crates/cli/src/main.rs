@@ -30,6 +30,7 @@ mod review_cmd;
 mod run;
 mod runs_cmd;
 mod skills_cmd;
+mod store_args;
 mod synthesize_cmd;
 mod workflow_cmds;
 
@@ -71,7 +72,7 @@ enum Command {
         #[arg(long)]
         strict: bool,
         #[command(flatten)]
-        store: graph_cmds::StoreArgs,
+        store: store_args::StoreArgs,
     },
     /// Test paths: a small set of routes from the start that together take every edge.
     Paths(graph_cmds::PathsArgs),

@@ -10,6 +10,7 @@ use statewright_workflow::Action;
 
 use crate::exit;
 use crate::run::parse_param;
+use crate::store_args::StoreArgs;
 
 #[derive(Args)]
 pub struct RecordArgs {
@@ -38,10 +39,8 @@ pub struct RecordArgs {
     /// Print the summary as JSON on stdout.
     #[arg(long)]
     json: bool,
-    #[arg(long, env = "STATEWRIGHT_RUNS_DIR", default_value = "runs")]
-    runs_dir: PathBuf,
-    #[arg(long, env = "STATEWRIGHT_DB", value_name = "FILE")]
-    db: Option<PathBuf>,
+    #[command(flatten)]
+    store: StoreArgs,
 }
 
 struct Progress;
@@ -87,8 +86,8 @@ pub async fn record_cmd(args: RecordArgs) -> u8 {
         params: args.params.clone(),
         browser,
         demo_site: args.demo_site,
-        runs_dir: args.runs_dir.clone(),
-        db: args.db.clone(),
+        runs_dir: args.store.runs_dir.clone(),
+        db: args.store.db.clone(),
         out: args.out.clone(),
         until_url,
     };

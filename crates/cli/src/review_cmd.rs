@@ -2,7 +2,7 @@
 //! the run waits; resolutions are validated before anything is written, and a fix saved
 //! into the workflow is shown as a diff, with the old file kept in the store.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
@@ -13,15 +13,12 @@ use statewright_workflow::{Action, Check, State};
 use statewright_workbench::{SavedFix, save_review_fix, validate_resolution};
 
 use crate::exit;
+use crate::store_args::StoreArgs;
 
 #[derive(Args)]
 pub struct ReviewArgs {
-    /// The runs folder.
-    #[arg(long, env = "STATEWRIGHT_RUNS_DIR", default_value = "runs", global = true)]
-    runs_dir: PathBuf,
-    /// The run store (default: statewright.db in the runs folder).
-    #[arg(long, env = "STATEWRIGHT_DB", value_name = "FILE", global = true)]
-    db: Option<PathBuf>,
+    #[command(flatten)]
+    store: StoreArgs,
     #[command(subcommand)]
     command: ReviewCommand,
 }
@@ -108,7 +105,7 @@ struct ResolveArgs {
 }
 
 pub fn review(args: ReviewArgs) -> u8 {
-    let db = args.db.clone().unwrap_or_else(|| Store::default_path(&args.runs_dir));
+    let db = args.store.db_path();
     if !db.exists() {
         eprintln!("statewright: no run store at {} (nothing has run yet)", db.display());
         return exit::INVALID;

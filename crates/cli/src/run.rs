@@ -12,6 +12,7 @@ use statewright_runner::{
 use crate::exit;
 use crate::model_args::ModelArgs;
 use crate::progress::Progress;
+use crate::store_args::StoreArgs;
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -59,12 +60,8 @@ pub struct RunFlags {
     /// With --demo-site: serve it with this drift file's rewrites (see `demo-site --drift`).
     #[arg(long, value_name = "FILE", requires = "demo_site")]
     drift: Option<PathBuf>,
-    /// Where run folders go.
-    #[arg(long, env = "STATEWRIGHT_RUNS_DIR", default_value = "runs")]
-    runs_dir: PathBuf,
-    /// The run store (default: statewright.db in the runs folder).
-    #[arg(long, env = "STATEWRIGHT_DB", value_name = "FILE")]
-    db: Option<PathBuf>,
+    #[command(flatten)]
+    store: StoreArgs,
     /// Print one JSON summary on stdout at the end.
     #[arg(long)]
     pub(crate) json: bool,
@@ -101,7 +98,7 @@ pub fn parse_param(s: &str) -> Result<(String, String), String> {
 
 impl RunFlags {
     pub(crate) fn request(&self, file: &std::path::Path) -> Result<RunRequest, String> {
-        let mut request = RunRequest::new(WorkflowSource::File(file.to_owned()), &self.runs_dir);
+        let mut request = RunRequest::new(WorkflowSource::File(file.to_owned()), &self.store.runs_dir);
         request.params = self.params.clone();
         request.browser = match self.cdp_url.as_slice() {
             [] => Browser::Launch { headed: self.headed },
@@ -109,7 +106,7 @@ impl RunFlags {
             _ => return Err("--cdp-url is given once for a run (more than once only to `batch`, as a pool)".into()),
         };
         request.demo_site = self.demo_site.then(|| DemoSite { drift: self.drift.clone() });
-        request.db = self.db.clone();
+        request.db = self.store.db.clone();
         request.skills_dir = self.skills.clone();
         request.review =
             if self.no_review { ReviewPolicy::Never } else { ReviewPolicy::Wait { timeout: self.review_timeout } };

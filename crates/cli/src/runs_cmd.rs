@@ -9,15 +9,12 @@ use statewright_runner::export::Images;
 use statewright_store::{Error, PruneBy, RunDetail, RunFilter, STATUSES, Store};
 
 use crate::exit;
+use crate::store_args::StoreArgs;
 
 #[derive(Args)]
 pub struct RunsArgs {
-    /// The runs folder.
-    #[arg(long, env = "STATEWRIGHT_RUNS_DIR", default_value = "runs", global = true)]
-    runs_dir: PathBuf,
-    /// The run store (default: statewright.db in the runs folder).
-    #[arg(long, env = "STATEWRIGHT_DB", value_name = "FILE", global = true)]
-    db: Option<PathBuf>,
+    #[command(flatten)]
+    store: StoreArgs,
     #[command(subcommand)]
     command: RunsCommand,
 }
@@ -78,7 +75,7 @@ fn fail(e: &Error) -> u8 {
 }
 
 pub fn runs(args: RunsArgs) -> u8 {
-    let db = args.db.clone().unwrap_or_else(|| Store::default_path(&args.runs_dir));
+    let db = args.store.db_path();
     // Reading commands do not create a store that does not exist.
     if !db.exists() {
         return match &args.command {

@@ -9,6 +9,7 @@ use statewright_author::skill003;
 use statewright_workflow::{load_file, to_native_json};
 
 use crate::exit;
+use crate::store_args::StoreArgs;
 
 #[derive(Args)]
 pub struct SkillsArgs {
@@ -55,10 +56,8 @@ enum SkillsCommand {
         force: bool,
         #[command(flatten)]
         folder: Folder,
-        #[arg(long, env = "STATEWRIGHT_RUNS_DIR", default_value = "runs")]
-        runs_dir: PathBuf,
-        #[arg(long, env = "STATEWRIGHT_DB", value_name = "FILE")]
-        db: Option<PathBuf>,
+        #[command(flatten)]
+        store: StoreArgs,
         #[arg(long)]
         json: bool,
     },
@@ -87,8 +86,8 @@ pub fn skills(args: SkillsArgs) -> u8 {
         SkillsCommand::List { folder, json } => (list(&folder.dir), json),
         SkillsCommand::Import { source, folder, force, json } => (import(&source, &folder.dir, force), json),
         SkillsCommand::Export { names, to, folder, json } => (export(&names, &folder.dir, &to), json),
-        SkillsCommand::Mine { runs, min_runs, accept, accept_all, force, folder, runs_dir, db, json } => {
-            let db = db.unwrap_or_else(|| statewright_store::Store::default_path(&runs_dir));
+        SkillsCommand::Mine { runs, min_runs, accept, accept_all, force, folder, store, json } => {
+            let db = store.db_path();
             let choice = Accept { names: accept, all: accept_all, force };
             (mine(&runs, min_runs, &db, &choice, &folder.dir), json)
         }

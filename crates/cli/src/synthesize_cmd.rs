@@ -12,6 +12,7 @@ use statewright_workflow::load_file;
 
 use crate::exit;
 use crate::model_args::ModelArgs;
+use crate::store_args::StoreArgs;
 
 #[derive(Args)]
 pub struct SynthesizeArgs {
@@ -31,10 +32,8 @@ pub struct SynthesizeArgs {
     /// Print the result as JSON on stdout.
     #[arg(long)]
     json: bool,
-    #[arg(long, env = "STATEWRIGHT_RUNS_DIR", default_value = "runs")]
-    runs_dir: PathBuf,
-    #[arg(long, env = "STATEWRIGHT_DB", value_name = "FILE")]
-    db: Option<PathBuf>,
+    #[command(flatten)]
+    store: StoreArgs,
     #[command(flatten)]
     model: ModelArgs,
 }
@@ -53,7 +52,7 @@ async fn run(args: &SynthesizeArgs) -> Result<(), (u8, String)> {
     let invalid = |m: String| (exit::INVALID, m);
     let config = args.model.required("writing a state").map_err(invalid)?;
     let workflow = load_file(&args.file).map_err(|d| invalid(d.to_string()))?.workflow;
-    let db = args.db.clone().unwrap_or_else(|| Store::default_path(&args.runs_dir));
+    let db = args.store.db_path();
     if !db.exists() {
         return Err(invalid(format!("no run store at {}", db.display())));
     }

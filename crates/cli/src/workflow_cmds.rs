@@ -6,12 +6,13 @@ use statewright_demo::{Site, SiteServer};
 use statewright_workflow::{Diagnostics, SourceFormat, load_file, to_native_json};
 
 use crate::exit;
-use crate::graph_cmds::{StoreArgs, graph_diagnostics, runs_of};
+use crate::graph_cmds::{graph_diagnostics, runs_of};
+use crate::store_args::StoreArgs;
 
 pub fn validate(files: &[PathBuf], json: bool, strict: bool, store: &StoreArgs) -> u8 {
     let mut all = Diagnostics::default();
     let mut failed = false;
-    let store = store.open();
+    let store = store.existing();
     for file in files {
         match load_file(file) {
             Ok(mut loaded) => {

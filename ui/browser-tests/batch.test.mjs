@@ -20,13 +20,14 @@ const tally = (page) => page.getByTestId('batch-tally').innerText();
 const waitTally = (page, text) => page.waitForSelector(`[data-testid="batch-tally"]:text-is("${text}")`, { timeout: 10000 });
 
 /** `browsers`: a mode's radio label and the fields to fill once it is chosen. */
-async function startBatch(page, data, { concurrency = '1', params = '', browsers = null } = {}) {
+async function startBatch(page, data, { concurrency = '1', params = '', limit = '', browsers = null } = {}) {
   await page.getByRole('tab', { name: 'Editor' }).click();
   await page.getByRole('button', { name: 'Batch…' }).click();
   const dialog = page.getByRole('dialog', { name: 'batch run' });
   await dialog.getByLabel('batch data').fill(data);
   await dialog.getByLabel('batch concurrency').fill(concurrency);
   await dialog.getByLabel('batch params').fill(params);
+  await dialog.getByLabel('batch run timeout').fill(limit);
   if (browsers) {
     await dialog.getByLabel(browsers.mode, { exact: true }).check();
     for (const [label, value] of Object.entries(browsers.fields ?? {})) await dialog.getByLabel(label, { exact: true }).fill(value);
@@ -68,7 +69,7 @@ test('a batch fills its table live, row by row, and a row’s run opens in the v
   assert.equal(await page.getByRole('button', { name: 'Cancel batch' }).count(), 0, 'nothing to cancel once it is over');
   const sent = await page.evaluate(() => window.statewrightFake.batchRequests);
   assert.deepEqual(sent.map((r) => r.data), ['missing.csv', '/data/orders.csv']);
-  assert.deepEqual(sent[1], { each: { kind: 'workflow', workflow: 'demo-shop.json' }, data: '/data/orders.csv', params: { username: 'ann' }, concurrency: 1, demo_site: true, headed: false, browsers: { kind: 'launch' } });
+  assert.deepEqual(sent[1], { each: { kind: 'workflow', workflow: 'demo-shop.json' }, data: '/data/orders.csv', params: { username: 'ann' }, concurrency: 1, demo_site: true, headed: false, browsers: { kind: 'launch' }, run_timeout: null });
   // What the runs read, a column each after the row's values; no endpoint without a pool.
   assert.deepEqual(await headers(page), ['row', 'status', 'end state', 'duration', 'run', 'message', 'seed', 'quantity', 'order_number', 'total']);
   assert.deepEqual(await page.getByTestId('batch-output-order_number').allInnerTexts(), ['NW-1001', '', 'NW-1003']);
@@ -102,6 +103,19 @@ test('cancelling a batch ends the running row and the rows not started as cancel
   assert.equal(await page.getByTestId('batch-run-id').count(), 1, 'only the running row had a run');
   assert.match(await page.getByTestId('batch-row').nth(2).innerText(), /the batch was stopped before this row ran/);
   assert.equal(await page.getByRole('button', { name: 'Cancel batch' }).count(), 0);
+  assert.deepEqual(errors, []);
+});
+
+test('a run over its time limit is stopped: its row ends timed_out and the others go on', async () => {
+  const { page, errors } = app;
+  await page.evaluate(() => (window.statewrightFake.batchRowMs = 3000));
+  await startBatch(page, '/data/slow.csv', { concurrency: '3', limit: '1.5' });
+  await waitTally(page, '3/3 · 0 succeeded · 3 failed');
+  assert.deepEqual(await statuses(page), ['timed_out', 'timed_out', 'timed_out']);
+  assert.match(await page.getByTestId('batch-row').first().innerText(), /took longer than the time limit of a run \(1\.5s\) and was stopped/);
+  const sent = await page.evaluate(() => window.statewrightFake.batchRequests.at(-1));
+  assert.equal(sent.run_timeout, 1.5, 'the limit reaches the backend in seconds');
+  await page.evaluate(() => (window.statewrightFake.batchRowMs = 400));
   assert.deepEqual(errors, []);
 });
 

@@ -248,6 +248,9 @@ export type BatchRequest = {
   headed: boolean;
   /** Where the rows' browsers come from (default: one launched per row). */
   browsers?: BatchBrowsers;
+  /** Seconds a row's run may take before it is stopped and its row ends `timed_out`
+   * (none: no limit), as `--run-timeout`. */
+  run_timeout?: number | null;
 };
 
 /** Circuit breakers: each trips when its count passes its limit, and the run escalates. */
@@ -1034,8 +1037,8 @@ export type RowResult = {
   row: number;
   /** The row's values, secret ones masked. */
   values: Record<string, string>;
-  /** `succeeded`, `failed`, `cancelled`, `error` (the run could not start), or `running`
-   * while it runs (a table left with `running` rows was written by a batch that was killed). */
+  /** `succeeded`, `failed`, `timed_out` (stopped at the batch's run time limit),
+   * `cancelled`, `error` (the run could not start), or `running` while it runs (a table left with `running` rows was written by a batch that was killed). */
   status: string;
   end_state?: string | null;
   duration_ms: number;

@@ -98,7 +98,7 @@ pub async fn agent_cmd(args: AgentArgs) -> u8 {
     }
     if args.batch.any() {
         eprintln!(
-            "statewright: --concurrency, --per-endpoint, --pool, --shared-browsers and --out are for --tasks"
+            "statewright: --concurrency, --per-endpoint, --pool, --shared-browsers, --out and --run-timeout are for --tasks"
         );
         return exit::INVALID;
     }

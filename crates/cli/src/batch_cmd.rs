@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Args;
 use statewright_runner::batch::{
@@ -15,7 +16,7 @@ use statewright_runner::rows::{Nested, read_rows};
 use statewright_runner::{CancellationToken, RunError, RunErrorKind};
 
 use crate::exit;
-use crate::run::RunFlags;
+use crate::run::{RunFlags, parse_seconds};
 
 #[derive(Args)]
 pub struct BatchArgs {
@@ -53,6 +54,10 @@ pub struct BatchFlags {
     /// file's name with .results.csv.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Stop a row's run that takes longer than this many seconds (launch to end, waiting
+    /// for a review included): its row ends `timed_out` and the others go on.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    run_timeout: Option<Duration>,
 }
 
 impl BatchFlags {
@@ -63,6 +68,7 @@ impl BatchFlags {
             || self.pool.is_some()
             || self.shared_browsers.is_some()
             || self.out.is_some()
+            || self.run_timeout.is_some()
     }
 
     /// The browsers of --shared-browsers, or the endpoints of --pool and `cdp_urls`; none:
@@ -107,7 +113,7 @@ impl BatchFlags {
         let goals = matches!(each, Each::Goal(_));
         let what = if goals { "tasks" } else { "rows" };
         eprintln!("statewright batch · {} {what} · {concurrency} at a time{browsers}", rows.len());
-        let request = BatchRequest { each, rows, concurrency, results, pool };
+        let request = BatchRequest { each, rows, concurrency, results, pool, run_timeout: self.run_timeout };
         let cancel = crate::interrupt::cancelled_on_interrupt();
         let report = run_batch(request, cancel.clone(), &mut Progress).await.map_err(failed)?;
         if json {

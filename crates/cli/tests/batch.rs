@@ -75,6 +75,51 @@ fn rows_run_two_at_a_time_and_a_second_go_runs_only_what_failed() {
 }
 
 #[test]
+fn a_run_over_the_time_limit_is_stopped_and_its_row_ends_timed_out_while_the_others_go_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    // A row whose text never shows would wait a minute for a state; the limit stops it.
+    let workflow = dir.path().join("look.json");
+    std::fs::write(
+        &workflow,
+        json!({
+            "version": 1, "name": "look",
+            "config": { "no_states_timeout": 60 },
+            "parameters": { "site": {}, "expected": {} },
+            "states": [
+                { "name": "Start", "checks": [{ "type": "url", "value": "about:blank" }],
+                  "actions": [{ "type": "navigate_to", "url": "{{site}}/" }], "next": ["Seen"] },
+                { "name": "Seen", "checks": [{ "type": "text", "match": "contains", "value": "{{expected}}" }],
+                  "terminal": { "outcome": "success" } }
+            ]
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let data = dir.path().join("looks.csv");
+    std::fs::write(&data, "expected\nbuilt to last\nnowhere on the page\n").unwrap();
+    let args = ["batch", workflow.to_str().unwrap(), "--data", data.to_str().unwrap(), "--demo-site"];
+    let started = std::time::Instant::now();
+    let out = statewright(&[&args[..], &["--no-review", "--run-timeout", "4", "--json"]].concat(), &runs);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "a row that timed out is a failed row: {stderr}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(45), "the limit, not the minute, ended it");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(rows[0]["status"], "succeeded", "{report:#}");
+    assert_eq!(rows[1]["status"], "timed_out", "{report:#}");
+    assert_eq!(rows[1]["message"], "took longer than the time limit of a run (4s) and was stopped", "{report:#}");
+    // The run is in the store, ended (not left running) as stopped.
+    let shown = statewright(&["runs", "show", rows[1]["run_id"].as_str().unwrap(), "--json"], &runs);
+    assert_eq!(serde_json::from_slice::<Value>(&shown.stdout).unwrap()["run"]["status"], "cancelled");
+
+    for bad in ["0x", "-1"] {
+        let out = statewright(&[&args[..], &["--run-timeout", bad]].concat(), &runs);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", text(&out.stderr));
+    }
+}
+
+#[test]
 fn bad_data_is_exit_2_naming_the_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     for (name, content, expected) in [

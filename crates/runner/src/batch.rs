@@ -15,6 +15,7 @@ pub(crate) mod table;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use indexmap::IndexMap;
 use schemars::JsonSchema;
@@ -41,6 +42,9 @@ pub struct BatchRequest {
     pub results: PathBuf,
     /// Where the runs' browsers come from.
     pub pool: BrowserPool,
+    /// The longest a row's run may take (from its start, not counting the wait for a
+    /// browser); one that takes longer is stopped and its row ends `timed_out`.
+    pub run_timeout: Option<Duration>,
 }
 
 /// One row's outcome, as the results table holds it.
@@ -50,8 +54,8 @@ pub struct RowResult {
     pub row: usize,
     /// The row's values, secret ones masked.
     pub values: IndexMap<String, String>,
-    /// `succeeded`, `failed`, `cancelled`, `error` (the run could not start), or `running`
-    /// while it runs (a table left with `running` rows was written by a batch that was killed).
+    /// `succeeded`, `failed`, `timed_out` (stopped at the batch's run time limit),
+    /// `cancelled`, `error` (the run could not start), or `running` while it runs (a table left with `running` rows was written by a batch that was killed).
     pub status: String,
     pub end_state: Option<String>,
     pub duration_ms: u64,
@@ -210,7 +214,12 @@ pub async fn run_batch(
     let (slots, shared_browsers) = slots(&request.pool, needs_browser).await?;
     let concurrency = Arc::new(Semaphore::new(request.pool.bound(request.concurrency)));
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let shared = Arc::new(row::Shared { each: request.each.clone(), slots: slots.clone(), tx });
+    let shared = Arc::new(row::Shared {
+        each: request.each.clone(),
+        slots: slots.clone(),
+        run_timeout: request.run_timeout,
+        tx,
+    });
     // Rows start in the data's order: each takes a slot before the next is looked at (a
     // batch stopped half-way has then done the first half, not a random half).
     tokio::spawn(async move {

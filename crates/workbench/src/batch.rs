@@ -55,6 +55,19 @@ impl BatchRequest {
         })
     }
 
+    /// A row's time limit, if one is asked for: a positive number of seconds.
+    pub fn run_timeout(&self) -> Result<Option<std::time::Duration>, RunError> {
+        let Some(seconds) = self.run_timeout else { return Ok(None) };
+        match std::time::Duration::try_from_secs_f64(seconds) {
+            Ok(limit) if !limit.is_zero() => Ok(Some(limit)),
+            _ => Err(RunError {
+                kind: RunErrorKind::Invalid,
+                code: "run_timeout",
+                message: format!("a run's time limit is a positive number of seconds, not {seconds}"),
+            }),
+        }
+    }
+
     /// Runs at a time: as asked (at most 16), else 2, or with a pool all it takes; never
     /// more than the pool takes.
     pub fn runs_at_a_time(&self, pool: &BrowserPool) -> usize {
@@ -137,5 +150,17 @@ mod tests {
         assert_eq!(launch.runs_at_a_time(&BrowserPool::Launch), 2);
         let many = BatchRequest { concurrency: Some(100), ..launch };
         assert_eq!(many.runs_at_a_time(&BrowserPool::Launch), 16, "at most 16 browsers from the window");
+    }
+
+    #[test]
+    fn a_runs_time_limit_is_a_positive_number_of_seconds_or_none() {
+        let limit = |seconds| BatchRequest { run_timeout: seconds, ..request(BatchBrowsers::Launch) }.run_timeout();
+        assert_eq!(limit(None).unwrap(), None);
+        assert_eq!(limit(Some(90.5)).unwrap(), Some(std::time::Duration::from_millis(90_500)));
+        for bad in [0.0, -3.0, f64::NAN, f64::INFINITY] {
+            let e = limit(Some(bad)).expect_err("refused");
+            assert_eq!(e.kind, RunErrorKind::Invalid);
+            assert!(e.message.contains("positive number of seconds"), "{e}");
+        }
     }
 }

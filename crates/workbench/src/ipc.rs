@@ -121,6 +121,10 @@ pub struct BatchRequest {
     /// Where the rows' browsers come from (default: one launched per row).
     #[serde(default)]
     pub browsers: BatchBrowsers,
+    /// Seconds a row's run may take before it is stopped and its row ends `timed_out`
+    /// (none: no limit), as `--run-timeout`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_timeout: Option<f64>,
 }
 
 /// What a batch runs once per row.

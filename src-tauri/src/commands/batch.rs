@@ -58,6 +58,7 @@ pub async fn start_batch<R: Runtime>(
         .map_err(|e| settings(e.to_string()))?;
     let data = Path::new(&request.data);
     let pool = request.pool()?;
+    let run_timeout = request.run_timeout()?;
     let concurrency = request.runs_at_a_time(&pool);
     let (runs_dir, db) = (state.runs_dir.clone(), state.db.clone());
     let (defaults, headed, demo_site) = (request.params, request.headed, request.demo_site);
@@ -93,8 +94,8 @@ pub async fn start_batch<R: Runtime>(
             (Each::goals(template), tasks)
         }
     };
-    let batch =
-        statewright_runner::batch::BatchRequest { each, rows, concurrency, results: default_results(data), pool };
+    let results = default_results(data);
+    let batch = statewright_runner::batch::BatchRequest { each, rows, concurrency, results, pool, run_timeout };
     let id = format!("batch-{}", fastrand::u32(..));
     let cancel = CancellationToken::new();
     state.live_runs.lock().expect("live runs lock").insert(id.clone(), cancel.clone());

@@ -151,12 +151,18 @@ export function runFakeBatch(
       if (endpoint) (endpoint.busy++, endpoint.report.runs++);
       const row = pending.shift()!;
       const runId = newRunId();
+      // A run that would take longer than the time limit is stopped at it.
+      const limitMs = request.run_timeout != null ? request.run_timeout * 1000 : Infinity;
       const timer = window.setTimeout(() => {
         running.delete(row);
         if (endpoint) endpoint.busy--;
-        end(outcome(goals, row, data[row - 1], runId, endpoint?.report.url ?? null));
+        const shown = endpoint?.report.url ?? null;
+        if (limitMs < rowMs) {
+          const message = `took longer than the time limit of a run (${request.run_timeout}s) and was stopped`;
+          end({ row, values: data[row - 1], status: 'timed_out', end_state: null, duration_ms: limitMs, run_id: runId, message, endpoint: shown });
+        } else end(outcome(goals, row, data[row - 1], runId, shown));
         next();
-      }, rowMs);
+      }, Math.min(rowMs, limitMs));
       running.set(row, { runId, timer, endpoint });
       onMessage({ kind: 'started', row, run_id: runId });
     }

@@ -22,7 +22,7 @@ export interface BatchDialogProps {
 }
 
 export function BatchDialog({ of, onStart, onClose }: BatchDialogProps) {
-  const [form, setForm] = useState({ data: '', concurrency: '2', params: '', steps: '25', demo: true, headed: false });
+  const [form, setForm] = useState({ data: '', concurrency: '2', params: '', steps: '25', limit: '', demo: true, headed: false });
   const [browsers, setBrowsers] = useState<BrowserFields>(defaultBrowserFields);
   const [starting, setStarting] = useState(false);
   const goals = of.kind === 'goals';
@@ -34,6 +34,7 @@ export function BatchDialog({ of, onStart, onClose }: BatchDialogProps) {
     setStarting(true);
     const concurrency = Math.floor(Number(form.concurrency));
     const steps = Math.floor(Number(form.steps));
+    const limit = Number(form.limit);
     await onStart({
       each: of.kind === 'workflow' ? { kind: 'workflow', workflow: of.id } : { kind: 'goals', max_steps: steps > 0 ? steps : null },
       data: form.data.trim(),
@@ -42,6 +43,7 @@ export function BatchDialog({ of, onStart, onClose }: BatchDialogProps) {
       demo_site: form.demo,
       headed: launching && form.headed,
       browsers: browsersFrom(browsers),
+      run_timeout: form.limit.trim() && limit > 0 ? limit : null,
     }).finally(() => setStarting(false));
   };
   const check = (key: 'demo' | 'headed', aria: string, label: string, help: string, disabled = false) => (
@@ -86,6 +88,11 @@ export function BatchDialog({ of, onStart, onClose }: BatchDialogProps) {
             <span className="hint">the most steps the model may take on each task</span>
           </label>
         )}
+        <label className="field">
+          <span className="field-label">time limit</span>
+          <input aria-label="batch run timeout" type="number" min={1} step="any" value={form.limit} placeholder="none" onChange={(e) => setForm({ ...form, limit: e.target.value })} />
+          <span className="hint">seconds a {goals ? 'task' : 'row'}’s run may take; one that takes longer is stopped and ends timed_out, the others go on</span>
+        </label>
         <BrowsersField fields={browsers} onChange={setBrowsers} />
         {check('demo', 'batch demo site', 'demo site', 'serve the bundled demo site as {{site}} (on this machine’s loopback)')}
         {check('headed', 'batch headed', 'headed', launching ? 'show the browser windows' : 'only for browsers launched per row', !launching)}

@@ -2,6 +2,7 @@
 //! row's outcome.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use indexmap::IndexMap;
 use statewright_chrome::{ChromeDriver, LaunchOptions};
@@ -22,6 +23,7 @@ pub(super) struct Shared {
     pub each: Each,
     /// The pool's endpoints (none: each run launches its own browser).
     pub slots: Option<Arc<Slots>>,
+    pub run_timeout: Option<Duration>,
     pub tx: UnboundedSender<Progress>,
 }
 
@@ -85,12 +87,45 @@ pub(super) async fn run_row(job: &Job, shared: &Shared, cancel: CancellationToke
         chrome,
     };
     let endpoint = page.endpoint.clone();
+    // The run's own token: the batch's stop reaches it, and so does its time limit.
+    let run_cancel = cancel.child_token();
+    let _timer = shared.run_timeout.map(|limit| TimeLimit::start(limit, run_cancel.clone()));
     let result = match &shared.each {
-        Each::Workflow { request_for, .. } => workflow_row(job, request_for.as_ref(), page, shared, cancel).await,
-        Each::Goal(goal_for) => goal_row(job, goal_for.as_ref(), page, shared, cancel).await,
+        Each::Workflow { request_for, .. } => {
+            workflow_row(job, request_for.as_ref(), page, shared, run_cancel.clone()).await
+        }
+        Each::Goal(goal_for) => goal_row(job, goal_for.as_ref(), page, shared, run_cancel.clone()).await,
     };
     drop(lease);
+    // Only the time limit cancels the run's token without the batch's.
+    let timed_out = run_cancel.is_cancelled() && !cancel.is_cancelled() && result.status == "cancelled";
+    let result = match shared.run_timeout {
+        Some(limit) if timed_out => RowResult {
+            status: "timed_out".into(),
+            message: format!("took longer than the time limit of a run ({limit:?}) and was stopped"),
+            ..result
+        },
+        _ => result,
+    };
     RowResult { endpoint, ..result }
+}
+
+/// Cancels a run once its time limit has passed, unless dropped first (the run is over).
+struct TimeLimit(tokio::task::JoinHandle<()>);
+
+impl TimeLimit {
+    fn start(limit: Duration, run: CancellationToken) -> TimeLimit {
+        TimeLimit(tokio::spawn(async move {
+            tokio::time::sleep(limit).await;
+            run.cancel();
+        }))
+    }
+}
+
+impl Drop for TimeLimit {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 /// The page a row's run was given on a pool's endpoint (none of these without a pool).

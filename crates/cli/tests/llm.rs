@@ -458,12 +458,14 @@ fn the_model_sees_and_uses_a_button_in_a_frame_from_another_site() {
         &workflow,
         json!({
             "version": 1, "name": "consent",
-            "config": { "action_timeout": 2, "no_states_timeout": 5 },
+            "config": { "action_timeout": 5, "no_states_timeout": 10 },
             "parameters": { "site": {} },
             "states": [
                 { "name": "Banner", "checks": [{ "type": "text", "value": "We value your privacy" }],
                   "actions": [{ "type": "click", "target": { "css": "#accept-all" } }], "next": ["Checkout"] },
-                { "name": "Checkout", "checks": [{ "type": "text", "value": "Checkout" }],
+                // The banner's frame loads after the page: until it is gone, this is not yet Checkout.
+                { "name": "Checkout", "checks": [{ "type": "text", "value": "Checkout" },
+                                                 { "type": "element", "selector": "#consent", "negate": true }],
                   "terminal": { "outcome": "success", "message": "the banner is gone" } },
                 { "name": "Start", "checks": [{ "type": "url", "value": "about:blank" }],
                   "actions": [{ "type": "navigate_to", "url": "{{site}}/frames-checkout.html" }], "next": ["Banner"] }

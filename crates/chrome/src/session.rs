@@ -44,19 +44,21 @@ impl Default for LaunchOptions {
     }
 }
 
-/// Flags that keep Chromium quiet and predictable on a closed network and in containers.
-const FLAGS: &[&str] = &[
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-    "--no-default-browser-check",
-    "--disable-features=Translate,MediaRouter,OptimizationHints",
-    // No first tab: it would load the New Tab Page, a heavy WebUI, beside the run's own tab
-    // (which is opened over CDP), costing CPU through the launch and the first steps.
-    "--no-startup-window",
+/// Flags that keep Chromium quiet and predictable on a closed network and in containers,
+/// as chromiumoxide takes them: a name without its dashes, values after it (it writes
+/// `--name=values`, merging values given for the same name with its own defaults).
+const FLAGS: &[(&str, &[&str])] = &[
+    ("disable-gpu", &[]),
+    ("disable-background-networking", &[]),
+    ("disable-component-update", &[]),
+    ("disable-sync", &[]),
+    ("no-first-run", &[]),
+    ("disable-quic", &[]),
+    ("no-default-browser-check", &[]),
+    ("disable-features", &["Translate", "MediaRouter", "OptimizationHints"]),
+    // No first window: its tab would load the New Tab Page, a heavy WebUI, beside the run's
+    // own tab (which is opened over CDP), costing CPU through the launch and the first steps.
+    ("no-startup-window", &[]),
 ];
 
 /// A browser and the page of one run. Close it with [`Session::close`]; if it is dropped
@@ -453,4 +455,43 @@ pub(crate) async fn install_library(page: &PageHandle) -> Result<(), ChromeError
     page.raw().execute(script).await.map_err(|e| failed(e.to_string()))?;
     page.evaluate(LIBRARY, CALL_BUDGET).await.map_err(|e| failed(e.to_string()))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The command line of the browser process (not its helpers) using `profile`.
+    fn browser_command_line(profile: &std::path::Path) -> Vec<String> {
+        let wanted = format!("--user-data-dir={}", profile.display());
+        let processes = std::fs::read_dir("/proc").expect("/proc");
+        processes
+            .flatten()
+            .filter_map(|p| std::fs::read(p.path().join("cmdline")).ok())
+            .map(|cmdline| {
+                cmdline.split(|&b| b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect::<Vec<_>>()
+            })
+            .find(|args| args.contains(&wanted) && !args.iter().any(|a| a.starts_with("--type=")))
+            .expect("the launched browser's process")
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_launched_browser_gets_the_flags_as_written_and_opens_only_the_runs_tab() {
+        let mut session = Session::start(&LaunchOptions::default()).await.expect("Chromium starts");
+        let profile = session._profile.as_ref().expect("a launched browser's profile").path().to_owned();
+        let args = browser_command_line(&profile);
+        // chromiumoxide adds the dashes: flags written with them went in as `----name`, which
+        // Chromium ignores.
+        assert!(!args.iter().any(|a| a.starts_with("----")), "{args:?}");
+        for flag in ["--no-startup-window", "--disable-gpu", "--disable-quic"] {
+            assert!(args.iter().any(|a| a == flag), "{flag} in {args:?}");
+        }
+        let features = args.iter().find(|a| a.starts_with("--disable-features=")).expect("--disable-features");
+        assert!(features.contains("MediaRouter") && features.contains("TranslateUI"), "merged: {features}");
+        // Without a first window, the only page is the run's: no New Tab Page loads beside it.
+        let targets = session.browser.fetch_targets().await.expect("targets");
+        let pages: Vec<&str> = targets.iter().filter(|t| t.r#type == "page").map(|t| t.url.as_str()).collect();
+        assert_eq!(pages, ["about:blank"], "{targets:#?}");
+        session.close().await;
+    }
 }

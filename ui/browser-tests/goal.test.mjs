@@ -82,4 +82,10 @@ test('a task file runs a goal per task in the Batch tab, each with the model’s
   await page.waitForSelector('[data-testid="judge-progress"]');
   await page.waitForSelector('[data-testid="judge-score"]', { timeout: 10000 });
   assert.deepEqual((await page.evaluate(() => window.statewrightFake.judgeRequests)).at(-1), { results: '/data/WebVoyager_data.results.json', again: true });
+  // A model that cannot be reached gives no verdict, and says so on the row and in the score.
+  await page.evaluate(() => (window.statewrightFake.judgeReachable = false));
+  await page.getByRole('button', { name: 'Judge again' }).click();
+  await page.waitForSelector('[data-testid="judge-score"]:text-is("score 0.0% · 0 success · 1 not success · 2 without a verdict")', { timeout: 10000 });
+  assert.match((await page.getByTestId('batch-verdict').allInnerTexts())[0], /^no verdict no verdict: the model could not be reached$/);
+  await page.evaluate(() => (window.statewrightFake.judgeReachable = true));
 });

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use statewright_runner::batch::RowResult;
-use statewright_runner::judge::{JudgeObserver, JudgeRequest, judge_results};
+use statewright_runner::judge::{JudgeObserver, JudgeRequest, UNJUDGED, judge_results};
 
 use crate::batch_cmd::failed;
 use crate::exit;
@@ -39,12 +39,14 @@ struct Progress;
 impl JudgeObserver for Progress {
     fn judged(&mut self, row: &RowResult, done: usize, total: usize) {
         let id = row.values.get("id").map_or_else(|| row.row.to_string(), Clone::clone);
-        match &row.judged {
-            Some(j) => {
-                let mark = if j.verdict == "success" { "✓" } else { "✗" };
-                eprintln!("[{done}/{total}] {mark} {id}: {} — {}", j.verdict, j.reason);
+        // Every task the judge hears of has a judgement, if only that it has none.
+        let Some(j) = &row.judged else { return };
+        match j.verdict.as_str() {
+            UNJUDGED => eprintln!("[{done}/{total}] ? {id}: {} (the next go asks again)", j.reason),
+            verdict => {
+                let mark = if verdict == "success" { "✓" } else { "✗" };
+                eprintln!("[{done}/{total}] {mark} {id}: {verdict} — {}", j.reason);
             }
-            None => eprintln!("[{done}/{total}] ? {id}: no verdict (the next go asks again)"),
         }
     }
 }

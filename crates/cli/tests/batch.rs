@@ -283,6 +283,24 @@ fn a_benchmarks_task_file_runs_a_model_per_task_a_second_go_runs_only_what_faile
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(model.requests().len(), asked + 4, "--again asks again: {}", text(&out.stderr));
 
+    // A model that cannot be reached gives no verdict: the table says why, and the next go
+    // asks about those tasks, and only those, again.
+    let dead = ["judge", results.to_str().unwrap(), "--llm-url", "http://127.0.0.1:9/v1", "--llm-model", "gone"];
+    let out = statewright(&[&dead[..], &["--again", "--json"]].concat(), &runs);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["unjudged"], 2, "{report:#}");
+    let unjudged = &report["rows"][0]["judged"];
+    assert_eq!((unjudged["verdict"].as_str(), unjudged["model"].as_str()), (Some("unjudged"), Some("gone")));
+    assert!(unjudged["reason"].as_str().unwrap().starts_with("no verdict: "), "{report:#}");
+    assert!(text(&out.stderr).contains("(the next go asks again)"), "{}", text(&out.stderr));
+    let csv = std::fs::read_to_string(dir.path().join("WebVoyager_data.results.csv")).unwrap();
+    assert!(csv.contains(",unjudged,no verdict: "), "{csv}");
+    let out = judge(&[]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((report["success"].as_u64(), report["unjudged"].as_u64()), (Some(1), Some(0)), "{report:#}");
+    assert_eq!(model.requests().len(), asked + 6, "the two without a verdict, again: {}", text(&out.stderr));
+
     // The table of a workflow's batch has no goals to judge; a judge needs a model and a table.
     let orders = dir.path().join("orders.results.json");
     std::fs::write(&orders, r#"[{"row": 1, "values": {"seed": "1"}, "status": "succeeded", "end_state": null, "duration_ms": 1, "run_id": null, "message": ""}]"#).unwrap();

@@ -22,13 +22,17 @@ use crate::error::RunError;
 /// What the judge said of a task, in its results table row.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Judgement {
-    /// `success` or `not_success`.
+    /// `success`, `not_success`, or `unjudged` when no verdict could be had (the reason says
+    /// why; the next go asks again).
     pub verdict: String,
     pub reason: String,
     /// The model that judged; none when the run's own status decided.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
 }
+
+/// The verdict of a task the model gave none for.
+pub const UNJUDGED: &str = "unjudged";
 
 pub struct JudgeRequest {
     /// The results table of `agent --tasks` (its `.json`, or the `.csv` beside it).
@@ -91,7 +95,7 @@ pub async fn judge_results(
     // The run's own status decides first; the rest wait for the model.
     let mut asked = Vec::new();
     for (i, row) in rows.iter_mut().enumerate() {
-        let keep = row.judged.is_some() && !request.again;
+        let keep = !request.again && row.judged.as_ref().is_some_and(|j| j.verdict != UNJUDGED);
         if !keep && row.status == "succeeded" {
             row.judged = None;
             asked.push(Asked {
@@ -138,13 +142,12 @@ pub async fn judge_results(
         if let Some(call) = &call {
             used.count(call);
         }
-        match verdict {
-            Ok(Verdict { success, reason }) => {
-                let verdict = if success { "success" } else { "not_success" }.to_owned();
-                rows[i].judged = Some(Box::new(Judgement { verdict, reason, model: Some(request.llm.model.clone()) }));
-            }
-            Err(why) => tracing::warn!(row = rows[i].row, "no verdict: {why}"),
-        }
+        let (verdict, reason) = match verdict {
+            Ok(Verdict { success, reason }) => (if success { "success" } else { "not_success" }, reason),
+            Err(why) => (UNJUDGED, format!("no verdict: {why}")),
+        };
+        let model = Some(request.llm.model.clone());
+        rows[i].judged = Some(Box::new(Judgement { verdict: verdict.into(), reason, model }));
         done += 1;
         observer.judged(&rows[i], done, total);
         table::write_rows(&csv, &json, &rows)?;

@@ -354,6 +354,8 @@ export class FakeBackend implements Backend {
 
   /** Every judge asked for, in order, for tests to inspect. */
   judgeRequests: JudgeAnswers[] = [];
+  /** Whether the judge's model answers; when not, every task asked about gets no verdict. */
+  judgeReachable = true;
 
   async judgeAnswers(request: JudgeAnswers, onMessage: (m: JudgeMessage) => void): Promise<string> {
     this.judgeRequests.push(request);
@@ -362,7 +364,7 @@ export class FakeBackend implements Backend {
     if (data == null) throw new BackendError('invalid_run', `${request.results}: no results table here (a task file's batch writes one)`);
     const judgeId = `fake-judge-${++this.runCount}`;
     const rows = this.batchResults.get(data)!.map((r) => ({ ...r }));
-    const judge = runFakeJudge(rows, request.results, this.model.model ?? 'model', request.again ?? false, this.batchRowMs / 2, (m) => {
+    const judge = runFakeJudge(rows, request.results, this.model.model ?? 'model', request.again ?? false, this.batchRowMs / 2, this.judgeReachable, (m) => {
       if (m.kind === 'done') {
         this.batches.delete(judgeId);
         this.batchResults.set(data, m.report.rows);

@@ -190,7 +190,7 @@ export function runFakeBatch(
  * task whose run failed is `not_success` at once; the model, a moment later each, calls an
  * answer that names the sign-in page a success and any other answer not. The verdicts go
  * into `rows`, as into the results table. */
-export function runFakeJudge(rows: RowResult[], results: string, model: string, again: boolean, rowMs: number, onMessage: (m: JudgeMessage) => void): FakeBatch {
+export function runFakeJudge(rows: RowResult[], results: string, model: string, again: boolean, rowMs: number, reachable: boolean, onMessage: (m: JudgeMessage) => void): FakeBatch {
   const total = rows.length;
   let done = 0;
   let calls = 0;
@@ -209,16 +209,19 @@ export function runFakeJudge(rows: RowResult[], results: string, model: string, 
     };
     onMessage({ kind: 'done', report });
   };
-  const open = rows.filter((r) => again || !r.judged);
+  const open = rows.filter((r) => again || !r.judged || r.judged.verdict === 'unjudged');
   for (const r of rows.filter((r) => !open.includes(r))) timers.push(window.setTimeout(() => judged(r, r.judged!), 0));
   const asked = open.filter((r) => r.status === 'succeeded');
   for (const r of open.filter((r) => r.status !== 'succeeded')) timers.push(window.setTimeout(() => judged(r, { verdict: 'not_success', reason: `the run ${r.status}: ${r.message}` }), 0));
   asked.forEach((r, i) =>
     timers.push(
       window.setTimeout(() => {
-        calls++;
         const answer = String(r.outputs?.answer ?? '');
-        judged(r, /^Sign in/.test(answer) ? { verdict: 'success', reason: 'the sign-in page’s title is on the last screenshot', model } : { verdict: 'not_success', reason: 'the answer is not what the task asked', model });
+        if (!reachable) judged(r, { verdict: 'unjudged', reason: 'no verdict: the model could not be reached', model });
+        else {
+          calls++;
+          judged(r, /^Sign in/.test(answer) ? { verdict: 'success', reason: 'the sign-in page’s title is on the last screenshot', model } : { verdict: 'not_success', reason: 'the answer is not what the task asked', model });
+        }
         if (i === asked.length - 1) finish(false);
       }, rowMs * (i + 1)),
     ),

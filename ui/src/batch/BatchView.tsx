@@ -11,6 +11,12 @@ import { cellText, columnsOf } from '../run/preview';
 import { batchLines, score, tally, type BatchLine } from './progress';
 import type { ShownBatch } from './useBatch';
 
+/** How each of the judge's verdicts is shown: `unjudged` got none (the next go asks again). */
+const VERDICTS: Record<string, { label: string; phase: string }> = {
+  success: { label: 'success', phase: 'succeeded' },
+  not_success: { label: 'not success', phase: 'failed' },
+  unjudged: { label: 'no verdict', phase: 'waiting' },
+};
 const seconds = (ms: number | null) => (ms == null ? '' : `${(ms / 1000).toFixed(1)} s`);
 
 /** `3 calls · 2,345 tokens · $0.0012`, as `runs show` says it; empty for a run that asked none. */
@@ -141,7 +147,7 @@ export function BatchView({ batch, live, judging, onCancel, onJudge, onOpenRun }
                   <td data-testid="batch-verdict" title={l.judged?.model ? `judged by ${l.judged.model}` : 'decided by the run’s status'}>
                     {l.judged && (
                       <>
-                        <span className={`phase phase-${l.judged.verdict === 'success' ? 'succeeded' : 'failed'}`}>{l.judged.verdict === 'success' ? 'success' : 'not success'}</span> {l.judged.reason}
+                        <span className={`phase phase-${VERDICTS[l.judged.verdict]?.phase ?? 'failed'}`}>{VERDICTS[l.judged.verdict]?.label ?? l.judged.verdict}</span> {l.judged.reason}
                       </>
                     )}
                   </td>

@@ -56,8 +56,13 @@ pub struct BatchFlags {
     out: Option<PathBuf>,
     /// Stop a row's run that takes longer than this many seconds (launch to end, waiting
     /// for a review included): its row ends `timed_out` and the others go on.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_limit)]
     run_timeout: Option<Duration>,
+}
+
+/// A time limit: a positive number of seconds (none at all would stop every run at once).
+fn parse_limit(s: &str) -> Result<Duration, String> {
+    parse_seconds(s).and_then(|d| if d.is_zero() { Err("a time limit is more than 0 seconds".into()) } else { Ok(d) })
 }
 
 impl BatchFlags {

@@ -113,7 +113,7 @@ fn a_run_over_the_time_limit_is_stopped_and_its_row_ends_timed_out_while_the_oth
     let shown = statewright(&["runs", "show", rows[1]["run_id"].as_str().unwrap(), "--json"], &runs);
     assert_eq!(serde_json::from_slice::<Value>(&shown.stdout).unwrap()["run"]["status"], "cancelled");
 
-    for bad in ["0x", "-1"] {
+    for bad in ["0x", "-1", "0"] {
         let out = statewright(&[&args[..], &["--run-timeout", bad]].concat(), &runs);
         assert_eq!(out.status.code(), Some(2), "{bad}: {}", text(&out.stderr));
     }

@@ -55,7 +55,8 @@ pub struct RowResult {
     /// The row's values, secret ones masked.
     pub values: IndexMap<String, String>,
     /// `succeeded`, `failed`, `timed_out` (stopped at the batch's run time limit),
-    /// `cancelled`, `error` (the run could not start), or `running` while it runs (a table left with `running` rows was written by a batch that was killed).
+    /// `cancelled`, `error` (the run could not start), or `running` while it runs (a table
+    /// left with `running` rows was written by a batch that was killed).
     pub status: String,
     pub end_state: Option<String>,
     pub duration_ms: u64,

@@ -770,7 +770,8 @@ export type JudgeReport = {
 
 /** What the judge said of a task, in its results table row. */
 export type Judgement = {
-  /** `success` or `not_success`. */
+  /** `success`, `not_success`, or `unjudged` when no verdict could be had (the reason says
+   * why; the next go asks again). */
   verdict: string;
   reason: string;
   /** The model that judged; none when the run's own status decided. */
@@ -1038,7 +1039,8 @@ export type RowResult = {
   /** The row's values, secret ones masked. */
   values: Record<string, string>;
   /** `succeeded`, `failed`, `timed_out` (stopped at the batch's run time limit),
-   * `cancelled`, `error` (the run could not start), or `running` while it runs (a table left with `running` rows was written by a batch that was killed). */
+   * `cancelled`, `error` (the run could not start), or `running` while it runs (a table
+   * left with `running` rows was written by a batch that was killed). */
   status: string;
   end_state?: string | null;
   duration_ms: number;

@@ -478,10 +478,11 @@ mod tests {
             [Some("act a \"Download the report\"".into()), Some("download report.csv from report.csv".into())]
         );
         person_clicks(&recording, "Export").await;
-        let act = hear_next(&mut recording).await;
-        assert_eq!(act.as_deref(), Some("act button#export \"Export\""));
-        let download = hear_next(&mut recording).await.expect("the export is heard");
-        assert!(download.starts_with("download export.csv from "), "{download}");
+        let mut heard =
+            [hear_next(&mut recording).await, hear_next(&mut recording).await].map(Option::unwrap_or_default);
+        heard.sort();
+        assert_eq!(heard[0], "act button#export \"Export\"");
+        assert!(heard[1].starts_with("download export.csv from "), "{heard:?}");
         recording.close().await;
     }
 

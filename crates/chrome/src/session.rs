@@ -426,16 +426,19 @@ const PROFILE_GRACE: Duration = Duration::from_secs(60);
 
 /// The `--user-data-dir` of every running process that has one.
 fn profiles_in_use() -> Vec<PathBuf> {
+    command_lines()
+        .into_iter()
+        .filter_map(|args| args.iter().find_map(|a| a.strip_prefix("--user-data-dir=").map(PathBuf::from)))
+        .collect()
+}
+
+/// The arguments of every process this user may read, one list a process (from `/proc`).
+fn command_lines() -> Vec<Vec<String>> {
     let Ok(processes) = std::fs::read_dir("/proc") else { return Vec::new() };
     processes
         .flatten()
         .filter_map(|p| std::fs::read(p.path().join("cmdline")).ok())
-        .filter_map(|cmdline| {
-            cmdline.split(|&b| b == 0).find_map(|arg| {
-                arg.strip_prefix(b"--user-data-dir=")
-                    .map(|dir| PathBuf::from(String::from_utf8_lossy(dir).into_owned()))
-            })
-        })
+        .map(|cmdline| cmdline.split(|&b| b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect())
         .collect()
 }
 
@@ -464,15 +467,37 @@ mod tests {
     /// The command line of the browser process (not its helpers) using `profile`.
     fn browser_command_line(profile: &std::path::Path) -> Vec<String> {
         let wanted = format!("--user-data-dir={}", profile.display());
-        let processes = std::fs::read_dir("/proc").expect("/proc");
-        processes
-            .flatten()
-            .filter_map(|p| std::fs::read(p.path().join("cmdline")).ok())
-            .map(|cmdline| {
-                cmdline.split(|&b| b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect::<Vec<_>>()
-            })
+        command_lines()
+            .into_iter()
             .find(|args| args.contains(&wanted) && !args.iter().any(|a| a.starts_with("--type=")))
             .expect("the launched browser's process")
+    }
+
+    #[test]
+    fn only_profiles_no_process_names_and_older_than_a_minute_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let profile = |name: &str, age: u64| {
+            let path = dir.path().join(format!("{PROFILE_PREFIX}{name}"));
+            std::fs::create_dir(&path).unwrap();
+            let then = std::time::SystemTime::now() - Duration::from_secs(age);
+            std::fs::File::open(&path).unwrap().set_modified(then).unwrap();
+            path
+        };
+        let stale = profile("stale", 120);
+        let fresh = profile("fresh", 5);
+        let in_use = profile("in-use", 120);
+        let other = dir.path().join("someone-elses");
+        std::fs::create_dir(&other).unwrap();
+        // A process that names the folder on its command line, as a browser does.
+        let mut browser = std::process::Command::new("sh")
+            .args(["-c", "sleep 30", &format!("--user-data-dir={}", in_use.display())])
+            .spawn()
+            .unwrap();
+        clean_stale_profiles(dir.path());
+        browser.kill().unwrap();
+        browser.wait().unwrap();
+        assert!(!stale.exists(), "an old profile no process uses is removed");
+        assert!(fresh.exists() && in_use.exists() && other.exists());
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -9,14 +9,14 @@ use std::time::Duration;
 
 use clap::Args;
 use statewright_runner::batch::{
-    BatchObserver, BatchReport, BatchRequest, Each, RowResult, default_results, run_batch,
+    BatchObserver, BatchReport, BatchRequest, Each, RowResult, default_results, run_batch, time_limit,
 };
 use statewright_runner::pool::{BrowserPool, Endpoint, read_pool_file};
 use statewright_runner::rows::{Nested, read_rows};
 use statewright_runner::{CancellationToken, RunError, RunErrorKind};
 
 use crate::exit;
-use crate::run::{RunFlags, parse_seconds};
+use crate::run::RunFlags;
 
 #[derive(Args)]
 pub struct BatchArgs {
@@ -60,9 +60,9 @@ pub struct BatchFlags {
     run_timeout: Option<Duration>,
 }
 
-/// A time limit: a positive number of seconds (none at all would stop every run at once).
 fn parse_limit(s: &str) -> Result<Duration, String> {
-    parse_seconds(s).and_then(|d| if d.is_zero() { Err("a time limit is more than 0 seconds".into()) } else { Ok(d) })
+    let seconds = s.parse::<f64>().map_err(|_| format!("expected a number of seconds, got `{s}`"))?;
+    time_limit(seconds)
 }
 
 impl BatchFlags {

@@ -47,6 +47,15 @@ pub struct BatchRequest {
     pub run_timeout: Option<Duration>,
 }
 
+/// A row's time limit from a number of seconds: positive and finite (none at all would stop
+/// every run at once). The CLI's `--run-timeout` and the window's *Time limit* both ask here.
+pub fn time_limit(seconds: f64) -> Result<Duration, String> {
+    match Duration::try_from_secs_f64(seconds) {
+        Ok(limit) if !limit.is_zero() => Ok(limit),
+        _ => Err(format!("a run's time limit is a positive number of seconds, not {seconds}")),
+    }
+}
+
 /// One row's outcome, as the results table holds it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RowResult {

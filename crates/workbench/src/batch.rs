@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use statewright_runner::batch::time_limit;
 use statewright_runner::pool::{BrowserPool, Endpoint, read_pool_file};
 use statewright_runner::{RunError, RunErrorKind};
 
@@ -58,14 +59,11 @@ impl BatchRequest {
     /// A row's time limit, if one is asked for: a positive number of seconds.
     pub fn run_timeout(&self) -> Result<Option<std::time::Duration>, RunError> {
         let Some(seconds) = self.run_timeout else { return Ok(None) };
-        match std::time::Duration::try_from_secs_f64(seconds) {
-            Ok(limit) if !limit.is_zero() => Ok(Some(limit)),
-            _ => Err(RunError {
-                kind: RunErrorKind::Invalid,
-                code: "run_timeout",
-                message: format!("a run's time limit is a positive number of seconds, not {seconds}"),
-            }),
-        }
+        time_limit(seconds).map(Some).map_err(|message| RunError {
+            kind: RunErrorKind::Invalid,
+            code: "run_timeout",
+            message,
+        })
     }
 
     /// Runs at a time: as asked (at most 16), else 2, or with a pool all it takes; never

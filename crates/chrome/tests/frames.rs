@@ -155,6 +155,27 @@ async fn a_frame_that_never_answers_does_not_hold_up_the_page() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_click_a_frame_takes_long_to_acknowledge_goes_on_while_the_page_answers() {
+    // The banner's frame handles *Accept all* for 12 s: Chromium acknowledges the click only
+    // then, after the 10 s an input may take. The page itself answers all along, so the click
+    // counts as given and the state is verified (before, the run failed as if the browser had).
+    let finished = run(workflow(
+        "frames-slow-consent.html",
+        json!([
+            {"name": "accepted", "checks": [{"type": "text", "value": "Consent given"}],
+             "terminal": {"outcome": "success", "message": "accepted"}},
+            {"name": "banner", "checks": [{"type": "text", "value": "We value your privacy"}],
+             "actions": [{"type": "click", "target": {"role": "button", "name": "Accept all"}}],
+             "next": ["accepted"]}
+        ]),
+        json!({"verify_timeout": 10}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    assert_eq!(finished.states_entered(), ["open", "banner", "accepted"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_frame_inside_a_frame_from_another_site_is_seen_and_used() {
     let finished = run(workflow(
         "frames-nested.html",

@@ -488,9 +488,10 @@ mod tests {
         let in_use = profile("in-use", 120);
         let other = dir.path().join("someone-elses");
         std::fs::create_dir(&other).unwrap();
-        // A process that names the folder on its command line, as a browser does.
+        // A process that names the folder on its command line, as a browser does (a shell
+        // with more to do after `sleep` keeps its own command line: it cannot exec it).
         let mut browser = std::process::Command::new("sh")
-            .args(["-c", "sleep 30", &format!("--user-data-dir={}", in_use.display())])
+            .args(["-c", "sleep 30; true", &format!("--user-data-dir={}", in_use.display())])
             .spawn()
             .unwrap();
         clean_stale_profiles(dir.path());

@@ -60,6 +60,7 @@ pub struct BatchFlags {
     run_timeout: Option<Duration>,
 }
 
+/// `--run-timeout`'s seconds, checked as the window's *Time limit* is.
 fn parse_limit(s: &str) -> Result<Duration, String> {
     let seconds = s.parse::<f64>().map_err(|_| format!("expected a number of seconds, got `{s}`"))?;
     time_limit(seconds)

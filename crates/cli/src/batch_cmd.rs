@@ -16,7 +16,7 @@ use statewright_runner::rows::{Nested, read_rows};
 use statewright_runner::{CancellationToken, RunError, RunErrorKind};
 
 use crate::exit;
-use crate::run::RunFlags;
+use crate::run::{RunFlags, parse_seconds};
 
 #[derive(Args)]
 pub struct BatchArgs {
@@ -62,8 +62,7 @@ pub struct BatchFlags {
 
 /// `--run-timeout`'s seconds, checked as the window's *Time limit* is.
 fn parse_limit(s: &str) -> Result<Duration, String> {
-    let seconds = s.parse::<f64>().map_err(|_| format!("expected a number of seconds, got `{s}`"))?;
-    time_limit(seconds)
+    parse_seconds(s).and_then(|seconds| time_limit(seconds.as_secs_f64()))
 }
 
 impl BatchFlags {

@@ -89,7 +89,7 @@ fn close_live_runs(app: &tauri::AppHandle, api: &tauri::ExitRequestApi) {
         return;
     }
     api.prevent_exit();
-    live.iter().for_each(|token| token.cancel());
+    live.iter().for_each(|token| token.cancel("the app was closed"));
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
         for _ in 0..50 {

@@ -6,7 +6,7 @@ use std::ops::Deref;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use statewright_engine::CancellationToken;
+use statewright_engine::Cancel;
 use statewright_store::Store;
 use statewright_workbench::Library;
 use statewright_workbench::watch::WorkflowWatcher;
@@ -17,7 +17,7 @@ pub struct AppState {
     pub library: Arc<Library>,
     pub runs_dir: PathBuf,
     pub db: PathBuf,
-    pub live_runs: Mutex<HashMap<String, CancellationToken>>,
+    pub live_runs: Mutex<HashMap<String, Cancel>>,
     watcher: Mutex<Option<WorkflowWatcher>>,
     store: StoreAccess,
 }

@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 use statewright_app::{AppState, builder};
+use tauri::Manager;
 use tauri::ipc::{CallbackFn, InvokeBody};
 use tauri::test::{INVOKE_KEY, get_ipc_response, mock_builder};
 use tauri::webview::InvokeRequest;
@@ -77,6 +78,11 @@ fn commands_answer_over_ipc_and_errors_carry_a_code() {
     assert_eq!(error["code"], "not_found", "{error}");
     let error = invoke(&webview, "cancel_run", json!({"run_id": "nope"})).expect_err("no such run");
     assert_eq!(error["code"], "not_found", "{error}");
+    // A run stopped from the window is recorded as stopped there (its message says so).
+    let live = statewright_engine::Cancel::new();
+    app.state::<AppState>().live_runs.lock().unwrap().insert("run-1".into(), live.clone());
+    invoke(&webview, "cancel_run", json!({"run_id": "run-1"})).expect("a live run is cancelled");
+    assert_eq!(live.message(), "cancelled: stopped in the app");
 }
 
 #[test]

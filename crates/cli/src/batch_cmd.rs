@@ -13,7 +13,7 @@ use statewright_runner::batch::{
 };
 use statewright_runner::pool::{BrowserPool, Endpoint, read_pool_file};
 use statewright_runner::rows::{Nested, read_rows};
-use statewright_runner::{CancellationToken, RunError, RunErrorKind};
+use statewright_runner::{Cancel, RunError, RunErrorKind};
 
 use crate::exit;
 use crate::run::{RunFlags, parse_seconds};
@@ -191,7 +191,7 @@ async fn go(args: &BatchArgs) -> Result<u8, (u8, String)> {
 }
 
 /// The endpoints' and the rows' tally on stderr, and the exit code.
-fn summarise(report: &BatchReport, cancel: &CancellationToken) -> u8 {
+fn summarise(report: &BatchReport, cancel: &Cancel) -> u8 {
     for endpoint in &report.endpoints {
         let dead = endpoint.dead.as_deref().map(|why| format!(" · dead: {why}")).unwrap_or_default();
         eprintln!("  {}: {} rows{dead}", endpoint.url, endpoint.runs);

@@ -119,6 +119,10 @@ impl Progress {
                         self.paint("32", &format!("✓ succeeded at `{end}`{message} {summary}"))
                     }
                     RunStatus::Failed => self.paint("31", &format!("✗ failed {summary}\n  {message}")),
+                    // The message says why, when the canceller said (a signal, a time limit).
+                    RunStatus::Cancelled if message != "cancelled" => {
+                        self.paint("33", &format!("■ cancelled {summary}\n  {message}"))
+                    }
                     RunStatus::Cancelled => self.paint("33", &format!("■ cancelled {summary}")),
                 };
                 self.line(&text);

@@ -401,5 +401,6 @@ fn a_stuck_agent_fails_without_a_person_gives_up_waiting_with_exit_3_and_stops_o
     assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
     let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(summary["status"], "cancelled", "{summary}");
+    assert_eq!(summary["message"], "cancelled: terminated (SIGTERM)", "{summary}");
     assert!(open_reviews(&runs).is_empty(), "the review of a stopped run is not left open");
 }

@@ -110,9 +110,11 @@ fn a_run_over_the_time_limit_is_stopped_and_its_row_ends_timed_out_while_the_oth
     assert_eq!(rows[0]["status"], "succeeded", "{report:#}");
     assert_eq!(rows[1]["status"], "timed_out", "{report:#}");
     assert_eq!(rows[1]["message"], "took longer than the time limit of a run (15s) and was stopped", "{report:#}");
-    // The run is in the store, ended (not left running) as stopped.
+    // The run is in the store, ended (not left running) as stopped, saying why.
     let shown = statewright(&["runs", "show", rows[1]["run_id"].as_str().unwrap(), "--json"], &runs);
-    assert_eq!(serde_json::from_slice::<Value>(&shown.stdout).unwrap()["run"]["status"], "cancelled");
+    let run = &serde_json::from_slice::<Value>(&shown.stdout).unwrap()["run"];
+    assert_eq!(run["status"], "cancelled", "{run:#}");
+    assert_eq!(run["message"], "cancelled: the time limit of a run (15s) passed", "{run:#}");
 
     for bad in ["0x", "-1", "0"] {
         let out = statewright(&[&args[..], &["--run-timeout", bad]].concat(), &runs);

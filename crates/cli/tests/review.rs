@@ -145,12 +145,17 @@ fn a_run_stopped_while_it_waits_for_a_person_leaves_no_review_open() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    wait_for_review(&runs, &mut run, &[]);
+    let item = wait_for_review(&runs, &mut run, &[]);
     // SAFETY: signalling our own child process.
     unsafe { libc::kill(run.id() as i32, libc::SIGTERM) };
     let out = run.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
     assert!(open_reviews(&runs).is_empty(), "the stopped run's review is not left open");
+    // The record says why the run was cancelled, not only that it was.
+    let shown = statewright(&["runs", "show", item["run_id"].as_str().unwrap(), "--json"], &runs);
+    let run: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    assert_eq!(run["run"]["status"], "cancelled", "{run:#}");
+    assert_eq!(run["run"]["message"], "cancelled: terminated (SIGTERM)", "{run:#}");
 }
 
 /// A run stuck on the tab its click opened: the review names the tab behind it, and the

@@ -20,10 +20,10 @@ use statewright_workflow::{Action, Outcome as TerminalOutcome, Params, Workflow}
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
-use tokio_util::sync::CancellationToken;
 
 use crate::act::{ActionRun, StateActions};
 use crate::breakers::Breakers;
+use crate::cancel::Cancel;
 use crate::check_heal::Unrecognised;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -109,7 +109,7 @@ pub async fn run<D: Driver>(
     params: &Params,
     driver: &mut D,
     events: UnboundedSender<Event>,
-    cancel: CancellationToken,
+    cancel: Cancel,
     options: RunOptions,
 ) -> RunReport {
     let mut run = Run::new(workflow, params.clone(), options, events, Instant::now());
@@ -119,7 +119,7 @@ pub async fn run<D: Driver>(
             Ok(never) => match never {},
             Err(end) => end,
         },
-        () = cancel.cancelled() => End::Cancelled,
+        () = cancel.cancelled() => End::Cancelled(cancel.message()),
     };
     // Observations still in flight belong to this run's record, but a page that stopped
     // answering must not hold the run's end hostage.
@@ -129,9 +129,14 @@ pub async fn run<D: Driver>(
 
 /// Why the loop stopped, short of success.
 pub(crate) enum End {
-    Terminal { state: String, outcome: TerminalOutcome, message: String },
+    Terminal {
+        state: String,
+        outcome: TerminalOutcome,
+        message: String,
+    },
     Failed(Failure),
-    Cancelled,
+    /// With the message saying why.
+    Cancelled(String),
 }
 
 /// What the run does next. Each step of the loop turns one plan into the next.
@@ -585,7 +590,7 @@ impl Run {
                 (RunStatus::Failed, Some(state), Some(TerminalOutcome::Failure), message, Some(failure))
             }
             End::Failed(failure) => (RunStatus::Failed, None, None, crate::explain::failure(&failure), Some(failure)),
-            End::Cancelled => (RunStatus::Cancelled, None, None, "cancelled".to_owned(), None),
+            End::Cancelled(message) => (RunStatus::Cancelled, None, None, message, None),
         };
         let report = RunReport {
             status,

@@ -7,6 +7,7 @@
 
 mod act;
 mod breakers;
+mod cancel;
 mod check_heal;
 mod correct;
 pub mod driver;
@@ -23,6 +24,7 @@ mod skill;
 mod variables;
 mod verify;
 
+pub use cancel::Cancel;
 pub use driver::{
     Artifact, Capture, Driver, DriverError, DriverResult, LocateFuture, Observation, ObserveFuture, OpenTab, Outcome,
     Probe, Signals, WindowProbe,
@@ -34,4 +36,3 @@ pub use heal::LocatorMemory;
 pub use review::{
     Advice, Advisor, EscalationRequest, ModelCall, ModelUse, Resolution, ReviewError, Reviewer, Unresolved,
 };
-pub use tokio_util::sync::CancellationToken;

@@ -91,7 +91,7 @@ impl Run {
             Err(End::Terminal { state, message, .. }) => {
                 return refuse(format!("skill `{name}` ended in its failure state `{state}`: {message}"));
             }
-            Err(end @ (End::Cancelled | End::Failed(Failure::Driver { .. }))) => return Err(end),
+            Err(end @ (End::Cancelled(_) | End::Failed(Failure::Driver { .. }))) => return Err(end),
             Err(End::Failed(failure)) => {
                 return refuse(format!("skill `{name}` failed: {}", crate::explain::failure(&failure)));
             }

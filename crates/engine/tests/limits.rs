@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use serde_json::json;
 use statewright_engine::scripted::ScriptedDriver;
-use statewright_engine::{CancellationToken, Event, Failure, RunStatus};
+use statewright_engine::{Cancel, Event, Failure, RunStatus};
 use statewright_workflow::{Outcome, Params};
 
 #[tokio::test(start_paused = true)]
@@ -72,20 +72,22 @@ async fn a_failure_terminal_state_runs_its_actions_then_fails_the_run() {
 async fn cancelling_mid_run_ends_it_as_cancelled_with_a_run_finished_event() {
     let wf = workflow(json!({}), vec![state("Waiting", json!([el("#w")]), json!([wait(100.0)])), unreachable_end()]);
     let mut driver = ScriptedDriver::new(URL).with([show("#w")]);
-    let cancel = CancellationToken::new();
+    let cancel = Cancel::new();
     let trigger = cancel.clone();
     tokio::spawn(async move {
         tokio::time::sleep(ms(2000)).await;
-        trigger.cancel();
+        trigger.cancel("terminated (SIGTERM)");
     });
     let params = Params::bind(&wf, &[]).unwrap();
     let ran = run_with(&wf, &params, &mut driver, cancel).await;
     assert_eq!(ran.report.status, RunStatus::Cancelled, "cancellation ends the run as cancelled");
     assert_eq!(ran.report.failure, None, "a cancelled run has no failure");
+    assert_eq!(ran.report.message, "cancelled: terminated (SIGTERM)", "the run says why it was cancelled");
     assert_eq!(as_ms(ran.elapsed), 2000, "cancellation interrupts the 100 s wait at once");
     assert!(
-        matches!(ran.events.last(), Some(Event::RunFinished { status: RunStatus::Cancelled, .. })),
-        "RunFinished is still emitted, last: {:?}",
+        matches!(ran.events.last(), Some(Event::RunFinished { status: RunStatus::Cancelled, message, .. })
+            if message == &ran.report.message),
+        "RunFinished is still emitted, with the reason, last: {:?}",
         ran.events.last()
     );
     assert!(
@@ -126,11 +128,11 @@ async fn an_enormous_action_period_waits_until_cancelled_rather_than_crashing() 
         vec![state("Form", json!([el("#f")]), json!([press("Tab"), press("Enter")])), unreachable_end()],
     );
     let mut driver = ScriptedDriver::new(URL).with([show("#f")]);
-    let cancel = CancellationToken::new();
+    let cancel = Cancel::new();
     let trigger = cancel.clone();
     tokio::spawn(async move {
         tokio::time::sleep(ms(3000)).await;
-        trigger.cancel();
+        trigger.cancel("the test is over");
     });
     let ran = run_with(&wf, &Params::default(), &mut driver, cancel).await;
     assert_eq!(ran.report.status, RunStatus::Cancelled, "the pause between actions lasted until cancellation");

@@ -25,8 +25,8 @@ use serde_json::{Value, json};
 use statewright_chrome::{ChromeDriver, LaunchOptions};
 use statewright_demo::{Site, SiteServer};
 use statewright_engine::{
-    CancellationToken, Capture, Driver, EscalationRequest, Event, Failure, Observation, Resolution, ReviewError,
-    Reviewer, RunStatus,
+    Cancel, Capture, Driver, EscalationRequest, Event, Failure, Observation, Resolution, ReviewError, Reviewer,
+    RunStatus,
 };
 use statewright_llm::agent::{AgentModel, Move};
 use statewright_llm::{Client, LlmConfig};
@@ -156,7 +156,7 @@ pub trait AgentObserver: Send {
 
 pub async fn run_agent(
     mut request: AgentRequest,
-    cancel: CancellationToken,
+    cancel: Cancel,
     observer: &mut dyn AgentObserver,
 ) -> Result<AgentSummary, RunError> {
     // A page handed over is the run's to close, also when the run ends before driving it.
@@ -171,7 +171,7 @@ pub async fn run_agent(
 async fn drive(
     mut request: AgentRequest,
     page: &mut Option<ChromeDriver>,
-    cancel: CancellationToken,
+    cancel: Cancel,
     observer: &mut dyn AgentObserver,
 ) -> Result<AgentSummary, RunError> {
     let mut supplied = request.params.clone();
@@ -266,7 +266,7 @@ async fn drive(
             turn += 1;
             let observed = tokio::select! {
                 o = tokio::time::timeout(Duration::from_secs(15), driver.observe(Capture::WithScreenshot)) => o,
-                () = cancel.cancelled() => { status = RunStatus::Cancelled; message = "cancelled".into(); break; }
+                () = cancel.cancelled() => { status = RunStatus::Cancelled; message = cancel.message(); break; }
             };
             let mut obs = match observed {
                 Ok(Ok(obs)) => obs,
@@ -285,7 +285,7 @@ async fn drive(
             let mut question = ask(&workflow, step, obs, (&history, &notes), turn, request.max_steps);
             let (next, call) = tokio::select! {
                 answer = model.next(&question) => answer,
-                () = cancel.cancelled() => { status = RunStatus::Cancelled; message = "cancelled".into(); break; }
+                () = cancel.cancelled() => { status = RunStatus::Cancelled; message = cancel.message(); break; }
             };
             tally.model.count(&call);
             book.event(&Event::ModelCalled { step, state: None, call })?;
@@ -351,7 +351,7 @@ async fn drive(
             question.states = vec![GOAL.to_owned()];
             let resolution = tokio::select! {
                 r = ask_person(reviewer, &mut book, question) => r?,
-                () = cancel.cancelled() => { status = RunStatus::Cancelled; message = "cancelled".into(); break; }
+                () = cancel.cancelled() => { status = RunStatus::Cancelled; message = cancel.message(); break; }
             };
             let resolution = match resolution {
                 Ok(resolution) => resolution,

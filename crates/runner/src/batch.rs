@@ -21,7 +21,7 @@ use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use statewright_chrome::SharedBrowser;
-use statewright_engine::CancellationToken;
+use statewright_engine::Cancel;
 use statewright_workflow::Workflow;
 use statewright_workflow::params::MASK;
 use tokio::sync::{Semaphore, mpsc};
@@ -188,7 +188,7 @@ impl Each {
 /// Runs every row not already done.
 pub async fn run_batch(
     request: BatchRequest,
-    cancel: CancellationToken,
+    cancel: Cancel,
     observer: &mut dyn BatchObserver,
 ) -> Result<BatchReport, RunError> {
     if let Each::Workflow { workflow, .. } = &request.each {

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use statewright_author::{CompileOptions, CompileReport, MergeReport};
 use statewright_chrome::{Heard, LaunchOptions, Recording};
 use statewright_demo::{Site, SiteServer};
-use statewright_engine::{CancellationToken, Event, Observation, RunStatus};
+use statewright_engine::{Cancel, Event, Observation, RunStatus};
 use statewright_store::Store;
 use statewright_workflow::params::{MASK, names_a_secret};
 use statewright_workflow::{
@@ -72,7 +72,7 @@ pub trait RecordObserver: Send {
 
 pub async fn record(
     request: RecordRequest,
-    cancel: CancellationToken,
+    cancel: Cancel,
     observer: &mut dyn RecordObserver,
 ) -> Result<RecordSummary, RunError> {
     let mut params = request.params.clone();

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use futures::StreamExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use statewright_engine::{CancellationToken, ModelUse};
+use statewright_engine::{Cancel, ModelUse};
 use statewright_llm::judge::{Evidence, Verdict, judge};
 use statewright_llm::{Client, LlmConfig};
 use statewright_store::Store;
@@ -81,7 +81,7 @@ fn goal(row: &RowResult) -> Option<&str> {
 
 pub async fn judge_results(
     request: JudgeRequest,
-    cancel: CancellationToken,
+    cancel: Cancel,
     observer: &mut dyn JudgeObserver,
 ) -> Result<JudgeReport, RunError> {
     let (csv, json) = (request.results.with_extension("csv"), request.results.with_extension("json"));

@@ -34,4 +34,4 @@ pub use request::{Browser, DemoSite, ReviewPolicy, RunRequest, WorkflowSource};
 pub use statewright_desktop::OWN_ENV;
 pub use summary::RunSummary;
 
-pub use statewright_engine::{CancellationToken, Event, Failure, RunStatus};
+pub use statewright_engine::{Cancel, Event, Failure, RunStatus};

@@ -7,7 +7,7 @@ use std::time::SystemTime;
 
 use serde_json::{Value, json};
 use statewright_demo::{Site, SiteServer};
-use statewright_engine::{Advisor, CancellationToken, Event, Goal, Skills};
+use statewright_engine::{Advisor, Cancel, Event, Goal, Skills};
 use statewright_store::{Error as StoreError, NewRun, RunHandle, Store};
 use statewright_workflow::{Action, Params, Workflow, load_file};
 use statewright_world::needs;
@@ -74,7 +74,7 @@ impl PreparedRun {
 
     /// Runs to the end (or until `cancel`); `observer` hears of each event once it is
     /// persisted. See [`crate::record`].
-    pub async fn execute(self, cancel: CancellationToken, observer: impl FnMut(&Event) + Send + 'static) -> RunSummary {
+    pub async fn execute(self, cancel: Cancel, observer: impl FnMut(&Event) + Send + 'static) -> RunSummary {
         crate::record::execute(self, cancel, observer).await
     }
 }

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use statewright_chrome::{ChromeDriver, LaunchOptions};
 use statewright_desktop::X11Desktop;
-use statewright_engine::{CancellationToken, Event, Failure, Reviewer, RunOptions, RunReport, RunStatus};
+use statewright_engine::{Cancel, Event, Failure, Reviewer, RunOptions, RunReport, RunStatus};
 use statewright_store::{RunHandle, Store, StoreReviewer};
 use statewright_world::{World, needs};
 use tokio::sync::mpsc::UnboundedReceiver;
@@ -20,7 +20,7 @@ const BATCH: usize = 64;
 
 pub(crate) async fn execute(
     run: PreparedRun,
-    cancel: CancellationToken,
+    cancel: Cancel,
     mut observer: impl FnMut(&Event) + Send + 'static,
 ) -> RunSummary {
     let PreparedRun {
@@ -68,8 +68,8 @@ pub(crate) async fn execute(
         Ok(driver) => driver,
         Err(why) => {
             let report = match why {
-                Some(error) => ended(RunStatus::Failed, Some(Failure::Driver { error })),
-                None => ended(RunStatus::Cancelled, None),
+                Some(error) => ended(RunStatus::Failed, Some(Failure::Driver { error }), &cancel),
+                None => ended(RunStatus::Cancelled, None, &cancel),
             };
             let (message, run_id, cancelled) =
                 (report.message.clone(), id.clone(), report.status == RunStatus::Cancelled);
@@ -111,7 +111,7 @@ pub(crate) async fn execute(
     // A store that cannot keep the run stops it: a run nobody can account for must not be
     // reported as a success.
     let store_failure: Arc<Mutex<Option<String>>> = Arc::default();
-    let engine_cancel = cancel.child_token();
+    let engine_cancel = cancel.child();
     let (events_tx, events_rx) = tokio::sync::mpsc::unbounded_channel();
     let recorder = {
         let store_failure = store_failure.clone();
@@ -171,10 +171,11 @@ async fn finish(store: Store, id: &str, run_dir: &std::path::Path, cancelled: bo
 
 /// A run that ended before the engine started: its browser could not be had, or it was
 /// cancelled while waiting for one.
-fn ended(status: RunStatus, failure: Option<Failure>) -> RunReport {
-    let message = match &failure {
-        Some(failure) => statewright_engine::explain::failure(failure),
-        None => "cancelled before the browser was ready".to_owned(),
+fn ended(status: RunStatus, failure: Option<Failure>, cancel: &Cancel) -> RunReport {
+    let message = match (&failure, cancel.reason()) {
+        (Some(failure), _) => statewright_engine::explain::failure(failure),
+        (None, Some(reason)) => format!("cancelled before the browser was ready: {reason}"),
+        (None, None) => "cancelled before the browser was ready".to_owned(),
     };
     RunReport {
         status,
@@ -253,7 +254,7 @@ fn record(
     mut events: UnboundedReceiver<Event>,
     mut observer: impl FnMut(&Event),
     store_failure: &Mutex<Option<String>>,
-    stop: &CancellationToken,
+    stop: &Cancel,
 ) -> Store {
     let mut failed = false;
     while let Some(first) = events.blocking_recv() {
@@ -270,7 +271,7 @@ fn record(
             tracing::error!("cannot record the run in {}: {e}", store.path().display());
             *store_failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.to_string());
             failed = true;
-            stop.cancel();
+            stop.cancel("the run could not be recorded");
             continue;
         }
         batch.iter().for_each(&mut observer);

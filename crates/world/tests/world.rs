@@ -10,7 +10,7 @@ use statewright_chrome::{ChromeDriver, LaunchOptions};
 use statewright_demo::{Site, SiteServer};
 use statewright_desktop::X11Desktop;
 use statewright_desktop::testing::{SCREEN, have, test_desktop};
-use statewright_engine::{CancellationToken, Event, RunReport, RunStatus};
+use statewright_engine::{Cancel, Event, RunReport, RunStatus};
 use statewright_workflow::{Params, Workflow, load_file, load_str};
 use statewright_world::{Needs, World, needs};
 
@@ -24,8 +24,7 @@ fn root() -> PathBuf {
 
 async fn run(workflow: &Workflow, params: &Params, world: &mut World) -> (RunReport, Vec<Event>) {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let report =
-        statewright_engine::run(workflow, params, world, tx, CancellationToken::new(), Default::default()).await;
+    let report = statewright_engine::run(workflow, params, world, tx, Cancel::new(), Default::default()).await;
     let mut events = Vec::new();
     while let Ok(event) = rx.try_recv() {
         events.push(event);

@@ -4,7 +4,7 @@
 
 use statewright_llm::{LlmConfig, Overrides};
 use statewright_runner::agent::{AgentObserver, AgentRequest, run_agent};
-use statewright_runner::{Browser, CancellationToken, Listener};
+use statewright_runner::{Browser, Cancel, Listener};
 use statewright_workbench::ipc::{AgentRunRequest, RunMessage};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, Runtime, State};
@@ -62,7 +62,7 @@ pub async fn start_agent_run<R: Runtime>(
         listener: Some(listener),
         ..AgentRequest::new(llm, &state.runs_dir).with_max_steps(request.max_steps)
     };
-    let cancel = CancellationToken::new();
+    let cancel = Cancel::new();
     let (started_tx, started_rx) = oneshot::channel();
     let token = cancel.clone();
     let done = on_own_thread(move || async move {

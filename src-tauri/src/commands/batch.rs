@@ -10,7 +10,7 @@ use statewright_runner::agent::AgentRequest;
 use statewright_runner::batch::{BatchObserver, Each, RowResult, check_columns, default_results, run_batch};
 use statewright_runner::rows::{Nested, read_rows};
 use statewright_runner::tasks::read_tasks;
-use statewright_runner::{Browser, CancellationToken, DemoSite, RunRequest, WorkflowSource};
+use statewright_runner::{Browser, Cancel, DemoSite, RunRequest, WorkflowSource};
 use statewright_workbench::ipc::{BatchMessage, BatchOf, BatchRequest};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, Runtime, State};
@@ -97,7 +97,7 @@ pub async fn start_batch<R: Runtime>(
     let results = default_results(data);
     let batch = statewright_runner::batch::BatchRequest { each, rows, concurrency, results, pool, run_timeout };
     let id = format!("batch-{}", fastrand::u32(..));
-    let cancel = CancellationToken::new();
+    let cancel = Cancel::new();
     state.live_runs.lock().expect("live runs lock").insert(id.clone(), cancel.clone());
     let batch_id = id.clone();
     let events_at_end = events.clone();
@@ -120,6 +120,6 @@ pub fn cancel_batch(state: State<'_, AppState>, batch_id: String) -> CommandResu
     let token = batches
         .get(&batch_id)
         .ok_or_else(|| CommandError::new(ErrorCode::NotFound, format!("no batch {batch_id} under way")))?;
-    token.cancel();
+    token.cancel("stopped in the app");
     Ok(())
 }

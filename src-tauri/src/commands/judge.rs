@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use statewright_runner::CancellationToken;
+use statewright_runner::Cancel;
 use statewright_runner::batch::RowResult;
 use statewright_runner::judge::{JudgeObserver, JudgeRequest, judge_results};
 use statewright_workbench::ipc::{JudgeAnswers, JudgeMessage};
@@ -53,7 +53,7 @@ pub async fn judge_answers<R: Runtime>(
         again: request.again,
     };
     let id = format!("judge-{}", fastrand::u32(..));
-    let cancel = CancellationToken::new();
+    let cancel = Cancel::new();
     state.live_runs.lock().expect("live runs lock").insert(id.clone(), cancel.clone());
     let judge_id = id.clone();
     let events_at_end = events.clone();

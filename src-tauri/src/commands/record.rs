@@ -4,7 +4,7 @@
 
 use indexmap::IndexMap;
 use statewright_runner::demonstration::{RecordObserver, RecordRequest, record};
-use statewright_runner::{Browser, CancellationToken};
+use statewright_runner::{Browser, Cancel};
 use statewright_workbench::ipc::RecordedWorkflow;
 use statewright_workflow::Action;
 use tauri::State;
@@ -43,7 +43,7 @@ pub async fn record_workflow(
         Some(u) => Some(regex::Regex::new(&u).map_err(|e| invalid(format!("`{u}` is not a pattern: {e}")))?),
         None => None,
     };
-    let cancel = CancellationToken::new();
+    let cancel = Cancel::new();
     {
         let mut live = state.live_runs.lock().expect("live runs lock");
         if live.contains_key(RECORDING) {
@@ -81,7 +81,7 @@ pub async fn record_workflow(
 pub fn stop_recording(state: State<'_, AppState>) -> CommandResult<()> {
     match state.live_runs.lock().expect("live runs lock").get(RECORDING) {
         Some(cancel) => {
-            cancel.cancel();
+            cancel.cancel("stopped in the app");
             Ok(())
         }
         None => Err(CommandError::new(ErrorCode::NotFound, "no recording is under way")),

@@ -1,7 +1,7 @@
 //! Starting, cancelling and reading runs. A run's events are persisted by the run store
 //! first, then forwarded to the window over the run's channel.
 
-use statewright_runner::{Browser, CancellationToken, DemoSite, WorkflowSource, prepare};
+use statewright_runner::{Browser, Cancel, DemoSite, WorkflowSource, prepare};
 use statewright_store::{RunDetail, RunSummary};
 use statewright_workbench::ipc::{RunFilter, RunMessage, RunRequest};
 use tauri::ipc::Channel;
@@ -39,7 +39,7 @@ pub async fn start_run<R: Runtime>(
     let prepared = prepare(run).await?;
     let id = prepared.id().to_owned();
     let auto_approve = prepared.workflow().config.model_fixes == statewright_workflow::ModelFixes::Auto;
-    let cancel = CancellationToken::new();
+    let cancel = Cancel::new();
     state.live_runs.lock().expect("live runs lock").insert(id.clone(), cancel.clone());
     let run_id = id.clone();
     let run_id_for_fixes = id.clone();
@@ -69,7 +69,7 @@ pub fn cancel_run(state: State<'_, AppState>, run_id: String) -> CommandResult<(
     let runs = state.live_runs.lock().expect("live runs lock");
     let token =
         runs.get(&run_id).ok_or_else(|| CommandError::new(ErrorCode::NotFound, format!("no live run {run_id}")))?;
-    token.cancel();
+    token.cancel("stopped in the app");
     Ok(())
 }
 

@@ -177,7 +177,7 @@ export function runFakeBatch(
         window.clearTimeout(timer);
         running.delete(row);
         if (endpoint) endpoint.busy--;
-        end({ row, values: data[row - 1], status: 'cancelled', end_state: null, duration_ms: 0, run_id: runId, message: 'the run was cancelled', endpoint: endpoint?.report.url ?? null });
+        end({ row, values: data[row - 1], status: 'cancelled', end_state: null, duration_ms: 0, run_id: runId, message: 'cancelled: stopped in the app', endpoint: endpoint?.report.url ?? null });
       }
       for (const row of pending.splice(0)) {
         end({ row, values: data[row - 1], status: 'cancelled', end_state: null, duration_ms: 0, run_id: null, message: 'the batch was stopped before this row ran' });

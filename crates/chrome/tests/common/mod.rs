@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use serde_json::{Value, json};
 use statewright_chrome::{ChromeDriver, LaunchOptions};
 use statewright_demo::{Site, SiteServer};
-use statewright_engine::{CancellationToken, Event, RunReport, RunStatus};
+use statewright_engine::{Cancel, Event, RunReport, RunStatus};
 use statewright_workflow::{Params, Workflow, load_str};
 use tokio::sync::Semaphore;
 
@@ -152,8 +152,7 @@ async fn run_with(site: Site, workflow: &Workflow, params: &[(&str, &str)], cdp_
     };
     let mut driver = ChromeDriver::start(&options).await.expect("Chromium launches (is /usr/bin/chromium installed?)");
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let report =
-        statewright_engine::run(workflow, &params, &mut driver, tx, CancellationToken::new(), Default::default()).await;
+    let report = statewright_engine::run(workflow, &params, &mut driver, tx, Cancel::new(), Default::default()).await;
     driver.close().await;
     let mut events = Vec::new();
     while let Ok(event) = rx.try_recv() {

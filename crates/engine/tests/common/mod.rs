@@ -13,8 +13,7 @@ use serde_json::{Value, json};
 use statewright_engine::review::BoxFuture;
 use statewright_engine::scripted::{Change, ScriptedDriver};
 use statewright_engine::{
-    Advisor, CancellationToken, EscalationRequest, Event, Failure, Resolution, ReviewError, Reviewer, RunOptions,
-    RunReport, run,
+    Advisor, Cancel, EscalationRequest, Event, Failure, Resolution, ReviewError, Reviewer, RunOptions, RunReport, run,
 };
 use statewright_workflow::{Params, Workflow};
 use tokio::time::Instant;
@@ -137,16 +136,11 @@ pub struct Ran {
 /// Runs `workflow` with its default parameters to the end.
 pub async fn run_to_end(workflow: &Workflow, driver: &mut ScriptedDriver) -> Ran {
     let params = Params::bind(workflow, &[]).expect("test parameters bind");
-    run_with(workflow, &params, driver, CancellationToken::new()).await
+    run_with(workflow, &params, driver, Cancel::new()).await
 }
 
 /// Runs `workflow` to the end (or cancellation), collecting every event it emits.
-pub async fn run_with(
-    workflow: &Workflow,
-    params: &Params,
-    driver: &mut ScriptedDriver,
-    cancel: CancellationToken,
-) -> Ran {
+pub async fn run_with(workflow: &Workflow, params: &Params, driver: &mut ScriptedDriver, cancel: Cancel) -> Ran {
     run_full(workflow, params, driver, cancel, RunOptions::default()).await
 }
 
@@ -154,7 +148,7 @@ async fn run_full(
     workflow: &Workflow,
     params: &Params,
     driver: &mut ScriptedDriver,
-    cancel: CancellationToken,
+    cancel: Cancel,
     options: RunOptions,
 ) -> Ran {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
@@ -251,7 +245,7 @@ pub fn log(driver: &ScriptedDriver) -> Vec<String> {
 /// Runs `workflow` with its default parameters and `options` (reviewer, advisor, locators).
 pub async fn run_opts(workflow: &Workflow, driver: &mut ScriptedDriver, options: RunOptions) -> Ran {
     let params = Params::bind(workflow, &[]).expect("test parameters bind");
-    run_full(workflow, &params, driver, CancellationToken::new(), options).await
+    run_full(workflow, &params, driver, Cancel::new(), options).await
 }
 
 /// A person at the review queue: answers each review with the next scripted resolution

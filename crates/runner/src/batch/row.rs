@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use indexmap::IndexMap;
 use statewright_chrome::{ChromeDriver, LaunchOptions};
-use statewright_engine::{CancellationToken, RunStatus};
+use statewright_engine::{Cancel, RunStatus};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::sync::oneshot;
 
@@ -68,7 +68,7 @@ impl Job {
     }
 }
 
-pub(super) async fn run_row(job: &Job, shared: &Shared, cancel: CancellationToken) -> RowResult {
+pub(super) async fn run_row(job: &Job, shared: &Shared, cancel: Cancel) -> RowResult {
     // A run that needs no browser needs none from the pool either.
     let pool = shared.slots.as_ref().filter(|_| shared.each.needs_browser());
     let (lease, chrome) = match pool {
@@ -88,7 +88,7 @@ pub(super) async fn run_row(job: &Job, shared: &Shared, cancel: CancellationToke
     };
     let endpoint = page.endpoint.clone();
     // The run's own token: the batch's stop reaches it, and so does its time limit.
-    let run_cancel = cancel.child_token();
+    let run_cancel = cancel.child();
     let _timer = shared.run_timeout.map(|limit| TimeLimit::start(limit, run_cancel.clone()));
     let result = match &shared.each {
         Each::Workflow { request_for, .. } => {
@@ -114,10 +114,10 @@ pub(super) async fn run_row(job: &Job, shared: &Shared, cancel: CancellationToke
 struct TimeLimit(tokio::task::JoinHandle<()>);
 
 impl TimeLimit {
-    fn start(limit: Duration, run: CancellationToken) -> TimeLimit {
+    fn start(limit: Duration, run: Cancel) -> TimeLimit {
         TimeLimit(tokio::spawn(async move {
             tokio::time::sleep(limit).await;
-            run.cancel();
+            run.cancel(format!("the time limit of a run ({limit:?}) passed"));
         }))
     }
 }
@@ -137,13 +137,7 @@ struct Page {
 }
 
 /// The workflow, with the row's values over the defaults.
-async fn workflow_row(
-    job: &Job,
-    request_for: &RequestFor,
-    page: Page,
-    shared: &Shared,
-    cancel: CancellationToken,
-) -> RowResult {
+async fn workflow_row(job: &Job, request_for: &RequestFor, page: Page, shared: &Shared, cancel: Cancel) -> RowResult {
     let mut run = match request_for() {
         Ok(run) => run,
         Err(e) => return closing(page.chrome, job.result("error", e)).await,
@@ -175,7 +169,7 @@ async fn workflow_row(
 
 /// The model, towards the task's goal from its first page, the task's values over the
 /// defaults.
-async fn goal_row(job: &Job, goal_for: &GoalFor, page: Page, shared: &Shared, cancel: CancellationToken) -> RowResult {
+async fn goal_row(job: &Job, goal_for: &GoalFor, page: Page, shared: &Shared, cancel: Cancel) -> RowResult {
     let mut request = match goal_for() {
         Ok(request) => request,
         Err(e) => return closing(page.chrome, job.result("error", e)).await,
@@ -223,11 +217,7 @@ impl AgentObserver for Heard {
 
 /// The agent's run, on a thread of its own: it keeps the run store at hand across its
 /// awaits, which a task of the batch's runtime may not (the store is not `Sync`).
-async fn on_own_thread(
-    request: AgentRequest,
-    cancel: CancellationToken,
-    mut heard: Heard,
-) -> Result<AgentSummary, RunError> {
+async fn on_own_thread(request: AgentRequest, cancel: Cancel, mut heard: Heard) -> Result<AgentSummary, RunError> {
     let (tx, rx) = oneshot::channel();
     std::thread::spawn(move || {
         let result = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
@@ -265,12 +255,7 @@ enum Attached {
 
 /// A page on some live endpoint of the pool. An endpoint that gives none is marked dead
 /// (and announced, once) and the next one is tried: the row's run has not begun.
-async fn attach(
-    slots: &Arc<Slots>,
-    each: &Each,
-    tx: &UnboundedSender<Progress>,
-    cancel: &CancellationToken,
-) -> Attached {
+async fn attach(slots: &Arc<Slots>, each: &Each, tx: &UnboundedSender<Progress>, cancel: &Cancel) -> Attached {
     loop {
         let lease = tokio::select! {
             lease = slots.acquire() => lease,

@@ -2,8 +2,11 @@
 //! breaker with its count and limit; the run then escalates rather than loop on.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use statewright_workflow::Breakers as Limits;
+
+use crate::driver::Signals;
 
 /// A breaker that tripped.
 #[derive(Debug, Clone, PartialEq)]
@@ -147,6 +150,38 @@ impl Breakers {
 
 fn trip(breaker: &'static str, count: u32, limit: u32) -> Option<Trip> {
     (count > limit).then_some(Trip { breaker, count, limit })
+}
+
+/// What the page looked like at the last action, and whether a read since showed it
+/// otherwise: repeating an action on a page that keeps changing (a button that goes and
+/// comes back each round) is progress, not a loop. Atomics because reads take `&self`
+/// and the run is a `Send` future; 0 means "not seen yet".
+#[derive(Default)]
+pub(crate) struct PageWatch {
+    at_action: AtomicU64,
+    last: AtomicU64,
+    changed: AtomicBool,
+}
+
+impl PageWatch {
+    pub fn saw(&self, signals: &Signals) {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        (&signals.url, &signals.title, &signals.results).hash(&mut hasher);
+        let page = hasher.finish() | 1;
+        self.last.store(page, Ordering::Relaxed);
+        let at_action = self.at_action.load(Ordering::Relaxed);
+        if at_action != 0 && at_action != page {
+            self.changed.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// An action was performed on the page last read; returns whether the page changed
+    /// since the action before it.
+    pub fn acted(&self) -> bool {
+        self.at_action.store(self.last.load(Ordering::Relaxed), Ordering::Relaxed);
+        self.changed.swap(false, Ordering::Relaxed)
+    }
 }
 
 #[cfg(test)]

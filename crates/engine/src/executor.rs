@@ -22,10 +22,9 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use crate::act::{ActionRun, StateActions};
-use crate::breakers::Breakers;
+use crate::breakers::{Breakers, PageWatch};
 use crate::cancel::Cancel;
 use crate::check_heal::Unrecognised;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::driver::{Driver, DriverError, Signals};
 use crate::event::{Event, Failure, RunStatus};
@@ -70,38 +69,6 @@ pub struct RunOptions {
 
 /// Skills by name, loaded and validated by whoever starts the run.
 pub type Skills = Arc<std::collections::HashMap<String, Workflow>>;
-
-/// What the page looked like at the last action, and whether a read since showed it
-/// otherwise: repeating an action on a page that keeps changing (a button that goes and
-/// comes back each round) is progress, not a loop. Atomics because reads take `&self`
-/// and the run is a `Send` future; 0 means "not seen yet".
-#[derive(Default)]
-struct PageWatch {
-    at_action: AtomicU64,
-    last: AtomicU64,
-    changed: AtomicBool,
-}
-
-impl PageWatch {
-    fn saw(&self, signals: &Signals) {
-        use std::hash::{Hash, Hasher};
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        (&signals.url, &signals.title, &signals.results).hash(&mut hasher);
-        let page = hasher.finish() | 1;
-        self.last.store(page, Ordering::Relaxed);
-        let at_action = self.at_action.load(Ordering::Relaxed);
-        if at_action != 0 && at_action != page {
-            self.changed.store(true, Ordering::Relaxed);
-        }
-    }
-
-    /// An action was performed on the page last read; returns whether the page changed
-    /// since the action before it.
-    fn acted(&self) -> bool {
-        self.at_action.store(self.last.load(Ordering::Relaxed), Ordering::Relaxed);
-        self.changed.swap(false, Ordering::Relaxed)
-    }
-}
 
 /// Runs `workflow` with `params` on `driver`, emitting events, until it ends or `cancel`.
 pub async fn run<D: Driver>(

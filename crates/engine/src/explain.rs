@@ -48,7 +48,7 @@ pub fn failure(failure: &Failure) -> String {
             )
         }
         Failure::Action { state, index, action, error } => {
-            format!("in state `{state}`, action {index} ({action}) failed: {error}")
+            format!("in state `{state}`, action {} ({action}) failed: {error}", index + 1)
         }
         Failure::Driver { error } => format!("the browser failed: {error}"),
         Failure::Setup { error } => format!("cannot start: {error}"),

@@ -82,6 +82,8 @@ async fn wait_for_fails_after_its_own_timeout_when_the_target_never_shows() {
     };
     assert_eq!((state.as_str(), *index, action.as_str()), ("Search", 0, "wait_for"), "the failure names the action");
     assert!(error.contains("not_found"), "the error says the target was not found: {error}");
+    // Numbered from 1, as everywhere a person reads it (the editor, the review panel).
+    assert!(ran.report.message.starts_with("in state `Search`, action 1 (wait_for) failed"), "{}", ran.report.message);
     assert_eq!(as_ms(ran.elapsed), 2000, "wait_for's own timeout (2 s) applies, not action_timeout (10 s)");
 }
 

@@ -485,6 +485,8 @@ export type Event = {
   error?: string | null;
   /** Other locators of the element acted on (see `Outcome::alternatives`). */
   alternatives?: Target[];
+  /** Other locators of the element a `drag` let go on (see `Outcome::to_alternatives`). */
+  to_alternatives?: Target[];
   /** What an `extract` stored in its variable (masked when it shows a secret). */
   value?: unknown;
 } | {
@@ -526,6 +528,8 @@ export type Event = {
   step: number;
   state: string;
   index: number;
+  /** Which of the action's elements was healed: its `target`, or a drag's `to`. */
+  field?: TargetField;
   from: Target;
   to: Target;
 } | {
@@ -701,6 +705,8 @@ export type Healed = {
   step?: number | null;
   state: string;
   index: number;
+  /** Which of the action's elements: its `target`, or a drag's `to`. */
+  field: TargetField;
   from: Target;
   to: Target;
 };
@@ -1230,6 +1236,10 @@ export type Target = {
   exact?: boolean | null;
   nth?: number | null;
 };
+
+/** Which of an action's elements: the one it works on (`target`), or the one a `drag` lets
+ * go on (`to`). Named as the action's field is in a workflow file. */
+export type TargetField = "target" | "to";
 
 export type Terminal = {
   outcome: Outcome;

@@ -140,12 +140,11 @@ impl Progress {
             Event::InterruptEntered { state, interrupted: Some(covered), .. } => {
                 self.line(&format!("           {}", self.paint("33", &format!("detour: `{state}` over `{covered}`"))));
             }
-            Event::Healed { state, index, from, to, .. } => {
+            Event::Healed { state, index, field, from, to, .. } => {
                 let show = |t: &statewright_workflow::Target| serde_json::to_string(t).unwrap_or_default();
-                self.line(&format!(
-                    "           {}",
-                    self.paint("35", &format!("healed `{state}` action {}: {} → {}", index + 1, show(from), show(to)))
-                ));
+                let (action, of) = (index + 1, field.suffix());
+                let healed = format!("healed `{state}` action {action}{of}: {} → {}", show(from), show(to));
+                self.line(&format!("           {}", self.paint("35", &healed)));
             }
             Event::CheckHealed { state, index, from, to, .. } => {
                 let (from, to) =

@@ -235,7 +235,8 @@ fn render(d: &RunDetail) -> String {
         // As the progress lines said them.
         for h in d.healed.iter().filter(|h| h.step == Some(step.step)) {
             let show = |t| serde_json::to_string(t).unwrap_or_default();
-            let _ = writeln!(out, "     healed action {}: {} → {}", h.index + 1, show(&h.from), show(&h.to));
+            let (action, of) = (h.index + 1, h.field.suffix());
+            let _ = writeln!(out, "     healed action {action}{of}: {} → {}", show(&h.from), show(&h.to));
         }
         for h in d.healed_checks.iter().filter(|h| h.step == Some(step.step)) {
             let show = statewright_engine::matcher::describe;

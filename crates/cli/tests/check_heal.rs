@@ -3,7 +3,8 @@
 //! where that link is renamed (id and text), the next run with the same store heals the
 //! check instead of waiting for a person, and `review save-healed` writes the healed check.
 //! A target written from the screen ("SIGN IN" for a link whose text is "Sign in") heals by
-//! being matched loosely, with no run before it to learn from.
+//! being matched loosely, with no run before it to learn from. A drag's drop zone heals
+//! with its own recorded locators.
 
 mod common;
 
@@ -153,4 +154,98 @@ fn a_target_written_from_the_screen_heals_by_matching_loosely_and_the_fix_says_s
     let again = statewright(&["run", path.to_str().unwrap(), "--demo-site", "--no-review"], &runs);
     assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
     assert!(!text(&again.stderr).contains("healed"), "{}", text(&again.stderr));
+}
+
+/// A board whose drop zone a redesign (`?v=2`) renames; its test id stays.
+const BOARD: &str = r#"<!doctype html>
+<html><head><meta charset="utf-8"><title>Board</title>
+<style>.column{display:inline-block;vertical-align:top;width:200px;min-height:120px;border:1px solid #999;margin:10px;padding:8px}.card{border:1px solid #333;padding:6px;background:#ffd}</style>
+</head><body>
+<div class="column" id="todo" data-testid="todo-column"><h2>To do</h2><div class="card" draggable="true" id="call">Call Ada</div></div>
+<div class="column" id="done" data-testid="done-column"><h2>Done</h2></div>
+<p id="status"></p>
+<script>
+  // A redesign (?v=2) renames the drop zone's id; its test id stays.
+  if (new URLSearchParams(location.search).get('v') === '2') document.getElementById('done').id = 'finished';
+  document.getElementById('call').addEventListener('dragstart', (e) => e.dataTransfer.setData('text/plain', 'call'));
+  const done = document.querySelector('[data-testid="done-column"]');
+  done.addEventListener('dragover', (e) => e.preventDefault());
+  done.addEventListener('drop', (e) => {
+    e.preventDefault();
+    done.appendChild(document.getElementById(e.dataTransfer.getData('text/plain')));
+    document.getElementById('status').textContent = 'Call Ada is done';
+  });
+</script>
+</body></html>
+"#;
+
+#[test]
+fn a_renamed_drop_zone_heals_with_the_locators_recorded_when_a_card_was_last_dropped_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("pages");
+    std::fs::create_dir(&pages).unwrap();
+    std::fs::write(pages.join("board.html"), BOARD).unwrap();
+    let site = Site::dir(&pages);
+    let workflow = json!({
+        "version": 1,
+        "name": "call-ada-done",
+        "parameters": { "site": { "default": site.1 }, "v": { "default": "1" } },
+        "config": { "action_timeout": 2 },
+        "states": [
+            { "name": "Done", "checks": [{ "type": "text", "value": "Call Ada is done" }], "terminal": { "outcome": "success" } },
+            {
+                "name": "Board",
+                "checks": [{ "type": "element", "selector": "#call" }],
+                "actions": [{ "type": "drag", "target": { "text": "Call Ada" }, "to": { "css": "#done" } }],
+                "next": ["Done"]
+            },
+            {
+                "name": "Start",
+                "checks": [{ "type": "url", "value": "about:blank" }],
+                "actions": [{ "type": "navigate_to", "url": "{{site}}/board.html?v={{v}}" }]
+            }
+        ]
+    });
+    let path = dir.path().join("board.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&workflow).unwrap()).unwrap();
+    let wf = path.to_str().unwrap();
+    let runs = dir.path().join("runs");
+    let on_redesign = || statewright(&["run", wf, "-p", "v=2", "--no-review", "--json"], &runs);
+
+    // A run on the board as it was records the drop zone's other locators.
+    let out = statewright(&["run", wf], &runs);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+
+    // On the redesign the drop zone heals by its test id, not by the card's locators.
+    let out = on_redesign();
+    let progress = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{progress}");
+    assert!(
+        progress.contains(r##"healed `Board` action 1 to: {"css":"#done"} → {"css":"[data-testid=\"done-column\"]"}"##),
+        "{progress}"
+    );
+    let run_id = serde_json::from_slice::<Value>(&out.stdout).unwrap()["run_id"].as_str().unwrap().to_owned();
+    let shown: Value =
+        serde_json::from_slice(&statewright(&["runs", "show", &run_id, "--json"], &runs).stdout).unwrap();
+    assert_eq!(shown["healed"][0]["field"], "to", "{shown:#}");
+    let listing = text(&statewright(&["runs", "show", &run_id], &runs).stdout);
+    assert!(listing.contains(r##"healed action 1 to: {"css":"#done"} →"##), "{listing}");
+
+    // Saving writes the drop zone's locator into `to`, and changes nothing else.
+    let before = std::fs::read_to_string(&path).unwrap();
+    let saved = statewright(&["review", "save-healed", &run_id], &runs);
+    assert_eq!(saved.status.code(), Some(0), "{}", text(&saved.stderr));
+    assert!(text(&saved.stderr).contains("`Board` action 1: drop target's locator healed"), "{}", text(&saved.stderr));
+    let after = std::fs::read_to_string(&path).unwrap();
+    let changed: Vec<(&str, &str)> = before.lines().zip(after.lines()).filter(|(b, a)| b != a).collect();
+    assert_eq!(
+        changed,
+        [(r##"            "css": "#done""##, r#"            "css": "[data-testid=\"done-column\"]""#)],
+        "one line changes:\n{after}"
+    );
+
+    // The next run on the redesign needs no healing.
+    let out = on_redesign();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(!text(&out.stderr).contains("healed"), "{}", text(&out.stderr));
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 use statewright_workflow::params::MASK;
-use statewright_workflow::{Action, Config, Params, variables};
+use statewright_workflow::{Action, Config, Params, Target, variables};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::time::Instant;
 
@@ -149,17 +149,19 @@ impl ActionRun<'_> {
         outcome: Option<crate::driver::Outcome>,
         error: Option<&DriverError>,
     ) {
-        let (detail, alternatives, artifact, value) = match outcome {
-            Some(o) => (o.detail.map(|d| self.params.redact(&d)), o.alternatives, o.artifact, o.value),
-            None => (None, Vec::new(), None, None),
+        let (detail, alternatives, to_alternatives, artifact, value) = match outcome {
+            Some(o) => {
+                (o.detail.map(|d| self.params.redact(&d)), o.alternatives, o.to_alternatives, o.artifact, o.value)
+            }
+            None => (None, Vec::new(), Vec::new(), None, None),
         };
         let value = value.map(|v| shown_value(self.params, v));
         // A locator that quotes a secret (the text of a field echoing it) is not kept, and a
         // file named after one is renamed: neither may reach the store.
-        let alternatives = alternatives
-            .into_iter()
-            .filter(|t| !self.params.reveals_secret(&serde_json::to_string(t).unwrap_or_default()))
-            .collect();
+        let kept = |alternatives: Vec<Target>| -> Vec<Target> {
+            let reveals = |t: &Target| self.params.reveals_secret(&serde_json::to_string(t).unwrap_or_default());
+            alternatives.into_iter().filter(|t| !reveals(t)).collect()
+        };
         let artifact =
             artifact.map(|a| crate::driver::Artifact { filename: self.params.redact(&a.filename), bytes: a.bytes });
         let _ = self.events.send(Event::ActionFinished {
@@ -172,7 +174,8 @@ impl ActionRun<'_> {
             attempts,
             detail,
             error: error.map(|e| self.params.redact(&e.to_string())),
-            alternatives,
+            alternatives: kept(alternatives),
+            to_alternatives: kept(to_alternatives),
             artifact,
             value,
         });

@@ -130,6 +130,8 @@ pub struct Outcome {
     /// name, test ids, label, text, position…), each of which found exactly that element.
     /// Kept so that a later run can heal the action when its own target finds nothing.
     pub alternatives: Vec<Target>,
+    /// The same for the element a `drag` let go on, so that a renamed drop zone heals too.
+    pub to_alternatives: Vec<Target>,
     /// An identity of the page element acted on, unique within the browser session (a node
     /// made anew has a new one), so that acting on a fresh element is not mistaken for
     /// repeating an action on the same one.

@@ -11,7 +11,7 @@ use crate::correct::{Detour, MAX_DETOURS};
 use crate::driver::{Capture, Driver, DriverError, Observation, Signals};
 use crate::event::{Event, Failure};
 use crate::executor::{Context, End, Plan, Run};
-use crate::heal::{Healing, heal};
+use crate::heal::{Healing, heal, missing};
 use crate::review::{EscalationRequest, PendingAction, Resolution, ReviewError, Tried, Unresolved, applicable};
 
 /// How long the reviewer's snapshot of the page may take.
@@ -210,12 +210,14 @@ impl Run {
         };
         let index = *index;
         let action = self.bound.states[state].actions[index].clone();
-        let Some(from) = self.display.states[state].actions[index].target().cloned() else {
+        // The element the error says is not there: the target, or a drag's `to`.
+        let field = missing(error).unwrap_or_default();
+        let Some(from) = self.display.states[state].actions[index].target_in(field).cloned() else {
             return Ok(("the action has no target".to_owned(), None));
         };
         let name = self.name(state);
-        let mut alternatives = self.options.locators.alternatives(&name, index, &from).to_vec();
-        alternatives.extend(action.target().and_then(Target::loosened));
+        let mut alternatives = self.options.locators.alternatives(&name, index, field, &from).to_vec();
+        alternatives.extend(action.target_in(field).and_then(Target::loosened));
         let began = Instant::now();
         let (mut from_alternative, mut detours) = (0, 0);
         let healing = loop {
@@ -242,7 +244,7 @@ impl Run {
                     Err(error) => return Ok((format!("the element was found, but {error}"), None)),
                 };
                 self.actions += 1;
-                self.emit(Event::Healed { step: self.steps, state: name, index, from, to: to.clone() });
+                self.emit(Event::Healed { step: self.steps, state: name, index, field, from, to: to.clone() });
                 let read = match (&action, &outcome.value) {
                     (Action::Extract { into, .. }, Some(value)) => Some((into.clone(), value.clone())),
                     _ => None,

@@ -4,7 +4,7 @@
 use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use statewright_workflow::{Action, Check, Outcome as TerminalOutcome, Target};
+use statewright_workflow::{Action, Check, Outcome as TerminalOutcome, Target, TargetField};
 
 use crate::driver::{Artifact, Observation};
 use crate::review::{EscalationRequest, ModelCall, Resolution};
@@ -79,6 +79,10 @@ pub struct CheckResult {
     pub passed: bool,
 }
 
+// `ActionFinished` is the largest by some hundred bytes. Events are made one at a time and
+// moved once through a channel, beside screenshots of tens of kilobytes: boxing its action
+// would buy nothing and cost every `match` on it.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
@@ -128,6 +132,9 @@ pub enum Event {
         /// Other locators of the element acted on (see `Outcome::alternatives`).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         alternatives: Vec<Target>,
+        /// Other locators of the element a `drag` let go on (see `Outcome::to_alternatives`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        to_alternatives: Vec<Target>,
         #[serde(skip)]
         artifact: Option<Artifact>,
         /// What an `extract` stored in its variable (masked when it shows a secret).
@@ -182,6 +189,9 @@ pub enum Event {
         step: u32,
         state: String,
         index: usize,
+        /// Which of the action's elements was healed: its `target`, or a drag's `to`.
+        #[serde(default)]
+        field: TargetField,
         from: Target,
         to: Target,
     },

@@ -1,12 +1,12 @@
-//! Self-healing locators: when an action's own target finds nothing, the other locators
-//! recorded the last time it worked are tried, most stable first, then the target itself
-//! matched loosely (its text or name in any case, within a longer text). Element checks heal
-//! the same way (see `check_heal.rs`).
+//! Self-healing locators: when an action's own target (or a drag's `to`) finds nothing, the
+//! other locators recorded the last time it worked are tried, most stable first, then the
+//! target itself matched loosely (its text or name in any case, within a longer text).
+//! Element checks heal the same way (see `check_heal.rs`).
 
 use std::collections::HashMap;
 use std::time::Duration;
 
-use statewright_workflow::{Action, Check, Target};
+use statewright_workflow::{Action, Check, Target, TargetField};
 
 use crate::driver::{Driver, DriverError, Outcome};
 
@@ -14,22 +14,22 @@ use crate::driver::{Driver, DriverError, Outcome};
 /// target was waited for, so an alternative either finds its element at once or not.
 const PATIENCE: Duration = Duration::from_millis(750);
 
-/// Alternatives recorded for a workflow's actions and element checks, by state name and
-/// index. They apply only while the target (or check) is still the one they were recorded
-/// for.
+/// Alternatives recorded for a workflow's actions (each element field of them) and element
+/// checks, by state name and index. They apply only while the target (or check) is still
+/// the one they were recorded for.
 #[derive(Debug, Clone, Default)]
 pub struct LocatorMemory {
-    entries: HashMap<(String, usize), (Target, Vec<Target>)>,
+    entries: HashMap<(String, usize, TargetField), (Target, Vec<Target>)>,
     checks: HashMap<(String, usize), (Check, Vec<Target>)>,
 }
 
 impl LocatorMemory {
-    pub fn insert(&mut self, state: &str, index: usize, target: Target, alternatives: Vec<Target>) {
-        self.entries.insert((state.to_owned(), index), (target, alternatives));
+    pub fn insert(&mut self, state: &str, index: usize, field: TargetField, target: Target, alternatives: Vec<Target>) {
+        self.entries.insert((state.to_owned(), index, field), (target, alternatives));
     }
 
-    pub fn alternatives(&self, state: &str, index: usize, target: &Target) -> &[Target] {
-        match self.entries.get(&(state.to_owned(), index)) {
+    pub fn alternatives(&self, state: &str, index: usize, field: TargetField, target: &Target) -> &[Target] {
+        match self.entries.get(&(state.to_owned(), index, field)) {
             Some((recorded, alternatives)) if recorded == target => alternatives,
             _ => &[],
         }
@@ -75,13 +75,22 @@ pub(crate) enum Healing {
     Broken(DriverError),
 }
 
-/// Whether an error means "the element is not there" (rather than covered, disabled…).
-fn is_missing(error: &DriverError) -> bool {
-    matches!(error, DriverError::NotActionable { reason, .. } if reason == "not_found" || reason == "not_visible")
+/// The reason codes of an element that is not there (rather than covered, disabled…); a
+/// drag's `to` that is not there says so with `to_` before them.
+const MISSING: [&str; 2] = ["not_found", "not_visible"];
+
+/// Which element of its action `error` says is not there, if it says so.
+pub(crate) fn missing(error: &DriverError) -> Option<TargetField> {
+    let DriverError::NotActionable { reason, .. } = error else { return None };
+    match reason.strip_prefix("to_") {
+        Some(code) if MISSING.contains(&code) => Some(TargetField::To),
+        None if MISSING.contains(&reason.as_str()) => Some(TargetField::Target),
+        _ => None,
+    }
 }
 
-/// Performs `action` with each of `alternatives`, from the `from`th of those it tries, as
-/// its target until one works.
+/// Performs `action` with each of `alternatives`, from the `from`th of those it tries, in
+/// the element field `error` says found nothing, until one works.
 pub(crate) async fn heal<D: Driver>(
     driver: &mut D,
     action: &Action,
@@ -92,20 +101,23 @@ pub(crate) async fn heal<D: Driver>(
     if alternatives.is_empty() {
         return Healing::NotApplicable("no alternative locators recorded for this action");
     }
-    if !is_missing(error) {
+    let Some(field) = missing(error) else {
         return Healing::NotApplicable("the element was found; healing only replaces a locator that finds nothing");
-    }
+    };
     let alternatives = by_content(alternatives);
     for (at, alternative) in alternatives.iter().enumerate().skip(from) {
         let mut healed = action.clone();
-        let Some(target) = healed.target_mut() else {
-            return Healing::NotApplicable("the action has no target");
+        let Some(target) = healed.target_in_mut(field) else {
+            return Healing::NotApplicable("the action has no such element");
         };
         *target = (*alternative).clone();
         match driver.perform(&healed, PATIENCE).await {
             Ok(outcome) => return Healing::Healed { to: (*alternative).clone(), outcome: Box::new(outcome) },
             Err(DriverError::Browser(e)) => return Healing::Broken(DriverError::Browser(e)),
-            Err(e @ DriverError::NotActionable { .. }) if !is_missing(&e) => {
+            // Another element of the action is not there either: no alternative of this one
+            // can help, and each would be tried in vain.
+            Err(e) if missing(&e).is_some_and(|other| other != field) => return Healing::Failed { tried: at + 1 },
+            Err(e @ DriverError::NotActionable { .. }) if missing(&e).is_none() => {
                 tracing::debug!(?alternative, "alternative found but blocked: {e}");
                 return Healing::Blocked { at };
             }

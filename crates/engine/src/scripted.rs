@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use statewright_workflow::{Action, ExtractRead, Target, TextMatch};
+use statewright_workflow::{Action, ExtractRead, Target, TargetField, TextMatch};
 use tokio::time::Instant;
 
 use crate::driver::{Capture, Driver, DriverError, DriverResult, Observation, ObserveFuture, Outcome, Probe, Signals};
@@ -112,6 +112,9 @@ pub fn action_key(action: &Action) -> String {
     let arg = match action {
         Action::NavigateTo { url } => Some(url.clone()),
         Action::PressKey { key } => Some(key.clone()),
+        Action::Drag { to, .. } => {
+            Some(format!("{} to {}", target.unwrap_or_default(), to.css.clone().unwrap_or_default()))
+        }
         _ => target,
     };
     match arg {
@@ -212,18 +215,26 @@ impl Driver for ScriptedDriver {
         if self.invalid.contains(&key) {
             return Err(DriverError::Invalid(format!("{key} cannot be performed")));
         }
-        if let Some(target) = action.target() {
+        // The elements it needs, each with how its codes begin (a drag's `to` says `to_`).
+        let elements: Vec<(&str, &Target)> = [(TargetField::Target, ""), (TargetField::To, "to_")]
+            .into_iter()
+            .filter_map(|(field, prefix)| Some((prefix, action.target_in(field)?)))
+            .collect();
+        if !elements.is_empty() {
             loop {
                 self.apply_due();
-                if self.page.target_present(target) && !self.page.blocked.contains(&key) {
+                let missing = elements.iter().find(|(_, target)| !self.page.target_present(target));
+                let blocked = self.page.blocked.contains(&key);
+                if missing.is_none() && !blocked {
                     break;
                 }
                 if Instant::now() >= deadline {
-                    let reason = if self.page.blocked.contains(&key) { "obscured" } else { "not_found" };
-                    return Err(DriverError::NotActionable {
-                        reason: reason.into(),
-                        message: format!("{key}: {reason}"),
-                    });
+                    let reason = match missing {
+                        Some((prefix, _)) if !blocked => format!("{prefix}not_found"),
+                        _ => "obscured".to_owned(),
+                    };
+                    let message = format!("{key}: {reason}");
+                    return Err(DriverError::NotActionable { reason, message });
                 }
                 self.sleep_toward(deadline).await;
             }

@@ -9,7 +9,7 @@ use common::*;
 use serde_json::json;
 use statewright_engine::scripted::{Change, ScriptedDriver};
 use statewright_engine::{Advisor, Failure, LocatorMemory, Resolution, RunOptions, RunStatus};
-use statewright_workflow::{Action, Check, State, Target};
+use statewright_workflow::{Action, Check, State, Target, TargetField};
 
 fn css(selector: &str) -> Target {
     Target { css: Some(selector.into()), ..Target::default() }
@@ -46,7 +46,7 @@ async fn a_missing_target_heals_with_a_recorded_alternative() {
     let mut driver =
         ScriptedDriver::new(URL).with([show("#form"), show("#new")]).on("click #new", ms(0), [show("#done")]);
     let mut locators = LocatorMemory::default();
-    locators.insert("Form", 0, css("#old"), vec![css("#also-gone"), css("#new")]);
+    locators.insert("Form", 0, TargetField::Target, css("#old"), vec![css("#also-gone"), css("#new")]);
     let ran = run_opts(&wf, &mut driver, RunOptions { locators, ..RunOptions::default() }).await;
     assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);
     assert_eq!(log(&driver), ["click #new"], "the first alternative finds nothing; the second works");
@@ -59,10 +59,47 @@ async fn a_missing_target_heals_with_a_recorded_alternative() {
     // Alternatives recorded for another target are not used.
     let mut driver = ScriptedDriver::new(URL).with([show("#form"), show("#new")]);
     let mut locators = LocatorMemory::default();
-    locators.insert("Form", 0, css("#something-else"), vec![css("#new")]);
+    locators.insert("Form", 0, TargetField::Target, css("#something-else"), vec![css("#new")]);
     let ran = run_opts(&wf, &mut driver, RunOptions { locators, ..RunOptions::default() }).await;
     assert!(matches!(ran.failure(), Failure::Action { .. }), "{:?}", ran.failure());
     assert!(log(&driver).is_empty());
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_renamed_drop_zone_heals_with_its_own_recorded_alternatives() {
+    let drag = json!({"type": "drag", "target": {"css": "#card"}, "to": {"css": "#done-column"}});
+    let wf = form_then_done(json!([drag]));
+    // The card is still there; the column it is dropped on was renamed.
+    let page = || {
+        ScriptedDriver::new(URL).with([show("#form"), show("#card"), show("#column-3")]).on(
+            "drag #card to #column-3",
+            ms(0),
+            [show("#done")],
+        )
+    };
+    let mut locators = LocatorMemory::default();
+    // The card's alternatives must not be tried for the column (they would find the card).
+    locators.insert("Form", 0, TargetField::Target, css("#card"), vec![css("#column-3")]);
+    locators.insert("Form", 0, TargetField::To, css("#done-column"), vec![css("#gone"), css("#column-3")]);
+    let mut driver = page();
+    let ran = run_opts(&wf, &mut driver, RunOptions { locators, ..RunOptions::default() }).await;
+    assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);
+    assert_eq!(log(&driver), ["drag #card to #column-3"], "the card, dropped on the drop zone's alternative");
+    let healed = ran.tagged("healed");
+    assert_eq!(healed.len(), 1, "{healed:?}");
+    assert_eq!(healed[0]["field"], "to", "the heal names the drag's `to`: {healed:?}");
+    assert_eq!(
+        (healed[0]["from"].clone(), healed[0]["to"].clone()),
+        (json!({"css": "#done-column"}), json!({"css": "#column-3"}))
+    );
+
+    // With only the card's alternatives recorded, nothing heals the drop zone.
+    let mut locators = LocatorMemory::default();
+    locators.insert("Form", 0, TargetField::Target, css("#card"), vec![css("#column-3")]);
+    let mut driver = page();
+    let ran = run_opts(&wf, &mut driver, RunOptions { locators, ..RunOptions::default() }).await;
+    assert!(matches!(ran.failure(), Failure::Action { .. }), "{:?}", ran.failure());
+    assert!(log(&driver).is_empty(), "{:?}", log(&driver));
 }
 
 #[tokio::test(start_paused = true)]
@@ -83,7 +120,7 @@ async fn a_popup_over_a_healing_alternative_is_handled_and_the_alternative_tried
         .on("click #close", ms(0), [hide("#popup"), hide("#close"), Change::Unblock(covered)])
         .on("click #new", ms(0), [show("#done")]);
     let mut locators = LocatorMemory::default();
-    locators.insert("Form", 0, css("#old"), vec![css("#new")]);
+    locators.insert("Form", 0, TargetField::Target, css("#old"), vec![css("#new")]);
     let ran = run_opts(&wf, &mut driver, RunOptions { locators, ..RunOptions::default() }).await;
     assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);
     assert_eq!(log(&driver), ["click #close", "click #new"]);

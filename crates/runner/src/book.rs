@@ -99,6 +99,7 @@ impl<'a> Book<'a> {
             detail,
             error,
             alternatives,
+            to_alternatives: Vec::new(),
             artifact: None,
             value: None,
         };

@@ -67,6 +67,7 @@ fn write_run(store: &Store, id: &str, steps: u32, screenshots: bool, per_step: b
             },
             Event::ActionFinished {
                 alternatives: Vec::new(),
+                to_alternatives: Vec::new(),
                 step,
                 state: format!("State {}", step % 12),
                 index: 0,

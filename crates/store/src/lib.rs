@@ -58,6 +58,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0009_check_locators.sql"),
     include_str!("migrations/0010_heal_steps.sql"),
     include_str!("migrations/0011_retries.sql"),
+    include_str!("migrations/0012_drag_to.sql"),
 ];
 
 /// The schema version this build writes.

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use statewright_engine::{EscalationRequest, LocatedCheck, LocatorMemory, Resolution};
-use statewright_workflow::{Check, Target};
+use statewright_workflow::{Check, Target, TargetField};
 
 use crate::{Error, Result, Store, now_ms};
 
@@ -42,6 +42,8 @@ pub struct Healed {
     pub step: Option<u32>,
     pub state: String,
     pub index: usize,
+    /// Which of the action's elements: its `target`, or a drag's `to`.
+    pub field: TargetField,
     pub from: Target,
     pub to: Target,
 }
@@ -59,8 +61,8 @@ pub struct HealedCheck {
 /// State, index, and two JSON columns (targets or checks) of a locators table.
 type HealRow = (String, usize, String, String);
 
-/// Step, state, index, what was and what healed it.
-type HealedRow<T> = (Option<u32>, String, usize, T, T);
+/// Step, state, index, the action's field (`target` for checks), what was and what healed it.
+type HealedRow<T> = (Option<u32>, String, usize, TargetField, T, T);
 
 const ITEM_COLUMNS: &str = "r.id, r.run_id, runs.workflow, runs.workflow_path, r.step, r.state, r.status,
      r.created_ms, r.resolved_ms, r.reason, r.screenshot, r.resolution, r.saved_to, r.request, r.proposed_by";
@@ -274,12 +276,17 @@ impl Store {
     /// The locators recorded for `workflow`'s actions and element checks, for healing.
     pub fn locators(&self, workflow: &str) -> Result<LocatorMemory> {
         let mut memory = LocatorMemory::default();
-        let sql = "SELECT state, idx, target, alternatives FROM locators WHERE workflow = ?1";
-        for (state, index, target, alternatives) in self.heal_rows(sql, workflow)? {
+        let sql = "SELECT state, idx, field, target, alternatives FROM locators WHERE workflow = ?1";
+        let rows = self.rows(sql, params![workflow], |r| {
+            let text = |i: usize| r.get::<_, String>(i);
+            Ok((text(0)?, r.get::<_, i64>(1)? as usize, text(2)?, text(3)?, text(4)?))
+        })?;
+        for (state, index, field, target, alternatives) in rows {
             // A row this build cannot read is skipped: healing is a help, not a duty.
-            if let (Ok(target), Ok(alternatives)) = (serde_json::from_str(&target), serde_json::from_str(&alternatives))
+            if let (Some(field), Ok(target), Ok(alternatives)) =
+                (TargetField::from_name(&field), serde_json::from_str(&target), serde_json::from_str(&alternatives))
             {
-                memory.insert(&state, index, target, alternatives);
+                memory.insert(&state, index, field, target, alternatives);
             }
         }
         let sql = "SELECT state, idx, check_json, alternatives FROM check_locators WHERE workflow = ?1";
@@ -294,25 +301,29 @@ impl Store {
     /// The element checks healed during a run, in the order they were healed.
     pub fn healed_checks(&self, run_id: &str) -> Result<Vec<HealedCheck>> {
         let rows = self.healed_rows(HealedTable::Checks, run_id)?.into_iter();
-        Ok(rows.map(|(step, state, index, from, to)| HealedCheck { step, state, index, from, to }).collect())
+        Ok(rows.map(|(step, state, index, _, from, to)| HealedCheck { step, state, index, from, to }).collect())
     }
 
     /// The locators healed during a run, in the order they were healed.
     pub fn healed(&self, run_id: &str) -> Result<Vec<Healed>> {
-        let rows = self.healed_rows(HealedTable::Locators, run_id)?.into_iter();
-        Ok(rows.map(|(step, state, index, from, to)| Healed { step, state, index, from, to }).collect())
+        let rows = self.healed_rows(HealedTable::Locators(TargetField::Target), run_id)?.into_iter();
+        Ok(rows.map(|(step, state, index, field, from, to)| Healed { step, state, index, field, from, to }).collect())
     }
 
-    /// A run's rows of `healed` or `healed_checks`: step, state, index, what was and what healed it.
+    /// A run's rows of `healed` or `healed_checks`: step, state, index, the action's field
+    /// (for locators), what was and what healed it.
     fn healed_rows<T: DeserializeOwned>(&self, table: HealedTable, run_id: &str) -> Result<Vec<HealedRow<T>>> {
         let (name, from, to) = table.columns();
-        let sql = format!("SELECT step, state, idx, {from}, {to} FROM {name} WHERE run_id = ?1 ORDER BY at_ms");
+        let field = if matches!(table, HealedTable::Locators(_)) { "field" } else { "'target'" };
+        let sql =
+            format!("SELECT step, state, idx, {field}, {from}, {to} FROM {name} WHERE run_id = ?1 ORDER BY at_ms");
         let rows = self.rows(&sql, params![run_id], |r| {
-            let json = |i: usize| r.get::<_, String>(i);
-            Ok((r.get::<_, Option<u32>>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)? as usize, json(3)?, json(4)?))
+            let text = |i: usize| r.get::<_, String>(i);
+            Ok((r.get::<_, Option<u32>>(0)?, text(1)?, r.get::<_, i64>(2)? as usize, text(3)?, text(4)?, text(5)?))
         })?;
-        let parse = |(step, state, index, from, to): (Option<u32>, String, usize, String, String)| {
-            Ok((step, state, index, serde_json::from_str(&from)?, serde_json::from_str(&to)?))
+        let parse = |(step, state, index, field, from, to): (Option<u32>, String, usize, String, String, String)| {
+            let field = TargetField::from_name(&field).unwrap_or_default();
+            Ok((step, state, index, field, serde_json::from_str(&from)?, serde_json::from_str(&to)?))
         };
         rows.into_iter().map(parse).collect()
     }
@@ -357,23 +368,22 @@ impl Store {
     }
 }
 
-/// Records what the event stream says about healing: alternatives of each element action
-/// (per workflow, for later runs) and locators healed in this run.
+/// Records what the event stream says about healing: alternatives of each element of an
+/// action (per workflow, for later runs) and locators healed in this run.
 pub(crate) fn record_locators(
     tx: &rusqlite::Connection,
     run_id: &str,
-    state: &str,
-    index: usize,
+    (state, index, field): (&str, usize, TargetField),
     target: &Target,
     alternatives: &[Target],
 ) -> rusqlite::Result<()> {
     let target = serde_json::to_string(target).unwrap_or_default();
     let alternatives = serde_json::to_string(alternatives).unwrap_or_default();
     tx.prepare_cached(
-        "INSERT OR REPLACE INTO locators (workflow, state, idx, target, alternatives, updated_ms)
-         SELECT workflow, ?2, ?3, ?4, ?5, ?6 FROM runs WHERE id = ?1",
+        "INSERT OR REPLACE INTO locators (workflow, state, idx, field, target, alternatives, updated_ms)
+         SELECT workflow, ?2, ?3, ?4, ?5, ?6, ?7 FROM runs WHERE id = ?1",
     )?
-    .execute(params![run_id, state, index as i64, target, alternatives, now_ms()])?;
+    .execute(params![run_id, state, index as i64, field.name(), target, alternatives, now_ms()])?;
     Ok(())
 }
 
@@ -405,25 +415,31 @@ pub(crate) fn record_healed<T: Serialize>(
     to: &T,
 ) -> rusqlite::Result<()> {
     let (name, from_column, to_column) = table.columns();
-    let sql = format!(
-        "INSERT OR REPLACE INTO {name} (run_id, state, idx, {from_column}, {to_column}, at_ms, step)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
-    );
-    tx.prepare_cached(&sql)?.execute(params![
-        run_id,
-        state,
-        index as i64,
-        serde_json::to_string(from).unwrap_or_default(),
-        serde_json::to_string(to).unwrap_or_default(),
-        now_ms(),
-        step
-    ])?;
+    let (from, to) = (serde_json::to_string(from).unwrap_or_default(), serde_json::to_string(to).unwrap_or_default());
+    let (state, index, at) = (state, index as i64, now_ms());
+    match table {
+        HealedTable::Locators(field) => {
+            let sql = format!(
+                "INSERT OR REPLACE INTO {name} (run_id, state, idx, field, {from_column}, {to_column}, at_ms, step)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+            );
+            tx.prepare_cached(&sql)?.execute(params![run_id, state, index, field.name(), from, to, at, step])?
+        }
+        HealedTable::Checks => {
+            let sql = format!(
+                "INSERT OR REPLACE INTO {name} (run_id, state, idx, {from_column}, {to_column}, at_ms, step)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+            );
+            tx.prepare_cached(&sql)?.execute(params![run_id, state, index, from, to, at, step])?
+        }
+    };
     Ok(())
 }
 
-/// Where a heal is kept: an action's locator, or an element check.
+/// Where a heal is kept: one of an action's locators (which of its elements), or an element
+/// check.
 pub(crate) enum HealedTable {
-    Locators,
+    Locators(TargetField),
     Checks,
 }
 
@@ -431,7 +447,7 @@ impl HealedTable {
     /// The table, and its columns for what was and what healed it.
     fn columns(&self) -> (&'static str, &'static str, &'static str) {
         match self {
-            HealedTable::Locators => ("healed", "from_target", "to_target"),
+            HealedTable::Locators(_) => ("healed", "from_target", "to_target"),
             HealedTable::Checks => ("healed_checks", "from_check", "to_check"),
         }
     }

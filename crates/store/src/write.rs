@@ -7,6 +7,7 @@ use rusqlite::{OptionalExtension, params};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use statewright_engine::{Event, RunStatus};
+use statewright_workflow::TargetField;
 
 use crate::review::HealedTable;
 use crate::{Error, Result, Store, now_ms, try_lock};
@@ -242,8 +243,9 @@ impl Store {
             )
             .map(drop)
             .map_err(|e| self.err(e)),
-            Event::Healed { step, state, index, from, to } => {
-                crate::review::record_healed(tx, HealedTable::Locators, &run.id, (*step, state, *index), from, to)
+            Event::Healed { step, state, index, field, from, to } => {
+                let table = HealedTable::Locators(*field);
+                crate::review::record_healed(tx, table, &run.id, (*step, state, *index), from, to)
                     .map_err(|e| self.err(e))
             }
             Event::ChecksLocated { state, checks, .. } => {
@@ -326,14 +328,17 @@ impl Store {
                 detail,
                 error,
                 alternatives,
+                to_alternatives,
                 artifact,
                 value,
             } => {
-                if let Some(target) = action.target()
-                    && !alternatives.is_empty()
-                {
-                    crate::review::record_locators(tx, &run.id, state, *index, target, alternatives)
-                        .map_err(|e| self.err(e))?;
+                for (field, alternatives) in [(TargetField::Target, alternatives), (TargetField::To, to_alternatives)] {
+                    if let Some(target) = action.target_in(field)
+                        && !alternatives.is_empty()
+                    {
+                        crate::review::record_locators(tx, &run.id, (state, *index, field), target, alternatives)
+                            .map_err(|e| self.err(e))?;
+                    }
                 }
                 let mut args = serde_json::to_value(action)?;
                 if let Some(map) = args.as_object_mut() {

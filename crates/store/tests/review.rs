@@ -5,7 +5,7 @@ use serde_json::json;
 use statewright_engine::review::{PendingAction, Tried};
 use statewright_engine::{EscalationRequest, Event, Failure, Resolution};
 use statewright_store::{Error, NewRun, Store};
-use statewright_workflow::{Action, Check, Target};
+use statewright_workflow::{Action, Check, Target, TargetField as Field};
 
 fn request() -> EscalationRequest {
     EscalationRequest {
@@ -81,23 +81,61 @@ fn a_review_is_opened_by_the_run_and_resolved_from_another_handle() {
         detail: None,
         error: None,
         alternatives: vec![css("[data-testid=\"place\"]"), css("#alt")],
+        to_alternatives: Vec::new(),
         artifact: None,
         value: None,
     };
     run_side.record(&mut run, &finished).unwrap();
+    // A drag keeps the alternatives of the element it let go on too.
+    let dragged = Event::ActionFinished {
+        step: 1,
+        state: "Cart".into(),
+        index: 2,
+        action: serde_json::from_value(json!({"type": "drag", "target": {"css": "#card"}, "to": {"css": "#done"}}))
+            .unwrap(),
+        elapsed_ms: 2,
+        duration_ms: 1,
+        attempts: 1,
+        detail: None,
+        error: None,
+        alternatives: vec![css("#card-alt")],
+        to_alternatives: vec![css("#done-alt")],
+        artifact: None,
+        value: None,
+    };
+    run_side.record(&mut run, &dragged).unwrap();
     let memory = run_side.locators("demo").unwrap();
-    assert_eq!(memory.alternatives("Cart", 1, &css("#place-order")), [css("[data-testid=\"place\"]"), css("#alt")]);
-    assert!(memory.alternatives("Cart", 1, &css("#other")).is_empty(), "only for the target they were recorded for");
-    let healed = Event::Healed { step: 2, state: "Cart".into(), index: 1, from: css("#place-order"), to: css("#alt") };
-    run_side.record(&mut run, &healed).unwrap();
+    let alternatives = |index, field, target: &str| memory.alternatives("Cart", index, field, &css(target)).to_vec();
+    assert_eq!(alternatives(1, Field::Target, "#place-order"), [css("[data-testid=\"place\"]"), css("#alt")]);
+    assert!(alternatives(1, Field::Target, "#other").is_empty(), "only for the target they were recorded for");
+    assert_eq!(alternatives(2, Field::Target, "#card"), [css("#card-alt")]);
+    assert_eq!(alternatives(2, Field::To, "#done"), [css("#done-alt")], "the drop zone's, kept apart");
+    assert!(alternatives(2, Field::To, "#card").is_empty());
+    let healed = |index, field, from: &str, to: &str| Event::Healed {
+        step: 2,
+        state: "Cart".into(),
+        index,
+        field,
+        from: css(from),
+        to: css(to),
+    };
+    run_side.record(&mut run, &healed(1, Field::Target, "#place-order", "#alt")).unwrap();
     assert_eq!(run_side.healed("r1").unwrap()[0].to, css("#alt"));
+    // Both elements of one drag healed in one run are two proposed changes.
+    run_side.record(&mut run, &healed(2, Field::To, "#done", "#done-alt")).unwrap();
+    run_side.record(&mut run, &healed(2, Field::Target, "#card", "#card-alt")).unwrap();
+    let mut fields =
+        run_side.healed("r1").unwrap().iter().map(|h| (h.index, h.field.name(), h.to.css.clone())).collect::<Vec<_>>();
+    fields.sort(); // healed in the same millisecond: their order is not the point here
+    let css_of = |s: &str| Some(s.to_owned());
+    assert_eq!(
+        fields,
+        [(1, "target", css_of("#alt")), (2, "target", css_of("#card-alt")), (2, "to", css_of("#done-alt"))]
+    );
     // A past run shows its heals where they happened.
     let detail = person.run_detail("r1", false).unwrap();
     let step_and_target = |h: &statewright_store::Healed| (h.step, h.state.clone(), h.index, h.to.clone());
-    assert_eq!(
-        detail.healed.iter().map(step_and_target).collect::<Vec<_>>(),
-        [(Some(2), "Cart".into(), 1, css("#alt"))]
-    );
+    assert_eq!(detail.healed.iter().map(step_and_target).next(), Some((Some(2), "Cart".into(), 1, css("#alt"))));
     let check = |selector: &str| Check::Element { by: Default::default(), selector: selector.into(), negate: false };
     let healed_check =
         Event::CheckHealed { step: 3, state: "Home".into(), index: 0, from: check("#a"), to: check("#b") };
@@ -105,7 +143,7 @@ fn a_review_is_opened_by_the_run_and_resolved_from_another_handle() {
     let detail = person.run_detail("r1", false).unwrap();
     assert_eq!(detail.healed_checks.len(), 1);
     assert_eq!((detail.healed_checks[0].step, detail.healed_checks[0].to.clone()), (Some(3), check("#b")));
-    assert_eq!(detail.run.heals, 2, "the run's summary counts both");
+    assert_eq!(detail.run.heals, 4, "the run's summary counts locators and checks");
 }
 
 #[test]

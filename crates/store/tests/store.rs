@@ -72,6 +72,7 @@ fn finished_action(step: u32, artifact: Option<Artifact>) -> Event {
         detail: Some("button#go \"Go\"".into()),
         error: None,
         alternatives: vec![serde_json::from_value(json!({"role": "button", "name": "Go"})).unwrap()],
+        to_alternatives: Vec::new(),
         artifact,
         value: None,
     }
@@ -157,6 +158,7 @@ fn every_record_kind_round_trips() {
         },
         Event::ActionFinished {
             alternatives: Vec::new(),
+            to_alternatives: Vec::new(),
             step: 2,
             state: "State 2".into(),
             index: 1,
@@ -521,6 +523,7 @@ fn extracted_values_are_kept_per_action_and_as_the_runs_outputs_even_before_it_e
         detail: None,
         error: None,
         alternatives: Vec::new(),
+        to_alternatives: Vec::new(),
         artifact: None,
         value: Some(value),
     };

@@ -6,7 +6,7 @@ use serde_json::Value;
 use statewright_engine::matcher::describe;
 use statewright_engine::{Failure, Resolution};
 use statewright_store::{Healed, HealedCheck, ReviewItem};
-use statewright_workflow::{Check, Params, Target, Workflow};
+use statewright_workflow::{Check, Params, Target, TargetField, Workflow};
 
 /// Applies the fix to `workflow`; returns one line per change, or an error when there is
 /// nothing that can be saved.
@@ -117,18 +117,22 @@ impl Heals {
     }
 }
 
-/// Replaces each healed action's target, and each healed check, by the locator that
-/// worked. A check is replaced only while it is still the one that failed.
+/// Replaces each healed action's target (or a drag's `to`), and each healed check, by the
+/// locator that worked. A check is replaced only while it is still the one that failed.
 pub fn apply_healed(workflow: &mut Workflow, heals: &Heals, run_params: &Value) -> Vec<String> {
     let values = param_values(run_params);
     let mut changes = Vec::new();
     for h in &heals.actions {
         let Some(action) = action_mut(workflow, &h.state, h.index) else { continue };
-        if let Some(target) = action.target_mut() {
+        if let Some(target) = action.target_in_mut(h.field) {
             let healed = templatize_target(&h.to, &values);
             if *target != healed {
                 *target = healed;
-                changes.push(format!("`{}` action {}: locator healed", h.state, h.index + 1));
+                let what = match h.field {
+                    TargetField::Target => "locator",
+                    TargetField::To => "drop target's locator",
+                };
+                changes.push(format!("`{}` action {}: {what} healed", h.state, h.index + 1));
             }
         }
     }

@@ -11,7 +11,7 @@ use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub use action::{Action, Direction, ExtractRead, MouseButton, Position, TabSelector, Target};
+pub use action::{Action, Direction, ExtractRead, MouseButton, Position, TabSelector, Target, TargetField};
 pub use config::{Breakers, Config, EscalationStage, ModelFixes, Viewport};
 
 /// The version written into every native file; bumped on incompatible format changes.

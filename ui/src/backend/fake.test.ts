@@ -49,7 +49,7 @@ describe('the fake library with skills', () => {
 
 describe('the fake’s save-healed, as `statewright review save-healed`', () => {
   const fixture = <T>(name: string) => JSON.parse(readFileSync(new URL(`../../fixtures-public/fixtures/demo-run/${name}`, import.meta.url), 'utf8')) as T;
-  const healed = (state: string, index: number, from: Target, to: Target) => ({ step: 3, state, index, from, to });
+  const healed = (state: string, index: number, from: Target, to: Target) => ({ step: 3, state, index, field: 'target' as const, from, to });
   /** The demo shop with two runs: `healed` (Sign in found by role and name) and `plain`. */
   const shop = () => {
     const fake = new FakeBackend({ workflows: fixture<Record<string, Workflow>>('workflows.json') });

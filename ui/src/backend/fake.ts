@@ -473,7 +473,7 @@ export class FakeBackend implements Backend {
    * found its element, where the file still has the one that failed (the last heal wins). */
   async saveHealedLocators(runId: string, write: boolean): Promise<HealedSaved> {
     const { run, healed } = await this.openRun(runId);
-    const heals = new Map((healed ?? []).map((h) => [`${h.index}@${h.state}`, h]));
+    const heals = new Map((healed ?? []).map((h) => [`${h.index}.${h.field}@${h.state}`, h]));
     if (!heals.size) throw new BackendError('invalid_workflow', `run ${runId} healed no locator; nothing to save`);
     const path = `${run.workflow}.json`;
     const before = this.read(path);
@@ -481,10 +481,11 @@ export class FakeBackend implements Backend {
     const changes: string[] = [];
     const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
     for (const h of heals.values()) {
-      const action = wf.states.find((s) => s.name === h.state)?.actions?.[h.index] as { target?: Target } | undefined;
-      if (!action?.target || !same(action.target, h.from) || same(action.target, h.to)) continue;
-      action.target = h.to;
-      changes.push(`\`${h.state}\` action ${h.index + 1}: locator healed`);
+      const action = wf.states.find((s) => s.name === h.state)?.actions?.[h.index] as Record<string, Target | undefined> | undefined;
+      const was = action?.[h.field];
+      if (!action || !was || !same(was, h.from) || same(was, h.to)) continue;
+      action[h.field] = h.to;
+      changes.push(`\`${h.state}\` action ${h.index + 1}: ${h.field === 'to' ? 'drop target\'s locator' : 'locator'} healed`);
     }
     if (!changes.length) throw new BackendError('invalid_workflow', 'the workflow already has these locators');
     const errors = (w: Workflow) => fakeValidate(w, this.skills()).filter((d) => d.severity === 'error');

@@ -54,7 +54,7 @@ describe('what stored runs healed', () => {
   const state = (n: number) => detail.steps[n].state;
   const healed = {
     ...detail,
-    healed: [{ step: step(2), state: state(2), index: 0, from: { css: '#old' }, to: { css: '#new' } }],
+    healed: [{ step: step(2), state: state(2), index: 0, field: 'target', from: { css: '#old' }, to: { css: '#new' } }],
     healed_checks: [{ step: null, state: state(1), index: 0, from: { type: 'element', selector: '#a' }, to: { type: 'element', selector: '#b' } }],
   } as RunDetail;
 

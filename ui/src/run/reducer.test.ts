@@ -72,10 +72,11 @@ describe('run-event reducer', () => {
       ...stream,
       { event: 'verified', step: 3, state: 'Done', via: 'next', next_state: null },
       { event: 'retrying', step: 3, state: 'Done', attempt: 1, max: 2, reason: 'no change' },
-      { event: 'healed', step: 3, state: 'Done', index: 0, from: { css: '#a' }, to: { role: 'button', name: 'Go' } },
+      { event: 'healed', step: 3, state: 'Done', index: 0, field: 'target', from: { css: '#a' }, to: { role: 'button', name: 'Go' } },
       { event: 'breaker_tripped', breaker: 'state_entries', count: 5, limit: 5, state: 'Done' },
     ]);
     expect(v.steps[2].notices.map((n) => n.kind)).toEqual(['verified', 'retrying', 'healed']);
+    expect(v.steps[2].notices[2].text).toBe('Done: action 1 healed {"css":"#a"} → {"role":"button","name":"Go"}');
     expect(v.notices.at(-1)).toMatchObject({ kind: 'breaker_tripped', level: 'error', step: null });
     expect(v.phase).toBe('retrying');
   });
@@ -143,7 +144,7 @@ describe('what a run needed', () => {
     const v = reduceAll(emptyRun, [
       { event: 'run_started', workflow: 'demo', states: 3 },
       entered(1, 'Home', 0),
-      { event: 'healed', step: 1, state: 'Home', index: 0, from: { css: '#old' }, to: { role: 'link', name: 'Sign in' } },
+      { event: 'healed', step: 1, state: 'Home', index: 0, field: 'target', from: { css: '#old' }, to: { role: 'link', name: 'Sign in' } },
       { event: 'action_finished', step: 1, state: 'Home', index: 0, action: click, elapsed_ms: 10, duration_ms: 5, attempts: 1 },
       entered(2, 'Login', 100),
       { event: 'retrying', step: 2, state: 'Login', attempt: 1, max: 2, reason: 'not verified' },
@@ -159,6 +160,19 @@ describe('what a run needed', () => {
       { reviews: 0, heals: 0, retries: 0, modelCalls: 0 },
     ]);
     expect(v.steps[0].actions[0]).toEqual(expect.objectContaining({ status: 'done', healedTo: { role: 'link', name: 'Sign in' } }));
+  });
+
+  it('say a drag’s healed drop target, and box the element it dragged, not the drop target', () => {
+    const drag = { type: 'drag', target: { css: '#card' }, to: { css: '#column-3' } } as const;
+    const v = reduceAll(emptyRun, [
+      { event: 'run_started', workflow: 'board', states: 2 },
+      entered(1, 'Board', 0),
+      { event: 'healed', step: 1, state: 'Board', index: 0, field: 'to', from: { css: '#done-column' }, to: { css: '#column-3' } },
+      { event: 'action_finished', step: 1, state: 'Board', index: 0, action: drag, elapsed_ms: 10, duration_ms: 5, attempts: 1 },
+    ]);
+    expect(v.help.heals).toBe(1);
+    expect(v.steps[0].notices.at(-1)?.text).toBe('Board: action 1 drop target healed {"css":"#done-column"} → {"css":"#column-3"}');
+    expect(v.steps[0].actions[0].healedTo).toBeNull();
   });
 });
 

@@ -252,8 +252,13 @@ export function reduce(view: RunView, raw: RunEvent): RunView {
     case 'interrupt_entered':
       return notice(v, { kind: e.event, level: 'info', step: e.step, text: `interrupt ${e.state}${e.interrupted ? ` while in ${e.interrupted}` : ''}` });
     case 'healed': {
-      const healed = updateAction(needed(v, e.step, 'heals'), e.step, e.index, (a) => ({ ...(a ?? blankAction(e.index)), healedTo: e.to }));
-      return notice(healed, { kind: e.event, level: 'warn', step: e.step, text: `${e.state}: action ${e.index + 1} healed ${JSON.stringify(e.from)} → ${JSON.stringify(e.to)}` });
+      // A drag's healed drop target is not the element it acted on (boxed on the screenshot).
+      const dropTarget = e.field === 'to';
+      const healed = dropTarget
+        ? needed(v, e.step, 'heals')
+        : updateAction(needed(v, e.step, 'heals'), e.step, e.index, (a) => ({ ...(a ?? blankAction(e.index)), healedTo: e.to }));
+      const what = `action ${e.index + 1}${dropTarget ? ' drop target' : ''}`;
+      return notice(healed, { kind: e.event, level: 'warn', step: e.step, text: `${e.state}: ${what} healed ${JSON.stringify(e.from)} → ${JSON.stringify(e.to)}` });
     }
     case 'check_healed':
       return notice(needed(v, e.step, 'heals'), { kind: e.event, level: 'warn', step: e.step, text: `${e.state}: check ${e.index + 1} healed ${checkText(e.from)} → ${checkText(e.to)}` });

@@ -67,7 +67,7 @@ impl ChromeDriver {
             }
             // Found now: lifting the element may have moved the others (a list closes up).
             let opts = json!({"position": position(at)});
-            let (end, _) = self.actionable(to, opts, patience).await?;
+            let (end, _) = self.actionable(to, opts, patience).await.map_err(of_to)?;
             let lifted = last;
             for step in 1..=STEPS {
                 let t = f64::from(step) / f64::from(STEPS);
@@ -84,7 +84,7 @@ impl ChromeDriver {
                 Carried::Mouse => input::release(self.raw(), last.0, last.1).await.map_err(DriverError::Browser)?,
                 Carried::Html(_) => self.drag_event("drop", last, &carried).await?,
             }
-            Ok(end.outcome().detail)
+            Ok(end.outcome())
         }
         .await;
         if gesture.is_err() {
@@ -97,7 +97,8 @@ impl ChromeDriver {
         let _ = self.intercept_drags(false).await;
         let dropped_on = gesture?;
         let from = outcome.detail.take().unwrap_or_else(|| "the element".into());
-        outcome.detail = Some(format!("{from} → {}", dropped_on.unwrap_or_else(|| "its place".into())));
+        outcome.detail = Some(format!("{from} → {}", dropped_on.detail.unwrap_or_else(|| "its place".into())));
+        outcome.to_alternatives = dropped_on.alternatives;
         Ok(outcome)
     }
 
@@ -120,6 +121,18 @@ impl ChromeDriver {
     pub(super) async fn dispatch_drag(&self, kind: &str, (x, y): (f64, f64), data: &Value) -> DriverResult<()> {
         let params = json!({"type": kind, "x": x, "y": y, "data": data});
         command(self.raw(), "Input.dispatchDragEvent", params, CALL_BUDGET).await.map(drop).map_err(not_actionable)
+    }
+}
+
+/// An error about `to`, said so in its code (`to_not_found`…): healing then tries the drop
+/// zone's recorded alternatives rather than the dragged element's.
+fn of_to(error: DriverError) -> DriverError {
+    match error {
+        DriverError::NotActionable { reason, message } => DriverError::NotActionable {
+            reason: format!("to_{reason}"),
+            message: format!("where to let go: {message}"),
+        },
+        other => other,
     }
 }
 

@@ -465,6 +465,24 @@ impl Action {
         }
     }
 
+    /// The element in `field`: the one the action works on, or the one a `drag` lets go on.
+    pub fn target_in(&self, field: TargetField) -> Option<&Target> {
+        match (field, self) {
+            (TargetField::Target, _) => self.target(),
+            (TargetField::To, Action::Drag { to, .. }) => Some(to),
+            (TargetField::To, _) => None,
+        }
+    }
+
+    /// The element in `field`, to replace it (a healed locator, say).
+    pub fn target_in_mut(&mut self, field: TargetField) -> Option<&mut Target> {
+        match (field, self) {
+            (TargetField::Target, action) => action.target_mut(),
+            (TargetField::To, Action::Drag { to, .. }) => Some(to),
+            (TargetField::To, _) => None,
+        }
+    }
+
     /// The element this action works on, to replace it (a healed locator, say).
     pub fn target_mut(&mut self) -> Option<&mut Target> {
         match self {
@@ -481,6 +499,38 @@ impl Action {
             | Action::Extract { target, .. } => Some(target),
             Action::Scroll { target, .. } => target.as_mut(),
             _ => None,
+        }
+    }
+}
+
+/// Which of an action's elements: the one it works on (`target`), or the one a `drag` lets
+/// go on (`to`). Named as the action's field is in a workflow file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TargetField {
+    #[default]
+    Target,
+    To,
+}
+
+impl TargetField {
+    pub fn name(self) -> &'static str {
+        match self {
+            TargetField::Target => "target",
+            TargetField::To => "to",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<TargetField> {
+        [TargetField::Target, TargetField::To].into_iter().find(|f| f.name() == name)
+    }
+
+    /// What follows "action N" where a heal of it is said: nothing for the action's own
+    /// target, ` to` for a drag's drop zone.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            TargetField::Target => "",
+            TargetField::To => " to",
         }
     }
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use statewright_workflow::{Action, SelectorKind, Target, TextMatch, WindowSelector};
+use statewright_workflow::{Action, SelectorKind, Target, TargetField, TextMatch, WindowSelector};
 
 /// A check that the driver evaluates: inside the page (text, element) or on the desktop's
 /// window list (window). URL and title checks are evaluated by the engine from
@@ -144,7 +144,8 @@ pub struct Outcome {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DriverError {
     /// The target is not (yet) actionable; the engine may retry until the action's timeout.
-    /// `reason` is a stable code such as `not_found`, `not_visible`, `obscured`.
+    /// `reason` is a stable code such as `not_found`, `not_visible`, `obscured` (`to_not_found`…
+    /// for a drag's `to`: see [`DriverError::about_to`]).
     #[error("{message}")]
     NotActionable { reason: String, message: String },
     /// The action can never succeed as written (an invalid selector, no such option…).
@@ -155,9 +156,37 @@ pub enum DriverError {
     Browser(String),
 }
 
+/// How the reason code of an error about a drag's `to` begins (`to_not_found`…).
+const ABOUT_TO: &str = "to_";
+
+/// The reason codes of an element that is not there (rather than covered, disabled…).
+const MISSING: [&str; 2] = ["not_found", "not_visible"];
+
 impl DriverError {
     pub fn is_retryable(&self) -> bool {
         matches!(self, DriverError::NotActionable { .. })
+    }
+
+    /// The same error, about the element a `drag` lets go on rather than the one it presses:
+    /// healing then tries the drop zone's alternatives, not the dragged element's.
+    pub fn about_to(self) -> DriverError {
+        match self {
+            DriverError::NotActionable { reason, message } => DriverError::NotActionable {
+                reason: format!("{ABOUT_TO}{reason}"),
+                message: format!("where to let go: {message}"),
+            },
+            other => other,
+        }
+    }
+
+    /// Which element of its action this error says is not there, if it says so.
+    pub fn missing(&self) -> Option<TargetField> {
+        let DriverError::NotActionable { reason, .. } = self else { return None };
+        match reason.strip_prefix(ABOUT_TO) {
+            Some(code) if MISSING.contains(&code) => Some(TargetField::To),
+            None if MISSING.contains(&reason.as_str()) => Some(TargetField::Target),
+            _ => None,
+        }
     }
 }
 

@@ -11,7 +11,7 @@ use crate::correct::{Detour, MAX_DETOURS};
 use crate::driver::{Capture, Driver, DriverError, Observation, Signals};
 use crate::event::{Event, Failure};
 use crate::executor::{Context, End, Plan, Run};
-use crate::heal::{Healing, heal, missing};
+use crate::heal::{Healing, heal};
 use crate::review::{EscalationRequest, PendingAction, Resolution, ReviewError, Tried, Unresolved, applicable};
 
 /// How long the reviewer's snapshot of the page may take.
@@ -211,7 +211,7 @@ impl Run {
         let index = *index;
         let action = self.bound.states[state].actions[index].clone();
         // The element the error says is not there: the target, or a drag's `to`.
-        let field = missing(error).unwrap_or_default();
+        let field = error.missing().unwrap_or_default();
         let Some(from) = self.display.states[state].actions[index].target_in(field).cloned() else {
             return Ok(("the action has no target".to_owned(), None));
         };

@@ -75,20 +75,6 @@ pub(crate) enum Healing {
     Broken(DriverError),
 }
 
-/// The reason codes of an element that is not there (rather than covered, disabled…); a
-/// drag's `to` that is not there says so with `to_` before them.
-const MISSING: [&str; 2] = ["not_found", "not_visible"];
-
-/// Which element of its action `error` says is not there, if it says so.
-pub(crate) fn missing(error: &DriverError) -> Option<TargetField> {
-    let DriverError::NotActionable { reason, .. } = error else { return None };
-    match reason.strip_prefix("to_") {
-        Some(code) if MISSING.contains(&code) => Some(TargetField::To),
-        None if MISSING.contains(&reason.as_str()) => Some(TargetField::Target),
-        _ => None,
-    }
-}
-
 /// Performs `action` with each of `alternatives`, from the `from`th of those it tries, in
 /// the element field `error` says found nothing, until one works.
 pub(crate) async fn heal<D: Driver>(
@@ -101,7 +87,7 @@ pub(crate) async fn heal<D: Driver>(
     if alternatives.is_empty() {
         return Healing::NotApplicable("no alternative locators recorded for this action");
     }
-    let Some(field) = missing(error) else {
+    let Some(field) = error.missing() else {
         return Healing::NotApplicable("the element was found; healing only replaces a locator that finds nothing");
     };
     let alternatives = by_content(alternatives);
@@ -116,8 +102,8 @@ pub(crate) async fn heal<D: Driver>(
             Err(DriverError::Browser(e)) => return Healing::Broken(DriverError::Browser(e)),
             // Another element of the action is not there either: no alternative of this one
             // can help, and each would be tried in vain.
-            Err(e) if missing(&e).is_some_and(|other| other != field) => return Healing::Failed { tried: at + 1 },
-            Err(e @ DriverError::NotActionable { .. }) if missing(&e).is_none() => {
+            Err(e) if e.missing().is_some_and(|other| other != field) => return Healing::Failed { tried: at + 1 },
+            Err(e @ DriverError::NotActionable { .. }) if e.missing().is_none() => {
                 tracing::debug!(?alternative, "alternative found but blocked: {e}");
                 return Healing::Blocked { at };
             }

@@ -215,10 +215,10 @@ impl Driver for ScriptedDriver {
         if self.invalid.contains(&key) {
             return Err(DriverError::Invalid(format!("{key} cannot be performed")));
         }
-        // The elements it needs, each with how its codes begin (a drag's `to` says `to_`).
-        let elements: Vec<(&str, &Target)> = [(TargetField::Target, ""), (TargetField::To, "to_")]
+        // The elements it needs: the target, and a drag's `to`.
+        let elements: Vec<(TargetField, &Target)> = [TargetField::Target, TargetField::To]
             .into_iter()
-            .filter_map(|(field, prefix)| Some((prefix, action.target_in(field)?)))
+            .filter_map(|field| Some((field, action.target_in(field)?)))
             .collect();
         if !elements.is_empty() {
             loop {
@@ -229,12 +229,13 @@ impl Driver for ScriptedDriver {
                     break;
                 }
                 if Instant::now() >= deadline {
-                    let reason = match missing {
-                        Some((prefix, _)) if !blocked => format!("{prefix}not_found"),
-                        _ => "obscured".to_owned(),
-                    };
-                    let message = format!("{key}: {reason}");
-                    return Err(DriverError::NotActionable { reason, message });
+                    let reason = if blocked { "obscured" } else { "not_found" };
+                    let error =
+                        DriverError::NotActionable { reason: reason.into(), message: format!("{key}: {reason}") };
+                    return Err(match missing {
+                        Some((TargetField::To, _)) if !blocked => error.about_to(),
+                        _ => error,
+                    });
                 }
                 self.sleep_toward(deadline).await;
             }

@@ -297,10 +297,11 @@ export class FakeBackend implements Backend {
     this.timers.delete(runId);
     this.runEvents.set(runId, events);
     // What it healed and retried is kept with the run, as the store keeps it.
+    // A heal recorded before drags healed their drop zone names no field: it was the target.
     const heals = <T extends Healed | HealedCheck>(kind: string) =>
       events.filter((e) => e.event === kind).map((e) => {
-        const { step, state, index, from, to } = e as unknown as T;
-        return { step, state, index, from, to } as T;
+        const { step, state, index, from, to, field } = e as unknown as Healed;
+        return (kind === 'healed' ? { step, state, index, field: field ?? 'target', from, to } : { step, state, index, from, to }) as T;
       });
     const [healed, healed_checks] = [heals<Healed>('healed'), heals<HealedCheck>('check_healed')];
     const retries = events.filter((e) => e.event === 'retrying').map((e) => {

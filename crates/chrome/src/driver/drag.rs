@@ -67,7 +67,7 @@ impl ChromeDriver {
             }
             // Found now: lifting the element may have moved the others (a list closes up).
             let opts = json!({"position": position(at)});
-            let (end, _) = self.actionable(to, opts, patience).await.map_err(of_to)?;
+            let (end, _) = self.actionable(to, opts, patience).await.map_err(DriverError::about_to)?;
             let lifted = last;
             for step in 1..=STEPS {
                 let t = f64::from(step) / f64::from(STEPS);
@@ -121,18 +121,6 @@ impl ChromeDriver {
     pub(super) async fn dispatch_drag(&self, kind: &str, (x, y): (f64, f64), data: &Value) -> DriverResult<()> {
         let params = json!({"type": kind, "x": x, "y": y, "data": data});
         command(self.raw(), "Input.dispatchDragEvent", params, CALL_BUDGET).await.map(drop).map_err(not_actionable)
-    }
-}
-
-/// An error about `to`, said so in its code (`to_not_found`…): healing then tries the drop
-/// zone's recorded alternatives rather than the dragged element's.
-fn of_to(error: DriverError) -> DriverError {
-    match error {
-        DriverError::NotActionable { reason, message } => DriverError::NotActionable {
-            reason: format!("to_{reason}"),
-            message: format!("where to let go: {message}"),
-        },
-        other => other,
     }
 }
 

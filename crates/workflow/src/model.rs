@@ -6,13 +6,15 @@
 
 mod action;
 mod config;
+mod target;
 
 use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub use action::{Action, Direction, ExtractRead, MouseButton, Position, TabSelector, Target, TargetField};
+pub use action::{Action, Direction, ExtractRead, MouseButton, Position, TabSelector};
 pub use config::{Breakers, Config, EscalationStage, ModelFixes, Viewport};
+pub use target::{Target, TargetField};
 
 /// The version written into every native file; bumped on incompatible format changes.
 pub const FORMAT_VERSION: u32 = 1;

@@ -4,7 +4,8 @@
 //! check instead of waiting for a person, and `review save-healed` writes the healed check.
 //! A target written from the screen ("SIGN IN" for a link whose text is "Sign in") heals by
 //! being matched loosely, with no run before it to learn from. A drag's drop zone heals
-//! with its own recorded locators.
+//! with its own recorded locators. A popup that comes over the element healing found is
+//! handled as an interrupt, and the same alternative is tried again.
 
 mod common;
 
@@ -248,4 +249,86 @@ fn a_renamed_drop_zone_heals_with_the_locators_recorded_when_a_card_was_last_dro
     let out = on_redesign();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(!text(&out.stderr).contains("healed"), "{}", text(&out.stderr));
+}
+
+/// A newsletter page whose offer covers everything the first time the page scrolls (as
+/// "before you go" popups do); `?v=2` renames the button, keeping its test id.
+const LETTER: &str = r#"<!doctype html>
+<html><head><meta charset="utf-8"><title>Letter</title>
+<style>.pad{height:2400px} #offer{position:fixed;inset:0;background:rgba(0,0,0,.6);display:none;align-items:center;justify-content:center} #offer.open{display:flex} #offer div{background:#fff;padding:20px}</style>
+</head><body>
+<h1>Our newsletter</h1><div class="pad"></div>
+<button id="subscribe" data-testid="subscribe">Subscribe</button>
+<p id="thanks" hidden>You are subscribed</p>
+<div id="offer"><div><p>Before you go: 10% off</p><button id="no-thanks">No thanks</button></div></div>
+<script>
+if (new URLSearchParams(location.search).get('v') === '2') document.getElementById('subscribe').id = 'join';
+const offer = document.getElementById('offer');
+let shown = false;
+addEventListener('scroll', () => { if (!shown) { shown = true; offer.classList.add('open'); } });
+document.getElementById('no-thanks').onclick = () => offer.classList.remove('open');
+document.querySelector('[data-testid=subscribe]').onclick = () => { document.getElementById('thanks').hidden = false; };
+</script>
+</body></html>"#;
+
+#[test]
+fn a_popup_that_covers_the_healed_element_is_handled_and_the_same_alternative_tried_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("pages");
+    std::fs::create_dir(&pages).unwrap();
+    std::fs::write(pages.join("letter.html"), LETTER).unwrap();
+    let site = Site::dir(&pages);
+    let workflow = json!({
+        "version": 1,
+        "name": "subscribe",
+        "parameters": { "site": { "default": site.1 }, "v": { "default": "1" } },
+        "config": { "action_timeout": 2 },
+        "states": [
+            { "name": "Subscribed", "checks": [{ "type": "text", "value": "You are subscribed" }], "terminal": { "outcome": "success" } },
+            {
+                "name": "Offer",
+                "interrupt": true,
+                "checks": [{ "type": "element", "selector": "#offer.open" }],
+                "actions": [{ "type": "click", "target": { "css": "#no-thanks" } }]
+            },
+            {
+                "name": "Letter",
+                "checks": [{ "type": "text", "value": "Our newsletter" }],
+                "actions": [{ "type": "click", "target": { "css": "#subscribe" } }],
+                "next": ["Subscribed"]
+            },
+            {
+                "name": "Start",
+                "checks": [{ "type": "url", "value": "about:blank" }],
+                "actions": [{ "type": "navigate_to", "url": "{{site}}/letter.html?v={{v}}" }]
+            }
+        ]
+    });
+    let path = dir.path().join("subscribe.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&workflow).unwrap()).unwrap();
+    let wf = path.to_str().unwrap();
+    let runs = dir.path().join("runs");
+
+    // As the page was: the click scrolls, the offer comes over the button, the run closes it
+    // and clicks again; the button's other locators are recorded.
+    let out = statewright(&["run", wf, "--no-review"], &runs);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+
+    // Renamed: the only element scrolled to is healing's alternative, so the offer comes over
+    // it there; healing goes through the offer and tries the same alternative again.
+    let out = statewright(&["run", wf, "-p", "v=2", "--no-review", "--json"], &runs);
+    let progress = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{progress}");
+    assert!(
+        progress
+            .contains(r##"healed `Letter` action 1: {"css":"#subscribe"} → {"css":"[data-testid=\"subscribe\"]"}"##),
+        "{progress}"
+    );
+    let run_id = serde_json::from_slice::<Value>(&out.stdout).unwrap()["run_id"].as_str().unwrap().to_owned();
+    let shown: Value =
+        serde_json::from_slice(&statewright(&["runs", "show", &run_id, "--json"], &runs).stdout).unwrap();
+    let states: Vec<&str> = shown["steps"].as_array().unwrap().iter().filter_map(|s| s["state"].as_str()).collect();
+    let offer = states.iter().position(|s| *s == "Offer").unwrap_or_else(|| panic!("the offer is a step: {states:?}"));
+    assert_eq!(states.last(), Some(&"Subscribed"), "{states:?}");
+    assert!(offer > states.iter().position(|s| *s == "Letter").unwrap(), "{states:?}");
 }

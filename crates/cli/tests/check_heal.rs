@@ -4,8 +4,9 @@
 //! check instead of waiting for a person, and `review save-healed` writes the healed check.
 //! A target written from the screen ("SIGN IN" for a link whose text is "Sign in") heals by
 //! being matched loosely, with no run before it to learn from. A drag's drop zone heals
-//! with its own recorded locators. A popup that comes over the element healing found is
-//! handled as an interrupt, and the same alternative is tried again.
+//! with its own recorded locators, and with the card when both were renamed. A popup that
+//! comes over the element healing found is handled as an interrupt, and the same
+//! alternative is tried again.
 
 mod common;
 
@@ -157,7 +158,7 @@ fn a_target_written_from_the_screen_heals_by_matching_loosely_and_the_fix_says_s
     assert!(!text(&again.stderr).contains("healed"), "{}", text(&again.stderr));
 }
 
-/// A board whose drop zone a redesign (`?v=2`) renames; its test id stays.
+/// A board whose drop zone a redesign (`?v=2`) renames, and another (`?v=3`) its card too.
 const BOARD: &str = r#"<!doctype html>
 <html><head><meta charset="utf-8"><title>Board</title>
 <style>.column{display:inline-block;vertical-align:top;width:200px;min-height:120px;border:1px solid #999;margin:10px;padding:8px}.card{border:1px solid #333;padding:6px;background:#ffd}</style>
@@ -166,8 +167,11 @@ const BOARD: &str = r#"<!doctype html>
 <div class="column" id="done" data-testid="done-column"><h2>Done</h2></div>
 <p id="status"></p>
 <script>
-  // A redesign (?v=2) renames the drop zone's id; its test id stays.
-  if (new URLSearchParams(location.search).get('v') === '2') document.getElementById('done').id = 'finished';
+  // A redesign (?v=2) renames the drop zone's id; its test id stays. Another (?v=3) also
+  // renames the card.
+  const v = new URLSearchParams(location.search).get('v');
+  if (v === '2' || v === '3') document.getElementById('done').id = 'finished';
+  if (v === '3') document.getElementById('call').textContent = 'Phone Ada';
   document.getElementById('call').addEventListener('dragstart', (e) => e.dataTransfer.setData('text/plain', 'call'));
   const done = document.querySelector('[data-testid="done-column"]');
   done.addEventListener('dragover', (e) => e.preventDefault());
@@ -216,6 +220,28 @@ fn a_renamed_drop_zone_heals_with_the_locators_recorded_when_a_card_was_last_dro
     // A run on the board as it was records the drop zone's other locators.
     let out = statewright(&["run", wf], &runs);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+
+    // Where the card was renamed too, both heal, each by its own recorded locators (in a copy
+    // of the store, so that what this run records does not change what follows).
+    let copy = dir.path().join("runs-copy");
+    std::fs::create_dir(&copy).unwrap();
+    for entry in std::fs::read_dir(&runs).unwrap().flatten().filter(|e| e.path().is_file()) {
+        std::fs::copy(entry.path(), copy.join(entry.file_name())).unwrap();
+    }
+    let out = statewright(&["run", wf, "-p", "v=3", "--no-review", "--json"], &copy);
+    let progress = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{progress}");
+    assert!(progress.contains(r##"healed `Board` action 1: {"text":"Call Ada"} → {"css":"#call"}"##), "{progress}");
+    assert!(progress.contains(r##"healed `Board` action 1 to: {"css":"#done"} →"##), "{progress}");
+    let run_id = serde_json::from_slice::<Value>(&out.stdout).unwrap()["run_id"].as_str().unwrap().to_owned();
+    let before = std::fs::read_to_string(&path).unwrap();
+    let saved = statewright(&["review", "save-healed", &run_id], &copy);
+    assert_eq!(saved.status.code(), Some(0), "{}", text(&saved.stderr));
+    let after = std::fs::read_to_string(&path).unwrap();
+    let changed: Vec<(&str, &str)> = before.lines().zip(after.lines()).filter(|(b, a)| b != a).collect();
+    assert_eq!(changed.len(), 2, "the card's locator and the drop zone's:\n{after}");
+    assert_eq!(changed[0].1.trim(), r##""css": "#call""##, "{after}");
+    std::fs::write(&path, before).unwrap();
 
     // On the redesign the drop zone heals by its test id, not by the card's locators.
     let out = on_redesign();

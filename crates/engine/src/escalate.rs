@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use statewright_workflow::{Action, Check, EscalationStage, SelectorKind, State, Target, UrlMatch};
+use statewright_workflow::{Action, Check, EscalationStage, SelectorKind, State, Target, TargetField, UrlMatch};
 use tokio::time::Instant;
 
 use crate::correct::{Detour, MAX_DETOURS};
@@ -203,25 +203,28 @@ impl Run {
         Ok((said, plan))
     }
 
-    /// Tries the failed action's recorded alternative locators.
+    /// Tries the failed action's recorded alternative locators: for the element the error
+    /// says is not there, then, once, for the action's other element when a redesign renamed
+    /// both (a drag's card and its drop zone).
     async fn heal<D: Driver>(&mut self, driver: &mut D, context: &Context) -> Result<(String, Option<Plan>), End> {
         let (Some(state), Some((index, error))) = (context.state, &context.action) else {
             return Ok(("not applicable".to_owned(), None));
         };
-        let index = *index;
-        let action = self.bound.states[state].actions[index].clone();
-        // The element the error says is not there: the target, or a drag's `to`.
-        let field = error.missing().unwrap_or_default();
-        let Some(from) = self.display.states[state].actions[index].target_in(field).cloned() else {
-            return Ok(("the action has no target".to_owned(), None));
-        };
-        let name = self.name(state);
-        let mut alternatives = self.options.locators.alternatives(&name, index, field, &from).to_vec();
-        alternatives.extend(action.target_in(field).and_then(Target::loosened));
+        let (index, name) = (*index, self.name(state));
+        let (mut action, mut error) = (self.bound.states[state].actions[index].clone(), error.clone());
+        // The elements healed on the way, each as (field, from, to).
+        let mut healed: Vec<(TargetField, Target, Target)> = Vec::new();
         let began = Instant::now();
         let (mut from_alternative, mut detours) = (0, 0);
         let healing = loop {
-            match heal(driver, &action, error, &alternatives, from_alternative).await {
+            // The element the error says is not there: the target, or a drag's `to`.
+            let field = error.missing().unwrap_or_default();
+            let Some(from) = self.display.states[state].actions[index].target_in(field).cloned() else {
+                return Ok(("the action has no target".to_owned(), None));
+            };
+            let mut alternatives = self.options.locators.alternatives(&name, index, field, &from).to_vec();
+            alternatives.extend(action.target_in(field).and_then(Target::loosened));
+            match heal(driver, &action, &error, &alternatives, from_alternative).await {
                 // A popup came over the page while an alternative was tried: it is handled as
                 // a state's actions would handle it, and the same alternative is tried again.
                 Healing::Blocked { at } if detours < MAX_DETOURS => {
@@ -233,9 +236,22 @@ impl Run {
                     };
                 }
                 Healing::Blocked { at } => from_alternative = at + 1,
-                healing => break healing,
+                Healing::Partly { to, error: next } if healed.is_empty() => {
+                    if let Some(target) = action.target_in_mut(field) {
+                        *target = to.clone();
+                    }
+                    healed.push((field, from, to));
+                    (error, from_alternative) = (next, 0);
+                }
+                healing => break (healing, field, from),
             }
         };
+        let (healing, field, from) = healing;
+        let json = |target: &Target| serde_json::to_string(target).unwrap_or_default();
+        let so_far = healed
+            .iter()
+            .map(|(field, _, to)| format!("{} healed with {}, but ", field.name(), json(to)))
+            .collect::<String>();
         Ok(match healing {
             Healing::Healed { to, outcome } => {
                 // A healed `extract` still reads through its pattern into its variable.
@@ -244,7 +260,11 @@ impl Run {
                     Err(error) => return Ok((format!("the element was found, but {error}"), None)),
                 };
                 self.actions += 1;
-                self.emit(Event::Healed { step: self.steps, state: name, index, field, from, to: to.clone() });
+                healed.push((field, from, to));
+                for (field, from, to) in &healed {
+                    let (from, to) = (from.clone(), to.clone());
+                    self.emit(Event::Healed { step: self.steps, state: name.clone(), index, field: *field, from, to });
+                }
                 let read = match (&action, &outcome.value) {
                     (Action::Extract { into, .. }, Some(value)) => Some((into.clone(), value.clone())),
                     _ => None,
@@ -254,10 +274,12 @@ impl Run {
                     self.set_variable(&into, value)?;
                 }
                 let plan = Plan::Continue { state, from: index + 1, attempt: context.attempt, resume: context.resume };
-                (format!("healed with {}", serde_json::to_string(&to).unwrap_or_default()), Some(plan))
+                let with: Vec<String> = healed.iter().map(|(_, _, to)| json(to)).collect();
+                (format!("healed with {}", with.join(" and ")), Some(plan))
             }
-            Healing::NotApplicable(why) => (format!("not applicable: {why}"), None),
-            Healing::Failed { tried } => (format!("none of {tried} alternatives found the element"), None),
+            Healing::NotApplicable(why) => (format!("{so_far}not applicable: {why}"), None),
+            Healing::Failed { tried } => (format!("{so_far}none of {tried} alternatives found the element"), None),
+            Healing::Partly { .. } => (format!("{so_far}the action's other element is not there either"), None),
             // Not met: a blocked alternative is tried again or passed over above.
             Healing::Blocked { .. } => ("the alternatives were covered".to_owned(), None),
             Healing::Broken(DriverError::Browser(e)) | Healing::Broken(DriverError::Invalid(e)) => {

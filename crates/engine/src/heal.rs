@@ -66,6 +66,13 @@ pub(crate) enum Healing {
     Failed {
         tried: usize,
     },
+    /// An alternative found its element, but the action's other element (a drag's drop zone,
+    /// renamed by the same redesign) is not there either: `error` says so, and healing that
+    /// element next, with this alternative kept, may finish the action.
+    Partly {
+        to: Target,
+        error: DriverError,
+    },
     /// Alternative `at` found its element but could not act on it (covered, say): the
     /// caller may clear the page of an interrupt and try again from it.
     Blocked {
@@ -100,9 +107,11 @@ pub(crate) async fn heal<D: Driver>(
         match driver.perform(&healed, PATIENCE).await {
             Ok(outcome) => return Healing::Healed { to: (*alternative).clone(), outcome: Box::new(outcome) },
             Err(DriverError::Browser(e)) => return Healing::Broken(DriverError::Browser(e)),
-            // Another element of the action is not there either: no alternative of this one
-            // can help, and each would be tried in vain.
-            Err(e) if e.missing().is_some_and(|other| other != field) => return Healing::Failed { tried: at + 1 },
+            // Another element of the action is not there either: no other alternative of
+            // this one can help; that one may heal next.
+            Err(e) if e.missing().is_some_and(|other| other != field) => {
+                return Healing::Partly { to: (*alternative).clone(), error: e };
+            }
             Err(e @ DriverError::NotActionable { .. }) if e.missing().is_none() => {
                 tracing::debug!(?alternative, "alternative found but blocked: {e}");
                 return Healing::Blocked { at };

@@ -6,7 +6,7 @@ mod common;
 use std::sync::Arc;
 
 use common::*;
-use serde_json::json;
+use serde_json::{Value, json};
 use statewright_engine::scripted::{Change, ScriptedDriver};
 use statewright_engine::{Advisor, Failure, LocatorMemory, Resolution, RunOptions, RunStatus};
 use statewright_workflow::{Action, Check, State, Target, TargetField};
@@ -100,6 +100,57 @@ async fn a_renamed_drop_zone_heals_with_its_own_recorded_alternatives() {
     let ran = run_opts(&wf, &mut driver, RunOptions { locators, ..RunOptions::default() }).await;
     assert!(matches!(ran.failure(), Failure::Action { .. }), "{:?}", ran.failure());
     assert!(log(&driver).is_empty(), "{:?}", log(&driver));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_drag_whose_card_and_drop_zone_were_both_renamed_heals_both() {
+    let drag = json!({"type": "drag", "target": {"css": "#card"}, "to": {"css": "#done-column"}});
+    let wf = form_then_done(json!([drag]));
+    let page = || {
+        ScriptedDriver::new(URL).with([show("#form"), show("#card-2"), show("#column-3")]).on(
+            "drag #card-2 to #column-3",
+            ms(0),
+            [show("#done")],
+        )
+    };
+    let recorded = |to: Vec<Target>| {
+        let mut locators = LocatorMemory::default();
+        locators.insert("Form", 0, TargetField::Target, css("#card"), vec![css("#card-2")]);
+        locators.insert("Form", 0, TargetField::To, css("#done-column"), to);
+        locators
+    };
+    let mut driver = page();
+    let ran =
+        run_opts(&wf, &mut driver, RunOptions { locators: recorded(vec![css("#column-3")]), ..RunOptions::default() })
+            .await;
+    assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);
+    assert_eq!(log(&driver), ["drag #card-2 to #column-3"]);
+    let healed: Vec<(Value, Value, Value)> =
+        ran.tagged("healed").iter().map(|h| (h["field"].clone(), h["from"].clone(), h["to"].clone())).collect();
+    assert_eq!(
+        healed,
+        [
+            (json!("target"), json!({"css": "#card"}), json!({"css": "#card-2"})),
+            (json!("to"), json!({"css": "#done-column"}), json!({"css": "#column-3"})),
+        ],
+        "one proposed change for each element"
+    );
+
+    // With nothing recorded that finds the drop zone, the run says the card was found.
+    let mut driver = page();
+    let ran =
+        run_opts(&wf, &mut driver, RunOptions { locators: recorded(vec![css("#gone")]), ..RunOptions::default() })
+            .await;
+    assert!(matches!(ran.failure(), Failure::Action { .. }), "{:?}", ran.failure());
+    assert!(ran.tagged("healed").is_empty());
+    let said: Vec<String> =
+        ran.tagged("escalated").iter().map(|e| e["outcome"].as_str().unwrap_or_default().to_owned()).collect();
+    assert!(
+        said.contains(
+            &r##"target healed with {"css":"#card-2"}, but none of 1 alternatives found the element"##.to_owned()
+        ),
+        "{said:?}"
+    );
 }
 
 #[tokio::test(start_paused = true)]

@@ -125,6 +125,9 @@
     return null;
   }
 
+  /** Where a covered element is scrolled to next, in turn (Playwright cycles the same). */
+  const REALIGNMENTS = ['center', 'end', 'start', 'nearest'];
+
   /** The element a click at (x, y) of the top viewport lands on, through open shadow roots
    *  and same-origin frames. */
   function deepElementFromPoint(x, y) {
@@ -185,6 +188,7 @@
     let last = fail('not_found', 'no element matches ' + describeTarget(target));
     let prev = null; // {el, rect, frame}
     let scrolledEl = null;
+    let realigned = 0; // scrolls that moved a covered element elsewhere in the viewport
     let iterations = 0;
 
     for (;;) {
@@ -260,6 +264,16 @@
                 hitOk = false;
                 last = fail('obscured', 'obscured by ' + describeCover(hit, el));
               }
+            }
+            if (!hitOk && allowScroll && !position) {
+              // Covered where it is (a sticky header over the section a link jumped to): show it
+              // at another place of the viewport, trying each alignment in turn, as Playwright
+              // does. An element nothing covers is never scrolled here.
+              const align = REALIGNMENTS[realigned % REALIGNMENTS.length];
+              realigned++;
+              try { El_scrollIntoView(el, { block: align, inline: align, behavior: 'instant' }); } catch (_) { /* ignore */ }
+              scrolledEl = el;
+              prev = null;
             }
             if (hitOk) {
               const found = {

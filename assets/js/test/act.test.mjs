@@ -86,6 +86,52 @@ describe('actionable', () => {
     assert.deepEqual([r.res.x, r.res.y], [160, 120]);
   });
 
+  test('scrolls a target out from under a sticky or fixed header; leaves an uncovered one where it is', async () => {
+    const page = await open({ html: `<style>body{margin:0} header{position:sticky;top:0;height:60px;background:#345;z-index:5}
+        #bar{position:fixed;top:0;left:0;right:0;height:100px;background:#543;z-index:10;display:none}</style>
+      <header>Site header <a href="#sec">Jump</a></header><div id="bar">Fixed bar</div>
+      <div style="height:1500px"></div>
+      <section id="sec"><button id="t" style="width:100%;height:30px">Section button</button></section>
+      <button id="free" style="width:100%;height:30px">Free button</button>
+      <div style="height:1500px"></div>` });
+    await page.evaluate(() => { location.hash = '#sec'; });
+    const under = await page.evaluate(() => document.getElementById('t').getBoundingClientRect().top);
+    assert.equal(under, 0, 'the section is at the top, under the header');
+    const hits = () => page.evaluate(async () => {
+      const r = await window.__statewright.actionable({ role: 'button', name: 'Section button' }, { timeoutMs: 2000, hitTest: true, enabled: true });
+      return { r, on: r.ok ? document.elementFromPoint(r.x, r.y).id : null };
+    });
+    const sticky = await hits();
+    assert.equal(sticky.r.ok, true, JSON.stringify(sticky.r));
+    assert.equal(sticky.on, 't');
+    // A fixed bar, the target just below its top edge.
+    await page.evaluate(() => {
+      document.querySelector('header').style.position = 'static';
+      document.getElementById('bar').style.display = 'block';
+      const r = document.getElementById('t').getBoundingClientRect();
+      window.scrollTo(0, window.scrollY + r.top - 30);
+    });
+    const fixed = await hits();
+    assert.equal(fixed.r.ok, true, JSON.stringify(fixed.r));
+    assert.equal(fixed.on, 't');
+    // Nothing covers it: no scrolling at all.
+    const still = await page.evaluate(async () => {
+      document.getElementById('bar').style.display = 'none';
+      const y = window.scrollY;
+      const r = await window.__statewright.actionable({ css: '#free' }, { timeoutMs: 2000, hitTest: true });
+      return { ok: r.ok, moved: window.scrollY - y };
+    });
+    assert.deepEqual(still, { ok: true, moved: 0 });
+    // An explicit position is kept where it is asked for: covered stays covered.
+    await page.evaluate(() => {
+      document.getElementById('bar').style.display = 'block';
+      const r = document.getElementById('t').getBoundingClientRect();
+      window.scrollTo(0, window.scrollY + r.top - 30);
+    });
+    const at = await sw(page, 'actionable', { css: '#t' }, { timeoutMs: 300, hitTest: true, position: { x: 0.5, y: 0.5 } });
+    assert.equal(at.reason, 'obscured');
+  });
+
   test('a CSS-animated element becomes stable when the animation ends', async () => {
     const page = await open({ html: `
       <style>

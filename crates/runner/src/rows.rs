@@ -1,18 +1,32 @@
 //! A batch's data: one run per row, columns are parameters. CSV (a header line, RFC 4180
 //! quoting), JSON Lines (one object per line) or a JSON array of objects. Malformed data
-//! names the file, the line and what is wrong.
+//! names the file, the line and what is wrong: nothing in the file is dropped or changed
+//! on the way (a repeated column, text after a closing quote are errors, not guesses), since
+//! each row may be a purchase.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde_json::value::RawValue;
 
 use crate::error::RunError;
 
-/// One row: its line in the file (for messages) and its values by column.
-#[derive(Debug, Clone, PartialEq)]
+/// One row: where it is in the file (for messages) and its values by column.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Row {
+    /// The data file it was read from.
+    pub file: PathBuf,
     pub line: usize,
+    /// The line that names its columns: the header's in CSV, its own in JSON.
+    pub header_line: usize,
     pub values: IndexMap<String, String>,
+}
+
+impl Row {
+    fn at(line: usize, header_line: usize, values: IndexMap<String, String>) -> Row {
+        Row { file: PathBuf::new(), line, header_line, values }
+    }
 }
 
 /// What a JSON row's field that is not a plain value (a list, an object) is.
@@ -27,33 +41,74 @@ pub enum Nested {
 pub fn read_rows(path: &Path, nested: Nested) -> Result<Vec<Row>, RunError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| RunError::invalid("data", format!("cannot read {}: {e}", path.display())))?;
-    let bad = |line: usize, what: String| RunError::invalid("data", format!("{}:{line}: {what}", path.display()));
     let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
     let rows = match extension.as_str() {
         "jsonl" | "ndjson" => json_lines(&text, nested),
         "json" => json_array(&text, nested),
         _ => csv(&text),
     }
-    .map_err(|(l, w)| bad(l, w))?;
+    .map_err(|p| RunError::invalid("data", format!("{}:{p}", path.display())))?;
     if rows.is_empty() {
         return Err(RunError::invalid("data", format!("{}: no rows", path.display())));
     }
-    Ok(rows)
+    Ok(rows.into_iter().map(|row| Row { file: path.to_owned(), ..row }).collect())
 }
 
-/// What went wrong, and on which line.
-type Problem = (usize, String);
+/// What went wrong, and where: the line, and the character in it when that helps.
+#[derive(Debug, PartialEq)]
+struct Problem {
+    line: usize,
+    column: Option<usize>,
+    what: String,
+}
+
+impl Problem {
+    fn at(line: usize, what: impl Into<String>) -> Problem {
+        Problem { line, column: None, what: what.into() }
+    }
+
+    fn column(self, column: usize) -> Problem {
+        Problem { column: Some(column), ..self }
+    }
+}
+
+/// `LINE: what` or `LINE:COLUMN: what`, to follow the file's name.
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.column {
+            Some(column) => write!(f, "{}:{column}: {}", self.line, self.what),
+            None => write!(f, "{}: {}", self.line, self.what),
+        }
+    }
+}
+
 type Parsed = Result<Vec<Row>, Problem>;
 /// A CSV record: the line it starts on, and its fields.
 type Record = (usize, Vec<String>);
 
+/// A text's lines, ended by `\n`, `\r\n` or a lone `\r` (old Mac files, some exports): a
+/// file of `\r` alone is lines too, not one line.
+fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = rest.find(['\n', '\r']).unwrap_or(rest.len());
+        let line = &rest[..end];
+        let ending = if rest[end..].starts_with("\r\n") { 2 } else { usize::from(end < rest.len()) };
+        rest = &rest[end + ending..];
+        Some(line)
+    })
+}
+
 fn json_lines(text: &str, nested: Nested) -> Parsed {
     let mut rows = Vec::new();
-    for (i, line) in statewright_workflow::without_bom(text).lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+    for (i, line) in lines(statewright_workflow::without_bom(text)).enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let line_no = i + 1;
-        let object: serde_json::Map<String, serde_json::Value> =
-            serde_json::from_str(line).map_err(|e| (line_no, format!("not a JSON object: {e}")))?;
-        rows.push(Row { line: line_no, values: plain_values(object, nested).map_err(|w| (line_no, w))? });
+        let object: Fields =
+            serde_json::from_str(line).map_err(|e| Problem::at(line_no, format!("not a JSON object: {e}")))?;
+        rows.push(Row::at(line_no, line_no, plain_values(object, nested).map_err(|w| Problem::at(line_no, w))?));
     }
     Ok(rows)
 }
@@ -61,98 +116,153 @@ fn json_lines(text: &str, nested: Nested) -> Parsed {
 /// A JSON array of objects, each row's line the one its object starts on.
 fn json_array(text: &str, nested: Nested) -> Parsed {
     let text = statewright_workflow::without_bom(text);
-    let items: Vec<serde_json::Value> =
-        serde_json::from_str(text).map_err(|e| (e.line(), format!("not a JSON array of objects: {e}")))?;
+    let items: Vec<&RawValue> =
+        serde_json::from_str(text).map_err(|e| Problem::at(e.line(), format!("not a JSON array of objects: {e}")))?;
     let spans = statewright_workflow::span::SpanIndex::new(text);
     let root = statewright_workflow::span::JsonPath::root();
     let mut rows = Vec::new();
     for (i, item) in items.into_iter().enumerate() {
         let line = spans.value_pos(&root.index(i)).line;
-        let serde_json::Value::Object(object) = item else {
-            return Err((line, format!("item {} is not an object", i + 1)));
+        let Ok(object) = serde_json::from_str::<Fields>(item.get()) else {
+            return Err(Problem::at(line, format!("item {} is not an object", i + 1)));
         };
-        rows.push(Row { line, values: plain_values(object, nested).map_err(|w| (line, w))? });
+        rows.push(Row::at(line, line, plain_values(object, nested).map_err(|w| Problem::at(line, w))?));
     }
     Ok(rows)
 }
 
-/// An object's fields as text; a null is no value.
-fn plain_values(
-    object: serde_json::Map<String, serde_json::Value>,
-    nested: Nested,
-) -> Result<IndexMap<String, String>, String> {
+/// A JSON object's fields as the file writes them: in order, a repeated key kept (to be
+/// refused: `serde_json`'s map would keep the last silently), each value's text untouched
+/// (a number stays the digits written, where a parsed one would be rounded to a float).
+struct Fields<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de> Deserialize<'de> for Fields<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Object;
+        impl<'de> Visitor<'de> for Object {
+            type Value = Fields<'de>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+
+            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Fields<'de>, M::Error> {
+                let mut fields = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    fields.push((key, map.next_value::<&'de RawValue>()?));
+                }
+                Ok(Fields(fields))
+            }
+        }
+        deserializer.deserialize_map(Object)
+    }
+}
+
+/// An object's fields as text; a null is no value, a number the text the file gives it
+/// (`1e2` stays `1e2`, an order number of 21 digits keeps them all).
+fn plain_values(object: Fields, nested: Nested) -> Result<IndexMap<String, String>, String> {
     let mut values = IndexMap::new();
-    for (key, value) in object {
-        let text = match value {
-            serde_json::Value::String(s) => s,
-            serde_json::Value::Number(n) => n.to_string(),
-            serde_json::Value::Bool(b) => b.to_string(),
-            serde_json::Value::Null => continue,
-            _ if nested == Nested::Skipped => continue,
-            _ => return Err(format!("`{key}` is not a plain value (text, number or true/false)")),
+    for (i, (key, value)) in object.0.iter().enumerate() {
+        if object.0[..i].iter().any(|(earlier, _)| earlier == key) {
+            return Err(format!("`{key}` is given twice in the object"));
+        }
+        let raw = value.get();
+        let text = match raw.as_bytes().first() {
+            Some(b'"') => serde_json::from_str::<String>(raw).map_err(|e| format!("`{key}`: {e}"))?,
+            Some(b'n') => continue,
+            Some(b'[' | b'{') if nested == Nested::Skipped => continue,
+            Some(b'[' | b'{') => return Err(format!("`{key}` is not a plain value (text, number or true/false)")),
+            // true, false or a number, as written.
+            _ => raw.to_owned(),
         };
-        values.insert(key, text);
+        values.insert(key.clone(), text);
     }
     Ok(values)
 }
 
 fn csv(text: &str) -> Parsed {
-    let records = records(statewright_workflow::without_bom(text))?;
-    let mut records = records.into_iter().filter(|(_, fields)| !(fields.len() == 1 && fields[0].trim().is_empty()));
-    let Some((_, header)) = records.next() else { return Ok(Vec::new()) };
+    let mut records = records(statewright_workflow::without_bom(text))?.into_iter();
+    let Some((header_line, header)) = records.next() else { return Ok(Vec::new()) };
     let header: Vec<String> = header.into_iter().map(|h| h.trim().to_owned()).collect();
     if let Some(empty) = header.iter().position(String::is_empty) {
-        return Err((1, format!("column {} has no name in the header", empty + 1)));
+        return Err(Problem::at(header_line, format!("column {} has no name in the header", empty + 1)));
+    }
+    // A second column of the same name would leave one of the two values unused.
+    for (i, name) in header.iter().enumerate() {
+        if let Some(first) = header[..i].iter().position(|h| h == name) {
+            let what = format!("column `{name}` is named twice in the header (columns {} and {})", first + 1, i + 1);
+            return Err(Problem::at(header_line, what));
+        }
     }
     records
         .map(|(line, fields)| {
             if fields.len() != header.len() {
-                return Err((line, format!("{} values for {} columns", fields.len(), header.len())));
+                return Err(Problem::at(line, format!("{} values for {} columns", fields.len(), header.len())));
             }
-            Ok(Row { line, values: header.iter().cloned().zip(fields).collect() })
+            Ok(Row::at(line, header_line, header.iter().cloned().zip(fields).collect()))
         })
         .collect()
 }
 
 /// The records of a CSV text with the line each starts on: fields split on commas, `"…"`
-/// quoting with `""` for a quote, newlines inside quotes kept.
+/// quoting with `""` for a quote, newlines inside quotes kept, lines ended by `\n`, `\r\n`
+/// or a lone `\r`. A blank line is no record; a line of `""` is one, of one empty value.
 fn records(text: &str) -> Result<Vec<Record>, Problem> {
     let mut out = Vec::new();
     let (mut fields, mut field) = (Vec::new(), String::new());
-    let (mut line, mut start, mut quoted, mut was_quoted) = (1, 1, false, false);
+    // Where the reading is (line, and character in it) and the line the record began on.
+    let (mut line, mut column, mut start) = (1, 0, 1);
+    let (mut quoted, mut was_quoted) = (false, false);
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
+        column += 1;
+        let line_end = c == '\n' || (c == '\r' && chars.peek() != Some(&'\n'));
         match (quoted, c) {
             (true, '"') if chars.peek() == Some(&'"') => {
                 chars.next();
+                column += 1;
                 field.push('"');
             }
             (true, '"') => quoted = false,
             (true, c) => {
-                line += usize::from(c == '\n');
+                if line_end {
+                    (line, column) = (line + 1, 0);
+                }
                 field.push(c);
             }
-            (false, '"') if field.is_empty() && !was_quoted => (quoted, was_quoted) = (true, true),
-            (false, '"') => return Err((line, "a quote inside an unquoted value (quote the whole value)".into())),
             (false, ',') => {
                 fields.push(std::mem::take(&mut field));
                 was_quoted = false;
             }
-            (false, '\r') if chars.peek() == Some(&'\n') => {}
-            (false, '\n') => {
+            (false, '\r') if !line_end => {}
+            (false, _) if line_end => {
+                let blank = fields.is_empty() && !was_quoted && field.trim().is_empty();
                 fields.push(std::mem::take(&mut field));
-                out.push((start, std::mem::take(&mut fields)));
+                let fields = std::mem::take(&mut fields);
+                if !blank {
+                    out.push((start, fields));
+                }
                 was_quoted = false;
-                line += 1;
+                (line, column) = (line + 1, 0);
                 start = line;
+            }
+            // `"abc"def`: kept, the value would be neither what is quoted nor what is written.
+            (false, _) if was_quoted => {
+                return Err(Problem::at(line, "text after a closing quote (quote the whole value)").column(column));
+            }
+            (false, '"') if field.is_empty() => (quoted, was_quoted) = (true, true),
+            (false, '"') => {
+                return Err(
+                    Problem::at(line, "a quote inside an unquoted value (quote the whole value)").column(column)
+                );
             }
             (false, c) => field.push(c),
         }
     }
     if quoted {
-        return Err((start, "a quoted value is not closed".into()));
+        return Err(Problem::at(start, "a quoted value is not closed"));
     }
-    if !field.is_empty() || !fields.is_empty() {
+    if !fields.is_empty() || was_quoted || !field.trim().is_empty() {
         fields.push(field);
         out.push((start, fields));
     }
@@ -172,6 +282,10 @@ pub fn csv_field(value: &str) -> String {
 mod tests {
     use super::*;
 
+    fn values(row: &Row) -> Vec<String> {
+        row.values.iter().map(|(k, v)| format!("{k}={v}")).collect()
+    }
+
     #[test]
     fn csv_with_quotes_commas_and_newlines() {
         let rows =
@@ -180,14 +294,53 @@ mod tests {
         assert_eq!(rows[0].values["product"], "Kettle, steel");
         assert_eq!(rows[0].values["note"], "say \"hi\"\nthen go");
         assert_eq!((rows[1].line, rows[1].values["note"].as_str()), (5, ""));
+        assert_eq!(rows[1].header_line, 1);
     }
 
     #[test]
     fn malformed_csv_says_where() {
-        assert_eq!(csv("a,b\n1,2,3\n").unwrap_err().0, 2);
-        assert_eq!(csv("a,b\n1,\"2\n").unwrap_err(), (2, "a quoted value is not closed".into()));
-        assert!(csv("a,,b\n1,2,3\n").unwrap_err().1.contains("column 2 has no name"));
-        assert!(csv("a\nx\"y\n").unwrap_err().1.contains("quote inside"));
+        assert_eq!(csv("a,b\n1,2,3\n").unwrap_err().line, 2);
+        assert_eq!(csv("a,b\n1,\"2\n").unwrap_err(), Problem::at(2, "a quoted value is not closed"));
+        assert!(csv("a,,b\n1,2,3\n").unwrap_err().what.contains("column 2 has no name"));
+        assert_eq!(
+            csv("a\nx\"y\n").unwrap_err().to_string(),
+            "2:2: a quote inside an unquoted value (quote the whole value)"
+        );
+    }
+
+    #[test]
+    fn a_column_named_twice_is_refused_not_half_read() {
+        let problem = csv("q,note,q\nA,x,B\n").unwrap_err();
+        assert_eq!(problem.to_string(), "1: column `q` is named twice in the header (columns 1 and 3)");
+    }
+
+    #[test]
+    fn text_after_a_closing_quote_is_an_error_at_its_line_and_column() {
+        let problem = csv("q,note\n\"abc\"def,x\n").unwrap_err();
+        assert_eq!(problem.to_string(), "2:6: text after a closing quote (quote the whole value)");
+        assert_eq!(csv("q,note\n\"abc\" ,x\n").unwrap_err().column, Some(6));
+        // Quoted values end at a comma or the line's end, whatever the line ending.
+        assert_eq!(values(&csv("q,note\r\n\"a\",\"b\"\r\n").unwrap()[0]), ["q=a", "note=b"]);
+    }
+
+    #[test]
+    fn a_quoted_empty_value_is_a_row_and_a_blank_line_none() {
+        let rows = csv("q\nA\n\n\"\"\nB\n").unwrap();
+        assert_eq!(
+            rows.iter().map(|r| (r.line, r.values["q"].as_str())).collect::<Vec<_>>(),
+            [(2, "A"), (4, ""), (5, "B")]
+        );
+        // Also as the file's last line, without a newline.
+        assert_eq!(csv("q\nA\n\"\"").unwrap().len(), 2);
+    }
+
+    #[test]
+    fn lines_ended_by_a_lone_carriage_return_are_lines() {
+        let rows = csv("q,note\rA,B\r\"C\",\"two\rlines\"\rD,E\r").unwrap();
+        assert_eq!(rows.iter().map(|r| r.line).collect::<Vec<_>>(), [2, 3, 5]);
+        assert_eq!(values(&rows[1]), ["q=C", "note=two\rlines"]);
+        let rows = json_lines("{\"q\": \"a\"}\r\r{\"q\": \"b\"}\r", Nested::Refused).unwrap();
+        assert_eq!(rows.iter().map(|r| r.line).collect::<Vec<_>>(), [1, 3]);
     }
 
     #[test]
@@ -197,14 +350,34 @@ mod tests {
             Nested::Refused,
         )
         .unwrap();
-        assert_eq!(
-            rows[0].values.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>(),
-            ["product=Kettle", "quantity=2", "gift=true"]
-        );
-        assert_eq!(rows[1].line, 3);
-        assert_eq!(json_lines("{\"a\": [1]}", Nested::Refused).unwrap_err().0, 1);
+        assert_eq!(values(&rows[0]), ["product=Kettle", "quantity=2", "gift=true"]);
+        assert_eq!((rows[1].line, rows[1].header_line), (3, 3));
+        assert_eq!(json_lines("{\"a\": [1]}", Nested::Refused).unwrap_err().line, 1);
         assert_eq!(json_lines("{\"a\": [1], \"b\": 2}", Nested::Skipped).unwrap()[0].values.len(), 1);
-        assert!(json_lines("not json", Nested::Refused).unwrap_err().1.contains("not a JSON object"));
+        assert!(json_lines("not json", Nested::Refused).unwrap_err().what.contains("not a JSON object"));
+        assert!(json_lines("[1]", Nested::Refused).unwrap_err().what.contains("not a JSON object"));
+    }
+
+    #[test]
+    fn a_json_number_is_the_text_written_not_a_rounded_float() {
+        let rows = json_lines(
+            "{\"order\": 123456789012345678901, \"n\": 1e2, \"price\": 1.0, \"minus\": -0.50, \"text\": \"a\\u00e9\\\"\"}",
+            Nested::Refused,
+        )
+        .unwrap();
+        assert_eq!(values(&rows[0]), ["order=123456789012345678901", "n=1e2", "price=1.0", "minus=-0.50", "text=aé\""]);
+        let rows = json_array("[{\"order\": 123456789012345678901}]", Nested::Refused).unwrap();
+        assert_eq!(rows[0].values["order"], "123456789012345678901");
+    }
+
+    #[test]
+    fn a_key_given_twice_in_an_object_is_refused() {
+        let problem =
+            json_lines("{\"q\": \"a\"}\n{\"q\": \"a\", \"x\": null, \"q\": \"b\"}\n", Nested::Refused).unwrap_err();
+        assert_eq!(problem.to_string(), "2: `q` is given twice in the object");
+        // Even when one of the two is a value left out.
+        assert!(json_lines("{\"eval\": {}, \"eval\": 1}", Nested::Skipped).is_err());
+        assert_eq!(json_array("[{},\n {\"q\": 1, \"q\": 2}]", Nested::Refused).unwrap_err().line, 2);
     }
 
     #[test]
@@ -213,8 +386,19 @@ mod tests {
         let rows = json_array(text, Nested::Skipped).unwrap();
         assert_eq!(rows.iter().map(|r| r.line).collect::<Vec<_>>(), [2, 4]);
         assert_eq!(rows[1].values["n"], "3");
-        assert_eq!(json_array(text, Nested::Refused).unwrap_err().0, 2);
-        assert_eq!(json_array("[{}, 3]", Nested::Skipped).unwrap_err().1, "item 2 is not an object");
-        assert_eq!(json_array("[{},\n{]", Nested::Skipped).unwrap_err().0, 2);
+        assert_eq!(json_array(text, Nested::Refused).unwrap_err().line, 2);
+        assert_eq!(json_array("[{}, 3]", Nested::Skipped).unwrap_err().what, "item 2 is not an object");
+        assert_eq!(json_array("[{},\n{]", Nested::Skipped).unwrap_err().line, 2);
+    }
+
+    #[test]
+    fn rows_read_from_a_file_name_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("orders.csv");
+        std::fs::write(&data, "q\nA\n").unwrap();
+        assert_eq!(read_rows(&data, Nested::Refused).unwrap()[0].file, data);
+        std::fs::write(&data, "q,q\nA,B\n").unwrap();
+        let message = read_rows(&data, Nested::Refused).unwrap_err().message;
+        assert_eq!(message, format!("{}:1: column `q` is named twice in the header (columns 1 and 2)", data.display()));
     }
 }

@@ -81,7 +81,7 @@ mod tests {
     use super::*;
 
     fn row(pairs: &[(&str, &str)]) -> Row {
-        Row { line: 7, values: pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect() }
+        Row { line: 7, values: pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(), ..Row::default() }
     }
 
     fn fields(task: &Row) -> Vec<String> {

@@ -20,6 +20,9 @@ pub fn moves() -> Vec<&'static str> {
 
 /// The most of an answer kept on the record.
 const MAX_ANSWER_CHARS: usize = 2000;
+/// The most of a `finish` answer kept: a benchmark's answer is a sentence or a list, and a
+/// model that pastes the whole page must not fill the results table.
+pub const MAX_FINISH_CHARS: usize = 4000;
 /// The most of a note kept.
 const MAX_NOTE_CHARS: usize = 300;
 
@@ -120,11 +123,16 @@ impl AgentModel {
             Ok(answer) => answer,
             Err(e) => return (Move::Refused(e), call),
         };
-        let kind = answer.get("kind").and_then(Value::as_str).unwrap_or_default();
+        let kind = answer::kind_of(&answer).unwrap_or_default();
         let said = |k: &str| answer.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
-        let next = match kind {
-            "finish" => Move::Finish(self.params.redact(&said("text"))),
+        let next = match kind.as_str() {
+            "finish" => Move::Finish(self.params.redact(&finished(&said("text")))),
             "abort" => Move::GiveUp(self.params.redact(&said("reason"))),
+            // The driver's own moves, not a stuck run's (`retry`, `declare_state`…).
+            "" => Move::Refused("the answer has no `kind`".to_owned()),
+            _ if !moves().contains(&kind.as_str()) => {
+                Move::Refused(format!("`{kind}` is not something the run can do (one of {})", moves().join(", ")))
+            }
             _ => match answer::resolution(&answer, request, &self.workflow, &self.params) {
                 Ok(Resolution::Actions { actions }) if !actions.is_empty() => {
                     let note = said("note").split_whitespace().collect::<Vec<_>>().join(" ");
@@ -138,4 +146,13 @@ impl AgentModel {
         call.accepted = matches!(next, Move::Act(..) | Move::Finish(_));
         (next, call)
     }
+}
+
+/// The `finish` answer, cut at [`MAX_FINISH_CHARS`] with a word saying so.
+fn finished(text: &str) -> String {
+    if text.chars().count() <= MAX_FINISH_CHARS {
+        return text.to_owned();
+    }
+    let kept: String = text.chars().take(MAX_FINISH_CHARS).collect();
+    format!("{kept} … (cut at {MAX_FINISH_CHARS} characters)")
 }

@@ -64,7 +64,7 @@ pub fn resolution(
     workflow: &Workflow,
     params: &Params,
 ) -> Result<Resolution, String> {
-    let kind = field(answer, "kind").ok_or("the answer has no `kind`")?;
+    let kind = kind_of(answer).ok_or("the answer has no `kind`")?;
     match kind.as_str() {
         "retry" => return Ok(Resolution::Retry),
         "skip" => return Ok(Resolution::Skip),
@@ -92,7 +92,7 @@ fn action(
     workflow: &Workflow,
     params: &Params,
 ) -> Result<Action, String> {
-    let kind = field(answer, "kind").ok_or("a step has no `kind`")?;
+    let kind = kind_of(answer).ok_or("a step has no `kind`")?;
     let action = match kind.as_str() {
         "click" => {
             Action::Click { target: target(answer, request)?.0, button: Default::default(), count: 1, position: None }
@@ -121,7 +121,13 @@ fn action(
         }
         "press_key" => {
             let key = field(answer, "key").ok_or("`press_key` needs `key`")?;
-            statewright_workflow::keys::parse_key_combo(&key).map_err(|e| format!("key `{key}`: {e}"))?;
+            let combo = statewright_workflow::keys::parse_key_combo(&key).map_err(|e| format!("key `{key}`: {e}"))?;
+            if browser_shortcut(&combo) {
+                return Err(format!(
+                    "key `{key}` is a browser or window shortcut (it would close, open or leave the run's tab): \
+                     press keys on the page only"
+                ));
+            }
             Action::PressKey { key }
         }
         "hover" => Action::Hover { target: target(answer, request)?.0 },
@@ -153,6 +159,44 @@ fn action(
         }
     };
     Ok(action)
+}
+
+/// A key combination that acts on the browser rather than the page: closing the run's tab
+/// or window (Control+W, Alt+F4, Control+Q), opening others (Control+N, Control+T), going to
+/// another tab (Control+Tab, Control+1…9), the address bar, a dialog (print, save, open),
+/// full screen or the developer tools. A page never needs them; a model talked into them
+/// by the page it reads would end or hijack the run.
+fn browser_shortcut(combo: &statewright_workflow::keys::KeyCombo) -> bool {
+    let m = &combo.modifiers;
+    let code = combo.key.code.as_str();
+    let command = m.ctrl || m.meta;
+    match code {
+        "F1" | "F6" | "F7" | "F10" | "F11" | "F12" => true,
+        "F4" => command || m.alt,
+        _ if command => {
+            matches!(
+                code,
+                "KeyW"
+                    | "KeyQ"
+                    | "KeyN"
+                    | "KeyT"
+                    | "KeyL"
+                    | "KeyO"
+                    | "KeyP"
+                    | "KeyS"
+                    | "KeyH"
+                    | "KeyJ"
+                    | "KeyD"
+                    | "KeyU"
+                    | "Tab"
+                    | "PageUp"
+                    | "PageDown"
+            ) || (code.starts_with("Digit") && code != "Digit0")
+                || (m.shift && matches!(code, "KeyI" | "KeyC" | "KeyB" | "KeyM" | "Delete"))
+        }
+        _ if m.alt => matches!(code, "KeyD" | "KeyE" | "KeyF" | "Home"),
+        _ => false,
+    }
 }
 
 /// Checks and actions for a prompt-only state, checked as a workflow file would be: typed
@@ -199,6 +243,20 @@ fn synthesized(
     Ok(Resolution::Synthesized { state, checks, actions })
 }
 
+/// The answer's `kind`, as the closed set spells it: models write `Click` or `CLICK` too.
+pub fn kind_of(answer: &Map<String, Value>) -> Option<String> {
+    field(answer, "kind").map(|k| k.to_ascii_lowercase())
+}
+
+/// An element's or tab's number as the model wrote it: `4`, `"4"`, `4.0`, `"e4"`, `"[4]"`.
+fn number(said: &str) -> Option<u64> {
+    let digits = said.trim_start_matches(['e', '#', '[']).trim_end_matches(']');
+    digits.parse::<u64>().ok().or_else(|| {
+        let n = digits.parse::<f64>().ok()?;
+        (n.fract() == 0.0 && (0.0..1e15).contains(&n)).then_some(n as u64)
+    })
+}
+
 fn field(answer: &Map<String, Value>, key: &str) -> Option<String> {
     match answer.get(key)? {
         Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_owned()),
@@ -219,8 +277,8 @@ fn target_at<'r>(
     key: &str,
     request: &'r EscalationRequest,
 ) -> Result<(Target, &'r Value), String> {
-    let number = field(answer, key).ok_or_else(|| format!("the answer names no `{key}`"))?;
-    let number = number.trim_start_matches(['e', '#', '[']).trim_end_matches(']');
+    let said = field(answer, key).ok_or_else(|| format!("the answer names no `{key}`"))?;
+    let number = number(&said).ok_or_else(|| format!("there is no element {said} on the page"))?;
     let id = format!("e{number}");
     let elements =
         request.observation.as_ref().and_then(|o| o.elements.as_array()).map(Vec::as_slice).unwrap_or_default();
@@ -247,8 +305,7 @@ fn target_at<'r>(
 /// column by its heading: places one drops on are seldom elements one acts on).
 fn place(answer: &Map<String, Value>, request: &EscalationRequest) -> Result<Target, String> {
     let to = field(answer, "to").ok_or("`drag` needs `to`, an element's number or the text of a place")?;
-    let number = to.trim_start_matches(['e', '#', '[']).trim_end_matches(']');
-    if number.parse::<u64>().is_ok() {
+    if number(&to).is_some() {
         return Ok(target_at(answer, "to", request)?.0);
     }
     Ok(Target { text: Some(to), ..Target::default() })
@@ -298,14 +355,16 @@ fn check_typed(text: &str, element: &Value, workflow: &Workflow) -> Result<(), S
     Ok(())
 }
 
-/// `scheme://host:port` of an absolute http(s) URL.
+/// `scheme://host[:port]` of an absolute http(s) URL, read as a browser reads it (WHATWG:
+/// `\` is `/` in http(s), tabs and newlines dropped, default ports left out), so the site
+/// checked is the site the browser loads. Hand-splitting the authority let
+/// `http://evil\@allowed/` pass as `allowed` while Chromium loaded `evil`.
 fn origin(url: &str) -> Option<String> {
-    let (scheme, rest) = url.split_once("://")?;
-    if scheme != "http" && scheme != "https" {
+    let parsed = reqwest::Url::parse(url.trim()).ok()?;
+    if !matches!(parsed.scheme(), "http" | "https") || parsed.host().is_none() {
         return None;
     }
-    let authority = rest.split(['/', '?', '#']).next()?.rsplit('@').next()?;
-    (!authority.is_empty()).then(|| format!("{scheme}://{}", authority.to_ascii_lowercase()))
+    Some(parsed.origin().ascii_serialization())
 }
 
 /// The origins the workflow uses: its navigations and the URLs its checks name.
@@ -332,6 +391,14 @@ pub fn workflow_origins(workflow: &Workflow, params: &Params) -> Vec<String> {
 
 fn check_origin(url: &str, workflow: &Workflow, params: &Params) -> Result<(), String> {
     let bound = params.render(url);
+    // Browsers disagree at the edges of URL parsing; what no workflow's address needs is
+    // refused rather than parsed one way here and another in Chromium.
+    if bound.contains('\\') || bound.chars().any(char::is_control) {
+        return Err(format!("`{url}` has a backslash or a control character: write the address plainly"));
+    }
+    if reqwest::Url::parse(bound.trim()).is_ok_and(|u| !u.username().is_empty() || u.password().is_some()) {
+        return Err(format!("`{url}` has credentials (user@) in it: an address to open has none"));
+    }
     let target = origin(&bound).ok_or_else(|| format!("`{url}` is not an absolute http(s) address"))?;
     let allowed = workflow_origins(workflow, params);
     if allowed.contains(&target) {

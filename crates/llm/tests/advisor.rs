@@ -296,3 +296,114 @@ async fn the_model_sees_the_runs_other_tabs_and_may_switch_to_one() {
         assert!(advice.note.contains(why), "{answer}: {}", advice.note);
     }
 }
+
+/// The answer checked directly, as the advisor checks it.
+fn checked(answer: serde_json::Value) -> Result<Resolution, String> {
+    let wf = workflow();
+    let params = Params::bind(&wf, &[]).unwrap();
+    statewright_llm::answer::resolution(answer.as_object().unwrap(), &request(""), &wf, &params)
+}
+
+#[test]
+fn an_address_is_read_as_the_browser_reads_it_before_its_site_is_allowed() {
+    // WHATWG URLs: `\` is `/` in http(s), so the host is what comes before it; tabs and
+    // newlines are dropped; credentials and an `@` never smuggle another host in.
+    for url in [
+        "http://127.0.0.1:18099\\@shop.test/",
+        "http://127.0.0.1:18099\\\\@shop.test/",
+        "http://evil.test\\.shop.test/",
+        "http://shop.test@evil.test/",
+        "http://shop.test:80@evil.test/",
+        "http://ev\til.test/",
+        "http://evil.test/\n@shop.test",
+        "  http://evil.test/",
+        "javascript:alert(1)//http://shop.test/",
+        "http://shop.test.evil.test/",
+        "http://0x7f.1/",
+    ] {
+        let e = checked(json!({"kind": "navigate", "url": url})).unwrap_err();
+        assert!(
+            e.contains("sites") || e.contains("backslash") || e.contains("credentials") || e.contains("absolute"),
+            "{url}: {e}"
+        );
+    }
+    for url in ["http://shop.test/cart", "HTTP://SHOP.test:80/cart", "http://shop.test", "{{site}}/login?next=%2F"] {
+        assert!(checked(json!({"kind": "navigate", "url": url})).is_ok(), "{url}");
+    }
+}
+
+#[test]
+fn keys_that_act_on_the_browser_are_refused() {
+    for key in [
+        "Control+w",
+        "Control+W",
+        "Control+Shift+w",
+        "Alt+F4",
+        "Control+F4",
+        "Control+q",
+        "Control+n",
+        "Control+Shift+N",
+        "Control+t",
+        "Control+Shift+t",
+        "Control+Tab",
+        "Control+PageDown",
+        "Control+1",
+        "Control+l",
+        "Control+p",
+        "Meta+w",
+        "F11",
+        "F12",
+        "Control+Shift+I",
+        "Alt+Home",
+    ] {
+        let e = checked(json!({"kind": "press_key", "key": key})).unwrap_err();
+        assert!(e.contains("browser or window shortcut"), "{key}: {e}");
+    }
+    for key in ["Enter", "Tab", "Shift+Tab", "Escape", "Control+a", "Control+c", "Control+v", "Control+z", "w", "F5"] {
+        assert!(checked(json!({"kind": "press_key", "key": key})).is_ok(), "{key}");
+    }
+}
+
+#[test]
+fn kinds_in_any_case_and_integral_float_numbers_are_understood() {
+    let click = Action::Click {
+        target: Target { role: Some("button".into()), name: Some("Log in".into()), ..Target::default() },
+        button: Default::default(),
+        count: 1,
+        position: None,
+    };
+    for answer in [
+        json!({"kind": "Click", "element": 3}),
+        json!({"kind": "CLICK", "element": 3.0}),
+        json!({"kind": "click", "element": "3.0"}),
+    ] {
+        assert_eq!(checked(answer.clone()), Ok(Resolution::Actions { actions: vec![click.clone()] }), "{answer}");
+    }
+    assert!(checked(json!({"kind": "click", "element": 3.5})).unwrap_err().contains("no element 3.5"));
+}
+
+#[tokio::test]
+async fn the_driver_is_refused_with_its_own_moves_and_its_answer_is_capped() {
+    use statewright_llm::agent::{AgentModel, MAX_FINISH_CHARS, Move};
+    let long = "x".repeat(MAX_FINISH_CHARS + 500);
+    let server = ScriptedModel::start(vec![
+        Rule::always(Reply::json(json!({"kind": "teleport"}))).times(1),
+        Rule::always(Reply::json(json!({"kind": "declare_state", "state": "Done"}))).times(1),
+        Rule::always(Reply::json(json!({"kind": "FINISH", "text": long}))),
+    ])
+    .await;
+    let wf = workflow();
+    let params = Params::bind(&wf, &[]).unwrap();
+    let config = LlmConfig::new(&server.url(), "scripted", None, &Settings::default()).unwrap();
+    let agent = AgentModel::new(Client::new(config).unwrap(), wf, params);
+    for unknown in ["teleport", "declare_state"] {
+        let (next, _) = agent.next(&request("")).await;
+        let Move::Refused(why) = next else { panic!("{unknown}: {next:?}") };
+        assert!(why.contains(&format!("`{unknown}` is not something")) && why.contains("finish"), "{why}");
+        assert!(!why.contains("synthesize") && !why.contains("retry"), "a stuck run's kinds: {why}");
+    }
+    let (next, call) = agent.next(&request("")).await;
+    let Move::Finish(answer) = next else { panic!("{next:?}") };
+    assert!(answer.ends_with(&format!("(cut at {MAX_FINISH_CHARS} characters)")), "{}", &answer[answer.len() - 60..]);
+    assert!(answer.chars().count() < MAX_FINISH_CHARS + 100 && call.accepted);
+}

@@ -33,10 +33,18 @@
   }
 
   const WS_RE = /\s+/g; // \s covers NBSP and the other Unicode spaces
-  /** Whitespace normalisation: collapse runs (incl. NBSP) to one space and trim. */
+  // Characters that show nothing: zero-width space, soft hyphen, bidi marks, embeddings and
+  // isolates, word joiner, BOM. "Zero\u200Bwidth" reads "Zerowidth" on screen. (Zero-width
+  // joiners stay: they join an emoji's parts.)
+  const INVISIBLE_RE = /[\u00AD\u200B\u200E\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/g;
+  /** Text as a person reads it: without the characters that show nothing. */
+  function shown(s) { return RE_replace(INVISIBLE_RE, s, ''); }
+  /** Text normalisation, for the page's text and for the text a target or check names alike:
+   *  drop the characters that show nothing, collapse white space runs (incl. NBSP) to one
+   *  space and trim. */
   function norm(s) {
     if (typeof s !== 'string' || s.length === 0) return '';
-    return S_trim(RE_replace(WS_RE, s, ' '));
+    return S_trim(RE_replace(WS_RE, shown(s), ' '));
   }
   function squash(s) { return RE_replace(WS_RE, s, ''); }
 

@@ -98,7 +98,8 @@
     return t;
   }
 
-  /** The bodies' innerText, the top document's first, then each shown frame's. */
+  /** The bodies' innerText, the top document's first, then each shown frame's, without the
+   *  characters that show nothing (see norm). */
   function bodyInnerText(ctx) {
     if (ctx.innerText === null) {
       const docs = shownDocuments(ctx);
@@ -107,7 +108,7 @@
         const root = docs[i].body || docs[i].documentElement;
         if (root) t += (i ? '\n' : '') + innerTextOf(root);
       }
-      ctx.innerText = t;
+      ctx.innerText = shown(t);
     }
     return ctx.innerText;
   }

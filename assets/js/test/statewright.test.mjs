@@ -158,6 +158,31 @@ describe('signals', () => {
     assert.deepEqual(mixed.results, [true, ...cases.map(([, want]) => want)]);
   });
 
+  test('characters that show nothing (zero width, soft hyphen, bidi marks) count for nothing, in the page and the check', async () => {
+    const page = await open({ html: `<p>Zero&#8203;width</p><p>Hyphen&shy;ated</p>
+      <p>Price: \u200f100 \u20aa\u200e total</p><p>\u2066Iso\u2069 \u202aEmbed\u202c Word\u2060joiner \ufeffBom</p>
+      <button onclick="this.textContent = 'clicked'">Pay&#8203;&shy;now</button>` });
+    const cases = [
+      ['Zerowidth', true], ['Zero\u200bwidth', true], ['Hyphenated', true], ['Hyphen\u00adated', true],
+      ['Price: 100 \u20aa total', true], ['Iso Embed Wordjoiner Bom', true], ['\u200eIso\u200f', false],
+      ['Paynow', true], ['Zero width', false],
+    ];
+    const probes = [...cases.map(([v]) => text(v)), ...cases.map(([v]) => text(v, 'contains'))];
+    const sig = await sw(page, 'signals', probes);
+    assert.deepEqual(sig.errors, []);
+    cases.forEach(([v, want], i) => {
+      const contains = v === '\u200eIso\u200f' ? true : want;
+      assert.equal(sig.results[i], want, `equals ${JSON.stringify(v)}`);
+      assert.equal(sig.results[cases.length + i], contains, `contains ${JSON.stringify(v)}`);
+    });
+    const at = await sw(page, 'actionable', { text: 'Paynow' }, { timeoutMs: 500, hitTest: true });
+    assert.equal(at.ok, true, JSON.stringify(at));
+    const role = await sw(page, 'actionable', { role: 'button', name: 'Pay\u200bnow' }, { timeoutMs: 500 });
+    assert.equal(role.ok, true, JSON.stringify(role));
+    const read = await sw(page, 'extract', { css: 'p' }, 'text');
+    assert.equal(read.value, 'Zerowidth');
+  });
+
   test('element probes: css and xpath visibility', async () => {
     const page = await open('probes.html');
     const cases = [

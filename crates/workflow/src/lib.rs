@@ -13,6 +13,7 @@ mod load;
 pub mod model;
 pub mod params;
 mod preserve;
+mod redact;
 pub mod selector;
 pub mod skills;
 pub mod span;

@@ -221,16 +221,10 @@ impl Params {
         self.render_with(template, true)
     }
 
-    /// Replaces any secret value that appears literally in `text` (e.g. in an error message
-    /// that quotes what was typed) by the mask.
+    /// Replaces any secret value that appears in `text` (e.g. in an error message that
+    /// quotes what was typed, or a URL the browser reports percent-encoded) by the mask.
     pub fn redact(&self, text: &str) -> String {
-        let mut out = text.to_owned();
-        for value in self.secret_values() {
-            if out.contains(value) {
-                out = out.replace(value, MASK);
-            }
-        }
-        out
+        crate::redact::mask_all(text, self.secret_values(), MASK)
     }
 
     /// [`Params::redact`] on every string inside a JSON value (keys included): for element
@@ -258,9 +252,9 @@ impl Params {
         }
     }
 
-    /// Whether `text` shows any secret value.
+    /// Whether `text` shows any secret value, as written or encoded (as `redact` finds them).
     pub fn reveals_secret(&self, text: &str) -> bool {
-        self.secret_values().any(|value| text.contains(value))
+        self.secret_values().any(|value| !crate::redact::occurrences(text, value).is_empty())
     }
 
     fn has_secret_values(&self) -> bool {
@@ -565,5 +559,29 @@ mod tests {
         assert_eq!(p.masked_values()["pw"], MASK);
         assert_eq!(Params::bind(&wf, &[]).unwrap_err(), ParamError::Missing("q".into()));
         assert!(matches!(Params::bind(&wf, &[("nope".into(), "1".into())]), Err(ParamError::Unknown { .. })));
+    }
+
+    #[test]
+    fn secrets_are_masked_and_revealed_in_their_url_encodings_too() {
+        let wf = workflow(r#"{"version": 1, "name": "w", "parameters": {"pw": {"secret": true}}, "states": []}"#);
+        let p = Params::bind(&wf, &[("pw".into(), "p@ss wörd/+&".into())]).unwrap();
+        for url in ["http://x/?pw=p@ss%20w%C3%B6rd/+&", "http://x/?pw=p%40ss+w%c3%b6rd%2F%2B%26"] {
+            assert_eq!(p.redact(url), format!("http://x/?pw={MASK}"), "{url}");
+            assert!(p.reveals_secret(url), "{url}");
+        }
+        assert!(!p.reveals_secret("http://x/?pw=p@ss%20w"));
+    }
+
+    #[test]
+    fn a_secret_inside_a_longer_one_leaves_no_tail_whatever_the_declaration_order() {
+        // Secret names are kept in a hash set: many binds see both orders of masking.
+        for order in [["short", "long"], ["long", "short"]].repeat(16) {
+            let parameters = order.map(|name| format!(r#""{name}": {{"secret": true}}"#)).join(", ");
+            let wf =
+                workflow(&format!(r#"{{"version": 1, "name": "w", "parameters": {{{parameters}}}, "states": []}}"#));
+            let supplied = [("short".into(), "hunter".into()), ("long".into(), "hunter2TAILSECRET".into())];
+            let p = Params::bind(&wf, &supplied).unwrap();
+            assert_eq!(p.redact("Key is hunter2TAILSECRET"), format!("Key is {MASK}"), "{order:?}");
+        }
     }
 }

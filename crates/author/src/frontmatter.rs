@@ -37,20 +37,29 @@ pub fn split(text: &str) -> Option<(&str, &str)> {
     Some((&rest[..end], body))
 }
 
-/// Parses front matter into a map; errors say which line and why.
+/// The file line on which the front matter `split` returns begins: the opening `---` is
+/// line 1, and errors name lines as an editor shows them.
+const FIRST_LINE: usize = 2;
+
+/// Parses front matter (as `split` returns it) into a map; errors say which line of the
+/// file and why.
 pub fn parse(text: &str) -> Result<Yaml, String> {
-    let lines: Vec<(usize, usize, &str)> = text
-        .lines()
-        .enumerate()
-        .filter_map(|(i, raw)| {
-            let line = raw.trim_end();
-            let content = line.trim_start();
-            if content.is_empty() || content.starts_with('#') {
-                return None;
-            }
-            Some((i + 1, line.len() - content.len(), content))
-        })
-        .collect();
+    let mut lines: Vec<(usize, usize, &str)> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + FIRST_LINE;
+        let trimmed = raw.trim_end();
+        let content = trimmed.trim_start();
+        if content.is_empty() || content.starts_with('#') {
+            continue;
+        }
+        let indentation = &trimmed[..trimmed.len() - content.len()];
+        // A tab is no indentation in YAML: counting it as one space would nest the key
+        // wrongly and blame a later line.
+        if indentation.contains('\t') {
+            return Err(format!("line {line}: indented with a tab (YAML indents with spaces only)"));
+        }
+        lines.push((line, indentation.len(), content));
+    }
     let mut at = 0;
     let map = block(&lines, &mut at, 0)?;
     match lines.get(at) {
@@ -72,13 +81,10 @@ fn block(lines: &[(usize, usize, &str)], at: &mut usize, indent: usize) -> Resul
         if content.starts_with("- ") || content == "-" {
             return Err(format!("line {line}: lists are not supported in SKILL.md front matter"));
         }
-        let Some((key, rest)) = content.split_once(':') else {
-            return Err(format!("line {line}: expected `key: value`"));
-        };
-        let key = unquote(key.trim(), line)?;
+        let (key, rest) = entry(content, line)?;
         let rest = rest.trim();
         *at += 1;
-        let value = if rest.is_empty() {
+        let value = if rest.is_empty() || rest.starts_with('#') {
             match lines.get(*at) {
                 Some(&(_, deeper, _)) if deeper > indent => Yaml::Map(block(lines, at, deeper)?),
                 _ => Yaml::Scalar(String::new()),
@@ -93,10 +99,35 @@ fn block(lines: &[(usize, usize, &str)], at: &mut usize, indent: usize) -> Resul
     Ok(map)
 }
 
-/// A scalar: quoted (with YAML's escapes) or plain (up to a ` #` comment).
+/// A `key: value` line's key and what follows its colon. A quoted key may hold `:`; a
+/// plain one ends at the first `:` followed by a space or the line's end, as in YAML
+/// (`url: http://host:80/` is the key `url`).
+fn entry(content: &str, line: usize) -> Result<(String, &str), String> {
+    let expected = || format!("line {line}: expected `key: value`");
+    if content.starts_with(['"', '\'']) {
+        let (key, after) = quoted(content, line)?;
+        let rest = after.strip_prefix(':').filter(|r| r.is_empty() || r.starts_with([' ', '\t']));
+        return rest.map(|rest| (key, rest)).ok_or_else(expected);
+    }
+    let colon = content
+        .match_indices(':')
+        .map(|(i, _)| i)
+        .find(|&i| content[i + 1..].is_empty() || content[i + 1..].starts_with([' ', '\t']))
+        .ok_or_else(expected)?;
+    Ok((content[..colon].trim_end().to_owned(), &content[colon + 1..]))
+}
+
+/// A scalar: quoted (with YAML's escapes) or plain; either may be followed by a ` #` comment.
 fn scalar(text: &str, line: usize) -> Result<String, String> {
     if text.starts_with(['"', '\'']) {
-        return unquote(text, line);
+        let (value, after) = quoted(text, line)?;
+        // Only a comment may follow, and a comment begins after a space.
+        let rest = after.trim_start();
+        let comment = rest.starts_with('#') && rest.len() < after.len();
+        if !rest.is_empty() && !comment {
+            return Err(format!("line {line}: `{rest}` after the quoted value is not YAML"));
+        }
+        return Ok(value);
     }
     if text.starts_with(['[', '{', '|', '>', '&', '*', '!']) {
         return Err(format!("line {line}: `{text}` uses YAML beyond plain and quoted values"));
@@ -105,14 +136,34 @@ fn scalar(text: &str, line: usize) -> Result<String, String> {
     Ok(if plain == "null" || plain == "~" { String::new() } else { plain.to_owned() })
 }
 
-fn unquote(text: &str, line: usize) -> Result<String, String> {
+/// The quoted scalar `text` begins with, unescaped, and the text after its closing quote.
+fn quoted(text: &str, line: usize) -> Result<(String, &str), String> {
     let unclosed = || format!("line {line}: the quoted value {text} is not closed");
-    if let Some(inner) = text.strip_prefix('\'') {
-        let inner = inner.strip_suffix('\'').ok_or_else(unclosed)?;
-        return Ok(inner.replace("''", "'"));
-    }
-    let Some(inner) = text.strip_prefix('"') else { return Ok(text.to_owned()) };
-    let inner = inner.strip_suffix('"').filter(|i| !i.ends_with('\\') || i.ends_with("\\\\")).ok_or_else(unclosed)?;
+    let quote = text.chars().next().filter(|c| matches!(c, '"' | '\'')).ok_or_else(unclosed)?;
+    let body = &text[1..];
+    let mut chars = body.char_indices();
+    // Where the closing quote is: `''` is a quote inside single quotes, `\` escapes the
+    // next character inside double ones.
+    let close = loop {
+        let (i, c) = chars.next().ok_or_else(unclosed)?;
+        match c {
+            '\\' if quote == '"' => {
+                chars.next();
+            }
+            '\'' if quote == '\'' && body[i + 1..].starts_with('\'') => {
+                chars.next();
+            }
+            c if c == quote => break i,
+            _ => {}
+        }
+    };
+    let (inner, after) = (&body[..close], &body[close + 1..]);
+    let value = if quote == '\'' { inner.replace("''", "'") } else { unescape(inner, line)? };
+    Ok((value, after))
+}
+
+/// A double-quoted scalar's content with its escapes resolved.
+fn unescape(inner: &str, line: usize) -> Result<String, String> {
     let mut out = String::with_capacity(inner.len());
     let mut chars = inner.chars();
     while let Some(c) = chars.next() {
@@ -177,12 +228,39 @@ source:
 
     #[test]
     fn what_is_not_understood_is_an_error_with_its_line() {
-        assert!(parse("a: 1\n  b: 2").unwrap_err().starts_with("line 2: unexpected indentation"));
+        assert!(parse("a: 1\n  b: 2").unwrap_err().starts_with("line 3: unexpected indentation"));
         assert!(parse("a: [1, 2]").unwrap_err().contains("beyond plain and quoted"));
         assert!(parse("a:\n  - x").unwrap_err().contains("lists are not supported"));
         assert!(parse("a: \"open").unwrap_err().contains("not closed"));
         assert!(parse("a: 1\na: 2").unwrap_err().contains("given twice"));
         assert!(parse("just text").unwrap_err().contains("expected `key: value`"));
         assert_eq!(split("no front matter"), None);
+    }
+
+    /// Errors name the line of the SKILL.md file, whose line 1 is the opening `---`.
+    #[test]
+    fn errors_name_the_line_of_the_file() {
+        let file = "---\nname: a\nname: b\n---\n";
+        let (front, _) = split(file).unwrap();
+        assert_eq!(parse(front).unwrap_err(), "line 3: `name` is given twice");
+
+        let lines: Vec<String> = (2..10).map(|n| format!("k{n}: v")).collect();
+        let file = format!("---\n{}\nvariables:\n\tsite: x\n  a: 1\n  b: 2\n  c: 3\n---\n", lines.join("\n"));
+        let (front, _) = split(&file).unwrap();
+        let error = parse(front).unwrap_err();
+        assert!(error.starts_with("line 11: "), "the tab-indented key is on line 11: {error}");
+        assert!(error.contains("tab"), "{error}");
+    }
+
+    #[test]
+    fn a_comment_after_a_quoted_value_and_a_quoted_key_with_a_colon_are_yaml() {
+        let yaml = parse("name: \"x\" # c\n'a: b': 'it''s' # d\n\"c:d\": 1\nurl: http://h:1/p\n").unwrap();
+        assert_eq!(yaml.str("name"), Some("x"));
+        assert_eq!(yaml.str("a: b"), Some("it's"));
+        assert_eq!(yaml.str("c:d"), Some("1"));
+        assert_eq!(yaml.str("url"), Some("http://h:1/p"));
+        assert!(parse("name: \"x\" y").unwrap_err().contains("after the quoted value"));
+        assert!(parse("\"a: 1").unwrap_err().contains("not closed"));
+        assert!(parse("name: \"x\\\"").unwrap_err().contains("not closed"));
     }
 }

@@ -92,7 +92,7 @@ fn what_cannot_be_read_is_an_error_naming_the_file_and_entry() {
 
     let root = tempfile::tempdir().unwrap();
     folder(root.path(), "003-broken", "name: x\n  bad: indent\n", "[]");
-    assert!(import(root.path()).unwrap_err().to_string().contains("SKILL.md: line 2: unexpected indentation"));
+    assert!(import(root.path()).unwrap_err().to_string().contains("SKILL.md: line 3: unexpected indentation"));
 
     let empty = tempfile::tempdir().unwrap();
     assert!(import(empty.path()).unwrap_err().to_string().contains("no folder with a SKILL.md"));

@@ -74,6 +74,7 @@
 
   const S_trim = uncurry(String.prototype.trim);
   const S_toLowerCase = uncurry(String.prototype.toLowerCase);
+  const S_toUpperCase = uncurry(String.prototype.toUpperCase);
   const S_indexOf = uncurry(String.prototype.indexOf);
   const S_slice = uncurry(String.prototype.slice);
   const RE_replace = uncurry(RegExp.prototype[Symbol.replace]);
@@ -106,6 +107,7 @@
   const Doc_getAnimations = typeof DocP.getAnimations === 'function' ? uncurry(DocP.getAnimations) : null;
   const SR_elementFromPoint = typeof ShadowRoot === 'function' && ShadowRoot.prototype.elementFromPoint
     ? uncurry(ShadowRoot.prototype.elementFromPoint) : null;
+  const Slot_assignedNodes = typeof HTMLSlotElement === 'function' ? uncurry(HTMLSlotElement.prototype.assignedNodes) : null;
   const El_getBCR = uncurry(ElP.getBoundingClientRect);
   const El_matches = uncurry(ElP.matches);
   const El_closest = uncurry(ElP.closest);

@@ -90,11 +90,69 @@
     return r.width > 0 && r.height > 0 && framesVisible(el);
   }
 
+  /** The text `el` shows. In a shadow tree, or on a shadow host, read as rendered over the
+   *  composed tree (renderedText): innerText there misses slotted content and returns the
+   *  source text of what is not rendered. */
   function innerTextOf(el) {
+    if (composes(el)) return renderedText(el);
     const t = el.innerText;
     if (typeof t === 'string') return t;
     const c = el.textContent;
     return typeof c === 'string' ? c : '';
+  }
+
+  /** `el` is in a shadow tree or hosts an open one: its text is composed (slots filled). */
+  function composes(el) {
+    if (el.shadowRoot) return true;
+    const r = Node_getRootNode(el);
+    return !!r && r.nodeType === 11;
+  }
+
+  /** `el`'s textContent, over the composed tree when it is in or hosts a shadow tree. */
+  function textContentOf(el) {
+    if (!composes(el)) { const c = el.textContent; return typeof c === 'string' ? c : ''; }
+    let t = '';
+    const collect = function (n) {
+      const kids = composedChildren(n);
+      for (let i = 0; i < kids.length; i++) {
+        const c = kids[i];
+        if (c.nodeType === 3) t += c.data;
+        else if (c.nodeType === 1) collect(c);
+      }
+    };
+    collect(el);
+    return t;
+  }
+
+  /** The nodes shown inside `n`: an open shadow root's, a slot's assigned nodes (else its
+   *  fallback content), otherwise its children. */
+  function composedChildren(n) {
+    if (n.nodeType === 1) {
+      const sr = n.shadowRoot;
+      if (sr) return sr.childNodes;
+      if (n.localName === 'slot' && Slot_assignedNodes) {
+        const a = Slot_assignedNodes(n);
+        if (a.length) return a;
+      }
+    }
+    return n.childNodes;
+  }
+
+  /** The element `n` is shown in: its slot when it is slotted, its parent, or, at the top of
+   *  a shadow tree, the host. */
+  function composedParent(n) {
+    const s = n.assignedSlot;
+    if (s) return s;
+    const p = n.parentNode;
+    if (!p) return null;
+    if (p.nodeType === 1) return p;
+    return p.nodeType === 11 && p.host ? p.host : null;
+  }
+
+  /** `node` is `el` or shown inside it (through slots and shadow roots). */
+  function composedContains(el, node) {
+    for (let n = node; n; n = composedParent(n)) if (n === el) return true;
+    return false;
   }
 
   /** Visible text of `el` equals the (normalised) value `v`. */
@@ -102,7 +160,7 @@
     const it = norm(innerTextOf(el));
     if (it === v) return true;
     // text-transform changes innerText's case; accept when the source text is exact.
-    if (it.length === v.length && S_toLowerCase(it) === S_toLowerCase(v) && norm(el.textContent) === v) return true;
+    if (it.length === v.length && S_toLowerCase(it) === S_toLowerCase(v) && norm(textContentOf(el)) === v) return true;
     return false;
   }
 

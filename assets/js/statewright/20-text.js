@@ -113,17 +113,87 @@
     return ctx.innerText;
   }
 
-  /** Visible text of the open shadow roots (not part of body.innerText). */
+  /** Visible text of the open shadow roots (not part of body.innerText): each outermost
+   *  rendered host's, as rendered (slotted nodes where their slot is; inner roots within). */
   function shadowText(ctx) {
     walkPage(ctx);
     const srs = ctx.shadowRoots;
     let t = '';
     for (let i = 0; i < srs.length; i++) {
-      for (let c = srs[i].firstChild; c; c = c.nextSibling) {
-        if (c.nodeType === 1) { if (SKIP_TEXT_PARENT[c.localName] !== true) t += '\n' + innerTextOf(c); }
-        else if (c.nodeType === 3) t += ' ' + c.data;
-      }
+      const host = srs[i].host;
+      const r = Node_getRootNode(host);
+      if (r && r.nodeType === 11) continue; // inside another root: read with its host
+      t += '\n' + renderedText(host);
     }
+    return shown(t);
+  }
+
+  /** Is `el` rendered (has a box, or shows its children's with display: contents)? */
+  function isRendered(el) {
+    for (let e = el; e && e.nodeType === 1; e = composedParent(e)) {
+      const st = styleOf(e);
+      if (!st || st.display === 'none') return false;
+      if (st.display === 'contents') continue;
+      if (El_checkVisibility) return El_checkVisibility(e);
+      return true;
+    }
+    return true;
+  }
+
+  /**
+   * The text `el` shows, read over the composed tree as innerText reads a document's own:
+   * what is not rendered (display: none, `hidden`, a closed <details>) is left out, and so is
+   * text that is not visible; a slot shows the nodes assigned to it; a drop-down <select>
+   * shows its selected option; blocks are set apart by line breaks.
+   */
+  function renderedText(el) {
+    if (!isRendered(el)) return '';
+    if (el.localName === 'select') return selectText(el);
+    return renderInto(el, styleOf(el));
+  }
+
+  function renderInto(el, st) {
+    let t = '';
+    const visible = st.visibility === 'visible';
+    const tt = st.textTransform;
+    const closed = el.localName === 'details' && !el.open;
+    const kids = composedChildren(el);
+    for (let i = 0; i < kids.length; i++) {
+      const c = kids[i];
+      if (c.nodeType === 3) {
+        if (!visible || closed) continue;
+        const d = c.data;
+        t += tt === 'uppercase' ? S_toUpperCase(d) : tt === 'lowercase' ? S_toLowerCase(d) : d;
+        continue;
+      }
+      if (c.nodeType !== 1) continue;
+      const name = c.localName;
+      if (SKIP_TEXT_PARENT[name] === true || name === 'textarea' || name === 'input') continue;
+      if (closed && name !== 'summary') continue;
+      const cs = styleOf(c);
+      if (!cs || cs.display === 'none') continue;
+      if (name === 'br') { t += '\n'; continue; }
+      const block = cs.display !== 'contents' && S_indexOf(cs.display, 'inline') !== 0;
+      if (block) t += '\n';
+      if (name === 'select') {
+        if (cs.visibility === 'visible') t += ' ' + selectText(c) + ' ';
+      } else {
+        t += renderInto(c, cs);
+      }
+      if (block) t += '\n';
+    }
+    return t;
+  }
+
+  /** What a <select> shows: a drop-down its selected option, a list box its options. */
+  function selectText(sel) {
+    const opts = sel.options;
+    if (!sel.multiple && !(sel.size > 1)) {
+      const o = opts[sel.selectedIndex];
+      return o ? o.label || o.text : '';
+    }
+    let t = '';
+    for (let i = 0; i < opts.length; i++) t += (i ? '\n' : '') + (opts[i].label || opts[i].text);
     return t;
   }
 
@@ -183,13 +253,13 @@
       // In any case here: a style may show the text in capitals (visibleTextEquals decides).
       if (!t || t.length > vl || (S_indexOf(v, t) < 0 && S_indexOf(lv, lower(t)) < 0)) continue;
       const tn = texts[i];
-      let el = tn.parentNode;
+      let el = composedParent(tn);
       if (!el || el.nodeType !== 1 || SKIP_TEXT_PARENT[el.localName] === true) continue;
       if (seen === null) seen = new _Set();
       while (el && el.nodeType === 1) {
         if (Set_has(seen, el)) break;
         Set_add(seen, el);
-        const raw = el.textContent;
+        const raw = textContentOf(el);
         if (raw.length > rawCap) break;
         const nt = norm(raw);
         let candidate = false;
@@ -201,7 +271,7 @@
           push(out, el);
           if (!all) return out;
         }
-        el = el.parentElement;
+        el = composedParent(el);
       }
     }
     const buttons = inputButtons(ctx);
@@ -229,10 +299,10 @@
     const cap = 4 * v.length + 2000;
     for (let i = 0; i < texts.length; i++) {
       if (!textAt(ctx, i)) continue;
-      for (let el = texts[i].parentNode; el && el.nodeType === 1; el = el.parentElement) {
+      for (let el = composedParent(texts[i]); el && el.nodeType === 1; el = composedParent(el)) {
         if (Set_has(seen, el) || SKIP_TEXT_PARENT[el.localName] === true) break;
         Set_add(seen, el);
-        const raw = el.textContent;
+        const raw = textContentOf(el);
         if (raw.length > cap) break;
         if (S_indexOf(lower(norm(raw)), lv) < 0) continue;
         if (isVisible(el) && S_indexOf(lower(norm(innerTextOf(el))), lv) >= 0) push(out, el);

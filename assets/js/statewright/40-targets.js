@@ -170,7 +170,7 @@
       for (let i = 0; i < raw.length; i++) {
         let hasInner = false;
         for (let j = 0; j < raw.length; j++) {
-          if (i !== j && raw[i] !== raw[j] && Node_contains(raw[i], raw[j])) { hasInner = true; break; }
+          if (i !== j && raw[i] !== raw[j] && composedContains(raw[i], raw[j])) { hasInner = true; break; }
         }
         if (!hasInner) push(deepest, raw[i]);
       }

@@ -183,6 +183,45 @@ describe('signals', () => {
     assert.equal(read.value, 'Zerowidth');
   });
 
+  test('open shadow roots read as rendered: no hidden text, slotted content where its slot is, a drop-down its selected option', async () => {
+    const page = await open({ html: `<x-card><span slot="title">Slotted title</span></x-card>
+      <x-form></x-form><div hidden><x-card><span slot="title">Gone title</span></x-card></div>
+      <x-btn>Save draft</x-btn> <x-outer></x-outer>
+      <script>
+        customElements.define('x-card', class extends HTMLElement { constructor() { super(); this.attachShadow({ mode: 'open' }).innerHTML =
+          '<h2>Card: <slot name="title"></slot></h2><p hidden>Hidden shadow text</p><p style="display:none">None shadow text</p>' +
+          '<p style="visibility:hidden">Invisible shadow text</p><p style="text-transform:uppercase">shouted</p>'; } });
+        customElements.define('x-form', class extends HTMLElement { constructor() { super(); this.attachShadow({ mode: 'open' }).innerHTML =
+          '<select><option>one</option><option>two</option></select><label>Agree</label>'; } });
+        customElements.define('x-btn', class extends HTMLElement { constructor() { super(); this.attachShadow({ mode: 'open' }).innerHTML =
+          '<button><slot></slot></button>'; } });
+        customElements.define('x-outer', class extends HTMLElement { constructor() { super(); this.attachShadow({ mode: 'open' }).innerHTML =
+          '<x-card><b slot="title">Nested title</b></x-card>'; } });
+      </script>` });
+    const cases = [
+      ['Hidden shadow text', false, false], ['None shadow text', false, false], ['Invisible shadow text', false, false],
+      ['Card: Slotted title', true, true], ['Card: Nested title', true, true], ['Card: Gone title', false, false],
+      ['Gone title', false, false], ['one', true, true], ['one two', false, false], ['two', false, false],
+      ['SHOUTED', true, true], ['shouted', true, false], ['Agree', true, true], ['Save draft', true, true],
+    ];
+    const probes = [...cases.map(([v]) => text(v)), ...cases.map(([v]) => text(v, 'contains'))];
+    const sig = await sw(page, 'signals', probes);
+    assert.deepEqual(sig.errors, []);
+    cases.forEach(([v, equals, contains], i) => {
+      assert.equal(sig.results[i], equals, `equals ${JSON.stringify(v)}`);
+      assert.equal(sig.results[cases.length + i], contains, `contains ${JSON.stringify(v)}`);
+    });
+    const h2 = await sw(page, 'actionable', { text: 'Card: Slotted title' }, { timeoutMs: 500, hitTest: true });
+    assert.deepEqual([h2.ok, h2.tag], [true, 'h2'], JSON.stringify(h2));
+    // The slotted text is one match, not one more per element it is shown in.
+    assert.equal((await sw(page, 'describe', { text: 'Save draft' })).count, 1);
+    const read = await sw(page, 'extract', { css: 'x-card h2' }, 'text');
+    assert.equal(read.value, 'Card: Slotted title');
+    const snap = await sw(page, 'snapshot', 5000);
+    assert.ok(!snap.text.includes('Hidden shadow text') && !snap.text.includes('two'), snap.text);
+    assert.ok(snap.text.includes('Card: Slotted title'), snap.text);
+  });
+
   test('element probes: css and xpath visibility', async () => {
     const page = await open('probes.html');
     const cases = [

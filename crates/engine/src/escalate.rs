@@ -66,14 +66,30 @@ impl Run {
                     }
                     Some(advisor) => {
                         let request = self.request(driver, &failure, &context, &tried).await;
-                        let advice = advisor.advise(request.clone()).await;
+                        let mut advice = advisor.advise(request.clone()).await;
+                        // A model's declared state is verified before it is entered; refused,
+                        // its call says why and the chain goes on to the person.
+                        let refused = match &advice.resolution {
+                            Some(Resolution::DeclareState { state }) => self.unverified(driver, state).await?,
+                            _ => None,
+                        };
+                        if let Some(why) = &refused
+                            && let Some(call) = advice.calls.iter_mut().rev().find(|c| c.accepted)
+                        {
+                            call.accepted = false;
+                            call.error = Some(why.clone());
+                        }
                         let model = advice.calls.iter().rev().find(|c| c.accepted).map(|c| c.model.clone());
                         for call in advice.calls {
                             let state = context.state.map(|s| self.name(s));
                             self.emit(Event::ModelCalled { step: self.steps, state, call });
                         }
-                        match advice.resolution {
-                            Some(resolution) => {
+                        match (advice.resolution, refused) {
+                            (Some(_), Some(why)) => {
+                                self.advised.insert(advice_key(&failure, &context));
+                                (why, None)
+                            }
+                            (Some(resolution), None) => {
                                 // Asked once per situation: if this does not get the run going,
                                 // the next escalation here goes to the person.
                                 self.advised.insert(advice_key(&failure, &context));
@@ -102,8 +118,8 @@ impl Run {
                                 });
                                 (format!("advised `{}`", resolution.kind()), Some(self.apply(resolution, &context)?))
                             }
-                            None if advice.note.is_empty() => ("no advice".to_owned(), None),
-                            None => (advice.note, None),
+                            (None, _) if advice.note.is_empty() => ("no advice".to_owned(), None),
+                            (None, _) => (advice.note, None),
                         }
                     }
                 },
@@ -398,6 +414,27 @@ impl Run {
             }
             (Resolution::Abort { reason }, _) => return Err(End::Failed(Failure::Aborted { reason })),
         })
+    }
+
+    /// Why the page is not the state a model declared, when it is not: the state's checks
+    /// must hold on the page now. A person's declaration is trusted (they see the page and
+    /// answer for it); a model's is not, since a page it misreads, or one written to talk
+    /// it into it, would otherwise end the run as a success it never reached.
+    async fn unverified<D: Driver>(&mut self, driver: &mut D, name: &str) -> Result<Option<String>, End> {
+        let refused = |why: String| Ok(Some(format!("refused the model's `declare_state` of `{name}`: {why}")));
+        let Some(index) = self.index_of(name) else {
+            return refused("there is no such state".to_owned());
+        };
+        let signals = self.read(driver, None, Duration::ZERO).await?;
+        let results = self.matcher().check_results(index, &signals);
+        if results.is_empty() {
+            return refused("it has no checks to verify it by".to_owned());
+        }
+        let failing: Vec<String> = results.into_iter().filter(|r| !r.passed).map(|r| r.check).collect();
+        if failing.is_empty() {
+            return Ok(None);
+        }
+        refused(format!("its checks fail on the page ({})", self.params.redact(&failing.join("; "))))
     }
 
     fn is_terminal_named(&self, name: &str) -> bool {

@@ -491,3 +491,39 @@ async fn entries_of_one_state_and_performances_of_one_action_have_breakers_too()
         assert_eq!((breaker.as_str(), *tripped_at), (name, count));
     }
 }
+
+/// A model declaring a state is believed only as far as the page bears it out: a success
+/// whose checks fail is refused, the refusal names the failing checks, and the person
+/// decides; a declared state whose checks hold is entered.
+#[tokio::test(start_paused = true)]
+async fn a_models_declared_state_is_entered_only_when_its_checks_hold() {
+    let wf = workflow(
+        json!({ "action_timeout": 1, "verify_timeout": 1, "no_states_timeout": 2 }),
+        vec![
+            success("Done", json!([el("#done")])),
+            state("Form", json!([el("#form")]), json!([click("#go")])),
+            state("Other", json!([el("#other")]), json!([click("#next")])),
+        ],
+    );
+    let advisor: Arc<dyn Advisor> = Arc::new(FixedAdvisor(Some(Resolution::DeclareState { state: "Done".into() })));
+    let reviewer = ScriptedReviewer::new([Resolution::Abort { reason: "not done".into() }], ms(1000));
+    let options = RunOptions { advisor: Some(advisor), ..reviewed_by(&reviewer) };
+    let mut driver = ScriptedDriver::new(URL).with([show("#form")]);
+    let ran = run_opts(&wf, &mut driver, options).await;
+    assert_eq!(ran.failure(), &Failure::Aborted { reason: "not done".into() }, "{}", ran.report.message);
+    let llm = ran.escalations().into_iter().find(|(stage, ..)| stage == "llm").unwrap();
+    assert!(!llm.2 && llm.1.contains("refused the model's `declare_state` of `Done`"), "{llm:?}");
+    assert!(llm.1.contains("#done"), "the failing check is named: {}", llm.1);
+    assert_eq!(reviewer.requests().len(), 1, "the person is asked");
+
+    // The page bears the declaration out: the state is entered and its actions run.
+    let advisor: Arc<dyn Advisor> = Arc::new(FixedAdvisor(Some(Resolution::DeclareState { state: "Other".into() })));
+    let mut driver = ScriptedDriver::new(URL).with([show("#form"), show("#other"), show("#next")]).on(
+        "click #next",
+        ms(0),
+        [show("#done")],
+    );
+    let ran = run_opts(&wf, &mut driver, RunOptions { advisor: Some(advisor), ..RunOptions::default() }).await;
+    assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);
+    assert_eq!(log(&driver), ["click #next"]);
+}

@@ -33,7 +33,8 @@
  *   selectOption(target, {value?, label?}) -> {ok, message?, selected?, label?}
  *   scrollBy(target|null, dx, dy)          -> {ok, message?, ...scroll position}
  *   scrollIntoView(target)                 -> {ok, message?, rect?}
- *   snapshot(maxTextChars)                 -> {url, title, text, elements: [...], truncated?}
+ *   snapshot(maxTextChars, opts?)          -> {url, title, text, elements: [...], truncated?, unexamined?}
+ *       at most 500 elements, listed for at most 1.5 s (opts.budgetMs)
  *   locate(probes)                         -> Target[][]: per element probe, the alternatives of
  *                                             the first visible element it finds
  *   describe(target)                       -> {ok, count, visibleCount, description?, message?}
@@ -96,6 +97,8 @@
   const FragP = DocumentFragment.prototype;
 
   const Doc_qsa = uncurry(DocP.querySelectorAll);
+  const Doc_qs = uncurry(DocP.querySelector);
+  const Frag_qs = uncurry(FragP.querySelector);
   const Frag_qsa = uncurry(FragP.querySelectorAll);
   const Doc_getElementById = uncurry(DocP.getElementById);
   const Frag_getElementById = uncurry(FragP.getElementById);

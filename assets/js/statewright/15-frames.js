@@ -20,8 +20,22 @@
     } catch (_) { return null; }
   }
 
+  // The documents and each one's open shadow roots, kept while one synchronous reading of
+  // the page lasts (`memoized`): a snapshot or the alternatives of an element ask queryCss
+  // hundreds of times, and finding the roots walks the whole DOM. Nothing the page does runs
+  // meanwhile, so the DOM cannot change under it (no event is dispatched in one).
+  let memo = null;
+
+  /** `fn()` with the documents and shadow roots found once for all its queries. */
+  function memoized(fn) {
+    if (memo !== null) return fn();
+    memo = { docs: null, roots: new _WeakMap(), labels: new _WeakMap() };
+    try { return fn(); } finally { memo = null; }
+  }
+
   /** The top document, then each same-origin frame's document, depth first in document order. */
   function documents() {
+    if (memo !== null && memo.docs !== null) return memo.docs;
     const top = doc();
     const out = [top];
     const visit = function (d, depth) {
@@ -33,6 +47,7 @@
       }
     };
     visit(top, 0);
+    if (memo !== null) memo.docs = out;
     return out;
   }
 

@@ -131,6 +131,10 @@
 
   /** The open shadow roots in `d`, each followed by those inside it. */
   function shadowRootsOf(d) {
+    if (memo !== null) {
+      const known = WM_get(memo.roots, d);
+      if (known !== undefined) return known;
+    }
     const out = [];
     const walk = function (root) {
       const w = Doc_createTreeWalker(d, root, SHOW_ELEMENT);
@@ -141,6 +145,7 @@
       }
     };
     if (d.documentElement) walk(d.documentElement);
+    if (memo !== null) WM_set(memo.roots, d, out);
     return out;
   }
 

@@ -184,12 +184,30 @@
   }
 
   function labelsText(el) {
+    if (!mayHaveLabels(el)) return '';
     let labels = null;
     try { labels = el.labels; } catch (_) { labels = null; }
     if (!labels || !labels.length) return '';
     let s = '';
     for (let i = 0; i < labels.length; i++) s += ' ' + contentText(labels[i], 1, false, el, 2000);
     return norm(s);
+  }
+
+  /** Whether `el`'s tree (its document or shadow root) may hold a <label>: `el.labels`
+   *  searches the whole tree each time, so a snapshot asks once per tree (see memoized). */
+  function mayHaveLabels(el) {
+    if (memo === null) return true;
+    const root = Node_getRootNode(el);
+    if (!root) return true;
+    let has = WM_get(memo.labels, root);
+    if (has === undefined) {
+      try {
+        has = root.nodeType === 9 ? Doc_qs(root, 'label') !== null
+          : root.nodeType === 11 ? Frag_qs(root, 'label') !== null : true;
+      } catch (_) { has = true; }
+      WM_set(memo.labels, root, has);
+    }
+    return has;
   }
 
   /** Simplified accessible name computation. Returns a normalised string. */

@@ -39,7 +39,9 @@
 
   /** For each element probe, the alternatives of the first visible element it finds (none
    *  when it finds nothing or is not an element probe): what a check heals with later. */
-  function locate(probes) {
+  function locate(probes) { return memoized(function () { return locateNow(probes); }); }
+
+  function locateNow(probes) {
     const out = [];
     const n = A_isArray(probes) ? probes.length : 0;
     for (let i = 0; i < n; i++) {
@@ -55,7 +57,9 @@
     return out;
   }
 
-  function signals(probes) {
+  function signals(probes) { return memoized(function () { return signalsNow(probes); }); }
+
+  function signalsNow(probes) {
     const d = doc();
     const results = [];
     const errors = [];

@@ -16,6 +16,9 @@
   const DIALOG_SELECTOR = 'dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]';
   const TEST_ID_ATTRS = ['data-testid', 'data-test-id', 'data-test', 'data-qa', 'data-cy'];
   const MAX_SNAPSHOT_ELEMENTS = 500;
+  // How long the element list may take: on a page of tens of thousands of elements each
+  // entry's unique selector costs a query of the whole DOM. The page text is always whole.
+  const SNAPSHOT_BUDGET_MS = 1500;
 
   const docStates = new _WeakMap();
   const elementIds = new _WeakMap();
@@ -47,17 +50,14 @@
   function typeSegment(cur) {
     const tag = cur.localName;
     let seg = CSS_escape(tag);
-    const parent = cur.parentElement;
-    if (parent) {
-      let idx = 0;
-      let count = 0;
-      for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
-        if (c.localName === tag) {
-          count++;
-          if (c === cur) idx = count;
-        }
-      }
-      if (count > 1) seg += ':nth-of-type(' + idx + ')';
+    if (cur.parentElement) {
+      // Its index among the siblings before it; whether another follows only when it is the
+      // first (a row of a list of thousands costs its position, not the list's length).
+      let idx = 1;
+      for (let c = cur.previousElementSibling; c; c = c.previousElementSibling) if (c.localName === tag) idx++;
+      let several = idx > 1;
+      for (let c = cur.nextElementSibling; c && !several; c = c.nextElementSibling) if (c.localName === tag) several = true;
+      if (several) seg += ':nth-of-type(' + idx + ')';
     }
     return seg;
   }
@@ -169,14 +169,23 @@
     return e;
   }
 
-  function snapshot(maxTextChars) {
+  /** The page's text and its interactive elements, the first 500 visible ones in document
+   *  order or as many as SNAPSHOT_BUDGET_MS (opts.budgetMs) allows; when the list stops
+   *  early, `truncated` is true and `unexamined` counts the candidates not looked at. */
+  function snapshot(maxTextChars, opts) { return memoized(function () { return snapshotNow(maxTextChars, opts); }); }
+
+  function snapshotNow(maxTextChars, opts) {
     const d = doc();
     const max = typeof maxTextChars === 'number' && maxTextChars >= 0 ? maxTextChars : 20000;
     const text = pageText(newCtx());
+    const budget = opts && typeof opts.budgetMs === 'number' && opts.budgetMs >= 0 ? opts.budgetMs : SNAPSHOT_BUDGET_MS;
+    const deadline = now() + budget;
     const elements = [];
     let truncated = false;
+    let unexamined = 0;
     const list = queryCss(SNAPSHOT_SELECTOR);
     for (let i = 0; i < list.length; i++) {
+      if (now() > deadline) { truncated = true; unexamined = list.length - i; break; }
       const el = list[i];
       if (!El_matches(el, SNAPSHOT_CORE)) {
         // Matched only via [contenteditable] or [tabindex].
@@ -186,7 +195,7 @@
       }
       if (el.localName === 'input' && inputType(el) === 'hidden') continue;
       if (!isVisible(el)) continue;
-      if (elements.length >= MAX_SNAPSHOT_ELEMENTS) { truncated = true; break; }
+      if (elements.length >= MAX_SNAPSHOT_ELEMENTS) { truncated = true; unexamined = list.length - i; break; }
       push(elements, snapshotEntry(el));
     }
     const out = {
@@ -195,7 +204,7 @@
       text: text.length > max ? S_slice(text, 0, max) : text,
       elements: elements,
     };
-    if (truncated) out.truncated = true;
+    if (truncated) { out.truncated = true; out.unexamined = unexamined; }
     return out;
   }
 

@@ -188,7 +188,7 @@
 
   /** Alternatives are a bonus: a page that breaks their computation must not fail the action. */
   function alternativesSafely(el, original) {
-    try { return alternativesFor(el, original); } catch (_) { return []; }
+    try { return memoized(function () { return alternativesFor(el, original); }); } catch (_) { return []; }
   }
 
 

@@ -556,5 +556,30 @@ describe('snapshot', () => {
     assert.equal(s.truncated, true);
     assert.equal(s.elements[499].text, 'b499');
     assert.equal(s.text, 'b0b1b2b3b4'); // inline buttons: no whitespace between them in innerText
+    assert.equal(s.unexamined, 200);
+  });
+
+  test('a page of 50,000 elements answers fast; the list stops at its time budget, saying how much is left', async () => {
+    const page = await open('blank.html');
+    await page.evaluate(() => {
+      const rows = [];
+      for (let i = 0; i < 12500; i++) rows.push(`<div class="row"><span>Item ${i}</span><a href="#r${i}">link ${i}</a><button data-i="${i}">Btn ${i}</button></div>`);
+      document.body.innerHTML = `<div id="root">${rows.join('')}</div><x-tag></x-tag>`;
+      document.querySelector('x-tag').attachShadow({ mode: 'open' }).innerHTML = '<button>Shadow button</button>';
+    });
+    const r = await page.evaluate(() => {
+      const t0 = performance.now();
+      const s = window.__statewright.snapshot(1000);
+      return { ms: performance.now() - t0, n: s.elements.length, truncated: s.truncated, unexamined: s.unexamined, last: s.elements[499] };
+    });
+    // Before the shadow roots were found once per snapshot (and nth-of-type counted only the
+    // siblings before), this took 4-7 s.
+    assert.ok(r.ms < 1500, `snapshot took ${Math.round(r.ms)} ms`);
+    assert.deepEqual([r.n, r.truncated, r.unexamined], [500, true, 25001 - 500]);
+    assert.deepEqual([r.last.text, r.last.selector], ['Btn 249', '#root > div:nth-of-type(250) > button']);
+    const quick = await sw(page, 'snapshot', 100, { budgetMs: 0 });
+    assert.equal(quick.truncated, true);
+    assert.ok(quick.elements.length < 500 && quick.unexamined > 24000, `${quick.elements.length} listed, ${quick.unexamined} left`);
+    assert.equal(quick.text.length, 100);
   });
 });

@@ -112,6 +112,7 @@
     ? uncurry(ShadowRoot.prototype.elementFromPoint) : null;
   const Slot_assignedNodes = typeof HTMLSlotElement === 'function' ? uncurry(HTMLSlotElement.prototype.assignedNodes) : null;
   const El_getBCR = uncurry(ElP.getBoundingClientRect);
+  const El_getClientRects = uncurry(ElP.getClientRects);
   const El_matches = uncurry(ElP.matches);
   const El_closest = uncurry(ElP.closest);
   const El_qsa = uncurry(ElP.querySelectorAll);

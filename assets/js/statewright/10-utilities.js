@@ -50,6 +50,21 @@
 
   function doc() { return W.document; }
 
+  /** Whether this library runs in a frame's document (the engine calls it in each
+   *  cross-origin frame through that frame's own session). */
+  const IN_FRAME = (function () { try { return W.top !== W; } catch (_) { return true; } })();
+
+  /** Whether this document is shown at all. A frame that is display: none, or 0 wide or high,
+   *  shows nothing, yet innerText in it reads the source text (nothing there is rendered).
+   *  Whether a visible frame's owner is visibility: hidden its document cannot tell: the
+   *  engine, which sees the frame from outside, decides that. */
+  function documentShown() {
+    if (!IN_FRAME) return true;
+    if (!(W.innerWidth > 0) || !(W.innerHeight > 0)) return false;
+    const de = doc().documentElement;
+    return !de || El_getClientRects(de).length > 0;
+  }
+
   // ---------------------------------------------------------------------------
   // Visibility (Playwright's definition)
   // ---------------------------------------------------------------------------
@@ -58,7 +73,7 @@
   }
 
   function isVisible(el) {
-    if (!el || el.nodeType !== 1 || !el.isConnected) return false;
+    if (!el || el.nodeType !== 1 || !el.isConnected || !documentShown()) return false;
     const st = styleOf(el);
     if (!st) return false;
     if (st.display === 'contents') {

@@ -16,8 +16,10 @@
     };
   }
 
-  /** The documents whose text is on screen: the top one and its visible same-origin frames. */
+  /** The documents whose text is on screen: the top one and its visible same-origin frames;
+   *  none when this document itself is not shown (a hidden frame's, see documentShown). */
   function shownDocuments(ctx) {
+    if (ctx.docs === null && !documentShown()) ctx.docs = [];
     if (ctx.docs === null) {
       const all = documents();
       const out = [all[0]];

@@ -117,6 +117,30 @@ test('css, xpath and text targets find elements in frames; typing goes to the fi
   assert.deepEqual([hidden.ok, hidden.reason], [false, 'not_visible'], JSON.stringify(hidden));
 });
 
+test('in a frame that is not shown (display: none, or 0 wide), its own library sees no text and no element', async () => {
+  const page = await open();
+  const frame = page.frames().find((f) => f.url().endsWith('/hidden.html'));
+  const look = () => frame.evaluate(() => {
+    const s = window.__statewright;
+    return {
+      signals: s.signals([
+        { kind: 'text', value: 'Hidden frame button', mode: 'contains' },
+        { kind: 'text', value: 'Hidden frame button', mode: 'equals' },
+        { kind: 'element', by: 'css', selector: 'button' },
+      ]).results,
+      text: s.snapshot(1000).text,
+      elements: s.snapshot(1000).elements.length,
+    };
+  });
+  // innerText in an unrendered document is its source text: it must not count.
+  assert.equal(await frame.evaluate(() => document.body.innerText.trim()), 'Hidden frame button');
+  assert.deepEqual(await look(), { signals: [false, false, false], text: '', elements: 0 });
+  await page.evaluate(() => { document.getElementById('hidden').style.cssText = 'display:block;width:0;height:0;border:0'; });
+  assert.deepEqual(await look(), { signals: [false, false, false], text: '', elements: 0 });
+  await page.evaluate(() => { document.getElementById('hidden').style.cssText = 'display:block;width:300px;height:100px'; });
+  assert.deepEqual(await look(), { signals: [true, true, true], text: 'Hidden frame button', elements: 1 });
+});
+
 test('the snapshot lists frame elements with boxes in the top viewport, ids and selectors unique across frames', async () => {
   const page = await open();
   const snap = await sw(page, 'snapshot', 5000);

@@ -137,17 +137,43 @@ impl<'a> Reporter<'a> {
     }
 }
 
-/// The longest message a diagnostic keeps: one that quotes a megabyte-long value keeps its
-/// start and says how much was left out, so a terminal stays readable.
-const MAX_MESSAGE_CHARS: usize = 300;
+/// The longest value a message quotes whole. A message that quotes a megabyte-long value
+/// (or a number written with 300 digits) keeps the value's start and says how much was
+/// left out; the words around it, which say what is wrong, are always kept whole.
+const MAX_VALUE_CHARS: usize = 80;
 
 fn shorten(text: String) -> String {
-    let total = text.chars().count();
-    if total <= MAX_MESSAGE_CHARS {
+    if text.chars().count() <= MAX_VALUE_CHARS {
         return text;
     }
-    let kept: String = text.chars().take(MAX_MESSAGE_CHARS).collect();
-    format!("{kept}… ({} more characters)", total - MAX_MESSAGE_CHARS)
+    let mut out = String::with_capacity(text.len().min(1024));
+    let mut rest = text.as_str();
+    while !rest.is_empty() {
+        // A value is what a message quotes (`…` or "…"), or else one long run without spaces.
+        let quoted = rest.chars().next().filter(|c| *c == '`' || *c == '"').and_then(|quote| {
+            let close = rest[1..].find(quote)? + 1;
+            Some((&rest[..1], &rest[1..close], &rest[close..close + 1]))
+        });
+        let (open, value, close) = quoted.unwrap_or_else(|| {
+            let end = rest.find(|c: char| c.is_whitespace() || c == '`' || c == '"').unwrap_or(rest.len());
+            let end = if end == 0 { rest.chars().next().map_or(0, char::len_utf8) } else { end };
+            ("", &rest[..end], "")
+        });
+        out.push_str(open);
+        out.push_str(&shorten_value(value));
+        out.push_str(close);
+        rest = &rest[open.len() + value.len() + close.len()..];
+    }
+    out
+}
+
+fn shorten_value(value: &str) -> std::borrow::Cow<'_, str> {
+    let total = value.chars().count();
+    if total <= MAX_VALUE_CHARS {
+        return value.into();
+    }
+    let kept: String = value.chars().take(MAX_VALUE_CHARS).collect();
+    format!("{kept}… ({} more characters)", total - MAX_VALUE_CHARS).into()
 }
 
 #[cfg(test)]
@@ -158,8 +184,23 @@ mod tests {
     fn messages_quoting_huge_values_are_shortened() {
         let huge = format!("unknown state `{}`", "é".repeat(100_000));
         let short = shorten(huge);
-        assert!(short.chars().count() < 400, "{} characters", short.chars().count());
-        assert!(short.starts_with("unknown state `éé") && short.ends_with("(99716 more characters)"), "{short}");
+        assert!(short.chars().count() < 200, "{} characters", short.chars().count());
+        assert!(short.starts_with("unknown state `éé") && short.ends_with("(99920 more characters)`"), "{short}");
         assert_eq!(shorten("fine".into()), "fine");
+    }
+
+    #[test]
+    fn the_reason_after_a_long_value_is_kept_whole() {
+        let name = "x".repeat(300);
+        let short = shorten(format!("`{name}` is not a plain file name"));
+        assert!(short.ends_with("… (220 more characters)` is not a plain file name"), "{short}");
+        let digits = format!("1{}", "0".repeat(308));
+        let short = shorten(format!("{digits} is not a sensible number of seconds"));
+        assert!(short.ends_with("(229 more characters) is not a sensible number of seconds"), "{short}");
+        let serde = format!("invalid type: string \"{}\", expected f64", "a b ".repeat(100));
+        assert!(shorten(serde).ends_with("(320 more characters)\", expected f64"));
+        let many = format!("{} and then the reason", "word ".repeat(100));
+        assert_eq!(shorten(many.clone()), many, "a long message of short words is left alone");
+        assert_eq!(shorten("unclosed `quote and é".repeat(10)), "unclosed `quote and é".repeat(10));
     }
 }

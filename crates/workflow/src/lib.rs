@@ -8,6 +8,7 @@ pub mod call;
 mod cligent;
 pub mod diagnostic;
 mod display;
+mod file_names;
 pub mod keys;
 mod load;
 pub mod model;
@@ -17,6 +18,7 @@ mod redact;
 pub mod selector;
 pub mod skills;
 pub mod span;
+mod template_strings;
 mod validate;
 pub mod variables;
 

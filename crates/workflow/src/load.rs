@@ -229,3 +229,6 @@ mod tests;
 
 #[cfg(test)]
 mod desktop_tests;
+
+#[cfg(test)]
+mod refusal_tests;

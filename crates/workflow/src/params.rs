@@ -5,7 +5,6 @@ use std::collections::HashSet;
 use indexmap::IndexMap;
 
 use crate::model::Workflow;
-use crate::span::JsonPath;
 
 /// A piece of a template string.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,13 +85,14 @@ pub enum ParamError {
          (check the parameters it is built from)"
     )]
     UnsafeFileName { state: String, name: String },
+    #[error(
+        "state `{state}` would write the file `{name}`, a name the run folder keeps for {what} \
+         (check the parameters it is built from)"
+    )]
+    RunFolderFileName { state: String, name: String, what: &'static str },
 }
 
-/// A name for a file inside the run folder: no separators, no `..`, not hidden, no NUL.
-/// Checked on the workflow as written and again once parameters are filled in.
-pub fn is_plain_file_name(name: &str) -> bool {
-    !name.is_empty() && !name.contains(['/', '\\', '\0']) && !name.starts_with('.') && name.len() <= 255
-}
+pub use crate::file_names::{is_plain_file_name, run_folder_file};
 
 pub const MASK: &str = "••••••";
 
@@ -149,12 +149,17 @@ impl Params {
     }
 
     /// Every file name an action writes, filled in, must stay a plain name: a parameter may
-    /// not lead a `save_html`, `screenshot` or `download` out of the run folder.
+    /// not lead a `save_html`, `screenshot` or `download` out of the run folder, nor onto
+    /// one of its own files.
     fn check_file_names(&self, workflow: &Workflow) -> Result<(), ParamError> {
         for state in &workflow.states {
             for action in &state.actions {
                 if let Some(filename) = action.filename() {
                     let name = self.render(filename);
+                    if let Some(what) = run_folder_file(&name) {
+                        let (state, name) = (state.name.clone(), self.redact(&name));
+                        return Err(ParamError::RunFolderFileName { state, name, what });
+                    }
                     if !is_plain_file_name(&name) {
                         return Err(ParamError::UnsafeFileName { state: state.name.clone(), name: self.redact(&name) });
                     }
@@ -313,182 +318,6 @@ impl Params {
             }
         }
         out
-    }
-}
-
-/// The strings of one check that may hold `{{name}}` references, with their paths.
-fn check_strings<'a>(check: &'a mut crate::model::Check, path: JsonPath, out: &mut Vec<(JsonPath, &'a mut String)>) {
-    use crate::model::Check;
-    match check {
-        Check::Url { value, .. } | Check::Title { value, .. } | Check::Text { value, .. } => {
-            out.push((path.key("value"), value))
-        }
-        Check::Element { selector, .. } => out.push((path.key("selector"), selector)),
-        Check::Variable { value, .. } => out.push((path.key("value"), value)),
-        Check::WindowTitle { value, .. } | Check::AppClass { value, .. } => out.push((path.key("value"), value)),
-        Check::WindowExists { title, app_class, .. } | Check::WindowFocused { title, app_class, .. } => {
-            if let Some(title) = title {
-                out.push((path.key("title"), title));
-            }
-            if let Some(class) = app_class {
-                out.push((path.key("app_class"), class));
-            }
-        }
-    }
-}
-
-/// A target's strings, which may hold references (`{{product}}` in an XPath, say).
-fn target_strings<'a>(
-    target: &'a mut crate::model::Target,
-    tpath: JsonPath,
-    out: &mut Vec<(JsonPath, &'a mut String)>,
-) {
-    for (key, field) in [
-        ("css", &mut target.css),
-        ("xpath", &mut target.xpath),
-        ("text", &mut target.text),
-        ("role", &mut target.role),
-        ("name", &mut target.name),
-    ] {
-        if let Some(s) = field {
-            out.push((tpath.key(key), s));
-        }
-    }
-}
-
-impl Workflow {
-    /// Every string of the workflow's states that may hold `{{name}}` references, with its
-    /// path: check values, selectors and targets, URLs, typed text, keys, option values and
-    /// file names.
-    pub fn template_strings_mut(&mut self) -> Vec<(JsonPath, &mut String)> {
-        use crate::model::Action;
-        let mut out = Vec::new();
-        if let Some(skill) = &mut self.skill {
-            let path = JsonPath::root().key("skill");
-            for (key, checks) in [("pre", &mut skill.pre), ("post", &mut skill.post)] {
-                for (ci, check) in checks.iter_mut().enumerate() {
-                    check_strings(check, path.key(key).index(ci), &mut out);
-                }
-            }
-        }
-        let states = JsonPath::root().key("states");
-        for (si, state) in self.states.iter_mut().enumerate() {
-            let state_path = states.index(si);
-            for (key, checks) in [("checks", &mut state.checks), ("expect", &mut state.expect)] {
-                for (ci, check) in checks.iter_mut().enumerate() {
-                    check_strings(check, state_path.key(key).index(ci), &mut out);
-                }
-            }
-            if let Some(terminal) = &mut state.terminal {
-                out.push((state_path.key("terminal").key("message"), &mut terminal.message));
-            }
-            for (ai, action) in state.actions.iter_mut().enumerate() {
-                let path = state_path.key("actions").index(ai);
-                let (target, strings): (Option<&mut crate::model::Target>, Vec<(&str, &mut String)>) = match action {
-                    Action::NavigateTo { url } => (None, vec![("url", url)]),
-                    Action::Type { target, text, .. } => (Some(target), vec![("text", text)]),
-                    Action::PressKey { key } => (None, vec![("key", key)]),
-                    Action::SaveHtml { filename } | Action::Screenshot { filename } => {
-                        (None, vec![("filename", filename)])
-                    }
-                    Action::Download { target, filename, .. } => (Some(target), vec![("filename", filename)]),
-                    Action::SelectOption { target, value, label } => {
-                        let mut v = Vec::new();
-                        if let Some(value) = value {
-                            v.push(("value", value));
-                        }
-                        if let Some(label) = label {
-                            v.push(("label", label));
-                        }
-                        (Some(target), v)
-                    }
-                    Action::UseSkill { args, .. } => {
-                        for (name, value) in args.iter_mut() {
-                            out.push((path.key("args").key(name), value));
-                        }
-                        (None, vec![])
-                    }
-                    Action::Upload { target, files } => {
-                        for (i, file) in files.iter_mut().enumerate() {
-                            out.push((path.key("files").index(i), file));
-                        }
-                        (Some(target), vec![])
-                    }
-                    Action::Extract { target, attribute, pattern, .. } => {
-                        let mut v = Vec::new();
-                        if let Some(attribute) = attribute {
-                            v.push(("attribute", attribute));
-                        }
-                        if let Some(pattern) = pattern {
-                            v.push(("pattern", pattern));
-                        }
-                        (Some(target), v)
-                    }
-                    Action::Drag { target, to, .. } => {
-                        target_strings(to, path.key("to"), &mut out);
-                        (Some(target), vec![])
-                    }
-                    Action::Click { target, .. }
-                    | Action::Check { target, .. }
-                    | Action::ScrollTo { target }
-                    | Action::Hover { target }
-                    | Action::WaitFor { target, .. } => (Some(target), vec![]),
-                    Action::Scroll { target, .. } => (target.as_mut(), vec![]),
-                    Action::Wait { .. } | Action::GoBack {} => (None, vec![]),
-                    Action::Launch { program, args } => {
-                        out.push((path.key("program"), program));
-                        for (i, arg) in args.iter_mut().enumerate() {
-                            out.push((path.key("args").index(i), arg));
-                        }
-                        (None, vec![])
-                    }
-                    Action::KeyCombo { keys } => (None, vec![("keys", keys)]),
-                    Action::TypeText { text } => (None, vec![("text", text)]),
-                    Action::FocusWindow { window }
-                    | Action::WaitForWindow { window, .. }
-                    | Action::MouseClick { window: Some(window), .. }
-                    | Action::MouseDrag { window: Some(window), .. }
-                    | Action::ScrollAt { window: Some(window), .. } => {
-                        let wpath = path.key("window");
-                        if let Some(title) = &mut window.title {
-                            out.push((wpath.key("title"), title));
-                        }
-                        if let Some(class) = &mut window.app_class {
-                            out.push((wpath.key("app_class"), class));
-                        }
-                        (None, vec![])
-                    }
-                    Action::SwitchTab { tab, .. } => {
-                        let tpath = path.key("tab");
-                        for (key, field) in [("url", &mut tab.url), ("title", &mut tab.title)] {
-                            if let Some(s) = field {
-                                out.push((tpath.key(key), s));
-                            }
-                        }
-                        (None, vec![])
-                    }
-                    Action::MouseClick { window: None, .. }
-                    | Action::MouseDrag { window: None, .. }
-                    | Action::ScrollAt { window: None, .. } => (None, vec![]),
-                };
-                for (key, s) in strings {
-                    out.push((path.key(key), s));
-                }
-                if let Some(target) = target {
-                    target_strings(target, path.key("target"), &mut out);
-                }
-            }
-        }
-        out
-    }
-
-    /// A copy with every reference filled in (`mask` hides secrets, for display).
-    pub fn bound(&self, params: &Params, mask: bool) -> Workflow {
-        let mut copy = self.clone();
-        for (_, s) in copy.template_strings_mut() {
-            *s = if mask { params.render_masked(s) } else { params.render(s) };
-        }
-        copy
     }
 }
 

@@ -60,9 +60,13 @@ fn config(config: &Config, path: &JsonPath, report: &mut Reporter) {
         ("action_timeout", config.action_timeout, true),
         ("verify_timeout", config.verify_timeout, true),
     ] {
-        if !value.is_finite() || value < 0.0 || (must_be_positive && value == 0.0) {
-            let bound = if must_be_positive { "greater than 0" } else { "0 or more" };
-            report.error(&path.key(key), format!("`{key}` must be a number of seconds {bound}, not {value}"), None);
+        if !value.is_finite() || !(0.0..=MAX_SECONDS).contains(&value) || (must_be_positive && value == 0.0) {
+            let bound = if must_be_positive { "greater than 0" } else { "from 0" };
+            report.error(
+                &path.key(key),
+                format!("`{key}` must be a number of seconds {bound} up to 86400 (a day), not {}", seconds(value)),
+                Some("a longer wait would hold the run (and its browser) all but for ever".into()),
+            );
         }
     }
     if config.recursion_limit == 0 {
@@ -97,6 +101,16 @@ fn config(config: &Config, path: &JsonPath, report: &mut Reporter) {
             Some("use sizes between 100 and 10000 pixels".into()),
         );
     }
+}
+
+/// The longest wait a workflow may ask for, in seconds (a day): in its config as in its
+/// actions, so that no number can make a run wait for ever.
+pub(crate) const MAX_SECONDS: f64 = 86_400.0;
+
+/// A number of seconds as a message shows it: `1e308`, not its 309 digits.
+pub(crate) fn seconds(value: f64) -> String {
+    let huge_or_tiny = value.is_finite() && value != 0.0 && !(1e-6..1e15).contains(&value.abs());
+    if huge_or_tiny { format!("{value:e}") } else { format!("{value}") }
 }
 
 /// How many undefined state names get a did-you-mean.

@@ -228,9 +228,14 @@ pub(super) fn check_action(action: &Action, path: &JsonPath, workflow: &Workflow
         Action::Download { timeout: Some(t), .. } => seconds_field(*t, &path.key("timeout"), report),
         _ => {}
     }
-    if let Some(filename) = action.filename()
-        && !crate::params::is_plain_file_name(filename)
-    {
+    let Some(filename) = action.filename() else { return };
+    if let Some(what) = crate::params::run_folder_file(filename) {
+        report.error(
+            &path.key("filename"),
+            format!("`{filename}` is a name the run folder keeps for {what}"),
+            Some("the run's own records would overwrite this file, or it theirs; choose another name".into()),
+        );
+    } else if !crate::params::is_plain_file_name(filename) {
         report.error(
             &path.key("filename"),
             format!("`{filename}` is not a plain file name"),
@@ -240,10 +245,10 @@ pub(super) fn check_action(action: &Action, path: &JsonPath, workflow: &Workflow
 }
 
 fn seconds_field(value: f64, path: &JsonPath, report: &mut Reporter) {
-    if !(0.0..=86_400.0).contains(&value) {
+    if !(0.0..=super::MAX_SECONDS).contains(&value) {
         report.error(
             path,
-            format!("{value} is not a sensible number of seconds"),
+            format!("{} is not a sensible number of seconds", super::seconds(value)),
             Some("use a number from 0 to 86400".into()),
         );
     }

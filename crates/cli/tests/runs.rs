@@ -210,6 +210,12 @@ fn parallel_runs_are_all_recorded_then_shown_exported_and_pruned() {
     assert!(text(&out.stdout).contains("pruned 1 runs"), "{}", text(&out.stdout));
     let left = list(runs.path());
     assert_eq!(left.len(), 1);
+    // The pruned run's folder goes with it (its step JPEGs are hard links to the store's
+    // files: left behind, they would keep the space); the kept run's stays.
+    let kept = left[0]["id"].as_str().unwrap();
+    for id in &ids {
+        assert_eq!(runs.path().join(id).exists(), id == kept, "the folder of {id} (kept: {kept})");
+    }
     let c = Connection::open(runs.path().join("statewright.db")).unwrap();
     let mut stmt = c
         .prepare("SELECT screenshot FROM steps WHERE screenshot IS NOT NULL UNION SELECT artifact_path FROM actions WHERE artifact_path IS NOT NULL")
@@ -223,6 +229,7 @@ fn parallel_runs_are_all_recorded_then_shown_exported_and_pruned() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(list(runs.path()).is_empty());
     assert!(files_under(&runs.path().join("screens")).is_empty());
+    assert!(ids.iter().all(|id| !runs.path().join(id).exists()), "no run folder is left");
 }
 
 #[test]

@@ -9,7 +9,8 @@
 //!   refused before anything is written to it.
 //! - Screenshots and action artifacts are files named by their content hash under
 //!   `<root>/screens/ab/abcdef….png` (identical frames are stored once), referenced from the
-//!   rows; [`Store::prune`] deletes runs and the files nothing references any more.
+//!   rows; [`Store::prune`] deletes runs, their run folders and the files nothing references
+//!   any more.
 //! - A running run holds an exclusive `flock` on `<root>/locks/<run_id>.lock`; when a store is
 //!   opened, running runs whose lock can be taken (their process died, even by SIGKILL) are
 //!   marked `interrupted`.
@@ -18,6 +19,7 @@
 //! across an `.await`.
 
 mod error;
+mod prune;
 mod read;
 mod review;
 mod reviewer;
@@ -33,10 +35,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
 pub use error::{Error, Result};
-pub use read::{
-    ActionRecord, ModelCallRecord, PageRecord, PruneBy, PruneReport, RetryRecord, RunDetail, RunFilter, RunSummary,
-    StepRecord,
-};
+pub use prune::{PruneBy, PruneReport};
+pub use read::{ActionRecord, ModelCallRecord, PageRecord, RetryRecord, RunDetail, RunFilter, RunSummary, StepRecord};
 pub use review::{Healed, HealedCheck, ReviewItem};
 pub use reviewer::StoreReviewer;
 pub use visits::{MAX_EVIDENCE_RUNS, StateVisit};

@@ -1,7 +1,4 @@
-//! Reading runs back, and pruning them.
-
-use std::collections::HashSet;
-use std::path::Path;
+//! Reading runs back.
 
 use rusqlite::{OptionalExtension, Row, params};
 use serde::Serialize;
@@ -125,20 +122,6 @@ pub struct ModelCallRecord {
     pub state: Option<String>,
     #[serde(flatten)]
     pub call: statewright_engine::ModelCall,
-}
-
-#[derive(Debug, Clone, Copy)]
-pub enum PruneBy {
-    /// Keep the N most recent runs.
-    Keep(usize),
-    /// Delete runs started before this Unix time in milliseconds.
-    Before(i64),
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct PruneReport {
-    pub runs: usize,
-    pub files: usize,
 }
 
 const RUN_COLUMNS: &str =
@@ -329,80 +312,4 @@ impl Store {
             },
         )
     }
-
-    /// Deletes finished runs (never running ones) and then every screenshot or artifact
-    /// file that no remaining row references.
-    pub fn prune(&self, by: PruneBy) -> Result<PruneReport> {
-        // Live runs are never pruned: one waiting for a person still needs its row and review.
-        let active = "('running', 'pending', 'needs_human_review')";
-        let tx = self.immediate()?;
-        let runs = match by {
-            PruneBy::Keep(n) => tx.execute(
-                &format!(
-                    "DELETE FROM runs WHERE status NOT IN {active} AND id NOT IN
-                       (SELECT id FROM runs ORDER BY started_ms DESC, id DESC LIMIT ?1)"
-                ),
-                [n as i64],
-            ),
-            PruneBy::Before(ms) => {
-                tx.execute(&format!("DELETE FROM runs WHERE status NOT IN {active} AND started_ms < ?1"), [ms])
-            }
-        }
-        .map_err(|e| self.err(e))?;
-        tx.execute("DELETE FROM workflows WHERE hash NOT IN (SELECT workflow_hash FROM runs)", [])
-            .map_err(|e| self.err(e))?;
-        tx.commit().map_err(|e| self.err(e))?;
-        let files = self.collect_garbage()?;
-        Ok(PruneReport { runs, files })
-    }
-
-    /// Deletes files under `screens/` that no row references. Holds the write lock while it
-    /// looks, so no recorder is between writing a file and referencing it.
-    pub fn collect_garbage(&self) -> Result<usize> {
-        let tx = self.immediate()?;
-        let mut referenced = HashSet::new();
-        for sql in [
-            "SELECT DISTINCT screenshot FROM steps WHERE screenshot IS NOT NULL",
-            "SELECT DISTINCT artifact_path FROM actions WHERE artifact_path IS NOT NULL",
-        ] {
-            let mut stmt = tx.prepare(sql).map_err(|e| self.err(e))?;
-            for rel in stmt.query_map([], |r| r.get::<_, String>(0)).map_err(|e| self.err(e))? {
-                referenced.insert(rel.map_err(|e| self.err(e))?);
-            }
-        }
-        let deleted = match &self.root {
-            Some(root) => remove_unreferenced(root, &referenced)?,
-            None => {
-                let mut blobs = self.blobs.lock().unwrap_or_else(|e| e.into_inner());
-                let before = blobs.len();
-                blobs.retain(|rel, _| referenced.contains(rel));
-                before - blobs.len()
-            }
-        };
-        tx.commit().map_err(|e| self.err(e))?;
-        Ok(deleted)
-    }
-}
-
-fn remove_unreferenced(root: &Path, referenced: &HashSet<String>) -> Result<usize> {
-    let screens = root.join("screens");
-    let Ok(dirs) = std::fs::read_dir(&screens) else { return Ok(0) };
-    let mut deleted = 0;
-    for dir in dirs.flatten() {
-        let dir_path = dir.path();
-        if !dir_path.is_dir() {
-            continue;
-        }
-        let dir_name = dir.file_name().to_string_lossy().into_owned();
-        for file in std::fs::read_dir(&dir_path).map_err(|e| Error::io(&dir_path, e))?.flatten() {
-            let rel = format!("screens/{dir_name}/{}", file.file_name().to_string_lossy());
-            if !referenced.contains(&rel) {
-                let path = file.path();
-                std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
-                deleted += 1;
-            }
-        }
-        let _ = std::fs::remove_dir(&dir_path); // only when empty
-    }
-    Ok(deleted)
 }

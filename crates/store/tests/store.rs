@@ -396,6 +396,57 @@ fn prune_leaves_no_orphan_and_deletes_no_referenced_file() {
     assert_eq!(store.list_runs(&RunFilter::default()).unwrap()[0].id, "0-running");
 }
 
+/// A run folder's step images are hard links to the store's files: pruning the rows and
+/// files alone frees nothing while the folder keeps a link.
+#[test]
+fn prune_deletes_the_pruned_runs_folders_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&db_in(dir.path())).unwrap();
+    let folder = |id: &str| dir.path().join(id);
+    for id in ["a-old", "b-new"] {
+        let mut run = start(&store, id);
+        store.record(&mut run, &entered(1)).unwrap();
+        store.record(&mut run, &observed(1, format!("frame of {id}").as_bytes())).unwrap();
+        store.record(&mut run, &run_finished(RunStatus::Succeeded, 1)).unwrap();
+        let shot = store.run_detail(id, false).unwrap().steps[0].screenshot.clone().unwrap();
+        std::fs::create_dir_all(folder(id)).unwrap();
+        std::fs::hard_link(dir.path().join(shot), folder(id).join("step-001.jpg")).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // A symlink inside the pruned folder is removed, never followed.
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("keep.txt"), b"not the store's").unwrap();
+    std::os::unix::fs::symlink(outside.path(), folder("a-old").join("link")).unwrap();
+    std::fs::create_dir_all(folder("unrelated")).unwrap();
+
+    let report = store.prune(PruneBy::Keep(1)).unwrap();
+    assert_eq!((report.runs, report.files, report.folders), (1, 1, 1), "{report:?}");
+    assert!(!folder("a-old").exists(), "the pruned run's folder is gone");
+    assert!(folder("b-new").join("step-001.jpg").exists(), "the kept run's folder stays");
+    assert!(folder("unrelated").exists() && folder("locks").exists(), "other folders stay");
+    assert!(outside.path().join("keep.txt").exists(), "nothing outside the runs folder is touched");
+    let screens = files_under(&dir.path().join("screens"));
+    assert_eq!(screens.len(), 1, "the pruned run's frame is freed: {screens:?}");
+
+    // A run folder that is a symlink is not followed out of the runs folder either, and a
+    // database elsewhere prunes the folders of the runs folder it is given.
+    let elsewhere = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(elsewhere.path().join("b-new")).unwrap();
+    std::fs::remove_dir_all(folder("b-new")).unwrap();
+    std::os::unix::fs::symlink(elsewhere.path().join("b-new"), folder("b-new")).unwrap();
+    let report = store.prune(PruneBy::Before(i64::MAX)).unwrap();
+    assert_eq!((report.runs, report.folders), (1, 0));
+    assert!(elsewhere.path().join("b-new").exists(), "a symlinked run folder's target stays");
+
+    let runs_dir = tempfile::tempdir().unwrap();
+    let mut run = start(&store, "c-run");
+    store.record(&mut run, &run_finished(RunStatus::Succeeded, 0)).unwrap();
+    std::fs::create_dir_all(runs_dir.path().join("c-run")).unwrap();
+    let report = store.prune_in(PruneBy::Keep(0), runs_dir.path()).unwrap();
+    assert_eq!((report.runs, report.folders), (1, 1));
+    assert!(!runs_dir.path().join("c-run").exists());
+}
+
 #[test]
 fn unknown_and_ambiguous_run_ids_are_clear_errors() {
     let store = Store::open_in_memory().unwrap();

@@ -126,10 +126,18 @@ fn a_run_over_the_time_limit_is_stopped_and_its_row_ends_timed_out_while_the_oth
 fn bad_data_is_exit_2_naming_the_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     for (name, content, expected) in [
-        ("typo.csv", "seed,quantiy\n1,2\n", "line 2: `quantiy` is not a parameter of workflow `demo-shop`"),
+        // The header names the column: line 1.
+        ("typo.csv", "seed,quantiy\n1,2\n", "typo.csv:1: column `quantiy` is not a parameter of workflow `demo-shop`"),
+        ("typo.jsonl", "{\"seed\": 1}\n{\"qty\": 2}\n", "typo.jsonl:2: column `qty` is not a parameter"),
         ("short.csv", "seed,quantity\n1,2\n3\n", "short.csv:3: 1 values for 2 columns"),
         ("rows.jsonl", "{\"seed\": \"1\"}\n{\"seed\": [2]}\n", "rows.jsonl:2: `seed` is not a plain value"),
         ("empty.csv", "seed,quantity\n", "no rows"),
+        // Nothing is dropped or changed on the way: what cannot be read as written is refused.
+        ("twice.csv", "seed,seed\n1,2\n", "twice.csv:1: column `seed` is named twice in the header"),
+        ("after.csv", "seed,quantity\n\"1\"2,3\n", "after.csv:2:4: text after a closing quote"),
+        ("twice.jsonl", "{\"seed\": 1, \"seed\": 2}\n", "twice.jsonl:1: `seed` is given twice"),
+        // Lines ended by a lone CR are lines (not one header line and "no rows").
+        ("mac.csv", "seed,quantiy\r1,2\r", "mac.csv:1: column `quantiy` is not a parameter"),
     ] {
         let data = dir.path().join(name);
         std::fs::write(&data, content).unwrap();

@@ -331,7 +331,8 @@ pub fn default_results(data: &Path) -> PathBuf {
 }
 
 /// Every column must be a parameter of the workflow: a misspelt column would otherwise be
-/// a run per row that fails the same way.
+/// a run per row that fails the same way. The error names the line that names the column
+/// (a CSV file's header, a JSON row's own line).
 pub fn check_columns(workflow: &Workflow, rows: &[Row]) -> Result<(), RunError> {
     for row in rows {
         if let Some(column) = row.values.keys().find(|k| !workflow.parameters.contains_key(*k)) {
@@ -339,8 +340,9 @@ pub fn check_columns(workflow: &Workflow, rows: &[Row]) -> Result<(), RunError> 
             return Err(RunError::invalid(
                 "data",
                 format!(
-                    "line {}: `{column}` is not a parameter of workflow `{}` (it has: {})",
-                    row.line,
+                    "{}:{}: column `{column}` is not a parameter of workflow `{}` (it has: {})",
+                    row.file.display(),
+                    row.header_line,
                     workflow.name,
                     declared.join(", ")
                 ),

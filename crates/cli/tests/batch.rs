@@ -5,6 +5,8 @@
 
 mod common;
 
+use std::path::{Path, PathBuf};
+
 use common::{statewright, text};
 use serde_json::{Value, json};
 use statewright_llm::testing::{Reply, Rule, ScriptedModel, request_text};
@@ -148,6 +150,53 @@ fn bad_data_is_exit_2_naming_the_file_and_line() {
         assert_eq!(out.status.code(), Some(2), "{name}: {}", text(&out.stderr));
         assert!(text(&out.stderr).contains(expected), "{name}: {}", text(&out.stderr));
     }
+}
+
+/// A workflow that shows its `q` on a page and reads it back as `out`; with `wait`, it then
+/// waits for a text that never comes (its row runs until stopped).
+fn shown_workflow(dir: &Path, wait: bool) -> PathBuf {
+    let path = dir.join(if wait { "wait.json" } else { "shown.json" });
+    let shown = if wait {
+        json!({ "name": "Shown", "checks": [{ "type": "element", "selector": "#v" }], "next": ["Never"] })
+    } else {
+        json!({ "name": "Shown", "checks": [{ "type": "element", "selector": "#v" }],
+                "actions": [{ "type": "extract", "target": { "css": "#v" }, "into": "out" }],
+                "terminal": { "outcome": "success", "message": "read {{q}}" } })
+    };
+    let workflow = json!({
+        "version": 1, "name": "shown",
+        "config": { "no_states_timeout": 300 },
+        "parameters": { "q": {} },
+        "states": [
+            { "name": "Start", "checks": [{ "type": "url", "value": "about:blank" }],
+              "actions": [{ "type": "navigate_to", "url": "data:text/html,<p id=v>{{q}}</p>" }], "next": ["Shown"] },
+            shown,
+            { "name": "Never", "checks": [{ "type": "text", "match": "contains", "value": "never on the page" }],
+              "terminal": { "outcome": "success" } }
+        ]
+    });
+    std::fs::write(&path, workflow.to_string()).unwrap();
+    path
+}
+
+#[test]
+fn text_a_page_gives_that_a_spreadsheet_would_run_as_a_formula_is_written_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let workflow = shown_workflow(dir.path(), false);
+    let data = dir.path().join("cells.csv");
+    std::fs::write(&data, "q\n=1+2\n@SUM(1)\nplain\n").unwrap();
+    let args = ["batch", workflow.to_str().unwrap(), "--data", data.to_str().unwrap(), "--no-review", "--json"];
+    let out = statewright(&args, &runs);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // The value and what the page gave back (`out`), each with a `'` first in the CSV.
+    let csv = std::fs::read_to_string(dir.path().join("cells.results.csv")).unwrap();
+    let cells: Vec<&str> = csv.lines().skip(1).map(|l| l.split_once(",read ").unwrap().1).collect();
+    assert_eq!(cells, ["=1+2,'=1+2,'=1+2", "@SUM(1),'@SUM(1),'@SUM(1)", "plain,plain,plain"], "{csv}");
+    // The JSON table is exact.
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("cells.results.json")).unwrap()).unwrap();
+    assert_eq!((&json[0]["values"]["q"], &json[0]["outputs"]["out"]), (&json!("=1+2"), &json!("=1+2")), "{json:#}");
 }
 
 /// A model that answers a task from the page: the title of the page asked for (after

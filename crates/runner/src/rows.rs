@@ -269,13 +269,14 @@ fn records(text: &str) -> Result<Vec<Record>, Problem> {
     Ok(out)
 }
 
-/// A CSV field, quoted when it needs to be.
+/// A CSV field, quoted when it needs to be. A value a spreadsheet would take for a formula
+/// (`=`, `+`, `-`, `@`, a tab or a carriage return first) gets a `'` before it, as OWASP
+/// advises for CSV injection: the results hold text read from web pages, and a page must
+/// not get to run a formula (`=HYPERLINK(…)`, `=cmd|…`) in the spreadsheet that opens them.
 pub fn csv_field(value: &str) -> String {
-    if value.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", value.replace('"', "\"\""))
-    } else {
-        value.to_owned()
-    }
+    let value =
+        if value.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{value}") } else { value.to_owned() };
+    if value.contains([',', '"', '\n', '\r']) { format!("\"{}\"", value.replace('"', "\"\"")) } else { value }
 }
 
 #[cfg(test)]
@@ -400,5 +401,22 @@ mod tests {
         std::fs::write(&data, "q,q\nA,B\n").unwrap();
         let message = read_rows(&data, Nested::Refused).unwrap_err().message;
         assert_eq!(message, format!("{}:1: column `q` is named twice in the header (columns 1 and 2)", data.display()));
+    }
+
+    #[test]
+    fn a_value_a_spreadsheet_would_run_as_a_formula_is_written_as_text() {
+        for (value, field) in [
+            ("=HYPERLINK(\"http://x\",\"y\")", "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\""),
+            ("+1", "'+1"),
+            ("-2+3", "'-2+3"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\tx", "'\tx"),
+            ("\rx", "\"'\rx\""),
+            ("=1,2", "\"'=1,2\""),
+            ("a=b", "a=b"),
+            ("", ""),
+        ] {
+            assert_eq!(csv_field(value), field, "{value:?}");
+        }
     }
 }

@@ -152,6 +152,37 @@ fn bad_data_is_exit_2_naming_the_file_and_line() {
     }
 }
 
+#[test]
+fn results_that_would_overwrite_the_data_or_make_both_tables_one_file_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("orders.csv");
+    let rows = "seed,quantity\n1,2\n";
+    std::fs::write(&data, rows).unwrap();
+    let json_data = dir.path().join("orders.json");
+    let json_rows = "[{\"seed\": 1, \"quantity\": 2}]";
+    std::fs::write(&json_data, json_rows).unwrap();
+    let spelt = dir.path().join(".").join("orders.csv");
+    let one = dir.path().join("j.json");
+    for (data, out, expected) in [
+        (&data, &data, format!("the CSV results table {} would overwrite the data", data.display())),
+        (&data, &spelt, "would overwrite the data".to_owned()),
+        // JSON data and its results beside it: the JSON table would be written over it.
+        (&json_data, &data, format!("the JSON results table {} would overwrite the data", json_data.display())),
+        (&data, &one, "would make the CSV results table and the JSON results table one file".to_owned()),
+    ] {
+        let args =
+            ["batch", "workflows/demo-shop.json", "--data", data.to_str().unwrap(), "--out", out.to_str().unwrap()];
+        let out = statewright(&[&args[..], &["--demo-site", "--no-review"]].concat(), dir.path());
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(&expected), "{args:?}: {stderr}");
+        assert!(!stderr.contains("row 1: run"), "nothing ran: {stderr}");
+    }
+    assert_eq!(std::fs::read_to_string(&data).unwrap(), rows, "the data is as it was");
+    assert_eq!(std::fs::read_to_string(&json_data).unwrap(), json_rows, "the data is as it was");
+    assert!(!one.exists());
+}
+
 /// A workflow that shows its `q` on a page and reads it back as `out`; with `wait`, it then
 /// waits for a text that never comes (its row runs until stopped).
 fn shown_workflow(dir: &Path, wait: bool) -> PathBuf {

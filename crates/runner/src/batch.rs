@@ -194,6 +194,8 @@ pub async fn run_batch(
     if let Each::Workflow { workflow, .. } = &request.each {
         check_columns(workflow, &request.rows)?;
     }
+    let data = request.rows.first().map(|row| row.file.as_path()).filter(|file| !file.as_os_str().is_empty());
+    table::check_places(&request.results, data)?;
     let json_path = request.results.with_extension("json");
     let masked = |row: &Row| -> IndexMap<String, String> {
         let shown = |k: &str, v: &String| if request.each.is_secret(k) { MASK.to_owned() } else { v.clone() };

@@ -6,7 +6,7 @@
 //! instead of running its row a second time.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use statewright_store::Store;
 
@@ -57,6 +57,71 @@ pub(super) fn settle_running(earlier: &mut HashMap<usize, RowResult>, db: &Path)
             row.llm_tokens = run.llm_tokens.max(0) as u64;
             row.llm_cost = run.llm_cost;
         }
+    }
+}
+
+/// The files a batch writes for the results `csv`, each with what it is: the CSV table, the
+/// JSON table beside it, the file each is written to before its rename, the lock.
+pub(super) fn written(csv: &Path) -> [(&'static str, PathBuf); 4] {
+    [
+        ("CSV results table", csv.to_owned()),
+        ("JSON results table", csv.with_extension("json")),
+        ("table being written", csv.with_extension("tmp~")),
+        ("lock", csv.with_extension("lock")),
+    ]
+}
+
+/// The results must not overwrite the data (`--data orders.csv --out orders.csv`), and the
+/// CSV and the JSON table must be two files (`--out orders.json` would make them one, the
+/// JSON written over the CSV): refused before anything is written.
+pub(super) fn check_places(csv: &Path, data: Option<&Path>) -> Result<(), RunError> {
+    let files = written(csv);
+    for (i, (what, path)) in files.iter().enumerate() {
+        if let Some(data) = data.filter(|data| same_file(path, data)) {
+            return Err(RunError::invalid(
+                "results",
+                format!(
+                    "the {what} {} would overwrite the data {}: give the results another file (--out)",
+                    path.display(),
+                    data.display()
+                ),
+            ));
+        }
+        if let Some((other, _)) = files[..i].iter().find(|(_, earlier)| same_file(path, earlier)) {
+            return Err(RunError::invalid(
+                "results",
+                format!(
+                    "the results {} would make the {other} and the {what} one file, {}: give the results a \
+                     path ending in .csv (the JSON table goes beside it)",
+                    csv.display(),
+                    path.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether two paths are one file: the same file on disk (through a link, another spelling,
+/// a case-insensitive file system), or the same place once made absolute when one of them
+/// is not there yet.
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+        _ => absolute(a) == absolute(b),
+    }
+}
+
+/// A path made absolute with its links resolved, as far as it exists.
+fn absolute(path: &Path) -> PathBuf {
+    if let Ok(real) = path.canonicalize() {
+        return real;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(folder), Some(name)) if !folder.as_os_str().is_empty() => absolute(folder).join(name),
+        (Some(_), Some(name)) => absolute(Path::new(".")).join(name),
+        _ => std::path::absolute(path).unwrap_or_else(|_| path.to_owned()),
     }
 }
 
@@ -167,6 +232,33 @@ mod tests {
             llm_cost: 0.0,
             judged: None,
         }
+    }
+
+    #[test]
+    fn results_that_would_overwrite_the_data_or_be_one_file_with_the_json_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("orders.csv");
+        std::fs::write(&data, "seed\n1\n").unwrap();
+        let refused = |csv: &Path, data: &Path| check_places(csv, Some(data)).unwrap_err().message;
+        // The data itself, however spelt.
+        let spelt = dir.path().join(".").join("orders.csv");
+        assert!(refused(&spelt, &data).contains("the CSV results table"), "{}", refused(&spelt, &data));
+        assert!(refused(&spelt, &data).ends_with("give the results another file (--out)"));
+        std::os::unix::fs::symlink(&data, dir.path().join("link.csv")).unwrap();
+        assert!(check_places(&dir.path().join("link.csv"), Some(&data)).is_err(), "through a link");
+        // JSON data and CSV results: the JSON table would be written over the data.
+        let json_data = dir.path().join("orders.json");
+        std::fs::write(&json_data, "[]").unwrap();
+        let message = refused(&data, &json_data);
+        assert!(message.starts_with("the JSON results table"), "{message}");
+        // `--out orders.results.json`: both tables one file, data or not.
+        let one = dir.path().join("orders.results.json");
+        let message = check_places(&one, None).unwrap_err().message;
+        assert!(message.contains("would make the CSV results table and the JSON results table one file"), "{message}");
+        assert!(check_places(&dir.path().join("orders.results.lock"), None).is_err());
+        // The usual places are fine, and so is a path without an extension.
+        check_places(&dir.path().join("orders.results.csv"), Some(&data)).unwrap();
+        check_places(&dir.path().join("nowhere/yet/results"), Some(&data)).unwrap();
     }
 
     #[test]

@@ -5,9 +5,11 @@
 
 mod common;
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
+use std::process::Stdio;
 
-use common::{statewright, text};
+use common::{command, statewright, text};
 use serde_json::{Value, json};
 use statewright_llm::testing::{Reply, Rule, ScriptedModel, request_text};
 
@@ -208,6 +210,44 @@ fn shown_workflow(dir: &Path, wait: bool) -> PathBuf {
     });
     std::fs::write(&path, workflow.to_string()).unwrap();
     path
+}
+
+#[test]
+fn a_second_batch_on_the_same_results_is_refused_while_the_first_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let workflow = shown_workflow(dir.path(), true);
+    let data = dir.path().join("orders.csv");
+    std::fs::write(&data, "q\nA\nB\n").unwrap();
+    // The time limit only in case the test fails before it stops the first.
+    let args =
+        ["batch", workflow.to_str().unwrap(), "--data", data.to_str().unwrap(), "--no-review", "--run-timeout", "120"];
+    let mut first = command(&args, &runs).stderr(Stdio::piped()).spawn().unwrap();
+    let mut first_err = BufReader::new(first.stderr.take().unwrap()).lines().map_while(Result::ok);
+    assert!(first_err.by_ref().any(|line| line.contains("row 1: run")), "the first batch runs its rows");
+
+    // A cron job that overlaps: refused at once, no row run a second time.
+    let started = std::time::Instant::now();
+    let second = statewright(&args, &runs);
+    let stderr = text(&second.stderr);
+    assert_eq!(second.status.code(), Some(2), "{stderr}");
+    let expected = format!(
+        "another batch (pid {}) is writing the results {}",
+        first.id(),
+        data.with_extension("results.csv").display()
+    );
+    assert!(stderr.contains(&expected), "{stderr}");
+    assert!(!stderr.contains("row 1: run"), "{stderr}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "it did not wait");
+
+    // SAFETY: signalling our own child process.
+    unsafe { libc::kill(first.id() as i32, libc::SIGINT) };
+    first_err.for_each(drop);
+    assert_eq!(first.wait().unwrap().code(), Some(130));
+    assert!(!dir.path().join("orders.results.lock").exists(), "the lock went with the first batch");
+    let table: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("orders.results.json")).unwrap()).unwrap();
+    assert_eq!(table.as_array().unwrap().len(), 2, "one table, of the first batch's rows: {table:#}");
 }
 
 #[test]

@@ -4,10 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use base64::Engine as _;
-use chromiumoxide::cdp::browser_protocol::page::{
-    CaptureScreenshotFormat, CaptureScreenshotParams, GetNavigationHistoryParams, NavigateParams,
-    NavigateToHistoryEntryParams,
-};
+use chromiumoxide::cdp::browser_protocol::page::{CaptureScreenshotFormat, CaptureScreenshotParams};
 use chromiumoxide::page::Page;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -27,6 +24,7 @@ mod check;
 mod choose;
 mod download;
 mod drag;
+mod navigate;
 mod search;
 mod signals;
 mod upload;
@@ -154,50 +152,6 @@ impl ChromeDriver {
             let message = value.get("message").and_then(Value::as_str).unwrap_or("the page refused the action");
             Err(DriverError::Invalid(message.to_owned()))
         }
-    }
-
-    async fn navigate(&self, url: &str, patience: Duration) -> DriverResult<Outcome> {
-        let params = NavigateParams::new(url);
-        let reply = tokio::time::timeout(patience.max(Duration::from_secs(1)), self.raw().execute(params))
-            .await
-            .map_err(|_| DriverError::NotActionable {
-                reason: "timeout".into(),
-                message: format!("loading {url} timed out"),
-            })?
-            .map_err(cdp_failed)?;
-        if let Some(error) = &reply.result.error_text {
-            return Err(DriverError::Invalid(format!("cannot load {url}: {error}")));
-        }
-        self.loaded(None, patience).await?;
-        Ok(Outcome { detail: Some(url.to_owned()), ..Default::default() })
-    }
-
-    /// `go_back`: the entry before this one in the tab's history, as the Back button.
-    async fn go_back(&self, patience: Duration) -> DriverResult<Outcome> {
-        let history = self.raw().execute(GetNavigationHistoryParams::default()).await.map_err(cdp_failed)?.result;
-        let before = usize::try_from(history.current_index)
-            .ok()
-            .and_then(|i| i.checked_sub(1))
-            .and_then(|i| history.entries.get(i))
-            .ok_or_else(|| DriverError::Invalid("there is no page before this one in the tab's history".into()))?;
-        self.raw().execute(NavigateToHistoryEntryParams::new(before.id)).await.map_err(cdp_failed)?;
-        self.loaded(Some(&before.url), patience).await?;
-        Ok(Outcome { detail: Some(before.url.clone()), ..Default::default() })
-    }
-
-    /// Waits, up to `patience`, until the page's document exists (and shows `url`, when
-    /// given): the engine recognises the new page itself, and this keeps the next state
-    /// check from reading the document being replaced.
-    async fn loaded(&self, url: Option<&str>, patience: Duration) -> DriverResult<()> {
-        let deadline = tokio::time::Instant::now() + patience;
-        while tokio::time::Instant::now() < deadline {
-            match self.page().evaluate("[location.href, document.readyState]", CALL_BUDGET).await {
-                Ok(page) if page[1] != "loading" && url.is_none_or(|url| page[0] == url) => break,
-                Ok(_) | Err(CallError::Navigated) => tokio::time::sleep(Duration::from_millis(10)).await,
-                Err(e) => return Err(DriverError::Browser(e.to_string())),
-            }
-        }
-        Ok(())
     }
 
     /// A PNG, for the `screenshot` action (the user named the file).

@@ -160,3 +160,9 @@ async fn run_with(site: Site, workflow: &Workflow, params: &[(&str, &str)], cdp_
     }
     Finished { report, events }
 }
+
+/// Like `run`, with the workflow's `site` another server's address (one the test serves
+/// itself, say, for what a fixture file cannot do).
+pub async fn run_on(site: &str, workflow: Value) -> Finished {
+    run_loaded(Site::Dir(fixtures()), &parse(&workflow), &[("site", site)]).await
+}

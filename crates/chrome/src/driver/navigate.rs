@@ -1,0 +1,176 @@
+//! `navigate_to` and `go_back`: done once the new document is there and can be read, as
+//! after a click that navigates; the states' checks decide the rest. Not at the page's
+//! `load` event: a page whose image, font or tracker never answers (or whose HTML never
+//! ends) never loads, yet shows everything a person needs.
+//!
+//! chromiumoxide answers its own `Page.navigate` only at `load`, and holds the tab's next
+//! `Page.navigate` until then (or its 30 s timeout), so the command goes over a DevTools
+//! session of the driver's own, attached to the tab through the tab's session as the
+//! frames' are (frames.rs): the browser answers it once the navigation commits.
+
+use std::time::Duration;
+
+use chromiumoxide::cdp::browser_protocol::page::{GetNavigationHistoryParams, NavigateToHistoryEntryParams};
+use chromiumoxide::cdp::browser_protocol::target::{
+    AttachToTargetParams, DetachFromTargetParams, EventReceivedMessageFromTarget, SessionId,
+};
+use chromiumoxide::page::Page;
+use futures::StreamExt;
+use serde_json::{Value, json};
+use statewright_engine::{DriverError, DriverResult, Outcome};
+
+use super::{CALL_BUDGET, ChromeDriver, cdp_failed};
+use crate::page::{CallError, Raw};
+
+/// How long a new document may take to be parsed (`DOMContentLoaded`) before it is read as
+/// it stands: one whose HTML never ends, or whose parsing waits on a script that never
+/// comes, shows what it has so far, and the states' checks decide whether that is enough.
+const PARSE_GRACE: Duration = Duration::from_secs(2);
+
+/// How long the document being left may take to say which it is: a page whose script never
+/// yields is left all the same.
+const ASK_LEFT: Duration = Duration::from_secs(1);
+
+/// What tells one document from the next, even at the same address, and how far it is.
+const WHICH_DOCUMENT: &str = "[performance.timeOrigin, location.href, document.readyState]";
+
+impl ChromeDriver {
+    pub(super) async fn navigate(&self, url: &str, patience: Duration) -> DriverResult<Outcome> {
+        let left = self.document_now().await;
+        let timed_out =
+            || DriverError::NotActionable { reason: "timeout".into(), message: format!("loading {url} timed out") };
+        let reply = tokio::time::timeout(patience.max(Duration::from_secs(1)), navigate(self.raw(), url))
+            .await
+            .map_err(|_| timed_out())?
+            .map_err(|e| match e {
+                CallError::Timeout => timed_out(),
+                e => DriverError::Browser(e.to_string()),
+            })?;
+        if let Some(error) = reply["errorText"].as_str().filter(|e| !e.is_empty()) {
+            return Err(DriverError::Invalid(format!("cannot load {url}: {error}")));
+        }
+        // Without a loader, the navigation stayed in the document (an address's `#part`).
+        if reply.get("loaderId").is_some() {
+            self.arrived(left, None, patience).await?;
+        }
+        Ok(Outcome { detail: Some(url.to_owned()), ..Default::default() })
+    }
+
+    /// `go_back`: the entry before this one in the tab's history, as the Back button.
+    pub(super) async fn go_back(&self, patience: Duration) -> DriverResult<Outcome> {
+        let history = self.raw().execute(GetNavigationHistoryParams::default()).await.map_err(cdp_failed)?.result;
+        let before = usize::try_from(history.current_index)
+            .ok()
+            .and_then(|i| i.checked_sub(1))
+            .and_then(|i| history.entries.get(i))
+            .ok_or_else(|| DriverError::Invalid("there is no page before this one in the tab's history".into()))?;
+        let left = self.document_now().await;
+        self.raw().execute(NavigateToHistoryEntryParams::new(before.id)).await.map_err(cdp_failed)?;
+        self.arrived(left, Some(&before.url), patience).await?;
+        Ok(Outcome { detail: Some(before.url.clone()), ..Default::default() })
+    }
+
+    /// Which document the page shows now (its time origin), when it says so at once.
+    async fn document_now(&self) -> Option<f64> {
+        let now = self.page().evaluate(WHICH_DOCUMENT, ASK_LEFT);
+        tokio::time::timeout(ASK_LEFT, now).await.ok()?.ok()?[0].as_f64()
+    }
+
+    /// Waits, up to `patience`, until a document other than `left` answers (showing `url`
+    /// when the document left is not known), parsed or given `PARSE_GRACE`: the engine
+    /// recognises the new page itself, and this keeps the next state check from reading
+    /// the document being replaced.
+    async fn arrived(&self, left: Option<f64>, url: Option<&str>, patience: Duration) -> DriverResult<()> {
+        let deadline = tokio::time::Instant::now() + patience;
+        let mut new_since = None;
+        loop {
+            let budget = deadline.saturating_duration_since(tokio::time::Instant::now()).min(CALL_BUDGET);
+            match self.page().evaluate(WHICH_DOCUMENT, budget).await {
+                Ok(document) => {
+                    let new = match left {
+                        Some(left) => document[0].as_f64() != Some(left),
+                        None => url.is_none_or(|url| document[1] == url),
+                    };
+                    if new {
+                        let since = *new_since.get_or_insert_with(tokio::time::Instant::now);
+                        if document[2] != "loading" || since.elapsed() >= PARSE_GRACE {
+                            return Ok(());
+                        }
+                    }
+                }
+                Err(CallError::Navigated) => {}
+                Err(CallError::Timeout) => break,
+                Err(e) => return Err(DriverError::Browser(e.to_string())),
+            }
+            if tokio::time::Instant::now() >= deadline {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        match new_since {
+            // Still being parsed: what it shows so far is for the states' checks.
+            Some(_) => Ok(()),
+            None => Err(DriverError::NotActionable {
+                reason: "timeout".into(),
+                message: format!("the new page did not show within {patience:?}"),
+            }),
+        }
+    }
+}
+
+/// Sends `Page.navigate` for `url` to the tab over a session of its own; the browser's reply
+/// (`loaderId`, `errorText`) once the navigation commits or fails.
+async fn navigate(page: &Page, url: &str) -> Result<Value, CallError> {
+    let mut answers = page.event_listener::<EventReceivedMessageFromTarget>().await.map_err(browser)?;
+    let attach = AttachToTargetParams::builder().target_id(page.target_id().clone()).flatten(false).build();
+    let attached = page.execute(attach.map_err(CallError::Browser)?).await.map_err(browser)?;
+    let own = Own { page: page.clone(), session: attached.result.session_id.clone() };
+    let session = &own.session;
+    let sent = async {
+        let message = json!({"id": 1, "method": "Page.navigate", "params": {"url": url}}).to_string();
+        let send = Raw {
+            method: "Target.sendMessageToTarget".into(),
+            params: json!({"message": message, "sessionId": session}),
+        };
+        page.execute(send).await.map_err(browser)?;
+        while let Some(message) = answers.next().await {
+            if message.session_id != *session {
+                continue;
+            }
+            let Ok(mut answer) = serde_json::from_str::<Value>(&message.message) else { continue };
+            if answer["id"] != 1 {
+                continue;
+            }
+            if let Some(error) = answer.get("error") {
+                let message = error["message"].as_str().unwrap_or("the browser refused to navigate");
+                return Err(CallError::Browser(message.to_owned()));
+            }
+            return Ok(answer["result"].take());
+        }
+        Err(CallError::Browser("the tab closed".into()))
+    };
+    sent.await
+}
+
+/// The navigation's own session, detached when done with (or given up on).
+struct Own {
+    page: Page,
+    session: SessionId,
+}
+
+impl Drop for Own {
+    fn drop(&mut self) {
+        let (page, session) = (self.page.clone(), self.session.clone());
+        // In the background: the tab may be closing, and a drop cannot wait.
+        tokio::spawn(async move {
+            let detach = DetachFromTargetParams { session_id: Some(session) };
+            if let Err(e) = page.execute(detach).await {
+                tracing::debug!("the navigation's session did not detach: {e}");
+            }
+        });
+    }
+}
+
+fn browser(e: chromiumoxide::error::CdpError) -> CallError {
+    CallError::Browser(e.to_string())
+}

@@ -1,0 +1,120 @@
+//! `navigate_to` against real headless Chromium and a server that never finishes some
+//! answers: a page whose image never comes, a page whose HTML never ends. A person sees
+//! and uses either at once; so does the run, as after a click that goes there.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{run_on, workflow};
+use serde_json::json;
+use statewright_chrome::{ChromeDriver, LaunchOptions};
+use statewright_engine::{Driver, DriverError};
+use statewright_workflow::Action;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+const BUTTON: &str = r#"<button id="b" onclick="document.getElementById('o').textContent='clicked'">Go on</button><p id="o">not yet</p>"#;
+
+/// Serves `/hanging.html` (whose image never answers) and `/stream.html` (whose HTML never
+/// ends) on loopback; its address.
+async fn never_finishing_site() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a loopback port");
+    let address = format!("http://{}", listener.local_addr().expect("bound"));
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            tokio::spawn(answer(stream));
+        }
+    });
+    address
+}
+
+async fn answer(mut stream: TcpStream) {
+    let mut request = vec![0; 4096];
+    let Ok(n) = stream.read(&mut request).await else { return };
+    let request = String::from_utf8_lossy(&request[..n]).into_owned();
+    let path = request.split_whitespace().nth(1).unwrap_or("/").to_owned();
+    let head = |length: Option<usize>| {
+        let length = length.map(|n| format!("Content-Length: {n}\r\n")).unwrap_or_default();
+        format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nCache-Control: no-store\r\n{length}Connection: close\r\n\r\n"
+        )
+    };
+    match path.as_str() {
+        "/hanging.html" => {
+            let body =
+                format!("<!doctype html><title>Hanging</title><h1>Hanging page</h1>{BUTTON}<img src=\"/never.png\">");
+            let _ = stream.write_all(format!("{}{body}", head(Some(body.len()))).as_bytes()).await;
+        }
+        "/stream.html" => {
+            let body =
+                format!("<!doctype html><title>Streaming</title><h1>Streaming page</h1>{BUTTON}{}", " ".repeat(4096));
+            let _ = stream.write_all(format!("{}{body}", head(None)).as_bytes()).await;
+            while stream.write_all(b"<!-- more -->").await.is_ok() {
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+        }
+        // The image: asked for, never answered.
+        _ => tokio::time::sleep(Duration::from_secs(600)).await,
+    }
+}
+
+async fn navigate(
+    driver: &mut ChromeDriver,
+    url: &str,
+) -> (Result<statewright_engine::Outcome, DriverError>, Duration) {
+    let began = Instant::now();
+    let went = driver.perform(&Action::NavigateTo { url: url.to_owned() }, Duration::from_secs(6)).await;
+    (went, began.elapsed())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn navigate_to_a_page_that_never_finishes_loading_is_done_once_it_shows() {
+    let site = never_finishing_site().await;
+    let mut driver = ChromeDriver::start(&LaunchOptions::default()).await.expect("Chromium launches");
+    // Twice: the second is not held up behind the first's load, which never comes.
+    for page in ["hanging.html", "hanging.html", "stream.html"] {
+        let (went, took) = navigate(&mut driver, &format!("{site}/{page}")).await;
+        assert!(went.is_ok(), "{page}: {went:?}");
+        assert!(took < Duration::from_secs(4), "{page} took {took:?}, as long as its load");
+        assert!(common::text_of(&mut driver, "h1").await.ends_with(" page"), "{page} shows its heading");
+    }
+    driver.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_goes_on_through_pages_that_never_finish_loading() {
+    let site = never_finishing_site().await;
+    for page in ["hanging.html", "stream.html"] {
+        let flow = workflow(
+            page,
+            json!([
+                {"name": "done", "checks": [{"type": "text", "value": "clicked"}],
+                 "terminal": {"outcome": "success", "message": "ok"}},
+                {"name": "shown", "checks": [{"type": "text", "match": "contains", "value": "page"}],
+                 "actions": [{"type": "click", "target": {"css": "#b"}}]}
+            ]),
+            // No second try and no looking again: the first navigation must do.
+            json!({"max_retries": 0, "action_timeout": 6, "escalation": ["heal"]}),
+        );
+        let began = Instant::now();
+        let finished = run_on(&site, flow).await;
+        finished.assert_succeeded();
+        assert_eq!(finished.states_entered(), ["open", "shown", "done"], "{page}");
+        assert!(began.elapsed() < Duration::from_secs(6), "{page} waited for its load: {:?}", began.elapsed());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_address_nothing_answers_at_cannot_be_loaded_and_says_why() {
+    let closed = TcpListener::bind("127.0.0.1:0").await.expect("a loopback port");
+    let url = format!("http://{}/", closed.local_addr().expect("bound"));
+    drop(closed);
+    let mut driver = ChromeDriver::start(&LaunchOptions::default()).await.expect("Chromium launches");
+    let (went, _) = navigate(&mut driver, &url).await;
+    match went {
+        Err(DriverError::Invalid(message)) => assert!(message.contains("ERR_CONNECTION_REFUSED"), "{message}"),
+        other => panic!("{other:?}"),
+    }
+    driver.close().await;
+}

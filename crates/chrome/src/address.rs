@@ -6,8 +6,9 @@
 
 use crate::ChromeError;
 
-/// `host:port` of a DevTools URL (`http://127.0.0.1:9222`, `ws://host:9222/devtools/browser/…`);
-/// a malformed URL is [`ChromeError::InvalidUrl`].
+/// `host:port` of a DevTools URL (`http://127.0.0.1:9222`, `ws://host:9222/devtools/browser/…`,
+/// `ws://[::1]:9222`); a malformed URL (an unclosed `[`, a port that is not a number…) is
+/// [`ChromeError::InvalidUrl`], saying what is wrong with it.
 pub fn endpoint_address(url: &str) -> Result<String, ChromeError> {
     let invalid = |reason: &str| ChromeError::InvalidUrl { url: mask_url(url), reason: reason.to_owned() };
     let (scheme, rest) =
@@ -19,21 +20,42 @@ pub fn endpoint_address(url: &str) -> Result<String, ChromeError> {
     };
     let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
     let authority = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
-    if authority.is_empty() {
+    let (host, port) = host_and_port(authority).map_err(|reason| invalid(&reason))?;
+    if host.is_empty() {
         return Err(invalid("it names no host"));
     }
-    let has_port =
-        authority.rsplit_once(':').is_some_and(|(host, _)| !host.ends_with(':') && !authority.ends_with(']'));
-    match authority.rsplit_once(':').filter(|_| has_port) {
-        Some((host, port)) => {
+    match port {
+        Some(port) => {
             port.parse::<u16>().map_err(|_| invalid(&format!("`{port}` is not a port number")))?;
-            if host.is_empty() {
-                return Err(invalid("it names no host"));
-            }
-            Ok(authority.to_owned())
+            Ok(format!("{host}:{port}"))
         }
-        None => Ok(format!("{authority}:{default_port}")),
+        None => Ok(format!("{host}:{default_port}")),
     }
+}
+
+/// An authority's host (`[::1]` bracketed, as it is connected to) and port, if it gives one;
+/// `Err` says what is malformed.
+fn host_and_port(authority: &str) -> Result<(&str, Option<&str>), String> {
+    let (host, port) = if authority.starts_with('[') {
+        let not_ipv6 = || format!("`{authority}` is not a bracketed IPv6 address, as in [::1]:9222");
+        let end = authority.find(']').ok_or_else(not_ipv6)?;
+        let (host, after) = authority.split_at(end + 1);
+        host[1..end].parse::<std::net::Ipv6Addr>().map_err(|_| not_ipv6())?;
+        match after {
+            "" => (host, None),
+            _ => (host, Some(after.strip_prefix(':').ok_or_else(not_ipv6)?)),
+        }
+    } else {
+        match authority.split_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (authority, None),
+        }
+    };
+    let host_char = |c: char| c.is_alphanumeric() || matches!(c, '.' | '-' | '_' | '[' | ']' | ':');
+    if !host.chars().all(host_char) {
+        return Err(format!("`{host}` is not a host name"));
+    }
+    Ok((host, port))
 }
 
 /// `url` with its credentials masked: each query value and the userinfo's password (or a
@@ -103,9 +125,24 @@ mod tests {
         assert_eq!(endpoint_address("ws://grid:4444/devtools/browser/abc").unwrap(), "grid:4444");
         assert_eq!(endpoint_address("wss://user:pw@cloud.example/session?x=1").unwrap(), "cloud.example:443");
         assert_eq!(endpoint_address("http://[::1]:9222/").unwrap(), "[::1]:9222");
-        for bad in ["127.0.0.1:9222", "ftp://host:1", "http://", "http://host:notaport", "http://:9222"] {
+        assert_eq!(endpoint_address("ws://[::1]/devtools").unwrap(), "[::1]:80");
+        assert_eq!(endpoint_address("https://cloud.example:9443/x").unwrap(), "cloud.example:9443");
+        for (bad, why) in [
+            ("127.0.0.1:9222", "expected http://HOST:PORT"),
+            ("ftp://host:1", "the scheme must be"),
+            ("http://", "no host"),
+            ("http://host:notaport", "`notaport` is not a port number"),
+            ("http://host:99999", "`99999` is not a port number"),
+            ("http://:9222", "no host"),
+            ("ws://[::1", "`[::1` is not a bracketed IPv6 address"),
+            ("ws://[::1]x:9222/", "IPv6"),
+            ("ws://[nothex]:9222", "IPv6"),
+            ("ws://ho st:9222", "not a host name"),
+            ("ws://host:9222:1/", "not a port number"),
+        ] {
             let e = endpoint_address(bad).unwrap_err();
             assert!(e.is_invalid_input(), "{bad}: {e}");
+            assert!(e.to_string().contains(why), "{bad}: {e}");
         }
     }
 

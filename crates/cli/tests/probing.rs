@@ -196,10 +196,18 @@ fn a_cdp_endpoint_that_never_answers_fails_in_bounded_time_and_a_malformed_one_i
     assert!(text(&out.stderr).contains("did not answer as a DevTools endpoint"), "{}", text(&out.stderr));
     assert!(began.elapsed() < Duration::from_secs(60), "bounded: {:?}", began.elapsed());
 
-    for bad in ["127.0.0.1:9222", "ftp://127.0.0.1:9222", "http://127.0.0.1:notaport"] {
+    for (bad, why) in [
+        ("127.0.0.1:9222", "expected http://HOST:PORT"),
+        ("ftp://127.0.0.1:9222", "the scheme must be"),
+        ("http://127.0.0.1:notaport", "`notaport` is not a port number"),
+        ("ws://[::1", "`[::1` is not a bracketed IPv6 address"),
+        ("ws://[::1]junk:9222/devtools", "is not a bracketed IPv6 address"),
+        ("ws://bad host:9222", "`bad host` is not a host name"),
+    ] {
         let out = statewright(&["run", "workflows/demo-shop.json", "--demo-site", "--cdp-url", bad], runs.path());
         assert_eq!(out.status.code(), Some(2), "{bad}: {}", text(&out.stderr));
         assert!(text(&out.stderr).contains("not a DevTools endpoint URL"), "{}", text(&out.stderr));
+        assert!(text(&out.stderr).contains(why), "{bad}: {}", text(&out.stderr));
     }
 }
 

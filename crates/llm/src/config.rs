@@ -81,6 +81,8 @@ pub enum ConfigError {
     NoModel { url: String, file: String },
     #[error("the certificate authority file {path} is not usable: {reason}")]
     CaCert { path: String, reason: String },
+    #[error("the LLM setting `{name}` is not usable: {reason}")]
+    Setting { name: &'static str, reason: String },
 }
 
 /// The settings file: `$STATEWRIGHT_CONFIG_DIR/llm.json`, else `$XDG_CONFIG_HOME/statewright/`,
@@ -137,12 +139,27 @@ impl LlmConfig {
         };
         let api_key = env("STATEWRIGHT_LLM_API_KEY").or_else(|| env("OPENAI_API_KEY")).or(file.api_key.clone());
         let ca_cert = env("STATEWRIGHT_LLM_CA_CERT").map(PathBuf::from).or(file.ca_cert.clone());
-        Ok(Some(Self::new(&url, &model, api_key, &Settings { ca_cert, ..file })?))
+        // A bad setting is the file's (the only place settings other than the URL are given).
+        Self::new(&url, &model, api_key, &Settings { ca_cert, ..file }).map(Some).map_err(|e| match e {
+            ConfigError::Setting { .. } => {
+                ConfigError::File { path: path.display().to_string(), message: e.to_string() }
+            }
+            other => other,
+        })
     }
 
     pub fn new(url: &str, model: &str, api_key: Option<String>, settings: &Settings) -> Result<Self, ConfigError> {
         let url = check_url(url)?;
-        let timeout = settings.timeout.and_then(|s| Duration::try_from_secs_f64(s).ok()).unwrap_or(DEFAULT_TIMEOUT);
+        let timeout = match settings.timeout {
+            None => DEFAULT_TIMEOUT,
+            // No time at all, or less than none, would fail every call before it is sent.
+            Some(seconds) => Duration::try_from_secs_f64(seconds).ok().filter(|t| !t.is_zero()).ok_or_else(|| {
+                ConfigError::Setting {
+                    name: "timeout",
+                    reason: format!("{seconds} is not a number of seconds above 0 (the default is 60)"),
+                }
+            })?,
+        };
         if let Some(path) = &settings.ca_cert {
             authorities(path)?;
         }
@@ -179,23 +196,39 @@ pub fn authorities(path: &Path) -> Result<Vec<reqwest::Certificate>, ConfigError
     Ok(certs)
 }
 
-/// A usable base URL: http or https, a host, no credentials in it; the trailing slash and
-/// a pasted `/chat/completions` are dropped.
+/// A usable base URL: http or https, a host, a valid port, no credentials, query or fragment
+/// (`/chat/completions` is appended to it); the trailing slash and a pasted
+/// `/chat/completions` are dropped. Read as the HTTP client will read it, so a URL that
+/// passes here is one it can call. A message never repeats credentials found in it.
 fn check_url(url: &str) -> Result<String, ConfigError> {
-    let bad = |reason: &str| ConfigError::Url { url: url.to_owned(), reason: reason.to_owned() };
+    let bad = |reason: &str| ConfigError::Url { url: without_credentials(url), reason: reason.to_owned() };
     let trimmed = url.trim().trim_end_matches('/');
     let trimmed = trimmed.strip_suffix("/chat/completions").unwrap_or(trimmed);
     let Some(rest) = trimmed.strip_prefix("http://").or_else(|| trimmed.strip_prefix("https://")) else {
         return Err(bad("expected http(s)://HOST[:PORT]/… (the base URL, e.g. http://127.0.0.1:11434/v1)"));
     };
-    let authority = rest.split('/').next().unwrap_or_default();
-    if authority.is_empty() {
+    if rest.split(['/', '?', '#']).next().unwrap_or_default().is_empty() {
         return Err(bad("it names no host"));
     }
-    if authority.contains('@') {
+    let parsed = reqwest::Url::parse(trimmed).map_err(|e| bad(&e.to_string()))?;
+    if !parsed.username().is_empty() || parsed.password().is_some() {
         return Err(bad("credentials do not belong in the URL: use STATEWRIGHT_LLM_API_KEY"));
     }
+    if parsed.query().is_some() || parsed.fragment().is_some() {
+        return Err(bad("a base URL has no ?query or #fragment (/chat/completions is appended to it); a key goes in \
+             STATEWRIGHT_LLM_API_KEY"));
+    }
     Ok(trimmed.to_owned())
+}
+
+/// `url` with anything between its scheme and an `@` masked: what a message may show.
+fn without_credentials(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_owned() };
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    match rest[..authority_end].rfind('@') {
+        Some(at) => format!("{scheme}://••••••{}", &rest[at..]),
+        None => url.to_owned(),
+    }
 }
 
 #[cfg(test)]
@@ -207,9 +240,37 @@ mod tests {
         assert_eq!(check_url("http://127.0.0.1:11434/v1/").unwrap(), "http://127.0.0.1:11434/v1");
         assert_eq!(check_url("http://h:8080/v1/chat/completions").unwrap(), "http://h:8080/v1");
         assert_eq!(check_url("https://api.openai.com/v1").unwrap(), "https://api.openai.com/v1");
-        for bad in ["127.0.0.1:11434", "ftp://x", "http://", "https://", "https://user:pw@h/v1"] {
+        for bad in [
+            "127.0.0.1:11434",
+            "ftp://x",
+            "http://",
+            "https://",
+            "https://user:pw@h/v1",
+            "http://127.0.0.1:99999/v1",
+            "http://h/v1?key=sk-1",
+            "http://h/v1#x",
+            "http://h:port/v1",
+        ] {
             assert!(check_url(bad).is_err(), "{bad}");
         }
+        // Credentials in a URL are never repeated, wherever the URL breaks.
+        for url in ["http://user:sk-secret-1@h/v1", "http://sk-secret-1@h:99999/v1", "http://a:sk-secret-1@/v1"] {
+            let e = check_url(url).unwrap_err().to_string();
+            assert!(!e.contains("sk-secret") && e.contains("••••••"), "{url}: {e}");
+        }
+        let e = check_url("http://h/v1?key=1").unwrap_err().to_string();
+        assert!(e.contains("STATEWRIGHT_LLM_API_KEY"), "{e}");
+    }
+
+    #[test]
+    fn a_timeout_of_no_time_is_refused() {
+        for seconds in [0.0, -5.0, f64::NAN, f64::INFINITY] {
+            let settings = Settings { timeout: Some(seconds), ..Settings::default() };
+            let e = LlmConfig::new("http://h/v1", "m", None, &settings).unwrap_err().to_string();
+            assert!(e.contains("`timeout`") && e.contains("above 0"), "{seconds}: {e}");
+        }
+        let settings = Settings { timeout: Some(0.5), ..Settings::default() };
+        assert_eq!(LlmConfig::new("http://h/v1", "m", None, &settings).unwrap().timeout, Duration::from_millis(500));
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod parse;
 pub mod prompt;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod wire;
 
 pub use advisor::LlmAdvisor;
 pub use client::{ChatReply, ChatRequest, Client, LlmError};

@@ -28,6 +28,8 @@ pub enum Reply {
     Raw(String),
     /// Status 200 and a body that never ends, sent as fast as the client reads it.
     Endless,
+    /// Any status, headers and body (a `Retry-After` date, a compressed or streamed body).
+    With { code: u16, headers: Vec<(&'static str, String)>, body: String },
 }
 
 impl Reply {
@@ -224,6 +226,13 @@ async fn respond(mut reply: Reply) -> Response {
                     Ok::<_, std::io::Error>(chunk.clone())
                 }));
                 return (StatusCode::OK, [("content-type", "application/json")], body).into_response();
+            }
+            Reply::With { code, headers, body } => {
+                let mut response = (StatusCode::from_u16(code).expect("a status"), body).into_response();
+                for (name, value) in headers {
+                    response.headers_mut().insert(name, value.parse().expect("a header value"));
+                }
+                return response;
             }
             Reply::Status { code, retry_after, body } => {
                 let status = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);

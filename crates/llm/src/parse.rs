@@ -42,13 +42,32 @@ pub fn extract_object(reply: &str, required: &str) -> Result<Map<String, Value>,
     })
 }
 
-/// What follows the model's reasoning, if it wrote any in `<think>` (or `<thinking>`) tags.
+/// How reasoning models mark their reasoning off from the answer, as servers pass it on:
+/// (where it opens, where the answer begins). Matched ignoring ASCII case.
+const REASONING: &[(&str, &str)] = &[
+    ("<think>", "</think>"),           // DeepSeek-R1, Qwen3, and most
+    ("<thinking>", "</thinking>"),     // Claude-style prompts
+    ("<seed:think>", "</seed:think>"), // ByteDance Seed-OSS
+    ("<reasoning>", "</reasoning>"),
+    ("◁think▷", "◁/think▷"), // Kimi
+    ("[think]", "[/think]"), // Magistral
+    ("<|begin_of_thought|>", "<|end_of_thought|>"),
+    // gpt-oss (harmony): the analysis channel, then the final one.
+    ("<|channel|>analysis", "<|channel|>final<|message|>"),
+    ("<|start|>assistant<|channel|>analysis", "<|channel|>final<|message|>"),
+];
+
+/// What follows the model's reasoning, if it wrote any in one of the [`REASONING`] forms.
 fn after_reasoning(reply: &str) -> Result<&str, String> {
-    for (open, close) in [("<think>", "</think>"), ("<thinking>", "</thinking>")] {
-        if let Some(end) = reply.rfind(close) {
-            return Ok(&reply[end + close.len()..]);
+    // ASCII lowercasing keeps every byte where it was, so positions carry over.
+    let lower = reply.to_ascii_lowercase();
+    for (open, close) in REASONING {
+        if let Some(end) = lower.rfind(close) {
+            let answer = &reply[end + close.len()..];
+            // Harmony ends the final message with a marker of its own.
+            return Ok(answer.trim_end().trim_end_matches("<|return|>").trim_end_matches("<|end|>"));
         }
-        if reply.trim_start().starts_with(open) {
+        if lower.trim_start().starts_with(open) {
             return Err(format!(
                 "the model's answer is cut off in its reasoning ({open} without {close}): raise its token limit"
             ));
@@ -173,6 +192,26 @@ mod tests {
         assert!(cut.unwrap_err().contains("cut off in its reasoning"));
         // Nothing after the reasoning is no answer either.
         assert!(kind("<think>{\"kind\": \"skip\"}</think>").unwrap_err().contains("nothing"));
+        // Other models' ways of marking it, in any case.
+        for reply in [
+            "◁think▷kind: abort◁/think▷{\"kind\": \"retry\"}",
+            "[THINK]{\"kind\": \"abort\"}[/THINK]\n{\"kind\": \"retry\"}",
+            "<seed:think>{\"kind\": \"abort\"}</seed:think>{\"kind\": \"retry\"}",
+            "<reasoning>{\"kind\": \"abort\"}</reasoning>{\"kind\": \"retry\"}",
+            "<|begin_of_thought|>{\"kind\": \"abort\"}<|end_of_thought|><|begin_of_solution|>{\"kind\": \"retry\"}<|end_of_solution|>",
+            "<THINK>{\"kind\": \"abort\"}</THINK>{\"kind\": \"retry\"}",
+            "<Thinking>{\"kind\": \"abort\"}</Thinking>{\"kind\": \"retry\"}",
+            "<|channel|>analysis<|message|>{\"kind\": \"abort\"}<|end|><|start|>assistant<|channel|>final<|message|>{\"kind\": \"retry\"}<|return|>",
+        ] {
+            assert_eq!(kind(reply).as_deref(), Ok("retry"), "{reply}");
+        }
+        for cut in [
+            "◁think▷ {\"kind\": \"abort\"}",
+            "[THINK]{\"kind\": \"abort\"}",
+            "<|channel|>analysis<|message|>{\"kind\": \"abort\"}",
+        ] {
+            assert!(kind(cut).unwrap_err().contains("cut off in its reasoning"), "{cut}");
+        }
         // The tag mentioned in an answer is not reasoning.
         assert_eq!(kind("{\"kind\": \"type\", \"text\": \"<think>\"}").unwrap(), "type");
     }

@@ -46,15 +46,15 @@ fn host_and_port(authority: &str) -> Result<(&str, Option<&str>), String> {
             _ => (host, Some(after.strip_prefix(':').ok_or_else(not_ipv6)?)),
         }
     } else {
-        match authority.split_once(':') {
+        let (host, port) = match authority.split_once(':') {
             Some((host, port)) => (host, Some(port)),
             None => (authority, None),
+        };
+        if !host.chars().all(|c| c.is_alphanumeric() || matches!(c, '.' | '-' | '_')) {
+            return Err(format!("`{host}` is not a host name"));
         }
+        (host, port)
     };
-    let host_char = |c: char| c.is_alphanumeric() || matches!(c, '.' | '-' | '_' | '[' | ']' | ':');
-    if !host.chars().all(host_char) {
-        return Err(format!("`{host}` is not a host name"));
-    }
     Ok((host, port))
 }
 
@@ -138,6 +138,7 @@ mod tests {
             ("ws://[::1]x:9222/", "IPv6"),
             ("ws://[nothex]:9222", "IPv6"),
             ("ws://ho st:9222", "not a host name"),
+            ("ws://a]b:9222", "not a host name"),
             ("ws://host:9222:1/", "not a port number"),
         ] {
             let e = endpoint_address(bad).unwrap_err();

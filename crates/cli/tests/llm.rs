@@ -284,6 +284,38 @@ fn a_model_that_cannot_be_reached_costs_seconds_and_a_bad_setting_is_exit_2() {
     assert!(text(&out.stderr).contains("no model"), "{}", text(&out.stderr));
 }
 
+#[test]
+fn a_base_url_or_timeout_that_cannot_work_is_exit_2_before_the_run_and_hides_credentials() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let workflow = workflow_copy(dir.path());
+    for (url, said) in [
+        ("http://127.0.0.1:99999/v1", "invalid port"),
+        ("http://127.0.0.1:8080/v1?api-key=sk-in-query", "STATEWRIGHT_LLM_API_KEY"),
+        ("http://user:sk-in-userinfo@127.0.0.1:8080/v1", "credentials do not belong"),
+        ("http://sk-in-userinfo@127.0.0.1:99999/v1", "invalid port"),
+    ] {
+        let out = statewright(&["run", workflow.to_str().unwrap(), "--llm-url", url, "--llm-model", "m"], &runs);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{url}: {stderr}");
+        assert!(stderr.contains(said), "{url}: {stderr}");
+        assert!(!stderr.contains("sk-in-userinfo"), "{url}: {stderr}");
+    }
+    let config = dir.path().join("config");
+    std::fs::create_dir_all(&config).unwrap();
+    for timeout in ["0", "-5"] {
+        let settings = format!("{{\"url\": \"http://127.0.0.1:1/v1\", \"model\": \"m\", \"timeout\": {timeout}}}");
+        std::fs::write(config.join("llm.json"), settings).unwrap();
+        let out = command(&["run", workflow.to_str().unwrap()], &runs)
+            .env("STATEWRIGHT_CONFIG_DIR", &config)
+            .output()
+            .unwrap();
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{timeout}: {stderr}");
+        assert!(stderr.contains("llm.json") && stderr.contains("`timeout`"), "{timeout}: {stderr}");
+    }
+}
+
 /// The demo workflow with its home and sign-in pages known only by prompts.
 fn prompt_only_copy(dir: &Path) -> PathBuf {
     let path = workflow_copy(dir);

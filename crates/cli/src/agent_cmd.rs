@@ -71,19 +71,23 @@ struct Progress;
 
 impl AgentObserver for Progress {
     fn started(&mut self, run_id: &str, url: &str) {
-        eprintln!("statewright agent {run_id} · {url}");
+        errln!("statewright agent {run_id} · {url}");
     }
 
     fn step(&mut self, n: u32, what: &str) {
-        eprintln!("  {n:>3}. {what}");
+        errln!("  {n:>3}. {what}");
     }
 }
 
 pub async fn agent_cmd(args: AgentArgs) -> u8 {
+    if let Err(message) = crate::display::check(args.headed, crate::display::NOT_HEADED) {
+        errln!("statewright: {message}");
+        return exit::INVALID;
+    }
     let llm = match args.model.required("an agent run") {
         Ok(llm) => llm,
         Err(message) => {
-            eprintln!("statewright: {message}");
+            errln!("statewright: {message}");
             return exit::INVALID;
         }
     };
@@ -91,13 +95,13 @@ pub async fn agent_cmd(args: AgentArgs) -> u8 {
         return match run_tasks(&args, tasks, llm).await {
             Ok(code) => code,
             Err((code, message)) => {
-                eprintln!("statewright: {message}");
+                errln!("statewright: {message}");
                 code
             }
         };
     }
     if args.batch.any() {
-        eprintln!(
+        errln!(
             "statewright: --concurrency, --per-endpoint, --pool, --shared-browsers, --out and --run-timeout are for --tasks"
         );
         return exit::INVALID;
@@ -106,7 +110,7 @@ pub async fn agent_cmd(args: AgentArgs) -> u8 {
         [] => Browser::Launch { headed: args.headed },
         [cdp_url] => Browser::Attach { cdp_url: cdp_url.clone() },
         _ => {
-            eprintln!("statewright: --cdp-url more than once is for --tasks (a pool of endpoints)");
+            errln!("statewright: --cdp-url more than once is for --tasks (a pool of endpoints)");
             return exit::INVALID;
         }
     };
@@ -120,7 +124,7 @@ pub async fn agent_cmd(args: AgentArgs) -> u8 {
                 outln!("{}", serde_json::to_string_pretty(&summary).unwrap_or_default());
             }
             let mark = if summary.status == RunStatus::Succeeded { "✓" } else { "✗" };
-            eprintln!(
+            errln!(
                 "{mark} {}: {} · {} steps · {} actions · {} LLM calls · {} tokens",
                 format!("{:?}", summary.status).to_lowercase(),
                 summary.message,
@@ -129,7 +133,7 @@ pub async fn agent_cmd(args: AgentArgs) -> u8 {
                 summary.llm_calls,
                 summary.llm_tokens
             );
-            eprintln!(
+            errln!(
                 "  run folder: {} (make it a workflow: statewright compile {})",
                 summary.run_dir.display(),
                 summary.run_id
@@ -142,7 +146,7 @@ pub async fn agent_cmd(args: AgentArgs) -> u8 {
             }
         }
         Err(e) => {
-            eprintln!("statewright: {e}");
+            errln!("statewright: {e}");
             match e.kind {
                 RunErrorKind::Invalid => exit::INVALID,
                 RunErrorKind::Environment => exit::FAILED,

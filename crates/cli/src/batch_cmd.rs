@@ -117,7 +117,7 @@ impl BatchFlags {
         };
         let goals = matches!(each, Each::Goal(_));
         let what = if goals { "tasks" } else { "rows" };
-        eprintln!("statewright batch · {} {what} · {concurrency} at a time{browsers}", rows.len());
+        errln!("statewright batch · {} {what} · {concurrency} at a time{browsers}", rows.len());
         let request = BatchRequest { each, rows, concurrency, results, pool, run_timeout: self.run_timeout };
         let cancel = crate::interrupt::cancelled_on_interrupt();
         let report = run_batch(request, cancel.clone(), &mut Progress).await.map_err(failed)?;
@@ -126,7 +126,7 @@ impl BatchFlags {
         }
         let code = summarise(&report, &cancel);
         if goals && report.succeeded > 0 {
-            eprintln!("  grade the answers: statewright judge {}", report.results_json.display());
+            errln!("  grade the answers: statewright judge {}", report.results_json.display());
         }
         Ok(code)
     }
@@ -136,7 +136,7 @@ struct Progress;
 
 impl BatchObserver for Progress {
     fn started(&mut self, row: usize, run_id: &str) {
-        eprintln!("  row {row}: run {run_id} started");
+        errln!("  row {row}: run {run_id} started");
     }
 
     fn finished(&mut self, r: &RowResult, done: usize, total: usize) {
@@ -148,11 +148,11 @@ impl BatchObserver for Progress {
             Some(id) => format!("task {id}"),
             None => format!("row {}", r.row),
         };
-        eprintln!("[{done}/{total}] {mark} {which}: {}{end} · {seconds:.1} s · {}", r.status, r.message);
+        errln!("[{done}/{total}] {mark} {which}: {}{end} · {seconds:.1} s · {}", r.status, r.message);
     }
 
     fn endpoint_dead(&mut self, url: &str, reason: &str) {
-        eprintln!("statewright: browser endpoint {url} is dead, its rows go to the others: {reason}");
+        errln!("statewright: browser endpoint {url} is dead, its rows go to the others: {reason}");
     }
 }
 
@@ -160,7 +160,7 @@ pub async fn batch(args: BatchArgs) -> u8 {
     match go(&args).await {
         Ok(code) => code,
         Err((code, message)) => {
-            eprintln!("statewright: {message}");
+            errln!("statewright: {message}");
             code
         }
     }
@@ -194,9 +194,9 @@ async fn go(args: &BatchArgs) -> Result<u8, (u8, String)> {
 fn summarise(report: &BatchReport, cancel: &Cancel) -> u8 {
     for endpoint in &report.endpoints {
         let dead = endpoint.dead.as_deref().map(|why| format!(" · dead: {why}")).unwrap_or_default();
-        eprintln!("  {}: {} rows{dead}", endpoint.url, endpoint.runs);
+        errln!("  {}: {} rows{dead}", endpoint.url, endpoint.runs);
     }
-    eprintln!(
+    errln!(
         "{} succeeded, {} failed{} · results: {} (and {})",
         report.succeeded,
         report.failed,

@@ -39,7 +39,7 @@ pub fn compile_cmd(args: CompileArgs) -> u8 {
     match run(&args) {
         Ok(()) => exit::SUCCEEDED,
         Err((code, message)) => {
-            eprintln!("statewright: {message}");
+            errln!("statewright: {message}");
             code
         }
     }
@@ -70,7 +70,7 @@ fn run(args: &CompileArgs) -> Result<(), (u8, String)> {
     }
     match &args.out {
         Some(path) => write(path, &text).map_err(|e| (exit::FAILED, e))?,
-        None if !args.json => println!("{text}"),
+        None if !args.json => outln!("{text}"),
         None => {}
     }
     if args.json {
@@ -80,7 +80,7 @@ fn run(args: &CompileArgs) -> Result<(), (u8, String)> {
             "out": args.out,
             "workflow": args.out.is_none().then_some(&workflow),
         });
-        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
     } else {
         describe(&draft.report, merged.as_ref(), args.out.as_deref());
     }
@@ -109,7 +109,7 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
 }
 
 fn describe(report: &CompileReport, merged: Option<&MergeReport>, out: Option<&Path>) {
-    eprintln!(
+    errln!(
         "compiled {}: {} pages and {} acts → {} states and {} actions{}{}",
         report.source,
         report.pages,
@@ -124,10 +124,10 @@ fn describe(report: &CompileReport, merged: Option<&MergeReport>, out: Option<&P
         if report.undone > 0 { format!("; {} acts dropped as undo pairs", report.undone) } else { String::new() },
     );
     for note in &report.notes {
-        eprintln!("  note: {note}");
+        errln!("  note: {note}");
     }
     if let Some(m) = merged {
-        eprintln!(
+        errln!(
             "merged: {} states recognised, {} added ({}), {} transitions added",
             m.matched.len(),
             m.added_states.len(),
@@ -136,6 +136,6 @@ fn describe(report: &CompileReport, merged: Option<&MergeReport>, out: Option<&P
         );
     }
     if let Some(path) = out {
-        eprintln!("wrote {}", path.display());
+        errln!("wrote {}", path.display());
     }
 }

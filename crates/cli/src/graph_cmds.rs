@@ -77,7 +77,7 @@ pub fn paths(args: PathsArgs) -> u8 {
     let loaded = match load_file(&args.file) {
         Ok(loaded) => loaded,
         Err(diagnostics) => {
-            eprintln!("{diagnostics}");
+            errln!("{diagnostics}");
             return exit::INVALID;
         }
     };
@@ -89,7 +89,7 @@ pub fn paths(args: PathsArgs) -> u8 {
         match write_paths(&args.file, dir, workflow, &coverage) {
             Ok(written) => files = written,
             Err(e) => {
-                eprintln!("statewright: {e}");
+                errln!("statewright: {e}");
                 return exit::FAILED;
             }
         }
@@ -102,9 +102,9 @@ pub fn paths(args: PathsArgs) -> u8 {
             outln!("path {}: {}", i + 1, path.join(" → "));
         }
         for file in &files {
-            eprintln!("wrote {file}");
+            errln!("wrote {file}");
         }
-        eprintln!(
+        errln!(
             "{} path{} take {} of {} edges",
             coverage.paths.len(),
             if coverage.paths.len() == 1 { "" } else { "s" },
@@ -112,10 +112,10 @@ pub fn paths(args: PathsArgs) -> u8 {
             coverage.total
         );
         if coverage.total == 0 {
-            eprintln!("the workflow declares no `next` edges and no stored run took any: there is nothing to cover");
+            errln!("the workflow declares no `next` edges and no stored run took any: there is nothing to cover");
         }
         for (from, to) in &coverage.unreachable {
-            eprintln!("warning: no path from a start state can take `{from}` → `{to}`");
+            errln!("warning: no path from a start state can take `{from}` → `{to}`");
         }
     }
     exit::SUCCEEDED

@@ -42,10 +42,10 @@ impl JudgeObserver for Progress {
         // Every task the judge hears of has a judgement, if only that it has none.
         let Some(j) = &row.judged else { return };
         match j.verdict.as_str() {
-            UNJUDGED => eprintln!("[{done}/{total}] ? {id}: {} (the next go asks again)", j.reason),
+            UNJUDGED => errln!("[{done}/{total}] ? {id}: {} (the next go asks again)", j.reason),
             verdict => {
                 let mark = if verdict == "success" { "✓" } else { "✗" };
-                eprintln!("[{done}/{total}] {mark} {id}: {verdict} — {}", j.reason);
+                errln!("[{done}/{total}] {mark} {id}: {verdict} — {}", j.reason);
             }
         }
     }
@@ -55,7 +55,7 @@ pub async fn judge_cmd(args: JudgeArgs) -> u8 {
     match judge(&args).await {
         Ok(code) => code,
         Err((code, message)) => {
-            eprintln!("statewright: {message}");
+            errln!("statewright: {message}");
             code
         }
     }
@@ -77,7 +77,7 @@ async fn judge(args: &JudgeArgs) -> Result<u8, (u8, String)> {
         outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
     }
     let score = report.score.map_or_else(|| "no tasks".to_owned(), |s| format!("score {:.1}%", s * 100.0));
-    eprintln!(
+    errln!(
         "{score}: {} success, {} not success, {} without a verdict, of {} · {} model calls · {} tokens · ${:.4}",
         report.success,
         report.not_success,
@@ -87,7 +87,7 @@ async fn judge(args: &JudgeArgs) -> Result<u8, (u8, String)> {
         report.llm_tokens,
         report.llm_cost
     );
-    eprintln!("  verdicts in {} and {}", report.results_csv.display(), report.results_json.display());
+    errln!("  verdicts in {} and {}", report.results_csv.display(), report.results_json.display());
     Ok(if report.interrupted {
         exit::INTERRUPTED
     } else if report.success == report.total {

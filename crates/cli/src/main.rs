@@ -3,22 +3,33 @@
 //! 0 succeeded, 1 the run failed, 2 invalid input or usage, 3 a review was not answered in
 //! time, 130 interrupted.
 
+// Every print goes through `out` (the macros below): none can panic, none shows data raw.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// `println!` and `print!` to stdout, ending quietly on a closed pipe (see `out`).
+/// `outln!` and `print!` to stdout, ending quietly on a closed pipe (see `out`).
 macro_rules! outln {
     ($($t:tt)*) => { $crate::out::write_line(format_args!($($t)*)) };
 }
 macro_rules! out {
     ($($t:tt)*) => { $crate::out::write(format_args!($($t)*)) };
 }
+/// `errln!` and `err!` to stderr, which cannot panic (a closed stderr is ignored).
+macro_rules! errln {
+    ($($t:tt)*) => { $crate::out::error_line(format_args!($($t)*)) };
+}
+macro_rules! err {
+    ($($t:tt)*) => { $crate::out::error(format_args!($($t)*)) };
+}
 
 mod agent_cmd;
 mod batch_cmd;
 mod compile_cmd;
+mod display;
 mod graph_cmds;
 mod interrupt;
 mod judge_cmd;
@@ -88,11 +99,16 @@ enum Command {
     /// Compile a demonstration (a run, a run folder, a seed 003 session folder) into a draft
     /// workflow, or merge it into an existing draft.
     Compile(compile_cmd::CompileArgs),
-    /// Convert a workflow (e.g. a CliGent file) to the native format.
+    /// Convert a workflow (e.g. a CliGent file) to the native format. Writing over the input
+    /// file is refused (exit 2) unless --in-place.
     Convert {
         input: PathBuf,
-        /// Output file, or - for stdout.
-        output: PathBuf,
+        /// Output file, or - for stdout (with --in-place: the input, if left out).
+        #[arg(required_unless_present = "in_place")]
+        output: Option<PathBuf>,
+        /// Rewrite the input file itself in the native format.
+        #[arg(long)]
+        in_place: bool,
     },
     /// Print the JSON Schema of the native workflow format.
     Schema,
@@ -126,7 +142,7 @@ fn main() -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("statewright: cannot start the async runtime: {e}");
+            errln!("statewright: cannot start the async runtime: {e}");
             return ExitCode::from(exit::FAILED);
         }
     };
@@ -145,7 +161,9 @@ fn main() -> ExitCode {
             Command::Judge(args) => judge_cmd::judge_cmd(args).await,
             Command::Record(args) => record_cmd::record_cmd(args).await,
             Command::Compile(args) => compile_cmd::compile_cmd(args),
-            Command::Convert { input, output } => workflow_cmds::convert(&input, &output),
+            Command::Convert { input, output, in_place } => {
+                workflow_cmds::convert(&input, output.as_deref().unwrap_or(&input), in_place)
+            }
             Command::Schema => {
                 out!("{}", statewright_workflow::json_schema());
                 exit::SUCCEEDED

@@ -1,9 +1,11 @@
 //! Live progress on stderr: states entered, each action with its timing, and the end.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use statewright_engine::{Event, RunStatus};
+
+use crate::out::safe;
 
 pub struct Progress {
     color: bool,
@@ -19,16 +21,21 @@ impl Progress {
             dir: dir.to_owned(),
             calls: std::cell::Cell::new(0),
         };
+        let (workflow, browser) = (safe(workflow), safe(browser));
         progress.line(&format!("{} run {run_id} · {workflow} · {browser}", progress.paint("1", "statewright")));
         progress
     }
 
+    /// `text` (made [`safe`]: it holds values from data) in a colour when stderr shows them.
     fn paint(&self, code: &str, text: &str) -> String {
-        if self.color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_owned() }
+        let text = safe(text);
+        if self.color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.into_owned() }
     }
 
+    /// A line as it is: its colours are [`Self::paint`]'s, and each value from data in it is
+    /// painted or made [`safe`] where it is put in.
     fn line(&self, text: &str) {
-        let _ = writeln!(std::io::stderr().lock(), "{text}");
+        crate::out::error_raw(&format!("{text}\n"));
     }
 
     fn at(ms: u64) -> String {
@@ -51,9 +58,11 @@ impl Progress {
                 // What was read says more than where it was read from.
                 let on = match (value, detail) {
                     (Some(value), _) => format!(" = {}", short(&value.to_string())),
-                    (None, Some(detail)) => format!(" → {detail}"),
+                    (None, Some(detail)) => format!(" → {}", safe(detail)),
                     (None, None) => String::new(),
                 };
+                // Its URL, text and selector are the workflow's and the parameters'.
+                let action = safe(&action.to_string()).into_owned();
                 match error {
                     None => self.line(&format!(
                         "{}      {action}{on}  {}",
@@ -127,9 +136,9 @@ impl Progress {
                 };
                 self.line(&text);
                 for (name, value) in outputs {
-                    self.line(&format!("  {name} = {}", short(&value.to_string())));
+                    self.line(&format!("  {} = {}", safe(name), short(&value.to_string())));
                 }
-                self.line(&format!("  run folder: {}", self.dir.display()));
+                self.line(&format!("  run folder: {}", safe(&self.dir.display().to_string())));
             }
             Event::Retrying { state, attempt, max, reason, .. } => {
                 self.line(&format!(
@@ -170,7 +179,7 @@ impl Progress {
                     "           {}{INDENT}{}{INDENT}see it: statewright review show {review_id}{INDENT}answer: \
                      statewright review resolve {review_id} retry|skip|actions|declare-state|new-state|abort",
                     self.paint("1;33", &format!("waiting for a person: review {review_id}")),
-                    reason.replace('\n', INDENT),
+                    safe(reason).replace('\n', INDENT),
                 ));
             }
             Event::ReviewResolved { review_id, resolution } => {
@@ -189,8 +198,8 @@ impl Progress {
     }
 }
 
-/// An answer on one line, shortened.
+/// An answer on one line, shortened (and [`safe`]).
 fn short(text: &str) -> String {
-    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let line = safe(text).split_whitespace().collect::<Vec<_>>().join(" ");
     if line.chars().count() <= 100 { line } else { format!("{}…", line.chars().take(99).collect::<String>()) }
 }

@@ -47,8 +47,8 @@ struct Progress;
 
 impl RecordObserver for Progress {
     fn started(&mut self, run_id: &str, url: &str) {
-        eprintln!("statewright record {run_id} · {url}");
-        eprintln!("  recording: act in the browser; Ctrl+C (or closing the tab) ends it");
+        errln!("statewright record {run_id} · {url}");
+        errln!("  recording: act in the browser; Ctrl+C (or closing the tab) ends it");
     }
 
     fn act(&mut self, n: usize, action: &Action, description: Option<&str>) {
@@ -60,7 +60,7 @@ impl RecordObserver for Progress {
             _ => description.unwrap_or("").to_owned(),
         };
         let line = format!("{} {what}", action.kind());
-        eprintln!("  {n:>3}. {}", line.trim_end());
+        errln!("  {n:>3}. {}", line.trim_end());
     }
 }
 
@@ -68,13 +68,13 @@ pub async fn record_cmd(args: RecordArgs) -> u8 {
     let until_url = match args.until_url.as_deref().map(regex::Regex::new).transpose() {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("statewright: --until-url is not a valid pattern: {e}");
+            errln!("statewright: --until-url is not a valid pattern: {e}");
             return exit::INVALID;
         }
     };
     let headed = !args.headless && args.cdp_url.is_none();
-    if headed && std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
-        eprintln!("statewright: no display to show the browser on: attach to one with --cdp-url, or give --headless");
+    if let Err(message) = crate::display::check(headed, "attach to a browser with --cdp-url, or give --headless") {
+        errln!("statewright: {message}");
         return exit::INVALID;
     }
     let browser = match args.cdp_url.clone() {
@@ -95,10 +95,10 @@ pub async fn record_cmd(args: RecordArgs) -> u8 {
     match record(request, cancel, &mut Progress).await {
         Ok(summary) => {
             if args.json {
-                println!("{}", serde_json::to_string_pretty(&summary).unwrap_or_default());
+                outln!("{}", serde_json::to_string_pretty(&summary).unwrap_or_default());
             }
             let c = &summary.compiled;
-            eprintln!(
+            errln!(
                 "recorded {} acts in {:.1} s (ended: {}) → {} states and {} actions",
                 summary.acts,
                 summary.duration_ms as f64 / 1000.0,
@@ -107,21 +107,21 @@ pub async fn record_cmd(args: RecordArgs) -> u8 {
                 c.actions
             );
             for note in &c.notes {
-                eprintln!("  note: {note}");
+                errln!("  note: {note}");
             }
             if let Some(m) = &summary.merged {
-                eprintln!(
+                errln!(
                     "  merged: {} states added, {} transitions added",
                     m.added_states.len(),
                     m.added_transitions.len()
                 );
             }
-            eprintln!("  draft: {}", summary.draft.display());
-            eprintln!("  run folder: {}", summary.run_dir.display());
+            errln!("  draft: {}", summary.draft.display());
+            errln!("  run folder: {}", summary.run_dir.display());
             exit::SUCCEEDED
         }
         Err(e) => {
-            eprintln!("statewright: {e}");
+            errln!("statewright: {e}");
             match e.kind {
                 RunErrorKind::Invalid => exit::INVALID,
                 RunErrorKind::Environment => exit::FAILED,

@@ -30,12 +30,14 @@ enum ReviewCommand {
         /// Also resolved and cancelled ones.
         #[arg(long)]
         all: bool,
+        /// Print the reviews as JSON on stdout.
         #[arg(long)]
         json: bool,
     },
     /// Everything about one review: what failed and why, what was tried, the page.
     Show {
         id: i64,
+        /// Print the review as JSON on stdout (with the page it stopped on).
         #[arg(long)]
         json: bool,
     },
@@ -107,13 +109,13 @@ struct ResolveArgs {
 pub fn review(args: ReviewArgs) -> u8 {
     let db = args.store.db_path();
     if !db.exists() {
-        eprintln!("statewright: no run store at {} (nothing has run yet)", db.display());
+        errln!("statewright: no run store at {} (nothing has run yet)", db.display());
         return exit::INVALID;
     }
     let store = match Store::open(&db) {
         Ok(store) => store,
         Err(e) => {
-            eprintln!("statewright: {e}");
+            errln!("statewright: {e}");
             return exit::FAILED;
         }
     };
@@ -128,7 +130,7 @@ pub fn review(args: ReviewArgs) -> u8 {
     match result {
         Ok(()) => exit::SUCCEEDED,
         Err(e) => {
-            eprintln!("statewright: {e}");
+            errln!("statewright: {e}");
             exit::INVALID
         }
     }
@@ -322,7 +324,7 @@ fn report(saved: statewright_workbench::Result<SavedFix>) -> Result<String, Stri
     let saved = saved.map_err(|e| e.to_string())?;
     out!("{}", saved.diff);
     if let Some(version) = saved.version {
-        eprintln!(
+        errln!(
             "saved {} ({}); the previous version is kept in the store as version {version}",
             saved.path,
             saved.changes.join("; ")

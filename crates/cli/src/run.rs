@@ -98,6 +98,7 @@ pub fn parse_param(s: &str) -> Result<(String, String), String> {
 
 impl RunFlags {
     pub(crate) fn request(&self, file: &std::path::Path) -> Result<RunRequest, String> {
+        crate::display::check(self.headed, crate::display::NOT_HEADED)?;
         let mut request = RunRequest::new(WorkflowSource::File(file.to_owned()), &self.store.runs_dir);
         request.params = self.params.clone();
         request.browser = match self.cdp_url.as_slice() {
@@ -125,7 +126,7 @@ pub async fn run(args: RunArgs) -> u8 {
 }
 
 fn usage(message: &str) -> u8 {
-    eprintln!("statewright: {message}");
+    errln!("statewright: {message}");
     exit::INVALID
 }
 
@@ -145,7 +146,7 @@ async fn execute(request: RunRequest, json: bool, accept_synthesized: bool) -> u
     let prepared = match prepare(request).await {
         Ok(prepared) => prepared,
         Err(e) => {
-            eprintln!("statewright: {e}");
+            errln!("statewright: {e}");
             return match e.kind {
                 RunErrorKind::Invalid => exit::INVALID,
                 RunErrorKind::Environment => exit::FAILED,
@@ -153,7 +154,7 @@ async fn execute(request: RunRequest, json: bool, accept_synthesized: bool) -> u
         }
     };
     for warning in prepared.warnings() {
-        eprintln!("{warning}");
+        errln!("{warning}");
     }
     let progress =
         Progress::new(prepared.id(), &prepared.workflow().name, prepared.browser_label(), prepared.run_dir());
@@ -177,12 +178,12 @@ fn approve_automatically(db: &std::path::Path, run_id: &str, synthesized_only: b
         for saved in
             statewright_workbench::approve_run_proposals(&store, run_id, synthesized_only).map_err(|e| e.to_string())?
         {
-            eprintln!("saved the model's fix into {} ({})", saved.path, saved.changes.join("; "));
+            errln!("saved the model's fix into {} ({})", saved.path, saved.changes.join("; "));
         }
         Ok(())
     };
     if let Err(e) = approve() {
-        eprintln!("statewright: the model's fixes were not saved: {e}");
+        errln!("statewright: the model's fixes were not saved: {e}");
     }
 }
 

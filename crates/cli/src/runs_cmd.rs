@@ -45,10 +45,15 @@ enum RunsCommand {
         json: bool,
     },
     /// Write a run as a trajectory folder: timeline.json, action_timeline.json, step-NNN.png/json.
+    /// A folder that is there and not empty is refused (exit 2) unless --force.
     Export {
         /// A run id, or a unique prefix of one.
         run: String,
+        /// The folder to write (made if it is not there).
         dir: PathBuf,
+        /// Write into DIR even when it is not empty (files of the same names are replaced).
+        #[arg(long)]
+        force: bool,
     },
     /// Delete old runs and the screenshots nothing references any more.
     #[command(group(clap::ArgGroup::new("which").required(true).args(["keep", "before"])))]
@@ -63,7 +68,7 @@ enum RunsCommand {
 }
 
 fn fail(e: &Error) -> u8 {
-    eprintln!("statewright: {e}");
+    errln!("statewright: {e}");
     match e {
         Error::UnknownRun(_)
         | Error::AmbiguousRun { .. }
@@ -84,7 +89,7 @@ pub fn runs(args: RunsArgs) -> u8 {
                 exit::SUCCEEDED
             }
             RunsCommand::List { .. } => {
-                eprintln!("no runs recorded in {}", db.display());
+                errln!("no runs recorded in {}", db.display());
                 exit::SUCCEEDED
             }
             RunsCommand::Show { run, .. } | RunsCommand::Export { run, .. } => fail(&Error::UnknownRun(run.clone())),
@@ -103,7 +108,7 @@ pub fn runs(args: RunsArgs) -> u8 {
             list(&store, RunFilter { workflow, status, limit }, json)
         }
         RunsCommand::Show { run, json } => show(&store, &run, json),
-        RunsCommand::Export { run, dir } => export(&store, &run, &dir),
+        RunsCommand::Export { run, dir, force } => export(&store, &run, &dir, force),
         RunsCommand::Prune { keep, before } => prune(&store, keep, before.as_deref()),
     };
     match result {
@@ -127,7 +132,7 @@ fn list(store: &Store, filter: RunFilter, json: bool) -> Result<u8, Error> {
         return Ok(exit::SUCCEEDED);
     }
     if runs.is_empty() {
-        eprintln!("no runs");
+        errln!("no runs");
         return Ok(exit::SUCCEEDED);
     }
     outln!(
@@ -293,10 +298,18 @@ fn render(d: &RunDetail) -> String {
     out
 }
 
-fn export(store: &Store, prefix: &str, dir: &Path) -> Result<u8, Error> {
+fn export(store: &Store, prefix: &str, dir: &Path, force: bool) -> Result<u8, Error> {
     let id = store.resolve_run(prefix)?;
+    let occupied = std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some());
+    if occupied && !force {
+        errln!(
+            "statewright: {} is not empty: export into a new or empty folder, or give --force to write over it",
+            dir.display()
+        );
+        return Ok(exit::INVALID);
+    }
     statewright_runner::export::export(store, &id, dir, Images::Png)?;
-    eprintln!("exported run {id} to {}", dir.display());
+    errln!("exported run {id} to {}", dir.display());
     Ok(exit::SUCCEEDED)
 }
 
@@ -313,9 +326,7 @@ fn prune(store: &Store, keep: Option<usize>, before: Option<&str>) -> Result<u8,
         (None, Some(date)) => match parse_date(date) {
             Some(ms) => PruneBy::Before(ms),
             None => {
-                eprintln!(
-                    "statewright: --before expects a date such as 2026-01-31 or 2026-01-31T12:00:00Z, got `{date}`"
-                );
+                errln!("statewright: --before expects a date such as 2026-01-31 or 2026-01-31T12:00:00Z, got `{date}`");
                 return Ok(exit::INVALID);
             }
         },

@@ -23,6 +23,7 @@ enum SkillsCommand {
     List {
         #[command(flatten)]
         folder: Folder,
+        /// Print the skills as JSON on stdout.
         #[arg(long)]
         json: bool,
     },
@@ -34,6 +35,7 @@ enum SkillsCommand {
         /// Replace skills of the same name already in the folder.
         #[arg(long)]
         force: bool,
+        /// Print what was imported as JSON on stdout.
         #[arg(long)]
         json: bool,
     },
@@ -58,17 +60,21 @@ enum SkillsCommand {
         folder: Folder,
         #[command(flatten)]
         store: StoreArgs,
+        /// Print the proposals, and what was written, as JSON on stdout.
         #[arg(long)]
         json: bool,
     },
     /// Write skills as seed 003 skill folders (NNN-name/SKILL.md + actions.json) under --to.
     Export {
+        /// The skills to export (their names).
         #[arg(required = true)]
         names: Vec<String>,
+        /// The folder to write the skill folders under.
         #[arg(long, value_name = "DIR")]
         to: PathBuf,
         #[command(flatten)]
         folder: Folder,
+        /// Print what was written as JSON on stdout.
         #[arg(long)]
         json: bool,
     },
@@ -97,12 +103,12 @@ pub fn skills(args: SkillsArgs) -> u8 {
             if json {
                 outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
             } else {
-                eprint!("{text}");
+                err!("{text}");
             }
             exit::SUCCEEDED
         }
         Err(message) => {
-            eprintln!("statewright: {message}");
+            errln!("statewright: {message}");
             exit::INVALID
         }
     }

@@ -34,7 +34,7 @@ impl StoreArgs {
         match Store::open(&path) {
             Ok(store) => Some(store),
             Err(e) => {
-                eprintln!("warning: {}: {e}; going on without the stored runs", path.display());
+                errln!("warning: {}: {e}; going on without the stored runs", path.display());
                 None
             }
         }

@@ -42,7 +42,7 @@ pub async fn synthesize_state(args: SynthesizeArgs) -> u8 {
     match run(&args).await {
         Ok(()) => exit::SUCCEEDED,
         Err((code, message)) => {
-            eprintln!("statewright: {message}");
+            errln!("statewright: {message}");
             code
         }
     }
@@ -94,6 +94,6 @@ async fn run(args: &SynthesizeArgs) -> Result<(), (u8, String)> {
             serde_json::to_string_pretty(&json!({ "checks": checks, "actions": actions })).unwrap_or_default()
         );
     }
-    eprintln!("`{}` synthesised in {} model call(s), {tokens} tokens", args.state, synthesis.calls.len());
+    errln!("`{}` synthesised in {} model call(s), {tokens} tokens", args.state, synthesis.calls.len());
     Ok(())
 }

@@ -30,22 +30,22 @@ pub fn validate(files: &[PathBuf], json: bool, strict: bool, store: &StoreArgs) 
                 failed |= refused;
                 if !json && !refused {
                     for w in &loaded.warnings.0 {
-                        eprintln!("{w}");
+                        errln!("{w}");
                     }
                     let format = match loaded.format {
                         SourceFormat::Native => "native",
                         SourceFormat::CliGent => "CliGent",
                     };
-                    eprintln!("ok: {} ({format}, {} states)", file.display(), loaded.workflow.states.len());
+                    errln!("ok: {} ({format}, {} states)", file.display(), loaded.workflow.states.len());
                 } else if !json {
-                    eprintln!("{}", loaded.warnings);
+                    errln!("{}", loaded.warnings);
                 }
                 all.0.extend(loaded.warnings.0);
             }
             Err(diagnostics) => {
                 failed = true;
                 if !json {
-                    eprintln!("{diagnostics}");
+                    errln!("{diagnostics}");
                 }
                 all.0.extend(diagnostics.0);
             }
@@ -55,21 +55,28 @@ pub fn validate(files: &[PathBuf], json: bool, strict: bool, store: &StoreArgs) 
         outln!("{}", serde_json::to_string_pretty(&all).unwrap_or_default());
     } else if failed {
         let errors = all.errors().count();
-        eprintln!("{errors} error{} found", if errors == 1 { "" } else { "s" });
+        errln!("{errors} error{} found", if errors == 1 { "" } else { "s" });
     }
     if failed { exit::INVALID } else { exit::SUCCEEDED }
 }
 
-pub fn convert(input: &Path, output: &Path) -> u8 {
+pub fn convert(input: &Path, output: &Path, in_place: bool) -> u8 {
+    if !in_place && output.as_os_str() != "-" && same_file(input, output) {
+        errln!(
+            "statewright: {} is the input file: give another output file, or --in-place to rewrite the input",
+            output.display()
+        );
+        return exit::INVALID;
+    }
     let loaded = match load_file(input) {
         Ok(loaded) => loaded,
         Err(diagnostics) => {
-            eprintln!("{diagnostics}");
+            errln!("{diagnostics}");
             return exit::INVALID;
         }
     };
     for w in &loaded.warnings.0 {
-        eprintln!("{w}");
+        errln!("{w}");
     }
     let text = to_native_json(&loaded.workflow);
     if output.as_os_str() == "-" {
@@ -78,27 +85,45 @@ pub fn convert(input: &Path, output: &Path) -> u8 {
     }
     match std::fs::write(output, text) {
         Ok(()) => {
-            eprintln!("wrote {} ({} states)", output.display(), loaded.workflow.states.len());
+            errln!("wrote {} ({} states)", output.display(), loaded.workflow.states.len());
             exit::SUCCEEDED
         }
         Err(e) => {
-            eprintln!("statewright: cannot write {}: {e}", output.display());
+            errln!("statewright: cannot write {}: {e}", output.display());
             exit::FAILED
         }
     }
+}
+
+/// Whether `a` and `b` are one file: the same canonical path (links followed), or on Unix the
+/// same inode (a hard link).
+fn same_file(a: &Path, b: &Path) -> bool {
+    if let (Ok(a), Ok(b)) = (a.canonicalize(), b.canonicalize())
+        && a == b
+    {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(a), Ok(b)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return (a.dev(), a.ino()) == (b.dev(), b.ino());
+        }
+    }
+    false
 }
 
 pub async fn demo_site(port: u16, dir: Option<PathBuf>, drift: Option<PathBuf>) -> u8 {
     let site = match site(dir, drift.as_deref()) {
         Ok(site) => site,
         Err(e) => {
-            eprintln!("statewright: {e}");
+            errln!("statewright: {e}");
             return exit::INVALID;
         }
     };
     match SiteServer::start(site, port).await {
         Ok(server) => {
-            eprintln!("serving on {}/ (Ctrl-C to stop)", server.url());
+            errln!("serving on {}/ (Ctrl-C to stop)", server.url());
             tokio::select! {
                 () = server.wait() => {}
                 () = crate::interrupt::interrupted() => {}
@@ -106,7 +131,7 @@ pub async fn demo_site(port: u16, dir: Option<PathBuf>, drift: Option<PathBuf>) 
             exit::SUCCEEDED
         }
         Err(e) => {
-            eprintln!("statewright: cannot listen on 127.0.0.1:{port}: {e}");
+            errln!("statewright: cannot listen on 127.0.0.1:{port}: {e}");
             exit::FAILED
         }
     }

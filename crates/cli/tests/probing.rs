@@ -1,7 +1,8 @@
 //! Defects found by probing the CLI as a new user and as an attacker would, each pinned by
 //! a test that failed before its fix: file names from parameters, pruning live runs,
-//! secrets in element snapshots and file names, review answers naming unknown states, and
-//! a closed pipe.
+//! secrets in element snapshots and file names, review answers naming unknown states, a
+//! closed stdout or stderr, terminal escapes in data, a window without a display, malformed
+//! DevTools addresses, outputs that would overwrite their inputs, and flags without help.
 
 mod common;
 
@@ -326,4 +327,212 @@ fn a_temp_folder_that_may_not_run_programs_still_launches_chromium() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+/// A workflow that needs no site: it shows `{{q}}` on a `data:` page and reads it back.
+fn shown_workflow(dir: &Path) -> PathBuf {
+    write_workflow(
+        dir,
+        &json!({"version": 1, "name": "shown", "parameters": {"q": {"default": "x"}},
+            "config": {"state_timeout": 10, "no_states_timeout": 10},
+            "states": [
+                {"name": "Shown", "checks": [{"type": "element", "selector": "#v"}],
+                 "actions": [{"type": "extract", "target": {"css": "#v"}, "into": "out"}],
+                 "terminal": {"outcome": "success", "message": "read {{q}}"}},
+                {"name": "Start", "checks": [{"type": "url", "value": "about:blank"}],
+                 "actions": [{"type": "navigate_to", "url": "data:text/html,<p id=v>{{q}}</p>"}],
+                 "next": ["Shown"]}]}),
+    )
+}
+
+/// The runs in the store, as `runs list --json` gives them.
+fn runs_listed(runs: &Path) -> Vec<Value> {
+    let out = statewright(&["runs", "list", "--json"], runs);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    serde_json::from_slice::<Value>(&out.stdout).unwrap().as_array().unwrap().clone()
+}
+
+/// Runs `args` with a stderr pipe whose reading end is closed as soon as it starts (as
+/// `2>&1 | head -1` closes it): its exit code and stdout.
+fn with_stderr_closed(args: &[&str], runs: &Path) -> (Option<i32>, Vec<u8>) {
+    let mut child = command(args, runs).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    drop(child.stderr.take());
+    let mut stdout = Vec::new();
+    child.stdout.take().unwrap().read_to_end(&mut stdout).unwrap();
+    (child.wait().unwrap().code(), stdout)
+}
+
+#[test]
+fn a_closed_stderr_neither_panics_nor_stops_the_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    // Far more diagnostics than a pipe holds.
+    let states: Vec<Value> =
+        (0..3000).map(|i| json!({"name": format!("S{i}"), "checks": [{"type": "urll", "value": "x"}]})).collect();
+    let many = dir.path().join("many.json");
+    std::fs::write(&many, json!({"version": 1, "name": "many", "states": states}).to_string()).unwrap();
+    let (code, _) = with_stderr_closed(&["validate", many.to_str().unwrap()], &runs);
+    assert_eq!(code, Some(2), "the workflow is invalid, and that is all (101 is a panic)");
+
+    // A batch goes through every row and records them all.
+    let workflow = shown_workflow(dir.path());
+    let data = dir.path().join("rows.csv");
+    std::fs::write(&data, "q\nA\nB\nC\n").unwrap();
+    let (code, stdout) = with_stderr_closed(
+        &["batch", workflow.to_str().unwrap(), "--data", data.to_str().unwrap(), "--no-review", "--json"],
+        &runs,
+    );
+    assert_eq!(code, Some(0), "{}", text(&stdout));
+    let report: Value = serde_json::from_slice(&stdout).unwrap();
+    assert_eq!(report["succeeded"], 3, "{report:#}");
+    let csv = std::fs::read_to_string(dir.path().join("rows.results.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 4, "a header and every row: {csv}");
+    assert!(csv.lines().skip(1).all(|row| row.contains(",succeeded,")), "{csv}");
+
+    // So does a single run.
+    let (code, _) = with_stderr_closed(&["run", workflow.to_str().unwrap(), "--no-review"], &runs);
+    assert_eq!(code, Some(0));
+    let listed = runs_listed(&runs);
+    assert_eq!(listed.len(), 4, "{listed:#?}");
+    assert!(listed.iter().all(|r| r["status"] == "succeeded"), "none is left interrupted: {listed:#?}");
+}
+
+#[test]
+fn control_characters_from_data_are_shown_escaped_on_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let workflow = shown_workflow(dir.path());
+    let evil = "A\x1b]0;PWNED\x07\x1b[31mRED\x1b[0m\r";
+    let out = statewright(&["run", workflow.to_str().unwrap(), "-p", &format!("q={evil}"), "--json"], &runs);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    for control in ['\x1b', '\x07', '\r'] {
+        assert!(!stderr.contains(control), "{control:?} reached the terminal raw: {stderr:?}");
+    }
+    // The navigation (its URL), the extracted value and the closing message, each escaped as
+    // JSON escapes it.
+    let escaped = "A\\u001b]0;PWNED\\u0007\\u001b[31mRED";
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.contains(escaped)).collect();
+    assert!(lines.iter().any(|l| l.contains("navigate_to")), "{stderr}");
+    assert!(lines.iter().any(|l| l.contains("succeeded at `Shown`: read")), "{stderr}");
+    // The --json summary keeps the value as it is (JSON escapes it itself).
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["outputs"]["out"], "A\x1b]0;PWNED\x07\x1b[31mRED\x1b[0m", "{summary:#}");
+
+    let id = summary["run_id"].as_str().unwrap();
+    let shown = statewright(&["runs", "show", id], &runs);
+    assert_eq!(shown.status.code(), Some(0), "{}", text(&shown.stderr));
+    assert!(!shown.stdout.contains(&0x1b), "{}", text(&shown.stdout));
+    assert!(text(&shown.stdout).contains("\\u001b"), "{}", text(&shown.stdout));
+}
+
+#[test]
+fn a_browser_window_without_a_display_is_a_usage_error() {
+    let runs = tempfile::tempdir().unwrap();
+    for args in [
+        &["run", "workflows/demo-shop.json", "--demo-site", "--headed"][..],
+        &["goto", "workflows/demo-shop.json", "Order confirmed", "--headed"],
+        &["batch", "workflows/demo-shop.json", "--data", "no-such-rows.csv", "--headed"],
+        &["agent", "--goal", "buy", "--url", "about:blank", "--headed"],
+        &["record", "about:blank"],
+    ] {
+        let out = command(args, runs.path()).env_remove("DISPLAY").env_remove("WAYLAND_DISPLAY").output().unwrap();
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("statewright: no display to show the browser on"), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "no Chromium output: {stderr}");
+    }
+    assert!(!runs.path().join("statewright.db").exists(), "nothing ran");
+}
+
+#[test]
+fn convert_does_not_write_over_its_input_unless_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let cligent = repo().join("tests/fixtures/foreign/workflow.json");
+    let input = dir.path().join("flow.json");
+    std::fs::copy(&cligent, &input).unwrap();
+    let before = std::fs::read(&input).unwrap();
+    let same = dir.path().join("sub/../flow.json");
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    let link = dir.path().join("link.json");
+    std::os::unix::fs::symlink(&input, &link).unwrap();
+    for output in [&input, &same, &link] {
+        let out = statewright(&["convert", input.to_str().unwrap(), output.to_str().unwrap()], dir.path());
+        assert_eq!(out.status.code(), Some(2), "{}: {}", output.display(), text(&out.stderr));
+        assert!(text(&out.stderr).contains("is the input file"), "{}", text(&out.stderr));
+        assert_eq!(std::fs::read(&input).unwrap(), before, "the source is untouched");
+    }
+    let out = statewright(&["convert", "--in-place", input.to_str().unwrap()], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let native: Value = serde_json::from_slice(&std::fs::read(&input).unwrap()).unwrap();
+    assert_eq!(native["version"], 1, "rewritten in the native format: {native:#}");
+}
+
+#[test]
+fn runs_export_does_not_write_into_a_folder_with_files_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let out = statewright(&["run", shown_workflow(dir.path()).to_str().unwrap(), "--json"], &runs);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let id = serde_json::from_slice::<Value>(&out.stdout).unwrap()["run_id"].as_str().unwrap().to_owned();
+    let export = dir.path().join("export");
+    std::fs::create_dir(&export).unwrap();
+    std::fs::write(export.join("timeline.json"), "mine").unwrap();
+    let out = statewright(&["runs", "export", &id, export.to_str().unwrap()], &runs);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("is not empty"), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(export.join("timeline.json")).unwrap(), "mine");
+    let out = statewright(&["runs", "export", &id, export.to_str().unwrap(), "--force"], &runs);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_ne!(std::fs::read_to_string(export.join("timeline.json")).unwrap(), "mine");
+    // An empty folder, or none, needs no --force.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    for to in [empty, dir.path().join("new")] {
+        let out = statewright(&["runs", "export", &id, to.to_str().unwrap()], &runs);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+}
+
+/// The subcommands of `path` (as `statewright PATH --help` lists them) and their help texts.
+fn help_pages(path: &mut Vec<String>, pages: &mut Vec<(String, String)>) {
+    let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+    args.push("--help");
+    let out = statewright(&args, Path::new("/tmp"));
+    assert_eq!(out.status.code(), Some(0), "{args:?}");
+    let help = text(&out.stdout);
+    let subcommands: Vec<String> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+        .filter(|name| name != "help")
+        .collect();
+    pages.push((path.join(" "), help));
+    for name in subcommands {
+        path.push(name);
+        help_pages(path, pages);
+        path.pop();
+    }
+}
+
+#[test]
+fn every_json_flag_says_what_it_does() {
+    let mut pages = Vec::new();
+    help_pages(&mut Vec::new(), &mut pages);
+    assert!(
+        pages.iter().any(|(path, _)| path == "skills mine"),
+        "{:?}",
+        pages.iter().map(|p| &p.0).collect::<Vec<_>>()
+    );
+    let mut bare = Vec::new();
+    for (path, help) in &pages {
+        for line in help.lines().filter(|l| l.trim_start().starts_with("--json")) {
+            if line.trim() == "--json" {
+                bare.push(path.clone());
+            }
+        }
+    }
+    assert!(bare.is_empty(), "--json without help in: {bare:?}");
 }

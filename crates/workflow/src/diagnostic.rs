@@ -115,6 +115,11 @@ impl<'a> Reporter<'a> {
         self.push(Severity::Error, pos, path, message.into(), help.into());
     }
 
+    /// An error at a position the index found itself (a key written twice).
+    pub(crate) fn error_at_pos(&mut self, pos: LineCol, path: &JsonPath, message: String, help: Option<String>) {
+        self.push(Severity::Error, pos, path, message, help);
+    }
+
     pub(crate) fn warning(&mut self, path: &JsonPath, message: impl Into<String>, help: impl Into<Option<String>>) {
         let pos = self.index.value_pos(path);
         self.push(Severity::Warning, pos, path, message.into(), help.into());

@@ -12,6 +12,10 @@ use crate::model::{Action, Check, Workflow};
 use crate::span::{JsonPath, Seg, SpanIndex};
 use crate::validate::validate;
 
+mod source;
+pub use source::MAX_WORKFLOW_BYTES;
+pub(crate) use source::read_workflow_text;
+
 /// Which dialect a file was written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SourceFormat {
@@ -28,18 +32,19 @@ pub struct Loaded {
     pub warnings: Diagnostics,
 }
 
-/// Reads and validates a workflow file.
+/// Reads and validates a workflow file (a regular file of at most
+/// [`MAX_WORKFLOW_BYTES`]).
 pub fn load_file(path: &Path) -> Result<Loaded, Diagnostics> {
     let file = path.display().to_string();
-    let src = std::fs::read_to_string(path).map_err(|e| {
+    let src = read_workflow_text(path).map_err(|e| {
         Diagnostics(vec![Diagnostic {
             severity: Severity::Error,
             file: file.clone(),
             line: 1,
             column: 1,
             path: String::new(),
-            message: format!("cannot read the workflow file: {e}"),
-            help: Some("check the path and that the file is UTF-8 text".into()),
+            message: e.message,
+            help: Some(e.help),
         }])
     })?;
     // A CliGent array has no name of its own: the file's stem stands in.
@@ -64,6 +69,7 @@ pub fn load_str(src: &str, file: &str, fallback_name: &str) -> Result<Loaded, Di
     })?;
     let index = SpanIndex::new(src);
     let mut report = Reporter::new(file, &index);
+    repeated_keys(&index, &mut report);
     let format = detect(&value);
     let workflow = match format {
         SourceFormat::Native => native(&value, &mut report),
@@ -83,6 +89,26 @@ pub fn load_str(src: &str, file: &str, fallback_name: &str) -> Result<Loaded, Di
 /// counted without it.
 pub fn without_bom(src: &str) -> &str {
     src.strip_prefix('\u{feff}').unwrap_or(src)
+}
+
+/// A key written twice in one object is an error: JSON readers keep the last silently, so
+/// a second `checks` would drop the first's checks without a word.
+fn repeated_keys(index: &SpanIndex, report: &mut Reporter) {
+    for (path, again, first) in index.repeated_keys() {
+        let key = match path.0.last() {
+            Some(Seg::Key(key)) => key.as_str(),
+            _ => continue,
+        };
+        report.error_at_pos(
+            again,
+            path,
+            format!(
+                "the key `{key}` is given twice in this object (first at line {}, column {})",
+                first.line, first.column
+            ),
+            Some("only one of them would count; merge them into one or remove one".into()),
+        );
+    }
 }
 
 /// Native files carry `"version"`; everything else is read as CliGent.

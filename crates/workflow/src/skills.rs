@@ -35,7 +35,7 @@ pub fn load_skills(
     let mut pending = vec![(workflow.clone(), file.to_path_buf())];
     let mut problems = Diagnostics::default();
     while let Some((user, user_file)) = pending.pop() {
-        let source = std::fs::read_to_string(&user_file).unwrap_or_default();
+        let source = crate::load::read_workflow_text(&user_file).unwrap_or_default();
         let index = SpanIndex::new(&source);
         let shown = user_file.display().to_string();
         let mut report = Reporter::new(&shown, &index);

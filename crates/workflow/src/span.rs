@@ -70,6 +70,17 @@ pub struct SpanIndex<'a> {
     /// thousand diagnostics on a one-line megabyte file stay linear.
     line_starts: Vec<usize>,
     chars_at: Vec<usize>,
+    /// Keys written a second time in the same object, with where each was first written:
+    /// JSON parsers keep the last silently, so a repeated `checks` would lose the first.
+    repeated: Vec<RepeatedKey>,
+}
+
+/// A key an object has twice: the path it names and where each was written (byte offsets).
+#[derive(Debug, Clone)]
+struct RepeatedKey {
+    path: JsonPath,
+    first: usize,
+    again: usize,
 }
 
 /// Bytes between character-count checkpoints.
@@ -111,6 +122,12 @@ impl<'a> SpanIndex<'a> {
             }
             path = path.parent();
         }
+    }
+
+    /// Every key written again in the same object: its path, where it is written again and
+    /// where it was first, in the order they appear in the file.
+    pub fn repeated_keys(&self) -> impl Iterator<Item = (&JsonPath, LineCol, LineCol)> + '_ {
+        self.repeated.iter().map(|r| (&r.path, self.line_col(r.again), self.line_col(r.first)))
     }
 
     /// The position of the key that names the value at `path` (for unknown-field errors).
@@ -214,6 +231,9 @@ impl Scanner<'_> {
         match *self.bytes.get(self.pos)? {
             b'{' => {
                 self.pos += 1;
+                // Keys are compared within this object: a repeated key's children have the
+                // same paths as the first one's, and are no repeats of their own.
+                let mut seen: HashMap<String, usize> = HashMap::new();
                 loop {
                     self.skip_ws();
                     match *self.bytes.get(self.pos)? {
@@ -226,7 +246,10 @@ impl Scanner<'_> {
                             let key_start = self.pos;
                             let key = self.string()?;
                             let child = path.key(&key);
-                            index.keys.insert(child.clone(), key_start);
+                            index.keys.insert(child.clone(), key_start); // the last one is kept
+                            if let Some(first) = seen.insert(key, key_start) {
+                                index.repeated.push(RepeatedKey { path: child.clone(), first, again: key_start });
+                            }
                             self.skip_ws();
                             if self.bytes.get(self.pos) != Some(&b':') {
                                 return None;
@@ -341,6 +364,20 @@ mod tests {
                 assert_eq!(pos, LineCol { line, column }, "item {i}, separator {sep:?}");
             }
         }
+    }
+
+    #[test]
+    fn keys_written_twice_in_one_object_are_found_with_both_places() {
+        let src = "{\"a\": 1,\n \"b\": {\"a\": 2, \"\\u0061\": 3},\n \"a\": 4, \"c\": [{\"a\": 5}, {\"a\": 6}]}";
+        let index = SpanIndex::new(src);
+        let repeated: Vec<_> = index.repeated_keys().map(|(p, again, first)| (p.to_string(), again, first)).collect();
+        let at = |line, column| LineCol { line, column };
+        assert_eq!(
+            repeated,
+            vec![("b.a".to_owned(), at(2, 16), at(2, 8)), ("a".to_owned(), at(3, 2), at(1, 2))],
+            "a key escaped differently is the same key; objects in an array are each their own"
+        );
+        assert_eq!(index.value_pos(&p(&[Seg::Key("a".into())])), at(3, 7), "the value kept is the last");
     }
 
     #[test]

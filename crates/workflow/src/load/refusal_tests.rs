@@ -88,3 +88,34 @@ fn the_reason_for_an_over_long_value_is_shown_whole() {
     let error = error_with(&src, "is not a plain file name");
     assert!(error.message.ends_with("… (222 more characters)` is not a plain file name"), "{}", error.message);
 }
+
+#[test]
+fn a_key_written_twice_is_an_error_at_its_second_place() {
+    let src = r#"{"version":1,"name":"d",
+ "states":[
+  {"name":"Start","checks":[{"type":"url","value":"about:blank"}],"checks":[{"type":"url","match":"prefix","value":"http"}],
+   "actions":[{"type":"navigate_to","url":"data:text/html,hi"}]},
+  {"name":"End","checks":[{"type":"text","value":"hi"}],"terminal":{"outcome":"success"}}
+ ]}"#;
+    let error = error_with(src, "given twice");
+    assert_eq!(error.message, "the key `checks` is given twice in this object (first at line 3, column 19)");
+    let again = src.match_indices(r#""checks""#).nth(1).unwrap().0;
+    let column = src[..again].rsplit('\n').next().unwrap().chars().count() + 1;
+    assert_eq!((error.file.as_str(), error.line, error.column), ("wf.json", 3, column));
+    assert_eq!(error.path, "states[0].checks");
+    // In a CliGent file too, and a parameter given twice.
+    let cligent =
+        r#"[{"name": "A", "name": "B", "checks": [{"type": "url", "value": "about:blank"}], "end_state": true}]"#;
+    assert_eq!(error_with(cligent, "given twice").column, 16);
+    let src = workflow("{}", r#"{"type": "wait", "seconds": 1, "seconds": 2}"#);
+    assert_eq!(error_with(&src, "given twice").path, "states[0].actions[0].seconds");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_device_is_refused_as_a_workflow_file_instead_of_read_until_memory_runs_out() {
+    let diagnostics = load_file(Path::new("/dev/zero")).unwrap_err();
+    let error = diagnostics.errors().next().unwrap();
+    assert_eq!(error.message, "the workflow file is a device, not a regular file");
+    assert_eq!((error.file.as_str(), error.line, error.column), ("/dev/zero", 1, 1));
+}

@@ -1,0 +1,112 @@
+//! Reading a workflow file's text: only a regular file, and only so much of it. A named
+//! pipe would block `validate` for ever and `/dev/zero` would be read until memory runs
+//! out; a path given by mistake gets a clear error instead.
+
+use std::io::Read;
+use std::path::Path;
+
+/// The largest workflow file read (64 MiB): far beyond any workflow written by hand or
+/// recorded (the bundled ones are a few KiB), small enough to read at once.
+pub const MAX_WORKFLOW_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Why a workflow file's text could not be read, with what to do about it.
+pub(crate) struct Unreadable {
+    pub message: String,
+    pub help: String,
+}
+
+/// The text of the regular file at `path` (symbolic links followed), up to
+/// [`MAX_WORKFLOW_BYTES`].
+pub(crate) fn read_workflow_text(path: &Path) -> Result<String, Unreadable> {
+    let cannot = |e: std::io::Error| Unreadable {
+        message: format!("cannot read the workflow file: {e}"),
+        help: "check the path and that the file is UTF-8 text".into(),
+    };
+    // Looked at before it is opened: opening a named pipe waits for a writer.
+    let metadata = std::fs::metadata(path).map_err(cannot)?;
+    if !metadata.is_file() {
+        return Err(Unreadable {
+            message: format!("the workflow file is {}, not a regular file", kind(&metadata.file_type())),
+            help: "give the path of a .json workflow file".into(),
+        });
+    }
+    let too_big = |bytes: u64| Unreadable {
+        message: format!("the workflow file is larger than {} MiB ({bytes} bytes)", MAX_WORKFLOW_BYTES >> 20),
+        help: "a workflow file this large is no workflow; check the path".into(),
+    };
+    if metadata.len() > MAX_WORKFLOW_BYTES {
+        return Err(too_big(metadata.len()));
+    }
+    // Read with the cap too: a file may grow after it was looked at.
+    let mut bytes = Vec::new();
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    file.take(MAX_WORKFLOW_BYTES + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() as u64 > MAX_WORKFLOW_BYTES {
+        return Err(too_big(bytes.len() as u64));
+    }
+    String::from_utf8(bytes).map_err(|_| cannot(std::io::Error::other("stream did not contain valid UTF-8")))
+}
+
+/// What a path that is not a regular file is, in words.
+fn kind(file_type: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if file_type.is_char_device() || file_type.is_block_device() {
+            return "a device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    if file_type.is_dir() { "a folder" } else { "not a file" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refusal(path: &Path) -> String {
+        match read_workflow_text(path) {
+            Ok(text) => panic!("{} was read: {} bytes", path.display(), text.len()),
+            Err(e) => e.message,
+        }
+    }
+
+    #[test]
+    fn only_a_regular_file_is_read() {
+        let dir = std::env::temp_dir().join(format!("sw-source-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        assert_eq!(refusal(&dir), "the workflow file is a folder, not a regular file");
+        #[cfg(unix)]
+        {
+            assert_eq!(refusal(Path::new("/dev/zero")), "the workflow file is a device, not a regular file");
+            let fifo = dir.join("f.json");
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+            if made {
+                // Before, this read blocked for ever, waiting for a writer.
+                assert_eq!(refusal(&fifo), "the workflow file is a named pipe (FIFO), not a regular file");
+            }
+        }
+        let file = dir.join("w.json");
+        std::fs::write(&file, "{}").unwrap();
+        assert_eq!(read_workflow_text(&file).ok().as_deref(), Some("{}"));
+        std::fs::write(&file, b"\xff").unwrap();
+        assert!(refusal(&file).contains("valid UTF-8"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_over_the_cap_is_refused_without_reading_it() {
+        let dir = std::env::temp_dir().join(format!("sw-source-big-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let big = dir.join("big.json");
+        // A sparse file: no disk space, but its length is over the cap.
+        std::fs::File::create(&big).unwrap().set_len(MAX_WORKFLOW_BYTES + 1).unwrap();
+        assert_eq!(refusal(&big), "the workflow file is larger than 64 MiB (67108865 bytes)");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -67,10 +67,12 @@ impl Run {
                     Some(advisor) => {
                         let request = self.request(driver, &failure, &context, &tried).await;
                         let mut advice = advisor.advise(request.clone()).await;
-                        // A model's declared state is verified before it is entered; refused,
-                        // its call says why and the chain goes on to the person.
+                        // A terminal state a model declares is verified before it is entered;
+                        // refused, its call says why and the chain goes on to the person.
                         let refused = match &advice.resolution {
-                            Some(Resolution::DeclareState { state }) => self.unverified(driver, state).await?,
+                            Some(Resolution::DeclareState { state }) if self.is_terminal_named(state) => {
+                                self.unverified(driver, state).await?
+                            }
                             _ => None,
                         };
                         if let Some(why) = &refused
@@ -416,10 +418,13 @@ impl Run {
         })
     }
 
-    /// Why the page is not the state a model declared, when it is not: the state's checks
-    /// must hold on the page now. A person's declaration is trusted (they see the page and
-    /// answer for it); a model's is not, since a page it misreads, or one written to talk
-    /// it into it, would otherwise end the run as a success it never reached.
+    /// Why the page is not the terminal state a model declared, when it is not: the state's
+    /// checks must hold on the page now. Entering a terminal state ends the run, and nothing
+    /// after it would check the model's word: a page it misreads, or one written to talk it
+    /// into it, would end the run as a success it never reached. A declared state the run
+    /// goes on from is entered as before (that is how a model says a redesigned page is a
+    /// known state; the states after it are still recognised by their checks, and the fix is
+    /// a proposal a person approves). A person's declaration is trusted: they answer for it.
     async fn unverified<D: Driver>(&mut self, driver: &mut D, name: &str) -> Result<Option<String>, End> {
         let refused = |why: String| Ok(Some(format!("refused the model's `declare_state` of `{name}`: {why}")));
         let Some(index) = self.index_of(name) else {

@@ -228,8 +228,7 @@ async fn drive(
     };
     observer.started(&run_id, &url);
     let began = Instant::now();
-    let secrets: Vec<String> = params.masked_values().keys().filter_map(|k| secret_value(&params, k)).collect();
-    let mut book = Book::new(&store, &mut handle, began, secrets, "agent step").listen(request.listener.take());
+    let mut book = Book::new(&store, &mut handle, began, params.clone(), "agent step").listen(request.listener.take());
     book.event(&Event::RunStarted { workflow: workflow.name.clone(), states: workflow.states.len() })?;
     let reviewer = match request.review {
         ReviewPolicy::Wait { timeout } => Some(
@@ -561,12 +560,6 @@ fn bind(action: &Action, params: &Params) -> Action {
     let mut v = serde_json::to_value(action).unwrap_or(Value::Null);
     fill(&mut v, params);
     serde_json::from_value(v).unwrap_or_else(|_| action.clone())
-}
-
-fn secret_value(params: &Params, name: &str) -> Option<String> {
-    let template = format!("{{{{{name}}}}}");
-    let value = params.render(&template);
-    (params.render_masked(&template) != value && !value.is_empty()).then_some(value)
 }
 
 #[derive(Default)]

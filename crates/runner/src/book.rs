@@ -3,11 +3,9 @@
 
 use std::time::Instant;
 
-use serde_json::json;
 use statewright_engine::{Event, Observation};
 use statewright_store::{RunHandle, Store};
-use statewright_workflow::params::MASK;
-use statewright_workflow::{Action, Target};
+use statewright_workflow::{Action, Params, Target};
 
 use crate::error::RunError;
 
@@ -20,7 +18,8 @@ pub(crate) struct Book<'a> {
     handle: &'a mut RunHandle,
     began: Instant,
     pub(crate) step: u32,
-    secrets: Vec<String>,
+    /// Masks the secret values (as written, percent-encoded, inside longer text).
+    secrets: Params,
     /// What steps are called: `page 3`, `agent step 3`.
     noun: &'static str,
     listener: Option<Listener>,
@@ -31,7 +30,7 @@ impl<'a> Book<'a> {
         store: &'a Store,
         handle: &'a mut RunHandle,
         began: Instant,
-        secrets: Vec<String>,
+        secrets: Params,
         noun: &'static str,
     ) -> Self {
         Book { store, handle, began, step: 0, secrets, noun, listener: None }
@@ -120,15 +119,46 @@ impl<'a> Book<'a> {
 
     /// Values of secret parameters never reach the store, even if a page shows one.
     fn redact(&self, obs: &mut Observation) {
-        for secret in &self.secrets {
-            for field in [&mut obs.url, &mut obs.title, &mut obs.text] {
-                *field = field.replace(secret.as_str(), MASK);
-            }
-            if let Ok(text) = serde_json::to_string(&obs.elements)
-                && text.contains(secret.as_str())
-            {
-                obs.elements = serde_json::from_str(&text.replace(secret.as_str(), MASK)).unwrap_or(json!([]));
-            }
+        obs.redact(&self.secrets);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use statewright_store::NewRun;
+    use statewright_workflow::params::MASK;
+
+    #[test]
+    fn a_secret_the_page_shows_is_masked_in_every_form_before_it_is_stored() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("statewright.db")).unwrap();
+        let parameters = json!({});
+        let run = NewRun {
+            id: "r1",
+            workflow_name: "recording",
+            workflow_json: "{}",
+            parameters: &parameters,
+            browser: "headless Chromium",
+            workflow_path: None,
+        };
+        let mut handle = store.start_run(&run).unwrap();
+        let secrets = Params::masking(vec!["p@ss wörd".to_owned()]);
+        let mut book = Book::new(&store, &mut handle, Instant::now(), secrets, "page");
+        let obs = Observation {
+            url: "http://127.0.0.1/?pw=p%40ss%20w%C3%B6rd".to_owned(),
+            title: "p@ss wörd".to_owned(),
+            text: "signed in as p@ss+w%c3%b6rd".to_owned(),
+            elements: json!([{"name": "p@ss wörd", "value": "p%40ss%20wörd"}]),
+            ..Observation::default()
+        };
+        book.observe(obs).unwrap();
+        let detail = store.run_detail("r1", true).unwrap();
+        let stored = serde_json::to_string(&detail.steps).unwrap();
+        for leak in ["p@ss", "p%40ss", "w%C3%B6rd", "w%c3%b6rd", "wörd"] {
+            assert!(!stored.contains(leak), "{leak} in {stored}");
         }
+        assert!(stored.contains(MASK), "{stored}");
     }
 }

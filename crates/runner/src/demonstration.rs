@@ -16,7 +16,7 @@ use statewright_engine::{Cancel, Event, Observation, RunStatus};
 use statewright_store::Store;
 use statewright_workflow::params::{MASK, names_a_secret};
 use statewright_workflow::{
-    Action, Direction, MouseButton, Target, Workflow, load_file, to_native_json, to_native_json_preserving,
+    Action, Direction, MouseButton, Params, Target, Workflow, load_file, to_native_json, to_native_json_preserving,
 };
 
 use crate::book::Book;
@@ -137,7 +137,7 @@ pub async fn record(
     };
     observer.started(&run_id, &url);
     let began = Instant::now();
-    let mut book = Book::new(&store, &mut handle, began, secret_values(&params), "page");
+    let mut book = Book::new(&store, &mut handle, began, Params::masking(secret_values(&params)), "page");
     // The first act is the person's: opening the page.
     let blank = Observation {
         url: "about:blank".into(),

@@ -196,6 +196,12 @@ impl Params {
         self.values.insert(name.to_owned(), value);
     }
 
+    /// Parameters that only mask `secrets`: for records written with no workflow's
+    /// parameters (a recording's values named like credentials, an agent's).
+    pub fn masking(secrets: Vec<String>) -> Params {
+        Params { inherited: secrets, ..Params::default() }
+    }
+
     /// Takes on `caller`'s secrets (for a skill's run): its secret values are masked here
     /// too, and an argument that shows one is secret.
     pub fn inherit_secrets(&mut self, caller: &Params) {

@@ -154,6 +154,18 @@ impl ChromeDriver {
         }
     }
 
+    /// A page that did not answer in time (a document of tens of thousands of elements, a
+    /// script busy for a while) is not a dead browser: the engine may try again, look
+    /// around, escalate. Unless the browser itself does not answer either.
+    async fn unless_gone(&self, error: DriverError) -> DriverError {
+        match &error {
+            DriverError::NotActionable { reason, .. } if reason == "timeout" && !self.session.answers().await => {
+                DriverError::Browser(format!("the browser stopped answering ({error})"))
+            }
+            _ => error,
+        }
+    }
+
     /// A PNG, for the `screenshot` action (the user named the file).
     async fn screenshot_png(page: &Page) -> Result<Vec<u8>, String> {
         let params =
@@ -429,6 +441,7 @@ impl Driver for ChromeDriver {
                 }
                 // A page that closed itself (a popup): the opener is the run's page again.
                 Err(_) if self.session.moved_back().await => since = None,
+                Err(CallError::Timeout) => return Err(self.unless_gone(not_actionable(CallError::Timeout)).await),
                 Err(e) => return Err(DriverError::Browser(e.to_string())),
             }
         }
@@ -461,7 +474,8 @@ impl Driver for ChromeDriver {
             () = closed => None,
         };
         match acted {
-            Some(acted) => acted,
+            Some(acted @ Ok(_)) => acted,
+            Some(Err(e)) => Err(self.unless_gone(e).await),
             None => {
                 self.session.follow_tabs().await;
                 Ok(Outcome { detail: Some("the page closed itself".into()), ..Default::default() })

@@ -172,6 +172,11 @@ impl Session {
 
     /// From now on, answers every JavaScript dialog the page opens (a run does; a person
     /// recording a demonstration answers them in the browser).
+    /// Whether the browser itself answers, within `ALIVE_BUDGET`, whatever its pages do.
+    pub(crate) async fn answers(&self) -> bool {
+        matches!(tokio::time::timeout(ALIVE_BUDGET, self.browser.version()).await, Ok(Ok(_)))
+    }
+
     pub(crate) async fn answer_dialogs(&mut self) -> Result<(), ChromeError> {
         let task = crate::dialog::answer_dialogs(self.page.raw())
             .await
@@ -265,6 +270,8 @@ pub(crate) async fn close_launched(browser: &mut Browser) {
 
 /// How long an attached browser's open tabs may take to show up.
 const TABS_BUDGET: Duration = Duration::from_secs(3);
+/// How long the browser itself may take to say it is there.
+const ALIVE_BUDGET: Duration = Duration::from_secs(3);
 
 /// The tab a person has open in an attached browser: the first that shows a web page, else
 /// the first at all. `None` when there is none (a new one is opened instead).

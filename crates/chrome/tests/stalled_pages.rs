@@ -1,13 +1,14 @@
 //! Pages that stop answering. JavaScript dialogs (an `alert` while the page loads,
 //! `confirm` and `prompt` on a click, a leave-page confirmation) stall the page until they
 //! are answered, and a run answers them; a script that never yields stalls it for good,
-//! and the run fails in bounded time, saying why.
+//! and the run fails in bounded time, saying why. A page busy for longer than a call into it
+//! may take is slow, not a broken browser: the run tries again once it answers.
 
 mod common;
 
 use common::{run, workflow};
 use serde_json::json;
-use statewright_engine::RunStatus;
+use statewright_engine::{Event, RunStatus};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_dialog_is_answered_and_the_run_goes_on() {
@@ -48,4 +49,29 @@ async fn a_page_whose_script_never_yields_fails_the_run_saying_so() {
         "the reason names the stalled page (not the CDP client's 30 s \"Request timed out\"): {}",
         finished.report.message
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_that_does_not_answer_in_time_is_escalated_not_taken_for_a_dead_browser() {
+    let finished = run(workflow(
+        "busy-later.html",
+        json!([
+            {"name": "done", "checks": [{"type": "text", "value": "Finished"}],
+             "terminal": {"outcome": "success", "message": "ok"}},
+            {"name": "loaded", "checks": [{"type": "text", "value": "Loaded"}],
+             "actions": [{"type": "click", "target": {"css": "#late"}}]},
+            // Waited for while the page is busy: the call into it, and then the look at the
+            // page between tries, do not answer in time. Looking again finds it loaded.
+            {"name": "ready", "checks": [{"type": "text", "value": "Ready"}],
+             "actions": [{"type": "click", "target": {"css": "#late"}}]}
+        ]),
+        json!({"action_timeout": 30, "state_timeout": 30}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    let timed_out = finished.events.iter().any(
+        |e| matches!(e, Event::ActionFinished { error: Some(error), .. } if error.contains("did not answer in time")),
+    );
+    assert!(timed_out, "the page was slow to answer, and the action said so");
+    assert_eq!(finished.states_entered(), ["open", "ready", "loaded", "done"]);
 }

@@ -440,3 +440,63 @@ fn a_stored_run_keeps_its_retries_where_they_happened() {
     assert!(listing.contains("↻ retry 1/2: still in `Home page`"), "{listing}");
     assert!(listing.contains("↻ retry 2/2: still in `Home page`"), "{listing}");
 }
+
+/// A run cancelled after one action (Ctrl+C while the second waits for its element) counts
+/// that action, and its duration is the time between its record's start and end: launching
+/// its browser included, as for a run that was interrupted.
+#[test]
+fn a_cancelled_run_counts_its_actions_and_lasts_from_its_start_to_its_end() {
+    let runs = tempfile::tempdir().unwrap();
+    let workflow = runs.path().join("stalls.json");
+    let json = serde_json::json!({
+        "version": 1,
+        "name": "stalls",
+        "parameters": {"site": {"default": "http://127.0.0.1:9"}},
+        "config": {"action_timeout": 60},
+        "states": [
+            {"name": "Done", "checks": [{"type": "element", "selector": "#never"}],
+             "terminal": {"outcome": "success", "message": "ok"}},
+            {"name": "Start", "checks": [{"type": "url", "value": "about:blank"}],
+             "actions": [{"type": "navigate_to", "url": "{{site}}/login.html"},
+                         {"type": "click", "target": {"css": "#never"}}],
+             "next": ["Done"]}
+        ]
+    });
+    std::fs::write(&workflow, json.to_string()).unwrap();
+    let db = runs.path().join("statewright.db");
+    let mut child = command(&["run", workflow.to_str().unwrap(), "--demo-site", "--no-review", "--json"], runs.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(Instant::now() < deadline, "the run never recorded its first action");
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before it could be cancelled");
+        let recorded = Connection::open_with_flags(&db, OpenFlags::SQLITE_OPEN_READ_ONLY).ok().and_then(|c| {
+            let _ = c.busy_timeout(Duration::from_secs(5));
+            c.query_row("SELECT count(*) FROM actions", [], |r| r.get::<_, i64>(0)).ok()
+        });
+        if recorded == Some(1) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The click is waiting for an element that never comes: cancel it there.
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: kill on the pid of our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["status"], "cancelled", "{summary}");
+    assert_eq!((&summary["steps"], &summary["actions"]), (&1.into(), &1.into()), "{summary}");
+    assert!(text(&out.stderr).contains("1 actions"), "the live line says so too: {}", text(&out.stderr));
+
+    let run = list(runs.path()).remove(0);
+    assert_eq!(run["actions"], 1, "{run}");
+    let wall = run["finished_ms"].as_i64().unwrap() - run["started_ms"].as_i64().unwrap();
+    let duration = run["duration_ms"].as_i64().unwrap();
+    assert!((wall - duration).abs() < 250, "duration {duration} ms, from start to end {wall} ms");
+    assert_eq!(summary["duration_ms"], run["duration_ms"], "`run --json` says the same as the store");
+}

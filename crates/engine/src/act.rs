@@ -2,6 +2,8 @@
 //! between slices the engine looks at the page, so a popup that covers the target (and is
 //! recognised as a higher-priority state) takes over instead of stalling the action.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -47,6 +49,29 @@ pub(crate) struct Performed {
     pub element: Option<String>,
 }
 
+/// How many actions a run has performed (tried, for one that failed or was preempted),
+/// counted as each is tried. Cancelling a run drops its work mid-state (a skill's run with
+/// it): a count kept only once a state's actions return would lose the actions done so far.
+/// Clones share one count, so a skill's actions are its caller's.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Tally(Arc<AtomicU32>);
+
+impl Tally {
+    pub fn get(&self) -> u32 {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    pub fn add(&self, n: u32) {
+        self.0.fetch_add(n, Ordering::Relaxed);
+    }
+}
+
+impl std::ops::AddAssign<u32> for Tally {
+    fn add_assign(&mut self, n: u32) {
+        self.add(n);
+    }
+}
+
 pub(crate) struct ActionRun<'a> {
     pub step: u32,
     /// The state whose actions these are; `None` for a reviewer's corrective actions,
@@ -65,6 +90,8 @@ pub(crate) struct ActionRun<'a> {
     pub params: &'a Params,
     pub events: &'a UnboundedSender<Event>,
     pub started: Instant,
+    /// The run's count of actions, added to as each one is tried.
+    pub tally: &'a Tally,
 }
 
 impl ActionRun<'_> {
@@ -91,6 +118,7 @@ impl ActionRun<'_> {
             let unset = self.unset.get(index).cloned().flatten();
             if unset.is_none() && matches!(action, Action::UseSkill { .. }) {
                 performed.push(Performed { index, element: None });
+                self.tally.add(1);
                 return (Ok(StateActions::Skill { index }), performed);
             }
             let began = Instant::now();
@@ -108,6 +136,7 @@ impl ActionRun<'_> {
                 _ => None,
             };
             performed.push(Performed { index, element });
+            self.tally.add(1);
             let extracted = match (&result, action) {
                 (Attempt::Done(outcome, _), Action::Extract { into, .. }) => {
                     outcome.value.clone().map(|value| (into.clone(), value))

@@ -35,7 +35,6 @@ impl Run {
         loop {
             let run = crate::act::ActionRun { actions: &actions, display: &actions, from, ..self.action_run(None, 0) };
             let (outcome, performed) = run.execute(driver, self.matcher()).await;
-            self.actions += performed.len() as u32;
             match outcome {
                 Ok(StateActions::Completed) => return Ok(Plan::Recognise { handled: None }),
                 Ok(StateActions::Extracted { index, into, value }) => {
@@ -90,8 +89,7 @@ impl Run {
         self.enter(driver, &signals, interrupt, None);
         let mut from = 0;
         let outcome = loop {
-            let (outcome, performed) = self.action_run(Some(interrupt), from).execute(driver, self.matcher()).await;
-            self.actions += performed.len() as u32;
+            let (outcome, _) = self.action_run(Some(interrupt), from).execute(driver, self.matcher()).await;
             match outcome {
                 Ok(StateActions::Extracted { index, into, value }) => {
                     self.set_variable(&into, value)?;

@@ -65,6 +65,9 @@ pub struct RunOptions {
     pub goal: Option<Goal>,
     /// The skills `use_skill` actions may run, by name.
     pub skills: Skills,
+    /// When the run began, if before the engine started (its browser is launched first):
+    /// its duration counts from then, as its record's start does.
+    pub began: Option<Instant>,
 }
 
 /// Skills by name, loaded and validated by whoever starts the run.
@@ -158,7 +161,7 @@ pub(crate) struct Run {
     pub events: UnboundedSender<Event>,
     pub started: Instant,
     pub steps: u32,
-    pub actions: u32,
+    pub actions: crate::act::Tally,
     /// How many skills deep this run is (0: the workflow itself).
     pub depth: u32,
     pub entries: u32,
@@ -218,7 +221,7 @@ impl Run {
             events,
             started,
             steps: 0,
-            actions: 0,
+            actions: Default::default(),
             depth: 0,
             observations: JoinSet::new(),
             last_observation: None,
@@ -415,7 +418,6 @@ impl Run {
         resume: Option<Resume>,
     ) -> Result<Plan, End> {
         let (outcome, performed) = self.action_run(Some(state), from).execute(driver, self.matcher()).await;
-        self.actions += performed.len() as u32;
         for crate::act::Performed { index, element } in performed {
             let targeted = self.bound.states[state].actions[index].target().is_some();
             let page_changed = self.page.acted();
@@ -525,6 +527,7 @@ impl Run {
             params: &self.params,
             events: &self.events,
             started: self.started,
+            tally: &self.actions,
         }
     }
 
@@ -565,9 +568,9 @@ impl Run {
             outcome,
             message,
             failure,
-            duration: self.started.elapsed(),
+            duration: self.options.began.unwrap_or(self.started).elapsed(),
             steps: self.steps,
-            actions: self.actions,
+            actions: self.actions.get(),
             outputs: self.outputs.clone(),
         };
         self.emit(Event::RunFinished {

@@ -81,10 +81,10 @@ impl Run {
         // neither model nor person of its own.
         let options = RunOptions { skills: self.options.skills.clone(), ..RunOptions::default() };
         let mut child = Run::new(&prefixed(&skill, name), params, options, self.events.clone(), self.started);
-        (child.steps, child.actions, child.depth) = (self.steps, self.actions, self.depth + 1);
+        (child.steps, child.actions, child.depth) = (self.steps, self.actions.clone(), self.depth + 1);
         let end: Result<Infallible, End> = child.execute(driver).await;
         child.drain_observations().await;
-        (self.steps, self.actions) = (child.steps, child.actions);
+        self.steps = child.steps;
         match end {
             Ok(never) => match never {},
             Err(End::Terminal { outcome: TerminalOutcome::Success, .. }) => {}

@@ -100,6 +100,33 @@ async fn cancelling_mid_run_ends_it_as_cancelled_with_a_run_finished_event() {
     );
 }
 
+/// Cancelling drops the state's actions mid-way: the ones done before still count, as
+/// their records do.
+#[tokio::test(start_paused = true)]
+async fn a_cancelled_run_counts_the_actions_it_performed() {
+    let wf = workflow(
+        json!({}),
+        vec![state("Waiting", json!([el("#w")]), json!([click("#w"), wait(100.0)])), unreachable_end()],
+    );
+    let mut driver = ScriptedDriver::new(URL).with([show("#w")]);
+    let cancel = Cancel::new();
+    let trigger = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(ms(2000)).await;
+        trigger.cancel("interrupted (SIGINT, Ctrl+C)");
+    });
+    let params = Params::bind(&wf, &[]).unwrap();
+    let ran = run_with(&wf, &params, &mut driver, cancel).await;
+    assert_eq!(ran.report.status, RunStatus::Cancelled);
+    assert_eq!(ran.finished_actions().len(), 1, "the click finished, the wait did not");
+    assert_eq!((ran.report.steps, ran.report.actions), (1, 1), "the click is counted");
+    assert!(
+        matches!(ran.events.last(), Some(Event::RunFinished { actions: 1, .. })),
+        "and said so at the end: {:?}",
+        ran.events.last()
+    );
+}
+
 #[tokio::test(start_paused = true)]
 async fn enormous_timeouts_mean_practically_never_rather_than_a_crash() {
     // Validation accepts any finite number of seconds; "1e30" is how some write "forever".

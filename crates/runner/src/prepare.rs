@@ -39,6 +39,9 @@ pub struct PreparedRun {
     /// A browser page got before the run was prepared (a batch's pool attaches first, to
     /// find a dead endpoint before a run is recorded); otherwise execute starts one.
     pub(crate) chrome: Option<statewright_chrome::ChromeDriver>,
+    /// When the run was recorded as started: its duration counts from then, launching its
+    /// browser included, so that it is the time between its record's start and end.
+    pub(crate) began: tokio::time::Instant,
 }
 
 impl PreparedRun {
@@ -134,7 +137,7 @@ pub async fn prepare(request: RunRequest) -> Result<PreparedRun, RunError> {
     let browser_label = browser_label(&workflow, &browser);
     let workflow_path = path.map(|p| std::path::absolute(&p).unwrap_or(p).to_string_lossy().into_owned());
     let store = open_store(&db).await?;
-    let (store, handle, id, goal) = {
+    let (store, handle, id, goal, began) = {
         let workflow_json = workflow_as_run(&workflow, &params);
         let parameters = json!(params.masked_values());
         let name = workflow.name.clone();
@@ -147,7 +150,7 @@ pub async fn prepare(request: RunRequest) -> Result<PreparedRun, RunError> {
                 Goal { target, planner: Arc::new(crate::graph::planner(&workflow, &runs)) }
             });
             start_run(&store, &name, &workflow_json, &parameters, &label, workflow_path.as_deref())
-                .map(|(handle, id)| (store, handle, id, goal))
+                .map(|(handle, id)| (store, handle, id, goal, tokio::time::Instant::now()))
         })
         .await
         .map_err(|e| RunError::environment("store", e.to_string()))??
@@ -171,6 +174,7 @@ pub async fn prepare(request: RunRequest) -> Result<PreparedRun, RunError> {
         goal,
         skills,
         chrome: None,
+        began,
     })
 }
 

@@ -39,6 +39,7 @@ pub(crate) async fn execute(
         goal,
         skills,
         chrome,
+        began,
         ..
     } = run;
     let summary_of = |report: &RunReport| RunSummary {
@@ -68,8 +69,8 @@ pub(crate) async fn execute(
         Ok(driver) => driver,
         Err(why) => {
             let report = match why {
-                Some(error) => ended(RunStatus::Failed, Some(Failure::Driver { error }), &cancel),
-                None => ended(RunStatus::Cancelled, None, &cancel),
+                Some(error) => ended(RunStatus::Failed, Some(Failure::Driver { error }), &cancel, began),
+                None => ended(RunStatus::Cancelled, None, &cancel, began),
             };
             let (message, run_id, cancelled) =
                 (report.message.clone(), id.clone(), report.status == RunStatus::Cancelled);
@@ -86,7 +87,7 @@ pub(crate) async fn execute(
                     outcome: None,
                     message: report.message.clone(),
                     failure: report.failure.clone(),
-                    duration_ms: 0,
+                    duration_ms: report.duration.as_millis() as u64,
                     steps: 0,
                     actions: 0,
                     outputs: Default::default(),
@@ -106,7 +107,7 @@ pub(crate) async fn execute(
             }
         },
     };
-    let options = RunOptions { locators, advisor, reviewer, goal, skills };
+    let options = RunOptions { locators, advisor, reviewer, goal, skills, began: Some(began) };
 
     // A store that cannot keep the run stops it: a run nobody can account for must not be
     // reported as a success.
@@ -171,7 +172,7 @@ async fn finish(store: Store, id: &str, run_dir: &std::path::Path, cancelled: bo
 
 /// A run that ended before the engine started: its browser could not be had, or it was
 /// cancelled while waiting for one.
-fn ended(status: RunStatus, failure: Option<Failure>, cancel: &Cancel) -> RunReport {
+fn ended(status: RunStatus, failure: Option<Failure>, cancel: &Cancel, began: tokio::time::Instant) -> RunReport {
     let message = match (&failure, cancel.reason()) {
         (Some(failure), _) => statewright_engine::explain::failure(failure),
         (None, Some(reason)) => format!("cancelled before the browser was ready: {reason}"),
@@ -183,7 +184,7 @@ fn ended(status: RunStatus, failure: Option<Failure>, cancel: &Cancel) -> RunRep
         outcome: None,
         message,
         failure,
-        duration: std::time::Duration::ZERO,
+        duration: began.elapsed(),
         steps: 0,
         actions: 0,
         outputs: Default::default(),

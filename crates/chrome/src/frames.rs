@@ -317,10 +317,7 @@ impl Frames {
         budget: Duration,
     ) -> Result<Value, CallError> {
         let known = self.worlds.lock().ok().and_then(|w| w.get(&frame.id).cloned());
-        let world = match known {
-            Some(world) => world,
-            None => self.world(page, frame).await?,
-        };
+        let world = self.known_world(page, frame).await?;
         match self.evaluate_in(page, frame, world, expression, budget).await {
             // The frame's document was replaced since: the world is the new document's.
             Err(CallError::Navigated) if known.is_some() => {
@@ -328,6 +325,14 @@ impl Frames {
                 self.evaluate_in(page, frame, world, expression, budget).await
             }
             evaluated => evaluated,
+        }
+    }
+
+    /// The library's world in the frame's document as last heard of, or made now.
+    pub(crate) async fn known_world(&self, page: &Page, frame: &Frame) -> Result<ExecutionContextId, CallError> {
+        match self.worlds.lock().ok().and_then(|w| w.get(&frame.id).cloned()) {
+            Some(world) => Ok(world),
+            None => self.world(page, frame).await,
         }
     }
 

@@ -135,6 +135,15 @@ impl PageHandle {
         self.reach().await.ok()?.corner(&self.page, frame).await
     }
 
+    /// Whether one of the page's cross-origin frames shows in it (frames/place.rs, `shows`).
+    pub(crate) async fn frame_shown(&self, frame: &Frame) -> bool {
+        let world = *self.world.lock().unwrap_or_else(PoisonError::into_inner);
+        match self.reach().await {
+            Ok(frames) => frames.shows(&self.page, frame, world).await,
+            Err(_) => true,
+        }
+    }
+
     /// Scrolls one of the page's cross-origin frames into view (frames.rs, `scroll_to`).
     pub(crate) async fn frame_into_view(&self, frame: &Frame) -> Option<((f64, f64), Vec<Shown>)> {
         self.reach().await.ok()?.scroll_to(&self.page, frame).await

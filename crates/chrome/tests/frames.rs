@@ -227,3 +227,38 @@ async fn frames_from_another_origin_of_the_same_site_and_sandboxed_ones_are_seen
     .await;
     finished.assert_succeeded();
 }
+
+/// What `probes` find, once the one at `index` holds (or after two seconds).
+async fn once_held(driver: &mut ChromeDriver, probes: &[Probe], index: usize) -> Vec<bool> {
+    for _ in 0..40 {
+        let seen = driver.signals(probes, None, Duration::ZERO).await.expect("signals").results;
+        if seen[index] {
+            return seen;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    driver.signals(probes, None, Duration::ZERO).await.expect("signals").results
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_frame_from_another_site_that_the_page_hides_shows_nothing_until_shown() {
+    let (mut driver, _, _held) = drive("frames-hidden.html").await;
+    let text = |value: &str| Probe::Text { value: value.into(), mode: statewright_workflow::TextMatch::Equals };
+    let probes = [
+        text("All frames loaded"),
+        text("We value your privacy"),
+        Probe::Element { by: SelectorKind::Css, selector: "button".into() },
+        Probe::Element { by: SelectorKind::Css, selector: "h2".into() },
+    ];
+    assert!(once_held(&mut driver, &probes, 0).await[0], "the frames load");
+    // Loaded, and read by their own documents, which cannot tell: the page shows none.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let seen = driver.signals(&probes, None, Duration::ZERO).await.expect("signals").results;
+    assert!(!seen[1] && !seen[3], "a hidden frame's text and elements do not hold: {seen:?}");
+    assert!(seen[2], "the page's own button holds");
+    let show: Action = serde_json::from_value(json!({"type": "click", "target": {"css": "#show"}})).unwrap();
+    driver.perform(&show, Duration::from_secs(3)).await.expect("the button is clicked");
+    let seen = once_held(&mut driver, &probes, 1).await;
+    assert!(seen[1] && seen[3], "the banner shown is seen: {seen:?}");
+    driver.close().await;
+}

@@ -128,13 +128,15 @@ async fn merge(
     }
     let mut merged = parse(&page_read)?;
     let mut seen = Seen { page: Some(page_read), ..Seen::default() };
-    let reads = frames.iter().map(|frame| {
+    let reads = frames.iter().map(|frame| async move {
         let read = page.call_in(frame, "signals", std::slice::from_ref(probes), FRAME_READ);
-        tokio::time::timeout(FRAME_READ, read)
+        tokio::join!(tokio::time::timeout(FRAME_READ, read), page.frame_shown(frame))
     });
-    for (frame, read) in frames.iter().zip(futures::future::join_all(reads).await) {
-        // A frame that cannot say (it is loading, busy, or gone) shows nothing.
-        let Ok(Ok(Ok(theirs))) = read.map(|r| r.map(|r| parse(&r))) else {
+    for (frame, (read, shown)) in frames.iter().zip(futures::future::join_all(reads).await) {
+        // A frame that cannot say (it is loading, busy, or gone) shows nothing, and so does
+        // one its holder hides (a consent frame in a `display: none` container): read again
+        // in a while, as it may be shown later with nothing in it changed.
+        let (true, Ok(Ok(Ok(theirs)))) = (shown, read.map(|r| r.map(|r| parse(&r)))) else {
             seen.frames.insert(frame.id().clone(), Value::Null);
             continue;
         };

@@ -3,6 +3,7 @@
 
 use chromiumoxide::cdp::browser_protocol::dom::BackendNodeId;
 use chromiumoxide::cdp::browser_protocol::target::TargetId;
+use chromiumoxide::cdp::js_protocol::runtime::ExecutionContextId;
 use chromiumoxide::page::Page;
 use serde_json::{Value, json};
 
@@ -74,6 +75,37 @@ impl Frames {
         None
     }
 
+    /// Whether the frame shows in the page: its element, and that of each frame holding it,
+    /// is rendered and visible in its document (`SHOWN`). A frame in a `display: none`
+    /// container (a consent manager's, kept for later) or `visibility: hidden` shows nothing,
+    /// whatever its own document says; the frame's script cannot tell, only its holder's can.
+    /// `page_world` is the library's world in the page's document, where the page's script
+    /// cannot change what the question finds; a document that does not answer in time is
+    /// taken at its word.
+    pub(crate) async fn shows(&self, page: &Page, frame: &Frame, page_world: Option<ExecutionContextId>) -> bool {
+        for (holder, framed) in frame.line() {
+            let Some(element) = self.owner(page, holder, &framed.id).await else { continue };
+            let Some(element) = element else { return false };
+            let world = match holder {
+                None => page_world,
+                Some(holder) => self.known_world(page, holder).await.ok(),
+            };
+            let mut resolve = json!({"backendNodeId": element});
+            if let Some(world) = world {
+                resolve["executionContextId"] = json!(world);
+            }
+            let Ok(node) = self.ask(page, holder, "DOM.resolveNode", resolve).await else { continue };
+            let Some(object) = node["object"]["objectId"].as_str() else { continue };
+            let asked = json!({"objectId": object, "functionDeclaration": SHOWN, "returnByValue": true});
+            let shown = self.ask(page, holder, "Runtime.callFunctionOn", asked).await;
+            let _ = self.ask(page, holder, "Runtime.releaseObject", json!({"objectId": object})).await;
+            if shown.is_ok_and(|shown| shown["result"]["value"] == false) {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Sends `method` to the document of `holder`, or of the page when `None`, within `ASK`.
     pub(super) async fn ask(
         &self,
@@ -121,6 +153,14 @@ impl Frames {
         Some((quad.first()?.as_f64()?, quad.get(1)?.as_f64()?))
     }
 }
+
+/// Whether the element it is called on shows, as the library judges an element
+/// (`isVisible`, assets/js/statewright/10-utilities.js): rendered, not hidden, of some size.
+const SHOWN: &str = "function () {
+    const box = this.getBoundingClientRect();
+    return (!this.checkVisibility || this.checkVisibility())
+        && getComputedStyle(this).visibility === 'visible' && box.width > 0 && box.height > 0;
+}";
 
 /// The point of a document that shows `at`, a point of the page's viewport, when the
 /// document's viewport begins at `corner` in the page's and is scrolled by `scrolled`.

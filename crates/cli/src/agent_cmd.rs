@@ -124,10 +124,12 @@ pub async fn agent_cmd(args: AgentArgs) -> u8 {
                 outln!("{}", serde_json::to_string_pretty(&summary).unwrap_or_default());
             }
             let mark = if summary.status == RunStatus::Succeeded { "✓" } else { "✗" };
+            // A cancelled run's message already begins with its status ("cancelled: …").
+            let status = format!("{:?}", summary.status).to_lowercase();
+            let message = summary.message.strip_prefix(&format!("{status}: ")).unwrap_or(&summary.message);
+            let said = if message.is_empty() || message == status { status } else { format!("{status}: {message}") };
             errln!(
-                "{mark} {}: {} · {} steps · {} actions · {} LLM calls · {} tokens",
-                format!("{:?}", summary.status).to_lowercase(),
-                summary.message,
+                "{mark} {said} · {} steps · {} actions · {} LLM calls · {} tokens",
                 summary.steps,
                 summary.actions,
                 summary.llm_calls,

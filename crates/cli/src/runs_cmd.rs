@@ -55,13 +55,14 @@ enum RunsCommand {
         #[arg(long)]
         force: bool,
     },
-    /// Delete old runs and the screenshots nothing references any more.
+    /// Delete old runs, their run folders and the screenshots nothing references any more.
     #[command(group(clap::ArgGroup::new("which").required(true).args(["keep", "before"])))]
     Prune {
         /// Keep the N most recent runs.
         #[arg(long, value_name = "N")]
         keep: Option<usize>,
-        /// Delete runs started before DATE (YYYY-MM-DD or RFC 3339, UTC).
+        /// Delete runs started before DATE: YYYY-MM-DD (from midnight UTC) or RFC 3339, with Z or
+        /// an offset such as +05:00 (UTC without either).
         #[arg(long, value_name = "DATE")]
         before: Option<String>,
     },
@@ -109,7 +110,7 @@ pub fn runs(args: RunsArgs) -> u8 {
         }
         RunsCommand::Show { run, json } => show(&store, &run, json),
         RunsCommand::Export { run, dir, force } => export(&store, &run, &dir, force),
-        RunsCommand::Prune { keep, before } => prune(&store, keep, before.as_deref()),
+        RunsCommand::Prune { keep, before } => prune(&store, keep, before.as_deref(), &args.store.runs_dir),
     };
     match result {
         Ok(code) => code,
@@ -313,18 +314,11 @@ fn export(store: &Store, prefix: &str, dir: &Path, force: bool) -> Result<u8, Er
     Ok(exit::SUCCEEDED)
 }
 
-fn parse_date(s: &str) -> Option<i64> {
-    let s = s.trim();
-    let full = if s.len() == 10 { format!("{s}T00:00:00Z") } else { s.to_owned() };
-    let t = humantime::parse_rfc3339_weak(full.trim_end_matches('Z')).ok()?;
-    Some(t.duration_since(UNIX_EPOCH).ok()?.as_millis() as i64)
-}
-
-fn prune(store: &Store, keep: Option<usize>, before: Option<&str>) -> Result<u8, Error> {
+fn prune(store: &Store, keep: Option<usize>, before: Option<&str>, runs_dir: &Path) -> Result<u8, Error> {
     let by = match (keep, before) {
         (Some(n), _) => PruneBy::Keep(n),
-        (None, Some(date)) => match parse_date(date) {
-            Some(ms) => PruneBy::Before(ms),
+        (None, Some(date)) => match PruneBy::before(date) {
+            Some(by) => by,
             None => {
                 errln!("statewright: --before expects a date such as 2026-01-31 or 2026-01-31T12:00:00Z, got `{date}`");
                 return Ok(exit::INVALID);
@@ -332,7 +326,7 @@ fn prune(store: &Store, keep: Option<usize>, before: Option<&str>) -> Result<u8,
         },
         (None, None) => unreachable!("clap requires --keep or --before"),
     };
-    let report = store.prune(by)?;
+    let report = store.prune_in(by, runs_dir)?;
     outln!("pruned {} runs and {} files", report.runs, report.files);
     Ok(exit::SUCCEEDED)
 }

@@ -402,5 +402,7 @@ fn a_stuck_agent_fails_without_a_person_gives_up_waiting_with_exit_3_and_stops_o
     let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(summary["status"], "cancelled", "{summary}");
     assert_eq!(summary["message"], "cancelled: terminated (SIGTERM)", "{summary}");
+    let last = text(&out.stderr).lines().rev().find(|l| l.starts_with('✗')).unwrap_or_default().to_owned();
+    assert!(last.starts_with("✗ cancelled: terminated (SIGTERM) · "), "said once: {last}");
     assert!(open_reviews(&runs).is_empty(), "the review of a stopped run is not left open");
 }

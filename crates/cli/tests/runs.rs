@@ -225,6 +225,10 @@ fn parallel_runs_are_all_recorded_then_shown_exported_and_pruned() {
     assert!(!referenced.is_empty());
     let on_disk: std::collections::BTreeSet<PathBuf> = files_under(&runs.path().join("screens")).into_iter().collect();
     assert_eq!(on_disk, referenced);
+    // A time with an offset, as RFC 3339 writes it: long before these runs, so none goes.
+    let out = statewright(&["runs", "prune", "--before", "2000-01-01T10:00:00+05:00"], runs.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(list(runs.path()).len(), 1);
     let out = statewright(&["runs", "prune", "--before", "2999-01-01"], runs.path());
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(list(runs.path()).is_empty());

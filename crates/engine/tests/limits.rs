@@ -129,9 +129,9 @@ async fn a_cancelled_run_counts_the_actions_it_performed() {
 
 #[tokio::test(start_paused = true)]
 async fn enormous_timeouts_mean_practically_never_rather_than_a_crash() {
-    // Validation accepts any finite number of seconds; "1e30" is how some write "forever".
+    // Validation caps durations at a day, the nearest thing to "forever" a workflow can write.
     let wf = workflow(
-        json!({ "no_states_timeout": 1e30, "state_timeout": 1e30, "action_timeout": 1e30, "transition_period": 1e30 }),
+        json!({ "no_states_timeout": 86400, "state_timeout": 86400, "action_timeout": 86400, "transition_period": 86400 }),
         vec![
             state("Go", json!([el("#go")]), json!([click("#late")])),
             state("Wait", json!([el("#wait")]), json!([])),
@@ -151,7 +151,7 @@ async fn enormous_timeouts_mean_practically_never_rather_than_a_crash() {
 #[tokio::test(start_paused = true)]
 async fn an_enormous_action_period_waits_until_cancelled_rather_than_crashing() {
     let wf = workflow(
-        json!({ "action_period": 1e30 }),
+        json!({ "action_period": 86400 }),
         vec![state("Form", json!([el("#f")]), json!([press("Tab"), press("Enter")])), unreachable_end()],
     );
     let mut driver = ScriptedDriver::new(URL).with([show("#f")]);

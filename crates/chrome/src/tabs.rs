@@ -136,6 +136,15 @@ const STRAYS_KEPT: usize = 20;
 const MAX_URL_CHARS: usize = 2_000;
 const MAX_TITLE_CHARS: usize = 300;
 
+/// How long a tab opened blank may take to go to its page before the run gives up on it:
+/// as long as a tab opened by the run's input may take to appear.
+const FIRST_NAVIGATION: Duration = OPENED_BY_INPUT;
+
+/// A tab's address before its first navigation (an empty one while it is being made).
+fn is_blank(url: &str) -> bool {
+    url.is_empty() || url == "about:blank"
+}
+
 /// How long a new tab may take to be attached and show its library.
 const FOLLOW_BUDGET: Duration = Duration::from_secs(10);
 /// How long the news that a page closed may lag behind a failed call into it.
@@ -203,10 +212,14 @@ impl Session {
         match change {
             TabChange::Opened { page, opener } if opener == current && !self.following.allows() => {
                 tracing::info!("the page opened a tab on its own; the run stays where it was");
-                if self.strays.len() == STRAYS_KEPT {
-                    self.strays.remove(0);
-                }
-                self.strays.push(page);
+                self.keep_stray(page);
+                false
+            }
+            TabChange::Opened { page, opener } if opener == current && !self.went_somewhere(&page).await => {
+                tracing::warn!(
+                    "the page opened a blank tab that went nowhere within {FIRST_NAVIGATION:?}; the run stays where it was"
+                );
+                self.keep_stray(page);
                 false
             }
             TabChange::Opened { page, opener } if opener == current => match self.open_followed(page).await {
@@ -235,6 +248,30 @@ impl Session {
                 false
             }
             TabChange::Opened { .. } => false,
+        }
+    }
+
+    fn keep_stray(&mut self, page: TargetId) {
+        if self.strays.len() == STRAYS_KEPT {
+            self.strays.remove(0);
+        }
+        self.strays.push(page);
+    }
+
+    /// Whether a tab just opened shows a page, waiting up to `FIRST_NAVIGATION` for it to
+    /// leave `about:blank`: a sign-in or payment popup is often opened blank and sent to its
+    /// address once a request answers (`window.open('')`, then `w.location = …`). Followed
+    /// while blank, it would be taken for the run's start (`url = about:blank`) and sent to
+    /// the start page.
+    async fn went_somewhere(&self, id: &TargetId) -> bool {
+        let deadline = tokio::time::Instant::now() + FIRST_NAVIGATION;
+        loop {
+            match self.tab_info(id.clone()).await {
+                Some(info) if !is_blank(&info.url) => return true,
+                // Still blank, or not told of (closed already, say).
+                _ if tokio::time::Instant::now() >= deadline => return false,
+                _ => tokio::time::sleep(Duration::from_millis(25)).await,
+            }
         }
     }
 

@@ -258,3 +258,39 @@ async fn go_back_returns_through_the_tabs_history_and_says_when_there_is_nothing
         other => panic!("expected no page before the first, got {other:?}"),
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_popup_opened_blank_is_followed_once_it_goes_to_its_page_not_taken_for_the_start() {
+    // Every workflow's start state is `url = about:blank`: a popup followed while still blank
+    // was taken for it, and sent to the start page, again and again.
+    let finished = run(workflow(
+        "tabs-blank.html",
+        json!([
+            done(json!([{"type": "url", "match": "pattern", "value": "/page2\\.html$"}])),
+            json!({"name": "opener", "checks": [{"type": "url", "match": "pattern", "value": "/tabs-blank\\.html$"}],
+                   "actions": [{"type": "click", "target": {"css": "#later"}}]})
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    assert_eq!(finished.states_entered(), ["open", "opener", "done"]);
+    let details = finished.details();
+    assert!(details.iter().any(|d| d.contains("opened a tab; the run went on in it")), "{details:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_blank_tab_that_goes_nowhere_is_not_followed() {
+    let finished = run(workflow(
+        "tabs-blank.html",
+        json!([
+            done(json!([{"type": "text", "value": "Opened a blank tab"}])),
+            json!({"name": "opener", "checks": [{"type": "text", "value": "Nothing opened"}],
+                   "actions": [{"type": "click", "target": {"css": "#never"}}]})
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    assert_eq!(finished.states_entered(), ["open", "opener", "done"]);
+}

@@ -11,23 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{command, repo, statewright, text};
+use common::{command, files_under, repo, statewright, text, write_workflow};
 use serde_json::{Value, json};
-
-fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = e.path();
-        if p.is_dir() { out.extend(files_under(&p)) } else { out.push(p) }
-    }
-    out
-}
-
-fn write_workflow(dir: &Path, workflow: &Value) -> PathBuf {
-    let path = dir.join("workflow.json");
-    std::fs::write(&path, serde_json::to_vec_pretty(workflow).unwrap()).unwrap();
-    path
-}
 
 #[test]
 fn a_file_name_built_from_a_parameter_cannot_leave_the_run_folder() {

@@ -17,17 +17,6 @@ fn list(runs: &Path) -> Vec<Value> {
     serde_json::from_slice::<Value>(&out.stdout).unwrap().as_array().unwrap().clone()
 }
 
-fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else { return out };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() { out.extend(files_under(&p)) } else { out.push(p) }
-    }
-    out.sort();
-    out
-}
-
 /// The `--user-data-dir` of the Chromium that process `parent` started.
 fn browser_profile_of(parent: u32) -> Option<String> {
     for entry in std::fs::read_dir("/proc").ok()?.flatten() {

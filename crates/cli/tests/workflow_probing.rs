@@ -6,32 +6,17 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use common::{statewright, text};
+use common::{files_under, statewright, text, write_workflow};
 use serde_json::{Value, json};
-
-fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = e.path();
-        if p.is_dir() { out.extend(files_under(&p)) } else { out.push(p) }
-    }
-    out
-}
-
-fn write_workflow(dir: &Path, workflow: &Value) -> String {
-    let path = dir.join("workflow.json");
-    std::fs::write(&path, serde_json::to_vec_pretty(workflow).unwrap()).unwrap();
-    path.display().to_string()
-}
 
 /// Runs `workflow` with `params` and returns everything a person can read of the run: its
 /// terminal output, `runs show --json` and every file of the runs folder (the store too).
 fn everything_recorded(workflow: &Value, params: &[&str]) -> Vec<(String, Vec<u8>)> {
     let dir = tempfile::tempdir().unwrap();
     let runs = dir.path().join("runs");
-    let file = write_workflow(dir.path(), workflow);
+    let file = write_workflow(dir.path(), workflow).display().to_string();
     let mut args = vec!["run", &file, "--no-review", "--json"];
     if workflow["parameters"].get("site").is_some() {
         args.push("--demo-site");
@@ -167,7 +152,7 @@ fn a_file_name_of_the_run_folders_own_is_refused_as_written_and_as_built() {
         "states": [{"name": "Start", "checks": [{"type": "url", "value": "about:blank"}],
                     "actions": [{"type": "save_html", "filename": "step-002.json"}],
                     "terminal": {"outcome": "success"}}]});
-    let file = write_workflow(dir.path(), &written);
+    let file = write_workflow(dir.path(), &written).display().to_string();
     let out = statewright(&["validate", &file], &runs);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     let stderr = text(&out.stderr);
@@ -180,7 +165,7 @@ fn a_file_name_of_the_run_folders_own_is_refused_as_written_and_as_built() {
         "states": [{"name": "Start", "checks": [{"type": "url", "value": "about:blank"}],
                     "actions": [{"type": "screenshot", "filename": "{{name}}"}],
                     "terminal": {"outcome": "success"}}]});
-    let file = write_workflow(dir.path(), &built);
+    let file = write_workflow(dir.path(), &built).display().to_string();
     for name in ["timeline.json", "action_timeline.json", "step-001.jpg"] {
         let out = statewright(&["run", &file, "-p", &format!("name={name}")], &runs);
         assert_eq!(out.status.code(), Some(2), "{name}: {}", text(&out.stderr));
@@ -198,7 +183,9 @@ fn an_endless_config_timeout_is_refused_and_says_why_in_full() {
             "states": [{"name": "A", "checks": [{"type": "url", "value": "about:blank"}],
                         "actions": [{"type": "wait", "seconds": 1e308}],
                         "terminal": {"outcome": "success"}}]}),
-    );
+    )
+    .display()
+    .to_string();
     let out = statewright(&["validate", &file], &dir.path().join("runs"));
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     let stderr = text(&out.stderr);

@@ -39,6 +39,25 @@ pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// Every file under `dir`, in order (none when it does not exist).
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else { return out };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() { out.extend(files_under(&p)) } else { out.push(p) }
+    }
+    out.sort();
+    out
+}
+
+/// Writes `workflow` as `workflow.json` in `dir`; its path.
+pub fn write_workflow(dir: &Path, workflow: &Value) -> PathBuf {
+    let path = dir.join("workflow.json");
+    std::fs::write(&path, serde_json::to_vec_pretty(workflow).unwrap()).unwrap();
+    path
+}
+
 /// A Chromium another session drives, with its DevTools address.
 pub struct Browser(pub Child, pub String);
 

@@ -14,6 +14,8 @@ pub enum Error {
     Exists(String),
     #[error("`{0}` is not a usable workflow name: use letters, digits, spaces, `-` and `_`")]
     BadName(String),
+    #[error("the workflow name is too long: its file name would be {0} bytes, at most {max}", max = crate::library::MAX_FILE_NAME_BYTES)]
+    LongName(usize),
     #[error("the workflow cannot be written: {0}")]
     Invalid(String),
     #[error("`{0}` changed on disk since it was opened; reload it or save again to overwrite")]
@@ -36,7 +38,7 @@ impl Error {
                 "not_found"
             }
             Error::Exists(_) => "exists",
-            Error::BadName(_) => "bad_name",
+            Error::BadName(_) | Error::LongName(_) => "bad_name",
             Error::Invalid(_) => "invalid_workflow",
             Error::Conflict(_) => "conflict",
             Error::Io(_) => "io",

@@ -8,12 +8,14 @@
 //! that changed on disk since it was opened unless asked to.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::UNIX_EPOCH;
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use statewright_workflow::{
-    Diagnostic, Outcome, State, Terminal, Workflow, load_str, to_native_json, to_native_json_preserving, without_bom,
+    Diagnostic, Outcome, Severity, State, Terminal, Workflow, load_str, read_workflow_text, to_native_json,
+    to_native_json_preserving, without_bom,
 };
 
 use crate::ipc::{OpenedWorkflow, SaveResult, WorkflowEntry};
@@ -33,6 +35,10 @@ pub fn content_hash(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The longest file name a name may make, in bytes: with the trash's time prefix and a
+/// save's temporary-file affixes it stays under the 255 bytes file systems allow.
+pub(crate) const MAX_FILE_NAME_BYTES: usize = 200;
+
 /// `Login flow` → `login-flow.json`.
 pub(crate) fn file_name_for(name: &str) -> Result<String> {
     let trimmed = name.trim();
@@ -41,7 +47,11 @@ pub(crate) fn file_name_for(name: &str) -> Result<String> {
         return Err(Error::BadName(name.to_owned()));
     }
     let slug: String = trimmed.chars().map(|c| if c == ' ' { '-' } else { c.to_ascii_lowercase() }).collect();
-    Ok(format!("{slug}.json"))
+    let file = format!("{slug}.json");
+    if file.len() > MAX_FILE_NAME_BYTES {
+        return Err(Error::LongName(file.len()));
+    }
+    Ok(file)
 }
 
 /// A file name that stays in the folder it is joined to: a `.json` file, not hidden
@@ -53,6 +63,15 @@ pub(crate) fn plain_file_name(name: &str) -> bool {
         && !name.starts_with('.')
         && !name.contains(['/', '\\'])
         && !name.chars().any(char::is_control)
+}
+
+/// A diagnostic's message with where in the file it is (a whole file's problem is at 1:1,
+/// where the place says nothing).
+fn placed(d: &Diagnostic) -> String {
+    match (d.line, d.column) {
+        (1, 1) => d.message.clone(),
+        (line, column) => format!("line {line}, column {column}: {}", d.message),
+    }
 }
 
 /// The smallest workflow that validates: a start state that opens a page, and a terminal one.
@@ -144,8 +163,13 @@ impl Library {
         let skills = std::fs::read_dir(&self.skills).into_iter().flatten();
         for item in std::fs::read_dir(&self.dir)?.chain(skills) {
             let path = item?.path();
-            if let Some(id) = self.id_of(&path) {
-                entries.push(self.entry(&id)?);
+            let Some(id) = self.id_of(&path) else { continue };
+            match self.entry(&id) {
+                Ok(entry) => entries.push(entry),
+                // A folder, a named pipe or a broken link named `*.json` is no workflow file
+                // (nor one removed since the folder was read): one never hides the others.
+                Err(Error::NotFound(_)) => {}
+                Err(e) => return Err(e),
             }
         }
         entries.sort_by(|a, b| {
@@ -174,19 +198,38 @@ impl Library {
                 skill,
             },
             None => {
-                let error = opened.diagnostics.first().map(|d| d.message.clone());
+                let error = opened.diagnostics.first().map(placed);
                 WorkflowEntry { id: id.to_owned(), name: stem, states: 0, modified_ms, error, skill }
             }
         })
     }
 
     /// Reads a file for the editor. A file that is a workflow but does not validate still
-    /// opens (with its diagnostics), so it can be fixed here.
+    /// opens (with its diagnostics), so it can be fixed here; one that cannot be read as a
+    /// workflow (too large, not UTF-8, unreadable) opens as no workflow, with why.
     pub fn open(&self, id: &str) -> Result<OpenedWorkflow> {
         let path = self.existing(id)?;
-        let bytes = std::fs::read(&path)?;
-        let hash = content_hash(&bytes);
-        let text = String::from_utf8_lossy(&bytes);
+        let text = match read_workflow_text(&path) {
+            Ok(text) => text,
+            Err(unreadable) => {
+                let why = Diagnostic {
+                    severity: Severity::Error,
+                    file: id.to_owned(),
+                    line: 1,
+                    column: 1,
+                    path: String::new(),
+                    message: unreadable.message,
+                    help: Some(unreadable.help),
+                };
+                return Ok(OpenedWorkflow {
+                    id: id.to_owned(),
+                    workflow: None,
+                    hash: String::new(),
+                    diagnostics: vec![why],
+                });
+            }
+        };
+        let hash = content_hash(text.as_bytes());
         let stem = id.trim_start_matches(SKILLS).trim_end_matches(".json");
         let checked = load_str(&text, id, stem);
         let (workflow, mut diagnostics) = match checked {
@@ -231,6 +274,10 @@ impl Library {
     pub fn save(&self, id: &str, workflow: &Value, expected_hash: Option<&str>) -> Result<SaveResult> {
         let path = self.path(id)?;
         let typed: Workflow = serde_json::from_value(workflow.clone()).map_err(|e| Error::Invalid(e.to_string()))?;
+        // A folder or a named pipe under a workflow's name is not written over (nor read).
+        if path.symlink_metadata().is_ok() && !path.is_file() {
+            return Err(Error::NotFound(id.to_owned()));
+        }
         let current = std::fs::read_to_string(&path).ok();
         if let (Some(expected), Some(current)) = (expected_hash, &current)
             && content_hash(current.as_bytes()) != expected
@@ -253,12 +300,18 @@ impl Library {
         Ok(SaveResult { hash: content_hash(text.as_bytes()), diagnostics })
     }
 
+    /// Through a temporary file of this save's own (two saves at once must not write into
+    /// one, nor rename it from under each other), removed when the rename fails.
     fn write_atomically(&self, path: &Path, bytes: &[u8]) -> Result<()> {
+        static SAVES: AtomicU64 = AtomicU64::new(0);
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("workflow.json");
-        let tmp = path.with_file_name(format!(".{name}.tmp"));
-        std::fs::write(&tmp, bytes)?;
-        std::fs::rename(&tmp, path)?;
-        Ok(())
+        let save = SAVES.fetch_add(1, Ordering::Relaxed);
+        let tmp = path.with_file_name(format!(".{name}.{}-{save}.tmp", std::process::id()));
+        let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        Ok(written?)
     }
 
     fn create_file(&self, id: &str, workflow: &Workflow) -> Result<WorkflowEntry> {

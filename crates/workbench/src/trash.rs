@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use statewright_workflow::{Workflow, to_native_json_preserving};
+use statewright_workflow::{Workflow, read_workflow_text, to_native_json_preserving};
 
 use crate::ipc::{TrashEntry, WorkflowEntry};
 use crate::library::{SKILLS, file_name_for, plain_file_name};
@@ -113,8 +113,8 @@ impl Library {
         let (path, deleted_ms, original) = self.in_trash(trash_id)?;
         // The workflow's own name when the file has one (a CliGent array or a broken file
         // has none: its file's stem stands in).
-        let named = std::fs::read(&path).ok().and_then(|bytes| {
-            let value: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+        let named = read_workflow_text(&path).ok().and_then(|text| {
+            let value: serde_json::Value = serde_json::from_str(&text).ok()?;
             value.get("name")?.as_str().map(str::to_owned)
         });
         let stem = original.trim_start_matches(SKILLS).trim_end_matches(".json").to_owned();

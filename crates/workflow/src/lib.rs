@@ -23,7 +23,9 @@ mod validate;
 pub mod variables;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};
-pub use load::{Loaded, MAX_WORKFLOW_BYTES, SourceFormat, load_file, load_str, without_bom};
+pub use load::{
+    Loaded, MAX_WORKFLOW_BYTES, SourceFormat, Unreadable, load_file, load_str, read_workflow_text, without_bom,
+};
 pub use model::*;
 pub use params::{ParamError, Params};
 pub use preserve::to_native_json_preserving;

@@ -8,6 +8,7 @@ import type { Diagnostic, Workflow } from '../bindings';
 import * as h from './history';
 import { type Layout, layout, type Positions } from './layout';
 import { EditError } from './model';
+import { notAWorkflow } from './notAWorkflow';
 
 export interface OpenDoc {
   id: string;
@@ -48,7 +49,7 @@ export function useWorkflowEditor(backend: Backend, notify: (msg: string, level?
     async (id: string) => {
       const opened = await backend.openWorkflow(id);
       if (!opened.workflow) {
-        notify(`${id} is not a workflow: ${opened.diagnostics[0]?.message ?? 'unreadable'}`, 'error');
+        notify(notAWorkflow(opened), 'error');
         return false;
       }
       // Lay out first, then show: the graph renders once, already in place.

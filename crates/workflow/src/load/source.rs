@@ -10,14 +10,15 @@ use std::path::Path;
 pub const MAX_WORKFLOW_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Why a workflow file's text could not be read, with what to do about it.
-pub(crate) struct Unreadable {
+pub struct Unreadable {
     pub message: String,
     pub help: String,
 }
 
 /// The text of the regular file at `path` (symbolic links followed), up to
-/// [`MAX_WORKFLOW_BYTES`].
-pub(crate) fn read_workflow_text(path: &Path) -> Result<String, Unreadable> {
+/// [`MAX_WORKFLOW_BYTES`]. The CLI and the app's workflows folder read every workflow
+/// file through this.
+pub fn read_workflow_text(path: &Path) -> Result<String, Unreadable> {
     let cannot = |e: std::io::Error| Unreadable {
         message: format!("cannot read the workflow file: {e}"),
         help: "check the path and that the file is UTF-8 text".into(),

@@ -1,0 +1,148 @@
+//! The workflows folder as an unlucky or hostile user leaves it, through the commands the
+//! window calls (Tauri's mock runtime, real files in a temporary folder): what is not a
+//! workflow file never breaks the list, what cannot be read says why, and saves never
+//! leave half a file or a stray temporary one.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+use statewright_app::{AppState, builder};
+use tauri::ipc::{CallbackFn, InvokeBody};
+use tauri::test::{INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder};
+use tauri::webview::InvokeRequest;
+
+type Window = tauri::WebviewWindow<MockRuntime>;
+
+fn invoke(webview: &Window, cmd: &str, args: Value) -> Result<Value, Value> {
+    let request = InvokeRequest {
+        cmd: cmd.into(),
+        callback: CallbackFn(0),
+        error: CallbackFn(1),
+        url: "tauri://localhost".parse().expect("url"),
+        body: InvokeBody::Json(args),
+        headers: Default::default(),
+        invoke_key: INVOKE_KEY.to_owned(),
+    };
+    get_ipc_response(webview, request).map(|body| body.deserialize::<Value>().expect("a JSON answer"))
+}
+
+/// The app over `workflows/` in `home`, and its window.
+fn app(home: &Path) -> (tauri::App<MockRuntime>, Window) {
+    let workflows = home.join("workflows");
+    std::fs::create_dir_all(&workflows).expect("workflows dir");
+    let state = AppState::new(workflows, home.join("runs"));
+    let app =
+        builder(mock_builder(), state).build(tauri::generate_context!("../tauri.conf.json")).expect("the app builds");
+    let window = tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().expect("a window");
+    (app, window)
+}
+
+fn ids(listed: &Value) -> Vec<&str> {
+    listed.as_array().expect("a list").iter().filter_map(|e| e["id"].as_str()).collect()
+}
+
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("read dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn what_is_not_a_workflow_file_never_breaks_the_list_and_what_cannot_be_read_says_why() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let (_app, window) = app(home.path());
+    let dir = home.path().join("workflows");
+    invoke(&window, "create_workflow", json!({"name": "Good"})).expect("create");
+    std::fs::create_dir(dir.join("folder.json")).expect("a folder named like a workflow");
+    std::os::unix::fs::symlink(home.path().join("gone.json"), dir.join("dangling.json")).expect("a broken link");
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.json")).expect("a link to a device");
+    let fifo = std::process::Command::new("mkfifo").arg(dir.join("pipe.json")).status().expect("mkfifo");
+    assert!(fifo.success());
+    // Larger than a workflow file may be (sparse: no disk space is used).
+    std::fs::File::create(dir.join("huge.json")).and_then(|f| f.set_len(65 << 20)).expect("a 65 MiB file");
+    std::fs::write(dir.join("broken.json"), "{\n  \"name\": \"x\",\n  \"states\": [\n   }\n").expect("broken JSON");
+
+    let listed = invoke(&window, "list_workflows", json!({})).expect("the list has what can be listed");
+    assert_eq!(ids(&listed), ["broken.json", "good.json", "huge.json"], "{listed}");
+    let error_of = |id: &str| {
+        let entry = listed.as_array().unwrap().iter().find(|e| e["id"] == id).expect("listed");
+        entry["error"].as_str().unwrap_or_default().to_owned()
+    };
+    assert_eq!(error_of("broken.json"), "line 4, column 4: invalid JSON: expected value", "where it is wrong");
+    assert!(error_of("huge.json").contains("larger than 64 MiB"), "{}", error_of("huge.json"));
+
+    // Opened, the large file is not read: it is no workflow, and the editor is told why.
+    let opened = invoke(&window, "open_workflow", json!({"id": "huge.json"})).expect("opens as no workflow");
+    assert_eq!(opened["workflow"], Value::Null);
+    assert!(opened["diagnostics"][0]["message"].as_str().is_some_and(|m| m.contains("64 MiB")), "{opened}");
+    for id in ["folder.json", "pipe.json", "zero.json", "dangling.json"] {
+        let error = invoke(&window, "open_workflow", json!({"id": id})).expect_err("not a workflow file");
+        assert_eq!(error["code"], "not_found", "{id}: {error}");
+    }
+}
+
+#[test]
+fn a_save_over_a_folder_is_refused_and_leaves_no_temporary_file() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let (_app, window) = app(home.path());
+    let dir = home.path().join("workflows");
+    invoke(&window, "create_workflow", json!({"name": "Good"})).expect("create");
+    let workflow = invoke(&window, "open_workflow", json!({"id": "good.json"})).expect("open")["workflow"].clone();
+    std::fs::create_dir(dir.join("folder.json")).expect("a folder named like a workflow");
+    let error = invoke(&window, "save_workflow", json!({"id": "folder.json", "workflow": workflow}))
+        .expect_err("a folder is not written over");
+    assert_eq!(error["code"], "not_found", "{error}");
+    assert_eq!(names_in(&dir), ["folder.json", "good.json"], "no temporary file is left behind");
+}
+
+#[test]
+fn saves_at_once_each_write_a_whole_file() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let (_app, window) = app(home.path());
+    let dir = home.path().join("workflows");
+    invoke(&window, "create_workflow", json!({"name": "Shop"})).expect("create");
+    let workflow = invoke(&window, "open_workflow", json!({"id": "shop.json"})).expect("open")["workflow"].clone();
+    std::thread::scope(|scope| {
+        for writer in 0..4 {
+            let (window, mut workflow) = (&window, workflow.clone());
+            scope.spawn(move || {
+                for save in 0..40 {
+                    workflow["states"][0]["description"] =
+                        json!(format!("writer {writer}, save {save} {}", "x".repeat(save * 500)));
+                    let saved = invoke(window, "save_workflow", json!({"id": "shop.json", "workflow": workflow}));
+                    assert!(saved.is_ok(), "writer {writer}, save {save}: {saved:?}");
+                }
+            });
+        }
+    });
+    let opened = invoke(&window, "open_workflow", json!({"id": "shop.json"})).expect("open");
+    assert!(
+        opened["workflow"]["states"][0]["description"].as_str().is_some_and(|d| d.contains("save 39")),
+        "a whole last save"
+    );
+    assert_eq!(names_in(&dir), ["shop.json"], "no temporary file is left behind");
+}
+
+#[test]
+fn a_name_too_long_for_a_file_is_refused_as_a_name_and_the_longest_goes_to_the_trash_and_back() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let (_app, window) = app(home.path());
+    let error = invoke(&window, "create_workflow", json!({"name": "a".repeat(300)})).expect_err("too long");
+    assert_eq!(error["code"], "bad_name", "{error}");
+    assert!(error["message"].as_str().is_some_and(|m| m.contains("too long")), "{error}");
+    let error = invoke(&window, "create_workflow", json!({"name": "é".repeat(100)})).expect_err("too long in bytes");
+    assert_eq!(error["code"], "bad_name", "{error}");
+
+    let longest = "a".repeat(200 - ".json".len());
+    let created = invoke(&window, "create_workflow", json!({"name": longest})).expect("the longest name");
+    let id = created["id"].clone();
+    let workflow = invoke(&window, "open_workflow", json!({"id": id})).expect("open")["workflow"].clone();
+    invoke(&window, "save_workflow", json!({"id": id, "workflow": workflow}))
+        .expect("saved through its temporary file");
+    let trashed = invoke(&window, "delete_workflow", json!({"id": id})).expect("into the trash");
+    let restored = invoke(&window, "restore_workflow", json!({"trash_id": trashed["id"]})).expect("and back");
+    assert_eq!(restored["id"], id);
+}

@@ -75,3 +75,24 @@ async fn a_page_that_does_not_answer_in_time_is_escalated_not_taken_for_a_dead_b
     assert!(timed_out, "the page was slow to answer, and the action said so");
     assert_eq!(finished.states_entered(), ["open", "ready", "loaded", "done"]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_busy_while_the_run_looks_for_its_state_is_looked_at_again_not_taken_for_a_dead_browser() {
+    let began = std::time::Instant::now();
+    let finished = run(workflow(
+        "busy-at-first.html",
+        json!([
+            {"name": "done", "checks": [{"type": "text", "value": "Finished"}],
+             "terminal": {"outcome": "success", "message": "ok"}},
+            // Shows only once the page's script has been busy for longer than two reads may
+            // take: the run's looks for it (verifying `open`) do not answer in time meanwhile.
+            {"name": "ready", "checks": [{"type": "text", "value": "Ready"}],
+             "actions": [{"type": "click", "target": {"css": "#go"}}]}
+        ]),
+        json!({"no_states_timeout": 45}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    assert_eq!(finished.states_entered(), ["open", "ready", "done"]);
+    assert!(began.elapsed().as_secs() >= 25, "the run waited out the busy page");
+}

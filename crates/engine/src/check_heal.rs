@@ -15,6 +15,7 @@ use tokio::time::Instant;
 
 use crate::driver::{Driver, Probe, Signals};
 use crate::event::{Event, Failure, LocatedCheck};
+use crate::executor::read::{BUSY, look};
 use crate::executor::{End, Plan, Run, deadline};
 use crate::heal::is_positional;
 
@@ -127,7 +128,9 @@ impl Run {
     /// The escalation chain's heal stage for "no state matched": the page as it is now,
     /// with healed element checks, may be a state.
     pub(crate) async fn heal_no_state<D: Driver>(&mut self, driver: &mut D) -> Result<(String, Option<Plan>), End> {
-        let signals = self.read(driver, None, Duration::ZERO).await?;
+        let Some(signals) = self.read(driver, None, Duration::ZERO).await? else {
+            return Ok((BUSY.to_owned(), None));
+        };
         Ok(match self.heal_checks(driver, &signals).await? {
             true => ("healed element checks".to_owned(), Some(Plan::Recognise { handled: None })),
             false => ("no element check could be healed".to_owned(), None),
@@ -141,10 +144,10 @@ impl Run {
         for state in 0..self.bound.states.len() {
             let Some(plan) = self.check_heal_plan(state, signals) else { continue };
             let probes: Vec<Probe> = plan.iter().flat_map(|(_, tries)| tries.iter().filter_map(probe_of)).collect();
-            let read = driver
-                .signals(&probes, None, std::time::Duration::ZERO)
-                .await
-                .map_err(|e| End::Failed(Failure::Driver { error: self.params.redact(&e.to_string()) }))?;
+            // A page too busy to answer heals nothing now; the run looks at it again.
+            let Some(read) = look(driver, &probes, None, Duration::ZERO, &self.params).await? else {
+                return Ok(false);
+            };
             let holds = |i: usize| read.results.get(i) == Some(&true) && !read.errors.iter().any(|e| e.index == i);
             // Each failing check takes the first of its alternatives that finds an element.
             let mut next = 0;

@@ -78,7 +78,10 @@ impl Run {
     /// Enters the interrupt that covers the page, runs its actions, and waits (up to
     /// `verify_timeout`) for it to go.
     pub(crate) async fn detour<D: Driver>(&mut self, driver: &mut D) -> Result<Detour, End> {
-        let signals = self.read(driver, None, Duration::ZERO).await?;
+        // A page too busy to answer shows no interrupt to take a detour for.
+        let Some(signals) = self.read(driver, None, Duration::ZERO).await? else {
+            return Ok(Detour::NoInterrupt);
+        };
         let matcher = self.matcher();
         let Some(interrupt) = matcher.top(&matcher.matching(&signals)).filter(|&s| matcher.is_interrupt(s)) else {
             return Ok(Detour::NoInterrupt);
@@ -113,7 +116,10 @@ impl Run {
             if now >= deadline {
                 break;
             }
-            signals = self.read(driver, Some(&signals), deadline - now).await?;
+            // A page too busy to answer is waited on as one that still shows the interrupt.
+            if let Some(answered) = self.read(driver, Some(&signals), deadline - now).await? {
+                signals = answered;
+            }
         }
         Ok(Detour::Taken)
     }

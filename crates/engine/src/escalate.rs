@@ -10,6 +10,7 @@ use tokio::time::Instant;
 use crate::correct::{Detour, MAX_DETOURS};
 use crate::driver::{Capture, Driver, DriverError, Observation, Signals};
 use crate::event::{Event, Failure};
+use crate::executor::read::BUSY;
 use crate::executor::{Context, End, Plan, Run};
 use crate::heal::{Healing, heal};
 use crate::review::{EscalationRequest, PendingAction, Resolution, ReviewError, Tried, Unresolved, applicable};
@@ -33,10 +34,11 @@ impl Run {
         // longer is that state): its work is done, and this is about the page after it.
         if let Some(advice) = self.pending_advice.take() {
             let moved_on = match advice.synthesized.as_deref().and_then(|s| self.index_of(s)) {
-                Some(index) if advice.entered => {
-                    let signals = self.read(driver, None, Duration::ZERO).await?;
-                    !self.matcher().matching(&signals).contains(&index)
-                }
+                // A page too busy to answer has not shown that it moved on.
+                Some(index) if advice.entered => match self.read(driver, None, Duration::ZERO).await? {
+                    Some(signals) => !self.matcher().matching(&signals).contains(&index),
+                    None => false,
+                },
                 _ => false,
             };
             if moved_on {
@@ -168,7 +170,9 @@ impl Run {
         failure: &Failure,
         context: &Context,
     ) -> Result<(String, Option<Plan>), End> {
-        let signals = self.read(driver, None, Duration::ZERO).await?;
+        let Some(signals) = self.read(driver, None, Duration::ZERO).await? else {
+            return Ok((BUSY.to_owned(), None));
+        };
         let matcher = self.matcher();
         let top = matcher.top(&matcher.matching(&signals));
         Ok(match top {
@@ -201,9 +205,11 @@ impl Run {
         if !driver.look_back().await {
             return Ok(("no state matches".to_owned(), None));
         }
+        // The tab before, too busy to answer, is no state the run knows yet.
         let signals = self.read(driver, None, Duration::ZERO).await?;
         let matcher = self.matcher();
-        let (said, plan) = match matcher.top(&matcher.matching(&signals)) {
+        let top = signals.and_then(|signals| matcher.top(&matcher.matching(&signals)));
+        let (said, plan) = match top {
             Some(state) if Some(state) == self.entered_last => {
                 let name = self.name(state);
                 (format!("no state matches this tab; the tab before is still state `{name}`, not entered again"), None)
@@ -430,7 +436,9 @@ impl Run {
         let Some(index) = self.index_of(name) else {
             return refused("there is no such state".to_owned());
         };
-        let signals = self.read(driver, None, Duration::ZERO).await?;
+        let Some(signals) = self.read(driver, None, Duration::ZERO).await? else {
+            return refused(BUSY.to_owned());
+        };
         let results = self.matcher().check_results(index, &signals);
         if results.is_empty() {
             return refused("it has no checks to verify it by".to_owned());

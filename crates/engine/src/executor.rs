@@ -1,14 +1,16 @@
 //! The executor: recognise the current state, run its actions, verify that the run moved
 //! on (retrying, then escalating when it did not), repeat until a terminal state, enforcing
 //! the workflow's timeouts, limits and circuit breakers. The loop is a sequence of
-//! [`Plan`]s; verification lives in `verify.rs`, the escalation chain in `escalate.rs`, and
-//! entering a state (its event and the recording beside its actions) in `executor/enter.rs`.
+//! [`Plan`]s; verification lives in `verify.rs`, the escalation chain in `escalate.rs`,
+//! entering a state (its event and the recording beside its actions) in `executor/enter.rs`
+//! and the looks at the page, which may be too busy to answer, in `executor/read.rs`.
 //!
 //! Invariants: state order is priority; a non-continuous state runs its actions once per
 //! entry; every wait is bounded by a deadline derived from the config; time comes from
 //! `tokio::time`, so tests run the whole loop under paused time.
 
 mod enter;
+pub(crate) mod read;
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -259,22 +261,14 @@ impl Run {
             plan = match plan {
                 Plan::Recognise { handled } => self.recognise(driver, handled).await?,
                 Plan::Enter { state, from, attempt, resume } => {
-                    let recognised_on = self.recognised_on.take();
-                    let reached = self.steer(state)?;
-                    if let Some(trip) = self.count_entry(state)? {
-                        trip
-                    } else {
-                        let signals = match recognised_on {
-                            Some(signals) => signals,
-                            None => self.read(driver, None, Duration::ZERO).await?,
-                        };
-                        self.enter(driver, &signals, state, resume);
-                        if let Some(end) = reached {
-                            // The goal is recorded as a step of its own, and its actions are
-                            // not run: the run was to get here.
-                            return Err(end);
-                        }
-                        self.act(driver, state, from, attempt, resume).await?
+                    let signals = match self.recognised_on.take() {
+                        Some(signals) => Some(signals),
+                        None => self.read(driver, None, Duration::ZERO).await?,
+                    };
+                    match signals {
+                        Some(signals) => self.step(driver, &signals, state, from, attempt, resume).await?,
+                        // A page too busy to answer is recognised again once it does.
+                        None => Plan::Recognise { handled: None },
                     }
                 }
                 Plan::Continue { state, from, attempt, resume } => {
@@ -295,22 +289,26 @@ impl Run {
     ) -> Result<Plan, End> {
         let config = self.bound.config.clone();
         let transition = secs(config.transition_period);
-        let mut signals = self.read(driver, None, Duration::ZERO).await?;
+        // The page as last read (`None`: it did not answer), and as it last answered.
+        let mut seen = self.read(driver, None, Duration::ZERO).await?;
+        let mut signals = Signals::default();
         let mut unrecognised = Unrecognised::default();
         // Whether any read since the handled state's actions showed another page: a target
         // that went and came back (a new round) looks the same as one that stayed.
         let mut moved = false;
         loop {
-            if let Some((_, _, settled)) = &handled {
+            let answered = seen.take().map(|page| signals = page).is_some();
+            if answered && let Some((_, _, settled)) = &handled {
                 moved |= signals != *settled;
             }
             let matcher = self.matcher();
-            let matched = matcher.matching(&signals);
+            // A page too busy to answer shows no state: `no_states_timeout` bounds the wait.
+            let matched = if answered { matcher.matching(&signals) } else { Vec::new() };
             let now = Instant::now();
             let Some(current) = matcher.top(&matched) else {
                 // A state that fails only on element checks may have had its elements renamed.
-                if self.heal_unrecognised(driver, &mut unrecognised, &signals).await? {
-                    signals = self.read(driver, None, Duration::ZERO).await?;
+                if answered && self.heal_unrecognised(driver, &mut unrecognised, &signals).await? {
+                    seen = self.read(driver, None, Duration::ZERO).await?;
                     continue;
                 }
                 let deadline = deadline(unrecognised.since(now), self.no_state_patience());
@@ -318,7 +316,7 @@ impl Run {
                     let failure = self.no_state(&signals);
                     return Ok(Plan::Escalate { failure, context: Context::default() });
                 }
-                signals = self.read(driver, Some(&signals), transition.min(deadline - now)).await?;
+                seen = self.read(driver, Some(&signals), transition.min(deadline - now)).await?;
                 continue;
             };
             unrecognised.end();
@@ -345,7 +343,7 @@ impl Run {
                     stuck_at
                 };
                 if now < wait_until {
-                    signals = self.read(driver, Some(&signals), transition.min(wait_until - now)).await?;
+                    seen = self.read(driver, Some(&signals), transition.min(wait_until - now)).await?;
                     continue;
                 }
             }
@@ -409,7 +407,7 @@ impl Run {
     }
 
     /// Runs `state`'s actions from `from` and plans what follows them.
-    async fn act<D: Driver>(
+    pub(crate) async fn act<D: Driver>(
         &mut self,
         driver: &mut D,
         state: usize,
@@ -499,8 +497,11 @@ impl Run {
             return Err(End::Terminal { state: s.name.clone(), outcome: terminal.outcome, message });
         }
         if s.continuous {
-            let signals = self.read(driver, None, Duration::ZERO).await?;
-            return Ok(Plan::Recognise { handled: Some((state, Instant::now(), signals)) });
+            // A page too busy to say whether it moved on passes the state again once it
+            // answers, as a page that changed does.
+            let handled =
+                self.read(driver, None, Duration::ZERO).await?.map(|signals| (state, Instant::now(), signals));
+            return Ok(Plan::Recognise { handled });
         }
         Ok(Plan::Verify { state, attempt, resume })
     }
@@ -529,25 +530,6 @@ impl Run {
             started: self.started,
             tally: &self.actions,
         }
-    }
-
-    /// Reads signals, optionally waiting for a change. Probe errors are logged once per read.
-    pub async fn read<D: Driver>(
-        &self,
-        driver: &mut D,
-        since: Option<&Signals>,
-        timeout: Duration,
-    ) -> Result<Signals, End> {
-        let matcher = self.matcher();
-        let signals = driver
-            .signals(matcher.probes(), since, timeout)
-            .await
-            .map_err(|e| End::Failed(Failure::Driver { error: self.params.redact(&e.to_string()) }))?;
-        for error in matcher.probe_errors(&signals) {
-            tracing::warn!("check could not be evaluated: {}", self.params.redact(&error));
-        }
-        self.page.saw(&signals);
-        Ok(signals)
     }
 
     fn finish(&self, end: End) -> RunReport {

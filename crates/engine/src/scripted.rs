@@ -136,7 +136,14 @@ pub struct ScriptedDriver {
     pub performed: Arc<Mutex<Vec<Action>>>,
     /// How long each performed action takes.
     pub action_latency: Duration,
+    /// From when, and for how many reads, the page is too busy to answer one.
+    busy: Option<(Instant, u32)>,
+    /// Whether the browser is gone: every read fails as a browser failure.
+    gone: bool,
 }
+
+/// How long a read of a busy page takes to fail, at least: a real page's call budget.
+pub const BUSY_READ: Duration = Duration::from_secs(10);
 
 impl ScriptedDriver {
     /// A page at `url` with nothing on it, scripted from now (call under paused time).
@@ -150,7 +157,22 @@ impl ScriptedDriver {
             log: Arc::default(),
             performed: Arc::default(),
             action_latency: Duration::ZERO,
+            busy: None,
+            gone: false,
         }
+    }
+
+    /// From `at` after the driver was created, the page does not answer the next `reads`
+    /// reads: each fails as a call that timed out, after its wait or `BUSY_READ`.
+    pub fn busy(mut self, at: Duration, reads: u32) -> Self {
+        self.busy = Some((self.start + at, reads));
+        self
+    }
+
+    /// The browser is gone: every read fails as a browser failure.
+    pub fn gone(mut self) -> Self {
+        self.gone = true;
+        self
     }
 
     /// Applies `changes` now, before the run starts.
@@ -199,6 +221,18 @@ impl ScriptedDriver {
 impl Driver for ScriptedDriver {
     async fn signals(&mut self, probes: &[Probe], since: Option<&Signals>, timeout: Duration) -> DriverResult<Signals> {
         let deadline = Instant::now() + timeout;
+        if self.gone {
+            return Err(DriverError::Browser("the browser is gone".into()));
+        }
+        if let Some((from, reads)) = &mut self.busy
+            && Instant::now() >= *from
+            && *reads > 0
+        {
+            *reads -= 1;
+            tokio::time::sleep(timeout.max(BUSY_READ)).await;
+            let message = "the page did not answer in time".into();
+            return Err(DriverError::NotActionable { reason: "timeout".into(), message });
+        }
         loop {
             self.apply_due();
             let signals = self.page.signals(probes);

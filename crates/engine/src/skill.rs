@@ -12,8 +12,9 @@ use indexmap::IndexMap;
 use statewright_workflow::{Action, Check, Outcome as TerminalOutcome, Params, State, Workflow};
 use tokio::time::Instant;
 
-use crate::driver::{Driver, DriverError, Outcome};
+use crate::driver::{Driver, DriverError, Outcome, Signals};
 use crate::event::Failure;
+use crate::executor::read::{BUSY, look};
 use crate::executor::{End, Run, RunOptions, deadline, secs};
 use crate::matcher::Matcher;
 
@@ -132,18 +133,23 @@ impl Run {
         one = one.bound(params, false);
         let matcher = Matcher::new(&one, params).map_err(|error| End::Failed(Failure::Setup { error }))?;
         let until = deadline(Instant::now(), secs(self.bound.config.verify_timeout));
-        let fail = |e: DriverError| End::Failed(Failure::Driver { error: self.params.redact(&e.to_string()) });
-        let mut signals = driver.signals(matcher.probes(), None, std::time::Duration::ZERO).await.map_err(fail)?;
+        // The page as last read (`None`: it did not answer in time), and as it last answered.
+        let mut seen = look(driver, matcher.probes(), None, std::time::Duration::ZERO, &self.params).await?;
+        let mut signals = Signals::default();
         loop {
-            if matcher.matching(&signals).contains(&0) {
+            let answered = seen.take().map(|page| signals = page).is_some();
+            if answered && matcher.matching(&signals).contains(&0) {
                 return Ok(Ok(()));
             }
             let now = Instant::now();
+            if now >= until && !answered {
+                return Ok(Err(vec![BUSY.to_owned()]));
+            }
             if now >= until {
                 let failing = matcher.check_results(0, &signals).into_iter().filter(|c| !c.passed);
                 return Ok(Err(failing.map(|c| params.redact(&c.check)).collect()));
             }
-            signals = driver.signals(matcher.probes(), Some(&signals), until - now).await.map_err(fail)?;
+            seen = look(driver, matcher.probes(), Some(&signals), until - now, &self.params).await?;
         }
     }
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::check_heal::Unrecognised;
-use crate::driver::Driver;
+use crate::driver::{Driver, Signals};
 use crate::event::{Event, Failure};
 use crate::executor::{Context, End, Plan, Resume, Run, deadline, secs};
 
@@ -29,11 +29,15 @@ impl Run {
         let window = if waiting_only { config.state_timeout } else { config.verify_timeout };
         let until = deadline(Instant::now(), secs(window));
         let mut unrecognised = Unrecognised::default();
-        let mut signals = self.read(driver, None, Duration::ZERO).await?;
+        // The page as last read (`None`: it did not answer), and as it last answered.
+        let mut seen = self.read(driver, None, Duration::ZERO).await?;
+        let mut signals = Signals::default();
         loop {
+            let answered = seen.take().map(|page| signals = page).is_some();
             let matcher = self.matcher();
             let now = Instant::now();
-            let top = matcher.top(&matcher.matching(&signals));
+            // A page too busy to answer shows no state, as a page between states does.
+            let top = if answered { matcher.top(&matcher.matching(&signals)) } else { None };
             let wait_until = match top {
                 Some(other) if other != state => {
                     let is_detour = matcher.is_interrupt(other);
@@ -64,8 +68,10 @@ impl Run {
                 }
                 None => {
                     // The page is between states (loading): the interrupt is gone, or the
-                    // state's effect is on its way. `no_states_timeout` bounds the wait.
-                    if self.matcher().is_interrupt(state)
+                    // state's effect is on its way. `no_states_timeout` bounds the wait. A
+                    // busy page says neither, nor whether a check healed.
+                    if answered
+                        && self.matcher().is_interrupt(state)
                         && let Some((covered, attempt)) = resume
                     {
                         self.verified(state, None);
@@ -73,8 +79,8 @@ impl Run {
                     }
                     // A state that fails only on element checks may have had its elements
                     // renamed: its healed checks may match now.
-                    if self.heal_unrecognised(driver, &mut unrecognised, &signals).await? {
-                        signals = self.read(driver, None, Duration::ZERO).await?;
+                    if answered && self.heal_unrecognised(driver, &mut unrecognised, &signals).await? {
+                        seen = self.read(driver, None, Duration::ZERO).await?;
                         continue;
                     }
                     let give_up = deadline(unrecognised.since(now), secs(config.no_states_timeout));
@@ -85,7 +91,7 @@ impl Run {
                     give_up
                 }
             };
-            signals = self.read(driver, Some(&signals), transition.min(wait_until - now)).await?;
+            seen = self.read(driver, Some(&signals), transition.min(wait_until - now)).await?;
         }
     }
 

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::{Resume, Run};
+use super::{End, Plan, Resume, Run};
 use crate::driver::{Capture, Driver, Signals};
 use crate::event::{CheckResult, Event};
 
@@ -14,6 +14,30 @@ const OBSERVATION_GRACE: Duration = Duration::from_secs(5);
 const STRAGGLER_GRACE: Duration = Duration::from_millis(300);
 
 impl Run {
+    /// Enters `state` as a new step on the page as `signals` show it, and runs its actions
+    /// from `from`, unless a breaker trips or the run reached its goal.
+    pub(crate) async fn step<D: Driver>(
+        &mut self,
+        driver: &mut D,
+        signals: &Signals,
+        state: usize,
+        from: usize,
+        attempt: u32,
+        resume: Option<Resume>,
+    ) -> Result<Plan, End> {
+        let reached = self.steer(state)?;
+        if let Some(trip) = self.count_entry(state)? {
+            return Ok(trip);
+        }
+        self.enter(driver, signals, state, resume);
+        if let Some(end) = reached {
+            // The goal is recorded as a step of its own, and its actions are not run: the
+            // run was to get here.
+            return Err(end);
+        }
+        self.act(driver, state, from, attempt, resume).await
+    }
+
     pub(crate) fn enter<D: Driver>(&mut self, driver: &mut D, signals: &Signals, index: usize, resume: Option<Resume>) {
         self.steps += 1;
         let step = self.steps;

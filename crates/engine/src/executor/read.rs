@@ -1,0 +1,62 @@
+//! The engine's own looks at the page, outside an action: to recognise a state, to verify
+//! that the run moved on, to re-observe while escalating. A page too busy to answer in time
+//! (a long script, a document of tens of thousands of elements) is not a dead browser: the
+//! driver tells the two apart (a page's timeout is retryable, `DriverError::is_retryable`,
+//! unless the browser itself does not answer either), and a busy page is looked at again
+//! within the caller's own time budget, or shows no state, which escalates as usual.
+
+use std::time::Duration;
+
+use statewright_workflow::Params;
+use tokio::time::Instant;
+
+use super::{End, Run, deadline};
+use crate::driver::{Driver, Probe, Signals};
+use crate::event::Failure;
+
+/// What the run says of a page that did not answer a look in time.
+pub(crate) const BUSY: &str = "the page did not answer in time";
+
+impl Run {
+    /// Reads signals, optionally waiting up to `timeout` for them to differ from `since`
+    /// (see [`look`]). Probe errors are logged once per read.
+    pub async fn read<D: Driver>(
+        &self,
+        driver: &mut D,
+        since: Option<&Signals>,
+        timeout: Duration,
+    ) -> Result<Option<Signals>, End> {
+        let matcher = self.matcher();
+        let Some(signals) = look(driver, matcher.probes(), since, timeout, &self.params).await? else {
+            return Ok(None);
+        };
+        for error in matcher.probe_errors(&signals) {
+            tracing::warn!("check could not be evaluated: {}", self.params.redact(&error));
+        }
+        self.page.saw(&signals);
+        Ok(Some(signals))
+    }
+}
+
+/// Reads `probes`, optionally waiting up to `timeout` for the signals to differ from
+/// `since`. `None`: the page did not answer in time; the look still lasts `timeout`, so
+/// that a caller looking again is paced as by a page that answered. A browser that does not
+/// answer ends the run.
+pub(crate) async fn look<D: Driver>(
+    driver: &mut D,
+    probes: &[Probe],
+    since: Option<&Signals>,
+    timeout: Duration,
+    params: &Params,
+) -> Result<Option<Signals>, End> {
+    let began = Instant::now();
+    match driver.signals(probes, since, timeout).await {
+        Ok(signals) => Ok(Some(signals)),
+        Err(busy) if busy.is_retryable() => {
+            tracing::warn!("{BUSY}: {}", params.redact(&busy.to_string()));
+            tokio::time::sleep_until(deadline(began, timeout)).await;
+            Ok(None)
+        }
+        Err(e) => Err(End::Failed(Failure::Driver { error: params.redact(&e.to_string()) })),
+    }
+}

@@ -1,0 +1,78 @@
+//! The engine's own looks at the page (to recognise a state, to verify, to re-observe) on a
+//! page too busy to answer in time: looked at again within the run's time budget, and shown
+//! as no state when it stays busy, which escalates as usual; only a browser that is gone
+//! ends the run at once.
+
+mod common;
+
+use common::*;
+use serde_json::json;
+use statewright_engine::scripted::{BUSY_READ, ScriptedDriver};
+use statewright_engine::{Failure, RunStatus};
+
+fn home_then_done() -> statewright_workflow::Workflow {
+    workflow(
+        json!({"no_states_timeout": 30}),
+        vec![state("Home", json!([el("#go")]), json!([click("#go")])), success("Done", json!([text("Done")]))],
+    )
+}
+
+fn clicked_to_done(driver: ScriptedDriver) -> ScriptedDriver {
+    driver.with([show("#go")]).on("click #go", ms(200), [hide("#go"), show_text("Done")])
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_page_busy_when_the_run_recognises_it_is_read_again_and_the_run_goes_on() {
+    let mut driver = clicked_to_done(ScriptedDriver::new(URL).busy(ms(0), 1));
+
+    let ran = run_to_end(&home_then_done(), &mut driver).await;
+
+    assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);
+    let entered: Vec<(String, u64)> = ran.entries().into_iter().map(|e| (e.state, e.elapsed_ms)).collect();
+    let busy = as_ms(BUSY_READ);
+    assert_eq!(
+        entered,
+        [("Home".to_owned(), busy), ("Done".to_owned(), busy + 200)],
+        "Home is recognised once the page answers, after the read it did not answer"
+    );
+    assert_eq!(log(&driver), ["click #go"]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_page_busy_while_the_run_verifies_is_read_again_and_the_run_goes_on() {
+    let mut driver = clicked_to_done(ScriptedDriver::new(URL).busy(ms(1), 1));
+    driver.action_latency = ms(10);
+
+    let ran = run_to_end(&home_then_done(), &mut driver).await;
+
+    assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);
+    assert_eq!(ran.states(), ["Home", "Done"], "verification went on once the page answered");
+    assert_eq!(ran.entries()[1].elapsed_ms, 10 + as_ms(BUSY_READ), "Done was seen at the first answer");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_page_that_stays_busy_shows_no_state_and_is_escalated_as_such() {
+    let mut driver = clicked_to_done(ScriptedDriver::new(URL).busy(ms(0), u32::MAX));
+
+    let ran = run_to_end(&home_then_done(), &mut driver).await;
+
+    assert!(matches!(ran.failure(), Failure::NoState { seconds, .. } if *seconds == 30.0), "{:?}", ran.failure());
+    let reobserved = ran.escalations().into_iter().find(|(stage, ..)| stage == "reobserve");
+    assert_eq!(
+        reobserved,
+        Some(("reobserve".to_owned(), "the page did not answer in time".to_owned(), false)),
+        "the escalation chain looked again, and said why it saw nothing"
+    );
+    assert!(ran.states().is_empty() && log(&driver).is_empty(), "nothing was done on a page never seen");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_browser_that_is_gone_ends_the_run_at_once() {
+    let mut driver = clicked_to_done(ScriptedDriver::new(URL).gone());
+
+    let ran = run_to_end(&home_then_done(), &mut driver).await;
+
+    assert!(matches!(ran.failure(), Failure::Driver { .. }), "{:?}", ran.failure());
+    assert_eq!(ran.elapsed, ms(0), "no retry, no escalation");
+    assert!(ran.escalations().is_empty());
+}

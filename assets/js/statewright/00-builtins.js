@@ -76,7 +76,10 @@
   const S_trim = uncurry(String.prototype.trim);
   const S_toLowerCase = uncurry(String.prototype.toLowerCase);
   const S_toUpperCase = uncurry(String.prototype.toUpperCase);
+  const S_toLocaleUpperCase = uncurry(String.prototype.toLocaleUpperCase);
+  const S_toLocaleLowerCase = uncurry(String.prototype.toLocaleLowerCase);
   const S_indexOf = uncurry(String.prototype.indexOf);
+  const S_charCodeAt = uncurry(String.prototype.charCodeAt);
   const S_slice = uncurry(String.prototype.slice);
   const RE_replace = uncurry(RegExp.prototype[Symbol.replace]);
   const RE_exec = uncurry(RegExp.prototype.exec);
@@ -110,6 +113,11 @@
   const Doc_getAnimations = typeof DocP.getAnimations === 'function' ? uncurry(DocP.getAnimations) : null;
   const SR_elementFromPoint = typeof ShadowRoot === 'function' && ShadowRoot.prototype.elementFromPoint
     ? uncurry(ShadowRoot.prototype.elementFromPoint) : null;
+  // Word boundaries as Chromium's text-transform: capitalize finds them (both are ICU's).
+  const WORDS = typeof Intl === 'object' && typeof Intl.Segmenter === 'function'
+    ? new Intl.Segmenter(undefined, { granularity: 'word' }) : null;
+  const Seg_segment = WORDS ? uncurry(Intl.Segmenter.prototype.segment) : null;
+  const Segments_containing = WORDS ? uncurry(Object.getPrototypeOf(WORDS.segment('')).containing) : null;
   const Slot_assignedNodes = typeof HTMLSlotElement === 'function' ? uncurry(HTMLSlotElement.prototype.assignedNodes) : null;
   const El_getBCR = uncurry(ElP.getBoundingClientRect);
   const El_getClientRects = uncurry(ElP.getClientRects);

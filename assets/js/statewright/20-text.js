@@ -151,10 +151,15 @@
   function renderedText(el) {
     if (!isRendered(el)) return '';
     if (el.localName === 'select') return selectText(el);
-    return renderInto(el, styleOf(el));
+    return renderInto(el, styleOf(el), { last: ' ' });
   }
 
-  function renderInto(el, st) {
+  /** Replaced elements: shown as a box, not as text, they end a word as a block does. */
+  const REPLACED = makeSet('img video audio canvas iframe embed object svg math input textarea select br');
+
+  /** `el`'s text as rendered (see renderedText); `line.last` is the character shown last in
+   *  the current line, for capitalize (see transformText). */
+  function renderInto(el, st, line) {
     let t = '';
     const visible = st.visibility === 'visible';
     const tt = st.textTransform;
@@ -163,26 +168,31 @@
     for (let i = 0; i < kids.length; i++) {
       const c = kids[i];
       if (c.nodeType === 3) {
-        if (!visible || closed) continue;
         const d = c.data;
-        t += tt === 'uppercase' ? S_toUpperCase(d) : tt === 'lowercase' ? S_toLowerCase(d) : d;
+        if (closed || !d) continue;
+        // Hidden text still takes its place in the line (a word it starts goes on after it).
+        if (visible) t += tt === 'none' ? d : transformText(d, tt, el, line.last);
+        line.last = d[d.length - 1];
         continue;
       }
       if (c.nodeType !== 1) continue;
       const name = c.localName;
+      if (REPLACED[name] === true) line.last = ' ';
       if (SKIP_TEXT_PARENT[name] === true || name === 'textarea' || name === 'input') continue;
       if (closed && name !== 'summary') continue;
       const cs = styleOf(c);
       if (!cs || cs.display === 'none') continue;
       if (name === 'br') { t += '\n'; continue; }
       const block = cs.display !== 'contents' && S_indexOf(cs.display, 'inline') !== 0;
+      // A box that is not inline (a block, an inline-block) starts a new run of words.
+      if (cs.display !== 'inline' && cs.display !== 'contents') line.last = ' ';
       if (block) t += '\n';
       if (name === 'select') {
         if (cs.visibility === 'visible') t += ' ' + selectText(c) + ' ';
       } else {
-        t += renderInto(c, cs);
+        t += renderInto(c, cs, line);
       }
-      if (block) t += '\n';
+      if (block) { t += '\n'; line.last = ' '; }
     }
     return t;
   }

@@ -114,8 +114,13 @@
     return implicitRole(el);
   }
 
+  /** `el` or an element it is shown in (through slots and shadow hosts, as the accessibility
+   *  tree nests them) says aria-hidden="true". */
   function isAriaHidden(el) {
-    return El_closest(el, '[aria-hidden="true" i]') !== null;
+    for (let e = el; e; e = composedParent(e)) {
+      if (lower(El_getAttribute(e, 'aria-hidden')) === 'true') return true;
+    }
+    return false;
   }
 
   function getById(el, id) {
@@ -124,31 +129,40 @@
     return Doc_getElementById(root && root.nodeType === 9 ? root : doc(), id);
   }
 
-  /** Text alternative from content (subset of accname step 2F). */
-  function contentText(node, depth, includeHidden, skipEl, budget) {
+  /** Text alternative from content (subset of accname step 2F), over the flat tree as
+   *  Chromium's accessibility tree and Playwright read it: a shadow host's content is its
+   *  shadow root's, a slot's the nodes assigned to it, else its fallback content (see
+   *  composedChildren). `textHidden`: `node`'s own text is not visible (visibility), though
+   *  a visible descendant's is. */
+  function contentText(node, depth, includeHidden, skipEl, budget, textHidden) {
     let out = '';
     if (depth > 20) return out;
-    for (let c = node.firstChild; c; c = c.nextSibling) {
+    const kids = composedChildren(node);
+    for (let i = 0; i < kids.length; i++) {
       if (out.length > budget) break;
-      if (c.nodeType === 3) { out += c.data; continue; }
+      const c = kids[i];
+      if (c.nodeType === 3) { if (!textHidden) out += c.data; continue; }
       if (c.nodeType !== 1 || c === skipEl) continue;
       const tag = c.localName;
       if (SKIP_CONTENT[tag] === true) continue;
       let pad = '';
+      let invisible = false;
       if (!includeHidden) {
         if (lower(El_getAttribute(c, 'aria-hidden')) === 'true') continue;
         const st = styleOf(c);
         if (st) {
           if (st.display === 'none') continue;
           if (st.display !== 'inline' && st.display !== 'contents') pad = ' ';
-          if (st.visibility !== 'visible' && !c.firstElementChild) continue;
+          invisible = st.visibility !== 'visible';
         }
       } else {
         pad = ' ';
       }
       let part;
       const al = El_getAttribute(c, 'aria-label');
-      if (al && norm(al)) part = al;
+      // Not visible itself, `c` names nothing; a visible descendant still does.
+      if (invisible) part = contentText(c, depth + 1, includeHidden, skipEl, budget, true);
+      else if (al && norm(al)) part = al;
       else if (tag === 'img' || tag === 'area') part = El_getAttribute(c, 'alt') || '';
       else if (tag === 'br') part = ' ';
       else if (tag === 'input') {
@@ -161,7 +175,7 @@
         const o = c.selectedOptions;
         part = o && o.length ? (o[0].label || o[0].text || '') : '';
       } else if (tag === 'textarea') part = c.value || '';
-      else part = contentText(c, depth + 1, includeHidden, skipEl, budget);
+      else part = contentText(c, depth + 1, includeHidden, skipEl, budget, false);
       out += pad + part + pad;
     }
     return out;

@@ -19,6 +19,7 @@ const COMMANDS: &[&str] = &[
     "cancel_run",
     "list_runs",
     "open_run",
+    "open_step_page",
     "list_reviews",
     "show_review",
     "preview_resolution",

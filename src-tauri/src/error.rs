@@ -6,7 +6,7 @@ use statewright_workbench::ErrorPayload;
 /// The shell's own error codes (the workbench crate's errors bring theirs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCode {
-    /// No such live run.
+    /// No such live run, stored run or review.
     NotFound,
     /// A review that is resolved or cancelled already.
     NotOpen,
@@ -66,9 +66,18 @@ impl From<statewright_workbench::Error> for CommandError {
     }
 }
 
+/// A run or review that is not there is `not_found`, as the workbench's errors say it; a
+/// review that is closed or whose run is gone says so; the rest is the store's failure.
 impl From<statewright_store::Error> for CommandError {
     fn from(e: statewright_store::Error) -> Self {
-        Self::new(ErrorCode::Store, e.to_string())
+        use statewright_store::Error as E;
+        let code = match &e {
+            E::UnknownRun(_) | E::UnknownReview(_) => ErrorCode::NotFound,
+            E::ReviewClosed { .. } => ErrorCode::NotOpen,
+            E::RunNotWaiting { .. } => ErrorCode::NotWaiting,
+            _ => ErrorCode::Store,
+        };
+        Self::new(code, e.to_string())
     }
 }
 

@@ -50,6 +50,7 @@ fn handlers<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Sen
         commands::runs::cancel_run,
         commands::runs::list_runs,
         commands::runs::open_run,
+        commands::runs::open_step_page,
         commands::reviews::list_reviews,
         commands::reviews::show_review,
         commands::reviews::preview_resolution,

@@ -1,48 +1,18 @@
 //! The shell on Tauri's mock runtime: commands answer over IPC, and errors reach the window
 //! as `{code, message}` (the UI branches on `code`).
 
-use serde_json::{Value, json};
-use statewright_app::{AppState, builder};
+mod common;
+
+use common::{invoke, invoke_from};
+use serde_json::json;
+use statewright_app::AppState;
 use tauri::Manager;
-use tauri::ipc::{CallbackFn, InvokeBody};
-use tauri::test::{INVOKE_KEY, get_ipc_response, mock_builder};
-use tauri::webview::InvokeRequest;
-
-fn invoke(webview: &tauri::WebviewWindow<tauri::test::MockRuntime>, cmd: &str, args: Value) -> Result<Value, Value> {
-    invoke_from(webview, "tauri://localhost", cmd, args)
-}
-
-fn invoke_from(
-    webview: &tauri::WebviewWindow<tauri::test::MockRuntime>,
-    url: &str,
-    cmd: &str,
-    args: Value,
-) -> Result<Value, Value> {
-    get_ipc_response(
-        webview,
-        InvokeRequest {
-            cmd: cmd.into(),
-            callback: CallbackFn(0),
-            error: CallbackFn(1),
-            url: url.parse().expect("url"),
-            body: InvokeBody::Json(args),
-            headers: Default::default(),
-            invoke_key: INVOKE_KEY.to_owned(),
-        },
-    )
-    .map(|body| body.deserialize::<Value>().expect("a JSON answer"))
-}
 
 #[test]
 fn commands_answer_over_ipc_and_errors_carry_a_code() {
     let home = tempfile::tempdir().expect("temp dir");
-    let workflows = home.path().join("workflows");
-    std::fs::create_dir(&workflows).expect("workflows dir");
-    let state = AppState::new(workflows, home.path().join("runs"));
     // The real context: the app's own ACL (only the main window's capability) applies.
-    let app =
-        builder(mock_builder(), state).build(tauri::generate_context!("../tauri.conf.json")).expect("the app builds");
-    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().expect("a window");
+    let (app, webview) = common::app(home.path());
 
     let created = invoke(&webview, "create_workflow", json!({"name": "Login flow"})).expect("create");
     assert_eq!(created["id"], "login-flow.json");
@@ -88,11 +58,7 @@ fn commands_answer_over_ipc_and_errors_carry_a_code() {
 #[test]
 fn a_page_from_elsewhere_may_call_nothing() {
     let home = tempfile::tempdir().expect("temp dir");
-    std::fs::create_dir(home.path().join("workflows")).expect("workflows dir");
-    let state = AppState::new(home.path().join("workflows"), home.path().join("runs"));
-    let app =
-        builder(mock_builder(), state).build(tauri::generate_context!("../tauri.conf.json")).expect("the app builds");
-    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().expect("a window");
+    let (_app, webview) = common::app(home.path());
     let denied = invoke_from(&webview, "https://example.com", "list_workflows", json!({}));
     assert!(denied.is_err(), "a remote page must not reach the app's commands: {denied:?}");
 }

@@ -3,39 +3,12 @@
 //! workflow file never breaks the list, what cannot be read says why, and saves never
 //! leave half a file or a stray temporary one.
 
+mod common;
+
 use std::path::Path;
 
+use common::{app, invoke};
 use serde_json::{Value, json};
-use statewright_app::{AppState, builder};
-use tauri::ipc::{CallbackFn, InvokeBody};
-use tauri::test::{INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder};
-use tauri::webview::InvokeRequest;
-
-type Window = tauri::WebviewWindow<MockRuntime>;
-
-fn invoke(webview: &Window, cmd: &str, args: Value) -> Result<Value, Value> {
-    let request = InvokeRequest {
-        cmd: cmd.into(),
-        callback: CallbackFn(0),
-        error: CallbackFn(1),
-        url: "tauri://localhost".parse().expect("url"),
-        body: InvokeBody::Json(args),
-        headers: Default::default(),
-        invoke_key: INVOKE_KEY.to_owned(),
-    };
-    get_ipc_response(webview, request).map(|body| body.deserialize::<Value>().expect("a JSON answer"))
-}
-
-/// The app over `workflows/` in `home`, and its window.
-fn app(home: &Path) -> (tauri::App<MockRuntime>, Window) {
-    let workflows = home.join("workflows");
-    std::fs::create_dir_all(&workflows).expect("workflows dir");
-    let state = AppState::new(workflows, home.join("runs"));
-    let app =
-        builder(mock_builder(), state).build(tauri::generate_context!("../tauri.conf.json")).expect("the app builds");
-    let window = tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().expect("a window");
-    (app, window)
-}
 
 fn ids(listed: &Value) -> Vec<&str> {
     listed.as_array().expect("a list").iter().filter_map(|e| e["id"].as_str()).collect()

@@ -52,4 +52,8 @@ test('the finished run is listed under past runs and opens again', async () => {
   await page.getByTestId('past-run').first().click();
   await page.waitForFunction(() => document.querySelector('[data-testid="run-phase"]')?.textContent === 'succeeded');
   assert.ok((await page.getByTestId('timeline-step').count()) > 3);
+  // The stored run came without its pages: the login step's is asked for when it is shown,
+  // and what its actions acted on is boxed as in the live run.
+  await page.getByTestId('timeline-step').filter({ hasText: 'Login page' }).first().locator('button').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="acted-box"]').length === 3, null, { timeout: 10000 });
 });

@@ -139,6 +139,18 @@ fn json_col(row: &Row, i: usize) -> rusqlite::Result<Option<Value>> {
     Ok(text.and_then(|t| serde_json::from_str(&t).ok()))
 }
 
+/// A step's page from its columns `page_title, page_url, page_text, elements` starting at
+/// `first`; a step without a page URL kept none.
+fn page_from_row(row: &Row, first: usize) -> rusqlite::Result<Option<PageRecord>> {
+    let Some(url) = row.get::<_, Option<String>>(first + 1)? else { return Ok(None) };
+    Ok(Some(PageRecord {
+        url,
+        title: row.get::<_, Option<String>>(first)?.unwrap_or_default(),
+        text: row.get::<_, Option<String>>(first + 2)?.unwrap_or_default(),
+        elements: json_col(row, first + 3)?.unwrap_or(Value::Null),
+    }))
+}
+
 fn run_from_row(row: &Row) -> rusqlite::Result<RunSummary> {
     Ok(RunSummary {
         id: row.get(0)?,
@@ -222,16 +234,7 @@ impl Store {
         );
         let steps = self.rows(&sql, [id], |row| {
             let page_title: Option<String> = row.get(9)?;
-            let page_url: Option<String> = row.get(10)?;
-            let page = match page_url {
-                Some(url) => Some(PageRecord {
-                    url,
-                    title: page_title.clone().unwrap_or_default(),
-                    text: row.get::<_, Option<String>>(11)?.unwrap_or_default(),
-                    elements: json_col(row, 12)?.unwrap_or(Value::Null),
-                }),
-                None => None,
-            };
+            let page = page_from_row(row, 9)?;
             Ok(StepRecord {
                 step: row.get(0)?,
                 state: row.get(1)?,
@@ -299,6 +302,19 @@ impl Store {
         let (healed, healed_checks) = (self.healed(id)?, self.healed_checks(id)?);
         let retries = self.retries(id)?;
         Ok(RunDetail { run, steps, actions, model_calls, healed, healed_checks, retries })
+    }
+
+    /// One step's page (its text and element snapshot), for a viewer that lists a run's
+    /// steps without them: a long run's pages are tens of megabytes. `None` when the run has
+    /// no such step or the step kept no page.
+    pub fn step_page(&self, id: &str, step: u32) -> Result<Option<PageRecord>> {
+        self.run(id)?;
+        let pages = self.rows(
+            "SELECT page_title, page_url, page_text, elements FROM steps WHERE run_id = ?1 AND step = ?2",
+            rusqlite::params![id, step],
+            |row| page_from_row(row, 0),
+        )?;
+        Ok(pages.into_iter().next().flatten())
     }
 
     fn retries(&self, id: &str) -> Result<Vec<RetryRecord>> {

@@ -2,7 +2,7 @@
 //! first, then forwarded to the window over the run's channel.
 
 use statewright_runner::{Browser, Cancel, DemoSite, WorkflowSource, prepare};
-use statewright_store::{RunDetail, RunSummary};
+use statewright_store::{PageRecord, RunDetail, RunSummary};
 use statewright_workbench::ipc::{RunFilter, RunMessage, RunRequest};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, Runtime, State};
@@ -79,8 +79,22 @@ pub async fn list_runs(state: State<'_, AppState>, filter: RunFilter) -> Command
     blocking(move || Ok(store.get()?.list_runs(&filter.into())?)).await
 }
 
+/// A stored run with its steps, without their pages (a long run's page texts and element
+/// snapshots run to tens of megabytes): the viewer asks for the shown step's with
+/// [`open_step_page`].
 #[tauri::command(rename_all = "snake_case")]
 pub async fn open_run(state: State<'_, AppState>, run_id: String) -> CommandResult<RunDetail> {
     let store = state.store();
-    blocking(move || Ok(store.get()?.run_detail(&run_id, true)?)).await
+    blocking(move || Ok(store.get()?.run_detail(&run_id, false)?)).await
+}
+
+/// One step's page: its text and element snapshot (`null` when the step kept none).
+#[tauri::command(rename_all = "snake_case")]
+pub async fn open_step_page(
+    state: State<'_, AppState>,
+    run_id: String,
+    step: u32,
+) -> CommandResult<Option<PageRecord>> {
+    let store = state.store();
+    blocking(move || Ok(store.get()?.step_page(&run_id, step)?)).await
 }

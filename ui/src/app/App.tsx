@@ -1,6 +1,6 @@
 //! The workbench: workflows on the left; the editor, the run viewer or the review queue.
 
-import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Backend } from '../backend/types';
 import type { AgentRunRequest, RunRequest, WorkflowEntry } from '../bindings';
 import type { BatchRequest } from '../bindings';
@@ -12,6 +12,7 @@ import { useWorkflowEditor } from '../editor/useWorkflowEditor';
 import type { ReviewView } from '../bindings';
 import { eventsFromDetail, type RunEvent } from '../run/events';
 import { PastRuns } from '../run/PastRuns';
+import { StepPagesContext, stepElementsOf } from '../run/stepPages';
 import { useRunStream } from '../run/useRunStream';
 import { Modal, type Choice } from './Modal';
 import { BatchDialog, BatchView, GoalRunDialog, ModelSettingsDialog, RecordDialog, ReviewPanel, RunViewer, SaveHealedDialog, StartRunDialog, TrashDialog } from './lazyViews';
@@ -37,6 +38,11 @@ export function App({ backend }: { backend: Backend }) {
   /** The start dialog, open; with a goal for *Go here*. */
   const [starting, setStarting] = useState<{ goal: string | null } | null>(null);
   const [run, setRun] = useState<{ id: string | null; live: boolean }>({ id: null, live: false });
+  // A stored run's pages come a step at a time; a live run's events carry them.
+  const stepPages = useMemo(() => {
+    const id = run.id;
+    return id && !run.live ? stepElementsOf((step) => backend.openStepPage(id, step)) : null;
+  }, [backend, run.id, run.live]);
   const [runsChanged, setRunsChanged] = useState(0);
   const [modelOpen, setModelOpen] = useState(false);
   const [recordOpen, setRecordOpen] = useState(false);
@@ -280,18 +286,20 @@ export function App({ backend }: { backend: Backend }) {
               </SkillLibraryContext.Provider>
             )}
             {view === 'run' && (
-              <RunViewer
-                view={stream.view}
-                runId={run.id}
-                live={run.live}
-                workflow={wf && (stream.view.workflow == null || stream.view.workflow === wf.name) ? wf : null}
-                positions={editor.positions}
-                layout={editor.laidOut}
-                shotUrl={(p) => backend.screenshotUrl(p)}
-                onCancel={() => run.id && void backend.cancelRun(run.id).catch(fail)}
-                onSynthesize={(state, step) => void synthesize(state, step)}
-                onSaveHealed={() => run.id && setSavingHealed(run.id)}
-              />
+              <StepPagesContext.Provider value={stepPages}>
+                <RunViewer
+                  view={stream.view}
+                  runId={run.id}
+                  live={run.live}
+                  workflow={wf && (stream.view.workflow == null || stream.view.workflow === wf.name) ? wf : null}
+                  positions={editor.positions}
+                  layout={editor.laidOut}
+                  shotUrl={(p) => backend.screenshotUrl(p)}
+                  onCancel={() => run.id && void backend.cancelRun(run.id).catch(fail)}
+                  onSynthesize={(state, step) => void synthesize(state, step)}
+                  onSaveHealed={() => run.id && setSavingHealed(run.id)}
+                />
+              </StepPagesContext.Provider>
             )}
             {view === 'batch' && <BatchView batch={batches.batch} live={batches.live} judging={batches.judging} onCancel={() => void batches.cancel().catch(fail)} onJudge={() => void batches.judge().catch(fail)} onOpenRun={(id) => void openPastRun(id)} />}
             {view === 'review' && <ReviewPanel backend={backend} reviews={reviews} notify={notify} />}

@@ -6,7 +6,7 @@ import { applyResolution } from '../review/apply';
 import type { GraphReport, Healed, HealedCheck, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, RetryRecord, ReviewView, Route } from '../bindings';
 import { eventsFromDetail, type RunEvent } from '../run/events';
 import { BackendError, type Backend, type RecordRequest, type Unsubscribe } from './types';
-import type { AgentRunRequest, Diagnostic, Target, OpenedWorkflow, RunDetail, RunFilter, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
+import type { AgentRunRequest, Diagnostic, Target, OpenedWorkflow, PageRecord, RunDetail, RunFilter, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
 import { unifiedDiff } from './diff';
 import { fakeValidate, type SkillLibrary } from './validate';
 import { fakeReport, fakeRoute } from './fakeGraph';
@@ -392,10 +392,20 @@ export class FakeBackend implements Backend {
       .slice(0, filter.limit ?? 100);
   }
 
-  async openRun(runId: string): Promise<RunDetail> {
+  private storedRun(runId: string): RunDetail {
     const d = this.runs.get(runId);
     if (!d) throw new BackendError('not_found', `no run ${runId}`);
     return d;
+  }
+
+  /** As the app's store answers: the steps without their pages. */
+  async openRun(runId: string): Promise<RunDetail> {
+    const d = this.storedRun(runId);
+    return { ...d, steps: d.steps.map(({ page: _page, ...step }) => step) };
+  }
+
+  async openStepPage(runId: string, step: number): Promise<PageRecord | null> {
+    return this.storedRun(runId).steps.find((s) => s.step === step)?.page ?? null;
   }
 
   screenshotUrl(path: string): string {

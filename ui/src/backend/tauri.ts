@@ -8,7 +8,7 @@ import type { GraphReport, HealedSaved, ModelSettings, ModelSettingsChange, Reco
 import type { RunEvent } from '../run/events';
 import type { BatchMessage, BatchRequest, JudgeAnswers, JudgeMessage, TrashEntry } from '../bindings';
 import { BackendError, type Backend, type RecordRequest, type Unsubscribe } from './types';
-import type { AgentRunRequest, Diagnostic, ErrorPayload, OpenedWorkflow, RunDetail, RunFilter, RunMessage, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
+import type { AgentRunRequest, Diagnostic, ErrorPayload, OpenedWorkflow, PageRecord, RunDetail, RunFilter, RunMessage, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
 
 async function call<T>(cmd: string, args?: Record<string, unknown>): Promise<T> {
   try {
@@ -74,6 +74,7 @@ export class TauriBackend implements Backend {
   }
   listRuns = (filter: RunFilter) => call<RunSummary[]>('list_runs', { filter });
   openRun = (runId: string) => call<RunDetail>('open_run', { run_id: runId });
+  openStepPage = (runId: string, step: number) => call<PageRecord | null>('open_step_page', { run_id: runId, step });
   /** Screenshots are served by the app's `shot:` protocol, from the runs folder only. */
   screenshotUrl = (path: string) => convertFileSrc(path, 'shot');
 

@@ -4,7 +4,7 @@
 import type { Workflow } from '../bindings';
 import type { Diagnostic } from '../bindings';
 import type { RunSummary } from '../bindings';
-import type { RunDetail } from '../bindings';
+import type { PageRecord, RunDetail } from '../bindings';
 import type { WorkflowEntry } from '../bindings';
 import type { OpenedWorkflow } from '../bindings';
 import type { SaveResult } from '../bindings';
@@ -89,7 +89,10 @@ export interface Backend {
    * verdict, then the report, follow. Returns an id for `cancelBatch`. */
   judgeAnswers(request: JudgeAnswers, onMessage: (m: JudgeMessage) => void): Promise<string>;
   listRuns(filter: RunFilter): Promise<RunSummary[]>;
+  /** A stored run with its steps, without their pages (a long run's are tens of MB). */
   openRun(runId: string): Promise<RunDetail>;
+  /** One step's page, its text and elements, as the viewer shows that step (null: none kept). */
+  openStepPage(runId: string, step: number): Promise<PageRecord | null>;
   /** A URL the UI can put in an <img> for a screenshot path from the store. */
   screenshotUrl(path: string): string;
 

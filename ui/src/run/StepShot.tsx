@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { elementLabel } from '../review/describe';
 import { actedOn } from './actedOn';
 import type { StepView } from './reducer';
+import { useStepElements } from './stepPages';
 
 export function StepShot({ step, src }: { step: StepView; src: string | null }) {
   const stage = useRef<HTMLDivElement>(null);
@@ -20,11 +21,12 @@ export function StepShot({ step, src }: { step: StepView; src: string | null }) 
     return () => observer.disconnect();
   }, []);
   useEffect(() => setNatural(null), [src]);
+  const elements = useStepElements(step);
 
   // The whole page fits: as wide as the stage unless that would make it too tall.
   const width = natural ? Math.min(room.width, (room.height * natural.width) / natural.height) : room.width;
   const scale = natural ? width / natural.width : 0;
-  const acts = natural ? actedOn(step.elements, step.actions) : [];
+  const acts = natural ? actedOn(elements, step.actions) : [];
   return (
     <div className="step-stage" ref={stage} data-testid="step-stage">
       {src ? (

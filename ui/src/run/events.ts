@@ -62,7 +62,8 @@ export function eventsFromDetail(detail: RunDetail, reviews: ReviewView[] = []):
       url: s.page?.url ?? s.url,
       title: s.page?.title ?? s.page_title ?? '',
       text: s.page?.text ?? '',
-      elements: s.page?.elements ?? [],
+      // A stored run comes without its pages: null until the viewer asks for the step's.
+      elements: s.page ? s.page.elements : null,
       screenshot: s.screenshot,
     });
     for (const a of actionsByStep.get(s.step) ?? []) {
@@ -84,6 +85,7 @@ export function eventsFromDetail(detail: RunDetail, reviews: ReviewView[] = []):
         ...(a.value !== undefined && a.value !== null ? { value: a.value } : {}),
       });
     }
+    for (const t of (detail.tabs_opened ?? []).filter((t) => t.step === s.step)) events.push({ event: 'tab_opened', ...t });
     // After the actions, so a healed action keeps the locator that found its element.
     events.push(...(heals.get(s.step) ?? []));
     for (const c of (detail.model_calls ?? []).filter((c) => c.step === s.step)) events.push({ event: 'model_called', ...c });

@@ -137,7 +137,9 @@ pub async fn record(
     };
     observer.started(&run_id, &url);
     let began = Instant::now();
-    let mut book = Book::new(&store, &mut handle, began, Params::masking(secret_values(&params)), "page");
+    // The values named like credentials, masked in the record and kept out of file names.
+    let secrets = Params::masking(secret_values(&params));
+    let mut book = Book::new(&store, &mut handle, began, secrets.clone(), "page");
     // The first act is the person's: opening the page.
     let blank = Observation {
         url: "about:blank".into(),
@@ -190,7 +192,7 @@ pub async fn record(
             // Only `--until-url` reads it: the acts replayed route the page again.
             Some(Heard::Routed(_)) => {}
             Some(Heard::Downloaded { url: from, name }) => {
-                let name = download_name(&name, &secret_values(&params));
+                let name = download_name(&name, &secrets);
                 match last_click.take().filter(|c| heard_at.saturating_duration_since(c.at) <= DOWNLOAD_AFTER_CLICK) {
                     Some(click) => {
                         acts += 1;
@@ -332,10 +334,11 @@ fn write_download(
 }
 
 /// The name the draft keeps a download under: the site's, as a plain file name with no
-/// parameter in it (and no secret of the person's).
-fn download_name(suggested: &str, secrets: &[String]) -> String {
-    let mut name = secrets.iter().fold(suggested.trim().to_owned(), |n, s| n.replace(s.as_str(), "secret"));
-    name = name.replace(['{', '}'], "_").trim_start_matches('.').to_owned();
+/// parameter in it (and no secret of the person's, however the site encoded it: `secret`
+/// stands for it, as the mask would be an odd file name).
+fn download_name(suggested: &str, secrets: &Params) -> String {
+    let name = secrets.redact_as(suggested.trim(), "secret");
+    let name = name.replace(['{', '}'], "_").trim_start_matches('.').to_owned();
     match statewright_workflow::params::is_plain_file_name(&name) {
         true => name,
         false => "download".to_owned(),
@@ -472,12 +475,17 @@ fn secret_values(params: &[(String, String)]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::download_name;
+    use statewright_workflow::Params;
 
     #[test]
     fn a_downloads_name_is_a_plain_file_name_without_parameters_or_secrets() {
-        let secrets = ["hunter2".to_owned()];
+        let secrets = Params::masking(vec!["hunter2".to_owned(), "p@ss/w&rd".to_owned()]);
         assert_eq!(download_name("sales-2026.csv", &secrets), "sales-2026.csv");
         assert_eq!(download_name("statement-hunter2.pdf", &secrets), "statement-secret.pdf");
+        // Encoded by the site, once, twice or as HTML: neither the secret nor a `/` of it.
+        for suggested in ["p%40ss%2Fw%26rd.csv", "p%2540ss%252Fw%2526rd.csv", "p@ss%2Fw&amp;rd.csv", "hunter%32.csv"] {
+            assert_eq!(download_name(suggested, &secrets), "secret.csv", "{suggested}");
+        }
         assert_eq!(download_name("{{site}}.csv", &secrets), "__site__.csv");
         assert_eq!(download_name(".bashrc", &secrets), "bashrc");
         assert_eq!(download_name("  ", &secrets), "download");

@@ -233,9 +233,15 @@ impl Params {
     }
 
     /// Replaces any secret value that appears in `text` (e.g. in an error message that
-    /// quotes what was typed, or a URL the browser reports percent-encoded) by the mask.
+    /// quotes what was typed, a URL the browser reports percent-encoded, once or twice, HTML
+    /// with character references, JSON text with escapes) by the mask.
     pub fn redact(&self, text: &str) -> String {
-        crate::redact::mask_all(text, self.secret_values(), MASK)
+        self.redact_as(text, MASK)
+    }
+
+    /// [`Params::redact`] with another stand-in than the mask: a file name says `secret`.
+    pub fn redact_as(&self, text: &str, stand_in: &str) -> String {
+        crate::redact::mask_all(text, self.secret_values(), stand_in)
     }
 
     /// [`Params::redact`] on every string inside a JSON value (keys included): for element

@@ -187,12 +187,13 @@ impl ActionRun<'_> {
         let value = value.map(|v| shown_value(self.params, v));
         // A locator that quotes a secret (the text of a field echoing it) is not kept, and a
         // file named after one is renamed: neither may reach the store.
+        // The locator is looked at as JSON text, where a secret's `"` or `\` is escaped: the
+        // matcher sees secrets through JSON's escapes.
         let kept = |alternatives: Vec<Target>| -> Vec<Target> {
             let reveals = |t: &Target| self.params.reveals_secret(&serde_json::to_string(t).unwrap_or_default());
             alternatives.into_iter().filter(|t| !reveals(t)).collect()
         };
-        let artifact =
-            artifact.map(|a| crate::driver::Artifact { filename: self.params.redact(&a.filename), bytes: a.bytes });
+        let artifact = artifact.map(|a| self.shown_artifact(index, a));
         let _ = self.events.send(Event::ActionFinished {
             step: self.step,
             state: self.state.to_owned(),
@@ -208,6 +209,17 @@ impl ActionRun<'_> {
             artifact,
             value,
         });
+    }
+
+    /// Action `index`'s file as the record keeps it: its name masked, and a `save_html`'s page
+    /// too, where a secret the page shows sits in its character references (`w&amp;rd`).
+    fn shown_artifact(&self, index: usize, artifact: crate::driver::Artifact) -> crate::driver::Artifact {
+        let filename = self.params.redact(&artifact.filename);
+        let bytes = match (self.actions.get(index), std::str::from_utf8(&artifact.bytes)) {
+            (Some(Action::SaveHtml { .. }), Ok(html)) => Arc::new(self.params.redact(html).into_bytes()),
+            _ => artifact.bytes,
+        };
+        crate::driver::Artifact { filename, bytes }
     }
 
     async fn perform<D: Driver>(&self, driver: &mut D, matcher: &Matcher, action: &Action, index: usize) -> Attempt {
@@ -308,4 +320,61 @@ enum Attempt {
     Done(crate::driver::Outcome, u32),
     Preempted { by_state: String, reason: String },
     Failed(DriverError, u32),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::{Artifact, Outcome};
+    use serde_json::json;
+
+    /// What `finished` records of a `click` whose element can also be found by a locator that
+    /// quotes the secret, and of a `save_html` of a page that shows it.
+    #[test]
+    fn a_locator_or_saved_page_that_shows_a_secret_keeps_none_of_it() {
+        let secret = r#"p"w\rd&<"#;
+        let workflow = serde_json::from_value(json!({"version": 1, "name": "w",
+            "parameters": {"pw": {"secret": true}}, "states": []}))
+        .unwrap();
+        let params = Params::bind(&workflow, &[("pw".into(), secret.into())]).unwrap();
+        let actions: Vec<Action> = serde_json::from_value(json!([
+            {"type": "click", "target": {"css": "#go"}},
+            {"type": "save_html", "filename": "page.html"}]))
+        .unwrap();
+        let (config, tally) = (Config::default(), Tally::default());
+        let (events, mut recorded) = tokio::sync::mpsc::unbounded_channel();
+        let run = ActionRun {
+            step: 1,
+            state_index: Some(0),
+            state: "Start",
+            actions: &actions,
+            display: &actions,
+            from: 0,
+            unset: vec![None, None],
+            config: &config,
+            params: &params,
+            events: &events,
+            started: Instant::now(),
+            tally: &tally,
+        };
+        let by_text = |text: &str| Target { text: Some(text.into()), ..Target::default() };
+        let clicked = Outcome {
+            alternatives: vec![by_text(&format!("Hello {secret}")), by_text("Sign in")],
+            ..Outcome::default()
+        };
+        run.finished(0, Instant::now(), 1, Some(clicked), None);
+        let page = format!(r#"<p title="{}">{}</p>"#, "p&quot;w\\rd&amp;&lt;", "p\"w\\rd&amp;&lt;");
+        let saved = Outcome {
+            artifact: Some(Artifact { filename: "page.html".into(), bytes: Arc::new(page.into_bytes()) }),
+            ..Outcome::default()
+        };
+        run.finished(1, Instant::now(), 1, Some(saved), None);
+        let Some(Event::ActionFinished { alternatives, .. }) = recorded.try_recv().ok() else { panic!("no click") };
+        assert_eq!(alternatives, [by_text("Sign in")], "the locator quoting the secret is not kept");
+        let Some(Event::ActionFinished { artifact: Some(artifact), .. }) = recorded.try_recv().ok() else {
+            panic!("no saved page")
+        };
+        let html = String::from_utf8(artifact.bytes.to_vec()).unwrap();
+        assert_eq!(html, format!(r#"<p title="{MASK}">{MASK}</p>"#));
+    }
 }

@@ -490,6 +490,13 @@ export type Event = {
   /** What an `extract` stored in its variable (masked when it shows a secret). */
   value?: unknown;
 } | {
+  event: "tab_opened";
+  step: number;
+  state: string;
+  index: number;
+  /** The new tab's address, its query values and credentials masked. */
+  url: string;
+} | {
   event: "action_preempted";
   step: number;
   state: string;
@@ -1079,6 +1086,8 @@ export type RunDetail = {
   healed_checks: HealedCheck[];
   /** A state's actions run again, in order. */
   retries: RetryRecord[];
+  /** Tabs actions opened, which the run went on in, in order. */
+  tabs_opened: TabOpenedRecord[];
 };
 
 /** Which past runs to list. */
@@ -1205,6 +1214,15 @@ export type StepRecord = {
   page_title?: string | null;
   /** Only when asked for (`with_pages`). */
   page?: PageRecord | null;
+};
+
+/** An action opened a tab and the run went on in it (a `tab_opened` event). */
+export type TabOpenedRecord = {
+  step: number;
+  state: string;
+  index: number;
+  /** Masked as the event was. */
+  url: string;
 };
 
 /** Which of the run's tabs is meant: every field that is set must match. */

@@ -477,9 +477,10 @@ impl Driver for ChromeDriver {
             // A tab the action opened, when the browser has told of it already: the action's
             // record says the run went on there (one told later is followed all the same).
             Some(Ok(mut outcome)) if self.session.follow_tabs().await => {
-                let url = self.raw().url().await.ok().flatten().unwrap_or_default();
-                let moved = format!("opened a tab; the run went on in it, at {}", crate::address::mask_url(&url));
+                let url = crate::address::mask_url(&self.raw().url().await.ok().flatten().unwrap_or_default());
+                let moved = format!("opened a tab; the run went on in it, at {url}");
                 outcome.detail = Some(outcome.detail.map_or(moved.clone(), |done| format!("{done}; {moved}")));
+                outcome.opened_tab = Some(url);
                 Ok(outcome)
             }
             Some(acted @ Ok(_)) => acted,

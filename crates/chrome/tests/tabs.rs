@@ -277,6 +277,32 @@ async fn a_popup_opened_blank_is_followed_once_it_goes_to_its_page_not_taken_for
     assert_eq!(finished.states_entered(), ["open", "opener", "done"]);
     let details = finished.details();
     assert!(details.iter().any(|d| d.contains("opened a tab; the run went on in it")), "{details:?}");
+    // The engine tells of it as an event of its own, right after the action, and the store
+    // keeps it for the run's record.
+    let told: Vec<&Event> = finished.events.iter().filter(|e| !matches!(e, Event::Observed { .. })).collect();
+    let at = told.iter().position(|e| matches!(e, Event::TabOpened { .. })).expect("a tab_opened event");
+    assert!(matches!(told[at - 1], Event::ActionFinished { state, index: 0, .. } if state == "opener"));
+    let stored = stored(&finished.events).tabs_opened;
+    assert_eq!(stored.len(), 1, "{stored:?}");
+    assert_eq!((stored[0].state.as_str(), stored[0].index), ("opener", 0));
+    assert!(stored[0].url.starts_with("http://127.0.0.1:") && stored[0].url.ends_with("/page2.html"), "{stored:?}");
+}
+
+/// A run's events as a store records them (a real SQLite file), read back.
+fn stored(events: &[Event]) -> statewright_store::RunDetail {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let store = statewright_store::Store::open(&statewright_store::Store::default_path(dir.path())).expect("a store");
+    let new = statewright_store::NewRun {
+        id: "r1",
+        workflow_name: "test",
+        workflow_json: "{}",
+        parameters: &json!({}),
+        browser: "chromium",
+        workflow_path: None,
+    };
+    let mut run = store.start_run(&new).expect("the run starts");
+    store.record_all(&mut run, events).expect("the events are recorded");
+    store.run_detail("r1", false).expect("the run reads back")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -193,6 +193,8 @@ impl Progress {
             | Event::Observed { .. }
             | Event::Verified { .. }
             | Event::InterruptEntered { .. }
+            // The action's own line says it opened a tab, and where.
+            | Event::TabOpened { .. }
             | Event::ChecksLocated { .. } => {}
         }
     }

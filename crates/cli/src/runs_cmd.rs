@@ -292,6 +292,10 @@ fn render(d: &RunDetail) -> String {
                 let _ = writeln!(out, "        ✗ {error}");
             }
         }
+        for t in d.tabs_opened.iter().filter(|t| t.step == step.step) {
+            let url = crate::out::safe(&t.url);
+            let _ = writeln!(out, "     ⧉ action {} opened a tab; the run went on in it, at {url}", t.index + 1);
+        }
         for r in d.retries.iter().filter(|r| r.step == step.step) {
             let _ = writeln!(out, "     ↻ retry {}/{}: {}", r.attempt, r.max, r.reason);
         }

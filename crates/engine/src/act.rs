@@ -169,7 +169,8 @@ impl ActionRun<'_> {
         (Ok(StateActions::Completed), performed)
     }
 
-    /// Emits `ActionFinished` for action `index`.
+    /// Emits `ActionFinished` for action `index`, and `TabOpened` after it when it opened a
+    /// tab the run went on in.
     pub fn finished(
         &self,
         index: usize,
@@ -178,6 +179,7 @@ impl ActionRun<'_> {
         outcome: Option<crate::driver::Outcome>,
         error: Option<&DriverError>,
     ) {
+        let opened_tab = outcome.as_ref().and_then(|o| o.opened_tab.as_deref()).map(|url| self.params.redact(url));
         let (detail, alternatives, to_alternatives, artifact, value) = match outcome {
             Some(o) => {
                 (o.detail.map(|d| self.params.redact(&d)), o.alternatives, o.to_alternatives, o.artifact, o.value)
@@ -209,6 +211,9 @@ impl ActionRun<'_> {
             artifact,
             value,
         });
+        if let Some(url) = opened_tab {
+            let _ = self.events.send(Event::TabOpened { step: self.step, state: self.state.to_owned(), index, url });
+        }
     }
 
     /// Action `index`'s file as the record keeps it: its name masked, and a `save_html`'s page

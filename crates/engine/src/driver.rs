@@ -139,6 +139,9 @@ pub struct Outcome {
     /// What an `extract` read, before its `pattern` narrows it: a string, a number, or a
     /// list or table as JSON.
     pub value: Option<serde_json::Value>,
+    /// The address of a tab the action opened, which the run went on in (the driver follows
+    /// it): the engine reports it as `Event::TabOpened`.
+    pub opened_tab: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

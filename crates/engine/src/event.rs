@@ -141,6 +141,14 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         value: Option<serde_json::Value>,
     },
+    /// An action opened a tab and the run went on in it (right after its `ActionFinished`).
+    TabOpened {
+        step: u32,
+        state: String,
+        index: usize,
+        /// The new tab's address, its query values and credentials masked.
+        url: String,
+    },
     /// An action's target was blocked and another state took over the page (a popup, say):
     /// the rest of this state's actions are skipped and the engine follows the new state.
     ActionPreempted {

@@ -140,6 +140,8 @@ pub struct ScriptedDriver {
     busy: Option<(Instant, u32)>,
     /// Whether the browser is gone: every read fails as a browser failure.
     gone: bool,
+    /// Actions (by key) that open a tab at an address, which the run goes on in.
+    tabs: std::collections::BTreeMap<String, String>,
 }
 
 /// How long a read of a busy page takes to fail, at least: a real page's call budget.
@@ -159,7 +161,15 @@ impl ScriptedDriver {
             action_latency: Duration::ZERO,
             busy: None,
             gone: false,
+            tabs: Default::default(),
         }
+    }
+
+    /// The action with key `action` opens a tab at `url`, and the run goes on in it: the page
+    /// is at `url` from then on, and the action's outcome says so.
+    pub fn opens_tab(mut self, action: &str, url: &str) -> Self {
+        self.tabs.insert(action.to_owned(), url.to_owned());
+        self
     }
 
     /// From `at` after the driver was created, the page does not answer the next `reads`
@@ -284,11 +294,15 @@ impl Driver for ScriptedDriver {
         if let Action::NavigateTo { url } = action {
             self.page.url = url.clone();
         }
+        let opened_tab = self.tabs.get(&key).cloned();
+        if let Some(url) = &opened_tab {
+            self.page.url = url.clone();
+        }
         let value = match action {
             Action::Extract { target, read, .. } => Some(self.page.read(target, *read)),
             _ => None,
         };
-        Ok(Outcome { detail: Some(key), value, ..Default::default() })
+        Ok(Outcome { detail: Some(key), value, opened_tab, ..Default::default() })
     }
 
     fn observe(&mut self, _capture: Capture) -> ObserveFuture {

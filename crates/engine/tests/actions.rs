@@ -199,3 +199,36 @@ async fn a_popup_that_blocks_the_target_preempts_the_action_and_the_state_resume
         "the popup is dismissed, then Login starts over"
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn an_action_that_opens_a_tab_the_run_goes_on_in_is_followed_by_tab_opened_with_its_address_masked() {
+    let token = "tok-51d0";
+    let wf = workflow_from(json!({
+        "parameters": { "token": { "default": token, "secret": true } },
+        "states": [
+            state("Shop", json!([el("#account")]), json!([click("#account")])),
+            success("Account", json!([url_starts("https://app.test/account")])),
+        ],
+    }));
+    let opened = format!("https://app.test/account?session={token}");
+    let mut driver = ScriptedDriver::new(URL).with([show("#account")]).opens_tab("click #account", &opened).on(
+        "click #account",
+        ms(0),
+        [hide("#account")],
+    );
+
+    let ran = run_to_end(&wf, &mut driver).await;
+
+    assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);
+    let told: Vec<&Event> = ran.events.iter().filter(|e| !matches!(e, Event::Observed { .. })).collect();
+    let at = told.iter().position(|e| matches!(e, Event::TabOpened { .. })).expect("a tab_opened event");
+    assert!(
+        matches!(told[at - 1], Event::ActionFinished { state, index: 0, .. } if state == "Shop"),
+        "right after the action that opened the tab: {:?}",
+        told[at - 1]
+    );
+    let Event::TabOpened { step, state, index, url } = told[at] else { unreachable!() };
+    assert_eq!((*step, state.as_str(), *index), (1, "Shop", 0));
+    assert_eq!(url, "https://app.test/account?session=••••••", "the secret in its address is masked");
+    assert_eq!(ran.events.iter().filter(|e| matches!(e, Event::TabOpened { .. })).count(), 1);
+}

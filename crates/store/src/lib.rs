@@ -36,7 +36,10 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
 pub use error::{Error, Result};
 pub use prune::{PruneBy, PruneReport};
-pub use read::{ActionRecord, ModelCallRecord, PageRecord, RetryRecord, RunDetail, RunFilter, RunSummary, StepRecord};
+pub use read::{
+    ActionRecord, ModelCallRecord, PageRecord, RetryRecord, RunDetail, RunFilter, RunSummary, StepRecord,
+    TabOpenedRecord,
+};
 pub use review::{Healed, HealedCheck, ReviewItem};
 pub use reviewer::StoreReviewer;
 pub use visits::{MAX_EVIDENCE_RUNS, StateVisit};
@@ -59,6 +62,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0010_heal_steps.sql"),
     include_str!("migrations/0011_retries.sql"),
     include_str!("migrations/0012_drag_to.sql"),
+    include_str!("migrations/0013_tabs_opened.sql"),
 ];
 
 /// The schema version this build writes.

@@ -104,6 +104,18 @@ pub struct RunDetail {
     pub healed_checks: Vec<crate::HealedCheck>,
     /// A state's actions run again, in order.
     pub retries: Vec<RetryRecord>,
+    /// Tabs actions opened, which the run went on in, in order.
+    pub tabs_opened: Vec<TabOpenedRecord>,
+}
+
+/// An action opened a tab and the run went on in it (a `tab_opened` event).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct TabOpenedRecord {
+    pub step: u32,
+    pub state: String,
+    pub index: usize,
+    /// Masked as the event was.
+    pub url: String,
 }
 
 /// A state's actions run again because they were not verified (a `retrying` event).
@@ -300,8 +312,8 @@ impl Store {
             },
         )?;
         let (healed, healed_checks) = (self.healed(id)?, self.healed_checks(id)?);
-        let retries = self.retries(id)?;
-        Ok(RunDetail { run, steps, actions, model_calls, healed, healed_checks, retries })
+        let (retries, tabs_opened) = (self.retries(id)?, self.tabs_opened(id)?);
+        Ok(RunDetail { run, steps, actions, model_calls, healed, healed_checks, retries, tabs_opened })
     }
 
     /// One step's page (its text and element snapshot), for a viewer that lists a run's
@@ -327,5 +339,12 @@ impl Store {
                 Ok(RetryRecord { step, state, attempt, max, reason })
             },
         )
+    }
+
+    fn tabs_opened(&self, id: &str) -> Result<Vec<TabOpenedRecord>> {
+        self.rows("SELECT step, state, idx, url FROM tabs_opened WHERE run_id = ?1 ORDER BY step, idx", [id], |row| {
+            let (step, state, index, url) = (row.get(0)?, row.get(1)?, row.get::<_, i64>(2)?, row.get(3)?);
+            Ok(TabOpenedRecord { step, state, index: index.max(0) as usize, url })
+        })
     }
 }

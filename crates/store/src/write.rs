@@ -243,6 +243,14 @@ impl Store {
             )
             .map(drop)
             .map_err(|e| self.err(e)),
+            Event::TabOpened { step, state, index, url } => exec(
+                tx,
+                "INSERT OR REPLACE INTO tabs_opened (run_id, step, state, idx, url, at_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![run.id, step, state, *index as i64, url, now],
+            )
+            .map(drop)
+            .map_err(|e| self.err(e)),
             Event::Healed { step, state, index, field, from, to } => {
                 let table = HealedTable::Locators(*field);
                 crate::review::record_healed(tx, table, &run.id, (*step, state, *index), from, to)

@@ -1,5 +1,6 @@
 //! Badges for what a run or a step needed beyond its workflow: reviews, heals, retries and
-//! model calls. Nothing is shown for a run that went straight through.
+//! model calls; and on a step, the tabs its actions opened. Nothing is shown for a run that
+//! went straight through.
 
 import type { Help } from './reducer';
 
@@ -10,12 +11,18 @@ const KINDS: { kind: keyof Help; one: string; many: string; why: string }[] = [
   { kind: 'modelCalls', one: 'model call', many: 'model calls', why: 'the model was asked' },
 ];
 
-/** `short` for the timeline's thumbnails: "heal ×3" instead of "3 heals". */
-export function HelpBadges({ help, short = false }: { help: Partial<Help>; short?: boolean }) {
+/** `short` for the timeline's thumbnails: "heal ×3" instead of "3 heals". `tabs`: a step's
+ * actions opened these tabs (their masked addresses), and the run went on in them. */
+export function HelpBadges({ help, short = false, tabs = [] }: { help: Partial<Help>; short?: boolean; tabs?: string[] }) {
   const shown = KINDS.filter((k) => (help[k.kind] ?? 0) > 0);
-  if (!shown.length) return null;
+  if (!shown.length && !tabs.length) return null;
   return (
     <span className="help-badges">
+      {tabs.length > 0 && (
+        <span className="help-badge help-tabs" data-testid="help-tabs" title={tabs.map((url) => `opened a tab; the run went on in it, at ${url}`).join('\n')}>
+          {tabs.length === 1 ? 'new tab' : `new tab ×${tabs.length}`}
+        </span>
+      )}
       {shown.map(({ kind, one, many, why }) => {
         const n = help[kind] ?? 0;
         return (

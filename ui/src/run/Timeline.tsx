@@ -12,7 +12,7 @@ const StepThumb = memo(function StepThumb({ step, url, selected, onPick }: { ste
           {step.step}. {step.state}
         </span>
         {step.durationMs != null && <span className="thumb-time">{(step.durationMs / 1000).toFixed(1)} s</span>}
-        <HelpBadges help={step.help} short />
+        <HelpBadges help={step.help} short tabs={step.tabs} />
       </button>
     </li>
   );

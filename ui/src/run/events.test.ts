@@ -98,3 +98,18 @@ describe('what stored runs retried', () => {
     expect(reduceAll(emptyRun, eventsFromDetail(detail)).help.retries).toBe(0);
   });
 });
+
+describe('the tabs stored runs opened', () => {
+  const at = detail.steps[1];
+  const url = 'http://127.0.0.1:4000/account?session=***';
+  const tabbed = { ...detail, tabs_opened: [{ step: at.step, state: at.state, index: 0, url }] } as RunDetail;
+
+  it('puts each on the step whose action opened it', () => {
+    const view = reduceAll(emptyRun, eventsFromDetail(tabbed));
+    expect(view.steps.filter((s) => s.tabs.length).map((s) => [s.step, s.tabs])).toEqual([[at.step, [url]]]);
+  });
+
+  it('has none for a record from before tabs were kept', () => {
+    expect(reduceAll(emptyRun, eventsFromDetail(detail)).steps.every((s) => s.tabs.length === 0)).toBe(true);
+  });
+});

@@ -64,6 +64,8 @@ export interface StepView {
   elements: unknown;
   notices: Notice[];
   help: Help;
+  /** The addresses of the tabs its actions opened, which the run went on in (masked). */
+  tabs: string[];
   /** Until the next step (or the end of the run); null while it is the current step. */
   durationMs: number | null;
 }
@@ -189,6 +191,7 @@ export function reduce(view: RunView, raw: RunEvent): RunView {
         elements: null,
         notices: [],
         help: noHelp,
+        tabs: [],
         durationMs: null,
       });
       const phase = v.phase === 'idle' || v.phase === 'retrying' || v.phase === 'escalated' ? 'running' : v.phase;
@@ -215,6 +218,9 @@ export function reduce(view: RunView, raw: RunEvent): RunView {
         error: e.error ?? null,
         value: e.value,
       }));
+    case 'tab_opened':
+      // The action's detail says it too; the step's badge shows it at a glance.
+      return updateStep(v, e.step, (s) => ({ ...s, tabs: [...s.tabs, e.url] }));
     case 'action_preempted': {
       const next = updateAction(v, e.step, e.index, (a) => ({ ...(a ?? blankAction(e.index)), status: 'preempted', error: e.reason }));
       return notice(next, { kind: 'preempted', level: 'warn', step: e.step, text: `${e.state}: action ${e.index + 1} preempted by ${e.by_state}` });

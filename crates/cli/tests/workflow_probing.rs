@@ -1,8 +1,8 @@
 //! Defects in reading workflows and guarding a run's records, found by probing the CLI and
 //! each pinned by a test that failed before its fix: secrets the browser reports
-//! percent-encoded or inside a longer secret, file names that are the run folder's own,
-//! duplicate keys, endless timeouts, over-long values in messages, and workflow "files"
-//! that are pipes or devices.
+//! percent-encoded, a page encodes twice or as HTML, or inside a longer secret, file names
+//! that are the run folder's own, duplicate keys, endless timeouts, over-long values in
+//! messages, and workflow "files" that are pipes or devices.
 
 mod common;
 
@@ -12,7 +12,8 @@ use common::{files_under, statewright, text, write_workflow};
 use serde_json::{Value, json};
 
 /// Runs `workflow` with `params` and returns everything a person can read of the run: its
-/// terminal output, `runs show --json` and every file of the runs folder (the store too).
+/// terminal output, `runs show --json`, every file of the runs folder (the store too) and
+/// of its `runs export`.
 fn everything_recorded(workflow: &Value, params: &[&str]) -> Vec<(String, Vec<u8>)> {
     let dir = tempfile::tempdir().unwrap();
     let runs = dir.path().join("runs");
@@ -34,7 +35,10 @@ fn everything_recorded(workflow: &Value, params: &[&str]) -> Vec<(String, Vec<u8
         ("stderr".to_owned(), out.stderr),
         ("runs show --json".to_owned(), shown.stdout),
     ];
-    for path in files_under(&runs) {
+    let export = dir.path().join("export");
+    let exported = statewright(&["runs", "export", &id, export.to_str().unwrap()], &runs);
+    assert_eq!(exported.status.code(), Some(0), "{}", text(&exported.stderr));
+    for path in files_under(&runs).into_iter().chain(files_under(&export)) {
         recorded.push((path.display().to_string(), std::fs::read(&path).unwrap()));
     }
     recorded
@@ -64,6 +68,72 @@ fn a_secret_the_browser_reports_percent_encoded_is_masked_in_every_record() {
     assert_nowhere(&recorded, &["p@ss", "w%C3%B6rd", "wörd"]);
     let shown = recorded.iter().find(|(what, _)| what == "runs show --json").unwrap();
     assert!(text(&shown.1).contains("/login.html?pw=••••••"), "the URL is recorded, masked");
+}
+
+/// A sign-in that sends the password on as a redirect's `next=` (an encoded URL, encoded
+/// again), and a welcome page that shows it as a server escaping it twice would (character
+/// references in its text and attributes, its link encoding the address a third time).
+const SIGN_IN: &str = r#"<!doctype html><title>Sign in</title>
+<input id="pw" type="password" aria-label="Password"><button id="go" type="button">Sign in</button>
+<script>
+document.getElementById("go").onclick = () => {
+  const next = "/welcome.html?pw=" + encodeURIComponent(document.getElementById("pw").value);
+  location.href = "/welcome.html?next=" + encodeURIComponent(next);
+};
+</script>"#;
+const WELCOME: &str = r#"<!doctype html><title>Welcome</title><h1 id="hi">Welcome</h1>
+<p id="echo"></p><input id="shown" aria-label="Shown"><a id="again">Sign in again</a>
+<script>
+const next = new URLSearchParams(location.search).get("next");
+const pw = new URLSearchParams(next.split("?")[1]).get("pw");
+const escaped = pw.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const numeric = [...pw].map((c) => "&#" + c.codePointAt(0) + ";").join("");
+const hex = [...pw].map((c) => "&#x" + c.codePointAt(0).toString(16) + ";").join("");
+document.getElementById("echo").textContent = "Signed in with " + escaped + " " + numeric + " " + hex;
+document.getElementById("echo").title = pw;
+document.getElementById("shown").setAttribute("value", escaped);
+document.getElementById("again").href = "/login.html?back=" + encodeURIComponent(location.pathname + location.search);
+</script>"#;
+
+#[test]
+fn a_secret_a_page_encodes_twice_or_as_html_is_masked_in_every_record() {
+    let pages = tempfile::tempdir().unwrap();
+    std::fs::write(pages.path().join("login.html"), SIGN_IN).unwrap();
+    std::fs::write(pages.path().join("welcome.html"), WELCOME).unwrap();
+    let site = common::Site::dir(pages.path());
+    let workflow = json!({"version": 1, "name": "encoded",
+        "parameters": {"origin": {}, "password": {"secret": true}},
+        "config": {"state_timeout": 5, "no_states_timeout": 5, "action_timeout": 3, "max_retries": 0},
+        "states": [
+            {"name": "Welcome", "checks": [{"type": "element", "selector": "#hi"}],
+             "actions": [{"type": "save_html", "filename": "welcome.html"}],
+             "terminal": {"outcome": "success", "message": "signed in"}},
+            {"name": "Sign in", "checks": [{"type": "element", "selector": "#go"}],
+             "actions": [{"type": "type", "target": {"css": "#pw"}, "text": "{{password}}"},
+                         {"type": "click", "target": {"css": "#go"}}], "next": ["Welcome"]},
+            {"name": "Start", "checks": [{"type": "url", "value": "about:blank"}],
+             "actions": [{"type": "navigate_to", "url": "{{origin}}/login.html"}], "next": ["Sign in"]}]});
+    let origin = format!("origin={}", site.1);
+    let recorded = everything_recorded(&workflow, &[&origin, "password=p@ss w&rd\"<>"]);
+    let shown = recorded.iter().find(|(what, _)| what == "runs show --json").unwrap();
+    assert!(text(&shown.1).contains("welcome.html?next=%2Fwelcome.html%3Fpw%3D••••••"), "{}", text(&shown.1));
+    assert!(recorded.iter().any(|(what, _)| what.ends_with("welcome.html")), "the page was saved");
+    assert_nowhere(
+        &recorded,
+        &[
+            "p@ss",
+            "p%40ss",
+            "p%2540ss",
+            "p%252540ss",
+            "w&amp;rd",
+            "w&amp;amp;rd",
+            "&#112;&#64;",
+            "&#x70;&#x40;",
+            "&quot;&lt;&gt;",
+            "%2522%253C",
+            "ss w",
+        ],
+    );
 }
 
 #[test]

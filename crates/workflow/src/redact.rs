@@ -111,6 +111,9 @@ fn written(text: &[u8], at: usize, c: char, layers: u8, ends: &mut Vec<usize>) {
     if c == ' ' {
         written(text, at, '+', inner, ends);
     }
+    if here == b'+' {
+        return; // no other encoding starts with one
+    }
     // A URL's `%XX` for each byte.
     let mut url = vec![at];
     for &b in raw.iter() {

@@ -119,3 +119,16 @@ fn a_name_too_long_for_a_file_is_refused_as_a_name_and_the_longest_goes_to_the_t
     let restored = invoke(&window, "restore_workflow", json!({"trash_id": trashed["id"]})).expect("and back");
     assert_eq!(restored["id"], id);
 }
+
+#[test]
+fn validating_from_the_editor_names_what_is_wrong() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let (_app, window) = app(home.path());
+    invoke(&window, "create_workflow", json!({"name": "Shop"})).expect("create");
+    let mut workflow = invoke(&window, "open_workflow", json!({"id": "shop.json"})).expect("open")["workflow"].clone();
+    assert_eq!(invoke(&window, "validate_workflow", json!({"workflow": workflow})).expect("validates"), json!([]));
+    workflow["states"][0]["actions"] = json!([{"kind": "click"}]);
+    let found = invoke(&window, "validate_workflow", json!({"workflow": workflow})).expect("validates");
+    let found = found.as_array().expect("a list of problems");
+    assert!(!found.is_empty() && found.iter().all(|d| d["message"].is_string()), "{found:?}");
+}

@@ -50,7 +50,10 @@ pub async fn save_workflow(
     blocking(move || Ok(library.save(&id, &workflow, expected_hash.as_deref())?)).await
 }
 
+/// Off the main thread, where a command without `async` would run: validating a workflow of
+/// tens of megabytes must not freeze the window while the user types.
 #[tauri::command(rename_all = "snake_case")]
-pub fn validate_workflow(state: State<'_, AppState>, workflow: Value) -> Vec<Diagnostic> {
-    state.library.validate(&workflow)
+pub async fn validate_workflow(state: State<'_, AppState>, workflow: Value) -> CommandResult<Vec<Diagnostic>> {
+    let library = state.library.clone();
+    blocking(move || Ok(library.validate(&workflow))).await
 }

@@ -14,6 +14,7 @@ use statewright_runner::{Browser, Failure, ReviewPolicy, RunErrorKind, RunStatus
 use crate::batch_cmd::{BatchFlags, failed};
 use crate::exit;
 use crate::model_args::ModelArgs;
+use crate::out::one_line;
 use crate::run::{parse_param, parse_seconds};
 use crate::store_args::StoreArgs;
 
@@ -75,7 +76,8 @@ impl AgentObserver for Progress {
     }
 
     fn step(&mut self, n: u32, what: &str) {
-        errln!("  {n:>3}. {what}");
+        // The model's step, told on the one line it has.
+        errln!("  {n:>3}. {}", one_line(what));
     }
 }
 

@@ -16,6 +16,7 @@ use statewright_runner::rows::{Nested, read_rows};
 use statewright_runner::{Cancel, RunError, RunErrorKind};
 
 use crate::exit;
+use crate::out::one_line;
 use crate::run::{RunFlags, parse_seconds};
 
 #[derive(Args)]
@@ -142,13 +143,14 @@ impl BatchObserver for Progress {
     fn finished(&mut self, r: &RowResult, done: usize, total: usize) {
         let mark = if r.status == "succeeded" { "✓" } else { "✗" };
         let seconds = r.duration_ms as f64 / 1000.0;
-        let end = r.end_state.as_deref().map(|s| format!(" at {s}")).unwrap_or_default();
+        let end = r.end_state.as_deref().map(|s| format!(" at {}", one_line(s))).unwrap_or_default();
         // A task says which it is by its id (a benchmark's, or its row number).
         let which = match r.values.get(statewright_runner::tasks::ID) {
-            Some(id) => format!("task {id}"),
+            Some(id) => format!("task {}", one_line(id)),
             None => format!("row {}", r.row),
         };
-        errln!("[{done}/{total}] {mark} {which}: {}{end} · {seconds:.1} s · {}", r.status, r.message);
+        // The message holds the row's values (`read {{q}}`): one line, as each row has.
+        errln!("[{done}/{total}] {mark} {which}: {}{end} · {seconds:.1} s · {}", r.status, one_line(&r.message));
     }
 
     fn endpoint_dead(&mut self, url: &str, reason: &str) {

@@ -10,6 +10,7 @@ use statewright_runner::judge::{JudgeObserver, JudgeRequest, UNJUDGED, judge_res
 use crate::batch_cmd::failed;
 use crate::exit;
 use crate::model_args::ModelArgs;
+use crate::out::one_line;
 use crate::store_args::StoreArgs;
 
 #[derive(Args)]
@@ -38,14 +39,16 @@ struct Progress;
 
 impl JudgeObserver for Progress {
     fn judged(&mut self, row: &RowResult, done: usize, total: usize) {
-        let id = row.values.get("id").map_or_else(|| row.row.to_string(), Clone::clone);
+        let id = row.values.get("id").map_or_else(|| row.row.to_string(), |id| one_line(id).into_owned());
         // Every task the judge hears of has a judgement, if only that it has none.
         let Some(j) = &row.judged else { return };
+        // The model's reason, one line per task whatever it wrote.
+        let reason = one_line(&j.reason);
         match j.verdict.as_str() {
-            UNJUDGED => errln!("[{done}/{total}] ? {id}: {} (the next go asks again)", j.reason),
+            UNJUDGED => errln!("[{done}/{total}] ? {id}: {reason} (the next go asks again)"),
             verdict => {
                 let mark = if verdict == "success" { "✓" } else { "✗" };
-                errln!("[{done}/{total}] {mark} {id}: {verdict} — {}", j.reason);
+                errln!("[{done}/{total}] {mark} {id}: {verdict} — {reason}");
             }
         }
     }

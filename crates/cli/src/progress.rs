@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use statewright_engine::{Event, RunStatus};
 
-use crate::out::safe;
+use crate::out::{one_line, safe};
 
 pub struct Progress {
     color: bool,
@@ -21,21 +21,28 @@ impl Progress {
             dir: dir.to_owned(),
             calls: std::cell::Cell::new(0),
         };
-        let (workflow, browser) = (safe(workflow), safe(browser));
+        let (workflow, browser) = (one_line(workflow), one_line(browser));
         progress.line(&format!("{} run {run_id} · {workflow} · {browser}", progress.paint("1", "statewright")));
         progress
     }
 
-    /// `text` (made [`safe`]: it holds values from data) in a colour when stderr shows them.
+    /// `text` (made [`one_line`]: it holds values from data, and a line break in a title or a
+    /// message must not start a line of its own) in a colour when stderr shows them.
     fn paint(&self, code: &str, text: &str) -> String {
-        let text = safe(text);
+        let text = one_line(text);
         if self.color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.into_owned() }
     }
 
     /// A line as it is: its colours are [`Self::paint`]'s, and each value from data in it is
-    /// painted or made [`safe`] where it is put in.
+    /// painted or made [`one_line`] where it is put in.
     fn line(&self, text: &str) {
         crate::out::error_raw(&format!("{text}\n"));
+    }
+
+    /// A message of several lines, each [`Self::paint`]ed, those after the first indented as
+    /// the first is: a line of the message cannot pass for a line of the progress.
+    fn lines(&self, code: &str, text: &str) -> String {
+        text.lines().map(|line| self.paint(code, line)).collect::<Vec<_>>().join("\n  ")
     }
 
     fn at(ms: u64) -> String {
@@ -58,11 +65,11 @@ impl Progress {
                 // What was read says more than where it was read from.
                 let on = match (value, detail) {
                     (Some(value), _) => format!(" = {}", short(&value.to_string())),
-                    (None, Some(detail)) => format!(" → {}", safe(detail)),
+                    (None, Some(detail)) => format!(" → {}", one_line(detail)),
                     (None, None) => String::new(),
                 };
                 // Its URL, text and selector are the workflow's and the parameters'.
-                let action = safe(&action.to_string()).into_owned();
+                let action = one_line(&action.to_string()).into_owned();
                 match error {
                     None => self.line(&format!(
                         "{}      {action}{on}  {}",
@@ -127,18 +134,20 @@ impl Progress {
                         let message = if message.is_empty() { String::new() } else { format!(": {message}") };
                         self.paint("32", &format!("✓ succeeded at `{end}`{message} {summary}"))
                     }
-                    RunStatus::Failed => self.paint("31", &format!("✗ failed {summary}\n  {message}")),
+                    RunStatus::Failed => {
+                        format!("{}\n  {}", self.paint("31", &format!("✗ failed {summary}")), self.lines("31", message))
+                    }
                     // The message says why, when the canceller said (a signal, a time limit).
                     RunStatus::Cancelled if message != "cancelled" => {
-                        self.paint("33", &format!("■ cancelled {summary}\n  {message}"))
+                        format!("{}\n  {}", self.paint("33", &format!("■ cancelled {summary}")), self.lines("33", message))
                     }
                     RunStatus::Cancelled => self.paint("33", &format!("■ cancelled {summary}")),
                 };
                 self.line(&text);
                 for (name, value) in outputs {
-                    self.line(&format!("  {} = {}", safe(name), short(&value.to_string())));
+                    self.line(&format!("  {} = {}", one_line(name), short(&value.to_string())));
                 }
-                self.line(&format!("  run folder: {}", safe(&self.dir.display().to_string())));
+                self.line(&format!("  run folder: {}", one_line(&self.dir.display().to_string())));
             }
             Event::Retrying { state, attempt, max, reason, .. } => {
                 self.line(&format!(

@@ -9,6 +9,7 @@ use statewright_runner::{Browser, RunErrorKind};
 use statewright_workflow::Action;
 
 use crate::exit;
+use crate::out::one_line;
 use crate::run::parse_param;
 use crate::store_args::StoreArgs;
 
@@ -60,7 +61,7 @@ impl RecordObserver for Progress {
             _ => description.unwrap_or("").to_owned(),
         };
         let line = format!("{} {what}", action.kind());
-        errln!("  {n:>3}. {}", line.trim_end());
+        errln!("  {n:>3}. {}", one_line(line.trim_end()));
     }
 }
 

@@ -13,6 +13,7 @@ use statewright_workflow::{Action, Check, State};
 use statewright_workbench::{SavedFix, save_review_fix, validate_resolution};
 
 use crate::exit;
+use crate::out::one_line;
 use crate::store_args::StoreArgs;
 
 #[derive(Args)]
@@ -158,9 +159,9 @@ fn list(store: &Store, all: bool, json: bool) -> Result<(), String> {
             item.id,
             item.status,
             item.run_id,
-            item.workflow,
-            item.state.as_deref().unwrap_or("-"),
-            reason
+            one_line(&item.workflow),
+            one_line(item.state.as_deref().unwrap_or("-")),
+            one_line(&reason)
         );
     }
     Ok(())
@@ -173,28 +174,28 @@ fn show(store: &Store, id: i64, json: bool) -> Result<(), String> {
         return Ok(());
     }
     let request = &item.request;
-    outln!("review {} · {} · run {} · {}", item.id, item.status, item.run_id, item.workflow);
-    outln!("state:   {}", item.state.as_deref().unwrap_or("(none recognised)"));
+    outln!("review {} · {} · run {} · {}", item.id, item.status, item.run_id, one_line(&item.workflow));
+    outln!("state:   {}", one_line(item.state.as_deref().unwrap_or("(none recognised)")));
     outln!("why:     {}", item.reason.replace('\n', "\n         "));
     for tried in &request.tried {
-        outln!("tried:   {}: {}", tried.stage, tried.outcome);
+        outln!("tried:   {}: {}", tried.stage, one_line(&tried.outcome));
     }
     if let Some(action) = &request.action {
         let text = serde_json::to_string(&action.action).unwrap_or_default();
         outln!("action:  `{}` action {}: {text}", action.state, action.index);
     }
     if let Some(page) = &request.observation {
-        outln!("page:    {} ({:?})", page.url, page.title);
+        outln!("page:    {} ({:?})", one_line(&page.url), page.title);
         for tab in &page.tabs {
             let before = if tab.previous { " — the tab before: {\"type\": \"switch_tab\"}" } else { "" };
-            outln!("tab:     {} ({:?}){before}", tab.url, tab.title);
+            outln!("tab:     {} ({:?}){before}", one_line(&tab.url), tab.title);
         }
         if let Some(shot) = &item.screenshot {
             let root = store.root().unwrap_or(Path::new("."));
             outln!("screen:  {}", root.join(shot).display());
         }
         for element in page.elements.as_array().map(Vec::as_slice).unwrap_or_default().iter().take(25) {
-            let field = |k: &str| element.get(k).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
+            let field = |k: &str| one_line(element.get(k).and_then(|v| v.as_str()).unwrap_or_default()).into_owned();
             outln!("         {:<5} {:<10} {:<32} {}", field("id"), field("role"), field("selector"), field("name"));
         }
     }

@@ -9,6 +9,7 @@ use statewright_runner::export::Images;
 use statewright_store::{Error, PruneBy, RunDetail, RunFilter, STATUSES, Store};
 
 use crate::exit;
+use crate::out::one_line;
 use crate::store_args::StoreArgs;
 
 #[derive(Args)]
@@ -45,13 +46,14 @@ enum RunsCommand {
         json: bool,
     },
     /// Write a run as a trajectory folder: timeline.json, action_timeline.json, step-NNN.png/json.
-    /// A folder that is there and not empty is refused (exit 2) unless --force.
+    /// A folder that is there and not empty is refused (exit 2) unless --force, and then unless
+    /// it is an earlier export, which is replaced whole.
     Export {
         /// A run id, or a unique prefix of one.
         run: String,
         /// The folder to write (made if it is not there).
         dir: PathBuf,
-        /// Write into DIR even when it is not empty (files of the same names are replaced).
+        /// Replace the earlier export in DIR (only a folder `runs export` wrote: nothing else in it).
         #[arg(long)]
         force: bool,
     },
@@ -151,12 +153,12 @@ fn list(store: &Store, filter: RunFilter, json: bool) -> Result<u8, Error> {
             "{:<21} {:<18} {:<20} {:<24} {:>9} {:>5} {:>7}  {}",
             r.id,
             r.status,
-            r.workflow,
+            one_line(&r.workflow),
             time(r.started_ms),
             r.duration_ms.map(seconds).unwrap_or_else(|| "-".into()),
             r.steps,
             r.actions,
-            r.end_state.as_deref().unwrap_or("-"),
+            one_line(r.end_state.as_deref().unwrap_or("-")),
         );
     }
     Ok(exit::SUCCEEDED)
@@ -173,12 +175,13 @@ fn show(store: &Store, prefix: &str, json: bool) -> Result<u8, Error> {
     Ok(exit::SUCCEEDED)
 }
 
-/// The human trace of a run.
+/// The human trace of a run: a line per fact, each field from data (names, URLs, titles,
+/// messages, the page's labels) made [`one_line`].
 fn render(d: &RunDetail) -> String {
     use std::fmt::Write;
     let r = &d.run;
     let mut out = String::new();
-    let _ = writeln!(out, "run {} · {} · {}", r.id, r.workflow, r.status);
+    let _ = writeln!(out, "run {} · {} · {}", r.id, one_line(&r.workflow), r.status);
     let _ = writeln!(
         out,
         "started {}{} · {} steps · {} actions · {}",
@@ -191,18 +194,25 @@ fn render(d: &RunDetail) -> String {
     if let Some(params) = r.parameters.as_object().filter(|p| !p.is_empty()) {
         let list: Vec<String> = params
             .iter()
-            .map(|(k, v)| format!("{k}={}", v.as_str().map(str::to_owned).unwrap_or(v.to_string())))
+            .map(|(k, v)| {
+                format!("{}={}", one_line(k), one_line(&v.as_str().map(str::to_owned).unwrap_or(v.to_string())))
+            })
             .collect();
         let _ = writeln!(out, "parameters {}", list.join(" "));
     }
     if let Some(end) = &r.end_state {
-        let _ = writeln!(out, "end state {end}{}", r.outcome.as_ref().map(|o| format!(" ({o})")).unwrap_or_default());
+        let _ = writeln!(
+            out,
+            "end state {}{}",
+            one_line(end),
+            r.outcome.as_ref().map(|o| format!(" ({o})")).unwrap_or_default()
+        );
     }
     if let Some(message) = r.message.as_ref().filter(|m| !m.is_empty()) {
-        let _ = writeln!(out, "message {message}");
+        let _ = writeln!(out, "message {}", one_line(message));
     }
     if let Some(failure) = &r.failure {
-        let _ = writeln!(out, "failure {failure}");
+        let _ = writeln!(out, "failure {}", one_line(&failure.to_string()));
     }
     if r.llm_calls > 0 {
         let _ = writeln!(out, "model {} call(s) · {} tokens · ${:.4}", r.llm_calls, r.llm_tokens, r.llm_cost);
@@ -218,7 +228,7 @@ fn render(d: &RunDetail) -> String {
         );
     }
     for (name, value) in r.outputs.as_object().into_iter().flatten() {
-        let _ = writeln!(out, "output {name} = {value}");
+        let _ = writeln!(out, "output {} = {value}", one_line(name));
     }
     let mut actions = d.actions.iter().peekable();
     for step in &d.steps {
@@ -227,16 +237,16 @@ fn render(d: &RunDetail) -> String {
             "\n#{:<3} +{:<8} {} (visit {}) {}",
             step.step,
             seconds(step.elapsed_ms),
-            step.state,
+            one_line(&step.state),
             step.visit,
-            step.url
+            one_line(&step.url)
         );
         if let Some(title) = step.page_title.as_ref().filter(|t| !t.is_empty()) {
-            let _ = writeln!(out, "     title {title}");
+            let _ = writeln!(out, "     title {}", one_line(title));
         }
         for check in step.checks.as_array().into_iter().flatten() {
             let mark = if check["passed"] == json!(true) { "✓" } else { "✗" };
-            let _ = writeln!(out, "     {mark} {}", check["check"].as_str().unwrap_or_default());
+            let _ = writeln!(out, "     {mark} {}", one_line(check["check"].as_str().unwrap_or_default()));
         }
         // As the progress lines said them.
         for h in d.healed.iter().filter(|h| h.step == Some(step.step)) {
@@ -250,7 +260,7 @@ fn render(d: &RunDetail) -> String {
         }
         for c in d.model_calls.iter().filter(|c| c.step == step.step) {
             let verdict = match (&c.call.error, c.call.accepted) {
-                (Some(error), _) => format!("refused: {error}"),
+                (Some(error), _) => format!("refused: {}", one_line(error)),
                 (None, true) => "used".to_owned(),
                 (None, false) => "not used".to_owned(),
             };
@@ -269,8 +279,8 @@ fn render(d: &RunDetail) -> String {
                     out,
                     "     ⇢ action {} preempted by {}: {}",
                     a.index + 1,
-                    a.by_state.as_deref().unwrap_or("?"),
-                    a.error.as_deref().unwrap_or("")
+                    one_line(a.by_state.as_deref().unwrap_or("?")),
+                    one_line(a.error.as_deref().unwrap_or(""))
                 );
                 continue;
             }
@@ -283,13 +293,13 @@ fn render(d: &RunDetail) -> String {
                 args,
                 a.duration_ms.map(|ms| format!("{ms} ms")).unwrap_or_default(),
                 a.attempts.filter(|n| *n > 1).map(|n| format!(" · {n} attempts")).unwrap_or_default(),
-                a.detail.as_ref().map(|d| format!(" · {d}")).unwrap_or_default()
+                a.detail.as_ref().map(|d| format!(" · {}", one_line(d))).unwrap_or_default()
             );
             if let Some(value) = &a.value {
                 let _ = writeln!(out, "        = {value}");
             }
             if let Some(error) = &a.error {
-                let _ = writeln!(out, "        ✗ {error}");
+                let _ = writeln!(out, "        ✗ {}", one_line(error));
             }
         }
         for t in d.tabs_opened.iter().filter(|t| t.step == step.step) {
@@ -297,7 +307,7 @@ fn render(d: &RunDetail) -> String {
             let _ = writeln!(out, "     ⧉ action {} opened a tab; the run went on in it, at {url}", t.index + 1);
         }
         for r in d.retries.iter().filter(|r| r.step == step.step) {
-            let _ = writeln!(out, "     ↻ retry {}/{}: {}", r.attempt, r.max, r.reason);
+            let _ = writeln!(out, "     ↻ retry {}/{}: {}", r.attempt, r.max, one_line(&r.reason));
         }
     }
     out
@@ -313,7 +323,20 @@ fn export(store: &Store, prefix: &str, dir: &Path, force: bool) -> Result<u8, Er
         );
         return Ok(exit::INVALID);
     }
-    statewright_runner::export::export(store, &id, dir, Images::Png)?;
+    if occupied {
+        // --force replaces an earlier export, whole; a folder of anything else is left alone.
+        if let Err(why) = statewright_runner::export::an_export(dir) {
+            errln!(
+                "statewright: {} is not an earlier export ({why}): --force replaces only a folder a `runs export` \
+                 wrote; export into a new or empty folder",
+                dir.display()
+            );
+            return Ok(exit::INVALID);
+        }
+        statewright_runner::export::replace(store, &id, dir, Images::Png)?;
+    } else {
+        statewright_runner::export::export(store, &id, dir, Images::Png)?;
+    }
     errln!("exported run {id} to {}", dir.display());
     Ok(exit::SUCCEEDED)
 }

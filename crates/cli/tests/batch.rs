@@ -251,6 +251,53 @@ fn a_second_batch_on_the_same_results_is_refused_while_the_first_runs() {
 }
 
 #[test]
+fn judge_leaves_a_results_table_alone_while_a_batch_writes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    // A row that runs until it is stopped, with a goal, as a task to judge has.
+    let workflow = dir.path().join("tasks.json");
+    let mut shown =
+        serde_json::from_str::<Value>(&std::fs::read_to_string(shown_workflow(dir.path(), true)).unwrap()).unwrap();
+    shown["parameters"]["goal"] = json!({});
+    std::fs::write(&workflow, shown.to_string()).unwrap();
+    let data = dir.path().join("orders.csv");
+    std::fs::write(&data, "q,goal\nB,see B\n").unwrap();
+    let args = ["batch", workflow.to_str().unwrap(), "--data", data.to_str().unwrap(), "--no-review"];
+    let mut batch = command(&[&args[..], &["--concurrency", "1", "--run-timeout", "120"]].concat(), &runs)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut batch_err = BufReader::new(batch.stderr.take().unwrap()).lines().map_while(Result::ok);
+    assert!(batch_err.by_ref().any(|line| line.contains("row 1: run")), "the batch runs its row");
+    let (csv, json) = (data.with_extension("results.csv"), data.with_extension("results.json"));
+    let table = || (std::fs::read(&csv).unwrap_or_default(), std::fs::read(&json).unwrap_or_default());
+    let started = std::time::Instant::now();
+    while !String::from_utf8_lossy(&table().1).contains("\"running\"") {
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "the table says the row runs");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let before = table();
+
+    // The judge is refused at once, naming the batch; the table is as the batch wrote it.
+    let judge = ["judge", json.to_str().unwrap(), "--llm-url", "http://127.0.0.1:9/v1", "--llm-model", "m"];
+    let out = statewright(&judge, &runs);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let expected = format!("a batch (pid {}) is writing the results {}: judging now", batch.id(), csv.display());
+    assert!(stderr.contains(&expected), "{stderr}");
+    assert_eq!(table(), before, "the judge wrote nothing");
+
+    // SAFETY: signalling our own child process.
+    unsafe { libc::kill(batch.id() as i32, libc::SIGINT) };
+    batch_err.for_each(drop);
+    assert_eq!(batch.wait().unwrap().code(), Some(130));
+    // Once the batch has ended, the judge goes on.
+    let out = statewright(&judge, &runs);
+    assert!(!text(&out.stderr).contains("is writing the results"), "{}", text(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "no task is a success: {}", text(&out.stderr));
+}
+
+#[test]
 fn text_a_page_gives_that_a_spreadsheet_would_run_as_a_formula_is_written_as_text() {
     let dir = tempfile::tempdir().unwrap();
     let runs = dir.path().join("runs");

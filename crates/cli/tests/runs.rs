@@ -493,3 +493,72 @@ fn a_cancelled_run_counts_its_actions_and_lasts_from_its_start_to_its_end() {
     assert!((wall - duration).abs() < 250, "duration {duration} ms, from start to end {wall} ms");
     assert_eq!(summary["duration_ms"], run["duration_ms"], "`run --json` says the same as the store");
 }
+
+#[test]
+fn export_force_replaces_an_earlier_export_whole_and_nothing_else() {
+    let runs = tempfile::tempdir().unwrap();
+    let run = |name: &str, workflow: Value| {
+        let path = runs.path().join(format!("{name}.json"));
+        std::fs::write(&path, workflow.to_string()).unwrap();
+        let out = statewright(&["run", path.to_str().unwrap(), "--json"], runs.path());
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()["run_id"].as_str().unwrap().to_owned()
+    };
+    // A longer run, with an action's file, then a run of one step.
+    let long = run(
+        "long",
+        serde_json::json!({"version": 1, "name": "long", "states": [
+            {"name": "Start", "checks": [{"type": "url", "value": "about:blank"}],
+             "actions": [{"type": "navigate_to", "url": "data:text/html,<p id=v>one</p>"}], "next": ["One"]},
+            {"name": "One", "checks": [{"type": "element", "selector": "#v"}],
+             "actions": [{"type": "save_html", "filename": "page.html"},
+                         {"type": "navigate_to", "url": "data:text/html,<p id=w>two</p>"}], "next": ["Two"]},
+            {"name": "Two", "checks": [{"type": "element", "selector": "#w"}], "terminal": {"outcome": "success"}}]}),
+    );
+    let short = run(
+        "short",
+        serde_json::json!({"version": 1, "name": "short", "states": [
+            {"name": "Start", "checks": [{"type": "url", "value": "about:blank"}], "terminal": {"outcome": "success"}}]}),
+    );
+    let export = |id: &str, dir: &Path, force: bool| {
+        let args = ["runs", "export", id, dir.to_str().unwrap(), "--force"];
+        statewright(&args[..if force { 5 } else { 4 }], runs.path())
+    };
+    let names = |dir: &Path| -> Vec<String> {
+        files_under(dir).iter().map(|p| p.strip_prefix(dir).unwrap().display().to_string()).collect()
+    };
+    let (dir, fresh) = (runs.path().join("export"), runs.path().join("fresh"));
+    assert_eq!(export(&long, &dir, false).status.code(), Some(0));
+    assert!(dir.join("step-003.json").exists() && dir.join("page.html").exists(), "{:?}", names(&dir));
+    assert_eq!(export(&short, &fresh, false).status.code(), Some(0));
+    assert_eq!(export(&short, &dir, false).status.code(), Some(2), "a folder with files needs --force");
+
+    // --force: exactly the new export, none of the longer run's steps or files left over.
+    let out = export(&short, &dir, true);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(names(&dir), names(&fresh));
+    let timeline: Value = serde_json::from_slice(&std::fs::read(dir.join("timeline.json")).unwrap()).unwrap();
+    assert_eq!(timeline["run_id"], short.as_str());
+    let beside: Vec<_> = std::fs::read_dir(runs.path()).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert!(!beside.iter().any(|n| n.to_string_lossy().ends_with('~')), "nothing left beside it: {beside:?}");
+
+    // A folder that is not (only) an export is not removed: a person's file in an export, a
+    // folder of their own (a home folder), a folder with no timeline.
+    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    let home = runs.path().join("home");
+    std::fs::create_dir_all(home.join("Documents")).unwrap();
+    std::fs::copy(dir.join("timeline.json"), home.join("timeline.json")).unwrap();
+    let plain = runs.path().join("plain");
+    std::fs::create_dir(&plain).unwrap();
+    std::fs::write(plain.join("step-001.json"), "{}").unwrap();
+    for (folder, why) in [(&dir, "it holds `notes.txt`"), (&home, "it holds `Documents`"), (&plain, "no timeline.json")]
+    {
+        let before = names(folder);
+        let out = export(&long, folder, true);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("is not an earlier export") && stderr.contains(why), "{stderr}");
+        assert_eq!(names(folder), before, "untouched");
+    }
+    assert_eq!(std::fs::read_to_string(dir.join("notes.txt")).unwrap(), "mine");
+}

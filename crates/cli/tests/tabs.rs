@@ -37,11 +37,7 @@ fn runs_show_says_which_action_opened_a_tab_and_where() {
     let shown: Value = serde_json::from_slice(&statewright(&["runs", "show", run_id, "--json"], &runs).stdout).unwrap();
     let opener = shown["steps"].as_array().unwrap().iter().find(|s| s["state"] == "opener").unwrap()["step"].clone();
     let url = format!("{}/page2.html", site.1);
-    assert_eq!(
-        shown["tabs_opened"],
-        json!([{"step": opener, "state": "opener", "index": 0, "url": url}]),
-        "{shown:#}"
-    );
+    assert_eq!(shown["tabs_opened"], json!([{"step": opener, "state": "opener", "index": 0, "url": url}]), "{shown:#}");
     let listing = text(&statewright(&["runs", "show", run_id], &runs).stdout);
     let said = format!("⧉ action 1 opened a tab; the run went on in it, at {url}");
     assert!(listing.contains(&said), "{listing}");

@@ -10,7 +10,7 @@
 //! again, a batch skips the rows that already succeeded with the same values. Secret
 //! columns are masked in the table.
 
-mod lock;
+pub(crate) mod lock;
 mod row;
 pub(crate) mod table;
 
@@ -198,7 +198,7 @@ pub async fn run_batch(
     let data = request.rows.first().map(|row| row.file.as_path()).filter(|file| !file.as_os_str().is_empty());
     table::check_places(&request.results, data)?;
     // Held to the end: no other batch runs these rows (again) meanwhile.
-    let _lock = lock::ResultsLock::take(&request.results)?;
+    let _lock = lock::ResultsLock::take(&request.results, lock::Writer::Batch)?;
     let json_path = request.results.with_extension("json");
     let masked = |row: &Row| -> IndexMap<String, String> {
         let shown = |k: &str, v: &String| if request.each.is_secret(k) { MASK.to_owned() } else { v.clone() };

@@ -10,6 +10,9 @@
 //!
 //! Screenshots are linked to the store's copy where the file system allows, so a run's
 //! images are not kept twice; [`Images::Png`] converts them for formats that want PNG.
+//!
+//! An earlier export is replaced whole ([`replace`]), so a folder never mixes two runs; but
+//! only a folder that is recognisably one ([`an_export`]): nothing of a person's is removed.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -66,11 +69,14 @@ pub fn export(store: &Store, id: &str, dir: &Path, images: Images) -> Result<()>
     }
     let mut timeline = Vec::new();
     for a in &detail.actions {
+        // The action's file, by the name it has here: a later export knows it for its own.
+        let mut artifact = None;
         if let (Some(name), Some(rel)) = (&a.artifact_name, &a.artifact_path)
             && let Some(path) = inside(dir, name)
             && let Some(bytes) = store.read_blob(rel)?
         {
             write(&path, &bytes)?;
+            artifact = path.file_name().map(|n| n.to_string_lossy().into_owned());
         }
         let preempted = a.kind == "preempted";
         timeline.push(json!({
@@ -90,6 +96,7 @@ pub fn export(store: &Store, id: &str, dir: &Path, images: Images) -> Result<()>
             "by_state": a.by_state,
             "alternatives": a.alternatives,
             "screenshot": screenshot_of_step.get(&a.step),
+            "artifact": artifact,
         }));
     }
     write(&dir.join("action_timeline.json"), &serde_json::to_vec_pretty(&timeline)?)?;
@@ -130,6 +137,65 @@ pub fn export(store: &Store, id: &str, dir: &Path, images: Images) -> Result<()>
         "workflow_definition": definition,
     });
     write(&dir.join("timeline.json"), &serde_json::to_vec_pretty(&doc)?)
+}
+
+/// Whether `dir` holds an earlier export and nothing else, so that [`replace`] may remove
+/// it: a `timeline.json` naming a run and, beside it, only files an export writes (the run
+/// folder's own names, and the actions' files its timeline names). Otherwise what says it
+/// is not: a folder, a link or a file no export writes (a person's own, pointed at by
+/// mistake), named.
+pub fn an_export(dir: &Path) -> std::result::Result<(), String> {
+    let timeline = std::fs::read(dir.join("timeline.json")).map_err(|_| "it has no timeline.json".to_owned())?;
+    let doc: Value =
+        serde_json::from_slice(&timeline).map_err(|_| "its timeline.json is not an export's".to_owned())?;
+    if !doc.get("run_id").is_some_and(Value::is_string) {
+        return Err("its timeline.json names no run".into());
+    }
+    let entries = doc.get("timeline").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let artifacts: Vec<&str> = entries.iter().filter_map(|e| e.get("artifact")?.as_str()).collect();
+    for entry in std::fs::read_dir(dir).map_err(|e| format!("it cannot be read: {e}"))? {
+        let entry = entry.map_err(|e| format!("it cannot be read: {e}"))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let file = entry.file_type().is_ok_and(|t| t.is_file());
+        let ours = statewright_workflow::params::run_folder_file(&name).is_some() || artifacts.contains(&name.as_str());
+        if !file || !ours {
+            return Err(format!("it holds `{name}`, which no export writes"));
+        }
+    }
+    Ok(())
+}
+
+/// Writes run `id`'s folder in place of the earlier export at `dir` (checked by the caller
+/// with [`an_export`]): into a new folder beside it, which then takes its place, so that
+/// `dir` ends as exactly this run's export (no `step-009.json` of a longer run left over)
+/// and, when the export fails, stays as it was.
+pub fn replace(store: &Store, id: &str, dir: &Path, images: Images) -> Result<()> {
+    let dir = std::fs::canonicalize(dir).map_err(io(dir))?;
+    let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
+        let refused = std::io::Error::other("not a folder an export can replace");
+        return Err(Error::Io { path: dir.clone(), source: refused });
+    };
+    let beside = |what: &str| parent.join(format!(".{}.{what}-{}~", name.to_string_lossy(), std::process::id()));
+    let (new, old) = (beside("export"), beside("replaced"));
+    std::fs::create_dir(&new).map_err(io(&new))?;
+    let swapped = export(store, id, &new, images)
+        .and_then(|()| {
+            let permissions = std::fs::metadata(&dir).map_err(io(&dir))?.permissions();
+            std::fs::set_permissions(&new, permissions).map_err(io(&new))
+        })
+        .and_then(|()| std::fs::rename(&dir, &old).map_err(io(&dir)))
+        .and_then(|()| {
+            std::fs::rename(&new, &dir).map_err(io(&dir)).inspect_err(|_| {
+                let _ = std::fs::rename(&old, &dir);
+            })
+        });
+    if swapped.is_err() {
+        let _ = std::fs::remove_dir_all(&new);
+        return swapped;
+    }
+    // The earlier export, out of the way: only its own files (an_export), none of them the
+    // store's (screenshots are links to its copies, which stay).
+    std::fs::remove_dir_all(&old).map_err(io(&old))
 }
 
 /// Writes a step's screenshot; returns its file name.

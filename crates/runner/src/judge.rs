@@ -4,6 +4,8 @@
 //! accomplished. A task whose run did not succeed is `not_success` without asking. The
 //! verdicts go into the results table beside the answers, written after each one, so a
 //! stopped judge goes on where it was; the score is the share of tasks judged a success.
+//! The table is held as a batch holds it ([`crate::batch::lock`]): a judge does not rewrite
+//! it under a batch still writing its rows, nor a batch under a judge.
 
 use std::path::{Path, PathBuf};
 
@@ -16,6 +18,7 @@ use statewright_llm::{Client, LlmConfig};
 use statewright_store::Store;
 
 use crate::batch::RowResult;
+use crate::batch::lock::{ResultsLock, Writer};
 use crate::batch::table;
 use crate::error::RunError;
 
@@ -85,6 +88,8 @@ pub async fn judge_results(
     observer: &mut dyn JudgeObserver,
 ) -> Result<JudgeReport, RunError> {
     let (csv, json) = (request.results.with_extension("csv"), request.results.with_extension("json"));
+    // Held to the end, before the table is read: rows a batch writes meanwhile are not lost.
+    let _lock = ResultsLock::take(&csv, Writer::Judge)?;
     let mut rows = read_table(&json)?;
     let client = Client::new(request.llm.clone()).map_err(|e| RunError::invalid("llm", e.to_string()))?;
     // Read from as each task's turn comes (a go over hundreds of tasks does not hold all

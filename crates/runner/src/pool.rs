@@ -90,8 +90,8 @@ pub fn read_pool_file(path: &Path) -> Result<Vec<Endpoint>, RunError> {
         endpoints: Vec<Endpoint>,
     }
     let shown = path.display();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| RunError::invalid("pool", format!("cannot read the pool file {shown}: {e}")))?;
+    let text = statewright_workflow::read_input_text(path, "pool file")
+        .map_err(|e| RunError::invalid("pool", format!("{shown}: {} ({})", e.message, e.help)))?;
     let file: PoolFile = serde_json::from_str(&text).map_err(|e| {
         // serde_json's message ends with its own "at line L column C": say it the usual way.
         let message = e.to_string();

@@ -39,8 +39,8 @@ pub enum Nested {
 }
 
 pub fn read_rows(path: &Path, nested: Nested) -> Result<Vec<Row>, RunError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| RunError::invalid("data", format!("cannot read {}: {e}", path.display())))?;
+    let text = statewright_workflow::read_input_text(path, "data file")
+        .map_err(|e| RunError::invalid("data", format!("{}: {} ({})", path.display(), e.message, e.help)))?;
     let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
     let rows = match extension.as_str() {
         "jsonl" | "ndjson" => json_lines(&text, nested),

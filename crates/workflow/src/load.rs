@@ -13,7 +13,7 @@ use crate::span::{JsonPath, Seg, SpanIndex};
 use crate::validate::validate;
 
 mod source;
-pub use source::{MAX_WORKFLOW_BYTES, Unreadable, read_workflow_text};
+pub use source::{MAX_WORKFLOW_BYTES, Unreadable, read_input_text, read_workflow_text};
 
 /// Which dialect a file was written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,6 +1,7 @@
-//! Reading a workflow file's text: only a regular file, and only so much of it. A named
-//! pipe would block `validate` for ever and `/dev/zero` would be read until memory runs
-//! out; a path given by mistake gets a clear error instead.
+//! Reading an input file's text (a workflow, batch data, a pool of browsers): only a
+//! regular file, and only so much of it. A named pipe would block `validate` or a batch for
+//! ever and `/dev/zero` would be read until memory runs out; a path given by mistake gets
+//! a clear error instead.
 
 use std::io::Read;
 use std::path::Path;
@@ -19,21 +20,28 @@ pub struct Unreadable {
 /// [`MAX_WORKFLOW_BYTES`]. The CLI and the app's workflows folder read every workflow
 /// file through this.
 pub fn read_workflow_text(path: &Path) -> Result<String, Unreadable> {
+    read_input_text(path, "workflow file")
+}
+
+/// The text of a file a person names as input (`what`: "workflow file", "data file"…):
+/// only a regular file, symbolic links followed, up to [`MAX_WORKFLOW_BYTES`] (any input
+/// file larger than the largest workflow is a wrong path, not data to read).
+pub fn read_input_text(path: &Path, what: &str) -> Result<String, Unreadable> {
     let cannot = |e: std::io::Error| Unreadable {
-        message: format!("cannot read the workflow file: {e}"),
+        message: format!("cannot read the {what}: {e}"),
         help: "check the path and that the file is UTF-8 text".into(),
     };
     // Looked at before it is opened: opening a named pipe waits for a writer.
     let metadata = std::fs::metadata(path).map_err(cannot)?;
     if !metadata.is_file() {
         return Err(Unreadable {
-            message: format!("the workflow file is {}, not a regular file", kind(&metadata.file_type())),
-            help: "give the path of a .json workflow file".into(),
+            message: format!("the {what} is {}, not a regular file", kind(&metadata.file_type())),
+            help: format!("give the path of the {what} itself"),
         });
     }
     let too_big = |bytes: u64| Unreadable {
-        message: format!("the workflow file is larger than {} MiB ({bytes} bytes)", MAX_WORKFLOW_BYTES >> 20),
-        help: "a workflow file this large is no workflow; check the path".into(),
+        message: format!("the {what} is larger than {} MiB ({bytes} bytes)", MAX_WORKFLOW_BYTES >> 20),
+        help: format!("a {what} this large is not one; check the path"),
     };
     if metadata.len() > MAX_WORKFLOW_BYTES {
         return Err(too_big(metadata.len()));

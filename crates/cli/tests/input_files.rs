@@ -5,28 +5,8 @@
 
 mod common;
 
-use std::path::Path;
-use std::time::{Duration, Instant};
-
-use common::{command, text, write_workflow};
+use common::{in_time, write_workflow};
 use serde_json::json;
-
-/// Runs `args` with a deadline: a command still running after it is killed, and fails.
-fn exit_and_stderr(args: &[&str], runs: &Path) -> (Option<i32>, String) {
-    let mut child =
-        command(args, runs).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::piped()).spawn().unwrap();
-    let started = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > Duration::from_secs(20) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("`statewright {}` was still running after 20 s", args.join(" "));
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let out = child.wait_with_output().unwrap();
-    (out.status.code(), text(&out.stderr))
-}
 
 #[test]
 fn batch_data_and_pool_files_that_are_no_regular_file_are_refused_at_once() {
@@ -49,14 +29,14 @@ fn batch_data_and_pool_files_that_are_no_regular_file_are_refused_at_once() {
 
     let workflow = workflow.to_str().unwrap();
     for (data, what) in [(&fifo, "a named pipe (FIFO)"), (&zero, "a device"), (&folder, "a folder")] {
-        let (code, stderr) = exit_and_stderr(&["batch", workflow, "--data", data.to_str().unwrap()], &runs);
+        let (code, stderr) = in_time(&["batch", workflow, "--data", data.to_str().unwrap()], &runs);
         assert_eq!(code, Some(2), "{stderr}");
         let said = format!("{}: the data file is {what}, not a regular file", data.display());
         assert!(stderr.contains(&said), "{stderr}");
     }
     for (pool, what) in [(&fifo, "a named pipe (FIFO)"), (&zero, "a device")] {
         let args = ["batch", workflow, "--data", good.to_str().unwrap(), "--pool", pool.to_str().unwrap()];
-        let (code, stderr) = exit_and_stderr(&args, &runs);
+        let (code, stderr) = in_time(&args, &runs);
         assert_eq!(code, Some(2), "{stderr}");
         assert!(stderr.contains(&format!("the pool file is {what}, not a regular file")), "{stderr}");
     }

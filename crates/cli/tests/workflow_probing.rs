@@ -155,24 +155,9 @@ fn a_secret_inside_a_longer_secret_leaves_no_tail_of_it() {
     }
 }
 
-/// `validate` of `path`, which must end within 20 seconds (killed and failed otherwise).
+/// `validate` of `path`, which must end within 20 seconds.
 fn validate_in_time(path: &Path, runs: &Path) -> (Option<i32>, String) {
-    let mut child = common::command(&["validate", path.to_str().unwrap()], runs)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > std::time::Duration::from_secs(20) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("`validate {}` did not end", path.display());
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    let out = child.wait_with_output().unwrap();
-    (out.status.code(), text(&out.stderr))
+    common::in_time(&["validate", path.to_str().unwrap()], runs)
 }
 
 #[test]

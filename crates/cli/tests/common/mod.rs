@@ -35,6 +35,24 @@ pub fn statewright(args: &[&str], runs: &Path) -> Output {
     command(args, runs).output().unwrap()
 }
 
+/// `statewright args`, which must end within 20 seconds (killed, and the test failed,
+/// otherwise: a command that would wait for ever must not hang the tests): its exit code
+/// and stderr.
+pub fn in_time(args: &[&str], runs: &Path) -> (Option<i32>, String) {
+    let mut child = command(args, runs).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("`statewright {}` was still running after 20 s", args.join(" "));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), text(&out.stderr))
+}
+
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }

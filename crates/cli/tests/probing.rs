@@ -467,9 +467,17 @@ fn runs_export_does_not_write_into_a_folder_with_files_unless_forced() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("is not empty"), "{}", text(&out.stderr));
     assert_eq!(std::fs::read_to_string(export.join("timeline.json")).unwrap(), "mine");
+    // --force replaces an earlier export only: this timeline.json is not one, and stays.
     let out = statewright(&["runs", "export", &id, export.to_str().unwrap(), "--force"], &runs);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert_ne!(std::fs::read_to_string(export.join("timeline.json")).unwrap(), "mine");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("its timeline.json is not an export's"), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(export.join("timeline.json")).unwrap(), "mine");
+    std::fs::remove_file(export.join("timeline.json")).unwrap();
+    for force in [false, true] {
+        let args = ["runs", "export", &id, export.to_str().unwrap(), "--force"];
+        let out = statewright(&args[..if force { 5 } else { 4 }], &runs);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
     // An empty folder, or none, needs no --force.
     let empty = dir.path().join("empty");
     std::fs::create_dir(&empty).unwrap();

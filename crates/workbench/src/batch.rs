@@ -122,7 +122,7 @@ mod tests {
             (request(endpoints(&[" "], 1, Some("  ".into()))), "no browser endpoint given"),
             (
                 request(endpoints(&[], 1, Some("/nonexistent/pool.json".into()))),
-                "cannot read the pool file /nonexistent/pool.json",
+                "/nonexistent/pool.json: cannot read the pool file: No such file",
             ),
             (request(BatchBrowsers::Shared { browsers: 0, per_browser: 1 }), "shared browsers: at least 1"),
             (BatchRequest { headed: true, ..request(BatchBrowsers::Shared { browsers: 1, per_browser: 1 }) }, "headed"),

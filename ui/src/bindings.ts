@@ -653,6 +653,7 @@ export type Failure = {
   url: string;
   title: string;
   closest: Diagnosis[];
+  silent?: boolean;
 } | {
   kind: "ambiguous";
   states: string[];

@@ -45,8 +45,16 @@ pub enum Failure {
     Review { error: String },
     /// A reviewer stopped the run.
     Aborted { reason: String },
-    /// No state matched for `no_states_timeout`.
-    NoState { seconds: f64, url: String, title: String, closest: Vec<Diagnosis> },
+    /// No state matched for `no_states_timeout`. `silent`: the page did not answer once in
+    /// that time (a script kept it busy), so `url`, `title` and `closest` are empty.
+    NoState {
+        seconds: f64,
+        url: String,
+        title: String,
+        closest: Vec<Diagnosis>,
+        #[serde(default)]
+        silent: bool,
+    },
     /// Several states matched and `allow_multiple_states` is false.
     Ambiguous { states: Vec<String> },
     /// More state entries than `recursion_limit`.

@@ -292,12 +292,14 @@ impl Run {
         // The page as last read (`None`: it did not answer), and as it last answered.
         let mut seen = self.read(driver, None, Duration::ZERO).await?;
         let mut signals = Signals::default();
+        let mut heard = false;
         let mut unrecognised = Unrecognised::default();
         // Whether any read since the handled state's actions showed another page: a target
         // that went and came back (a new round) looks the same as one that stayed.
         let mut moved = false;
         loop {
             let answered = seen.take().map(|page| signals = page).is_some();
+            heard |= answered;
             if answered && let Some((_, _, settled)) = &handled {
                 moved |= signals != *settled;
             }
@@ -313,7 +315,7 @@ impl Run {
                 }
                 let deadline = deadline(unrecognised.since(now), self.no_state_patience());
                 if now >= deadline {
-                    let failure = self.no_state(&signals);
+                    let failure = self.no_state(heard.then_some(&signals));
                     return Ok(Plan::Escalate { failure, context: Context::default() });
                 }
                 seen = self.read(driver, Some(&signals), transition.min(deadline - now)).await?;
@@ -363,8 +365,19 @@ impl Run {
         }
     }
 
-    /// The "no state matched" failure for the page as `signals` show it.
-    pub fn no_state(&self, signals: &Signals) -> Failure {
+    /// The "no state matched" failure for the page as `signals` show it (`None`: the page
+    /// did not answer once while the run waited).
+    pub fn no_state(&self, signals: Option<&Signals>) -> Failure {
+        let Some(signals) = signals else {
+            let seconds = self.bound.config.no_states_timeout;
+            return Failure::NoState {
+                seconds,
+                url: String::new(),
+                title: String::new(),
+                closest: Vec::new(),
+                silent: true,
+            };
+        };
         let mut closest = self.matcher().diagnose(signals, 3);
         for check in closest.iter_mut().flat_map(|d| d.failing.iter_mut()) {
             *check = self.params.redact(check);
@@ -374,6 +387,7 @@ impl Run {
             url: self.params.redact(&signals.url),
             title: self.params.redact(&signals.title),
             closest,
+            silent: false,
         }
     }
 

@@ -25,7 +25,11 @@ pub fn failure(failure: &Failure) -> String {
         Failure::Review { error } => format!("the review queue failed: {error}"),
         Failure::Aborted { reason } if reason.is_empty() => "aborted by the reviewer".to_owned(),
         Failure::Aborted { reason } => format!("aborted by the reviewer: {reason}"),
-        Failure::NoState { seconds, url, title, closest } => {
+        Failure::NoState { seconds, silent: true, .. } => format!(
+            "no state matched for {seconds} s (no_states_timeout): the page did not answer once in that time \
+             (a script kept it busy, or it never finished loading)"
+        ),
+        Failure::NoState { seconds, url, title, closest, .. } => {
             let mut text = format!("no state matched for {seconds} s (no_states_timeout) at {url} (title {title:?})");
             for d in closest {
                 text.push_str(&format!(

@@ -32,8 +32,10 @@ impl Run {
         // The page as last read (`None`: it did not answer), and as it last answered.
         let mut seen = self.read(driver, None, Duration::ZERO).await?;
         let mut signals = Signals::default();
+        let mut heard = false;
         loop {
             let answered = seen.take().map(|page| signals = page).is_some();
+            heard |= answered;
             let matcher = self.matcher();
             let now = Instant::now();
             // A page too busy to answer shows no state, as a page between states does.
@@ -85,7 +87,7 @@ impl Run {
                     }
                     let give_up = deadline(unrecognised.since(now), secs(config.no_states_timeout));
                     if now >= give_up {
-                        let failure = self.no_state(&signals);
+                        let failure = self.no_state(heard.then_some(&signals));
                         return Ok(Plan::Escalate { failure, context: Context::state(state, attempt, resume) });
                     }
                     give_up

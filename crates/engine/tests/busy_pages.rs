@@ -56,7 +56,16 @@ async fn a_page_that_stays_busy_shows_no_state_and_is_escalated_as_such() {
 
     let ran = run_to_end(&home_then_done(), &mut driver).await;
 
-    assert!(matches!(ran.failure(), Failure::NoState { seconds, .. } if *seconds == 30.0), "{:?}", ran.failure());
+    assert!(
+        matches!(ran.failure(), Failure::NoState { seconds, silent: true, closest, .. } if *seconds == 30.0 && closest.is_empty()),
+        "a page never seen is not diagnosed against the states: {:?}",
+        ran.failure()
+    );
+    assert!(
+        ran.report.message.contains("the page did not answer once") && !ran.report.message.contains(" at  "),
+        "the message says why, not an empty URL: {}",
+        ran.report.message
+    );
     let reobserved = ran.escalations().into_iter().find(|(stage, ..)| stage == "reobserve");
     assert_eq!(
         reobserved,

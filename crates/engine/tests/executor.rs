@@ -177,10 +177,11 @@ async fn no_state_fails_after_no_states_timeout_naming_the_closest_states() {
     );
     let mut driver = ScriptedDriver::new(URL).with([show("#x"), title("Shop")]);
     let ran = run_to_end(&wf, &mut driver).await;
-    let Failure::NoState { seconds, url, title, closest } = ran.failure() else {
+    let Failure::NoState { seconds, url, title, closest, silent } = ran.failure() else {
         panic!("expected NoState, got {:?}", ran.failure());
     };
     assert_eq!((*seconds, url.as_str(), title.as_str()), (3.0, URL, "Shop"), "the failure says where the page was");
+    assert!(!silent, "the page answered");
     assert_eq!(
         closest,
         &[

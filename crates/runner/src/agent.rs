@@ -516,7 +516,13 @@ fn ask(
         workflow: workflow.name.clone(),
         step,
         state: None,
-        failure: Failure::NoState { seconds: 0.0, url: obs.url.clone(), title: obs.title.clone(), closest: Vec::new() },
+        failure: Failure::NoState {
+            seconds: 0.0,
+            url: obs.url.clone(),
+            title: obs.title.clone(),
+            closest: Vec::new(),
+            silent: false,
+        },
         reason: format!(
             "this is step {turn} of at most {max} towards the goal.{notes} Done so far: {}",
             recent.join("; ")

@@ -30,6 +30,7 @@ describe('the review panel’s words', () => {
     const closest = [{ state: 'Home page', passed: 1, total: 2, failing: ['element "#hero"'] }];
     const reason = 'no state matched for 5 s (no_states_timeout) at http://x/ (title "X")\n  closest: `Home page` (1/2 checks pass; failing: element "#hero")';
     expect(failureText(review({ reason, failure: { kind: 'no_state', seconds: 5, url: 'http://x/', title: 'X', closest } }))).toBe('no state matched this page for 5 s');
+    expect(failureText(review({ reason, failure: { kind: 'no_state', seconds: 5, url: '', title: '', closest: [], silent: true } }))).toMatch(/^the page did not answer once in 5 s/);
   });
 
   it('names a tab to switch to as a workflow would: the tab before by no name, another by its exact title', () => {

@@ -15,6 +15,7 @@ export function failureText(review: Pick<ReviewView, 'failure' | 'reason'>): str
   const f: Failure = review.failure;
   if (f.kind === 'action') return `${actionRef(f.state, f.index, f.action)} failed: ${f.error}`;
   // The engine appends its closest states to the sentence; the panel shows them as a table.
+  if (f.kind === 'no_state' && f.silent) return `the page did not answer once in ${f.seconds} s (a script kept it busy, or it never finished loading)`;
   if (f.kind === 'no_state') return `no state matched this page for ${f.seconds} s`;
   return review.reason;
 }

@@ -1,6 +1,6 @@
 //! Times the graph's work on a large workflow: 300 states, 1,000 `next` edges and 200 stored
 //! runs of evidence. Prints loading (parse + validate, the baseline every `validate` pays),
-//! the static checks, and route planning, each as the median of many rounds.
+//! the static checks, route planning and `paths`' test paths, each as the median of many rounds.
 //!
 //! `cargo run --release -p statewright-graph --example graph_bench [-- --write FILE]`
 //! (`--write` keeps the generated workflow, to time `statewright validate` on it).
@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use statewright_graph::{Graph, Planner, Trajectory, Visit, analyze};
+use statewright_graph::{Graph, Planner, Trajectory, Visit, analyze, cover};
 
 const STATES: usize = 300;
 const EDGES: usize = 1_000;
@@ -39,6 +39,9 @@ fn main() {
     let build = median(20, || {
         let _ = Planner::new(&Graph::new(&workflow, &runs));
     });
+    let paths = median(5, || {
+        let _ = cover(&graph);
+    });
     let edges = graph.edge_list().len();
     println!("workflow: {STATES} states, {edges} edges (declared + observed), {RUNS} stored runs");
     println!("load (parse + validate, baseline): {:>8.2} ms", ms(load));
@@ -46,6 +49,7 @@ fn main() {
     println!("validate in total:                 {:>8.2} ms  (goal: under 100 ms)", ms(load + checks));
     println!("build graph + planner:             {:>8.3} ms", ms(build));
     println!("plan one route:                    {:>8.3} ms  (goal: under 5 ms)", ms(plan));
+    println!("test paths (every edge):           {:>8.2} ms", ms(paths));
 }
 
 fn ms(d: Duration) -> f64 {

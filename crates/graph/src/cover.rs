@@ -28,19 +28,29 @@ pub struct Coverage {
 pub fn cover(graph: &Graph) -> Coverage {
     let edges: Vec<(usize, usize)> =
         graph.edges.iter().map(|(f, t, _)| (*f, *t)).filter(|&(f, t)| !graph.interrupt[f] && f != t).collect();
+    // Each state's edges (indices into `edges`, in its order): every walk below looks only at
+    // the edges of the state it is at, so large graphs stay fast.
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); graph.len()];
+    for (i, &(f, _)) in edges.iter().enumerate() {
+        out[f].push(i);
+    }
     // Routes go through pages, not through detours.
-    let successors = |at: usize| edges.iter().filter(move |(f, t)| *f == at && !graph.interrupt[*t]).map(|(_, t)| *t);
+    let successors = |at: usize| out[at].iter().map(|&i| edges[i].1).filter(|&t| !graph.interrupt[t]);
     let mut taken = vec![false; edges.len()];
+    let untaken_from = |taken: &[bool], at: usize| out[at].iter().any(|&i| !taken[i]);
     let mut paths = Vec::new();
     let starts: Vec<usize> = (0..graph.len()).filter(|&i| graph.start[i]).collect();
     // Each round starts at the nearest untaken edge's source, reached from a start.
-    while let Some(mut path) = shortest(&starts, |at| edges_from(&edges, &taken, at).next().is_some(), &successors) {
+    while let Some(mut path) = shortest(&starts, |at| untaken_from(&taken, at), &successors) {
         let mut at = *path.last().expect("a path has a state");
         // Keep taking untaken edges; when none leaves here, go to the nearest state that has one.
         loop {
             // Detours first (the path stays where it is), edges into terminals last (a path can
             // go on after the others).
-            let untaken = edges_from(&edges, &taken, at)
+            let untaken = out[at]
+                .iter()
+                .copied()
+                .filter(|&i| !taken[i])
                 .min_by_key(|&i| (!graph.interrupt[edges[i].1], graph.terminal[edges[i].1].is_some()));
             if let Some(i) = untaken {
                 taken[i] = true;
@@ -50,9 +60,9 @@ pub fn cover(graph: &Graph) -> Coverage {
                 }
                 continue;
             }
-            match shortest(&[at], |s| edges_from(&edges, &taken, s).next().is_some(), &successors) {
+            match shortest(&[at], |s| untaken_from(&taken, s), &successors) {
                 Some(detour) if detour.len() > 1 => {
-                    mark(&edges, &mut taken, &detour);
+                    mark(&edges, &out, &mut taken, &detour);
                     path.extend_from_slice(&detour[1..]);
                     at = *path.last().expect("not empty");
                 }
@@ -63,7 +73,7 @@ pub fn cover(graph: &Graph) -> Coverage {
         if graph.terminal[at].is_none()
             && let Some(tail) = shortest(&[at], |s| graph.terminal[s].is_some(), &successors)
         {
-            mark(&edges, &mut taken, &tail);
+            mark(&edges, &out, &mut taken, &tail);
             path.extend_from_slice(&tail[1..]);
         }
         paths.push(path.iter().map(|&i| graph.names[i].clone()).collect());
@@ -77,13 +87,10 @@ pub fn cover(graph: &Graph) -> Coverage {
     Coverage { paths, covered: edges.len() - unreachable.len(), unreachable, total: edges.len() }
 }
 
-fn edges_from<'a>(edges: &'a [(usize, usize)], taken: &'a [bool], at: usize) -> impl Iterator<Item = usize> + 'a {
-    (0..edges.len()).filter(move |&i| edges[i].0 == at && !taken[i])
-}
-
-fn mark(edges: &[(usize, usize)], taken: &mut [bool], path: &[usize]) {
+/// Marks the edges a walk took.
+fn mark(edges: &[(usize, usize)], out: &[Vec<usize>], taken: &mut [bool], path: &[usize]) {
     for pair in path.windows(2) {
-        if let Some(i) = edges.iter().position(|&e| e == (pair[0], pair[1])) {
+        if let Some(&i) = out[pair[0]].iter().find(|&&i| edges[i].1 == pair[1]) {
             taken[i] = true;
         }
     }

@@ -297,6 +297,63 @@ fn test_paths_take_every_edge() {
 }
 
 #[test]
+fn test_paths_on_a_large_graph_are_real_routes_that_take_every_reachable_edge() {
+    // 400 states, each with three `next` edges picked by a fixed pseudo-random stream.
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut below = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let names: Vec<String> = (0..400).map(|i| format!("S{i}")).collect();
+    let mut states: Vec<serde_json::Value> = names
+        .iter()
+        .map(|name| {
+            let next: Vec<&str> = (0..3).map(|_| names[below(names.len())].as_str()).collect();
+            state(name, &format!("http://x/{name}"), &next)
+        })
+        .collect();
+    states[399]["next"].as_array_mut().unwrap().push("Done".into());
+    states.push(done("Done", "http://x/done", "success"));
+    states.push(start(&["S0"]));
+    let graph = Graph::new(&workflow(serde_json::Value::Array(states)), &[]);
+    let edges: std::collections::HashSet<(String, String)> =
+        graph.edge_list().into_iter().map(|e| (e.from.clone(), e.to.clone())).collect();
+
+    let coverage = cover(&graph);
+
+    let mut taken = std::collections::HashSet::new();
+    for path in &coverage.paths {
+        assert_eq!(path[0], "Start");
+        for pair in path.windows(2) {
+            let step = (pair[0].clone(), pair[1].clone());
+            assert!(edges.contains(&step), "{} → {} is not an edge", step.0, step.1);
+            taken.insert(step);
+        }
+    }
+    let self_loops = edges.iter().filter(|(f, t)| f == t).count();
+    assert_eq!(coverage.total, edges.len() - self_loops, "every edge but a self-loop is counted");
+    assert_eq!(taken.len(), coverage.covered, "the paths take exactly the edges said covered");
+    assert_eq!(coverage.covered + coverage.unreachable.len(), coverage.total);
+    // Every edge whose source a run can reach from the start is taken.
+    let mut reached = std::collections::HashSet::from(["Start".to_owned()]);
+    let mut queue = vec!["Start".to_owned()];
+    while let Some(at) = queue.pop() {
+        for (_, to) in edges.iter().filter(|(from, _)| *from == at) {
+            if reached.insert(to.clone()) {
+                queue.push(to.clone());
+            }
+        }
+    }
+    for (from, to) in &edges {
+        let reachable = reached.contains(from) && from != to;
+        assert_eq!(taken.contains(&(from.clone(), to.clone())), reachable, "{from} → {to}");
+    }
+    assert!(coverage.covered > 1000, "most of the graph is reachable: {}", coverage.covered);
+}
+
+#[test]
 fn the_bundled_workflows_have_no_findings() {
     let root =
         std::path::Path::new(&std::env::var("CARGO_MANIFEST_DIR").expect("run by cargo")).join("../../workflows");

@@ -1005,6 +1005,37 @@ export type RetryRecord = {
   reason: string;
 };
 
+/** The review queue as the app shows it. */
+export type ReviewList = {
+  /** Every open review, then the latest closed ones, each newest first. */
+  reviews: ReviewSummary[];
+  /** Closed reviews (resolved, cancelled, approved or rejected) in the store: more than
+   * `reviews` holds when older ones were left out. */
+  closed: number;
+};
+
+/** One review as a list shows it: no page, no request beyond its failure. */
+export type ReviewSummary = {
+  id: number;
+  run_id: string;
+  workflow: string;
+  /** The workflow file the run was started from, where a fix can be saved. */
+  workflow_path?: string | null;
+  step?: number | null;
+  state?: string | null;
+  /** `open`, `resolved` or `cancelled`; a proposal ends `approved` or `rejected`. */
+  status: string;
+  created_ms: number;
+  resolved_ms?: number | null;
+  reason: string;
+  failure: Failure;
+  resolution?: Resolution | null;
+  /** Where the fix was saved, if it was. */
+  saved_to?: string | null;
+  /** The model that proposed `resolution`, or `None` for a run waiting for a person. */
+  proposed_by?: string | null;
+};
+
 export type ReviewView = {
   id: number;
   run_id: string;
@@ -1089,6 +1120,8 @@ export type RunDetail = {
   retries: RetryRecord[];
   /** Tabs actions opened, which the run went on in, in order. */
   tabs_opened: TabOpenedRecord[];
+  /** The run's reviews, in order, without their pages. */
+  reviews: ReviewSummary[];
 };
 
 /** Which past runs to list. */
@@ -1151,6 +1184,8 @@ export type RunSummary = {
   heals: number;
   /** Times a state's actions ran again because they were not verified. */
   retries: number;
+  /** Reviews the run asked for or a model proposed, open or closed. */
+  reviews: number;
 };
 
 export type SaveResult = {

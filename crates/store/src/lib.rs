@@ -22,6 +22,7 @@ mod error;
 mod prune;
 mod read;
 mod review;
+mod review_list;
 mod reviewer;
 mod visits;
 mod write;
@@ -41,6 +42,7 @@ pub use read::{
     TabOpenedRecord,
 };
 pub use review::{Healed, HealedCheck, ReviewItem};
+pub use review_list::{ReviewList, ReviewSummary};
 pub use reviewer::StoreReviewer;
 pub use visits::{MAX_EVIDENCE_RUNS, StateVisit};
 pub use write::{NewRun, RunHandle, blob_path, image_ext, screenshot_path};

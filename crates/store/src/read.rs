@@ -40,6 +40,8 @@ pub struct RunSummary {
     pub heals: i64,
     /// Times a state's actions ran again because they were not verified.
     pub retries: i64,
+    /// Reviews the run asked for or a model proposed, open or closed.
+    pub reviews: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -106,6 +108,8 @@ pub struct RunDetail {
     pub retries: Vec<RetryRecord>,
     /// Tabs actions opened, which the run went on in, in order.
     pub tabs_opened: Vec<TabOpenedRecord>,
+    /// The run's reviews, in order, without their pages.
+    pub reviews: Vec<crate::ReviewSummary>,
 }
 
 /// An action opened a tab and the run went on in it (a `tab_opened` event).
@@ -144,7 +148,8 @@ const RUN_COLUMNS: &str =
           ELSE action_count END,
      llm_calls, llm_tokens, llm_cost, outputs,
      (SELECT count(*) FROM healed WHERE run_id = runs.id) + (SELECT count(*) FROM healed_checks WHERE run_id = runs.id),
-     (SELECT count(*) FROM retries WHERE run_id = runs.id)";
+     (SELECT count(*) FROM retries WHERE run_id = runs.id),
+     (SELECT count(*) FROM review_items WHERE run_id = runs.id)";
 
 fn json_col(row: &Row, i: usize) -> rusqlite::Result<Option<Value>> {
     let text: Option<String> = row.get(i)?;
@@ -186,6 +191,7 @@ fn run_from_row(row: &Row) -> rusqlite::Result<RunSummary> {
         outputs: json_col(row, 18)?.unwrap_or_else(|| Value::Object(Default::default())),
         heals: row.get(19)?,
         retries: row.get(20)?,
+        reviews: row.get(21)?,
     })
 }
 
@@ -312,8 +318,8 @@ impl Store {
             },
         )?;
         let (healed, healed_checks) = (self.healed(id)?, self.healed_checks(id)?);
-        let (retries, tabs_opened) = (self.retries(id)?, self.tabs_opened(id)?);
-        Ok(RunDetail { run, steps, actions, model_calls, healed, healed_checks, retries, tabs_opened })
+        let (retries, tabs_opened, reviews) = (self.retries(id)?, self.tabs_opened(id)?, self.run_reviews(id)?);
+        Ok(RunDetail { run, steps, actions, model_calls, healed, healed_checks, retries, tabs_opened, reviews })
     }
 
     /// One step's page (its text and element snapshot), for a viewer that lists a run's

@@ -36,6 +36,7 @@ pub fn typescript() -> String {
         statewright_engine::Event,
         statewright_store::RunSummary,
         statewright_store::RunDetail,
+        statewright_store::ReviewList,
         ErrorPayload,
         WorkflowEntry,
         TrashEntry,

@@ -2,6 +2,7 @@
 //! app or in a terminal) polls the store and goes on as soon as the answer is written.
 
 use statewright_engine::Resolution;
+use statewright_store::ReviewList;
 use statewright_workbench::ipc::{FixPreview, HealedSaved};
 use statewright_workbench::{ReviewView, save_review_fix, validate_resolution};
 use tauri::{AppHandle, Emitter, Runtime, State};
@@ -10,14 +11,17 @@ use super::blocking;
 use crate::error::{CommandError, CommandResult, ErrorCode};
 use crate::{AppState, REVIEWS_CHANGED};
 
+/// Closed reviews the list holds unless asked for more.
+const CLOSED_REVIEWS_LISTED: u32 = 50;
+
+/// The queue the window polls: every open review and the `limit` latest closed ones (50
+/// unless given), each without its page, and how many are closed in all. A review's page
+/// and the rest of its request come from `show_review`.
 #[tauri::command(rename_all = "snake_case")]
-pub async fn list_reviews(state: State<'_, AppState>, status: Option<String>) -> CommandResult<Vec<ReviewView>> {
+pub async fn list_reviews(state: State<'_, AppState>, limit: Option<u32>) -> CommandResult<ReviewList> {
     let store = state.store();
-    blocking(move || {
-        let items = store.get()?.reviews(true)?;
-        Ok(items.iter().filter(|i| status.as_ref().is_none_or(|s| &i.status == s)).map(ReviewView::of).collect())
-    })
-    .await
+    let limit = limit.unwrap_or(CLOSED_REVIEWS_LISTED) as usize;
+    blocking(move || Ok(store.get()?.review_list(limit)?)).await
 }
 
 #[tauri::command(rename_all = "snake_case")]

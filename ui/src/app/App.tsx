@@ -9,7 +9,7 @@ import { EditorView } from '../editor/EditorView';
 import { isDirty } from '../editor/history';
 import { SkillLibraryContext, useSkillLibrary } from '../editor/SkillLibrary';
 import { useWorkflowEditor } from '../editor/useWorkflowEditor';
-import type { ReviewView } from '../bindings';
+import type { ReviewList } from '../bindings';
 import { eventsFromDetail, type RunEvent } from '../run/events';
 import { PastRuns } from '../run/PastRuns';
 import { StepPagesContext, stepElementsOf } from '../run/stepPages';
@@ -22,6 +22,8 @@ import { useGraphReport } from './useGraphReport';
 import { WorkflowList } from './WorkflowList';
 
 type View = 'editor' | 'run' | 'batch' | 'review';
+/** Closed reviews listed at first, and added by each *Show more*. */
+const CLOSED_REVIEWS_PAGE = 50;
 const TAB_NAMES: Record<View, string> = { editor: 'Editor', run: 'Runs', batch: 'Batch', review: 'Review' };
 interface Toast {
   id: number;
@@ -34,7 +36,9 @@ export function App({ backend }: { backend: Backend }) {
   const [entries, setEntries] = useState<WorkflowEntry[]>([]);
   const [toasts, setToasts] = useState<Toast[]>([]);
   const [question, setQuestion] = useState<{ title: string; body: string; choices: Choice[] } | null>(null);
-  const [reviews, setReviews] = useState<ReviewView[]>([]);
+  // The queue polled: every open review and the latest closed ones, without their pages.
+  const [queue, setQueue] = useState<ReviewList>({ reviews: [], closed: 0 });
+  const closedListed = useRef(CLOSED_REVIEWS_PAGE);
   /** The start dialog, open; with a goal for *Go here*. */
   const [starting, setStarting] = useState<{ goal: string | null } | null>(null);
   const [run, setRun] = useState<{ id: string | null; live: boolean }>({ id: null, live: false });
@@ -72,7 +76,11 @@ export function App({ backend }: { backend: Backend }) {
   const batches = useBatch(backend, useCallback(() => setRunsChanged((n) => n + 1), []));
 
   const refreshList = useCallback(() => backend.listWorkflows().then(setEntries).catch(fail), [backend, fail]);
-  const refreshReviews = useCallback(() => backend.listReviews(null).then(setReviews).catch(fail), [backend, fail]);
+  const refreshReviews = useCallback(() => backend.listReviews(closedListed.current).then(setQueue).catch(fail), [backend, fail]);
+  const showMoreReviews = () => {
+    closedListed.current += CLOSED_REVIEWS_PAGE;
+    void refreshReviews();
+  };
 
   useEffect(() => {
     void refreshList();
@@ -196,7 +204,7 @@ export function App({ backend }: { backend: Backend }) {
   const openPastRun = async (id: string) => {
     try {
       const detail = await backend.openRun(id);
-      stream.replace(eventsFromDetail(detail, reviews));
+      stream.replace(eventsFromDetail(detail));
       setRun({ id, live: false });
       setView('run');
     } catch (e) {
@@ -219,7 +227,7 @@ export function App({ backend }: { backend: Backend }) {
     }
   };
 
-  const openReviews = reviews.filter((r) => r.status === 'open').length;
+  const openReviews = queue.reviews.filter((r) => r.status === 'open').length;
 
   return (
     <div className="app">
@@ -267,7 +275,7 @@ export function App({ backend }: { backend: Backend }) {
             onTrash={() => setTrashOpen(true)}
           />
           <h2>Runs</h2>
-          <PastRuns backend={backend} workflow={wf?.name ?? null} refreshKey={runsChanged} current={run.id} reviews={reviews} onOpen={(id) => void openPastRun(id)} />
+          <PastRuns backend={backend} workflow={wf?.name ?? null} refreshKey={runsChanged} current={run.id} onOpen={(id) => void openPastRun(id)} />
         </aside>
         {view !== 'review' && <Splitter panel={workflowsPanel} />}
         <main className="content">
@@ -302,7 +310,7 @@ export function App({ backend }: { backend: Backend }) {
               </StepPagesContext.Provider>
             )}
             {view === 'batch' && <BatchView batch={batches.batch} live={batches.live} judging={batches.judging} onCancel={() => void batches.cancel().catch(fail)} onJudge={() => void batches.judge().catch(fail)} onOpenRun={(id) => void openPastRun(id)} />}
-            {view === 'review' && <ReviewPanel backend={backend} reviews={reviews} notify={notify} />}
+            {view === 'review' && <ReviewPanel backend={backend} queue={queue} onShowMore={showMoreReviews} notify={notify} />}
           </Suspense>
         </main>
       </div>

@@ -3,7 +3,7 @@
 //! lets tests play "another program" changing a file on disk.
 
 import { applyResolution } from '../review/apply';
-import type { GraphReport, Healed, HealedCheck, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, RetryRecord, ReviewView, Route } from '../bindings';
+import type { GraphReport, Healed, HealedCheck, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, RetryRecord, ReviewList, ReviewSummary, ReviewView, Route } from '../bindings';
 import { eventsFromDetail, type RunEvent } from '../run/events';
 import { BackendError, type Backend, type RecordRequest, type Unsubscribe } from './types';
 import type { AgentRunRequest, Diagnostic, Target, OpenedWorkflow, PageRecord, RunDetail, RunFilter, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
@@ -13,6 +13,7 @@ import { fakeReport, fakeRoute } from './fakeGraph';
 import { checkBatch, runFakeBatch, runFakeJudge, type FakeBatch } from './fakeBatch';
 import type { BatchMessage, BatchRequest, JudgeAnswers, JudgeMessage, RowResult, TrashEntry } from '../bindings';
 import { FakeTrash } from './fakeTrash';
+import { reviewList, reviewSummary } from './fakeReviews';
 
 export interface Recording {
   /** The run as `statewright runs show --json` printed it. */
@@ -384,9 +385,14 @@ export class FakeBackend implements Backend {
     this.runs.set(r.run_id, { ...detail, run });
   }
 
+  /** A run's reviews, as the store keeps them with the run. */
+  private reviewsOf(runId: string): ReviewSummary[] {
+    return this.reviews.filter((r) => r.run_id === runId).sort((a, b) => a.id - b.id).map(reviewSummary);
+  }
+
   async listRuns(filter: RunFilter): Promise<RunSummary[]> {
     return [...this.runs.values()]
-      .map((d) => d.run)
+      .map((d) => ({ ...d.run, reviews: this.reviewsOf(d.run.id).length }))
       .filter((r) => (!filter.workflow || r.workflow === filter.workflow) && (!filter.status || r.status === filter.status))
       .sort((a, b) => b.started_ms - a.started_ms)
       .slice(0, filter.limit ?? 100);
@@ -401,7 +407,7 @@ export class FakeBackend implements Backend {
   /** As the app's store answers: the steps without their pages. */
   async openRun(runId: string): Promise<RunDetail> {
     const d = this.storedRun(runId);
-    return { ...d, steps: d.steps.map(({ page: _page, ...step }) => step) };
+    return { ...d, steps: d.steps.map(({ page: _page, ...step }) => step), reviews: this.reviewsOf(runId) };
   }
 
   async openStepPage(runId: string, step: number): Promise<PageRecord | null> {
@@ -412,8 +418,8 @@ export class FakeBackend implements Backend {
     return `${this.options.screenshotBase ?? 'fixtures/demo-run/'}${path}`;
   }
 
-  async listReviews(status: 'open' | 'resolved' | null): Promise<ReviewView[]> {
-    return this.reviews.filter((r) => status == null || r.status === status);
+  async listReviews(closedLimit: number | null): Promise<ReviewList> {
+    return reviewList(this.reviews, closedLimit);
   }
 
   async showReview(id: number): Promise<ReviewView> {

@@ -4,7 +4,7 @@
 import { Channel, convertFileSrc, invoke } from '@tauri-apps/api/core';
 import { listen } from '@tauri-apps/api/event';
 import { getCurrentWindow } from '@tauri-apps/api/window';
-import type { GraphReport, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
+import type { GraphReport, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewList, ReviewView, Route } from '../bindings';
 import type { RunEvent } from '../run/events';
 import type { BatchMessage, BatchRequest, JudgeAnswers, JudgeMessage, TrashEntry } from '../bindings';
 import { BackendError, type Backend, type RecordRequest, type Unsubscribe } from './types';
@@ -78,7 +78,7 @@ export class TauriBackend implements Backend {
   /** Screenshots are served by the app's `shot:` protocol, from the runs folder only. */
   screenshotUrl = (path: string) => convertFileSrc(path, 'shot');
 
-  listReviews = (status: 'open' | 'resolved' | null) => call<ReviewView[]>('list_reviews', { status });
+  listReviews = (limit: number | null) => call<ReviewList>('list_reviews', { limit });
   showReview = (id: number) => call<ReviewView>('show_review', { id });
   previewResolution = (id: number, resolution: Resolution) => call<{ diff: string }>('preview_resolution', { id, resolution });
   resolveReview = (id: number, resolution: Resolution, save: boolean) => call<void>('resolve_review', { id, resolution, save });

@@ -14,7 +14,7 @@ import type { AgentRunRequest } from '../bindings';
 import type { RunFilter } from '../bindings';
 import type { RunEvent } from '../run/events';
 import type { BatchMessage, BatchRequest, JudgeAnswers, JudgeMessage } from '../bindings';
-import type { GraphReport, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewView, Route } from '../bindings';
+import type { GraphReport, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewList, ReviewView, Route } from '../bindings';
 import type { TrashEntry } from '../bindings';
 
 export type { Workflow, Diagnostic, RunSummary, RunDetail, WorkflowEntry, OpenedWorkflow, SaveResult, TrashEntry };
@@ -96,7 +96,10 @@ export interface Backend {
   /** A URL the UI can put in an <img> for a screenshot path from the store. */
   screenshotUrl(path: string): string;
 
-  listReviews(status: 'open' | 'resolved' | null): Promise<ReviewView[]>;
+  /** Every open review and the `closedLimit` latest closed ones (50 when null), without
+   * their pages, and how many are closed in all. */
+  listReviews(closedLimit: number | null): Promise<ReviewList>;
+  /** One review in full: its page, its elements, what was tried. */
   showReview(id: number): Promise<ReviewView>;
   previewResolution(id: number, resolution: Resolution): Promise<{ diff: string }>;
   resolveReview(id: number, resolution: Resolution, save: boolean): Promise<void>;

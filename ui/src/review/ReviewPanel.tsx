@@ -1,5 +1,6 @@
 //! The review queue: runs waiting for a person, what they saw and what failed, and the
-//! ways to unblock them.
+//! ways to unblock them. The list is every open review and the latest closed ones (*Show
+//! more* for older ones); the review chosen comes in full on its own.
 
 import { useEffect, useState } from 'react';
 import { PANELS } from '../app/panelWidth';
@@ -12,18 +13,22 @@ import { DiffView } from './DiffView';
 import { ClosestStates } from './ClosestStates';
 import { actionRef, elementLabel, failureText, tabLabel } from './describe';
 import { ReviewScreenshot } from './Screenshot';
-import type { PageElement, Resolution, ReviewView } from '../bindings';
+import { useReviewDetail } from './useReviewDetail';
+import type { PageElement, Resolution, ReviewList } from '../bindings';
 
-export function ReviewPanel({ backend, reviews, notify }: { backend: Backend; reviews: ReviewView[]; notify: (m: string, level?: 'info' | 'error') => void }) {
+export function ReviewPanel({ backend, queue, onShowMore, notify }: { backend: Backend; queue: ReviewList; onShowMore: () => void; notify: (m: string, level?: 'info' | 'error') => void }) {
+  const { reviews } = queue;
   const [openId, setOpenId] = useState<number | null>(null);
   const [diff, setDiff] = useState<string | null>(null);
   const [picked, setPicked] = useState<PageElement | null>(null);
   const listPanel = usePanelWidth(PANELS.reviewList);
-  const review = reviews.find((r) => r.id === openId) ?? reviews.find((r) => r.status === 'open') ?? null;
+  const chosen = reviews.find((r) => r.id === openId) ?? reviews.find((r) => r.status === 'open') ?? null;
+  const review = useReviewDetail(backend, chosen, notify);
+  const older = queue.closed - reviews.filter((r) => r.status !== 'open').length;
   useEffect(() => {
     setDiff(null);
     setPicked(null);
-  }, [review?.id]);
+  }, [chosen?.id]);
 
   const preview = async (r: Resolution) => {
     if (!review) return;
@@ -59,15 +64,28 @@ export function ReviewPanel({ backend, reviews, notify }: { backend: Backend; re
     <div className="review-panel" data-testid="review-panel">
       <ul className="review-list" ref={listPanel.ref} style={listPanel.style}>
         {reviews.map((r) => (
-          <li key={r.id} className={r.id === review?.id ? 'current' : ''}>
+          <li key={r.id} className={r.id === chosen?.id ? 'current' : ''}>
             <button className="link" onClick={() => setOpenId(r.id)} data-testid="review-item">
               <span className={`phase phase-${r.status === 'open' ? 'needs_human_review' : 'succeeded'}`}>#{r.id} {r.status}</span> {r.proposed_by && <span className="node-tag">proposed by the model</span>} {r.workflow} · {r.state ?? 'no state'} · <Backticked text={failureText(r)} />
             </button>
           </li>
         ))}
         {reviews.length === 0 && <li className="empty">Nothing waiting for review.</li>}
+        {older > 0 && (
+          <li className="hint" data-testid="older-reviews">
+            {older} older closed {older === 1 ? 'review' : 'reviews'} not listed.{' '}
+            <button className="link" onClick={onShowMore}>
+              Show more
+            </button>
+          </li>
+        )}
       </ul>
       <Splitter panel={listPanel} />
+      {chosen && !review && (
+        <p className="empty" data-testid="review-loading">
+          Loading review #{chosen.id}…
+        </p>
+      )}
       {review && (
         <div className="review-detail" data-testid="review-detail">
           <h3>

@@ -1,19 +1,19 @@
 //! Past runs from the store: filter by workflow and status, open one to scrub through it.
 //! The store is shared with the terminal, which announces nothing: the list asks again
 //! every few seconds while it is on screen, so runs started elsewhere show up by themselves.
-//! Each run shows what it needed: its model calls, heals and retries (from the store's
-//! summary) and its reviews (from the review queue).
+//! Each run shows what it needed: its model calls, reviews, heals and retries (from the
+//! store's summary).
 
 import { useEffect, useRef, useState } from 'react';
 import type { Backend } from '../backend/types';
-import type { ReviewView, RunSummary } from '../bindings';
+import type { RunSummary } from '../bindings';
 import { HelpBadges } from './HelpBadges';
 
 const POLL_MS = 3000;
 
 const STATUSES = ['', 'succeeded', 'failed', 'running', 'needs_human_review', 'cancelled', 'interrupted'];
 
-export function PastRuns({ backend, workflow, refreshKey, current, reviews, onOpen }: { backend: Backend; workflow: string | null; refreshKey: number; current: string | null; reviews: ReviewView[]; onOpen: (id: string) => void }) {
+export function PastRuns({ backend, workflow, refreshKey, current, onOpen }: { backend: Backend; workflow: string | null; refreshKey: number; current: string | null; onOpen: (id: string) => void }) {
   const [runs, setRuns] = useState<RunSummary[]>([]);
   const [onlyThis, setOnlyThis] = useState(true);
   const [status, setStatus] = useState('');
@@ -26,7 +26,7 @@ export function PastRuns({ backend, workflow, refreshKey, current, reviews, onOp
         .listRuns({ workflow: onlyThis ? workflow : null, status: status || null, limit: 200 })
         .then((r) => {
           // Re-render only on a change: most polls find the same runs.
-          const key = JSON.stringify(r.map((x) => [x.id, x.status, x.steps]));
+          const key = JSON.stringify(r.map((x) => [x.id, x.status, x.steps, x.reviews]));
           if (live && key !== shown) (shown = key), setRuns(r);
         })
         .catch(() => live && setRuns([]));
@@ -58,7 +58,7 @@ export function PastRuns({ backend, workflow, refreshKey, current, reviews, onOp
         {runs.map((r) => (
           <li key={r.id} className={r.id === current ? 'current' : ''}>
             <button className="link" onClick={() => onOpen(r.id)} data-testid="past-run" data-run={r.id}>
-              <span className={`phase phase-${r.status}`}>{r.status}</span> {r.workflow} · {r.steps} steps · {new Date(r.started_ms).toLocaleString()} <HelpBadges help={{ modelCalls: r.llm_calls, reviews: reviews.filter((x) => x.run_id === r.id).length, heals: r.heals, retries: r.retries }} />
+              <span className={`phase phase-${r.status}`}>{r.status}</span> {r.workflow} · {r.steps} steps · {new Date(r.started_ms).toLocaleString()} <HelpBadges help={{ modelCalls: r.llm_calls, reviews: r.reviews, heals: r.heals, retries: r.retries }} />
             </button>
           </li>
         ))}

@@ -1,7 +1,7 @@
 //! The events of a run as the UI receives them: the engine's own (generated from Rust), and
 //! anything newer than this build, which the viewer shows as a notice rather than failing on.
 
-import type { Event, ReviewView, RunDetail } from '../bindings';
+import type { Event, RunDetail } from '../bindings';
 
 /** An engine event; `observed` carries the stored screenshot's path once it is saved. */
 export type EngineEvent = Event & { screenshot?: string | null };
@@ -33,9 +33,8 @@ function healsByStep(detail: RunDetail): Map<number, RunEvent[]> {
 }
 
 /** The event stream of a recorded run, rebuilt from the store so that past runs are
- * scrubbed by the same reducer as live ones. The run's reviews, when given, are put back at
- * their steps. */
-export function eventsFromDetail(detail: RunDetail, reviews: ReviewView[] = []): RunEvent[] {
+ * scrubbed by the same reducer as live ones. The run's reviews are put back at their steps. */
+export function eventsFromDetail(detail: RunDetail): RunEvent[] {
   const { run } = detail;
   const heals = healsByStep(detail);
   const events: RunEvent[] = [{ event: 'run_started', workflow: run.workflow, states: 0 }];
@@ -90,7 +89,8 @@ export function eventsFromDetail(detail: RunDetail, reviews: ReviewView[] = []):
     events.push(...(heals.get(s.step) ?? []));
     for (const c of (detail.model_calls ?? []).filter((c) => c.step === s.step)) events.push({ event: 'model_called', ...c });
     for (const r of (detail.retries ?? []).filter((r) => r.step === s.step)) events.push({ event: 'retrying', ...r });
-    for (const r of reviews.filter((r) => r.run_id === run.id && r.step === s.step)) {
+    // A run recorded by a build before runs kept their reviews (a fixture) has none.
+    for (const r of (detail.reviews ?? []).filter((r) => r.step === s.step)) {
       events.push({ event: 'review_requested', review_id: r.id, step: s.step, state: r.state, reason: r.reason });
       if (r.resolution) events.push({ event: 'review_resolved', review_id: r.id, resolution: r.resolution });
     }

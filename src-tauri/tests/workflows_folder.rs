@@ -1,7 +1,8 @@
 //! The workflows folder as an unlucky or hostile user leaves it, through the commands the
 //! window calls (Tauri's mock runtime, real files in a temporary folder): what is not a
-//! workflow file never breaks the list, what cannot be read says why, and saves never
-//! leave half a file or a stray temporary one.
+//! workflow file never breaks the list, what cannot be read says why, saves never leave half
+//! a file or a stray temporary one, a workflow linked from its own repository is saved there
+//! (and stays linked), and a `.trash` that is no folder is refused, naming it, with nothing moved.
 
 mod common;
 
@@ -131,4 +132,78 @@ fn validating_from_the_editor_names_what_is_wrong() {
     let found = invoke(&window, "validate_workflow", json!({"workflow": workflow})).expect("validates");
     let found = found.as_array().expect("a list of problems");
     assert!(!found.is_empty() && found.iter().all(|d| d["message"].is_string()), "{found:?}");
+}
+
+fn is_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink())
+}
+
+#[test]
+fn a_workflow_linked_from_its_own_repository_is_saved_there_and_stays_a_link() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let (_app, window) = app(home.path());
+    let (dir, repo) = (home.path().join("workflows"), home.path().join("projects/shop"));
+    invoke(&window, "create_workflow", json!({"name": "Shop"})).expect("create");
+    std::fs::create_dir_all(&repo).expect("the repository");
+    std::fs::rename(dir.join("shop.json"), repo.join("shop.json")).expect("kept in the repository");
+    std::os::unix::fs::symlink(repo.join("shop.json"), dir.join("shop.json")).expect("linked into the folder");
+
+    let opened = invoke(&window, "open_workflow", json!({"id": "shop.json"})).expect("open");
+    let mut workflow = opened["workflow"].clone();
+    workflow["description"] = json!("edited in the app");
+    invoke(&window, "save_workflow", json!({"id": "shop.json", "workflow": workflow, "expected_hash": opened["hash"]}))
+        .expect("saved");
+    assert!(is_link(&dir.join("shop.json")), "the link is still a link");
+    let kept = std::fs::read_to_string(repo.join("shop.json")).expect("the repository's file");
+    assert!(kept.contains("edited in the app"), "the repository got the edit: {kept}");
+    assert_eq!(names_in(&dir), ["shop.json"], "no temporary file in the folder");
+    assert_eq!(names_in(&repo), ["shop.json"], "nor in the repository");
+
+    // The repository's file gone (a branch switched, a folder moved): the save says so.
+    std::fs::remove_file(repo.join("shop.json")).expect("remove the target");
+    let error = invoke(&window, "save_workflow", json!({"id": "shop.json", "workflow": workflow}))
+        .expect_err("a link to nothing is not written");
+    assert_eq!(error["code"], "dangling_link", "{error}");
+    let message = error["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains(&format!(
+            "{} is a symbolic link to {}",
+            dir.join("shop.json").display(),
+            repo.join("shop.json").display()
+        )),
+        "{message}"
+    );
+    assert!(is_link(&dir.join("shop.json")) && names_in(&repo).is_empty(), "the link left, nothing made");
+}
+
+#[test]
+fn deleting_with_a_trash_that_is_no_folder_is_refused_naming_it_and_the_workflow_stays() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let (_app, window) = app(home.path());
+    let dir = home.path().join("workflows");
+    invoke(&window, "create_workflow", json!({"name": "Shop"})).expect("create");
+    let before = std::fs::read(dir.join("shop.json")).expect("the workflow");
+    let trash = dir.join(".trash");
+
+    std::fs::write(&trash, "a note of mine").expect("a file named .trash");
+    let error = invoke(&window, "delete_workflow", json!({"id": "shop.json"})).expect_err("no trash folder");
+    assert_eq!(error["code"], "trash_not_a_folder", "{error}");
+    let message = error["message"].as_str().unwrap_or_default();
+    assert!(message.starts_with(&format!("cannot use the trash {}: it is a file.", trash.display())), "{message}");
+    for (cmd, args) in [("list_trash", json!({})), ("restore_workflow", json!({"trash_id": "1-shop.json"}))] {
+        let error = invoke(&window, cmd, args).expect_err(cmd);
+        assert_eq!(error["code"], "trash_not_a_folder", "{cmd}: {error}");
+    }
+    assert_eq!(std::fs::read_to_string(&trash).expect("left as it was"), "a note of mine");
+
+    // A link to a folder outside: a workflow moved there would leave the workflows folder.
+    let outside = home.path().join("outside");
+    std::fs::create_dir(&outside).expect("a folder outside");
+    std::fs::remove_file(&trash).expect("the file moved away");
+    std::os::unix::fs::symlink(&outside, &trash).expect("a linked trash");
+    let error = invoke(&window, "delete_workflow", json!({"id": "shop.json"})).expect_err("not followed");
+    assert_eq!(error["code"], "trash_not_a_folder", "{error}");
+    assert!(error["message"].as_str().is_some_and(|m| m.contains("symbolic link to the folder")), "{error}");
+    assert!(names_in(&outside).is_empty(), "nothing left the workflows folder");
+    assert_eq!(std::fs::read(dir.join("shop.json")).expect("still there"), before, "the workflow stays as it was");
 }

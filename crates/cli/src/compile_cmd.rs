@@ -7,7 +7,9 @@ use clap::Args;
 use serde_json::json;
 use statewright_author::{CompileOptions, CompileReport, MergeReport, Trajectory, compile, merge};
 use statewright_store::Store;
-use statewright_workflow::{load_file, load_str, to_native_json, to_native_json_preserving};
+use statewright_workflow::{
+    Unwritable, load_file, load_str, to_native_json, to_native_json_preserving, write_workflow_text,
+};
 
 use crate::exit;
 use crate::run::parse_param;
@@ -69,7 +71,11 @@ fn run(args: &CompileArgs) -> Result<(), (u8, String)> {
         return Err((exit::FAILED, format!("the compiled draft does not validate (please report this):\n{d}")));
     }
     match &args.out {
-        Some(path) => write(path, &text).map_err(|e| (exit::FAILED, e))?,
+        // A link to nothing, or a folder, is the person's path to fix (2); a failed write is 1.
+        Some(path) => write_workflow_text(path, &text).map_err(|e| match e {
+            Unwritable::Io { .. } => (exit::FAILED, e.to_string()),
+            _ => (exit::INVALID, e.to_string()),
+        })?,
         None if !args.json => outln!("{text}"),
         None => {}
     }
@@ -99,13 +105,6 @@ fn read(args: &CompileArgs) -> Result<Trajectory, String> {
     let store = Store::open(&db).map_err(|e| e.to_string())?;
     let id = store.resolve_run(&args.source).map_err(|e| e.to_string())?;
     statewright_author::from_run(&store, &id).map_err(|e| e.to_string())
-}
-
-fn write(path: &Path, text: &str) -> Result<(), String> {
-    let tmp = path.with_extension("tmp~");
-    std::fs::write(&tmp, text)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 fn describe(report: &CompileReport, merged: Option<&MergeReport>, out: Option<&Path>) {

@@ -14,14 +14,23 @@ const DRIFT: &str = "tests/fixtures/drift/demo-drift.json";
 /// A corrective action whose selector is not CSS.
 const BAD_ACTION: &str = r#"{"type":"click","target":{"css":"a[[["}}"#;
 
-/// A copy of the demo workflow with short timeouts, so failures surface in seconds.
+/// A copy of the demo workflow with short timeouts, so failures surface in seconds, kept in
+/// a repository of its own (`repo/shop.json`) and run through a link to it (`shop.json`), as
+/// a person keeping workflows in their own repositories does: fixes are saved into the file
+/// the link leads to, and the link stays a link.
 fn workflow_copy(dir: &Path) -> PathBuf {
     let mut workflow: Value =
         serde_json::from_str(&std::fs::read_to_string(repo().join("workflows/demo-shop.json")).unwrap()).unwrap();
     workflow["config"] = json!({ "no_states_timeout": 4, "action_timeout": 3 });
+    std::fs::create_dir_all(dir.join("repo")).unwrap();
+    std::fs::write(dir.join("repo/shop.json"), serde_json::to_string_pretty(&workflow).unwrap()).unwrap();
     let path = dir.join("shop.json");
-    std::fs::write(&path, serde_json::to_string_pretty(&workflow).unwrap()).unwrap();
+    std::os::unix::fs::symlink("repo/shop.json", &path).unwrap();
     path
+}
+
+fn is_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink())
 }
 
 #[test]
@@ -106,6 +115,9 @@ fn a_drifted_site_is_healed_and_reviewed_and_the_saved_fixes_make_the_next_run_c
     let run_id = summary["run_id"].as_str().unwrap();
     let saved = statewright(&["review", "save-healed", run_id], &runs);
     assert_eq!(saved.status.code(), Some(0), "{}", text(&saved.stderr));
+    assert!(is_link(&workflow), "every fix went into the linked file, and the link stays");
+    let kept = std::fs::read_to_string(dir.path().join("repo/shop.json")).unwrap();
+    assert!(kept.contains(r#""name": "Log in""#) && !kept.contains(r##""#hero""##), "the fixes are in it: {kept}");
     let check = statewright(&["validate", wf], &runs);
     assert_eq!(check.status.code(), Some(0), "the saved workflow is valid: {}", text(&check.stdout));
 

@@ -16,7 +16,8 @@ use statewright_engine::{Cancel, Event, Observation, RunStatus};
 use statewright_store::Store;
 use statewright_workflow::params::{MASK, names_a_secret};
 use statewright_workflow::{
-    Action, Direction, MouseButton, Params, Target, Workflow, load_file, to_native_json, to_native_json_preserving,
+    Action, Direction, MouseButton, Params, Target, Unwritable, Workflow, load_file, to_native_json,
+    to_native_json_preserving, write_workflow_text,
 };
 
 use crate::book::Book;
@@ -379,10 +380,11 @@ fn write_draft(
         Ok(before) if merged.is_some() => to_native_json_preserving(&before, &workflow),
         _ => to_native_json(&workflow),
     };
-    let tmp = path.with_extension("tmp~");
-    std::fs::write(&tmp, text)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| RunError::environment("out", format!("cannot write {}: {e}", path.display())))?;
+    // A link to nothing or a folder is the person's `--out` to fix; a failed write is not.
+    write_workflow_text(path, &text).map_err(|e| match e {
+        Unwritable::Io { .. } => RunError::environment("out", e.to_string()),
+        _ => RunError::invalid("out", e.to_string()),
+    })?;
     Ok((draft.report, merged))
 }
 

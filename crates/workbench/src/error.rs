@@ -20,6 +20,16 @@ pub enum Error {
     Invalid(String),
     #[error("`{0}` changed on disk since it was opened; reload it or save again to overwrite")]
     Conflict(String),
+    /// A workflow file that could not be written (a symbolic link to nothing, a folder…).
+    #[error("{0}")]
+    Unwritable(#[from] statewright_workflow::Unwritable),
+    /// `.trash` in the workflows or skills folder is not a folder of its own: nothing is
+    /// moved into or out of it.
+    #[error(
+        "cannot use the trash {}: it is {what}. The trash needs a folder of its own there (a link is not followed: it could lead out of the folder); move or rename it, and the next delete makes one. Nothing was moved.",
+        path.display()
+    )]
+    TrashNotAFolder { path: std::path::PathBuf, what: String },
     #[error("{0}")]
     Io(#[from] std::io::Error),
     #[error("run store: {0}")]
@@ -41,7 +51,10 @@ impl Error {
             Error::BadName(_) | Error::LongName(_) => "bad_name",
             Error::Invalid(_) => "invalid_workflow",
             Error::Conflict(_) => "conflict",
-            Error::Io(_) => "io",
+            Error::Unwritable(statewright_workflow::Unwritable::DanglingLink { .. }) => "dangling_link",
+            Error::Unwritable(statewright_workflow::Unwritable::NotAFile { .. }) => "not_a_file",
+            Error::Unwritable(statewright_workflow::Unwritable::Io { .. }) | Error::Io(_) => "io",
+            Error::TrashNotAFolder { .. } => "trash_not_a_folder",
             Error::Store(_) => "store",
             Error::Watch(_) => "watch",
         }

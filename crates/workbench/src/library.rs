@@ -3,19 +3,19 @@
 //!
 //! Ids are file names inside the workflows folder (`demo-shop.json`), or inside the skills
 //! folder behind the one prefix `skills/` (`skills/demo-sign-in.json`), and never paths, so
-//! no command can reach outside them. Saving writes the native format with stable field order through a temporary file
-//! and a rename, so a crash never leaves half a workflow, and refuses to overwrite a file
-//! that changed on disk since it was opened unless asked to.
+//! no command can reach outside them. Saving writes the native format with stable field order
+//! through `write_workflow_text` (a temporary file and a rename, beside the file a symbolic
+//! link leads to, so a workflow kept in its own repository gets the edit and stays linked),
+//! and refuses to overwrite a file that changed on disk since it was opened unless asked to.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::UNIX_EPOCH;
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use statewright_workflow::{
     Diagnostic, Outcome, Severity, State, Terminal, Workflow, load_str, read_workflow_text, to_native_json,
-    to_native_json_preserving, without_bom,
+    to_native_json_preserving, without_bom, write_workflow_text,
 };
 
 use crate::ipc::{OpenedWorkflow, SaveResult, WorkflowEntry};
@@ -274,8 +274,10 @@ impl Library {
     pub fn save(&self, id: &str, workflow: &Value, expected_hash: Option<&str>) -> Result<SaveResult> {
         let path = self.path(id)?;
         let typed: Workflow = serde_json::from_value(workflow.clone()).map_err(|e| Error::Invalid(e.to_string()))?;
-        // A folder or a named pipe under a workflow's name is not written over (nor read).
-        if path.symlink_metadata().is_ok() && !path.is_file() {
+        // A folder or a named pipe under a workflow's name is not written over (nor read); a
+        // link to nothing goes on, for the write to refuse it saying so.
+        let dangling = path.symlink_metadata().is_ok_and(|m| m.is_symlink()) && !path.exists();
+        if path.symlink_metadata().is_ok() && !path.is_file() && !dangling {
             return Err(Error::NotFound(id.to_owned()));
         }
         let current = std::fs::read_to_string(&path).ok();
@@ -288,7 +290,7 @@ impl Library {
             Some(before) => to_native_json_preserving(before, &typed),
             None => to_native_json(&typed),
         };
-        self.write_atomically(&path, text.as_bytes())?;
+        write_workflow_text(&path, &text)?;
         let diagnostics = match load_str(&text, id, id.trim_end_matches(".json")) {
             Ok(loaded) => {
                 let mut found = loaded.warnings.0;
@@ -298,20 +300,6 @@ impl Library {
             Err(diagnostics) => diagnostics.0,
         };
         Ok(SaveResult { hash: content_hash(text.as_bytes()), diagnostics })
-    }
-
-    /// Through a temporary file of this save's own (two saves at once must not write into
-    /// one, nor rename it from under each other), removed when the rename fails.
-    fn write_atomically(&self, path: &Path, bytes: &[u8]) -> Result<()> {
-        static SAVES: AtomicU64 = AtomicU64::new(0);
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("workflow.json");
-        let save = SAVES.fetch_add(1, Ordering::Relaxed);
-        let tmp = path.with_file_name(format!(".{name}.{}-{save}.tmp", std::process::id()));
-        let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-        if written.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        Ok(written?)
     }
 
     fn create_file(&self, id: &str, workflow: &Workflow) -> Result<WorkflowEntry> {
@@ -351,19 +339,46 @@ impl Library {
         self.create_file(&Self::sibling(id, file_name_for(name)?), &wf)
     }
 
-    /// Renames a workflow: its `name` and its file.
+    /// Renames a workflow: its `name` and its file. A workflow file that is a symbolic link
+    /// stays one: the link is renamed and the file it leads to gets the new `name`.
     pub fn rename(&self, id: &str, name: &str) -> Result<WorkflowEntry> {
         let new_id = Self::sibling(id, file_name_for(name)?);
         let old_path = self.existing(id)?;
         let mut wf = self.open(id)?.workflow.ok_or_else(|| Error::Invalid(format!("`{id}` is not a workflow")))?;
         wf.name = name.trim().to_owned();
-        if new_id != id {
+        let before = std::fs::read_to_string(&old_path)?;
+        let text = to_native_json_preserving(&before, &wf);
+        if new_id == id {
+            write_workflow_text(&old_path, &text)?;
+            return self.entry(id);
+        }
+        if !std::fs::symlink_metadata(&old_path)?.is_symlink() {
             let entry = self.create_file(&new_id, &wf)?;
             std::fs::remove_file(old_path)?;
             return Ok(entry);
         }
-        let before = std::fs::read_to_string(&old_path)?;
-        self.write_atomically(&old_path, to_native_json_preserving(&before, &wf).as_bytes())?;
-        self.entry(id)
+        let new_path = self.link_like(&old_path, &new_id)?;
+        if let Err(e) = write_workflow_text(&new_path, &text) {
+            let _ = std::fs::remove_file(&new_path);
+            return Err(e.into());
+        }
+        std::fs::remove_file(old_path)?;
+        self.entry(&new_id)
+    }
+
+    /// A symbolic link for `id` that says what `link` says (a relative one still leads to the
+    /// same file from the same folder); never overwrites: a taken name is [`Error::Exists`].
+    pub(crate) fn link_like(&self, link: &Path, id: &str) -> Result<PathBuf> {
+        let path = self.path(id)?;
+        let to = std::fs::read_link(link)?;
+        #[cfg(unix)]
+        let made = std::os::unix::fs::symlink(&to, &path);
+        #[cfg(windows)]
+        let made = std::os::windows::fs::symlink_file(&to, &path);
+        made.map_err(|e| match e.kind() {
+            std::io::ErrorKind::AlreadyExists => Error::Exists(id.to_owned()),
+            _ => Error::Io(e),
+        })?;
+        Ok(path)
     }
 }

@@ -104,9 +104,7 @@ pub fn save_fix(
     let mut version = None;
     if write {
         version = Some(store.keep_workflow_version(&path, &before, &format!("{reason}: {}", changes.join("; ")))?);
-        let temp = format!("{path}.statewright-tmp");
-        std::fs::write(&temp, &after)?;
-        std::fs::rename(&temp, &path)?;
+        statewright_workflow::write_workflow_text(std::path::Path::new(&path), &after)?;
     }
     Ok(SavedFix { path, diff, changes, version })
 }

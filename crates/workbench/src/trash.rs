@@ -8,11 +8,18 @@
 //! skill's. Restoring writes the file back under the name it had, or under a new one (the
 //! workflow's `name` then follows, as in a rename), and never overwrites a file: a name that
 //! is taken is [`Error::Exists`], and the file stays in the trash.
+//!
+//! The trash is only ever a folder of its own: a `.trash` that is a file, a named pipe or a
+//! symbolic link (even to a folder: it could lead out of the workflows folder, and a
+//! workflow moved there would leave it) is [`Error::TrashNotAFolder`] for deleting, listing
+//! and restoring alike, and is left as it is. A workflow file that is a symbolic link goes to
+//! the trash as the link (its file stays where it is kept) and comes back as the link (under
+//! a new name, as a file of its own with the workflow's content).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use statewright_workflow::{Workflow, read_workflow_text, to_native_json_preserving};
+use statewright_workflow::{Workflow, read_workflow_text, to_native_json_preserving, what_is_at};
 
 use crate::ipc::{TrashEntry, WorkflowEntry};
 use crate::library::{SKILLS, file_name_for, plain_file_name};
@@ -32,14 +39,40 @@ fn parse_trash_name(name: &str) -> Option<(i64, &str)> {
     Some((ms.parse().ok()?, original))
 }
 
+/// The trash folder of `folder`: `None` when there is none yet (made, with `create`), and
+/// [`Error::TrashNotAFolder`] when `.trash` is anything but a folder.
+fn trash_of(folder: &Path, create: bool) -> Result<Option<PathBuf>> {
+    let trash = folder.join(TRASH);
+    match std::fs::symlink_metadata(&trash) {
+        Ok(metadata) if metadata.is_dir() => Ok(Some(trash)),
+        Ok(_) => Err(Error::TrashNotAFolder { what: what_is_at(&trash), path: trash }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && create => match std::fs::create_dir(&trash) {
+            Ok(()) => Ok(Some(trash)),
+            // Made (or something put there) since it was looked at: look again.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => trash_of(folder, false),
+            Err(e) => Err(e.into()),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The file whose content a trash entry holds: the entry itself, or for a symbolic link the
+/// file it leads to from the folder it was deleted from (a relative link was written there).
+fn content_of(entry: &Path) -> PathBuf {
+    match (std::fs::read_link(entry), entry.parent().and_then(Path::parent)) {
+        (Ok(to), Some(folder)) => folder.join(to),
+        _ => entry.to_owned(),
+    }
+}
+
 impl Library {
     /// Moves a workflow or skill file into its folder's trash; `now` is the time of deletion
     /// its trash name records.
     pub fn delete(&self, id: &str, now: SystemTime) -> Result<TrashEntry> {
         let path = self.existing(id)?;
         let (folder, file) = self.folder_of(id);
-        let trash = folder.join(TRASH);
-        std::fs::create_dir_all(&trash)?;
+        let trash = trash_of(folder, true)?.ok_or_else(|| Error::NotFound(id.to_owned()))?;
         let mut ms = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64);
         // The same file deleted twice in one millisecond (deleted, recreated, deleted): both
         // copies are kept, the second a millisecond later.
@@ -55,17 +88,14 @@ impl Library {
     pub fn list_trash(&self) -> Result<Vec<TrashEntry>> {
         let mut entries = Vec::new();
         for (folder, prefix) in [(self.dir(), ""), (self.skills_dir(), SKILLS)] {
-            let items = match std::fs::read_dir(folder.join(TRASH)) {
-                Ok(items) => items,
-                // Nothing was ever deleted there.
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-                Err(e) => return Err(e.into()),
-            };
-            for item in items {
+            // None: nothing was ever deleted there.
+            let Some(trash) = trash_of(folder, false)? else { continue };
+            for item in std::fs::read_dir(trash)? {
                 let item = item?;
                 let name = item.file_name();
                 let Some(name) = name.to_str() else { continue };
-                if item.file_type()?.is_file() && parse_trash_name(name).is_some() {
+                let kind = item.file_type()?;
+                if (kind.is_file() || kind.is_symlink()) && parse_trash_name(name).is_some() {
                     entries.push(self.trash_entry(&format!("{prefix}{name}"))?);
                 }
             }
@@ -79,7 +109,12 @@ impl Library {
     /// overwrites: a taken name is [`Error::Exists`] and the file stays in the trash.
     pub fn restore(&self, trash_id: &str, name: Option<&str>) -> Result<WorkflowEntry> {
         let (path, _, original) = self.in_trash(trash_id)?;
-        let bytes = std::fs::read(&path)?;
+        if name.is_none() && std::fs::symlink_metadata(&path)?.is_symlink() {
+            self.link_like(&path, &original)?;
+            std::fs::remove_file(&path)?;
+            return self.entry(&original);
+        }
+        let bytes = std::fs::read(content_of(&path))?;
         let (id, bytes) = match name {
             None => (original, bytes),
             Some(name) => {
@@ -102,8 +137,9 @@ impl Library {
         let (folder, name) = self.folder_of(trash_id);
         let missing = || Error::NotInTrash(trash_id.to_owned());
         let (ms, original) = parse_trash_name(name).ok_or_else(missing)?;
-        let path = folder.join(TRASH).join(name);
-        if !path.is_file() {
+        let path = trash_of(folder, false)?.ok_or_else(missing)?.join(name);
+        let kind = std::fs::symlink_metadata(&path).map_err(|_| missing())?.file_type();
+        if !(kind.is_file() || kind.is_symlink()) {
             return Err(missing());
         }
         Ok((path, ms, Self::sibling(trash_id, original.to_owned())))
@@ -113,7 +149,7 @@ impl Library {
         let (path, deleted_ms, original) = self.in_trash(trash_id)?;
         // The workflow's own name when the file has one (a CliGent array or a broken file
         // has none: its file's stem stands in).
-        let named = read_workflow_text(&path).ok().and_then(|text| {
+        let named = read_workflow_text(&content_of(&path)).ok().and_then(|text| {
             let value: serde_json::Value = serde_json::from_str(&text).ok()?;
             value.get("name")?.as_str().map(str::to_owned)
         });

@@ -163,3 +163,38 @@ fn skills_beside_the_workflows_are_listed_opened_renamed_and_checked_against() {
         assert!(matches!(lib.open(id), Err(Error::NotFound(_))), "{id}");
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn a_linked_workflow_is_saved_and_renamed_where_it_is_kept_and_stays_a_link() {
+    let (dir, lib) = library();
+    lib.create("Shop").expect("create");
+    let repo = dir.path().parent().unwrap().join("repo");
+    std::fs::create_dir(&repo).unwrap();
+    std::fs::rename(dir.path().join("shop.json"), repo.join("shop.json")).unwrap();
+    std::os::unix::fs::symlink(repo.join("shop.json"), dir.path().join("shop.json")).unwrap();
+    let is_link = |name: &str| std::fs::symlink_metadata(dir.path().join(name)).is_ok_and(|m| m.is_symlink());
+
+    let mut workflow = serde_json::to_value(lib.open("shop.json").unwrap().workflow.unwrap()).unwrap();
+    workflow["description"] = json!("edited in the app");
+    lib.save("shop.json", &workflow, None).expect("save");
+    assert!(is_link("shop.json"), "the link stays a link");
+    assert!(std::fs::read_to_string(repo.join("shop.json")).unwrap().contains("edited in the app"), "the repo has it");
+
+    let renamed = lib.rename("shop.json", "Shop two").expect("rename");
+    assert_eq!(renamed.id, "shop-two.json");
+    assert!(is_link("shop-two.json") && !dir.path().join("shop.json").exists(), "the link is renamed");
+    let kept = std::fs::read_to_string(repo.join("shop.json")).unwrap();
+    assert!(kept.contains(r#""name": "Shop two""#) && kept.contains("edited in the app"), "{kept}");
+
+    std::fs::remove_file(repo.join("shop.json")).unwrap();
+    let refused = lib.save("shop-two.json", &workflow, None).expect_err("a link to nothing");
+    assert_eq!(refused.code(), "dangling_link", "{refused}");
+    assert!(
+        refused
+            .to_string()
+            .contains(&format!("shop-two.json is a symbolic link to {}", repo.join("shop.json").display())),
+        "{refused}"
+    );
+    assert!(is_link("shop-two.json") && std::fs::read_dir(&repo).unwrap().next().is_none(), "nothing written");
+}

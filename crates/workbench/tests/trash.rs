@@ -163,3 +163,81 @@ fn hostile_names_reach_nothing_outside_the_folders() {
     std::fs::write(home.path("workflows/.trash/notes.json"), "{}").unwrap();
     assert!(home.lib.list_trash().unwrap().is_empty());
 }
+
+/// Each thing a person may have left at `workflows/.trash` that is no folder of its own, how
+/// the refusal names it, and whether it stays as it was.
+#[cfg(unix)]
+#[test]
+fn a_trash_that_is_not_a_folder_is_refused_naming_it_and_nothing_moves() {
+    type Make = fn(&Home, &Path);
+    let cases: [(&str, Make, &str); 4] = [
+        ("a file", |_, trash| std::fs::write(trash, "my notes").unwrap(), "it is a file."),
+        (
+            "a named pipe",
+            |_, trash| assert!(std::process::Command::new("mkfifo").arg(trash).status().unwrap().success()),
+            "it is a named pipe (FIFO).",
+        ),
+        (
+            "a broken link",
+            |home, trash| std::os::unix::fs::symlink(home.path("gone"), trash).unwrap(),
+            "gone, which does not exist.",
+        ),
+        (
+            "a link to a folder outside",
+            |home, trash| std::os::unix::fs::symlink(home.path("elsewhere"), trash).unwrap(),
+            "it is a symbolic link to the folder",
+        ),
+    ];
+    for (case, make, what) in cases {
+        let home = Home::new();
+        home.lib.create("Shop").expect("create");
+        let before = std::fs::read(home.path("workflows/shop.json")).unwrap();
+        // Outside the workflows folder: a file a restore through the link would take in.
+        std::fs::create_dir(home.path("elsewhere")).unwrap();
+        std::fs::write(home.path("elsewhere/1-other.json"), r#"{"name": "other"}"#).unwrap();
+        let trash = home.path("workflows/.trash");
+        make(&home, &trash);
+
+        let refused = home.lib.delete("shop.json", at(1)).expect_err(case);
+        assert_eq!(refused.code(), "trash_not_a_folder", "{case}: {refused}");
+        let message = refused.to_string();
+        assert!(message.starts_with(&format!("cannot use the trash {}: ", trash.display())), "{case}: {message}");
+        assert!(message.contains(what), "{case}: {message}");
+        assert!(message.contains("Nothing was moved"), "{case}: {message}");
+        assert_eq!(std::fs::read(home.path("workflows/shop.json")).unwrap(), before, "{case}: the workflow stays");
+        for refused in [home.lib.list_trash().expect_err(case), home.lib.restore("1-other.json", None).expect_err(case)]
+        {
+            assert_eq!(refused.code(), "trash_not_a_folder", "{case}: {refused}");
+        }
+        assert_eq!(files_in(&home.path("elsewhere")), ["1-other.json"], "{case}: nothing moved in or out");
+        assert!(!home.path("workflows/other.json").exists(), "{case}");
+        let left = std::fs::symlink_metadata(&trash).expect("the person's .trash is left");
+        assert!(!left.is_dir(), "{case}");
+        if case == "a file" {
+            assert_eq!(std::fs::read_to_string(&trash).unwrap(), "my notes", "never written over");
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_linked_workflow_goes_to_the_trash_as_its_link_and_comes_back_as_it() {
+    let home = Home::new();
+    home.lib.create("Shop").expect("create");
+    // The workflow kept in its own repository, linked into the folder as `ln -s` makes it.
+    std::fs::create_dir(home.path("repo")).unwrap();
+    std::fs::rename(home.path("workflows/shop.json"), home.path("repo/shop.json")).unwrap();
+    std::os::unix::fs::symlink("../repo/shop.json", home.path("workflows/shop.json")).unwrap();
+    let kept = std::fs::read(home.path("repo/shop.json")).unwrap();
+
+    let trashed = home.lib.delete("shop.json", at(9)).expect("delete");
+    assert_eq!(home.lib.list_trash().unwrap(), std::slice::from_ref(&trashed), "listed, with its workflow's name");
+    assert_eq!(trashed.name, "Shop");
+    assert_eq!(std::fs::read(home.path("repo/shop.json")).unwrap(), kept, "its file stays where it is kept");
+
+    let restored = home.lib.restore(&trashed.id, None).expect("restore");
+    assert_eq!((restored.id.as_str(), restored.name.as_str()), ("shop.json", "Shop"));
+    let link = std::fs::read_link(home.path("workflows/shop.json")).expect("back as a link");
+    assert_eq!(link, Path::new("../repo/shop.json"));
+    assert!(home.lib.list_trash().unwrap().is_empty());
+}

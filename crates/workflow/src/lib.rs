@@ -21,6 +21,7 @@ pub mod span;
 mod template_strings;
 mod validate;
 pub mod variables;
+mod write;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};
 pub use load::{
@@ -31,6 +32,7 @@ pub use model::*;
 pub use params::{ParamError, Params};
 pub use preserve::to_native_json_preserving;
 pub use validate::{closest, is_skill_name};
+pub use write::{Unwritable, what_is_at, write_workflow_text};
 
 /// The JSON Schema of the native format, as committed in `schema/workflow.schema.json`.
 pub fn json_schema() -> String {

@@ -13,6 +13,7 @@ use crate::span::{JsonPath, Seg, SpanIndex};
 use crate::validate::validate;
 
 mod source;
+pub(crate) use source::kind;
 pub use source::{MAX_WORKFLOW_BYTES, Unreadable, read_input_text, read_workflow_text};
 
 /// Which dialect a file was written in.

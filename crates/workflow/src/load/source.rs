@@ -57,7 +57,7 @@ pub fn read_input_text(path: &Path, what: &str) -> Result<String, Unreadable> {
 }
 
 /// What a path that is not a regular file is, in words.
-fn kind(file_type: &std::fs::FileType) -> &'static str {
+pub(crate) fn kind(file_type: &std::fs::FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;

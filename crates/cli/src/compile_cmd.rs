@@ -7,9 +7,7 @@ use clap::Args;
 use serde_json::json;
 use statewright_author::{CompileOptions, CompileReport, MergeReport, Trajectory, compile, merge};
 use statewright_store::Store;
-use statewright_workflow::{
-    Unwritable, load_file, load_str, to_native_json, to_native_json_preserving, write_workflow_text,
-};
+use statewright_workflow::{load_file, load_str, to_native_json, to_native_json_preserving, write_workflow_text};
 
 use crate::exit;
 use crate::run::parse_param;
@@ -71,11 +69,7 @@ fn run(args: &CompileArgs) -> Result<(), (u8, String)> {
         return Err((exit::FAILED, format!("the compiled draft does not validate (please report this):\n{d}")));
     }
     match &args.out {
-        // A link to nothing, or a folder, is the person's path to fix (2); a failed write is 1.
-        Some(path) => write_workflow_text(path, &text).map_err(|e| match e {
-            Unwritable::Io { .. } => (exit::FAILED, e.to_string()),
-            _ => (exit::INVALID, e.to_string()),
-        })?,
+        Some(path) => write_workflow_text(path, &text).map_err(|e| (exit::unwritten(&e), e.to_string()))?,
         None if !args.json => outln!("{text}"),
         None => {}
     }

@@ -134,6 +134,15 @@ pub mod exit {
     /// Nobody resolved a human review within `--review-timeout`.
     pub const REVIEW_TIMEOUT: u8 = 3;
     pub const INTERRUPTED: u8 = 130;
+
+    /// A workflow file not written: a link to nothing or a folder is the person's path to
+    /// fix (2); a failed write (a full disk, no permission) is 1.
+    pub fn unwritten(e: &statewright_workflow::Unwritable) -> u8 {
+        match e {
+            statewright_workflow::Unwritable::Io { .. } => FAILED,
+            _ => INVALID,
+        }
+    }
 }
 
 fn main() -> ExitCode {

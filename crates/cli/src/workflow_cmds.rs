@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use statewright_demo::{Site, SiteServer};
-use statewright_workflow::{Diagnostics, SourceFormat, load_file, to_native_json};
+use statewright_workflow::{Diagnostics, SourceFormat, Unwritable, load_file, to_native_json, write_workflow_text};
 
 use crate::exit;
 use crate::graph_cmds::{graph_diagnostics, runs_of};
@@ -83,14 +83,19 @@ pub fn convert(input: &Path, output: &Path, in_place: bool) -> u8 {
         out!("{text}");
         return exit::SUCCEEDED;
     }
-    match std::fs::write(output, text) {
+    // As every workflow file is written: whole or not at all (an in-place rewrite cut short
+    // must not lose the input), through a link to where it leads, never into a pipe.
+    match write_workflow_text(output, &text) {
         Ok(()) => {
             errln!("wrote {} ({} states)", output.display(), loaded.workflow.states.len());
             exit::SUCCEEDED
         }
         Err(e) => {
-            errln!("statewright: cannot write {}: {e}", output.display());
-            exit::FAILED
+            errln!(
+                "statewright: {e}{}",
+                if matches!(e, Unwritable::NotAFile { .. }) { " (`-` writes to stdout)" } else { "" }
+            );
+            exit::unwritten(&e)
         }
     }
 }

@@ -183,6 +183,36 @@ fn a_pipe_a_device_or_a_huge_file_is_refused_at_once_as_a_workflow() {
 }
 
 #[test]
+fn convert_never_writes_into_a_pipe_or_a_folder_and_rewrites_in_place_whole() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let input = common::repo().join("tests/fixtures/foreign/workflow.json");
+    let fifo = dir.path().join("out.json");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    // Opening a pipe to write waits for a reader: the old write hung here for ever.
+    let (code, stderr) = common::in_time(&["convert", input.to_str().unwrap(), fifo.to_str().unwrap()], &runs);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("out.json is a named pipe (FIFO), not a regular file: nothing was written"), "{stderr}");
+    let (code, stderr) = common::in_time(&["convert", input.to_str().unwrap(), dir.path().to_str().unwrap()], &runs);
+    assert_eq!(code, Some(2), "a folder is the person's path to fix: {stderr}");
+    // In place: the file is replaced whole (no temporary file left beside it), its mode kept.
+    let flow = dir.path().join("flow.json");
+    std::fs::copy(&input, &flow).unwrap();
+    std::fs::set_permissions(&flow, PermissionsExt::from_mode(0o600)).unwrap();
+    let (code, stderr) = common::in_time(&["convert", "--in-place", flow.to_str().unwrap()], &runs);
+    assert_eq!(code, Some(0), "{stderr}");
+    let native: Value = serde_json::from_slice(&std::fs::read(&flow).unwrap()).unwrap();
+    assert_eq!(native["version"], 1);
+    let mode = std::fs::metadata(&flow).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "a private workflow stays private");
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert_eq!(names, ["flow.json", "out.json"], "no temporary file left");
+}
+
+#[test]
 fn a_key_given_twice_is_refused_with_its_place() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("dup.json");

@@ -18,7 +18,7 @@ pub mod skill003;
 mod trajectory;
 
 pub use compile::{CompileOptions, CompileReport, Draft, compile};
-pub use merge::{MergeReport, merge};
+pub use merge::{MergeReport, draft_text, merge};
 pub use mine::{MineOptions, MineReport, Proposal, mine};
 pub use read::{RECORDING, ReadError, from_folder, from_run};
 pub use trajectory::{Act, Element, Ending, Page, Trajectory, normalize};

@@ -4,9 +4,10 @@
 //! transitions it saw that the draft lacks. Nothing of the draft is removed or rewritten.
 
 use std::collections::HashMap;
+use std::path::Path;
 
 use serde::Serialize;
-use statewright_workflow::{Check, State, Workflow};
+use statewright_workflow::{Check, Diagnostics, State, Workflow, load_file, to_native_json, to_native_json_preserving};
 
 use crate::checks::holds;
 use crate::compile::Draft;
@@ -20,6 +21,24 @@ pub struct MergeReport {
     pub added_transitions: Vec<(String, String)>,
     /// States of the new demonstration recognised as states of the draft: (new, existing).
     pub matched: Vec<(String, String)>,
+}
+
+/// The file text of `draft` for the workflow file `out`: merged into the workflow already
+/// there, its layout kept so the diff shows what the demonstration added, else the draft on
+/// its own. The one way `compile --out` and `record --out` make it; the file is read once.
+pub fn draft_text(
+    draft: &Draft,
+    out: Option<&Path>,
+    values: &[(String, String)],
+) -> Result<(String, Option<MergeReport>), Diagnostics> {
+    match out.filter(|p| p.exists()) {
+        Some(path) => {
+            let existing = load_file(path)?;
+            let (workflow, report) = merge(&existing.workflow, draft, values);
+            Ok((to_native_json_preserving(&existing.source, &workflow), Some(report)))
+        }
+        None => Ok((to_native_json(&draft.workflow), None)),
+    }
 }
 
 /// `draft` (compiled from the new demonstration) merged into `existing`. `values` are the

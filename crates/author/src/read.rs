@@ -233,7 +233,9 @@ fn read_pages(dir: &Path, header: &Value, notes: &mut Vec<String>) -> Result<BTr
 
 /// A JSON file; a truncated list is salvaged up to its last complete entry, and said so.
 fn read_json(path: &Path, notes: &mut Vec<String>) -> Result<Value, ReadError> {
-    let text = std::fs::read_to_string(path).map_err(|e| file_error(path, e))?;
+    // Read as every input file is: a pipe in the folder is refused, not waited on.
+    let text = statewright_workflow::read_input_text(path, "session file")
+        .map_err(|e| ReadError::File { path: path.to_owned(), message: e.message })?;
     match serde_json::from_str(&text) {
         Ok(v) => Ok(v),
         Err(e) if e.is_eof() => {

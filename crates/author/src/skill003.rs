@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use statewright_workflow::params::names_a_secret;
 use statewright_workflow::{
     Action, Check, FORMAT_VERSION, Outcome, Parameter, SelectorKind, Skill, State, Target, Terminal, UrlMatch,
-    Workflow, is_skill_name, load_str,
+    Workflow, is_skill_name, load_str, read_input_text,
 };
 
 use crate::frontmatter::{self, Yaml};
@@ -78,7 +78,7 @@ struct Variable {
 
 fn import_one(folder: &Path) -> Result<Workflow, SkillError> {
     let md = folder.join("SKILL.md");
-    let text = std::fs::read_to_string(&md).map_err(|e| error(&md, format!("cannot read: {e}")))?;
+    let text = read_input_text(&md, "skill file").map_err(|e| error(&md, e.message))?;
     let (front, body) =
         frontmatter::split(&text).ok_or_else(|| error(&md, "no front matter (a block between `---` lines)"))?;
     let yaml = frontmatter::parse(front).map_err(|e| error(&md, e))?;
@@ -93,7 +93,7 @@ fn import_one(folder: &Path) -> Result<Workflow, SkillError> {
     let variables = variables(&yaml, &md)?;
 
     let path = folder.join("actions.json");
-    let text = std::fs::read_to_string(&path).map_err(|e| error(&path, format!("cannot read: {e}")))?;
+    let text = read_input_text(&path, "skill file").map_err(|e| error(&path, e.message))?;
     let entries: Vec<Value> = serde_json::from_str(&text)
         .map_err(|e| error(&path, format!("line {}, column {}: {e}", e.line(), e.column())))?;
     let mut actions = Vec::new();

@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde_json::json;
-use statewright_author::{CompileOptions, CompileReport, MergeReport, Trajectory, compile, merge};
+use statewright_author::{CompileOptions, CompileReport, MergeReport, Trajectory, compile, draft_text};
 use statewright_store::Store;
-use statewright_workflow::{load_file, load_str, to_native_json, to_native_json_preserving, write_workflow_text};
+use statewright_workflow::{load_str, write_workflow_text};
 
 use crate::exit;
 use crate::run::parse_param;
@@ -50,22 +50,10 @@ fn run(args: &CompileArgs) -> Result<(), (u8, String)> {
     let trajectory = read(args).map_err(invalid)?;
     let options = CompileOptions { name: args.name.clone(), parameters: args.params.clone() };
     let draft = compile(&trajectory, &options);
-    let (workflow, merged) = match args.out.as_deref().filter(|p| p.exists()) {
-        Some(path) => {
-            let existing = load_file(path).map_err(|d| invalid(format!("cannot merge into it:\n{d}")))?.workflow;
-            let (w, report) = merge(&existing, &draft, &args.params);
-            (w, Some(report))
-        }
-        None => (draft.workflow.clone(), None),
-    };
-    // A merge keeps the file's layout: the diff shows what the demonstration added.
-    let before = args.out.as_deref().filter(|_| merged.is_some()).and_then(|p| std::fs::read_to_string(p).ok());
-    let text = match &before {
-        Some(before) => to_native_json_preserving(before, &workflow),
-        None => to_native_json(&workflow),
-    };
+    let (text, merged) = draft_text(&draft, args.out.as_deref(), &args.params)
+        .map_err(|d| invalid(format!("cannot merge into it:\n{d}")))?;
     // The draft must load as any workflow does; if it does not, that is our bug, said plainly.
-    if let Err(d) = load_str(&text, "draft.json", &workflow.name) {
+    if let Err(d) = load_str(&text, "draft.json", &draft.workflow.name) {
         return Err((exit::FAILED, format!("the compiled draft does not validate (please report this):\n{d}")));
     }
     match &args.out {
@@ -78,7 +66,7 @@ fn run(args: &CompileArgs) -> Result<(), (u8, String)> {
             "report": draft.report,
             "merge": merged,
             "out": args.out,
-            "workflow": args.out.is_none().then_some(&workflow),
+            "workflow": args.out.is_none().then_some(&draft.workflow),
         });
         outln!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
     } else {

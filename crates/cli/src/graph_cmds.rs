@@ -9,7 +9,9 @@ use statewright_graph::{Coverage, Graph, Trajectory, cover};
 use statewright_runner::graph::{GraphReport, evidence, report};
 use statewright_store::Store;
 use statewright_workflow::span::{JsonPath, SpanIndex};
-use statewright_workflow::{Diagnostic, Outcome, Severity, Terminal, Workflow, load_file, load_str, to_native_json};
+use statewright_workflow::{
+    Diagnostic, Loaded, Outcome, Severity, Terminal, Workflow, load_file, load_str, to_native_json, write_workflow_text,
+};
 
 use crate::exit;
 use crate::store_args::StoreArgs;
@@ -20,14 +22,14 @@ pub fn runs_of(store: Option<&Store>, workflow: &Workflow) -> Vec<Trajectory> {
 }
 
 /// The graph findings of one loaded file as positioned diagnostics: each at the first
-/// state it names (or the file's start), errors with `strict`.
-pub fn graph_diagnostics(file: &Path, workflow: &Workflow, runs: &[Trajectory], strict: bool) -> Vec<Diagnostic> {
+/// state it names (or the file's start) in the text it was loaded from, errors with `strict`.
+pub fn graph_diagnostics(file: &Path, loaded: &Loaded, runs: &[Trajectory], strict: bool) -> Vec<Diagnostic> {
+    let (src, workflow) = (&loaded.source, &loaded.workflow);
     let report: GraphReport = report(workflow, runs);
     if report.findings.is_empty() {
         return Vec::new();
     }
-    let src = std::fs::read_to_string(file).unwrap_or_default();
-    let index = SpanIndex::new(&src);
+    let index = SpanIndex::new(src);
     // A CliGent file may be a bare array of states.
     let states = if src.trim_start().starts_with('[') { JsonPath::root() } else { JsonPath::root().key("states") };
     report
@@ -146,7 +148,7 @@ fn write_paths(file: &Path, dir: &Path, workflow: &Workflow, coverage: &Coverage
         if let Err(diagnostics) = load_str(&text, &target.display().to_string(), &stem) {
             return Err(format!("path {n} does not make a valid workflow: {diagnostics}"));
         }
-        std::fs::write(&target, text).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+        write_workflow_text(&target, &text).map_err(|e| e.to_string())?;
         written.push(target.display().to_string());
     }
     Ok(written)

@@ -17,7 +17,7 @@ pub fn validate(files: &[PathBuf], json: bool, strict: bool, store: &StoreArgs) 
         match load_file(file) {
             Ok(mut loaded) => {
                 let runs = runs_of(store.as_ref(), &loaded.workflow);
-                loaded.warnings.0.extend(graph_diagnostics(file, &loaded.workflow, &runs, strict));
+                loaded.warnings.0.extend(graph_diagnostics(file, &loaded, &runs, strict));
                 if !loaded.workflow.skills_used().is_empty() {
                     let dir = statewright_workflow::skills::skills_dir_for(file);
                     if let Err(problems) =

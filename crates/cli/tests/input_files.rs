@@ -41,3 +41,52 @@ fn batch_data_and_pool_files_that_are_no_regular_file_are_refused_at_once() {
         assert!(stderr.contains(&format!("the pool file is {what}, not a regular file")), "{stderr}");
     }
 }
+
+fn fifo(path: &std::path::Path) {
+    assert!(std::process::Command::new("mkfifo").arg(path).status().unwrap().success());
+}
+
+#[test]
+fn a_results_table_settings_file_certificate_or_skill_file_that_is_a_pipe_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    // The tests' settings folder (see `common::command`), its llm.json a pipe: every command
+    // that looks for a model reads it first.
+    let config = runs.join("no-config");
+    std::fs::create_dir_all(&config).unwrap();
+    fifo(&config.join("llm.json"));
+    let (code, stderr) = in_time(&["agent", "--goal", "x", "--url", "http://127.0.0.1:9/"], &runs);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("llm.json: the settings file is a named pipe (FIFO), not a regular file"), "{stderr}");
+
+    // A model configured, its certificate authorities a pipe: refused before any call.
+    std::fs::remove_file(config.join("llm.json")).unwrap();
+    let ca = dir.path().join("ca.pem");
+    fifo(&ca);
+    let settings = json!({"url": "https://127.0.0.1:9/v1", "model": "m", "ca_cert": ca});
+    std::fs::write(config.join("llm.json"), settings.to_string()).unwrap();
+    let (code, stderr) = in_time(&["agent", "--goal", "x", "--url", "http://127.0.0.1:9/"], &runs);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("the certificate file is a named pipe (FIFO), not a regular file"), "{stderr}");
+
+    // The judge's results table: a pipe is the person's to move (exit 2, not 1).
+    let settings = json!({"url": "http://127.0.0.1:9/v1", "model": "m"});
+    std::fs::write(config.join("llm.json"), settings.to_string()).unwrap();
+    let results = dir.path().join("tasks.results.json");
+    fifo(&results);
+    let (code, stderr) = in_time(&["judge", results.to_str().unwrap()], &runs);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("the results table is a named pipe (FIFO), not a regular file"), "{stderr}");
+
+    // A seed 003 skill folder whose actions.json is a pipe.
+    let export = dir.path().join("export");
+    let skill = export.join("001-sign-in");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(skill.join("SKILL.md"), "---\nname: sign-in\ndescription: Sign in\n---\nSign in.\n").unwrap();
+    fifo(&skill.join("actions.json"));
+    let skills = dir.path().join("skills");
+    let args = ["skills", "import", export.to_str().unwrap(), "--skills", skills.to_str().unwrap()];
+    let (code, stderr) = in_time(&args, &runs);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("the skill file is a named pipe (FIFO), not a regular file"), "{stderr}");
+}

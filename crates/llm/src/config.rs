@@ -99,10 +99,11 @@ pub fn settings_path() -> PathBuf {
 }
 
 pub fn read_settings(path: &Path) -> Result<Settings, ConfigError> {
-    let text = match std::fs::read_to_string(path) {
+    // Read as every input file is: a pipe or a device there is refused, not waited on.
+    let text = match statewright_workflow::read_input_text(path, "settings file") {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Settings::default()),
-        Err(e) => return Err(ConfigError::File { path: path.display().to_string(), message: e.to_string() }),
+        Err(e) if e.missing => return Ok(Settings::default()),
+        Err(e) => return Err(ConfigError::File { path: path.display().to_string(), message: e.message }),
     };
     serde_json::from_str(&text).map_err(|e| ConfigError::File {
         path: path.display().to_string(),
@@ -188,7 +189,8 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 /// it, is a configuration error (caught before a run, not at its first model call).
 pub fn authorities(path: &Path) -> Result<Vec<reqwest::Certificate>, ConfigError> {
     let bad = |reason: String| ConfigError::CaCert { path: path.display().to_string(), reason };
-    let pem = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
+    let pem = statewright_workflow::read_input_bytes(path, "certificate file", statewright_workflow::MAX_INPUT_BYTES)
+        .map_err(|e| bad(e.message))?;
     let certs = reqwest::Certificate::from_pem_bundle(&pem).map_err(|e| bad(e.to_string()))?;
     if certs.is_empty() {
         return Err(bad("it holds no PEM certificate (-----BEGIN CERTIFICATE-----)".into()));

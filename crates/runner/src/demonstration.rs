@@ -15,10 +15,7 @@ use statewright_demo::{Site, SiteServer};
 use statewright_engine::{Cancel, Event, Observation, RunStatus};
 use statewright_store::Store;
 use statewright_workflow::params::{MASK, names_a_secret};
-use statewright_workflow::{
-    Action, Direction, MouseButton, Params, Target, Unwritable, Workflow, load_file, to_native_json,
-    to_native_json_preserving, write_workflow_text,
-};
+use statewright_workflow::{Action, Direction, MouseButton, Params, Target, Unwritable, Workflow, write_workflow_text};
 
 use crate::book::Book;
 use crate::error::RunError;
@@ -366,20 +363,8 @@ fn write_draft(
     let options =
         CompileOptions { name: None, parameters: params.iter().filter(|(k, _)| !names_a_secret(k)).cloned().collect() };
     let draft = statewright_author::compile(&trajectory, &options);
-    let (workflow, merged) = match path.exists() {
-        true => {
-            let existing =
-                load_file(path).map_err(|d| RunError::invalid("out", format!("cannot merge into it:\n{d}")))?.workflow;
-            let (w, report) = statewright_author::merge(&existing, &draft, &options.parameters);
-            (w, Some(report))
-        }
-        false => (draft.workflow.clone(), None),
-    };
-    // A merge keeps the file's layout: the diff shows what the demonstration added.
-    let text = match std::fs::read_to_string(path) {
-        Ok(before) if merged.is_some() => to_native_json_preserving(&before, &workflow),
-        _ => to_native_json(&workflow),
-    };
+    let (text, merged) = statewright_author::draft_text(&draft, Some(path), &options.parameters)
+        .map_err(|d| RunError::invalid("out", format!("cannot merge into it:\n{d}")))?;
     // A link to nothing or a folder is the person's `--out` to fix; a failed write is not.
     write_workflow_text(path, &text).map_err(|e| match e {
         Unwritable::Io { .. } => RunError::environment("out", e.to_string()),

@@ -280,7 +280,11 @@ impl Library {
         if path.symlink_metadata().is_ok() && !path.is_file() && !dangling {
             return Err(Error::NotFound(id.to_owned()));
         }
-        let current = std::fs::read_to_string(&path).ok();
+        let current = match read_workflow_text(&path) {
+            Ok(text) => Some(text),
+            Err(e) if e.missing => None,
+            Err(e) => return Err(Error::Invalid(format!("{id}: {}", e.message))),
+        };
         if let (Some(expected), Some(current)) = (expected_hash, &current)
             && content_hash(current.as_bytes()) != expected
         {
@@ -346,7 +350,7 @@ impl Library {
         let old_path = self.existing(id)?;
         let mut wf = self.open(id)?.workflow.ok_or_else(|| Error::Invalid(format!("`{id}` is not a workflow")))?;
         wf.name = name.trim().to_owned();
-        let before = std::fs::read_to_string(&old_path)?;
+        let before = read_workflow_text(&old_path).map_err(|e| Error::Invalid(format!("{id}: {}", e.message)))?;
         let text = to_native_json_preserving(&before, &wf);
         if new_id == id {
             write_workflow_text(&old_path, &text)?;

@@ -90,10 +90,9 @@ pub fn save_fix(
 ) -> Result<SavedFix> {
     let invalid = |m: String| Error::Invalid(m);
     let path = path.ok_or_else(|| invalid("the run did not record its workflow file; cannot save".into()))?;
-    let before = std::fs::read_to_string(&path)?;
-    let mut workflow = statewright_workflow::load_file(std::path::Path::new(&path))
-        .map_err(|d| invalid(format!("{path} does not load any more:\n{d}")))?
-        .workflow;
+    let loaded = statewright_workflow::load_file(std::path::Path::new(&path))
+        .map_err(|d| invalid(format!("{path} does not load any more:\n{d}")))?;
+    let (before, mut workflow) = (loaded.source, loaded.workflow);
     let params = store.run(run_id)?.parameters;
     let changes = fix(&mut workflow, &params).map_err(invalid)?;
     let after = statewright_workflow::to_native_json_preserving(&before, &workflow);

@@ -14,7 +14,7 @@ use crate::validate::validate;
 
 mod source;
 pub(crate) use source::kind;
-pub use source::{MAX_WORKFLOW_BYTES, Unreadable, read_input_text, read_workflow_text};
+pub use source::{MAX_INPUT_BYTES, Unreadable, read_input_bytes, read_input_text, read_workflow_text};
 
 /// Which dialect a file was written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,10 +30,13 @@ pub struct Loaded {
     pub workflow: Workflow,
     pub format: SourceFormat,
     pub warnings: Diagnostics,
+    /// The text it was loaded from, as read: what a layout-preserving write edits and what
+    /// diagnostics point into, so a file is read once (a second read could see another file).
+    pub source: String,
 }
 
 /// Reads and validates a workflow file (a regular file of at most
-/// [`MAX_WORKFLOW_BYTES`]).
+/// [`MAX_INPUT_BYTES`]).
 pub fn load_file(path: &Path) -> Result<Loaded, Diagnostics> {
     let file = path.display().to_string();
     let src = read_workflow_text(path).map_err(|e| {
@@ -54,8 +57,8 @@ pub fn load_file(path: &Path) -> Result<Loaded, Diagnostics> {
 
 /// Parses and validates workflow text. `file` names it in diagnostics; `fallback_name`
 /// names workflows whose format has no name field.
-pub fn load_str(src: &str, file: &str, fallback_name: &str) -> Result<Loaded, Diagnostics> {
-    let src = without_bom(src);
+pub fn load_str(source: &str, file: &str, fallback_name: &str) -> Result<Loaded, Diagnostics> {
+    let src = without_bom(source);
     let value: Value = serde_json::from_str(src).map_err(|e| {
         Diagnostics(vec![Diagnostic {
             severity: Severity::Error,
@@ -79,7 +82,9 @@ pub fn load_str(src: &str, file: &str, fallback_name: &str) -> Result<Loaded, Di
         validate(workflow, format, &mut report);
     }
     match workflow {
-        Some(workflow) if !report.has_errors() => Ok(Loaded { workflow, format, warnings: Diagnostics(report.found) }),
+        Some(workflow) if !report.has_errors() => {
+            Ok(Loaded { workflow, format, warnings: Diagnostics(report.found), source: source.to_owned() })
+        }
         _ => Err(Diagnostics(report.found)),
     }
 }

@@ -14,14 +14,20 @@ use super::RowResult;
 use crate::error::RunError;
 use crate::rows::csv_field;
 
+/// The largest results table read back (1 GiB): this program writes it, a row per row of
+/// data of up to 64 MiB with what each run read, so it may outgrow any file a person writes.
+const MAX_TABLE_BYTES: u64 = 1 << 30;
+
 /// The results of an earlier go, by row; none when there was none.
 pub(crate) fn earlier_results(path: &Path) -> Result<HashMap<usize, RowResult>, RunError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
-        Err(e) => return Err(RunError::environment("results", format!("cannot read {}: {e}", path.display()))),
+    // Read as every input file is: a pipe or a folder at the path is the person's to move
+    // (exit 2), not something to wait on or fail the batch's environment over.
+    let text = match statewright_workflow::read_input_bytes(path, "results table", MAX_TABLE_BYTES) {
+        Ok(bytes) => bytes,
+        Err(e) if e.missing => return Ok(HashMap::new()),
+        Err(e) => return Err(RunError::invalid("results", format!("{}: {}", path.display(), e.message))),
     };
-    let rows: Vec<RowResult> = serde_json::from_str(&text).map_err(|e| {
+    let rows: Vec<RowResult> = serde_json::from_slice(&text).map_err(|e| {
         RunError::invalid(
             "results",
             format!("{}: not a results table of statewright batch ({e}); move it away to start afresh", path.display()),

@@ -6,30 +6,46 @@
 use std::io::Read;
 use std::path::Path;
 
-/// The largest workflow file read (64 MiB): far beyond any workflow written by hand or
-/// recorded (the bundled ones are a few KiB), small enough to read at once.
-pub const MAX_WORKFLOW_BYTES: u64 = 64 * 1024 * 1024;
+/// The largest input file read (64 MiB): far beyond any workflow written by hand or
+/// recorded (the bundled ones are a few KiB), batch data, a settings file or a skill, and
+/// small enough to read at once.
+pub const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
 
-/// Why a workflow file's text could not be read, with what to do about it.
+/// Why an input file's text could not be read, with what to do about it.
 pub struct Unreadable {
     pub message: String,
     pub help: String,
+    /// Nothing is at the path (a caller may take that as "none yet").
+    pub missing: bool,
 }
 
 /// The text of the regular file at `path` (symbolic links followed), up to
-/// [`MAX_WORKFLOW_BYTES`]. The CLI and the app's workflows folder read every workflow
+/// [`MAX_INPUT_BYTES`]. The CLI and the app's workflows folder read every workflow
 /// file through this.
 pub fn read_workflow_text(path: &Path) -> Result<String, Unreadable> {
     read_input_text(path, "workflow file")
 }
 
 /// The text of a file a person names as input (`what`: "workflow file", "data file"…):
-/// only a regular file, symbolic links followed, up to [`MAX_WORKFLOW_BYTES`] (any input
+/// only a regular file, symbolic links followed, up to [`MAX_INPUT_BYTES`] (any input
 /// file larger than the largest workflow is a wrong path, not data to read).
 pub fn read_input_text(path: &Path, what: &str) -> Result<String, Unreadable> {
+    let bytes = read_input_bytes(path, what, MAX_INPUT_BYTES)?;
+    String::from_utf8(bytes).map_err(|_| Unreadable {
+        message: format!("cannot read the {what}: stream did not contain valid UTF-8"),
+        help: "check the path and that the file is UTF-8 text".into(),
+        missing: false,
+    })
+}
+
+/// The bytes of an input file (a certificate may be binary), as [`read_input_text`] reads
+/// text, up to `max` bytes (a file this program wrote, such as a batch's results table,
+/// may be larger than one a person writes).
+pub fn read_input_bytes(path: &Path, what: &str, max: u64) -> Result<Vec<u8>, Unreadable> {
     let cannot = |e: std::io::Error| Unreadable {
         message: format!("cannot read the {what}: {e}"),
-        help: "check the path and that the file is UTF-8 text".into(),
+        help: "check the path and that the file can be read".into(),
+        missing: e.kind() == std::io::ErrorKind::NotFound,
     };
     // Looked at before it is opened: opening a named pipe waits for a writer.
     let metadata = std::fs::metadata(path).map_err(cannot)?;
@@ -37,23 +53,25 @@ pub fn read_input_text(path: &Path, what: &str) -> Result<String, Unreadable> {
         return Err(Unreadable {
             message: format!("the {what} is {}, not a regular file", kind(&metadata.file_type())),
             help: format!("give the path of the {what} itself"),
+            missing: false,
         });
     }
     let too_big = |bytes: u64| Unreadable {
-        message: format!("the {what} is larger than {} MiB ({bytes} bytes)", MAX_WORKFLOW_BYTES >> 20),
+        message: format!("the {what} is larger than {} MiB ({bytes} bytes)", max >> 20),
         help: format!("a {what} this large is not one; check the path"),
+        missing: false,
     };
-    if metadata.len() > MAX_WORKFLOW_BYTES {
+    if metadata.len() > max {
         return Err(too_big(metadata.len()));
     }
     // Read with the cap too: a file may grow after it was looked at.
     let mut bytes = Vec::new();
     let file = std::fs::File::open(path).map_err(cannot)?;
-    file.take(MAX_WORKFLOW_BYTES + 1).read_to_end(&mut bytes).map_err(cannot)?;
-    if bytes.len() as u64 > MAX_WORKFLOW_BYTES {
+    file.take(max + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() as u64 > max {
         return Err(too_big(bytes.len() as u64));
     }
-    String::from_utf8(bytes).map_err(|_| cannot(std::io::Error::other("stream did not contain valid UTF-8")))
+    Ok(bytes)
 }
 
 /// What a path that is not a regular file is, in words.
@@ -114,7 +132,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let big = dir.join("big.json");
         // A sparse file: no disk space, but its length is over the cap.
-        std::fs::File::create(&big).unwrap().set_len(MAX_WORKFLOW_BYTES + 1).unwrap();
+        std::fs::File::create(&big).unwrap().set_len(MAX_INPUT_BYTES + 1).unwrap();
         assert_eq!(refusal(&big), "the workflow file is larger than 64 MiB (67108865 bytes)");
         std::fs::remove_dir_all(&dir).unwrap();
     }

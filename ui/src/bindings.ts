@@ -1036,6 +1036,7 @@ export type ReviewSummary = {
   proposed_by?: string | null;
 };
 
+/** A review shown whole: what the queue lists of it, then its request spread out. */
 export type ReviewView = {
   id: number;
   run_id: string;
@@ -1050,6 +1051,11 @@ export type ReviewView = {
   resolved_ms?: number | null;
   reason: string;
   failure: Failure;
+  resolution?: Resolution | null;
+  /** Where the fix was saved, if it was. */
+  saved_to?: string | null;
+  /** The model that proposed `resolution`, or `None` for a run waiting for a person. */
+  proposed_by?: string | null;
   /** What the escalation chain tried before asking, in order. */
   tried: Tried[];
   /** A path under the runs folder, served over `shot:`. */
@@ -1062,12 +1068,6 @@ export type ReviewView = {
   action?: PendingAction | null;
   states: string[];
   suggested_checks: Check[];
-  resolution?: Resolution | null;
-  /** Where the fix was saved, if it was. */
-  saved_to?: string | null;
-  /** The model that proposed `resolution` (it got the run going; it waits for approval),
-   * or `None` for a run waiting for a person. */
-  proposed_by?: string | null;
 };
 
 /** A planned route: the states the run expects to pass through, `from` and `to` included. */

@@ -7,7 +7,7 @@ use rusqlite::params;
 use serde::Serialize;
 use statewright_engine::{Failure, Resolution};
 
-use crate::{Result, Store};
+use crate::{Result, ReviewItem, Store};
 
 /// One review as a list shows it: no page, no request beyond its failure.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -30,6 +30,28 @@ pub struct ReviewSummary {
     pub saved_to: Option<String>,
     /// The model that proposed `resolution`, or `None` for a run waiting for a person.
     pub proposed_by: Option<String>,
+}
+
+impl ReviewSummary {
+    /// The summary of a review read whole.
+    pub fn of(item: &ReviewItem) -> Self {
+        Self {
+            id: item.id,
+            run_id: item.run_id.clone(),
+            workflow: item.workflow.clone(),
+            workflow_path: item.workflow_path.clone(),
+            step: item.step,
+            state: item.state.clone(),
+            status: item.status.clone(),
+            created_ms: item.created_ms,
+            resolved_ms: item.resolved_ms,
+            reason: item.reason.clone(),
+            failure: item.request.failure.clone(),
+            resolution: item.resolution.clone(),
+            saved_to: item.saved_to.clone(),
+            proposed_by: item.proposed_by.clone(),
+        }
+    }
 }
 
 /// The review queue as the app shows it.

@@ -4,26 +4,16 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use statewright_engine::OpenTab;
 use statewright_engine::review::{PendingAction, Tried};
-use statewright_engine::{Failure, OpenTab, Resolution};
-use statewright_store::ReviewItem;
+use statewright_store::{ReviewItem, ReviewSummary};
 use statewright_workflow::Check;
 
+/// A review shown whole: what the queue lists of it, then its request spread out.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ReviewView {
-    pub id: i64,
-    pub run_id: String,
-    pub workflow: String,
-    /// The workflow file the run was started from, where a fix can be saved.
-    pub workflow_path: Option<String>,
-    pub step: Option<u32>,
-    pub state: Option<String>,
-    /// `open`, `resolved` or `cancelled`; a proposal ends `approved` or `rejected`.
-    pub status: String,
-    pub created_ms: i64,
-    pub resolved_ms: Option<i64>,
-    pub reason: String,
-    pub failure: Failure,
+    #[serde(flatten)]
+    pub summary: ReviewSummary,
     /// What the escalation chain tried before asking, in order.
     pub tried: Vec<Tried>,
     /// A path under the runs folder, served over `shot:`.
@@ -37,12 +27,6 @@ pub struct ReviewView {
     pub action: Option<PendingAction>,
     pub states: Vec<String>,
     pub suggested_checks: Vec<Check>,
-    pub resolution: Option<Resolution>,
-    /// Where the fix was saved, if it was.
-    pub saved_to: Option<String>,
-    /// The model that proposed `resolution` (it got the run going; it waits for approval),
-    /// or `None` for a run waiting for a person.
-    pub proposed_by: Option<String>,
 }
 
 /// An interactive element of the page, as the driver's snapshot reports it (an entry
@@ -92,17 +76,7 @@ impl ReviewView {
             .map(|list| list.iter().filter_map(|e| serde_json::from_value(e.clone()).ok()).collect())
             .unwrap_or_default();
         Self {
-            id: item.id,
-            run_id: item.run_id.clone(),
-            workflow: item.workflow.clone(),
-            workflow_path: item.workflow_path.clone(),
-            step: item.step,
-            state: item.state.clone(),
-            status: item.status.clone(),
-            created_ms: item.created_ms,
-            resolved_ms: item.resolved_ms,
-            reason: item.reason.clone(),
-            failure: request.failure.clone(),
+            summary: ReviewSummary::of(item),
             tried: request.tried.clone(),
             screenshot: item.screenshot.clone(),
             url: page.map(|p| p.url.clone()).unwrap_or_default(),
@@ -112,9 +86,6 @@ impl ReviewView {
             action: request.action.clone(),
             states: request.states.clone(),
             suggested_checks: request.suggested_checks.clone(),
-            resolution: item.resolution.clone(),
-            saved_to: item.saved_to.clone(),
-            proposed_by: item.proposed_by.clone(),
         }
     }
 }

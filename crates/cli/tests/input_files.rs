@@ -90,3 +90,35 @@ fn a_results_table_settings_file_certificate_or_skill_file_that_is_a_pipe_is_ref
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("the skill file is a named pipe (FIFO), not a regular file"), "{stderr}");
 }
+
+#[test]
+fn a_drift_file_or_a_served_page_that_is_a_pipe_or_a_device_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    // The pipe first: read as before, it hung `demo-site` (and `run --demo-site`) for ever.
+    let drift = dir.path().join("drift.json");
+    fifo(&drift);
+    let zero = dir.path().join("zero.json");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    for (file, what) in [(&drift, "a named pipe (FIFO)"), (&zero, "a device")] {
+        let (code, stderr) = in_time(&["demo-site", "--port", "0", "--drift", file.to_str().unwrap()], &runs);
+        assert_eq!(code, Some(2), "{stderr}");
+        let said = format!("{}: the drift file is {what}, not a regular file", file.display());
+        assert!(stderr.contains(&said), "{stderr}");
+    }
+
+    // The folder served: its pages are read to check every rule matches, a pipe among them
+    // refused by name.
+    let site = dir.path().join("site");
+    std::fs::create_dir(&site).unwrap();
+    std::fs::write(site.join("index.html"), "<p id=\"old\">Old</p>").unwrap();
+    fifo(&site.join("stuck.html"));
+    let rules = dir.path().join("rules.json");
+    std::fs::write(&rules, json!({"rules": [{"from": "old", "to": "new"}]}).to_string()).unwrap();
+    let args = ["demo-site", "--port", "0", "--dir", site.to_str().unwrap(), "--drift", rules.to_str().unwrap()];
+    let (code, stderr) = in_time(&args, &runs);
+    assert_eq!(code, Some(2), "{stderr}");
+    let said =
+        format!("{}: the site file is a named pipe (FIFO), not a regular file", site.join("stuck.html").display());
+    assert!(stderr.contains(&said), "{stderr}");
+}

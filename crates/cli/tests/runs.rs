@@ -561,4 +561,13 @@ fn export_force_replaces_an_earlier_export_whole_and_nothing_else() {
         assert_eq!(names(folder), before, "untouched");
     }
     assert_eq!(std::fs::read_to_string(dir.join("notes.txt")).unwrap(), "mine");
+
+    // A timeline.json that is a named pipe is refused at once (it was waited on for ever).
+    let piped = runs.path().join("piped");
+    std::fs::create_dir(&piped).unwrap();
+    assert!(Command::new("mkfifo").arg(piped.join("timeline.json")).status().unwrap().success());
+    let (code, stderr) = in_time(&["runs", "export", &long, piped.to_str().unwrap(), "--force"], runs.path());
+    assert_eq!(code, Some(2), "{stderr}");
+    let why = "is not an earlier export (the timeline.json in it is a named pipe (FIFO), not a regular file)";
+    assert!(stderr.contains(&format!("{} {why}", piped.display())), "{stderr}");
 }

@@ -10,6 +10,7 @@ use axum::Router;
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderValue, Response, StatusCode, Uri, header};
+use statewright_workflow::{MAX_INPUT_BYTES, read_input_bytes};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
@@ -75,13 +76,20 @@ impl Site {
 }
 
 fn collect_text_files(dir: &Path, files: &mut Vec<String>) -> Result<(), SiteError> {
-    let read_error = |source| SiteError::Read { path: dir.to_owned(), source };
+    let read_error = |e: std::io::Error| SiteError::Read {
+        path: dir.to_owned(),
+        message: format!("cannot read {}: {e}", dir.display()),
+    };
     for entry in std::fs::read_dir(dir).map_err(read_error)? {
         let path = entry.map_err(read_error)?.path();
         if path.is_dir() {
             collect_text_files(&path, files)?;
         } else if rewrite::is_rewritten(&path.to_string_lossy()) {
-            let bytes = std::fs::read(&path).map_err(|source| SiteError::Read { path: path.clone(), source })?;
+            // Bounded as every input file is read: a pipe in the folder is refused, not waited on.
+            let bytes = read_input_bytes(&path, "site file", MAX_INPUT_BYTES).map_err(|e| SiteError::Read {
+                message: format!("{}: {}", path.display(), e.message),
+                path: path.clone(),
+            })?;
             files.push(String::from_utf8_lossy(&bytes).into_owned());
         }
     }
@@ -159,8 +167,15 @@ async fn serve(State(site): State<Site>, uri: Uri) -> Response<Body> {
 async fn read(site: &Site, path: &str) -> Option<Vec<u8>> {
     match site {
         Site::Demo => embedded::FILES.iter().find(|(p, _)| *p == path).map(|(_, bytes)| bytes.to_vec()),
+        // A pipe or a device in the folder is not found, rather than a request that never
+        // ends or a read without end.
         Site::Dir(root) => match safe_join(root, path) {
-            Some(file) => tokio::fs::read(file).await.ok(),
+            Some(file) => {
+                tokio::task::spawn_blocking(move || read_input_bytes(&file, "site file", MAX_INPUT_BYTES).ok())
+                    .await
+                    .ok()
+                    .flatten()
+            }
             None => None,
         },
         Site::Rewritten(r) => {

@@ -33,8 +33,10 @@ struct DriftFile {
 
 #[derive(Debug, thiserror::Error)]
 pub enum SiteError {
-    #[error("cannot read {path}: {source}")]
-    Read { path: PathBuf, source: std::io::Error },
+    /// A file that cannot be read; `message` says why, naming the file where the caller
+    /// does not (a drift file's errors are shown after its path).
+    #[error("{message}")]
+    Read { path: PathBuf, message: String },
     #[error("{path} is not a drift file: {message}")]
     Parse { path: PathBuf, message: String },
     #[error("rewrite rule {number} has an empty `from`")]
@@ -43,9 +45,11 @@ pub enum SiteError {
     Unmatched { number: usize, from: String },
 }
 
-/// Reads the rules of a drift file.
+/// Reads the rules of a drift file: as every input file is read, so a named pipe or a
+/// device given as one is refused at once rather than waited on or read without end.
 pub fn load_rules(path: &Path) -> Result<Vec<Rewrite>, SiteError> {
-    let text = std::fs::read_to_string(path).map_err(|source| SiteError::Read { path: path.to_owned(), source })?;
+    let text = statewright_workflow::read_input_text(path, "drift file")
+        .map_err(|e| SiteError::Read { path: path.to_owned(), message: e.message })?;
     let file: DriftFile =
         serde_json::from_str(&text).map_err(|e| SiteError::Parse { path: path.to_owned(), message: e.to_string() })?;
     Ok(file.rules)

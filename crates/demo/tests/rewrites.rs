@@ -96,3 +96,35 @@ async fn the_demo_drift_fixture_applies_to_the_demo_site() {
     let original = SiteServer::start(Site::Demo, 0).await.unwrap();
     assert_eq!(products, get(&original, "/data/products.json").await, "data is served as is");
 }
+
+/// The status line of `GET path`.
+async fn status(server: &SiteServer, path: &str) -> String {
+    let addr = server.url().trim_start_matches("http://").to_owned();
+    let mut stream = tokio::net::TcpStream::connect(&addr).await.expect("connect");
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.expect("send");
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.expect("receive");
+    String::from_utf8_lossy(&response).lines().next().unwrap_or_default().to_owned()
+}
+
+#[tokio::test]
+async fn a_pipe_or_a_device_in_a_served_folder_is_not_found_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "index.html", "<p>home</p>");
+    let fifo = dir.path().join("stuck.html");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero.js")).unwrap();
+    let server = SiteServer::start(Site::Dir(dir.path().to_owned()), 0).await.unwrap();
+    // The pipe first: read as before, it never answered (and /dev/zero was read until memory
+    // ran out).
+    let within = std::time::Duration::from_secs(10);
+    let Ok(stuck) = tokio::time::timeout(within, status(&server, "/stuck.html")).await else {
+        // A writer that closes at once lets the blocked read end, so the test fails, not hangs.
+        std::thread::spawn(move || std::fs::OpenOptions::new().write(true).open(fifo));
+        panic!("GET /stuck.html had no answer after 10 s");
+    };
+    assert_eq!(stuck, "HTTP/1.1 404 Not Found");
+    assert_eq!(status(&server, "/zero.js").await, "HTTP/1.1 404 Not Found");
+    assert_eq!(get(&server, "/index.html").await, "<p>home</p>", "a regular file is served as before");
+}

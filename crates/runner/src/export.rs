@@ -145,7 +145,13 @@ pub fn export(store: &Store, id: &str, dir: &Path, images: Images) -> Result<()>
 /// is not: a folder, a link or a file no export writes (a person's own, pointed at by
 /// mistake), named.
 pub fn an_export(dir: &Path) -> std::result::Result<(), String> {
-    let timeline = std::fs::read(dir.join("timeline.json")).map_err(|_| "it has no timeline.json".to_owned())?;
+    // Read bounded: a pipe named timeline.json is refused, not waited on for ever.
+    let timeline = statewright_workflow::read_input_bytes(
+        &dir.join("timeline.json"),
+        "timeline.json in it",
+        crate::MAX_WRITTEN_BYTES,
+    )
+    .map_err(|e| if e.missing { "it has no timeline.json".to_owned() } else { e.message })?;
     let doc: Value =
         serde_json::from_slice(&timeline).map_err(|_| "its timeline.json is not an export's".to_owned())?;
     if !doc.get("run_id").is_some_and(Value::is_string) {

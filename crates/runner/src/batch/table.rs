@@ -14,15 +14,11 @@ use super::RowResult;
 use crate::error::RunError;
 use crate::rows::csv_field;
 
-/// The largest results table read back (1 GiB): this program writes it, a row per row of
-/// data of up to 64 MiB with what each run read, so it may outgrow any file a person writes.
-const MAX_TABLE_BYTES: u64 = 1 << 30;
-
 /// The results of an earlier go, by row; none when there was none.
 pub(crate) fn earlier_results(path: &Path) -> Result<HashMap<usize, RowResult>, RunError> {
     // Read as every input file is: a pipe or a folder at the path is the person's to move
     // (exit 2), not something to wait on or fail the batch's environment over.
-    let text = match statewright_workflow::read_input_bytes(path, "results table", MAX_TABLE_BYTES) {
+    let text = match statewright_workflow::read_input_bytes(path, "results table", crate::MAX_WRITTEN_BYTES) {
         Ok(bytes) => bytes,
         Err(e) if e.missing => return Ok(HashMap::new()),
         Err(e) => return Err(RunError::invalid("results", format!("{}: {}", path.display(), e.message))),

@@ -194,3 +194,28 @@ fn path_workflow(workflow: &Workflow, path: &[String], n: usize) -> Workflow {
     }
     one
 }
+
+#[cfg(test)]
+mod tests {
+    use super::graph_diagnostics;
+
+    /// The findings point into the text the workflow was loaded from: the file is not read a
+    /// second time (unbounded, and perhaps another file by then), here not there at all.
+    #[test]
+    fn findings_are_placed_in_the_text_loaded_not_in_the_file_read_again() {
+        let text = r#"{
+  "version": 1, "name": "w",
+  "states": [
+    {"name": "Done", "checks": [{"type": "text", "value": "Done"}], "terminal": {"outcome": "success"}},
+    {"name": "Orphan", "checks": [{"type": "url", "value": "http://x/orphan"}], "next": ["Done"]},
+    {"name": "Start", "checks": [{"type": "url", "value": "about:blank"}],
+     "actions": [{"type": "navigate_to", "url": "http://x/"}], "next": ["Done"]}
+  ]
+}"#;
+        let loaded = statewright_workflow::load_str(text, "w.json", "w").unwrap();
+        let gone = std::path::Path::new("/nonexistent/w.json");
+        let found = graph_diagnostics(gone, &loaded, &[], false);
+        let orphan = found.iter().find(|d| d.path == "states[1]").expect("the orphan state is found");
+        assert_eq!((orphan.file.as_str(), orphan.line, orphan.column), ("/nonexistent/w.json", 5, 5), "{orphan}");
+    }
+}

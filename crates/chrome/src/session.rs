@@ -501,6 +501,15 @@ mod tests {
             .args(["-c", "sleep 30; true", &format!("--user-data-dir={}", in_use.display())])
             .spawn()
             .unwrap();
+        // Until `sh` has exec'd, the forked child still shows this test's command line: wait
+        // for the folder to be named there, as it is in a browser that is running.
+        let named = format!("--user-data-dir={}", in_use.display());
+        let cmdline = format!("/proc/{}/cmdline", browser.id());
+        let began = std::time::Instant::now();
+        while !std::fs::read(&cmdline).is_ok_and(|b| b.split(|&c| c == 0).any(|a| a == named.as_bytes())) {
+            assert!(began.elapsed() < Duration::from_secs(10), "sh never showed its command line");
+            std::thread::sleep(Duration::from_millis(10));
+        }
         clean_stale_profiles(dir.path());
         browser.kill().unwrap();
         browser.wait().unwrap();

@@ -198,6 +198,11 @@ async fn window_screenshot_changes_after_input() {
 
 /// Dragging across a word in xterm selects it (the PRIMARY selection); a middle click
 /// pastes it into `cat > sel.txt`. If the drag did nothing, the file stays empty.
+///
+/// A paste is asynchronous: xterm asks the X server for the selection and writes it to the
+/// terminal only when the answer comes, so keys pressed right after the click can overtake
+/// it (under load, Control+D ended `cat` before the text arrived). The test waits for the
+/// pasted text in the file before it presses anything.
 #[tokio::test]
 async fn drag_selects_text_that_a_middle_click_pastes() {
     let _screen = SCREEN.lock().await;
@@ -221,26 +226,27 @@ async fn drag_selects_text_that_a_middle_click_pastes() {
     // selects through the end of the line, newline included.
     d.drag(&cell(0, 0), &cell(12, 0), MouseButton::Left).await.unwrap();
 
-    d.type_text("cat > sel.txt\n").await.unwrap();
+    // Out of line mode, `cat` writes each byte as it comes and Control+C ends it.
+    d.type_text("stty -icanon; cat > sel.txt\n").await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
     d.click(&cell(10, 5), MouseButton::Middle, 1).await.unwrap();
-    d.press_keys("Enter").await.unwrap();
-    d.press_keys("Control+D").await.unwrap();
     let sel = dir.path().join("sel.txt");
     assert!(eventually(WAIT, || read(&sel).trim_end() == "dragme-42").await, "sel.txt holds {:?}", read(&sel));
+    d.press_keys("Control+C").await.unwrap();
+    d.type_text("stty sane\n").await.unwrap();
 
     // A double click selects one word (xterm's word characters stop at '-').
     d.type_text("clear; echo alpha beta; touch ready2\n").await.unwrap();
     assert!(eventually(WAIT, || dir.path().join("ready2").exists()).await);
     tokio::time::sleep(Duration::from_millis(200)).await;
     d.double_click(&cell(7, 0)).await.unwrap();
-    d.type_text("cat > word.txt\n").await.unwrap();
+    d.type_text("stty -icanon; cat > word.txt\n").await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
     d.click(&cell(10, 5), MouseButton::Middle, 1).await.unwrap();
-    d.press_keys("Enter").await.unwrap();
-    d.press_keys("Control+D").await.unwrap();
     let word = dir.path().join("word.txt");
-    assert!(eventually(WAIT, || read(&word) == "beta\n").await, "word.txt holds {:?}", read(&word));
+    assert!(eventually(WAIT, || read(&word) == "beta").await, "word.txt holds {:?}", read(&word));
+    d.press_keys("Control+C").await.unwrap();
+    d.type_text("stty sane\n").await.unwrap();
 }
 
 /// The wheel scrolls xterm's scrollback: scrolling up changes the picture, scrolling back

@@ -149,7 +149,7 @@ pub fn an_export(dir: &Path) -> std::result::Result<(), String> {
     let timeline = statewright_workflow::read_input_bytes(
         &dir.join("timeline.json"),
         "timeline.json in it",
-        crate::MAX_WRITTEN_BYTES,
+        statewright_workflow::MAX_WRITTEN_BYTES,
     )
     .map_err(|e| if e.missing { "it has no timeline.json".to_owned() } else { e.message })?;
     let doc: Value =

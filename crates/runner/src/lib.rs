@@ -35,9 +35,3 @@ pub use statewright_desktop::OWN_ENV;
 pub use summary::RunSummary;
 
 pub use statewright_engine::{Cancel, Event, Failure, RunStatus};
-
-/// The largest file this program wrote that it reads back (1 GiB): a batch's results table
-/// (a row per row of data of up to 64 MiB, with what each run read) or an export's
-/// `timeline.json` (the workflow as run, every step and action) may outgrow any input file a
-/// person writes ([`statewright_workflow::MAX_INPUT_BYTES`]).
-pub(crate) const MAX_WRITTEN_BYTES: u64 = 1 << 30;

@@ -18,11 +18,12 @@ use crate::rows::csv_field;
 pub(crate) fn earlier_results(path: &Path) -> Result<HashMap<usize, RowResult>, RunError> {
     // Read as every input file is: a pipe or a folder at the path is the person's to move
     // (exit 2), not something to wait on or fail the batch's environment over.
-    let text = match statewright_workflow::read_input_bytes(path, "results table", crate::MAX_WRITTEN_BYTES) {
-        Ok(bytes) => bytes,
-        Err(e) if e.missing => return Ok(HashMap::new()),
-        Err(e) => return Err(RunError::invalid("results", format!("{}: {}", path.display(), e.message))),
-    };
+    let text =
+        match statewright_workflow::read_input_bytes(path, "results table", statewright_workflow::MAX_WRITTEN_BYTES) {
+            Ok(bytes) => bytes,
+            Err(e) if e.missing => return Ok(HashMap::new()),
+            Err(e) => return Err(RunError::invalid("results", format!("{}: {}", path.display(), e.message))),
+        };
     let rows: Vec<RowResult> = serde_json::from_slice(&text).map_err(|e| {
         RunError::invalid(
             "results",

@@ -11,6 +11,12 @@ use std::path::Path;
 /// small enough to read at once.
 pub const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
 
+/// The largest file this program wrote that it reads back (1 GiB): a batch's results table
+/// (a row per row of data of up to [`MAX_INPUT_BYTES`], with what each run read), an
+/// export's `timeline.json` (the workflow as run, every step and action), a screenshot or
+/// an artifact (a page's HTML, a download) kept in the runs folder.
+pub const MAX_WRITTEN_BYTES: u64 = 1 << 30;
+
 /// Why an input file's text could not be read, with what to do about it.
 pub struct Unreadable {
     pub message: String,
@@ -42,13 +48,67 @@ pub fn read_input_text(path: &Path, what: &str) -> Result<String, Unreadable> {
 /// text, up to `max` bytes (a file this program wrote, such as a batch's results table,
 /// may be larger than one a person writes).
 pub fn read_input_bytes(path: &Path, what: &str, max: u64) -> Result<Vec<u8>, Unreadable> {
-    let cannot = |e: std::io::Error| Unreadable {
-        message: format!("cannot read the {what}: {e}"),
-        help: "check the path and that the file can be read".into(),
-        missing: e.kind() == std::io::ErrorKind::NotFound,
-    };
-    // Looked at before it is opened: opening a named pipe waits for a writer.
+    let cannot = |e| cannot(what, e);
+    // Looked at before it is opened, so what is plainly not a file (a device, a socket) is
+    // never opened at all.
     let metadata = std::fs::metadata(path).map_err(cannot)?;
+    regular_within(&metadata, what, max)?;
+    // The path may lead elsewhere by the time it is opened (a file swapped for a named
+    // pipe): what was opened is looked at again, and opening does not wait for a writer.
+    let file = open_without_waiting(path).map_err(cannot)?;
+    opened_regular_within(&file, what, max)?;
+    // Read with the cap too: a file may grow after it was looked at.
+    let mut bytes = Vec::new();
+    file.take(max + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() as u64 > max {
+        return Err(too_big(what, max, bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// Opens `path` to read without waiting: opening a named pipe for reading would wait for a
+/// writer, and a terminal opened so would become the program's own.
+fn open_without_waiting(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    options.open(path)
+}
+
+/// Refuses what `file`, opened by [`open_without_waiting`], is if it is not a regular file
+/// of at most `max` bytes (the path may have led elsewhere when it was looked at); a regular
+/// one is then read as any file is.
+fn opened_regular_within(file: &std::fs::File, what: &str, max: u64) -> Result<(), Unreadable> {
+    regular_within(&file.metadata().map_err(|e| cannot(what, e))?, what, max)?;
+    reading_may_wait(file).map_err(|e| cannot(what, e))
+}
+
+/// Clears the no-waiting flag [`open_without_waiting`] set: Linux ignores it when reading a
+/// regular file, but POSIX lets a read of a file under a mandatory lock fail with "would
+/// block" instead of waiting.
+fn reading_may_wait(file: &std::fs::File) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::io::AsRawFd;
+        let fd = file.as_raw_fd();
+        // SAFETY: fcntl on a descriptor `file` owns and keeps open for the call.
+        let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+        if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = file;
+    Ok(())
+}
+
+/// Refuses what is not a regular file of at most `max` bytes, by its metadata (the path's
+/// or the opened file's).
+fn regular_within(metadata: &std::fs::Metadata, what: &str, max: u64) -> Result<(), Unreadable> {
     if !metadata.is_file() {
         return Err(Unreadable {
             message: format!("the {what} is {}, not a regular file", kind(&metadata.file_type())),
@@ -56,22 +116,26 @@ pub fn read_input_bytes(path: &Path, what: &str, max: u64) -> Result<Vec<u8>, Un
             missing: false,
         });
     }
-    let too_big = |bytes: u64| Unreadable {
+    if metadata.len() > max {
+        return Err(too_big(what, max, metadata.len()));
+    }
+    Ok(())
+}
+
+fn cannot(what: &str, e: std::io::Error) -> Unreadable {
+    Unreadable {
+        message: format!("cannot read the {what}: {e}"),
+        help: "check the path and that the file can be read".into(),
+        missing: e.kind() == std::io::ErrorKind::NotFound,
+    }
+}
+
+fn too_big(what: &str, max: u64, bytes: u64) -> Unreadable {
+    Unreadable {
         message: format!("the {what} is larger than {} MiB ({bytes} bytes)", max >> 20),
         help: format!("a {what} this large is not one; check the path"),
         missing: false,
-    };
-    if metadata.len() > max {
-        return Err(too_big(metadata.len()));
     }
-    // Read with the cap too: a file may grow after it was looked at.
-    let mut bytes = Vec::new();
-    let file = std::fs::File::open(path).map_err(cannot)?;
-    file.take(max + 1).read_to_end(&mut bytes).map_err(cannot)?;
-    if bytes.len() as u64 > max {
-        return Err(too_big(bytes.len() as u64));
-    }
-    Ok(bytes)
 }
 
 /// What a path that is not a regular file is, in words.
@@ -123,6 +187,72 @@ mod tests {
         assert_eq!(read_workflow_text(&file).ok().as_deref(), Some("{}"));
         std::fs::write(&file, b"\xff").unwrap();
         assert!(refusal(&file).contains("valid UTF-8"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// `f` in a thread of its own, which must end within 20 seconds (the test fails then,
+    /// rather than waiting for ever on a named pipe).
+    #[cfg(unix)]
+    fn in_time<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || tx.send(f()));
+        rx.recv_timeout(std::time::Duration::from_secs(20)).expect("still waiting after 20 s")
+    }
+
+    #[cfg(unix)]
+    fn fifo(path: &Path) {
+        assert!(std::process::Command::new("mkfifo").arg(path).status().unwrap().success());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn what_was_opened_is_refused_when_it_is_a_pipe_and_opening_it_does_not_wait() {
+        let dir = std::env::temp_dir().join(format!("sw-source-opened-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pipe = dir.join("p.json");
+        fifo(&pipe);
+        let refused = in_time(move || {
+            let opened = open_without_waiting(&pipe).expect("opened without a writer");
+            opened_regular_within(&opened, "workflow file", MAX_INPUT_BYTES).err().map(|e| e.message)
+        });
+        assert_eq!(refused.as_deref(), Some("the workflow file is a named pipe (FIFO), not a regular file"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The path is a link that another thread keeps turning from a file to a named pipe and
+    /// back: a read that looked at the file and then opened the pipe waited for ever.
+    #[cfg(unix)]
+    #[test]
+    fn a_file_swapped_for_a_pipe_between_look_and_open_is_not_waited_on() {
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let dir = std::env::temp_dir().join(format!("sw-source-swap-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("file.json"), "{}").unwrap();
+        fifo(&dir.join("pipe.json"));
+        let path = dir.join("w.json");
+        std::os::unix::fs::symlink("file.json", &path).unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let swapper = {
+            let (dir, path, stop) = (dir.clone(), path.clone(), stop.clone());
+            std::thread::spawn(move || {
+                for to in ["pipe.json", "file.json"].iter().cycle() {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let next = dir.join("next");
+                    std::os::unix::fs::symlink(to, &next).unwrap();
+                    std::fs::rename(&next, &path).unwrap();
+                }
+            })
+        };
+        let pipe = "the workflow file is a named pipe (FIFO), not a regular file";
+        let other = in_time(move || {
+            (0..5000).filter_map(|_| read_workflow_text(&path).err()).find(|e| e.message != pipe).map(|e| e.message)
+        });
+        stop.store(true, Ordering::Relaxed);
+        swapper.join().unwrap();
+        assert_eq!(other, None, "each read was the file's text or the pipe refused");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -19,7 +19,9 @@
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use statewright_workflow::{Workflow, read_workflow_text, to_native_json_preserving, what_is_at};
+use statewright_workflow::{
+    MAX_INPUT_BYTES, Workflow, read_input_bytes, read_workflow_text, to_native_json_preserving, what_is_at,
+};
 
 use crate::ipc::{TrashEntry, WorkflowEntry};
 use crate::library::{SKILLS, file_name_for, plain_file_name};
@@ -114,7 +116,9 @@ impl Library {
             std::fs::remove_file(&path)?;
             return self.entry(&original);
         }
-        let bytes = std::fs::read(content_of(&path))?;
+        // Read bounded: a named pipe put in the trash is refused, not waited on for ever.
+        let bytes = read_input_bytes(&content_of(&path), "workflow file", MAX_INPUT_BYTES)
+            .map_err(|e| Error::Invalid(format!("{trash_id}: {}", e.message)))?;
         let (id, bytes) = match name {
             None => (original, bytes),
             Some(name) => {

@@ -241,3 +241,19 @@ fn a_linked_workflow_goes_to_the_trash_as_its_link_and_comes_back_as_it() {
     assert_eq!(link, Path::new("../repo/shop.json"));
     assert!(home.lib.list_trash().unwrap().is_empty());
 }
+
+#[test]
+fn a_trashed_link_to_a_named_pipe_is_refused_at_once_when_restored_under_a_new_name() {
+    let home = Home::new();
+    std::fs::create_dir(home.path("workflows/.trash")).unwrap();
+    let pipe = home.path("pipe.json");
+    assert!(std::process::Command::new("mkfifo").arg(&pipe).status().unwrap().success());
+    std::os::unix::fs::symlink(&pipe, home.path("workflows/.trash/1718000000000-x.json")).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let lib = Library::new(home.path("workflows"));
+    std::thread::spawn(move || tx.send(lib.restore("1718000000000-x.json", Some("y")).map(|_| ())));
+    // Before, the pipe was waited on for ever.
+    let refused = rx.recv_timeout(Duration::from_secs(20)).expect("answered within 20 s").expect_err("a pipe");
+    assert!(refused.to_string().contains("is a named pipe (FIFO), not a regular file"), "{refused}");
+    assert_eq!(files_in(&home.path("workflows/.trash")), ["1718000000000-x.json"], "left in the trash");
+}

@@ -40,7 +40,16 @@ pub fn resolve(runs_dir: &Path, request_path: &str) -> Option<std::path::PathBuf
 pub fn serve<R: tauri::Runtime>(ctx: UriSchemeContext<'_, R>, request: Request<Vec<u8>>) -> Response<Vec<u8>> {
     let state = ctx.app_handle().state::<AppState>();
     let path = resolve(&state.runs_dir, request.uri().path());
-    let found = path.and_then(|p| std::fs::read(&p).ok().map(|bytes| (p, bytes)));
+    respond(path)
+}
+
+/// The screenshot at `path` (the one a request named), or not found: a named pipe or a
+/// device put there is not found either, rather than waited on or read without end.
+fn respond(path: Option<std::path::PathBuf>) -> Response<Vec<u8>> {
+    let found = path.and_then(|p| {
+        let bytes = statewright_workflow::read_input_bytes(&p, "screenshot", statewright_workflow::MAX_WRITTEN_BYTES);
+        bytes.ok().map(|bytes| (p, bytes))
+    });
     match found {
         Some((p, bytes)) => {
             let mime = if p.extension().is_some_and(|e| e == "png") { "image/png" } else { "image/jpeg" };
@@ -72,5 +81,24 @@ mod tests {
             "as convertFileSrc encodes it"
         );
         assert_eq!(resolve(runs, "/screens%2F..%2F..%2Fx.png"), None, "encoded climbing too");
+    }
+
+    #[test]
+    fn a_pipe_or_a_device_in_place_of_a_screenshot_is_not_found_at_once() {
+        let runs = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(runs.path().join("screens/ab")).unwrap();
+        let pipe = runs.path().join("screens/ab/pipe.png");
+        assert!(std::process::Command::new("mkfifo").arg(&pipe).status().unwrap().success());
+        std::os::unix::fs::symlink("/dev/zero", runs.path().join("screens/ab/zero.png")).unwrap();
+        std::fs::write(runs.path().join("screens/ab/shot.png"), b"png").unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let root = runs.path().to_owned();
+        std::thread::spawn(move || {
+            let status = |name: &str| respond(resolve(&root, &format!("/screens/ab/{name}"))).status();
+            tx.send([status("pipe.png"), status("zero.png"), status("shot.png")])
+        });
+        // Before, the pipe was waited on for ever.
+        let statuses = rx.recv_timeout(std::time::Duration::from_secs(20)).expect("answered within 20 s");
+        assert_eq!(statuses, [StatusCode::NOT_FOUND, StatusCode::NOT_FOUND, StatusCode::OK]);
     }
 }

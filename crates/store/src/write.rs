@@ -488,10 +488,16 @@ impl Store {
         match &self.root {
             Some(root) => {
                 let path = root.join(rel);
-                match std::fs::read(&path) {
+                // Read bounded: a named pipe or a device put in the runs folder is refused,
+                // not waited on for ever or read until memory runs out.
+                match statewright_workflow::read_input_bytes(
+                    &path,
+                    "stored file",
+                    statewright_workflow::MAX_WRITTEN_BYTES,
+                ) {
                     Ok(bytes) => Ok(Some(bytes)),
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-                    Err(e) => Err(Error::io(&path, e)),
+                    Err(e) if e.missing => Ok(None),
+                    Err(e) => Err(Error::io(&path, std::io::Error::other(e.message))),
                 }
             }
             None => Ok(self.blobs.lock().unwrap_or_else(|e| e.into_inner()).get(rel).cloned()),

@@ -14,7 +14,9 @@ use crate::validate::validate;
 
 mod source;
 pub(crate) use source::kind;
-pub use source::{MAX_INPUT_BYTES, MAX_WRITTEN_BYTES, Unreadable, read_input_bytes, read_input_text, read_workflow_text};
+pub use source::{
+    MAX_INPUT_BYTES, MAX_WRITTEN_BYTES, Unreadable, read_input_bytes, read_input_text, read_workflow_text,
+};
 
 /// Which dialect a file was written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -317,6 +317,38 @@ fn text_a_page_gives_that_a_spreadsheet_would_run_as_a_formula_is_written_as_tex
     assert_eq!((&json[0]["values"]["q"], &json[0]["outputs"]["out"]), (&json!("=1+2"), &json!("=1+2")), "{json:#}");
 }
 
+#[test]
+fn a_row_a_killed_batch_left_under_way_in_the_journal_is_not_run_again_once_its_run_succeeded() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let workflow = shown_workflow(dir.path(), false);
+    let data = dir.path().join("orders.csv");
+    std::fs::write(&data, "q\nA\n").unwrap();
+    let args = ["batch", workflow.to_str().unwrap(), "--data", data.to_str().unwrap(), "--no-review", "--json"];
+    let out = statewright(&args, &runs);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let done = report["rows"][0].clone();
+    let (table, journal) = (data.with_extension("results.json"), data.with_extension("results.journal"));
+    assert!(!journal.exists(), "the journal goes with the go's end");
+
+    // As a go killed outright as the run ended leaves it: the table as before the row
+    // started, the journal with its start and the start of its end, torn.
+    std::fs::write(&table, "[]").unwrap();
+    let running = json!({"row": 1, "values": done["values"], "status": "running", "end_state": null,
+        "duration_ms": 0, "run_id": done["run_id"], "message": ""});
+    std::fs::write(&journal, format!("{running}\n{{\"row\":1,\"values\":{{\"q\":\"A\"}},\"stat")).unwrap();
+    let out = statewright(&args, &runs);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let again: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(again["skipped"], 1, "the store said the run succeeded: {again:#}");
+    assert_eq!(again["rows"][0]["run_id"], done["run_id"], "not run a second time");
+    assert_eq!(again["rows"][0]["outputs"]["out"], "A", "what it read, from the store: {again:#}");
+    let rows: Value = serde_json::from_str(&std::fs::read_to_string(&table).unwrap()).unwrap();
+    assert_eq!(rows[0]["status"], "succeeded", "{rows:#}");
+    assert!(!journal.exists());
+}
+
 /// A model that answers a task from the page: the title of the page asked for (after
 /// following the link to it), or it gives up on what cannot be done.
 fn answer(request: &Value) -> Reply {

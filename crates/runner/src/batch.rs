@@ -5,11 +5,13 @@
 //! others go on). The runs launch their own browsers, or attach to a pool of running ones
 //! ([`crate::pool`]).
 //!
-//! The results table (row, status, end state, duration, run id, message) is rewritten as
-//! each row starts and ends, as CSV and as JSON, so an interrupted batch loses nothing; run
-//! again, a batch skips the rows that already succeeded with the same values. Secret
-//! columns are masked in the table.
+//! The results table (row, status, end state, duration, run id, message), as CSV and as
+//! JSON, with a journal beside it that each row's start and end is appended to at once (the
+//! table is rewritten from time to time, in bytes that grow with the rows: [`journal`]), so
+//! an interrupted batch loses nothing; run again, a batch skips the rows that already
+//! succeeded with the same values. Secret columns are masked in the table.
 
+mod journal;
 pub(crate) mod lock;
 mod row;
 pub(crate) mod table;
@@ -259,27 +261,37 @@ pub async fn run_batch(
             let _ = shared.tx.send(Progress::Finished(job.cancelled()));
         }
     });
-    // The tasks hold the only senders: the channel closes when the last row is done.
     let mut done = skipped;
-    table::write_table(&request.results, &json_path, &results)?;
-    while let Some(progress) = rx.recv().await {
+    let mut record = journal::Record::start(&request.results, &json_path, &results)?;
+    let mut second = tokio::time::interval(Duration::from_secs(1));
+    loop {
+        let progress = tokio::select! {
+            progress = rx.recv() => progress,
+            _ = second.tick() => {
+                record.catch_up(&results)?;
+                continue;
+            }
+        };
+        // The tasks hold the only senders: the channel closes when the last row is done.
+        let Some(progress) = progress else { break };
         match progress {
             Progress::Started(running) => {
                 observer.started(running.row, running.run_id.as_deref().unwrap_or_default());
                 let index = running.row - 1;
                 results[index] = Some(running);
-                table::write_table(&request.results, &json_path, &results)?;
+                record.note(&results, index)?;
             }
             Progress::Finished(result) => {
                 done += 1;
                 observer.finished(&result, done, total);
                 let index = result.row - 1;
                 results[index] = Some(result);
-                table::write_table(&request.results, &json_path, &results)?;
+                record.note(&results, index)?;
             }
             Progress::EndpointDead { url, reason } => observer.endpoint_dead(&url, &reason),
         }
     }
+    record.finish(&results)?;
     for browser in shared_browsers {
         browser.close().await;
     }

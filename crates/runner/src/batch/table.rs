@@ -1,6 +1,7 @@
-//! The results table: written after every change as CSV and JSON, read back by the next go.
+//! The results table, as CSV and JSON, read back by the next go with the journal beside it
+//! ([`super::journal`]: the rows started and ended since the table was last rewritten).
 //!
-//! A row is in the table from the moment its run starts (`running`, with its run id), so a
+//! A row is in the record from the moment its run starts (`running`, with its run id), so a
 //! batch killed outright (SIGKILL, a power cut) leaves the ids of the runs it had under way:
 //! the next go asks the store how each ended, and takes a run that succeeded after all
 //! instead of running its row a second time.
@@ -14,8 +15,16 @@ use super::RowResult;
 use crate::error::RunError;
 use crate::rows::csv_field;
 
-/// The results of an earlier go, by row; none when there was none.
+/// The results of an earlier go, by row, the JSON table at `path` and the journal beside
+/// it; none when there was none.
 pub(crate) fn earlier_results(path: &Path) -> Result<HashMap<usize, RowResult>, RunError> {
+    let mut rows = table_rows(path)?;
+    super::journal::read_over(path, &mut rows)?;
+    Ok(rows)
+}
+
+/// The rows of the JSON table at `path` as last rewritten.
+fn table_rows(path: &Path) -> Result<HashMap<usize, RowResult>, RunError> {
     // Read as every input file is: a pipe or a folder at the path is the person's to move
     // (exit 2), not something to wait on or fail the batch's environment over.
     let text =
@@ -64,12 +73,13 @@ pub(super) fn settle_running(earlier: &mut HashMap<usize, RowResult>, db: &Path)
 }
 
 /// The files a batch writes for the results `csv`, each with what it is: the CSV table, the
-/// JSON table beside it, the file each is written to before its rename, the lock.
-pub(super) fn written(csv: &Path) -> [(&'static str, PathBuf); 4] {
+/// JSON table beside it, the file each is written to before its rename, the journal, the lock.
+pub(super) fn written(csv: &Path) -> [(&'static str, PathBuf); 5] {
     [
         ("CSV results table", csv.to_owned()),
         ("JSON results table", csv.with_extension("json")),
         ("table being written", csv.with_extension("tmp~")),
+        ("results journal", super::journal::path(csv)),
         ("lock", csv.with_extension("lock")),
     ]
 }
@@ -128,18 +138,21 @@ fn absolute(path: &Path) -> PathBuf {
     }
 }
 
-/// Both tables of a batch under way, the rows that have started.
-pub(super) fn write_table(csv: &Path, json: &Path, results: &[Option<RowResult>]) -> Result<(), RunError> {
+/// Both tables of a batch under way, the rows that have started; the bytes written.
+pub(super) fn write_table(csv: &Path, json: &Path, results: &[Option<RowResult>]) -> Result<u64, RunError> {
     write(csv, json, results.iter().flatten().collect())
 }
 
-/// Both tables, every row.
+/// Both tables, every row; the journal a killed batch left beside them, folded in when they
+/// were read, goes.
 pub(crate) fn write_rows(csv: &Path, json: &Path, rows: &[RowResult]) -> Result<(), RunError> {
-    write(csv, json, rows.iter().collect())
+    write(csv, json, rows.iter().collect())?;
+    super::journal::remove(csv)
 }
 
-/// Both tables, each replaced through a rename so a reader never sees half of one.
-fn write(csv: &Path, json: &Path, rows: Vec<&RowResult>) -> Result<(), RunError> {
+/// Both tables, each replaced through a rename so a reader never sees half of one; the
+/// bytes written.
+fn write(csv: &Path, json: &Path, rows: Vec<&RowResult>) -> Result<u64, RunError> {
     // The data's columns, in the order they first appear.
     let mut columns: Vec<&String> = Vec::new();
     for key in rows.iter().flat_map(|r| r.values.keys()) {
@@ -201,13 +214,14 @@ fn write(csv: &Path, json: &Path, rows: Vec<&RowResult>) -> Result<(), RunError>
         text.push('\n');
     }
     let json_text = serde_json::to_string_pretty(&rows).unwrap_or_default();
+    let bytes = (text.len() + json_text.len()) as u64;
     for (path, content) in [(csv, text), (json, json_text)] {
         let tmp = path.with_extension("tmp~");
         std::fs::write(&tmp, content)
             .and_then(|()| std::fs::rename(&tmp, path))
             .map_err(|e| RunError::environment("results", format!("cannot write {}: {e}", path.display())))?;
     }
-    Ok(())
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -259,16 +273,22 @@ mod tests {
         let message = check_places(&one, None).unwrap_err().message;
         assert!(message.contains("would make the CSV results table and the JSON results table one file"), "{message}");
         assert!(check_places(&dir.path().join("orders.results.lock"), None).is_err());
+        // The journal is one of the files too: neither the data nor one with a table.
+        let journal_data = dir.path().join("orders.results.journal");
+        std::fs::write(&journal_data, "seed\n1\n").unwrap();
+        let message = refused(&dir.path().join("orders.results.csv"), &journal_data);
+        assert!(message.starts_with("the results journal"), "{message}");
+        let message = check_places(&journal_data, None).unwrap_err().message;
+        assert!(message.contains("the CSV results table and the results journal one file"), "{message}");
         // The usual places are fine, and so is a path without an extension.
         check_places(&dir.path().join("orders.results.csv"), Some(&data)).unwrap();
         check_places(&dir.path().join("nowhere/yet/results"), Some(&data)).unwrap();
     }
 
-    #[test]
-    fn rows_a_killed_batch_left_running_take_their_runs_end_from_the_store() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("statewright.db");
-        let store = Store::open(&db).unwrap();
+    /// The store of a batch killed outright: `r-done` had succeeded (the table not yet
+    /// written), `r-cut` was under way, `r-failed` could not start.
+    fn runs_of_a_killed_batch(db: &Path) {
+        let store = Store::open(db).unwrap();
         let start = |id: &str| {
             let new = NewRun {
                 id,
@@ -298,7 +318,13 @@ mod tests {
         // Under way when the batch was killed: its lock is gone with it.
         drop(start("r-cut"));
         store.abort_run(start("r-failed"), "no browser").unwrap();
-        drop(store);
+    }
+
+    #[test]
+    fn rows_a_killed_batch_left_running_take_their_runs_end_from_the_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("statewright.db");
+        runs_of_a_killed_batch(&db);
 
         let mut earlier: HashMap<usize, RowResult> = [
             row(1, "running", "r-done"),
@@ -320,5 +346,30 @@ mod tests {
         }
         let store = Store::open(&db).unwrap();
         assert_eq!(store.run("r-cut").unwrap().status, "interrupted");
+    }
+
+    #[test]
+    fn a_row_killed_between_its_start_and_end_is_settled_from_the_journal_and_the_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("statewright.db");
+        runs_of_a_killed_batch(&db);
+        let (csv, json) = (dir.path().join("orders.results.csv"), dir.path().join("orders.results.json"));
+        // The table as an earlier go left it; the killed go ran row 1 again and started row
+        // 2, and was killed as it appended row 2's end: the table was not rewritten since.
+        write_rows(&csv, &json, &[row(1, "failed", "r-failed")]).unwrap();
+        let started: String = [row(1, "running", "r-done"), row(2, "running", "r-cut")]
+            .iter()
+            .map(|r| serde_json::to_string(r).unwrap() + "\n")
+            .collect();
+        let torn = r#"{"row":2,"values":{"seed":"2"},"status":"succ"#;
+        std::fs::write(super::super::journal::path(&csv), started + torn).unwrap();
+
+        let mut earlier = earlier_results(&json).unwrap();
+        settle_running(&mut earlier, &db);
+        assert_eq!(earlier[&1].status, "succeeded", "not run a second time");
+        assert_eq!(earlier[&1].run_id.as_deref(), Some("r-done"));
+        assert_eq!(earlier[&1].outputs["order_number"], "NW-000042", "with what it read");
+        assert_eq!((earlier[&2].status.as_str(), earlier[&2].run_id.as_deref()), ("running", Some("r-cut")));
+        assert_eq!(Store::open(&db).unwrap().run("r-cut").unwrap().status, "interrupted");
     }
 }

@@ -1,0 +1,267 @@
+//! The journal beside the results table (`orders.results.journal`): a JSON line per row as
+//! its run starts (`running`, with its run id) and as it ends, appended. Rewriting both
+//! tables at every start and end, as a batch did before, wrote a table that grows with every
+//! row twice per row: bytes in the square of the rows (a 10,000-row batch, tens of GB).
+//!
+//! The tables are rewritten from the rows in memory at the go's start and end, and in
+//! between when the journal has grown as large as they are, or, at most once a second, to a
+//! sixteenth of their size ([`LAG`]): a rewrite costs no more than a few times the journal
+//! written since the one before, so a go writes bytes in proportion to its rows. After each
+//! rewrite the journal starts empty; at the go's end it goes.
+//!
+//! A go killed outright (SIGKILL, a power cut) leaves the tables as last rewritten and the
+//! journal with every row started or ended since: the next go, and `judge`, read the one and
+//! then the other over it ([`read_over`]). The line being appended when the go was killed is
+//! ignored: that row is as its line before said (its run under way, which the store
+//! settles). The journal is written as the tables are, without waiting for the disk (what a
+//! killed process wrote is the kernel's to keep).
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use super::RowResult;
+use super::table;
+use crate::error::RunError;
+
+/// While the rows changed since the last rewrite are fewer bytes than the tables, the tables
+/// are rewritten no more than once a second, and only once the journal has reached this
+/// fraction of them (1/LAG): each rewrite costs at most LAG times the journal it folds in.
+const LAG: u64 = 16;
+
+/// The journal beside the table at `table` (the CSV or the JSON one).
+pub(super) fn path(table: &Path) -> PathBuf {
+    table.with_extension("journal")
+}
+
+/// The rows the journal beside `table` holds, each laid over the row of `rows` it follows.
+pub(super) fn read_over(table: &Path, rows: &mut HashMap<usize, RowResult>) -> Result<(), RunError> {
+    let path = path(table);
+    let text =
+        match statewright_workflow::read_input_bytes(&path, "results journal", statewright_workflow::MAX_WRITTEN_BYTES)
+        {
+            Ok(bytes) => bytes,
+            Err(e) if e.missing => return Ok(()),
+            Err(e) => return Err(RunError::invalid("results", format!("{}: {}", path.display(), e.message))),
+        };
+    let mut lines = text.split_inclusive(|b| *b == b'\n').enumerate().peekable();
+    while let Some((i, line)) = lines.next() {
+        match serde_json::from_slice::<RowResult>(line) {
+            Ok(row) => {
+                rows.insert(row.row, row);
+            }
+            // The line being written when the go was killed.
+            Err(_) if lines.peek().is_none() => {}
+            Err(e) => {
+                return Err(RunError::invalid(
+                    "results",
+                    format!(
+                        "{}:{}: not a results journal of statewright batch ({e}); move it away to start afresh",
+                        path.display(),
+                        i + 1
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The record a go keeps of its rows: both tables and the journal beside them.
+pub(super) struct Record {
+    csv: PathBuf,
+    json: PathBuf,
+    journal: File,
+    journal_path: PathBuf,
+    /// Bytes in the journal since the tables were rewritten, and in both tables then.
+    journaled: u64,
+    tables: u64,
+    rewritten: Instant,
+    /// Every byte this go has written to the tables and the journal.
+    written: u64,
+}
+
+impl Record {
+    /// Both tables with the rows of `results` there are, and an empty journal.
+    pub(super) fn start(csv: &Path, json: &Path, results: &[Option<RowResult>]) -> Result<Record, RunError> {
+        let tables = table::write_table(csv, json, results)?;
+        let journal_path = path(csv);
+        // Emptied only now that the tables hold what it held.
+        let journal = OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(&journal_path)
+            .and_then(|file| file.set_len(0).map(|()| file))
+            .map_err(|e| cannot_write(&journal_path, e))?;
+        Ok(Record {
+            csv: csv.to_owned(),
+            json: json.to_owned(),
+            journal,
+            journal_path,
+            journaled: 0,
+            tables,
+            rewritten: Instant::now(),
+            written: tables,
+        })
+    }
+
+    /// The row `results[index]` has started or ended: in the journal at once, in the tables
+    /// when their rewrite is due.
+    pub(super) fn note(&mut self, results: &[Option<RowResult>], index: usize) -> Result<(), RunError> {
+        let Some(row) = &results[index] else { return Ok(()) };
+        let mut line = serde_json::to_vec(row).unwrap_or_default();
+        line.push(b'\n');
+        // One write: a kill leaves the line whole or its start at the end, never half of it
+        // between two others.
+        self.journal.write_all(&line).map_err(|e| cannot_write(&self.journal_path, e))?;
+        self.journaled += line.len() as u64;
+        self.written += line.len() as u64;
+        if self.journaled >= self.tables {
+            self.rewrite(results)?;
+        }
+        Ok(())
+    }
+
+    /// Asked every second: the tables are brought up to date if they lag by a [`LAG`]th of
+    /// their size, so a person watching a large batch sees them change.
+    pub(super) fn catch_up(&mut self, results: &[Option<RowResult>]) -> Result<(), RunError> {
+        let due = self.journaled > 0 && self.journaled * LAG >= self.tables;
+        if due && self.rewritten.elapsed() >= Duration::from_secs(1) {
+            self.rewrite(results)?;
+        }
+        Ok(())
+    }
+
+    /// The go is over: the tables hold every row, and the journal goes.
+    pub(super) fn finish(mut self, results: &[Option<RowResult>]) -> Result<(), RunError> {
+        self.rewrite(results)?;
+        tracing::debug!("the results of this go took {} bytes written", self.written);
+        remove(&self.csv)
+    }
+
+    fn rewrite(&mut self, results: &[Option<RowResult>]) -> Result<(), RunError> {
+        self.tables = table::write_table(&self.csv, &self.json, results)?;
+        self.written += self.tables;
+        // Emptied only once the tables hold every row it did: a kill in between leaves
+        // lines the tables hold already, read over them to the same rows.
+        self.journal.set_len(0).map_err(|e| cannot_write(&self.journal_path, e))?;
+        self.journaled = 0;
+        self.rewritten = Instant::now();
+        Ok(())
+    }
+}
+
+/// The journal beside the tables of `table` goes, once they hold every row it held.
+pub(super) fn remove(table: &Path) -> Result<(), RunError> {
+    let path = path(table);
+    match std::fs::remove_file(&path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(RunError::environment("results", format!("cannot remove {}: {e}", path.display())))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn cannot_write(path: &Path, e: std::io::Error) -> RunError {
+    RunError::environment("results", format!("cannot write {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use indexmap::IndexMap;
+
+    use super::*;
+
+    fn row(row: usize, status: &str) -> RowResult {
+        RowResult {
+            row,
+            values: IndexMap::from([("seed".to_owned(), row.to_string())]),
+            status: status.into(),
+            end_state: None,
+            duration_ms: 0,
+            run_id: Some(format!("run-{row}")),
+            message: String::new(),
+            endpoint: None,
+            outputs: IndexMap::new(),
+            llm_calls: 0,
+            llm_tokens: 0,
+            llm_cost: 0.0,
+            judged: None,
+        }
+    }
+
+    fn line(row: &RowResult) -> String {
+        serde_json::to_string(row).unwrap() + "\n"
+    }
+
+    #[test]
+    fn the_bytes_a_batch_writes_for_its_results_grow_with_its_rows_not_their_square() {
+        let dir = tempfile::tempdir().unwrap();
+        let (csv, json) = (dir.path().join("orders.results.csv"), dir.path().join("orders.results.json"));
+        let rows = 2000;
+        let mut results: Vec<Option<RowResult>> = vec![None; rows];
+        let mut record = Record::start(&csv, &json, &results).unwrap();
+        let mut journaled = 0;
+        for i in 0..rows {
+            for status in ["running", "succeeded"] {
+                results[i] = Some(row(i + 1, status));
+                journaled += line(results[i].as_ref().unwrap()).len() as u64;
+                record.note(&results, i).unwrap();
+            }
+        }
+        let written = record.written;
+        record.finish(&results).unwrap();
+        // Each rewrite of the tables costs at most LAG times the journal since the one before
+        // (and a table's row is a few times its journal line: pretty JSON, and CSV); the
+        // whole table rewritten at every start and end wrote some 850 MB here.
+        assert!(written < 32 * journaled, "{written} bytes written for {journaled} bytes of rows");
+        let table: Vec<RowResult> = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+        assert_eq!(table.len(), rows);
+        assert!(table.iter().all(|r| r.status == "succeeded"));
+        assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), rows + 1);
+        assert!(!path(&csv).exists(), "the journal goes with the go's end");
+    }
+
+    #[test]
+    fn the_journal_is_read_over_the_table_its_torn_last_line_ignored() {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("orders.results.json");
+        let mut rows: HashMap<usize, RowResult> = [(1, row(1, "succeeded"))].into();
+        let started = line(&row(2, "running"));
+        let ended = line(&row(2, "failed"));
+        // Killed as it appended the end of row 2: the row is as its start said.
+        std::fs::write(path(&json), format!("{started}{}", &ended[..ended.len() / 2])).unwrap();
+        read_over(&json, &mut rows).unwrap();
+        assert_eq!((rows[&1].status.as_str(), rows[&2].status.as_str()), ("succeeded", "running"));
+        assert_eq!(rows[&2].run_id.as_deref(), Some("run-2"));
+        // Whole, the later line wins.
+        std::fs::write(path(&json), format!("{started}{ended}")).unwrap();
+        read_over(&json, &mut rows).unwrap();
+        assert_eq!(rows[&2].status, "failed");
+
+        // A line that is no row, with more after it, is no journal this program wrote.
+        std::fs::write(path(&json), format!("{started}not a row\n{ended}")).unwrap();
+        let refused = read_over(&json, &mut rows).unwrap_err();
+        assert_eq!(refused.kind, crate::error::RunErrorKind::Invalid);
+        let said = format!("{}:2: not a results journal of statewright batch", path(&json).display());
+        assert!(refused.message.starts_with(&said), "{}", refused.message);
+        assert!(refused.message.ends_with("move it away to start afresh"), "{}", refused.message);
+    }
+
+    #[test]
+    fn a_journal_that_is_a_folder_or_a_pipe_is_refused_as_the_persons_to_move() {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("orders.results.json");
+        std::fs::create_dir(path(&json)).unwrap();
+        let refused = read_over(&json, &mut HashMap::new()).unwrap_err();
+        assert_eq!(refused.kind, crate::error::RunErrorKind::Invalid);
+        let said = format!("{}: the results journal is a folder, not a regular file", path(&json).display());
+        assert!(refused.message.contains(&said), "{}", refused.message);
+        std::fs::remove_dir(path(&json)).unwrap();
+        assert!(std::process::Command::new("mkfifo").arg(path(&json)).status().unwrap().success());
+        let refused = read_over(&json, &mut HashMap::new()).unwrap_err();
+        assert!(refused.message.contains("the results journal is a named pipe (FIFO)"), "{}", refused.message);
+    }
+}

@@ -148,19 +148,20 @@ fn list(store: &Store, all: bool, json: bool) -> Result<(), String> {
         return Ok(());
     }
     outln!("{:>4}  {:<9}  {:<20}  {:<22}  {:<20}  reason", "id", "status", "run", "workflow", "state");
-    for item in items {
-        let reason = item.reason.lines().next().unwrap_or_default();
-        let reason = match (&item.proposed_by, &item.resolution) {
+    for item in &items {
+        let review = &item.summary;
+        let reason = review.reason.lines().next().unwrap_or_default();
+        let reason = match (&review.proposed_by, &review.resolution) {
             (Some(model), Some(r)) => format!("proposed by the model {model}: `{}` — {reason}", r.kind()),
             _ => reason.to_owned(),
         };
         outln!(
             "{:>4}  {:<9}  {:<20}  {:<22}  {:<20}  {}",
-            item.id,
-            item.status,
-            item.run_id,
-            one_line(&item.workflow),
-            one_line(item.state.as_deref().unwrap_or("-")),
+            review.id,
+            review.status,
+            review.run_id,
+            one_line(&review.workflow),
+            one_line(review.state.as_deref().unwrap_or("-")),
             one_line(&reason)
         );
     }
@@ -169,14 +170,15 @@ fn list(store: &Store, all: bool, json: bool) -> Result<(), String> {
 
 fn show(store: &Store, id: i64, json: bool) -> Result<(), String> {
     let item = store.review(id).map_err(|e| e.to_string())?;
+    let review = &item.summary;
     if json {
         outln!("{}", serde_json::to_string_pretty(&item).map_err(|e| e.to_string())?);
         return Ok(());
     }
     let request = &item.request;
-    outln!("review {} · {} · run {} · {}", item.id, item.status, item.run_id, one_line(&item.workflow));
-    outln!("state:   {}", one_line(item.state.as_deref().unwrap_or("(none recognised)")));
-    outln!("why:     {}", item.reason.replace('\n', "\n         "));
+    outln!("review {} · {} · run {} · {}", review.id, review.status, review.run_id, one_line(&review.workflow));
+    outln!("state:   {}", one_line(review.state.as_deref().unwrap_or("(none recognised)")));
+    outln!("why:     {}", review.reason.replace('\n', "\n         "));
     for tried in &request.tried {
         outln!("tried:   {}: {}", tried.stage, one_line(&tried.outcome));
     }
@@ -204,12 +206,12 @@ fn show(store: &Store, id: i64, json: bool) -> Result<(), String> {
         outln!("checks that hold here: {}", suggested.join("; "));
     }
     outln!("states:  {}", request.states.join(", "));
-    if let (Some(model), Some(resolution)) = (&item.proposed_by, &item.resolution) {
+    if let (Some(model), Some(resolution)) = (&review.proposed_by, &review.resolution) {
         outln!("proposed by the model {model}: {}", serde_json::to_string(resolution).unwrap_or_default());
-        if item.status == "open" {
+        if review.status == "open" {
             outln!("decide:  statewright review approve {id} [--preview] | statewright review reject {id}");
         }
-    } else if let Some(resolution) = &item.resolution {
+    } else if let Some(resolution) = &review.resolution {
         outln!("resolved: {}", serde_json::to_string(resolution).unwrap_or_default());
     } else {
         outln!("resolve: statewright review resolve {id} retry|skip|actions|declare-state|new-state|abort [--save]");
@@ -220,11 +222,12 @@ fn show(store: &Store, id: i64, json: bool) -> Result<(), String> {
 /// Approves (`Some(preview)`) or rejects (`None`) a model's proposal.
 fn decide(store: &Store, id: i64, approve: Option<bool>) -> Result<(), String> {
     let item = store.review(id).map_err(|e| e.to_string())?;
-    let (Some(model), Some(resolution)) = (&item.proposed_by, &item.resolution) else {
+    let review = &item.summary;
+    let (Some(model), Some(resolution)) = (&review.proposed_by, &review.resolution) else {
         return Err(format!("review {id} is not a model's proposal (answer it with `review resolve`)"));
     };
-    if item.status != "open" {
-        return Err(format!("proposal {id} is already {}; nothing was changed", item.status));
+    if review.status != "open" {
+        return Err(format!("proposal {id} is already {}; nothing was changed", review.status));
     }
     let saved_to = match approve {
         Some(true) => {
@@ -245,14 +248,15 @@ fn decide(store: &Store, id: i64, approve: Option<bool>) -> Result<(), String> {
 
 fn resolve(store: &Store, args: &ResolveArgs) -> Result<(), String> {
     let item = store.review(args.id).map_err(|e| e.to_string())?;
-    if item.proposed_by.is_some() {
-        return Err(format!("review {} is a model's proposal: `review approve {0}` or `review reject {0}`", item.id));
+    let review = &item.summary;
+    if review.proposed_by.is_some() {
+        return Err(format!("review {} is a model's proposal: `review approve {0}` or `review reject {0}`", review.id));
     }
-    if item.status != "open" {
-        return Err(format!("review {} is already {}; nothing was changed", item.id, item.status));
+    if review.status != "open" {
+        return Err(format!("review {} is already {}; nothing was changed", review.id, review.status));
     }
-    if !store.is_recording(&item.run_id) {
-        return Err(format!("review {}'s run {} is no longer waiting; nothing was changed", item.id, item.run_id));
+    if !store.is_recording(&review.run_id) {
+        return Err(format!("review {}'s run {} is no longer waiting; nothing was changed", review.id, review.run_id));
     }
     let resolution = resolution(&item, args)?;
     if args.preview {
@@ -260,8 +264,11 @@ fn resolve(store: &Store, args: &ResolveArgs) -> Result<(), String> {
         return Ok(());
     }
     let saved_to = if args.save { Some(report(save_review_fix(store, &item, &resolution, true))?) } else { None };
-    store.resolve_review(item.id, &resolution, saved_to.as_deref()).map_err(|e| e.to_string())?;
-    outln!("{}", json!({ "review": item.id, "run_id": item.run_id, "resolution": resolution, "saved_to": saved_to }));
+    store.resolve_review(review.id, &resolution, saved_to.as_deref()).map_err(|e| e.to_string())?;
+    outln!(
+        "{}",
+        json!({ "review": review.id, "run_id": review.run_id, "resolution": resolution, "saved_to": saved_to })
+    );
     Ok(())
 }
 

@@ -221,3 +221,83 @@ fn a_review_lists_the_runs_other_tabs_and_a_person_sends_the_run_back() {
     let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(summary["status"], "succeeded", "{summary}");
 }
+
+/// A review as JSON (`review list --json`, `review show --json`) is what the queue lists of
+/// it, as `runs show --json` gives it, with its screenshot and its request beside.
+#[test]
+fn a_review_as_json_is_its_summary_with_its_screenshot_and_request() {
+    use statewright_engine::{EscalationRequest, Failure};
+    use statewright_store::{NewRun, Store};
+
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path();
+    let store = Store::open(&Store::default_path(runs)).unwrap();
+    let run = NewRun {
+        id: "r1",
+        workflow_name: "shop",
+        workflow_json: "{}",
+        parameters: &json!({}),
+        browser: "test",
+        workflow_path: Some("/tmp/shop.json"),
+    };
+    let _run = store.start_run(&run).unwrap();
+    let request = EscalationRequest {
+        workflow: "shop".into(),
+        step: 3,
+        state: Some("Cart".into()),
+        failure: Failure::Action { state: "Cart".into(), index: 1, action: "click".into(), error: "not found".into() },
+        reason: "in state `Cart`, action 1 (click) failed: not found".into(),
+        tried: vec![],
+        action: None,
+        observation: None,
+        states: vec!["Cart".into()],
+        suggested_checks: Vec::new(),
+        unresolved: vec![],
+    };
+    let id = store.open_review("r1", &request).unwrap().to_string();
+    drop(store);
+
+    let json = |args: &[&str]| {
+        let out = statewright(args, runs);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let keys = |review: &Value| {
+        let mut keys = review.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+        keys.sort();
+        keys
+    };
+    let listed = json(&["review", "list", "--all", "--json"])[0].clone();
+    let shown = json(&["review", "show", &id, "--json"]);
+    let summary = json(&["runs", "show", "r1", "--json"])["reviews"][0].clone();
+    let mut expected = keys(&summary);
+    expected.extend(["request".to_owned(), "screenshot".to_owned()]);
+    expected.sort();
+    assert_eq!(keys(&listed), expected, "{listed:#}");
+    assert_eq!(keys(&shown), expected, "{shown:#}");
+    for (key, value) in summary.as_object().unwrap() {
+        assert_eq!(&shown[key], value, "{key}");
+    }
+    assert_eq!(shown["request"]["failure"], shown["failure"]);
+    assert_eq!(
+        expected,
+        [
+            "created_ms",
+            "failure",
+            "id",
+            "proposed_by",
+            "reason",
+            "request",
+            "resolution",
+            "resolved_ms",
+            "run_id",
+            "saved_to",
+            "screenshot",
+            "state",
+            "status",
+            "step",
+            "workflow",
+            "workflow_path"
+        ]
+    );
+}

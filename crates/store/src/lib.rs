@@ -65,6 +65,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0011_retries.sql"),
     include_str!("migrations/0012_drag_to.sql"),
     include_str!("migrations/0013_tabs_opened.sql"),
+    include_str!("migrations/0014_review_failure.sql"),
 ];
 
 /// The schema version this build writes.

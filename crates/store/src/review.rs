@@ -8,29 +8,17 @@ use serde_json::Value;
 use statewright_engine::{EscalationRequest, LocatedCheck, LocatorMemory, Resolution};
 use statewright_workflow::{Check, Target, TargetField};
 
-use crate::{Error, Result, Store, now_ms};
+use crate::review_list::{SUMMARY_COLUMNS, summary};
+use crate::{Error, Result, ReviewSummary, Store, now_ms};
 
-/// One review, as the CLI and the app show it.
+/// One review read whole, as `statewright review show` and the app's review panel show it:
+/// what the queue lists of it, its screenshot, and the request it was opened with.
 #[derive(Debug, Clone, Serialize)]
 pub struct ReviewItem {
-    pub id: i64,
-    pub run_id: String,
-    pub workflow: String,
-    /// The workflow file the run was started from, where a fix can be saved.
-    pub workflow_path: Option<String>,
-    pub step: Option<u32>,
-    pub state: Option<String>,
-    /// `open`, `resolved` or `cancelled` (the run ended without an answer).
-    pub status: String,
-    pub created_ms: i64,
-    pub resolved_ms: Option<i64>,
-    pub reason: String,
+    #[serde(flatten)]
+    pub summary: ReviewSummary,
+    /// A path under the store's folder.
     pub screenshot: Option<String>,
-    pub resolution: Option<Resolution>,
-    pub saved_to: Option<String>,
-    /// The model that proposed this fix (it worked in the run, and waits for approval);
-    /// `None` for a run waiting for a person.
-    pub proposed_by: Option<String>,
     /// The failure, what was tried, the pending action, the page, states and suggestions.
     pub request: EscalationRequest,
 }
@@ -64,65 +52,24 @@ type HealRow = (String, usize, String, String);
 /// Step, state, index, the action's field (`target` for checks), what was and what healed it.
 type HealedRow<T> = (Option<u32>, String, usize, TargetField, T, T);
 
-const ITEM_COLUMNS: &str = "r.id, r.run_id, runs.workflow, runs.workflow_path, r.step, r.state, r.status,
-     r.created_ms, r.resolved_ms, r.reason, r.screenshot, r.resolution, r.saved_to, r.request, r.proposed_by";
+/// A summary's columns, then the screenshot and the request (its last two).
+fn item_columns() -> String {
+    format!("{SUMMARY_COLUMNS}, r.screenshot, r.request")
+}
 
-fn item(row: &rusqlite::Row) -> rusqlite::Result<(ReviewItem, String)> {
-    let resolution: Option<String> = row.get(11)?;
-    let request: String = row.get(13)?;
-    let placeholder = serde_json::from_str::<EscalationRequest>(&request);
-    Ok((
-        ReviewItem {
-            id: row.get(0)?,
-            run_id: row.get(1)?,
-            workflow: row.get(2)?,
-            workflow_path: row.get(3)?,
-            step: row.get(4)?,
-            state: row.get(5)?,
-            status: row.get(6)?,
-            created_ms: row.get(7)?,
-            resolved_ms: row.get(8)?,
-            reason: row.get(9)?,
-            screenshot: row.get(10)?,
-            resolution: resolution.and_then(|r| serde_json::from_str(&r).ok()),
-            saved_to: row.get(12)?,
-            proposed_by: row.get(14)?,
-            request: match placeholder {
-                Ok(request) => request,
-                Err(_) => {
-                    return Err(rusqlite::Error::InvalidColumnType(13, "request".into(), rusqlite::types::Type::Text));
-                }
-            },
-        },
-        request,
-    ))
+fn item(row: &rusqlite::Row) -> rusqlite::Result<ReviewItem> {
+    let request: String = row.get(15)?;
+    let request = serde_json::from_str(&request)
+        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(15, rusqlite::types::Type::Text, Box::new(e)))?;
+    Ok(ReviewItem { summary: summary(row)?, screenshot: row.get(14)?, request })
 }
 
 impl Store {
     /// Puts a run's escalation in the queue and marks the run `needs_human_review`.
     pub fn open_review(&self, run_id: &str, request: &EscalationRequest) -> Result<i64> {
-        let screenshot = match request.observation.as_ref().and_then(|o| o.screenshot.as_ref()) {
-            Some(image) => Some(self.put_blob(image, crate::write::image_ext(image))?),
-            None => None,
-        };
-        let kind = serde_json::to_value(&request.failure)?["kind"].as_str().unwrap_or("unknown").to_owned();
+        let screenshot = self.review_screenshot(request)?;
         let tx = self.immediate()?;
-        tx.execute(
-            "INSERT INTO review_items (run_id, step, state, kind, reason, request, screenshot, created_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            params![
-                run_id,
-                request.step,
-                request.state,
-                kind,
-                request.reason,
-                serde_json::to_string(request)?,
-                screenshot,
-                now_ms()
-            ],
-        )
-        .map_err(|e| self.err(e))?;
-        let id = tx.last_insert_rowid();
+        let id = self.insert_review(&tx, run_id, request, screenshot, None)?;
         tx.execute("UPDATE runs SET status = 'needs_human_review' WHERE id = ?1", params![run_id])
             .map_err(|e| self.err(e))?;
         tx.commit().map_err(|e| self.err(e))?;
@@ -138,25 +85,49 @@ impl Store {
         request: &EscalationRequest,
         resolution: &Resolution,
     ) -> Result<i64> {
-        let screenshot = match request.observation.as_ref().and_then(|o| o.screenshot.as_ref()) {
-            Some(image) => Some(self.put_blob(image, crate::write::image_ext(image))?),
-            None => None,
+        let screenshot = self.review_screenshot(request)?;
+        self.insert_review(tx, run_id, request, screenshot, Some((model, resolution)))
+    }
+
+    /// Keeps the screenshot of the page a review is about, if it has one.
+    fn review_screenshot(&self, request: &EscalationRequest) -> Result<Option<String>> {
+        match request.observation.as_ref().and_then(|o| o.screenshot.as_ref()) {
+            Some(image) => Ok(Some(self.put_blob(image, crate::write::image_ext(image))?)),
+            None => Ok(None),
+        }
+    }
+
+    /// A review's row, for a run waiting for a person or (`proposal`: the model and its
+    /// fix) a model's proposal: its failure written beside the request, for the list.
+    fn insert_review(
+        &self,
+        tx: &rusqlite::Connection,
+        run_id: &str,
+        request: &EscalationRequest,
+        screenshot: Option<String>,
+        proposal: Option<(&str, &Resolution)>,
+    ) -> Result<i64> {
+        let failure = serde_json::to_value(&request.failure)?;
+        let kind = failure["kind"].as_str().unwrap_or("unknown").to_owned();
+        let (model, resolution) = match proposal {
+            Some((model, resolution)) => (Some(model), Some(serde_json::to_string(resolution)?)),
+            None => (None, None),
         };
-        let kind = serde_json::to_value(&request.failure)?["kind"].as_str().unwrap_or("unknown").to_owned();
         tx.execute(
-            "INSERT INTO review_items (run_id, step, state, kind, reason, request, screenshot, created_ms, resolution,
-                                       proposed_by)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            "INSERT INTO review_items (run_id, step, state, kind, reason, failure, request, screenshot, created_ms,
+                                       resolution, proposed_by)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
             params![
                 run_id,
                 request.step,
                 request.state,
                 kind,
                 request.reason,
+                failure.to_string(),
                 serde_json::to_string(request)?,
                 screenshot,
                 now_ms(),
-                serde_json::to_string(resolution)?,
+                resolution,
                 model
             ],
         )
@@ -166,7 +137,7 @@ impl Store {
 
     /// Closes an open proposal: `approved` (its fix saved into `saved_to`) or `rejected`.
     pub fn decide_proposal(&self, id: i64, approved: bool, saved_to: Option<&str>) -> Result<()> {
-        let item = self.review(id)?;
+        let item = self.review(id)?.summary;
         if item.proposed_by.is_none() {
             return Err(Error::NotAProposal(id));
         }
@@ -187,38 +158,36 @@ impl Store {
     /// A run's open proposals, oldest first.
     pub fn proposals(&self, run_id: &str) -> Result<Vec<ReviewItem>> {
         let sql = format!(
-            "SELECT {ITEM_COLUMNS} FROM review_items r JOIN runs ON runs.id = r.run_id
-             WHERE r.run_id = ?1 AND r.status = 'open' AND r.proposed_by IS NOT NULL ORDER BY r.id"
+            "SELECT {} FROM review_items r JOIN runs ON runs.id = r.run_id
+             WHERE r.run_id = ?1 AND r.status = 'open' AND r.proposed_by IS NOT NULL ORDER BY r.id",
+            item_columns()
         );
-        let mut stmt = self.conn.prepare(&sql).map_err(|e| self.err(e))?;
-        let rows = stmt.query_map(params![run_id], item).map_err(|e| self.err(e))?;
-        rows.map(|r| r.map(|(item, _)| item)).collect::<rusqlite::Result<_>>().map_err(|e| self.err(e))
+        self.rows(&sql, params![run_id], item)
     }
 
     /// Reviews, newest first; only open ones unless `all`.
     pub fn reviews(&self, all: bool) -> Result<Vec<ReviewItem>> {
         let sql = format!(
-            "SELECT {ITEM_COLUMNS} FROM review_items r JOIN runs ON runs.id = r.run_id
-             WHERE ?1 OR r.status = 'open' ORDER BY r.id DESC"
+            "SELECT {} FROM review_items r JOIN runs ON runs.id = r.run_id
+             WHERE ?1 OR r.status = 'open' ORDER BY r.id DESC",
+            item_columns()
         );
-        let mut stmt = self.conn.prepare(&sql).map_err(|e| self.err(e))?;
-        let rows = stmt.query_map(params![all], item).map_err(|e| self.err(e))?;
-        rows.map(|r| r.map(|(item, _)| item)).collect::<rusqlite::Result<_>>().map_err(|e| self.err(e))
+        self.rows(&sql, params![all], item)
     }
 
     pub fn review(&self, id: i64) -> Result<ReviewItem> {
-        let sql = format!("SELECT {ITEM_COLUMNS} FROM review_items r JOIN runs ON runs.id = r.run_id WHERE r.id = ?1");
+        let sql =
+            format!("SELECT {} FROM review_items r JOIN runs ON runs.id = r.run_id WHERE r.id = ?1", item_columns());
         self.conn
             .query_row(&sql, params![id], item)
             .optional()
             .map_err(|e| self.err(e))?
-            .map(|(item, _)| item)
             .ok_or(Error::UnknownReview(id))
     }
 
     /// Resolves an open review of a run that is still waiting, and sets the run running.
     pub fn resolve_review(&self, id: i64, resolution: &Resolution, saved_to: Option<&str>) -> Result<()> {
-        let item = self.review(id)?;
+        let item = self.review(id)?.summary;
         if item.proposed_by.is_some() {
             return Err(Error::IsAProposal(id));
         }

@@ -7,7 +7,7 @@ use rusqlite::params;
 use serde::Serialize;
 use statewright_engine::{Failure, Resolution};
 
-use crate::{Result, ReviewItem, Store};
+use crate::{Result, Store};
 
 /// One review as a list shows it: no page, no request beyond its failure.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -32,28 +32,6 @@ pub struct ReviewSummary {
     pub proposed_by: Option<String>,
 }
 
-impl ReviewSummary {
-    /// The summary of a review read whole.
-    pub fn of(item: &ReviewItem) -> Self {
-        Self {
-            id: item.id,
-            run_id: item.run_id.clone(),
-            workflow: item.workflow.clone(),
-            workflow_path: item.workflow_path.clone(),
-            step: item.step,
-            state: item.state.clone(),
-            status: item.status.clone(),
-            created_ms: item.created_ms,
-            resolved_ms: item.resolved_ms,
-            reason: item.reason.clone(),
-            failure: item.request.failure.clone(),
-            resolution: item.resolution.clone(),
-            saved_to: item.saved_to.clone(),
-            proposed_by: item.proposed_by.clone(),
-        }
-    }
-}
-
 /// The review queue as the app shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ReviewList {
@@ -64,12 +42,13 @@ pub struct ReviewList {
     pub closed: u64,
 }
 
-/// The columns of a summary: the request's failure only, taken out of it by SQLite.
-const SUMMARY_COLUMNS: &str = "r.id, r.run_id, runs.workflow, runs.workflow_path, r.step, r.state, r.status,
-     r.created_ms, r.resolved_ms, r.reason, json_extract(r.request, '$.failure'), r.resolution, r.saved_to,
-     r.proposed_by";
+/// The columns of a summary, all before the request in the row: a poll reads no request
+/// (with the page's elements, up to megabytes), nor the overflow pages it spills onto.
+pub(crate) const SUMMARY_COLUMNS: &str = "r.id, r.run_id, runs.workflow, runs.workflow_path, r.step, r.state,
+     r.status, r.created_ms, r.resolved_ms, r.reason, r.failure, r.resolution, r.saved_to, r.proposed_by";
 
-fn summary(row: &rusqlite::Row) -> rusqlite::Result<ReviewSummary> {
+/// A summary from the first columns of `row`, in the order of [`SUMMARY_COLUMNS`].
+pub(crate) fn summary(row: &rusqlite::Row) -> rusqlite::Result<ReviewSummary> {
     let failure: String = row.get(10)?;
     let failure = serde_json::from_str(&failure)
         .map_err(|e| rusqlite::Error::FromSqlConversionFailure(10, rusqlite::types::Type::Text, Box::new(e)))?;
@@ -107,8 +86,7 @@ impl Store {
         let mut reviews = self.rows(&sql, params![limit], summary)?;
         // What a person must act on first, however old.
         reviews.sort_by_key(|r| (r.status != "open", std::cmp::Reverse(r.id)));
-        // All rows less the open ones, both counted from an index: never by reading each
-        // row's status, which lies past its (large) request.
+        // All rows less the open ones, both counted from an index, not row by row.
         let closed: i64 = self
             .conn
             .query_row(

@@ -56,7 +56,7 @@ fn a_review_is_opened_by_the_run_and_resolved_from_another_handle() {
     let person = Store::open(&db).unwrap();
     let open = person.reviews(false).unwrap();
     assert_eq!(open.len(), 1);
-    assert_eq!(open[0].workflow_path.as_deref(), Some("/tmp/demo.json"));
+    assert_eq!(open[0].summary.workflow_path.as_deref(), Some("/tmp/demo.json"));
     assert_eq!(open[0].request.action.as_ref().map(|a| a.index), Some(1));
     assert!(matches!(person.resolve_review(id + 1, &Resolution::Retry, None), Err(Error::UnknownReview(_))));
     person.resolve_review(id, &Resolution::Skip, None).unwrap();
@@ -67,7 +67,7 @@ fn a_review_is_opened_by_the_run_and_resolved_from_another_handle() {
     assert_eq!(run_side.review_resolution(id).unwrap(), Some(Resolution::Skip));
     assert_eq!(run_side.run("r1").unwrap().status, "running");
     assert!(person.reviews(false).unwrap().is_empty());
-    assert_eq!(person.reviews(true).unwrap()[0].status, "resolved");
+    assert_eq!(person.reviews(true).unwrap()[0].summary.status, "resolved");
 
     // Healing memory: alternatives recorded per workflow, healed locators per run.
     let finished = Event::ActionFinished {
@@ -168,7 +168,7 @@ fn a_review_of_a_run_whose_process_died_cannot_be_resolved() {
     // The next open marks the run interrupted and closes its review.
     let reopened = Store::open(&db).unwrap();
     assert_eq!(reopened.run("r2").unwrap().status, "interrupted");
-    assert_eq!(reopened.review(id).unwrap().status, "cancelled");
+    assert_eq!(reopened.review(id).unwrap().summary.status, "cancelled");
 }
 
 #[test]

@@ -118,3 +118,117 @@ fn a_run_counts_and_lists_its_own_reviews_however_old() {
     assert_eq!(seen, [(1, Some(2), Some(Resolution::Retry)), (2, Some(5), Some(Resolution::Retry))]);
     assert!(!serde_json::to_string(&detail.reviews).unwrap().contains("Product number"));
 }
+
+#[test]
+fn a_review_is_listed_from_its_own_columns_without_reading_its_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Store::default_path(dir.path());
+    let store = Store::open(&db).unwrap();
+    let _run = store.start_run(&new_run("waiting")).unwrap();
+    let id = store.open_review("waiting", &request(4)).unwrap();
+    // The list must not parse the request: with it gone to garbage, the list is the same.
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute("UPDATE review_items SET request = '{\"elements\": [' WHERE id = ?1", [id])
+        .unwrap();
+    let list = store.review_list(50).unwrap();
+    let listed: Vec<_> = list.reviews.iter().map(|r| (r.id, r.failure.clone())).collect();
+    assert_eq!(listed, [(id, request(4).failure)]);
+    let detail = store.run_detail("waiting", false).unwrap();
+    assert_eq!(detail.reviews.iter().map(|r| r.failure.clone()).collect::<Vec<_>>(), [request(4).failure]);
+}
+
+/// A runs folder's database as the previous build left it (schema 13), with `reviews`
+/// (id, status, request JSON) of a finished run, and the ids' high mark at `high_mark`.
+fn store_of_schema_13(dir: &std::path::Path, reviews: &[(i64, &str, &str)], high_mark: i64) -> std::path::PathBuf {
+    let migrations = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/migrations");
+    let mut files: Vec<_> = std::fs::read_dir(&migrations).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    files.truncate(13);
+    assert!(files[12].ends_with("0013_tabs_opened.sql"), "{files:?}");
+    let db = Store::default_path(dir);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    for file in &files {
+        conn.execute_batch(&std::fs::read_to_string(file).unwrap()).unwrap();
+    }
+    conn.execute_batch(&format!(
+        "PRAGMA user_version = 13; PRAGMA application_id = {};
+         INSERT INTO workflows (hash, name, json, first_seen_ms) VALUES ('h', 'shop', '{{}}', 1);
+         INSERT INTO runs (id, workflow_hash, workflow, parameters, status, started_ms, workflow_path)
+             VALUES ('old', 'h', 'shop', '{{}}', 'failed', 1, '/tmp/shop.json');",
+        statewright_store::APPLICATION_ID
+    ))
+    .unwrap();
+    let insert = "INSERT INTO review_items (id, run_id, step, state, kind, reason, request, status, created_ms,
+                  resolved_ms, resolution) VALUES (?1, 'old', 4, 'Cart', 'action', 'it failed', ?2, ?3, 10, 20, ?4)";
+    conn.execute(insert, rusqlite::params![high_mark, "{}", "cancelled", None::<String>]).unwrap();
+    conn.execute("DELETE FROM review_items WHERE id = ?1", [high_mark]).unwrap();
+    for (id, status, request) in reviews {
+        let resolution = (*status == "resolved").then(|| serde_json::to_string(&Resolution::Skip).unwrap());
+        conn.execute(insert, rusqlite::params![id, request, status, resolution]).unwrap();
+    }
+    db
+}
+
+#[test]
+fn a_store_of_the_previous_schema_migrates_and_lists_the_same_failures() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, second) = (serde_json::to_string(&request(4)).unwrap(), serde_json::to_string(&request(5)).unwrap());
+    let mut other = request(6);
+    other.failure = Failure::Stuck { state: "Cart".into(), seconds: 2.5 };
+    let other = serde_json::to_string(&other).unwrap();
+    let db = store_of_schema_13(
+        dir.path(),
+        &[(2, "resolved", &first), (3, "cancelled", &second), (5, "cancelled", &other)],
+        9,
+    );
+
+    let store = Store::open(&db).unwrap();
+    let list = store.review_list(50).unwrap();
+    let listed: Vec<_> = list.reviews.iter().map(|r| (r.id, r.failure.clone(), r.resolution.clone())).collect();
+    assert_eq!(
+        listed,
+        [
+            (5, Failure::Stuck { state: "Cart".into(), seconds: 2.5 }, None),
+            (3, request(5).failure, None),
+            (2, request(4).failure, Some(Resolution::Skip))
+        ]
+    );
+    assert_eq!(list.closed, 3);
+    // The review read whole is as it was.
+    let whole = store.review(2).unwrap();
+    assert_eq!(whole.summary.failure, request(4).failure);
+    assert_eq!(serde_json::to_value(whole.request).unwrap(), serde_json::to_value(request(4)).unwrap());
+    drop(store);
+
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+    assert_eq!(version, statewright_store::SCHEMA_VERSION);
+    let failure: String = conn.query_row("SELECT failure FROM review_items WHERE id = 5", [], |r| r.get(0)).unwrap();
+    assert_eq!(
+        serde_json::from_str::<Failure>(&failure).unwrap(),
+        Failure::Stuck { state: "Cart".into(), seconds: 2.5 }
+    );
+    // A column after a large request is reached only through its overflow pages.
+    let last: String = conn
+        .query_row("SELECT name FROM pragma_table_info('review_items') ORDER BY cid DESC LIMIT 1", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(last, "request");
+    drop(conn);
+
+    // Ids go on from the old table's high mark, not from the highest id left.
+    let store = Store::open(&db).unwrap();
+    let _run = store.start_run(&new_run("new")).unwrap();
+    assert_eq!(store.open_review("new", &request(1)).unwrap(), 10);
+}
+
+#[test]
+fn a_request_that_is_not_json_does_not_stop_the_store_opening() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = serde_json::to_string(&request(4)).unwrap();
+    let db = store_of_schema_13(dir.path(), &[(1, "cancelled", &first), (2, "cancelled", "{\"failure\": ")], 2);
+    let store = Store::open(&db).unwrap();
+    let whole = serde_json::to_value(store.review(1).unwrap().request).unwrap();
+    assert_eq!(whole, serde_json::to_value(request(4)).unwrap());
+    assert!(store.review(2).is_err(), "an unreadable review is an error, not a panic");
+}

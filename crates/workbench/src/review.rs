@@ -44,7 +44,7 @@ pub fn validate_resolution(item: &ReviewItem, resolution: &Resolution) -> Result
     probe_states.push(
         json!({"name": "end", "checks": [{"type": "url", "value": "about:blank"}], "terminal": {"outcome": "success"}}),
     );
-    let probe = json!({"version": 1, "name": item.workflow, "states": probe_states});
+    let probe = json!({"version": 1, "name": item.summary.workflow, "states": probe_states});
     load_str(&serde_json::to_string_pretty(&probe).unwrap_or_default(), "resolution", "resolution")
         .map(|_| ())
         .map_err(|d| Error::Invalid(format!("the resolution is invalid:\n{d}")))
@@ -70,9 +70,10 @@ pub fn save_review_fix(
     resolution: &Resolution,
     write: bool,
 ) -> Result<SavedFix> {
-    let healed = crate::fix::Heals::of_run(store, &item.run_id)?;
-    let reason = format!("before review {}", item.id);
-    save_fix(store, item.workflow_path.clone(), &item.run_id, &reason, write, |workflow, params| {
+    let summary = &item.summary;
+    let healed = crate::fix::Heals::of_run(store, &summary.run_id)?;
+    let reason = format!("before review {}", summary.id);
+    save_fix(store, summary.workflow_path.clone(), &summary.run_id, &reason, write, |workflow, params| {
         crate::fix::apply(workflow, item, resolution, &healed, params)
     })
 }
@@ -127,13 +128,13 @@ pub fn save_healed(store: &statewright_store::Store, run_id: &str, write: bool) 
 /// Approves a model's open proposal: its fix saved into the run's workflow file (with
 /// `write`; without, only the diff), and the proposal closed as approved.
 pub fn approve_proposal(store: &statewright_store::Store, item: &ReviewItem, write: bool) -> Result<SavedFix> {
-    let resolution = match (&item.proposed_by, &item.resolution) {
+    let resolution = match (&item.summary.proposed_by, &item.summary.resolution) {
         (Some(_), Some(resolution)) => resolution,
-        _ => return Err(Error::Invalid(format!("review {} is not a model's proposal", item.id))),
+        _ => return Err(Error::Invalid(format!("review {} is not a model's proposal", item.summary.id))),
     };
     let saved = save_review_fix(store, item, resolution, write)?;
     if write {
-        store.decide_proposal(item.id, true, Some(&saved.path))?;
+        store.decide_proposal(item.summary.id, true, Some(&saved.path))?;
     }
     Ok(saved)
 }
@@ -149,7 +150,7 @@ pub fn approve_run_proposals(
     store
         .proposals(run_id)?
         .iter()
-        .filter(|item| !synthesized_only || matches!(item.resolution, Some(Resolution::Synthesized { .. })))
+        .filter(|item| !synthesized_only || matches!(item.summary.resolution, Some(Resolution::Synthesized { .. })))
         .map(|item| approve_proposal(store, item, true))
         .collect()
 }

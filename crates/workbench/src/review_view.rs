@@ -76,7 +76,7 @@ impl ReviewView {
             .map(|list| list.iter().filter_map(|e| serde_json::from_value(e.clone()).ok()).collect())
             .unwrap_or_default();
         Self {
-            summary: ReviewSummary::of(item),
+            summary: item.summary.clone(),
             tried: request.tried.clone(),
             screenshot: item.screenshot.clone(),
             url: page.map(|p| p.url.clone()).unwrap_or_default(),

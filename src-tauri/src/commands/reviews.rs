@@ -60,10 +60,11 @@ pub async fn resolve_review<R: Runtime>(
     blocking(move || {
         let store = store.get()?;
         let item = store.review(id)?;
-        if item.status != "open" {
-            return Err(CommandError::new(ErrorCode::NotOpen, format!("review {id} is already {}", item.status)));
+        let summary = &item.summary;
+        if summary.status != "open" {
+            return Err(CommandError::new(ErrorCode::NotOpen, format!("review {id} is already {}", summary.status)));
         }
-        if !store.is_recording(&item.run_id) {
+        if !store.is_recording(&summary.run_id) {
             return Err(CommandError::new(ErrorCode::NotWaiting, format!("review {id}'s run is no longer waiting")));
         }
         validate_resolution(&item, &resolution)?;
@@ -106,8 +107,9 @@ pub async fn decide_proposal<R: Runtime>(
     blocking(move || {
         let store = store.get()?;
         let item = store.review(id)?;
-        if item.status != "open" {
-            return Err(CommandError::new(ErrorCode::NotOpen, format!("review {id} is already {}", item.status)));
+        let summary = &item.summary;
+        if summary.status != "open" {
+            return Err(CommandError::new(ErrorCode::NotOpen, format!("review {id} is already {}", summary.status)));
         }
         if approve {
             statewright_workbench::approve_proposal(&store, &item, true)?;

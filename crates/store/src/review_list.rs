@@ -49,9 +49,14 @@ pub(crate) const SUMMARY_COLUMNS: &str = "r.id, r.run_id, runs.workflow, runs.wo
 
 /// A summary from the first columns of `row`, in the order of [`SUMMARY_COLUMNS`].
 pub(crate) fn summary(row: &rusqlite::Row) -> rusqlite::Result<ReviewSummary> {
-    let failure: String = row.get(10)?;
-    let failure = serde_json::from_str(&failure)
-        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(10, rusqlite::types::Type::Text, Box::new(e)))?;
+    // NULL where migration 0014 found the request unreadable: the review is still listed (and
+    // can be cancelled), not the whole queue lost to one bad row.
+    let failure: Option<String> = row.get(10)?;
+    let failure = match failure.as_deref().map(serde_json::from_str) {
+        Some(Ok(failure)) => failure,
+        Some(Err(e)) => unreadable(&e.to_string()),
+        None => unreadable("its request was not JSON when the store was upgraded"),
+    };
     let resolution: Option<String> = row.get(11)?;
     Ok(ReviewSummary {
         id: row.get(0)?,
@@ -69,6 +74,11 @@ pub(crate) fn summary(row: &rusqlite::Row) -> rusqlite::Result<ReviewSummary> {
         saved_to: row.get(12)?,
         proposed_by: row.get(13)?,
     })
+}
+
+/// The failure shown for a review whose stored failure cannot be read.
+fn unreadable(why: &str) -> Failure {
+    Failure::Review { error: format!("this review's failure cannot be read: {why}") }
 }
 
 impl Store {

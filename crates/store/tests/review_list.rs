@@ -231,4 +231,10 @@ fn a_request_that_is_not_json_does_not_stop_the_store_opening() {
     let whole = serde_json::to_value(store.review(1).unwrap().request).unwrap();
     assert_eq!(whole, serde_json::to_value(request(4)).unwrap());
     assert!(store.review(2).is_err(), "an unreadable review is an error, not a panic");
+    // The queue is still listed, the unreadable review in it saying so.
+    let list = store.review_list(50).unwrap();
+    let listed: Vec<_> = list.reviews.iter().map(|r| (r.id, r.failure.clone())).collect();
+    assert_eq!(listed[1], (1, request(4).failure));
+    assert!(matches!(&listed[0], (2, Failure::Review { error }) if error.contains("not JSON")), "{listed:?}");
+    assert_eq!(store.run_reviews("old").unwrap().len(), 2);
 }

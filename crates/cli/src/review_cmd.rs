@@ -138,18 +138,16 @@ pub fn review(args: ReviewArgs) -> u8 {
 }
 
 fn list(store: &Store, all: bool, json: bool) -> Result<(), String> {
-    let items = store.reviews(all).map_err(|e| e.to_string())?;
     if json {
-        outln!("{}", serde_json::to_string_pretty(&items).map_err(|e| e.to_string())?);
-        return Ok(());
+        return list_json(store, all);
     }
+    let items = store.review_summaries(all).map_err(|e| e.to_string())?;
     if items.is_empty() {
         outln!("no reviews {}", if all { "yet" } else { "are waiting" });
         return Ok(());
     }
     outln!("{:>4}  {:<9}  {:<20}  {:<22}  {:<20}  reason", "id", "status", "run", "workflow", "state");
-    for item in &items {
-        let review = &item.summary;
+    for review in &items {
         let reason = review.reason.lines().next().unwrap_or_default();
         let reason = match (&review.proposed_by, &review.resolution) {
             (Some(model), Some(r)) => format!("proposed by the model {model}: `{}` — {reason}", r.kind()),
@@ -165,6 +163,28 @@ fn list(store: &Store, all: bool, json: bool) -> Result<(), String> {
             one_line(&reason)
         );
     }
+    Ok(())
+}
+
+/// The reviews whole, as `serde_json::to_string_pretty` gives a list of them, printed one
+/// by one as they are read: with `--all` they can be gigabytes in all.
+fn list_json(store: &Store, all: bool) -> Result<(), String> {
+    let mut listed = 0;
+    let mut failed = None;
+    store
+        .each_review(all, |item| {
+            let Ok(text) = serde_json::to_string_pretty(&item).map_err(|e| failed.get_or_insert(e.to_string())) else {
+                return;
+            };
+            let indented = text.lines().map(|line| format!("  {line}")).collect::<Vec<_>>().join("\n");
+            out!("{}\n{indented}", if listed == 0 { "[" } else { "," });
+            listed += 1;
+        })
+        .map_err(|e| e.to_string())?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    outln!("{}", if listed == 0 { "[]" } else { "\n]" });
     Ok(())
 }
 

@@ -254,7 +254,10 @@ fn a_review_as_json_is_its_summary_with_its_screenshot_and_request() {
         suggested_checks: Vec::new(),
         unresolved: vec![],
     };
-    let id = store.open_review("r1", &request).unwrap().to_string();
+    let empty = statewright(&["review", "list", "--all", "--json"], runs);
+    assert_eq!(text(&empty.stdout), "[]\n", "{}", text(&empty.stderr));
+    let ids: Vec<String> = (0..3).map(|_| store.open_review("r1", &request).unwrap().to_string()).collect();
+    let id = ids[0].clone();
     drop(store);
 
     let json = |args: &[&str]| {
@@ -267,7 +270,13 @@ fn a_review_as_json_is_its_summary_with_its_screenshot_and_request() {
         keys.sort();
         keys
     };
-    let listed = json(&["review", "list", "--all", "--json"])[0].clone();
+    // The list, printed review by review as it is read, is the reviews shown, newest first.
+    let all = statewright(&["review", "list", "--all", "--json"], runs);
+    assert!(text(&all.stdout).starts_with("[\n  {\n    \"") && text(&all.stdout).ends_with("}\n]\n"));
+    let all: Value = serde_json::from_slice(&all.stdout).unwrap();
+    let each: Vec<Value> = ids.iter().rev().map(|id| json(&["review", "show", id, "--json"])).collect();
+    assert_eq!(all, Value::Array(each));
+    let listed = all[2].clone();
     let shown = json(&["review", "show", &id, "--json"]);
     let summary = json(&["runs", "show", "r1", "--json"])["reviews"][0].clone();
     let mut expected = keys(&summary);
@@ -300,4 +309,63 @@ fn a_review_as_json_is_its_summary_with_its_screenshot_and_request() {
             "workflow_path"
         ]
     );
+}
+
+/// `review list --all --json` prints every review whole without holding them all: 48
+/// reviews of a megabyte each are listed within a data limit of 40 MB (reading them all
+/// first needed more than 96 MB: the reviews, then their text).
+#[test]
+fn listing_every_review_as_json_holds_one_at_a_time() {
+    use statewright_engine::{EscalationRequest, Failure};
+    use statewright_store::{NewRun, Store};
+    use std::os::unix::process::CommandExt;
+
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path();
+    let store = Store::open(&Store::default_path(runs)).unwrap();
+    let run = NewRun {
+        id: "r1",
+        workflow_name: "shop",
+        workflow_json: "{}",
+        parameters: &json!({}),
+        browser: "test",
+        workflow_path: None,
+    };
+    let _run = store.start_run(&run).unwrap();
+    let mut request = EscalationRequest {
+        workflow: "shop".into(),
+        step: 3,
+        state: None,
+        failure: Failure::Stuck { state: "Cart".into(), seconds: 1.0 },
+        reason: "stuck".into(),
+        tried: vec![],
+        action: None,
+        observation: None,
+        states: vec![],
+        suggested_checks: Vec::new(),
+        unresolved: vec![],
+    };
+    // A megabyte of page in each request, as a review of a large page holds.
+    request.states = (0..16_384).map(|i| format!("{i:0>60}")).collect();
+    for _ in 0..48 {
+        store.open_review("r1", &request).unwrap();
+    }
+    drop(store);
+
+    let mut command = command(&["review", "list", "--all", "--json"], runs);
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit { rlim_cur: 40 << 20, rlim_max: 40 << 20 };
+            if libc::setrlimit(libc::RLIMIT_DATA, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = command.stderr(Stdio::piped()).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 48);
+    assert_eq!(listed[0]["request"]["states"][16_383], format!("{:0>60}", 16_383));
 }

@@ -165,14 +165,30 @@ impl Store {
         self.rows(&sql, params![run_id], item)
     }
 
-    /// Reviews, newest first; only open ones unless `all`.
-    pub fn reviews(&self, all: bool) -> Result<Vec<ReviewItem>> {
+    /// Reviews without their requests, newest first; only open ones unless `all`.
+    pub fn review_summaries(&self, all: bool) -> Result<Vec<ReviewSummary>> {
+        let sql = format!(
+            "SELECT {SUMMARY_COLUMNS} FROM review_items r JOIN runs ON runs.id = r.run_id
+             WHERE ?1 OR r.status = 'open' ORDER BY r.id DESC"
+        );
+        self.rows(&sql, params![all], summary)
+    }
+
+    /// Gives `each` every review whole, newest first, one at a time (only open ones unless
+    /// `all`): after months of use the store holds thousands of closed reviews of up to a
+    /// megabyte each, which are never all in memory at once.
+    pub fn each_review(&self, all: bool, mut each: impl FnMut(ReviewItem)) -> Result<()> {
         let sql = format!(
             "SELECT {} FROM review_items r JOIN runs ON runs.id = r.run_id
              WHERE ?1 OR r.status = 'open' ORDER BY r.id DESC",
             item_columns()
         );
-        self.rows(&sql, params![all], item)
+        let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.err(e))?;
+        let mut rows = stmt.query(params![all]).map_err(|e| self.err(e))?;
+        while let Some(row) = rows.next().map_err(|e| self.err(e))? {
+            each(item(row).map_err(|e| self.err(e))?);
+        }
+        Ok(())
     }
 
     pub fn review(&self, id: i64) -> Result<ReviewItem> {

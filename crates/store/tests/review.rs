@@ -54,7 +54,8 @@ fn a_review_is_opened_by_the_run_and_resolved_from_another_handle() {
     assert_eq!(run_side.review_resolution(id).unwrap(), None);
 
     let person = Store::open(&db).unwrap();
-    let open = person.reviews(false).unwrap();
+    let mut open = Vec::new();
+    person.each_review(false, |item| open.push(item)).unwrap();
     assert_eq!(open.len(), 1);
     assert_eq!(open[0].summary.workflow_path.as_deref(), Some("/tmp/demo.json"));
     assert_eq!(open[0].request.action.as_ref().map(|a| a.index), Some(1));
@@ -66,8 +67,8 @@ fn a_review_is_opened_by_the_run_and_resolved_from_another_handle() {
     );
     assert_eq!(run_side.review_resolution(id).unwrap(), Some(Resolution::Skip));
     assert_eq!(run_side.run("r1").unwrap().status, "running");
-    assert!(person.reviews(false).unwrap().is_empty());
-    assert_eq!(person.reviews(true).unwrap()[0].summary.status, "resolved");
+    assert!(person.review_summaries(false).unwrap().is_empty());
+    assert_eq!(person.review_summaries(true).unwrap()[0].status, "resolved");
 
     // Healing memory: alternatives recorded per workflow, healed locators per run.
     let finished = Event::ActionFinished {

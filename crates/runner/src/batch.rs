@@ -11,7 +11,7 @@
 //! an interrupted batch loses nothing; run again, a batch skips the rows that already
 //! succeeded with the same values. Secret columns are masked in the table.
 
-mod journal;
+pub(crate) mod journal;
 pub(crate) mod lock;
 mod row;
 pub(crate) mod table;

@@ -2,8 +2,9 @@
 //! for each task whose run succeeded, the model is shown the task, the agent's answer and
 //! the run's last screenshots (password fields painted over) and says whether the task was
 //! accomplished. A task whose run did not succeed is `not_success` without asking. The
-//! verdicts go into the results table beside the answers, written after each one, so a
-//! stopped judge goes on where it was; the score is the share of tasks judged a success.
+//! verdicts go into the results table beside the answers, each appended to the table's
+//! journal as it comes ([`crate::batch::journal`]), so a stopped judge goes on where it was;
+//! the score is the share of tasks judged a success.
 //! The table is held as a batch holds it ([`crate::batch::lock`]): a judge does not rewrite
 //! it under a batch still writing its rows, nor a batch under a judge.
 
@@ -18,6 +19,7 @@ use statewright_llm::{Client, LlmConfig};
 use statewright_store::Store;
 
 use crate::batch::RowResult;
+use crate::batch::journal::Record;
 use crate::batch::lock::{ResultsLock, Writer};
 use crate::batch::table;
 use crate::error::RunError;
@@ -118,7 +120,7 @@ pub async fn judge_results(
         done += 1;
         observer.judged(row, done, total);
     }
-    table::write_rows(&csv, &json, &rows)?;
+    let mut record = Record::start(&csv, &json, &rows)?;
     let mut used = ModelUse::default();
     let shown = request.screenshots.max(1);
     let (client, store) = (&client, &store);
@@ -155,9 +157,11 @@ pub async fn judge_results(
         rows[i].judged = Some(Box::new(Judgement { verdict: verdict.into(), reason, model }));
         done += 1;
         observer.judged(&rows[i], done, total);
-        table::write_rows(&csv, &json, &rows)?;
+        record.note(&rows, i)?;
+        record.catch_up(&rows)?;
     }
     drop(verdicts);
+    record.finish(&rows)?;
     Ok(report(rows, used, interrupted, csv, json))
 }
 
@@ -239,5 +243,69 @@ fn report(rows: Vec<RowResult>, used: ModelUse, interrupted: bool, csv: PathBuf,
         results_csv: csv,
         results_json: json,
         rows,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use indexmap::IndexMap;
+    use statewright_llm::config::Settings;
+
+    use super::*;
+
+    struct Quiet;
+    impl JudgeObserver for Quiet {
+        fn judged(&mut self, _: &RowResult, _: usize, _: usize) {}
+    }
+
+    /// Bytes this process has handed to `write` so far.
+    fn written() -> u64 {
+        let io = std::fs::read_to_string("/proc/self/io").unwrap();
+        io.lines().find_map(|l| l.strip_prefix("wchar: ")).unwrap().parse().unwrap()
+    }
+
+    #[test]
+    fn the_bytes_a_judge_writes_grow_with_its_tasks_not_their_square() {
+        let dir = tempfile::tempdir().unwrap();
+        let (csv, json) = (dir.path().join("tasks.results.csv"), dir.path().join("tasks.results.json"));
+        let tasks = 1_000;
+        // Tasks whose runs succeeded but are not in the store: each gets its verdict (none,
+        // and why) in the loop a model's verdicts come through, without a model.
+        let rows: Vec<RowResult> = (1..=tasks)
+            .map(|row| RowResult {
+                row,
+                values: IndexMap::from([("goal".to_owned(), format!("find thing {row}"))]),
+                status: "succeeded".into(),
+                end_state: None,
+                duration_ms: 0,
+                run_id: Some(format!("gone-{row}")),
+                message: String::new(),
+                endpoint: None,
+                outputs: IndexMap::new(),
+                llm_calls: 0,
+                llm_tokens: 0,
+                llm_cost: 0.0,
+                judged: None,
+            })
+            .collect();
+        table::write_table(&csv, &json, &rows).unwrap();
+        let db = dir.path().join("statewright.db");
+        drop(Store::open(&db).unwrap());
+        let llm = LlmConfig::new("http://127.0.0.1:9/v1", "m", None, &Settings::default()).unwrap();
+        let request = JudgeRequest { results: json.clone(), db, llm, screenshots: 1, concurrency: 4, again: false };
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+
+        let before = written();
+        let report = runtime.block_on(judge_results(request, Cancel::new(), &mut Quiet)).unwrap();
+        let written = written() - before;
+
+        assert_eq!(report.unjudged, tasks);
+        let table = std::fs::read(&json).unwrap();
+        let table_rows: Vec<RowResult> = serde_json::from_slice(&table).unwrap();
+        assert!(table_rows.iter().all(|r| r.judged.as_ref().is_some_and(|j| j.reason.contains("run gone-"))));
+        assert!(!crate::batch::journal::path(&csv).exists(), "the journal goes with the go's end");
+        // The tables rewritten at every verdict wrote some 1,000 times the table here.
+        let table_bytes = (table.len() + std::fs::metadata(&csv).unwrap().len() as usize) as u64;
+        assert!(written < 40 * table_bytes, "{written} bytes written for tables of {table_bytes}");
     }
 }

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::RowResult;
-use super::table;
+use super::table::{self, Slot};
 use crate::error::RunError;
 
 /// While the rows changed since the last rewrite are fewer bytes than the tables, the tables
@@ -32,7 +32,7 @@ use crate::error::RunError;
 const LAG: u64 = 16;
 
 /// The journal beside the table at `table` (the CSV or the JSON one).
-pub(super) fn path(table: &Path) -> PathBuf {
+pub(crate) fn path(table: &Path) -> PathBuf {
     table.with_extension("journal")
 }
 
@@ -69,8 +69,9 @@ pub(super) fn read_over(table: &Path, rows: &mut HashMap<usize, RowResult>) -> R
     Ok(())
 }
 
-/// The record a go keeps of its rows: both tables and the journal beside them.
-pub(super) struct Record {
+/// The record a go (a batch's or the judge's) keeps of its rows: both tables and the
+/// journal beside them.
+pub(crate) struct Record {
     csv: PathBuf,
     json: PathBuf,
     journal: File,
@@ -85,7 +86,7 @@ pub(super) struct Record {
 
 impl Record {
     /// Both tables with the rows of `results` there are, and an empty journal.
-    pub(super) fn start(csv: &Path, json: &Path, results: &[Option<RowResult>]) -> Result<Record, RunError> {
+    pub(crate) fn start(csv: &Path, json: &Path, results: &[impl Slot]) -> Result<Record, RunError> {
         let tables = table::write_table(csv, json, results)?;
         let journal_path = path(csv);
         // Emptied only now that the tables hold what it held.
@@ -109,8 +110,8 @@ impl Record {
 
     /// The row `results[index]` has started or ended: in the journal at once, in the tables
     /// when their rewrite is due.
-    pub(super) fn note(&mut self, results: &[Option<RowResult>], index: usize) -> Result<(), RunError> {
-        let Some(row) = &results[index] else { return Ok(()) };
+    pub(crate) fn note(&mut self, results: &[impl Slot], index: usize) -> Result<(), RunError> {
+        let Some(row) = results.get(index).and_then(Slot::row) else { return Ok(()) };
         let mut line = serde_json::to_vec(row).unwrap_or_default();
         line.push(b'\n');
         // One write: a kill leaves the line whole or its start at the end, never half of it
@@ -126,7 +127,7 @@ impl Record {
 
     /// Asked every second: the tables are brought up to date if they lag by a [`LAG`]th of
     /// their size, so a person watching a large batch sees them change.
-    pub(super) fn catch_up(&mut self, results: &[Option<RowResult>]) -> Result<(), RunError> {
+    pub(crate) fn catch_up(&mut self, results: &[impl Slot]) -> Result<(), RunError> {
         let due = self.journaled > 0 && self.journaled * LAG >= self.tables;
         if due && self.rewritten.elapsed() >= Duration::from_secs(1) {
             self.rewrite(results)?;
@@ -135,13 +136,13 @@ impl Record {
     }
 
     /// The go is over: the tables hold every row, and the journal goes.
-    pub(super) fn finish(mut self, results: &[Option<RowResult>]) -> Result<(), RunError> {
+    pub(crate) fn finish(mut self, results: &[impl Slot]) -> Result<(), RunError> {
         self.rewrite(results)?;
         tracing::debug!("the results of this go took {} bytes written", self.written);
         remove(&self.csv)
     }
 
-    fn rewrite(&mut self, results: &[Option<RowResult>]) -> Result<(), RunError> {
+    fn rewrite(&mut self, results: &[impl Slot]) -> Result<(), RunError> {
         self.tables = table::write_table(&self.csv, &self.json, results)?;
         self.written += self.tables;
         // Emptied only once the tables hold every row it did: a kill in between leaves

@@ -138,16 +138,26 @@ fn absolute(path: &Path) -> PathBuf {
     }
 }
 
-/// Both tables of a batch under way, the rows that have started; the bytes written.
-pub(super) fn write_table(csv: &Path, json: &Path, results: &[Option<RowResult>]) -> Result<u64, RunError> {
-    write(csv, json, results.iter().flatten().collect())
+/// A row of a go's tables: a batch's, none until it starts, or the judge's, always there.
+pub(crate) trait Slot {
+    fn row(&self) -> Option<&RowResult>;
 }
 
-/// Both tables, every row; the journal a killed batch left beside them, folded in when they
-/// were read, goes.
-pub(crate) fn write_rows(csv: &Path, json: &Path, rows: &[RowResult]) -> Result<(), RunError> {
-    write(csv, json, rows.iter().collect())?;
-    super::journal::remove(csv)
+impl Slot for Option<RowResult> {
+    fn row(&self) -> Option<&RowResult> {
+        self.as_ref()
+    }
+}
+
+impl Slot for RowResult {
+    fn row(&self) -> Option<&RowResult> {
+        Some(self)
+    }
+}
+
+/// Both tables with the rows there are; the bytes written.
+pub(crate) fn write_table(csv: &Path, json: &Path, rows: &[impl Slot]) -> Result<u64, RunError> {
+    write(csv, json, rows.iter().filter_map(Slot::row).collect())
 }
 
 /// Both tables, each replaced through a rename so a reader never sees half of one; the
@@ -356,7 +366,7 @@ mod tests {
         let (csv, json) = (dir.path().join("orders.results.csv"), dir.path().join("orders.results.json"));
         // The table as an earlier go left it; the killed go ran row 1 again and started row
         // 2, and was killed as it appended row 2's end: the table was not rewritten since.
-        write_rows(&csv, &json, &[row(1, "failed", "r-failed")]).unwrap();
+        write_table(&csv, &json, &[row(1, "failed", "r-failed")]).unwrap();
         let started: String = [row(1, "running", "r-done"), row(2, "running", "r-cut")]
             .iter()
             .map(|r| serde_json::to_string(r).unwrap() + "\n")

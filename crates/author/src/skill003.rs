@@ -293,7 +293,11 @@ pub fn export(skill: &Workflow, id: usize, to: &Path) -> Result<PathBuf, SkillEr
         if variables.is_empty() { String::new() } else { format!("\n## Variables\n\n{variables}") }
     );
     let folder = to.join(format!("{id:03}-{}", skill.name));
-    let write = |path: PathBuf, text: String| std::fs::write(&path, text).map_err(|e| error(&path, e.to_string()));
+    // Through the one writer of workflow files: a pipe left in the folder is refused, not
+    // waited on for ever, and a crash leaves no half file.
+    let write = |path: PathBuf, text: String| {
+        statewright_workflow::write_workflow_text(&path, &text).map_err(|e| error(&folder, e.to_string()))
+    };
     std::fs::create_dir_all(&folder).map_err(|e| error(&folder, e.to_string()))?;
     write(folder.join("SKILL.md"), md)?;
     write(folder.join("actions.json"), serde_json::to_string_pretty(&entries).unwrap_or_default() + "\n")?;

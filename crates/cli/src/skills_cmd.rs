@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 use statewright_author::skill003;
-use statewright_workflow::{load_file, to_native_json};
+use statewright_workflow::{load_file, to_native_json, write_workflow_text};
 
 use crate::exit;
 use crate::store_args::StoreArgs;
@@ -158,7 +158,7 @@ fn import(source: &Path, dir: &Path, force: bool) -> Outcome {
     let imported = skill003::import(source).map_err(|e| e.to_string())?;
     // Every clash is found before anything is written: an import is all or nothing.
     let target = |name: &str| statewright_workflow::skills::skill_file(dir, name);
-    if !force && let Some(taken) = imported.iter().map(|i| target(&i.skill.name)).find(|f| f.exists()) {
+    if !force && let Some(taken) = imported.iter().map(|i| target(&i.skill.name)).find(|f| occupied(f)) {
         return Err(format!("{} exists already; pass --force to replace it", taken.display()));
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -166,7 +166,7 @@ fn import(source: &Path, dir: &Path, force: bool) -> Outcome {
     for one in &imported {
         let file = target(&one.skill.name);
         let native = to_native_json(&one.skill);
-        std::fs::write(&file, native).map_err(|e| format!("{}: {e}", file.display()))?;
+        write_workflow_text(&file, &native).map_err(|e| e.to_string())?;
         let actions: usize = one.skill.states.iter().map(|s| s.actions.len()).sum();
         text.push_str(&format!("imported {} → {} ({actions} actions)\n", one.folder.display(), file.display()));
         report.push(json!({"folder": one.folder, "file": file, "name": one.skill.name, "actions": actions}));
@@ -187,6 +187,12 @@ fn export(names: &[String], dir: &Path, to: &Path) -> Outcome {
         report.push(json!({"name": name, "folder": folder}));
     }
     Ok((json!(report), text))
+}
+
+/// Whether a skill's file is there to be replaced: a link whose file is gone, or a pipe,
+/// counts, so that without `--force` it is named rather than written through.
+fn occupied(file: &Path) -> bool {
+    file.symlink_metadata().is_ok()
 }
 
 /// Which proposals to write.
@@ -213,7 +219,7 @@ fn mine(runs: &[String], min_runs: usize, db: &Path, accept: &Accept, dir: &Path
         report.proposals.iter().filter(|p| accept.all || accept.names.contains(&p.skill.name)).collect();
     let target = |name: &str| statewright_workflow::skills::skill_file(dir, name);
     if !accept.force
-        && let Some(taken) = chosen.iter().map(|p| target(&p.skill.name)).find(|f| f.exists())
+        && let Some(taken) = chosen.iter().map(|p| target(&p.skill.name)).find(|f| occupied(f))
     {
         return Err(format!("{} exists already; pass --force to replace it", taken.display()));
     }
@@ -238,7 +244,7 @@ fn mine(runs: &[String], min_runs: usize, db: &Path, accept: &Accept, dir: &Path
     }
     for proposal in chosen {
         let file = target(&proposal.skill.name);
-        std::fs::write(&file, to_native_json(&proposal.skill)).map_err(|e| format!("{}: {e}", file.display()))?;
+        write_workflow_text(&file, &to_native_json(&proposal.skill)).map_err(|e| e.to_string())?;
         text.push_str(&format!("wrote {}\n", file.display()));
         written.push(file);
     }

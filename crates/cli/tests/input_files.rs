@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{in_time, write_workflow};
+use common::{fifo, in_time, write_workflow};
 use serde_json::json;
 
 #[test]
@@ -18,8 +18,8 @@ fn batch_data_and_pool_files_that_are_no_regular_file_are_refused_at_once() {
             "states": [{"name": "Start", "checks": [{"type": "url", "value": "about:blank"}],
                         "terminal": {"outcome": "success"}}]}),
     );
-    let fifo = dir.path().join("rows.csv");
-    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let pipe = dir.path().join("rows.csv");
+    fifo(&pipe);
     let zero = dir.path().join("zero.csv");
     std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
     let folder = dir.path().join("folder.json");
@@ -28,22 +28,18 @@ fn batch_data_and_pool_files_that_are_no_regular_file_are_refused_at_once() {
     std::fs::write(&good, "q\nA\n").unwrap();
 
     let workflow = workflow.to_str().unwrap();
-    for (data, what) in [(&fifo, "a named pipe (FIFO)"), (&zero, "a device"), (&folder, "a folder")] {
+    for (data, what) in [(&pipe, "a named pipe (FIFO)"), (&zero, "a device"), (&folder, "a folder")] {
         let (code, stderr) = in_time(&["batch", workflow, "--data", data.to_str().unwrap()], &runs);
         assert_eq!(code, Some(2), "{stderr}");
         let said = format!("{}: the data file is {what}, not a regular file", data.display());
         assert!(stderr.contains(&said), "{stderr}");
     }
-    for (pool, what) in [(&fifo, "a named pipe (FIFO)"), (&zero, "a device")] {
+    for (pool, what) in [(&pipe, "a named pipe (FIFO)"), (&zero, "a device")] {
         let args = ["batch", workflow, "--data", good.to_str().unwrap(), "--pool", pool.to_str().unwrap()];
         let (code, stderr) = in_time(&args, &runs);
         assert_eq!(code, Some(2), "{stderr}");
         assert!(stderr.contains(&format!("the pool file is {what}, not a regular file")), "{stderr}");
     }
-}
-
-fn fifo(path: &std::path::Path) {
-    assert!(std::process::Command::new("mkfifo").arg(path).status().unwrap().success());
 }
 
 #[test]

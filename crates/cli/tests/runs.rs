@@ -565,7 +565,7 @@ fn export_force_replaces_an_earlier_export_whole_and_nothing_else() {
     // A timeline.json that is a named pipe is refused at once (it was waited on for ever).
     let piped = runs.path().join("piped");
     std::fs::create_dir(&piped).unwrap();
-    assert!(Command::new("mkfifo").arg(piped.join("timeline.json")).status().unwrap().success());
+    fifo(&piped.join("timeline.json"));
     let (code, stderr) = in_time(&["runs", "export", &long, piped.to_str().unwrap(), "--force"], runs.path());
     assert_eq!(code, Some(2), "{stderr}");
     let why = "is not an earlier export (the timeline.json in it is a named pipe (FIFO), not a regular file)";

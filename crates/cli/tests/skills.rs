@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{repo, statewright, text};
+use common::{fifo, in_time, repo, statewright, text};
 use serde_json::{Value, json};
 
 fn states_of(runs: &std::path::Path, id: &str) -> Vec<String> {
@@ -64,6 +64,32 @@ fn a_seed_003_skill_folder_is_imported_run_and_exported() {
         statewright(&["skills", "import", fixture.to_str().unwrap(), "--skills", skills.to_str().unwrap()], &runs);
     assert_eq!(again.status.code(), Some(2), "an existing skill is not replaced without --force");
     assert!(text(&again.stderr).contains("pass --force"));
+    // A skill's file is written as a workflow's is: a pipe in its place is refused, not
+    // waited on for ever, and a link whose file is gone is not written through.
+    let import = |force: &[&str]| {
+        let args = ["skills", "import", fixture.to_str().unwrap(), "--skills", skills.to_str().unwrap()];
+        in_time(&[&args[..], force].concat(), &runs)
+    };
+    let file = skills.join("search-product.json");
+    std::fs::remove_file(&file).unwrap();
+    fifo(&file);
+    let (code, stderr) = import(&["--force"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("is a named pipe (FIFO), not a regular file: nothing was written"), "{stderr}");
+    std::fs::remove_file(&file).unwrap();
+    // The link's folder is there, the file it names not (moved, or its branch switched).
+    let gone = dir.path().join("elsewhere/search-product.json");
+    std::fs::create_dir(dir.path().join("elsewhere")).unwrap();
+    std::os::unix::fs::symlink(&gone, &file).unwrap();
+    let (code, stderr) = import(&[]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("exists already; pass --force"), "{stderr}");
+    let (code, stderr) = import(&["--force"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("which does not exist: nothing was written"), "{stderr}");
+    assert!(!gone.exists(), "nothing made where the link leads");
+    std::fs::remove_file(&file).unwrap();
+    assert_eq!(import(&[]).0, Some(0));
 
     // A workflow in workflows/ finds the skill in the skills/ folder beside it.
     std::fs::create_dir_all(dir.path().join("workflows")).unwrap();
@@ -101,6 +127,13 @@ fn a_seed_003_skill_folder_is_imported_run_and_exported() {
             .unwrap();
     assert_eq!(actions[1]["element_role"], "option");
     assert_eq!(actions[1]["element_label"], "{{product}}");
+    let skill_md = out_dir.join("001-search-product/SKILL.md");
+    std::fs::remove_file(&skill_md).unwrap();
+    fifo(&skill_md);
+    let args = ["skills", "export", "search-product", "--skills", skills.to_str().unwrap(), "--to"];
+    let (code, stderr) = in_time(&[&args[..], &[out_dir.to_str().unwrap()]].concat(), &runs);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("SKILL.md is a named pipe (FIFO), not a regular file"), "{stderr}");
 }
 
 #[test]
@@ -182,4 +215,16 @@ fn skills_are_mined_where_two_successful_runs_agree_and_written_when_accepted() 
     let written = statewright_workflow::load_file(&skills.join("search-product.json")).unwrap().workflow;
     assert!(written.skill.is_some() && written.parameters.contains_key("product"));
     assert_eq!(std::fs::read_dir(&skills).unwrap().count(), 1, "only the accepted proposal");
+
+    // A skill file that is a link whose file is gone is taken, and not written through.
+    let gone = dir.path().join("elsewhere/login-username.json");
+    std::fs::create_dir(dir.path().join("elsewhere")).unwrap();
+    std::os::unix::fs::symlink(&gone, skills.join("login-username.json")).unwrap();
+    let refused = mine(&["--accept", "login-username"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(text(&refused.stderr).contains("exists already; pass --force"), "{}", text(&refused.stderr));
+    let refused = mine(&["--accept", "login-username", "--force"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(text(&refused.stderr).contains("which does not exist: nothing was written"), "{}", text(&refused.stderr));
+    assert!(!gone.exists(), "nothing made where the link leads");
 }

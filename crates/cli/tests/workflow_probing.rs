@@ -165,7 +165,7 @@ fn a_pipe_a_device_or_a_huge_file_is_refused_at_once_as_a_workflow() {
     let dir = tempfile::tempdir().unwrap();
     let runs = dir.path().join("runs");
     let fifo = dir.path().join("f.json");
-    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    common::fifo(&fifo);
     let (code, stderr) = validate_in_time(&fifo, &runs);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(
@@ -189,7 +189,7 @@ fn convert_never_writes_into_a_pipe_or_a_folder_and_rewrites_in_place_whole() {
     let runs = dir.path().join("runs");
     let input = common::repo().join("tests/fixtures/foreign/workflow.json");
     let fifo = dir.path().join("out.json");
-    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    common::fifo(&fifo);
     // Opening a pipe to write waits for a reader: the old write hung here for ever.
     let (code, stderr) = common::in_time(&["convert", input.to_str().unwrap(), fifo.to_str().unwrap()], &runs);
     assert_eq!(code, Some(2), "{stderr}");

@@ -1,6 +1,6 @@
 //! Writing a workflow file: the one way every writer replaces one (the app's saves and
 //! renames, review fixes and `review save-healed`, `compile --out`, a recording merged into
-//! its file).
+//! its file, skills imported, mined or exported to seed 003's format).
 //!
 //! The text goes into a temporary file of this write's own beside the file, which is then
 //! renamed over it: a crash never leaves half a workflow, and two writers at once each leave

@@ -53,6 +53,12 @@ pub fn in_time(args: &[&str], runs: &Path) -> (Option<i32>, String) {
     (out.status.code(), text(&out.stderr))
 }
 
+/// A named pipe at `path`: opened by a reader or a writer that does not check, it waits for
+/// the other end for ever.
+pub fn fifo(path: &Path) {
+    assert!(Command::new("mkfifo").arg(path).status().unwrap().success(), "mkfifo {}", path.display());
+}
+
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }

@@ -222,15 +222,9 @@ fn a_review_lists_the_runs_other_tabs_and_a_person_sends_the_run_back() {
     assert_eq!(summary["status"], "succeeded", "{summary}");
 }
 
-/// A review as JSON (`review list --json`, `review show --json`) is what the queue lists of
-/// it, as `runs show --json` gives it, with its screenshot and its request beside.
-#[test]
-fn a_review_as_json_is_its_summary_with_its_screenshot_and_request() {
-    use statewright_engine::{EscalationRequest, Failure};
+/// A store in `runs` with the run `r1` under way, of the workflow `shop`.
+fn store_with_a_run(runs: &Path) -> (statewright_store::Store, statewright_store::RunHandle) {
     use statewright_store::{NewRun, Store};
-
-    let dir = tempfile::tempdir().unwrap();
-    let runs = dir.path();
     let store = Store::open(&Store::default_path(runs)).unwrap();
     let run = NewRun {
         id: "r1",
@@ -240,8 +234,14 @@ fn a_review_as_json_is_its_summary_with_its_screenshot_and_request() {
         browser: "test",
         workflow_path: Some("/tmp/shop.json"),
     };
-    let _run = store.start_run(&run).unwrap();
-    let request = EscalationRequest {
+    let handle = store.start_run(&run).unwrap();
+    (store, handle)
+}
+
+/// What `r1` asks a person when its click in `Cart` finds nothing.
+fn failed_click() -> statewright_engine::EscalationRequest {
+    use statewright_engine::Failure;
+    statewright_engine::EscalationRequest {
         workflow: "shop".into(),
         step: 3,
         state: Some("Cart".into()),
@@ -253,7 +253,17 @@ fn a_review_as_json_is_its_summary_with_its_screenshot_and_request() {
         states: vec!["Cart".into()],
         suggested_checks: Vec::new(),
         unresolved: vec![],
-    };
+    }
+}
+
+/// A review as JSON (`review list --json`, `review show --json`) is what the queue lists of
+/// it, as `runs show --json` gives it, with its screenshot and its request beside.
+#[test]
+fn a_review_as_json_is_its_summary_with_its_screenshot_and_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path();
+    let (store, _run) = store_with_a_run(runs);
+    let request = failed_click();
     let empty = statewright(&["review", "list", "--all", "--json"], runs);
     assert_eq!(text(&empty.stdout), "[]\n", "{}", text(&empty.stderr));
     let ids: Vec<String> = (0..3).map(|_| store.open_review("r1", &request).unwrap().to_string()).collect();
@@ -316,35 +326,12 @@ fn a_review_as_json_is_its_summary_with_its_screenshot_and_request() {
 /// first needed more than 96 MB: the reviews, then their text).
 #[test]
 fn listing_every_review_as_json_holds_one_at_a_time() {
-    use statewright_engine::{EscalationRequest, Failure};
-    use statewright_store::{NewRun, Store};
     use std::os::unix::process::CommandExt;
 
     let dir = tempfile::tempdir().unwrap();
     let runs = dir.path();
-    let store = Store::open(&Store::default_path(runs)).unwrap();
-    let run = NewRun {
-        id: "r1",
-        workflow_name: "shop",
-        workflow_json: "{}",
-        parameters: &json!({}),
-        browser: "test",
-        workflow_path: None,
-    };
-    let _run = store.start_run(&run).unwrap();
-    let mut request = EscalationRequest {
-        workflow: "shop".into(),
-        step: 3,
-        state: None,
-        failure: Failure::Stuck { state: "Cart".into(), seconds: 1.0 },
-        reason: "stuck".into(),
-        tried: vec![],
-        action: None,
-        observation: None,
-        states: vec![],
-        suggested_checks: Vec::new(),
-        unresolved: vec![],
-    };
+    let (store, _run) = store_with_a_run(runs);
+    let mut request = failed_click();
     // A megabyte of page in each request, as a review of a large page holds.
     request.states = (0..16_384).map(|i| format!("{i:0>60}")).collect();
     for _ in 0..48 {

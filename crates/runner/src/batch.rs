@@ -96,6 +96,27 @@ pub struct RowResult {
     pub judged: Option<Box<crate::judge::Judgement>>,
 }
 
+impl RowResult {
+    /// Row `row` with its `values`, its `status` and why: no run, outputs or verdict yet.
+    pub(crate) fn new(row: usize, values: IndexMap<String, String>, status: &str, message: String) -> Self {
+        RowResult {
+            row,
+            values,
+            status: status.into(),
+            end_state: None,
+            duration_ms: 0,
+            run_id: None,
+            message,
+            endpoint: None,
+            outputs: IndexMap::new(),
+            llm_calls: 0,
+            llm_tokens: 0,
+            llm_cost: 0.0,
+            judged: None,
+        }
+    }
+}
+
 fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
     *n == T::default()
 }

@@ -272,20 +272,12 @@ mod tests {
         // Tasks whose runs succeeded but are not in the store: each gets its verdict (none,
         // and why) in the loop a model's verdicts come through, without a model.
         let rows: Vec<RowResult> = (1..=tasks)
-            .map(|row| RowResult {
-                row,
-                values: IndexMap::from([("goal".to_owned(), format!("find thing {row}"))]),
-                status: "succeeded".into(),
-                end_state: None,
-                duration_ms: 0,
-                run_id: Some(format!("gone-{row}")),
-                message: String::new(),
-                endpoint: None,
-                outputs: IndexMap::new(),
-                llm_calls: 0,
-                llm_tokens: 0,
-                llm_cost: 0.0,
-                judged: None,
+            .map(|row| {
+                let values = IndexMap::from([("goal".to_owned(), format!("find thing {row}"))]);
+                RowResult {
+                    run_id: Some(format!("gone-{row}")),
+                    ..RowResult::new(row, values, "succeeded", String::new())
+                }
             })
             .collect();
         table::write_table(&csv, &json, &rows).unwrap();

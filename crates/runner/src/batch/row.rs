@@ -36,21 +36,7 @@ pub(super) struct Job {
 
 impl Job {
     fn result(&self, status: &str, message: String) -> RowResult {
-        RowResult {
-            row: self.i + 1,
-            values: self.values.clone(),
-            status: status.into(),
-            end_state: None,
-            duration_ms: 0,
-            run_id: None,
-            message,
-            endpoint: None,
-            outputs: IndexMap::new(),
-            llm_calls: 0,
-            llm_tokens: 0,
-            llm_cost: 0.0,
-            judged: None,
-        }
+        RowResult::new(self.i + 1, self.values.clone(), status, message)
     }
 
     /// The row never ran: the batch was stopped first.

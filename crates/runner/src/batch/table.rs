@@ -244,21 +244,8 @@ mod tests {
     use super::*;
 
     fn row(row: usize, status: &str, run_id: &str) -> RowResult {
-        RowResult {
-            row,
-            values: IndexMap::from([("seed".to_owned(), row.to_string())]),
-            status: status.into(),
-            end_state: None,
-            duration_ms: 0,
-            run_id: Some(run_id.into()),
-            message: String::new(),
-            endpoint: None,
-            outputs: IndexMap::new(),
-            llm_calls: 0,
-            llm_tokens: 0,
-            llm_cost: 0.0,
-            judged: None,
-        }
+        let values = IndexMap::from([("seed".to_owned(), row.to_string())]);
+        RowResult { run_id: Some(run_id.into()), ..RowResult::new(row, values, status, String::new()) }
     }
 
     #[test]

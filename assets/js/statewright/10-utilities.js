@@ -170,12 +170,16 @@
     return false;
   }
 
-  /** Visible text of `el` equals the (normalised) value `v`. */
+  /** Visible text of `el` equals the (normalised) value `v`: as shown or, where a
+   *  text-transform shows it in other capitals, as written. */
   function visibleTextEquals(el, v) {
     const it = norm(innerTextOf(el));
-    if (it === v) return true;
-    // text-transform changes innerText's case; accept when the source text is exact.
-    if (it.length === v.length && S_toLowerCase(it) === S_toLowerCase(v) && norm(textContentOf(el)) === v) return true;
-    return false;
+    return it === v || (transformedFrom(it, v) && norm(textContentOf(el)) === v);
+  }
+
+  /** `shown` may be `written` (both normalised) in the capitals a text-transform gives it:
+   *  they differ in case only. Text shown and text written count as the same words then. */
+  function transformedFrom(shown, written) {
+    return shown.length === written.length && S_toLowerCase(shown) === S_toLowerCase(written);
   }
 

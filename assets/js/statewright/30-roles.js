@@ -224,8 +224,10 @@
     return has;
   }
 
-  /** Simplified accessible name computation. Returns a normalised string. */
-  function accName(el) {
+  /** Simplified accessible name computation. Returns a normalised string. When `from` is
+   *  given, `from.el` is set to the element whose text the name was read from (`el`, its
+   *  label, legend or caption), and stays null for a name from an attribute. */
+  function accName(el, from) {
     const lb = El_getAttribute(el, 'aria-labelledby');
     if (lb) {
       const s = labelledByText(el, lb);
@@ -248,25 +250,25 @@
         return a || 'Submit';
       } else {
         const l = labelsText(el);
-        if (l) return l;
+        if (l) return nameFrom(from, soleLabel(el), l);
       }
     } else if (LABELABLE[tag] === true) {
       const l = labelsText(el);
-      if (l) return l;
+      if (l) return nameFrom(from, soleLabel(el), l);
     } else if (tag === 'img' || tag === 'area') {
       const a = norm(El_getAttribute(el, 'alt') || '');
       if (a) return a;
     } else if (tag === 'fieldset') {
       const lg = el.firstElementChild;
-      if (lg && lg.localName === 'legend') { const s = norm(contentText(lg, 1, false, null, 2000)); if (s) return s; }
+      if (lg && lg.localName === 'legend') { const s = norm(contentText(lg, 1, false, null, 2000)); if (s) return nameFrom(from, lg, s); }
     } else if (tag === 'table') {
       const cap = el.caption;
-      if (cap) { const s = norm(contentText(cap, 1, false, null, 2000)); if (s) return s; }
+      if (cap) { const s = norm(contentText(cap, 1, false, null, 2000)); if (s) return nameFrom(from, cap, s); }
     }
     const role = roleOf(el);
     if (role && NAME_FROM_CONTENT[role] === true) {
       const s = norm(contentText(el, 0, false, null, 4000));
-      if (s) return s;
+      if (s) return nameFrom(from, el, s);
     }
     const title = norm(El_getAttribute(el, 'title') || '');
     if (title) return title;
@@ -275,3 +277,26 @@
     return '';
   }
 
+  function nameFrom(from, textEl, name) {
+    if (from) from.el = textEl;
+    return name;
+  }
+
+  /** `el`'s one label, or null when it has none or several (their text then is not one
+   *  element's to read as shown). */
+  function soleLabel(el) {
+    let labels = null;
+    try { labels = el.labels; } catch (_) { labels = null; }
+    return labels && labels.length === 1 ? labels[0] : null;
+  }
+
+  /** `el`'s accessible name is `v` (normalised). Chromium reads a name from text as the text
+   *  is shown, in the capitals of its text-transform (`Add to cart` in a button styled
+   *  uppercase is named `ADD TO CART`); a name matches as written and, when it is read from
+   *  text, as shown. A name from an attribute (aria-label, alt, title, a value) only as written. */
+  function nameEquals(el, v) {
+    const from = { el: null };
+    const n = accName(el, from);
+    if (n === v) return true;
+    return from.el !== null && transformedFrom(v, n) && norm(innerTextOf(from.el)) === v;
+  }

@@ -203,12 +203,16 @@
       const el = all[i];
       if (roleOf(el) !== role) continue;
       if (!isVisible(el) || isAriaHidden(el)) continue;
-      if (wantName !== null && (loose ? S_indexOf(lower(accName(el)), wantName) < 0 : accName(el) !== wantName)) continue;
+      if (wantName !== null && (loose ? S_indexOf(lower(accName(el)), wantName) < 0 : !nameEquals(el, wantName))) continue;
       push(list, el);
     }
-    // Loosely, an element whose whole name it is first ("Sign up" before "Sign up to get…").
-    const whole = function (el) { return lower(accName(el)) === wantName ? 0 : 1; };
-    return { invalid: false, list: loose && wantName !== null ? ranked(list, 2, whole) : list, visibleOnly: true };
+    if (wantName === null) return { invalid: false, list: list, visibleOnly: true };
+    // Loosely, an element whose whole name it is first ("Sign up" before "Sign up to get…");
+    // exactly, one whose name is written so before one a text-transform shows so.
+    const first = loose
+      ? function (el) { return lower(accName(el)) === wantName ? 0 : 1; }
+      : function (el) { return accName(el) === wantName ? 0 : 1; };
+    return { invalid: false, list: ranked(list, 2, first), visibleOnly: true };
   }
 
   /** Loose matches, in document order within each rank: those whose whole text is `v` in

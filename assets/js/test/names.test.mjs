@@ -1,0 +1,86 @@
+// Tests for the Statewright in-page library (assets/js/statewright/): role targets whose
+// accessible name is read from text that a text-transform shows in other capitals. Chromium
+// names such an element as the text is shown ("ADD TO CART"); a workflow may give either that
+// or the text as written. Run as statewright.test.mjs says.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { open, sw } from '../pages.mjs';
+
+async function desc(page, target) {
+  const r = await sw(page, 'actionable', target, { timeoutMs: 300 });
+  return r.ok ? r.description : r.reason;
+}
+
+/** Chromium's own names, by element id, from its accessibility tree. */
+async function chromiumNames(page, ids) {
+  const session = await page.context().newCDPSession(page);
+  const out = {};
+  for (const id of ids) {
+    const { nodeId } = await session.send('DOM.querySelector', {
+      nodeId: (await session.send('DOM.getDocument')).root.nodeId, selector: '#' + id });
+    const { nodes } = await session.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+    out[id] = nodes[0].name.value;
+  }
+  await session.detach();
+  return out;
+}
+
+const GIF = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
+
+describe('names under text-transform', () => {
+  test('a name read from text is found as shown and as written; one from an attribute only as written', async () => {
+    const page = await open({ html: `
+      <button id="up" style="text-transform:uppercase">Add to cart</button>
+      <button id="cap" style="text-transform:capitalize">view details</button>
+      <a href="#" id="mixed" style="text-transform:uppercase"><span>sign</span> <b style="text-transform:none">in</b></a>
+      <label for="mail" style="text-transform:uppercase">Email address</label><input id="mail">
+      <button id="labelled" style="text-transform:uppercase" aria-label="Add to basket">Buy</button>
+      <button id="titled" style="text-transform:uppercase" title="Remove item"></button>
+      <img id="shoes" style="text-transform:uppercase" alt="Red shoes" src="${GIF}">
+      <input type="submit" id="order" style="text-transform:uppercase" value="Place order">` });
+    // What Chromium itself says: text-derived names transformed, attribute names as written.
+    assert.deepEqual(await chromiumNames(page, ['up', 'cap', 'mixed', 'mail', 'labelled', 'titled', 'shoes', 'order']), {
+      up: 'ADD TO CART', cap: 'View Details', mixed: 'SIGN in', mail: 'EMAIL ADDRESS',
+      labelled: 'Add to basket', titled: 'Remove item', shoes: 'Red shoes', order: 'Place order',
+    });
+    const cases = [
+      [{ role: 'button', name: 'ADD TO CART' }, 'button#up "Add to cart"'],
+      [{ role: 'button', name: 'Add to cart' }, 'button#up "Add to cart"'],
+      [{ role: 'button', name: 'add to cart' }, 'not_found'],
+      [{ role: 'button', name: 'View Details' }, 'button#cap "view details"'],
+      [{ role: 'button', name: 'view details' }, 'button#cap "view details"'],
+      [{ role: 'button', name: 'VIEW DETAILS' }, 'not_found'],
+      [{ role: 'link', name: 'SIGN in' }, 'a#mixed "sign in"'],
+      [{ role: 'link', name: 'sign in' }, 'a#mixed "sign in"'],
+      [{ role: 'link', name: 'SIGN IN' }, 'not_found'],
+      [{ role: 'textbox', name: 'EMAIL ADDRESS' }, 'input#mail "Email address"'],
+      [{ role: 'textbox', name: 'Email address' }, 'input#mail "Email address"'],
+      [{ role: 'button', name: 'Add to basket' }, 'button#labelled "Add to basket"'],
+      [{ role: 'button', name: 'ADD TO BASKET' }, 'not_found'],
+      [{ role: 'button', name: 'Remove item' }, 'button#titled "Remove item"'],
+      [{ role: 'button', name: 'REMOVE ITEM' }, 'not_found'],
+      [{ role: 'img', name: 'Red shoes' }, 'img#shoes "Red shoes"'],
+      [{ role: 'img', name: 'RED SHOES' }, 'not_found'],
+      [{ role: 'button', name: 'Place order' }, 'input#order "Place order"'],
+      [{ role: 'button', name: 'PLACE ORDER' }, 'not_found'],
+    ];
+    for (const [target, want] of cases) assert.equal(await desc(page, target), want, JSON.stringify(target));
+  });
+
+  test('two buttons whose names differ only in case: the one written so comes first', async () => {
+    const page = await open({ html: `
+      <button id="shout" style="text-transform:uppercase">save</button>
+      <button id="plain">SAVE</button>
+      <button id="next">Next</button><button id="NEXT">NEXT</button>` });
+    // Both show SAVE; the one written SAVE wins, though the other comes first in the page.
+    assert.equal(await desc(page, { role: 'button', name: 'SAVE' }), 'button#plain "SAVE"');
+    assert.equal(await desc(page, { role: 'button', name: 'SAVE', nth: 1 }), 'button#shout "save"');
+    assert.equal((await sw(page, 'describe', { role: 'button', name: 'SAVE' })).count, 2);
+    assert.equal(await desc(page, { role: 'button', name: 'save' }), 'button#shout "save"');
+    assert.equal((await sw(page, 'describe', { role: 'button', name: 'save' })).count, 1);
+    // Without a text-transform, case tells them apart as before.
+    assert.equal(await desc(page, { role: 'button', name: 'Next' }), 'button#next "Next"');
+    assert.equal(await desc(page, { role: 'button', name: 'NEXT' }), 'button#NEXT "NEXT"');
+    assert.equal((await sw(page, 'describe', { role: 'button', name: 'NEXT' })).count, 1);
+  });
+});

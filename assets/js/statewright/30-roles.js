@@ -226,12 +226,13 @@
 
   /** Simplified accessible name computation. Returns a normalised string. When `from` is
    *  given, `from.el` is set to the element whose text the name was read from (`el`, its
-   *  label, legend or caption), and stays null for a name from an attribute. */
+   *  label, legend or caption, the one element aria-labelledby names), and stays null for a
+   *  name from an attribute. */
   function accName(el, from) {
     const lb = El_getAttribute(el, 'aria-labelledby');
     if (lb) {
       const s = labelledByText(el, lb);
-      if (s) return s;
+      if (s) return nameFrom(from, soleReference(el, lb), s);
     }
     const al = norm(El_getAttribute(el, 'aria-label') || '');
     if (al) return al;
@@ -280,6 +281,17 @@
   function nameFrom(from, textEl, name) {
     if (from) from.el = textEl;
     return name;
+  }
+
+  /** The one element `aria-labelledby` names whose text `el`'s name is, or null when it names
+   *  several (their texts joined are no one element's to read as shown) or reads an attribute
+   *  or a field's value. */
+  function soleReference(el, attr) {
+    const ids = tokens(attr);
+    if (ids.length !== 1) return null;
+    const ref = getById(el, ids[0]);
+    if (!ref || norm(El_getAttribute(ref, 'aria-label') || '')) return null;
+    return ref.localName === 'input' || ref.localName === 'textarea' ? null : ref;
   }
 
   /** `el`'s one label, or null when it has none or several (their text then is not one

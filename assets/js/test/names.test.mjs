@@ -37,11 +37,17 @@ describe('names under text-transform', () => {
       <button id="labelled" style="text-transform:uppercase" aria-label="Add to basket">Buy</button>
       <button id="titled" style="text-transform:uppercase" title="Remove item"></button>
       <img id="shoes" style="text-transform:uppercase" alt="Red shoes" src="${GIF}">
-      <input type="submit" id="order" style="text-transform:uppercase" value="Place order">` });
+      <input type="submit" id="order" style="text-transform:uppercase" value="Place order">
+      <h2 id="heading" style="text-transform:uppercase">Shipping address</h2>
+      <section id="shipping" aria-labelledby="heading">…</section>
+      <span id="first" style="text-transform:uppercase">Billing</span><span id="second">address</span>
+      <section id="billing" aria-labelledby="first second">…</section>` });
     // What Chromium itself says: text-derived names transformed, attribute names as written.
-    assert.deepEqual(await chromiumNames(page, ['up', 'cap', 'mixed', 'mail', 'labelled', 'titled', 'shoes', 'order']), {
+    const ids = ['up', 'cap', 'mixed', 'mail', 'labelled', 'titled', 'shoes', 'order', 'shipping', 'billing'];
+    assert.deepEqual(await chromiumNames(page, ids), {
       up: 'ADD TO CART', cap: 'View Details', mixed: 'SIGN in', mail: 'EMAIL ADDRESS',
       labelled: 'Add to basket', titled: 'Remove item', shoes: 'Red shoes', order: 'Place order',
+      shipping: 'SHIPPING ADDRESS', billing: 'BILLING address',
     });
     const cases = [
       [{ role: 'button', name: 'ADD TO CART' }, 'button#up "Add to cart"'],
@@ -63,6 +69,10 @@ describe('names under text-transform', () => {
       [{ role: 'img', name: 'RED SHOES' }, 'not_found'],
       [{ role: 'button', name: 'Place order' }, 'input#order "Place order"'],
       [{ role: 'button', name: 'PLACE ORDER' }, 'not_found'],
+      // Named by another element's text: by one, as it is shown too; by several, as written.
+      [{ role: 'region', name: 'SHIPPING ADDRESS' }, 'section#shipping "Shipping address"'],
+      [{ role: 'region', name: 'Shipping address' }, 'section#shipping "Shipping address"'],
+      [{ role: 'region', name: 'Billing address' }, 'section#billing "Billing address"'],
     ];
     for (const [target, want] of cases) assert.equal(await desc(page, target), want, JSON.stringify(target));
   });

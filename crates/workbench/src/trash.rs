@@ -14,7 +14,8 @@
 //! workflow moved there would leave it) is [`Error::TrashNotAFolder`] for deleting, listing
 //! and restoring alike, and is left as it is. A workflow file that is a symbolic link goes to
 //! the trash as the link (its file stays where it is kept) and comes back as the link (under
-//! a new name, as a file of its own with the workflow's content).
+//! a new name, as a file of its own with the workflow's content); a link whose file is gone
+//! is [`statewright_workflow::Unwritable::DanglingLink`] and stays in the trash.
 
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -111,7 +112,14 @@ impl Library {
     /// overwrites: a taken name is [`Error::Exists`] and the file stays in the trash.
     pub fn restore(&self, trash_id: &str, name: Option<&str>) -> Result<WorkflowEntry> {
         let (path, _, original) = self.in_trash(trash_id)?;
-        if name.is_none() && std::fs::symlink_metadata(&path)?.is_symlink() {
+        let link = std::fs::symlink_metadata(&path)?.is_symlink();
+        // A link whose file is gone would come back leading nowhere: it waits in the trash
+        // until its file is put back.
+        if link && !content_of(&path).exists() {
+            let target = std::fs::read_link(&path)?;
+            return Err(statewright_workflow::Unwritable::DanglingLink { link: path, target }.into());
+        }
+        if name.is_none() && link {
             self.link_like(&path, &original)?;
             std::fs::remove_file(&path)?;
             return self.entry(&original);

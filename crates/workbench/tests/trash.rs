@@ -257,3 +257,30 @@ fn a_trashed_link_to_a_named_pipe_is_refused_at_once_when_restored_under_a_new_n
     assert!(refused.to_string().contains("is a named pipe (FIFO), not a regular file"), "{refused}");
     assert_eq!(files_in(&home.path("workflows/.trash")), ["1718000000000-x.json"], "left in the trash");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_trashed_link_whose_file_is_gone_is_not_restored_and_stays_in_the_trash() {
+    let home = Home::new();
+    std::fs::create_dir(home.path("repo")).unwrap();
+    std::fs::write(home.path("repo/shop.json"), r#"{"name": "Shop"}"#).unwrap();
+    std::os::unix::fs::symlink("../repo/shop.json", home.path("workflows/shop.json")).unwrap();
+    let trashed = home.lib.delete("shop.json", at(9)).expect("delete");
+    // Its file removed from the repository since.
+    std::fs::remove_file(home.path("repo/shop.json")).unwrap();
+
+    for name in [None, Some("Shop again")] {
+        let refused = home.lib.restore(&trashed.id, name).expect_err("a link leading nowhere");
+        assert_eq!(refused.code(), "dangling_link", "{name:?}: {refused}");
+        assert!(refused.to_string().contains("../repo/shop.json, which does not exist"), "{refused}");
+        assert_eq!(files_in(&home.path("workflows")), [".trash"], "{name:?}: nothing put back");
+        let listed: Vec<String> = home.lib.list_trash().unwrap().into_iter().map(|e| e.id).collect();
+        assert_eq!(listed, [trashed.id.as_str()], "{name:?}: left in the trash");
+    }
+    let entry = std::fs::read_link(home.path("workflows/.trash/9-shop.json")).expect("still the link");
+    assert_eq!(entry, Path::new("../repo/shop.json"));
+
+    // Its file back, the link is restored.
+    std::fs::write(home.path("repo/shop.json"), r#"{"name": "Shop"}"#).unwrap();
+    assert_eq!(home.lib.restore(&trashed.id, None).expect("restore").id, "shop.json");
+}

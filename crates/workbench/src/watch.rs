@@ -18,6 +18,10 @@ use crate::ipc::WorkflowChange;
 /// thousands of files costs one rescan of the links, not one per file.
 const COALESCE: Duration = Duration::from_millis(50);
 
+/// The most events handled together: a storm that never pauses for [`COALESCE`] is still
+/// reported as it goes, a batch at a time, rather than once it is over.
+const MOST_AT_ONCE: usize = 4096;
+
 /// Keeps the watcher alive; drop it to stop watching.
 pub struct WorkflowWatcher {
     // The worker thread holds only a Weak reference, so dropping this stops notify, whose
@@ -77,7 +81,9 @@ fn handle_events(
 ) {
     while let Ok(first) = received.recv() {
         let mut batch = vec![first];
-        while let Ok(more) = received.recv_timeout(COALESCE) {
+        while batch.len() < MOST_AT_ONCE
+            && let Ok(more) = received.recv_timeout(COALESCE)
+        {
             batch.push(more);
         }
         let Some(state) = state.upgrade() else { return };

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 use statewright_author::skill003;
-use statewright_workflow::{load_file, to_native_json, write_workflow_text};
+use statewright_workflow::{load_file, to_native_json, writable_file, write_workflow_text};
 
 use crate::exit;
 use crate::store_args::StoreArgs;
@@ -156,10 +156,14 @@ fn list(dir: &Path) -> Outcome {
 
 fn import(source: &Path, dir: &Path, force: bool) -> Outcome {
     let imported = skill003::import(source).map_err(|e| e.to_string())?;
-    // Every clash is found before anything is written: an import is all or nothing.
+    // Every clash, and every file in the way, is found before anything is written: an
+    // import is all or nothing.
     let target = |name: &str| statewright_workflow::skills::skill_file(dir, name);
     if !force && let Some(taken) = imported.iter().map(|i| target(&i.skill.name)).find(|f| occupied(f)) {
         return Err(format!("{} exists already; pass --force to replace it", taken.display()));
+    }
+    for one in &imported {
+        writable_file(&target(&one.skill.name)).map_err(|e| e.to_string())?;
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let (mut report, mut text) = (Vec::new(), String::new());
@@ -237,6 +241,9 @@ fn mine(runs: &[String], min_runs: usize, db: &Path, accept: &Accept, dir: &Path
     }
     if report.proposals.is_empty() {
         text.push_str(&format!("no skill: no segment of {min_runs} or more of these runs agrees\n"));
+    }
+    for proposal in &chosen {
+        writable_file(&target(&proposal.skill.name)).map_err(|e| e.to_string())?;
     }
     let mut written = Vec::new();
     if !chosen.is_empty() {

@@ -227,4 +227,16 @@ fn skills_are_mined_where_two_successful_runs_agree_and_written_when_accepted() 
     assert_eq!(refused.status.code(), Some(2));
     assert!(text(&refused.stderr).contains("which does not exist: nothing was written"), "{}", text(&refused.stderr));
     assert!(!gone.exists(), "nothing made where the link leads");
+    // Accepting both is all or nothing: whichever skill's file is in the way, it is found
+    // before the other is written.
+    for (in_the_way, other) in [("login-username", "search-product"), ("search-product", "login-username")] {
+        for name in [in_the_way, other] {
+            let _ = std::fs::remove_file(skills.join(format!("{name}.json")));
+        }
+        std::os::unix::fs::symlink(&gone, skills.join(format!("{in_the_way}.json"))).unwrap();
+        let refused = mine(&["--accept-all", "--force"]);
+        assert_eq!(refused.status.code(), Some(2));
+        assert!(text(&refused.stderr).contains("which does not exist"), "{}", text(&refused.stderr));
+        assert!(!skills.join(format!("{other}.json")).exists(), "{other} was not written");
+    }
 }

@@ -35,13 +35,8 @@ pub enum Unwritable {
 /// file and a rename beside the file a symbolic link at `path` leads to.
 pub fn write_workflow_text(path: &Path, text: &str) -> Result<(), Unwritable> {
     static WRITES: AtomicU64 = AtomicU64::new(0);
-    let file = where_to_write(path)?;
+    let file = writable_file(path)?;
     let existing = std::fs::metadata(&file).ok();
-    if let Some(metadata) = &existing
-        && !metadata.is_file()
-    {
-        return Err(Unwritable::NotAFile { path: path.to_owned(), what: what_is_at(path) });
-    }
     let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     // Hidden, so folder listings and watchers pass it over; the name shortened so that the
     // affixes never make it longer than a file name may be.
@@ -67,6 +62,19 @@ pub fn write_workflow_text(path: &Path, text: &str) -> Result<(), Unwritable> {
 
 /// The file a write to `path` replaces: `path` itself, or where the symbolic link at `path`
 /// finally leads.
+/// The file a write to `path` replaces (where a symbolic link there leads), or why nothing
+/// may be written there: a link whose file is gone, a folder, a pipe. Asked of every file
+/// first, a write of several files (a skills import) is refused before any is written.
+pub fn writable_file(path: &Path) -> Result<PathBuf, Unwritable> {
+    let file = where_to_write(path)?;
+    match std::fs::metadata(&file) {
+        Ok(metadata) if !metadata.is_file() => {
+            Err(Unwritable::NotAFile { path: path.to_owned(), what: what_is_at(path) })
+        }
+        _ => Ok(file),
+    }
+}
+
 fn where_to_write(path: &Path) -> Result<PathBuf, Unwritable> {
     let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink());
     if !link {

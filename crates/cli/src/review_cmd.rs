@@ -167,25 +167,29 @@ fn list(store: &Store, all: bool, json: bool) -> Result<(), String> {
 }
 
 /// The reviews whole, as `serde_json::to_string_pretty` gives a list of them, printed one
-/// by one as they are read: with `--all` they can be gigabytes in all.
+/// by one as they are read: with `--all` they can be gigabytes in all. A review that cannot
+/// be read is left out of the list, which stays whole, and fails the command once it is out.
 fn list_json(store: &Store, all: bool) -> Result<(), String> {
     let mut listed = 0;
-    let mut failed = None;
+    let mut unreadable = Vec::new();
     store
         .each_review(all, |item| {
-            let Ok(text) = serde_json::to_string_pretty(&item).map_err(|e| failed.get_or_insert(e.to_string())) else {
-                return;
+            let text = match item.map_err(|e| e.to_string()).and_then(|item| {
+                serde_json::to_string_pretty(&item).map_err(|e| format!("review {}: {e}", item.summary.id))
+            }) {
+                Ok(text) => text,
+                Err(e) => return unreadable.push(e),
             };
             let indented = text.lines().map(|line| format!("  {line}")).collect::<Vec<_>>().join("\n");
             out!("{}\n{indented}", if listed == 0 { "[" } else { "," });
             listed += 1;
         })
         .map_err(|e| e.to_string())?;
-    if let Some(e) = failed {
-        return Err(e);
-    }
     outln!("{}", if listed == 0 { "[]" } else { "\n]" });
-    Ok(())
+    match unreadable.len() {
+        0 => Ok(()),
+        n => Err(format!("{n} review(s) left out of the list:\n{}", unreadable.join("\n"))),
+    }
 }
 
 fn show(store: &Store, id: i64, json: bool) -> Result<(), String> {

@@ -356,3 +356,34 @@ fn listing_every_review_as_json_holds_one_at_a_time() {
     assert_eq!(listed.as_array().unwrap().len(), 48);
     assert_eq!(listed[0]["request"]["states"][16_383], format!("{:0>60}", 16_383));
 }
+
+/// A review whose request this build cannot read (a store changed by hand, or by a tool
+/// other than Statewright) is named in an error of its own: the JSON list stays a whole
+/// list of the others, and the table lists it.
+#[test]
+fn a_review_that_cannot_be_read_is_named_and_the_others_are_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path();
+    let (store, _run) = store_with_a_run(runs);
+    let ids: Vec<i64> = (0..3).map(|_| store.open_review("r1", &failed_click()).unwrap()).collect();
+    drop(store);
+    let db = statewright_store::Store::default_path(runs);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute("UPDATE review_items SET request = '{\"failure\": ' WHERE id = ?1", [ids[1]]).unwrap();
+    drop(conn);
+
+    let out = statewright(&["review", "list", "--all", "--json"], runs);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let listed: Value = serde_json::from_slice(&out.stdout).expect("the list is whole");
+    let listed: Vec<i64> = listed.as_array().unwrap().iter().map(|r| r["id"].as_i64().unwrap()).collect();
+    assert_eq!(listed, [ids[2], ids[0]]);
+    let unreadable = format!("review {} cannot be read", ids[1]);
+    assert!(text(&out.stderr).contains(&unreadable), "{}", text(&out.stderr));
+
+    let out = statewright(&["review", "show", &ids[1].to_string()], runs);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains(&unreadable), "{}", text(&out.stderr));
+    let out = statewright(&["review", "list", "--all"], runs);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).matches("r1").count(), 3, "{}", text(&out.stdout));
+}

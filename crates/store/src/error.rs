@@ -26,6 +26,11 @@ pub enum Error {
     AmbiguousRun { prefix: String, matches: Vec<String> },
     #[error("no review with id {0} (see `statewright review list`)")]
     UnknownReview(i64),
+    #[error(
+        "review {id} cannot be read: the request it was opened with is not one this Statewright reads ({detail}); \
+         `statewright review list` still lists it"
+    )]
+    UnreadableReview { id: i64, detail: String },
     #[error("review {id} is already {status}; nothing was changed")]
     ReviewClosed { id: i64, status: String },
     #[error("review {id}'s run {run_id} is no longer waiting (its process ended); nothing was changed")]

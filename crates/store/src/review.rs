@@ -57,11 +57,15 @@ fn item_columns() -> String {
     format!("{SUMMARY_COLUMNS}, r.screenshot, r.request")
 }
 
-fn item(row: &rusqlite::Row) -> rusqlite::Result<ReviewItem> {
-    let request: String = row.get(15)?;
-    let request = serde_json::from_str(&request)
-        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(15, rusqlite::types::Type::Text, Box::new(e)))?;
-    Ok(ReviewItem { summary: summary(row)?, screenshot: row.get(14)?, request })
+/// A review's row as stored; its request is read apart from the row, so that a request
+/// this build cannot read is an error about that one review, naming it.
+fn item(row: &rusqlite::Row) -> rusqlite::Result<Result<ReviewItem>> {
+    let summary = summary(row)?;
+    let text: String = row.get(15)?;
+    Ok(match serde_json::from_str(&text) {
+        Ok(request) => Ok(ReviewItem { screenshot: row.get(14)?, summary, request }),
+        Err(e) => Err(Error::UnreadableReview { id: summary.id, detail: e.to_string() }),
+    })
 }
 
 impl Store {
@@ -162,7 +166,7 @@ impl Store {
              WHERE r.run_id = ?1 AND r.status = 'open' AND r.proposed_by IS NOT NULL ORDER BY r.id",
             item_columns()
         );
-        self.rows(&sql, params![run_id], item)
+        self.rows(&sql, params![run_id], item)?.into_iter().collect()
     }
 
     /// Reviews without their requests, newest first; only open ones unless `all`.
@@ -176,8 +180,9 @@ impl Store {
 
     /// Gives `each` every review whole, newest first, one at a time (only open ones unless
     /// `all`): after months of use the store holds thousands of closed reviews of up to a
-    /// megabyte each, which are never all in memory at once.
-    pub fn each_review(&self, all: bool, mut each: impl FnMut(ReviewItem)) -> Result<()> {
+    /// megabyte each, which are never all in memory at once. A review whose request cannot
+    /// be read is given as its error, and the others still follow.
+    pub fn each_review(&self, all: bool, mut each: impl FnMut(Result<ReviewItem>)) -> Result<()> {
         let sql = format!(
             "SELECT {} FROM review_items r JOIN runs ON runs.id = r.run_id
              WHERE ?1 OR r.status = 'open' ORDER BY r.id DESC",
@@ -198,7 +203,7 @@ impl Store {
             .query_row(&sql, params![id], item)
             .optional()
             .map_err(|e| self.err(e))?
-            .ok_or(Error::UnknownReview(id))
+            .ok_or(Error::UnknownReview(id))?
     }
 
     /// Resolves an open review of a run that is still waiting, and sets the run running.

@@ -55,7 +55,7 @@ fn a_review_is_opened_by_the_run_and_resolved_from_another_handle() {
 
     let person = Store::open(&db).unwrap();
     let mut open = Vec::new();
-    person.each_review(false, |item| open.push(item)).unwrap();
+    person.each_review(false, |item| open.push(item.unwrap())).unwrap();
     assert_eq!(open.len(), 1);
     assert_eq!(open[0].summary.workflow_path.as_deref(), Some("/tmp/demo.json"));
     assert_eq!(open[0].request.action.as_ref().map(|a| a.index), Some(1));

@@ -181,29 +181,38 @@
     return out;
   }
 
-  function labelledByText(el, attr) {
+  /** The names of the elements `aria-labelledby` names, joined. `parts`, when given, gets
+   *  what each name is read from (see shownName): the element whose text it is, or the text
+   *  itself when it is an aria-label or a field's value. */
+  function labelledByText(el, attr, parts) {
     const ids = tokens(attr);
     let s = '';
     for (let i = 0; i < ids.length; i++) {
       const ref = getById(el, ids[i]);
       if (!ref) continue;
       let part;
+      let source = ref;
       const al = El_getAttribute(ref, 'aria-label');
-      if (al && norm(al)) part = al;
-      else if (ref.localName === 'input' || ref.localName === 'textarea') part = ref.value || '';
+      if (al && norm(al)) source = part = al;
+      else if (ref.localName === 'input' || ref.localName === 'textarea') source = part = ref.value || '';
       else part = contentText(ref, 1, !isVisible(ref), null, 2000);
       s += ' ' + part;
+      if (parts) push(parts, source);
     }
     return norm(s);
   }
 
-  function labelsText(el) {
+  /** The texts of `el`'s labels, joined; `parts`, when given, gets each label. */
+  function labelsText(el, parts) {
     if (!mayHaveLabels(el)) return '';
     let labels = null;
     try { labels = el.labels; } catch (_) { labels = null; }
     if (!labels || !labels.length) return '';
     let s = '';
-    for (let i = 0; i < labels.length; i++) s += ' ' + contentText(labels[i], 1, false, el, 2000);
+    for (let i = 0; i < labels.length; i++) {
+      s += ' ' + contentText(labels[i], 1, false, el, 2000);
+      if (parts) push(parts, labels[i]);
+    }
     return norm(s);
   }
 
@@ -225,14 +234,15 @@
   }
 
   /** Simplified accessible name computation. Returns a normalised string. When `from` is
-   *  given, `from.el` is set to the element whose text the name was read from (`el`, its
-   *  label, legend or caption, the one element aria-labelledby names), and stays null for a
-   *  name from an attribute. */
+   *  given, `from.parts` is set to what the name was read from, in order (see shownName):
+   *  `el`, its labels, legend or caption, or what aria-labelledby names; it stays null for a
+   *  name from an attribute of `el`. */
   function accName(el, from) {
     const lb = El_getAttribute(el, 'aria-labelledby');
     if (lb) {
-      const s = labelledByText(el, lb);
-      if (s) return nameFrom(from, soleReference(el, lb), s);
+      const parts = from ? [] : null;
+      const s = labelledByText(el, lb, parts);
+      if (s) return nameFrom(from, parts, s);
     }
     const al = norm(El_getAttribute(el, 'aria-label') || '');
     if (al) return al;
@@ -250,26 +260,28 @@
         const a = norm(El_getAttribute(el, 'alt') || '') || norm(el.value || '') || norm(El_getAttribute(el, 'title') || '');
         return a || 'Submit';
       } else {
-        const l = labelsText(el);
-        if (l) return nameFrom(from, soleLabel(el), l);
+        const parts = from ? [] : null;
+        const l = labelsText(el, parts);
+        if (l) return nameFrom(from, parts, l);
       }
     } else if (LABELABLE[tag] === true) {
-      const l = labelsText(el);
-      if (l) return nameFrom(from, soleLabel(el), l);
+      const parts = from ? [] : null;
+      const l = labelsText(el, parts);
+      if (l) return nameFrom(from, parts, l);
     } else if (tag === 'img' || tag === 'area') {
       const a = norm(El_getAttribute(el, 'alt') || '');
       if (a) return a;
     } else if (tag === 'fieldset') {
       const lg = el.firstElementChild;
-      if (lg && lg.localName === 'legend') { const s = norm(contentText(lg, 1, false, null, 2000)); if (s) return nameFrom(from, lg, s); }
+      if (lg && lg.localName === 'legend') { const s = norm(contentText(lg, 1, false, null, 2000)); if (s) return nameFrom(from, [lg], s); }
     } else if (tag === 'table') {
       const cap = el.caption;
-      if (cap) { const s = norm(contentText(cap, 1, false, null, 2000)); if (s) return nameFrom(from, cap, s); }
+      if (cap) { const s = norm(contentText(cap, 1, false, null, 2000)); if (s) return nameFrom(from, [cap], s); }
     }
     const role = roleOf(el);
     if (role && NAME_FROM_CONTENT[role] === true) {
       const s = norm(contentText(el, 0, false, null, 4000));
-      if (s) return nameFrom(from, el, s);
+      if (s) return nameFrom(from, [el], s);
     }
     const title = norm(El_getAttribute(el, 'title') || '');
     if (title) return title;
@@ -278,37 +290,32 @@
     return '';
   }
 
-  function nameFrom(from, textEl, name) {
-    if (from) from.el = textEl;
+  function nameFrom(from, parts, name) {
+    if (from) from.parts = parts;
     return name;
   }
 
-  /** The one element `aria-labelledby` names whose text `el`'s name is, or null when it names
-   *  several (their texts joined are no one element's to read as shown) or reads an attribute
-   *  or a field's value. */
-  function soleReference(el, attr) {
-    const ids = tokens(attr);
-    if (ids.length !== 1) return null;
-    const ref = getById(el, ids[0]);
-    if (!ref || norm(El_getAttribute(ref, 'aria-label') || '')) return null;
-    return ref.localName === 'input' || ref.localName === 'textarea' ? null : ref;
-  }
-
-  /** `el`'s one label, or null when it has none or several (their text then is not one
-   *  element's to read as shown). */
-  function soleLabel(el) {
-    let labels = null;
-    try { labels = el.labels; } catch (_) { labels = null; }
-    return labels && labels.length === 1 ? labels[0] : null;
+  /** The name read from `parts` (see accName) as Chromium shows it: each element's text as
+   *  shown (innerText, in its text-transform's capitals), an aria-label or value as written,
+   *  joined with spaces as accName joins them (`BILLING address` where only the first of two
+   *  references is uppercased). */
+  function shownName(parts) {
+    let s = '';
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i];
+      s += ' ' + (typeof p === 'string' ? p : innerTextOf(p));
+    }
+    return norm(s);
   }
 
   /** `el`'s accessible name is `v` (normalised). Chromium reads a name from text as the text
    *  is shown, in the capitals of its text-transform (`Add to cart` in a button styled
    *  uppercase is named `ADD TO CART`); a name matches as written and, when it is read from
-   *  text, as shown. A name from an attribute (aria-label, alt, title, a value) only as written. */
+   *  text, as shown. A name from an attribute (aria-label, alt, title, a value) only as written.
+   *  The text is read as shown only when the names differ in case alone. */
   function nameEquals(el, v) {
-    const from = { el: null };
+    const from = { parts: null };
     const n = accName(el, from);
     if (n === v) return true;
-    return from.el !== null && transformedFrom(v, n) && norm(innerTextOf(from.el)) === v;
+    return from.parts !== null && transformedFrom(v, n) && shownName(from.parts) === v;
   }

@@ -39,15 +39,13 @@ describe('names under text-transform', () => {
       <img id="shoes" style="text-transform:uppercase" alt="Red shoes" src="${GIF}">
       <input type="submit" id="order" style="text-transform:uppercase" value="Place order">
       <h2 id="heading" style="text-transform:uppercase">Shipping address</h2>
-      <section id="shipping" aria-labelledby="heading">…</section>
-      <span id="first" style="text-transform:uppercase">Billing</span><span id="second">address</span>
-      <section id="billing" aria-labelledby="first second">…</section>` });
+      <section id="shipping" aria-labelledby="heading">…</section>` });
     // What Chromium itself says: text-derived names transformed, attribute names as written.
-    const ids = ['up', 'cap', 'mixed', 'mail', 'labelled', 'titled', 'shoes', 'order', 'shipping', 'billing'];
+    const ids = ['up', 'cap', 'mixed', 'mail', 'labelled', 'titled', 'shoes', 'order', 'shipping'];
     assert.deepEqual(await chromiumNames(page, ids), {
       up: 'ADD TO CART', cap: 'View Details', mixed: 'SIGN in', mail: 'EMAIL ADDRESS',
       labelled: 'Add to basket', titled: 'Remove item', shoes: 'Red shoes', order: 'Place order',
-      shipping: 'SHIPPING ADDRESS', billing: 'BILLING address',
+      shipping: 'SHIPPING ADDRESS',
     });
     const cases = [
       [{ role: 'button', name: 'ADD TO CART' }, 'button#up "Add to cart"'],
@@ -69,10 +67,43 @@ describe('names under text-transform', () => {
       [{ role: 'img', name: 'RED SHOES' }, 'not_found'],
       [{ role: 'button', name: 'Place order' }, 'input#order "Place order"'],
       [{ role: 'button', name: 'PLACE ORDER' }, 'not_found'],
-      // Named by another element's text: by one, as it is shown too; by several, as written.
+      // Named by another element's text, as it is shown too.
       [{ role: 'region', name: 'SHIPPING ADDRESS' }, 'section#shipping "Shipping address"'],
       [{ role: 'region', name: 'Shipping address' }, 'section#shipping "Shipping address"'],
+    ];
+    for (const [target, want] of cases) assert.equal(await desc(page, target), want, JSON.stringify(target));
+  });
+
+  test('a name joined from several references or labels is found with each part as shown', async () => {
+    const page = await open({ html: `
+      <span id="first" style="text-transform:uppercase">Billing</span><span id="second">address</span>
+      <section id="billing" aria-labelledby="first second">…</section>
+      <span id="when" style="text-transform:uppercase">Delivery</span>
+      <span id="slot" style="text-transform:capitalize">date and time</span>
+      <section id="delivery" aria-labelledby="when slot">…</section>
+      <span id="gift" style="text-transform:uppercase">Gift</span>
+      <span id="wrap" style="text-transform:uppercase" aria-label="wrapping options">Wrap</span>
+      <section id="extras" aria-labelledby="gift wrap">…</section>
+      <label for="phone" style="text-transform:uppercase">Phone</label><input id="phone">
+      <label for="phone" style="text-transform:lowercase">(Mobile)</label>` });
+    // Chromium names each part as shown, an aria-label as written, and joins them with a space.
+    assert.deepEqual(await chromiumNames(page, ['billing', 'delivery', 'extras', 'phone']), {
+      billing: 'BILLING address', delivery: 'DELIVERY Date And Time',
+      extras: 'GIFT wrapping options', phone: 'PHONE (mobile)',
+    });
+    const cases = [
+      [{ role: 'region', name: 'BILLING address' }, 'section#billing "Billing address"'],
       [{ role: 'region', name: 'Billing address' }, 'section#billing "Billing address"'],
+      [{ role: 'region', name: 'BILLING ADDRESS' }, 'not_found'],
+      [{ role: 'region', name: 'DELIVERY Date And Time' }, 'section#delivery "Delivery date and time"'],
+      [{ role: 'region', name: 'Delivery date and time' }, 'section#delivery "Delivery date and time"'],
+      [{ role: 'region', name: 'DELIVERY DATE AND TIME' }, 'not_found'],
+      [{ role: 'region', name: 'GIFT wrapping options' }, 'section#extras "Gift wrapping options"'],
+      [{ role: 'region', name: 'Gift wrapping options' }, 'section#extras "Gift wrapping options"'],
+      [{ role: 'region', name: 'GIFT WRAPPING OPTIONS' }, 'not_found'],
+      [{ role: 'textbox', name: 'PHONE (mobile)' }, 'input#phone "Phone (Mobile)"'],
+      [{ role: 'textbox', name: 'Phone (Mobile)' }, 'input#phone "Phone (Mobile)"'],
+      [{ role: 'textbox', name: 'PHONE (MOBILE)' }, 'not_found'],
     ];
     for (const [target, want] of cases) assert.equal(await desc(page, target), want, JSON.stringify(target));
   });

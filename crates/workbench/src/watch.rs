@@ -1,10 +1,13 @@
 //! Watching the workflows folder for changes made by other programs (an editor, git, the
 //! CLI). A workflow file may be a symbolic link to a file kept elsewhere (its own git
-//! repository), so the folder each link leads into is watched too, and an edit there is
-//! reported under the link's id. The returned handle stops the watcher when dropped.
+//! repository), so the folder each link leads into is watched too (and, for a link to a
+//! link, every folder on the way: see [`links`]), and an edit there is reported under the
+//! link's id. The returned handle stops the watcher when dropped.
+
+mod links;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
@@ -13,6 +16,7 @@ use notify::{EventKind, RecursiveMode, Watcher};
 
 use crate::Library;
 use crate::ipc::WorkflowChange;
+use links::Links;
 
 /// How long events keep arriving before they are handled together: a checkout that writes
 /// thousands of files costs one rescan of the links, not one per file.
@@ -31,10 +35,11 @@ pub struct WorkflowWatcher {
 
 struct Watching {
     notify: notify::RecommendedWatcher,
-    /// Folders watched for links' files (neither the workflows nor the skills folder).
+    /// The workflows folder, and the skills folder when it was there at the start.
+    own: Vec<PathBuf>,
+    /// Folders watched for links' files (neither of `own`).
     linked: BTreeSet<PathBuf>,
-    /// Where each link leads (folder canonical), with the link's id.
-    targets: Vec<(PathBuf, String)>,
+    links: Links,
 }
 
 impl WorkflowWatcher {
@@ -58,11 +63,13 @@ pub fn watch(
         let _ = events.send(res);
     })?;
     notify.watch(&dir, RecursiveMode::NonRecursive)?;
+    let mut own = vec![dir];
     // The skills folder too, when there is one (one made later is seen after a restart).
     if skills.is_dir() {
         notify.watch(&skills, RecursiveMode::NonRecursive)?;
+        own.push(skills);
     }
-    let mut watching = Watching { notify, linked: BTreeSet::new(), targets: Vec::new() };
+    let mut watching = Watching { notify, own, linked: BTreeSet::new(), links: Links::default() };
     watching.follow_links(&library);
     let state = Arc::new(Mutex::new(watching));
     let weak = Arc::downgrade(&state);
@@ -100,21 +107,19 @@ fn handle_events(
             if matches!(event.kind, EventKind::Access(_)) {
                 continue;
             }
-            for path in event.paths {
-                rescan |= path.parent() == Some(library.dir());
-                paths.insert(path);
-            }
-        }
-        if rescan {
-            watching.follow_links(library);
+            paths.extend(event.paths);
         }
         let mut changed = BTreeSet::new();
         for path in &paths {
-            if let Some(id) = library.id_of(path) {
-                changed.insert(id);
-            }
-            let links = watching.targets.iter().filter(|(target, _)| target == path);
-            changed.extend(links.map(|(_, id)| id.clone()));
+            let through: Vec<String> = watching.links.ids_through(path).cloned().collect();
+            // A link added, retargeted or removed in the workflows folder, or on a link's way
+            // (a file there may have become a link, or stopped being one), is followed again.
+            rescan |= !through.is_empty() || path.parent() == Some(library.dir());
+            changed.extend(through);
+            changed.extend(library.id_of(path));
+        }
+        if rescan {
+            changed.extend(watching.follow_links(library));
         }
         drop(watching);
         for id in changed {
@@ -125,18 +130,12 @@ fn handle_events(
 }
 
 impl Watching {
-    /// Reads the workflows folder's links again and watches the folders they lead into,
-    /// each once; folders no link leads into any more are no longer watched.
-    fn follow_links(&mut self, library: &Library) {
-        self.targets = links(library);
-        let own = [library.dir(), library.skills_dir()];
-        let wanted: BTreeSet<PathBuf> = self
-            .targets
-            .iter()
-            .filter_map(|(target, _)| target.parent())
-            .filter(|folder| !own.contains(folder))
-            .map(Path::to_path_buf)
-            .collect();
+    /// Reads the workflows folder's links again and watches the folders they lead through,
+    /// each once; folders no link leads into any more are no longer watched. Gives the ids
+    /// of the links that lead elsewhere than before.
+    fn follow_links(&mut self, library: &Library) -> BTreeSet<String> {
+        let before = std::mem::replace(&mut self.links, Links::read(library, &self.own));
+        let wanted = self.links.folders.clone();
         for gone in self.linked.difference(&wanted).cloned().collect::<Vec<_>>() {
             let _ = self.notify.unwatch(&gone);
             self.linked.remove(&gone);
@@ -147,24 +146,7 @@ impl Watching {
                 self.linked.insert(folder);
             }
         }
+        let ids = before.chains.keys().chain(self.links.chains.keys());
+        ids.filter(|id| before.chains.get(*id) != self.links.chains.get(*id)).cloned().collect()
     }
-}
-
-/// Each workflow that is a symbolic link, with the path it leads to: relative links are
-/// read from the workflows folder, and the folder is canonical (as notify reports paths in
-/// it). A dangling link counts when its folder exists, so its file appearing is seen.
-fn links(library: &Library) -> Vec<(PathBuf, String)> {
-    let Ok(entries) = std::fs::read_dir(library.dir()) else { return Vec::new() };
-    let mut links = Vec::new();
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let Some(id) = library.id_of(&path) else { continue };
-        let Ok(to) = std::fs::read_link(&path) else { continue };
-        let to = library.dir().join(to);
-        let (Some(folder), Some(name)) = (to.parent(), to.file_name()) else { continue };
-        if let Ok(folder) = std::fs::canonicalize(folder) {
-            links.push((folder.join(name), id));
-        }
-    }
-    links
 }

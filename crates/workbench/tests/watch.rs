@@ -124,3 +124,70 @@ fn each_folder_is_watched_once_and_follows_links_added_retargeted_and_removed() 
     std::fs::write(home.path("repo-a/cart.json"), r#"{"edited": "after the link came"}"#).unwrap();
     change_of(&rx, "cart.json");
 }
+
+/// Replaces the link at `path` as `ln -sfn` does: a new link renamed over the old one.
+fn retarget(path: PathBuf, to: &str) {
+    let new = path.with_file_name(".retargeted.new");
+    std::os::unix::fs::symlink(to, &new).unwrap();
+    std::fs::rename(new, path).unwrap();
+}
+
+#[test]
+fn a_link_to_a_link_is_followed_to_its_file_and_a_retarget_on_the_way_is_seen() {
+    let home = Home::new();
+    // repo-a keeps its shop.json as a link into repo-b, where the file is.
+    std::fs::remove_file(home.path("repo-a/shop.json")).unwrap();
+    std::os::unix::fs::symlink("../repo-b/shop.json", home.path("repo-a/shop.json")).unwrap();
+    home.link("../repo-a/shop.json", "shop.json");
+    let (watching, rx) = home.watch();
+    assert_eq!(watching.linked_folders(), [home.path("repo-a"), home.path("repo-b")]);
+    std::fs::write(home.path("repo-b/shop.json"), r#"{"edited": "at the end of the chain"}"#).unwrap();
+    assert!(!change_of(&rx, "shop.json").removed);
+
+    // The middle link retargeted into a third repository: reported, then followed there.
+    std::fs::create_dir(home.path("repo-c")).unwrap();
+    std::fs::write(home.path("repo-c/shop.json"), "{}").unwrap();
+    drain(&rx);
+    retarget(home.path("repo-a/shop.json"), "../repo-c/shop.json");
+    assert!(!change_of(&rx, "shop.json").removed);
+    until_watching(&watching, &[home.path("repo-a"), home.path("repo-c")]);
+    drain(&rx);
+    std::fs::write(home.path("repo-c/shop.json"), r#"{"edited": "in repo c"}"#).unwrap();
+    change_of(&rx, "shop.json");
+}
+
+#[test]
+fn a_loop_of_links_and_a_chain_past_forty_hops_are_followed_only_so_far() {
+    let home = Home::new();
+    std::os::unix::fs::symlink("../repo-b/loop.json", home.path("repo-a/loop.json")).unwrap();
+    std::os::unix::fs::symlink("../repo-a/loop.json", home.path("repo-b/loop.json")).unwrap();
+    home.link("../repo-a/loop.json", "loop.json");
+    // hop-00/long.json -> ../hop-01/long.json -> ... -> hop-44/long.json, a file.
+    for hop in 0..45 {
+        std::fs::create_dir(home.path(&format!("hop-{hop:02}"))).unwrap();
+        let file = home.path(&format!("hop-{hop:02}/long.json"));
+        match hop {
+            44 => std::fs::write(file, "{}").unwrap(),
+            _ => std::os::unix::fs::symlink(format!("../hop-{:02}/long.json", hop + 1), file).unwrap(),
+        }
+    }
+    home.link("../hop-00/long.json", "long.json");
+    let (watching, rx) = home.watch();
+    let hops: Vec<_> = (0..40).map(|hop| home.path(&format!("hop-{hop:02}"))).collect();
+    let mut folders = [hops, vec![home.path("repo-a"), home.path("repo-b")]].concat();
+    folders.sort();
+    assert_eq!(watching.linked_folders(), folders, "40 hops, as the kernel follows");
+
+    // The loop broken by a file where one of its links was: reported and followed.
+    std::fs::remove_file(home.path("repo-b/loop.json")).unwrap();
+    std::fs::write(home.path("repo-b/loop.json"), "{}").unwrap();
+    present(&rx, "loop.json");
+}
+
+/// The first change reported for `id` that finds its file there.
+fn present(rx: &Receiver<WorkflowChange>, id: &str) {
+    let until = Instant::now() + DEADLINE;
+    while change_of(rx, id).removed {
+        assert!(Instant::now() < until, "{id} still reported removed");
+    }
+}

@@ -1,0 +1,74 @@
+//! Where the workflows' symbolic links lead. A link may lead to another link (a repository
+//! that keeps its workflow as a link into a shared one), so each is followed hop by hop, and
+//! the folder of every hop is watched: an edit at the end of the chain changes the workflow,
+//! and a retarget on the way changes where it leads.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use crate::Library;
+
+/// The most hops followed from one link, as the kernel gives up after 40 (ELOOP): a longer
+/// chain is watched that far, and a loop only once round.
+const MOST_HOPS: usize = 40;
+
+#[derive(Default)]
+pub(super) struct Links {
+    /// For each link's id, every path its chain passes after the link itself, in its folder's
+    /// canonical form: notify names a path by the folder watched, and the folders watched are
+    /// canonical.
+    pub chains: BTreeMap<String, Vec<PathBuf>>,
+    /// The folders those paths are in, but for `own` (watched already).
+    pub folders: BTreeSet<PathBuf>,
+}
+
+impl Links {
+    /// Reads every link in the workflows folder, leaving out of [`Links::folders`] the
+    /// folders in `own`.
+    pub fn read(library: &Library, own: &[PathBuf]) -> Self {
+        let mut links = Self::default();
+        let Ok(entries) = std::fs::read_dir(library.dir()) else { return links };
+        for entry in entries.flatten() {
+            let is_link = entry.file_type().is_ok_and(|kind| kind.is_symlink());
+            if let (true, Some(id)) = (is_link, library.id_of(&entry.path())) {
+                let chain = links.follow(&entry.path(), own);
+                links.chains.insert(id, chain);
+            }
+        }
+        links
+    }
+
+    /// The ids of the links whose chain passes `path`.
+    pub fn ids_through<'a>(&'a self, path: &'a Path) -> impl Iterator<Item = &'a String> {
+        self.chains.iter().filter(move |(_, chain)| chain.iter().any(|hop| hop == path)).map(|(id, _)| id)
+    }
+
+    /// The paths the link at `link` leads through, as far as they go: a relative link is read
+    /// from the folder it is in. A link that leads nowhere still counts when its folder is
+    /// there, so its file appearing is seen.
+    fn follow(&mut self, link: &Path, own: &[PathBuf]) -> Vec<PathBuf> {
+        let mut chain: Vec<PathBuf> = Vec::new();
+        let mut at = link.to_path_buf();
+        while chain.len() < MOST_HOPS {
+            let (Ok(to), Some(from)) = (std::fs::read_link(&at), at.parent()) else { break };
+            let to = from.join(to);
+            let (Some(folder), Some(name)) = (to.parent(), to.file_name()) else { break };
+            let Some(folder) = existing_folder(folder) else { break };
+            let hop = folder.join(name);
+            if chain.contains(&hop) {
+                break;
+            }
+            if !own.contains(&folder) {
+                self.folders.insert(folder);
+            }
+            chain.push(hop.clone());
+            at = hop;
+        }
+        chain
+    }
+}
+
+/// `folder` canonical, when it is a folder.
+fn existing_folder(folder: &Path) -> Option<PathBuf> {
+    std::fs::canonicalize(folder).ok().filter(|folder| folder.is_dir())
+}

@@ -1,6 +1,6 @@
 //! Watching the workflows folder for changes made by other programs (an editor, git, the
-//! CLI). A workflow file may be a symbolic link to a file kept elsewhere (its own git
-//! repository), so the folder each link leads into is watched too (and, for a link to a
+//! CLI). A workflow or skill file may be a symbolic link to a file kept elsewhere (its own
+//! git repository), so the folder each link leads into is watched too (and, for a link to a
 //! link, every folder on the way: see [`links`]), and an edit there is reported under the
 //! link's id. The returned handle stops the watcher when dropped.
 
@@ -49,9 +49,9 @@ impl WorkflowWatcher {
     }
 }
 
-/// Calls `on_change` for every workflow file written, created or removed in the library's
-/// folder, or in the folder a linked workflow's file is kept in. Temporary files
-/// (`.name.tmp`) and other files are ignored.
+/// Calls `on_change` for every workflow or skill file written, created or removed in the
+/// library's folders, or in a folder a linked one's file is kept in or its link leads
+/// through. Temporary files (`.name.tmp`) and other files are ignored.
 pub fn watch(
     library: Arc<Library>,
     on_change: impl Fn(WorkflowChange) + Send + 'static,
@@ -112,9 +112,11 @@ fn handle_events(
         let mut changed = BTreeSet::new();
         for path in &paths {
             let through: Vec<String> = watching.links.ids_through(path).cloned().collect();
-            // A link added, retargeted or removed in the workflows folder, or on a link's way
-            // (a file there may have become a link, or stopped being one), is followed again.
-            rescan |= !through.is_empty() || path.parent() == Some(library.dir());
+            // A link added, retargeted or removed in the workflows or skills folder, or on a
+            // link's way (a file there may have become a link, or stopped being one), is
+            // followed again.
+            let own = path.parent().is_some_and(|folder| watching.own.iter().any(|own| own == folder));
+            rescan |= !through.is_empty() || own;
             changed.extend(through);
             changed.extend(library.id_of(path));
         }
@@ -130,7 +132,7 @@ fn handle_events(
 }
 
 impl Watching {
-    /// Reads the workflows folder's links again and watches the folders they lead through,
+    /// Reads the links in the workflows and skills folders again and watches the folders they lead through,
     /// each once; folders no link leads into any more are no longer watched. Gives the ids
     /// of the links that lead elsewhere than before.
     fn follow_links(&mut self, library: &Library) -> BTreeSet<String> {

@@ -191,3 +191,22 @@ fn present(rx: &Receiver<WorkflowChange>, id: &str) {
         assert!(Instant::now() < until, "{id} still reported removed");
     }
 }
+#[test]
+fn a_skill_that_is_a_link_is_reported_when_its_file_is_edited() {
+    let home = Home::new();
+    std::fs::create_dir(home.path("skills")).unwrap();
+    std::os::unix::fs::symlink("../repo-b/shop.json", home.path("skills/sign-in.json")).unwrap();
+    let (watching, rx) = home.watch();
+    assert_eq!(watching.linked_folders(), [home.path("repo-b")]);
+    std::fs::write(home.path("repo-b/shop.json"), r#"{"edited": "as a skill"}"#).unwrap();
+    assert!(!change_of(&rx, "skills/sign-in.json").removed);
+
+    // A skill linked later is followed as it comes, and no longer once it is gone.
+    std::os::unix::fs::symlink("../repo-a/cart.json", home.path("skills/cart.json")).unwrap();
+    until_watching(&watching, &[home.path("repo-a"), home.path("repo-b")]);
+    drain(&rx);
+    std::fs::write(home.path("repo-a/cart.json"), r#"{"edited": "as a skill"}"#).unwrap();
+    change_of(&rx, "skills/cart.json");
+    std::fs::remove_file(home.path("skills/sign-in.json")).unwrap();
+    until_watching(&watching, &[home.path("repo-a")]);
+}

@@ -23,11 +23,12 @@ pub(super) struct Links {
 }
 
 impl Links {
-    /// Reads every link in the workflows folder, leaving out of [`Links::folders`] the
-    /// folders in `own`.
+    /// Reads every link in the folders watched for the library (`own`: the workflows
+    /// folder, and the skills folder, whose links are skills kept elsewhere just as well),
+    /// leaving those folders out of [`Links::folders`].
     pub fn read(library: &Library, own: &[PathBuf]) -> Self {
         let mut links = Self::default();
-        let Ok(entries) = std::fs::read_dir(library.dir()) else { return links };
+        let entries = own.iter().filter_map(|folder| std::fs::read_dir(folder).ok()).flatten();
         for entry in entries.flatten() {
             let is_link = entry.file_type().is_ok_and(|kind| kind.is_symlink());
             if let (true, Some(id)) = (is_link, library.id_of(&entry.path())) {

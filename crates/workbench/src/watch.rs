@@ -22,6 +22,12 @@ use links::Links;
 /// thousands of files costs one rescan of the links, not one per file.
 const COALESCE: Duration = Duration::from_millis(50);
 
+/// The most times the links are read again in one rescan, each time because a folder was
+/// newly watched: one made between reading the links and watching it has no event to tell
+/// of it, so they are read again until no new folder is wanted (a `mkdir -p` racing with the
+/// rescan), within reason; what is made after is seen by the folders watched by then.
+const MOST_ROUNDS: usize = 16;
+
 /// The most events handled together: a storm that never pauses for [`COALESCE`] is still
 /// reported as it goes, a batch at a time, rather than once it is over.
 const MOST_AT_ONCE: usize = 4096;
@@ -37,13 +43,14 @@ struct Watching {
     notify: notify::RecommendedWatcher,
     /// The workflows folder, and the skills folder when it was there at the start.
     own: Vec<PathBuf>,
-    /// Folders watched for links' files (neither of `own`).
+    /// Folders watched for links' files, or for a missing one to be made (neither of `own`).
     linked: BTreeSet<PathBuf>,
     links: Links,
 }
 
 impl WorkflowWatcher {
-    /// The folders watched because a workflow links into them, sorted and canonical.
+    /// The folders watched because a workflow or skill links into them or, for a folder not
+    /// there yet, the nearest folder above it that is (to see it made), sorted and canonical.
     pub fn linked_folders(&self) -> Vec<PathBuf> {
         self.state.lock().expect("watcher lock").linked.iter().cloned().collect()
     }
@@ -111,12 +118,18 @@ fn handle_events(
         }
         let mut changed = BTreeSet::new();
         for path in &paths {
+            // A watched folder removed or moved away takes its watch along (or keeps it on
+            // the moved folder): whatever is by its name now is watched anew.
+            if watching.linked.remove(path) {
+                let _ = watching.notify.unwatch(path);
+                rescan = true;
+            }
             let through: Vec<String> = watching.links.ids_through(path).cloned().collect();
             // A link added, retargeted or removed in the workflows or skills folder, or on a
             // link's way (a file there may have become a link, or stopped being one), is
             // followed again.
             let own = path.parent().is_some_and(|folder| watching.own.iter().any(|own| own == folder));
-            rescan |= !through.is_empty() || own;
+            rescan |= !through.is_empty() || own || watching.links.awaited.contains(path);
             changed.extend(through);
             changed.extend(library.id_of(path));
         }
@@ -132,23 +145,36 @@ fn handle_events(
 }
 
 impl Watching {
-    /// Reads the links in the workflows and skills folders again and watches the folders they lead through,
-    /// each once; folders no link leads into any more are no longer watched. Gives the ids
-    /// of the links that lead elsewhere than before.
+    /// Reads the links in the workflows and skills folders again and watches the folders
+    /// they lead through, each once; folders no link leads into any more are no longer
+    /// watched. Gives the ids of the links that lead elsewhere than before.
     fn follow_links(&mut self, library: &Library) -> BTreeSet<String> {
-        let before = std::mem::replace(&mut self.links, Links::read(library, &self.own));
-        let wanted = self.links.folders.clone();
-        for gone in self.linked.difference(&wanted).cloned().collect::<Vec<_>>() {
-            let _ = self.notify.unwatch(&gone);
-            self.linked.remove(&gone);
-        }
-        for folder in wanted {
-            // A folder that cannot be watched (unreadable) is tried again at the next rescan.
-            if !self.linked.contains(&folder) && self.notify.watch(&folder, RecursiveMode::NonRecursive).is_ok() {
-                self.linked.insert(folder);
+        let before = std::mem::take(&mut self.links);
+        for _ in 0..MOST_ROUNDS {
+            self.links = Links::read(library, &self.own);
+            if !self.watch_wanted() {
+                break;
             }
         }
         let ids = before.chains.keys().chain(self.links.chains.keys());
         ids.filter(|id| before.chains.get(*id) != self.links.chains.get(*id)).cloned().collect()
+    }
+
+    /// Watches the folders the links want and no others; tells whether one is newly watched.
+    fn watch_wanted(&mut self) -> bool {
+        let wanted = &self.links.folders;
+        for gone in self.linked.difference(wanted).cloned().collect::<Vec<_>>() {
+            let _ = self.notify.unwatch(&gone);
+            self.linked.remove(&gone);
+        }
+        let mut newly = false;
+        for folder in wanted {
+            // A folder that cannot be watched (unreadable) is tried again at the next rescan.
+            if !self.linked.contains(folder) && self.notify.watch(folder, RecursiveMode::NonRecursive).is_ok() {
+                self.linked.insert(folder.clone());
+                newly = true;
+            }
+        }
+        newly
     }
 }

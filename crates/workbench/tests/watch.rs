@@ -210,3 +210,39 @@ fn a_skill_that_is_a_link_is_reported_when_its_file_is_edited() {
     std::fs::remove_file(home.path("skills/sign-in.json")).unwrap();
     until_watching(&watching, &[home.path("repo-a")]);
 }
+
+#[test]
+fn a_link_into_a_folder_made_later_is_followed_once_the_folder_is_there() {
+    let home = Home::new();
+    home.link("../repo-c/deep/shop.json", "shop.json");
+    let (watching, rx) = home.watch();
+    // Until repo-c is there, only the folder it will be made in is watched, for it.
+    assert_eq!(watching.linked_folders(), std::slice::from_ref(&home.root));
+    std::fs::create_dir_all(home.path("repo-c/deep")).unwrap();
+    until_watching(&watching, &[home.path("repo-c/deep")]);
+    drain(&rx);
+    std::fs::write(home.path("repo-c/deep/shop.json"), "{}").unwrap();
+    assert!(!change_of(&rx, "shop.json").removed);
+
+    // Removed (as a checkout of another branch does) and made again with its file at once.
+    drain(&rx);
+    std::fs::remove_dir_all(home.path("repo-c")).unwrap();
+    assert!(change_of(&rx, "shop.json").removed);
+    until_watching(&watching, std::slice::from_ref(&home.root));
+    std::fs::create_dir_all(home.path("repo-c/deep")).unwrap();
+    std::fs::write(home.path("repo-c/deep/shop.json"), "{}").unwrap();
+    present(&rx, "shop.json");
+    until_watching(&watching, &[home.path("repo-c/deep")]);
+    drain(&rx);
+    std::fs::write(home.path("repo-c/deep/shop.json"), r#"{"edited": "after it came back"}"#).unwrap();
+    change_of(&rx, "shop.json");
+
+    // Unlinked, then linked into another missing folder, then unlinked: nothing is left
+    // watched for it, neither the folder nor the one it was awaited from.
+    std::fs::remove_file(home.path("workflows/shop.json")).unwrap();
+    until_watching(&watching, &[]);
+    home.link("../repo-d/shop.json", "shop.json");
+    until_watching(&watching, std::slice::from_ref(&home.root));
+    std::fs::remove_file(home.path("workflows/shop.json")).unwrap();
+    until_watching(&watching, &[]);
+}

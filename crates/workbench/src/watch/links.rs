@@ -1,7 +1,8 @@
 //! Where the workflows' symbolic links lead. A link may lead to another link (a repository
 //! that keeps its workflow as a link into a shared one), so each is followed hop by hop, and
 //! the folder of every hop is watched: an edit at the end of the chain changes the workflow,
-//! and a retarget on the way changes where it leads.
+//! and a retarget on the way changes where it leads. A link into a folder not made yet (a
+//! repository still to be cloned) is awaited from the nearest folder above it that is there.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -18,8 +19,12 @@ pub(super) struct Links {
     /// canonical form: notify names a path by the folder watched, and the folders watched are
     /// canonical.
     pub chains: BTreeMap<String, Vec<PathBuf>>,
-    /// The folders those paths are in, but for `own` (watched already).
+    /// The folders those paths are in, and for a chain that leads into a folder not there
+    /// (yet), the nearest folder above it that is; but for `own` (watched already).
     pub folders: BTreeSet<PathBuf>,
+    /// In such a nearest folder, the path that is next on the way to the missing one: its
+    /// making lets the chain go on.
+    pub awaited: BTreeSet<PathBuf>,
 }
 
 impl Links {
@@ -54,7 +59,10 @@ impl Links {
             let (Ok(to), Some(from)) = (std::fs::read_link(&at), at.parent()) else { break };
             let to = from.join(to);
             let (Some(folder), Some(name)) = (to.parent(), to.file_name()) else { break };
-            let Some(folder) = existing_folder(folder) else { break };
+            let Some(folder) = existing_folder(folder) else {
+                self.await_folder(folder, own);
+                break;
+            };
             let hop = folder.join(name);
             if chain.contains(&hop) {
                 break;
@@ -66,6 +74,23 @@ impl Links {
             at = hop;
         }
         chain
+    }
+
+    /// Watches for `missing` to be made from the nearest folder above it that is there, not
+    /// from a whole tree: one folder, told of the one name on the way.
+    fn await_folder(&mut self, missing: &Path, own: &[PathBuf]) {
+        let mut below = missing;
+        while let Some(above) = below.parent() {
+            // `below` may end in `..`: then what is awaited is further up.
+            if let (Some(folder), Some(name)) = (existing_folder(above), below.file_name()) {
+                self.awaited.insert(folder.join(name));
+                if !own.contains(&folder) {
+                    self.folders.insert(folder);
+                }
+                return;
+            }
+            below = above;
+        }
     }
 }
 

@@ -8,6 +8,7 @@ mod address;
 mod dialog;
 mod driver;
 mod frames;
+mod guard;
 mod input;
 mod observe;
 mod page;

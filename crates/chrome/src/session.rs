@@ -18,6 +18,7 @@ use tokio::task::JoinHandle;
 use crate::ChromeError;
 use crate::address::{endpoint_address, mask_url, masked_in};
 use crate::driver::CALL_BUDGET;
+use crate::guard::Cut;
 use crate::page::{LIBRARY, PageHandle, WORLD};
 use crate::tabs::{Following, TabWatch};
 
@@ -93,16 +94,17 @@ pub struct Session {
 impl Session {
     pub async fn start(options: &LaunchOptions) -> Result<Self, ChromeError> {
         let began = std::time::Instant::now();
-        let (mut browser, handler, profile, launched) = match &options.cdp_url {
+        let (mut browser, handler, profile, cut) = match &options.cdp_url {
             Some(url) => {
-                let (browser, handler) = connect(url).await?;
-                (browser, handler, None, false)
+                let (browser, handler, cut) = connect(url).await?;
+                (browser, handler, None, Some(cut))
             }
             None => {
                 let (browser, handler, profile) = launch(options).await?;
-                (browser, handler, Some(profile), true)
+                (browser, handler, Some(profile), None)
             }
         };
+        let launched = cut.is_none();
         let handler = drive(handler);
         tracing::debug!("browser ready after {:?}", began.elapsed());
         let mut adopted = match (options.adopt_page && !launched).then_some(()) {
@@ -111,8 +113,11 @@ impl Session {
         };
         // An attached browser that gives no page is the endpoint's failure, as a refused
         // connection is (a batch's pool tells them from failures inside a run).
-        let failed = |what: String| match &options.cdp_url {
-            Some(url) if !launched => ChromeError::Connect(format!("{}: {what}", mask_url(url))),
+        let failed = |what: String| match (&options.cdp_url, &cut) {
+            (Some(url), Some(cut)) => {
+                let what = cut.why().map_or(what, |why| format!("the connection was closed: {why}"));
+                ChromeError::Connect(format!("{}: {what}", mask_url(url)))
+            }
             _ => ChromeError::Launch(what),
         };
         let page = match adopted.clone() {
@@ -247,11 +252,19 @@ pub(crate) async fn launch(options: &LaunchOptions) -> Result<(Browser, chromium
 }
 
 /// Polls the CDP connection for as long as the browser is used (it does nothing otherwise).
+/// A WebSocket error ends it: the connection is gone, and chromiumoxide would keep the
+/// commands sent meanwhile waiting for their 30 s timeout, where with the handler dropped
+/// they fail at once.
 pub(crate) fn drive(mut handler: chromiumoxide::Handler) -> JoinHandle<()> {
     tokio::spawn(async move {
         while let Some(event) = handler.next().await {
-            if let Err(e) = event {
-                tracing::debug!("CDP handler: {e}");
+            match event {
+                Err(CdpError::Ws(e)) => {
+                    tracing::debug!("the browser's connection is gone: {e}");
+                    return;
+                }
+                Err(e) => tracing::debug!("CDP handler: {e}"),
+                Ok(()) => {}
             }
         }
     })
@@ -320,7 +333,7 @@ const CONNECT_BUDGET: Duration = Duration::from_secs(15);
 
 /// Attaches to `url`, saying what was wrong when it cannot: a malformed URL, nothing
 /// listening, or an endpoint that accepts connections and never answers as DevTools does.
-async fn connect(url: &str) -> Result<(Browser, chromiumoxide::Handler), ChromeError> {
+async fn connect(url: &str) -> Result<(Browser, chromiumoxide::Handler, Cut), ChromeError> {
     let address = endpoint_address(url)?;
     // The URL may carry a token: errors name it masked (they end up in run records).
     let shown = mask_url(url);
@@ -340,7 +353,9 @@ async fn connect(url: &str) -> Result<(Browser, chromiumoxide::Handler), ChromeE
             true => crate::version::websocket_url(url).await.map_err(|e| masked_in(&e, url))?,
             false => url.to_owned(),
         };
-        Browser::connect(ws).await.map_err(|e| masked_in(&e.to_string(), url))
+        let (ws, cut) = crate::guard::guard(&ws).await.map_err(|e| masked_in(&e, url))?;
+        let (browser, handler) = Browser::connect(ws).await.map_err(|e| masked_in(&e.to_string(), url))?;
+        Ok::<_, String>((browser, handler, cut))
     };
     match tokio::time::timeout(CONNECT_BUDGET, attach).await {
         Err(_) => Err(ChromeError::Connect(format!(

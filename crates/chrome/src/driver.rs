@@ -157,11 +157,14 @@ impl ChromeDriver {
     /// A page that did not answer in time (a document of tens of thousands of elements, a
     /// script busy for a while) is not a dead browser: the engine may try again, look
     /// around, escalate. Unless the browser itself does not answer either.
+    ///
+    /// A browser failure says why the connection was closed when its guard closed it.
     async fn unless_gone(&self, error: DriverError) -> DriverError {
-        match &error {
-            DriverError::NotActionable { reason, .. } if reason == "timeout" && !self.session.answers().await => {
-                DriverError::Browser(format!("the browser stopped answering ({error})"))
+        match error {
+            DriverError::NotActionable { ref reason, .. } if reason == "timeout" && !self.session.answers().await => {
+                DriverError::Browser(self.session.cut.explain(format!("the browser stopped answering ({error})")))
             }
+            DriverError::Browser(what) => DriverError::Browser(self.session.cut.explain(what)),
             _ => error,
         }
     }
@@ -442,7 +445,7 @@ impl Driver for ChromeDriver {
                 // A page that closed itself (a popup): the opener is the run's page again.
                 Err(_) if self.session.moved_back().await => since = None,
                 Err(CallError::Timeout) => return Err(self.unless_gone(not_actionable(CallError::Timeout)).await),
-                Err(e) => return Err(DriverError::Browser(e.to_string())),
+                Err(e) => return Err(self.unless_gone(DriverError::Browser(e.to_string())).await),
             }
         }
     }

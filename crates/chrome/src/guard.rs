@@ -28,8 +28,10 @@ const ACCEPT_BUDGET: Duration = Duration::from_secs(15);
 pub(crate) struct Cut(Arc<OnceLock<String>>);
 
 impl Cut {
-    pub(crate) fn why(&self) -> Option<&str> {
-        self.0.get().map(String::as_str)
+    /// What went wrong for want of the browser (`what`), or, once the guard closed the
+    /// connection, why it did: the failure that follows (a channel closed) says nothing.
+    pub(crate) fn explain(&self, what: String) -> String {
+        self.0.get().map_or(what, |why| format!("the connection was closed: {why}"))
     }
 }
 

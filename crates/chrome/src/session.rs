@@ -82,6 +82,8 @@ pub struct Session {
     /// while a person is at the browser.
     pub(crate) dialogs: Vec<JoinHandle<()>>,
     launched: bool,
+    /// Why an attached browser's connection was closed by its guard, if it was.
+    pub(crate) cut: Cut,
     /// The tab the user had open, which the run was given: it stays open.
     pub(crate) adopted: Option<TargetId>,
     /// Where the browser saves the run's downloads, once a `download` asked (download.rs);
@@ -97,14 +99,14 @@ impl Session {
         let (mut browser, handler, profile, cut) = match &options.cdp_url {
             Some(url) => {
                 let (browser, handler, cut) = connect(url).await?;
-                (browser, handler, None, Some(cut))
+                (browser, handler, None, cut)
             }
             None => {
                 let (browser, handler, profile) = launch(options).await?;
-                (browser, handler, Some(profile), None)
+                (browser, handler, Some(profile), Cut::default())
             }
         };
-        let launched = cut.is_none();
+        let launched = options.cdp_url.is_none();
         let handler = drive(handler);
         tracing::debug!("browser ready after {:?}", began.elapsed());
         let mut adopted = match (options.adopt_page && !launched).then_some(()) {
@@ -113,12 +115,9 @@ impl Session {
         };
         // An attached browser that gives no page is the endpoint's failure, as a refused
         // connection is (a batch's pool tells them from failures inside a run).
-        let failed = |what: String| match (&options.cdp_url, &cut) {
-            (Some(url), Some(cut)) => {
-                let what = cut.why().map_or(what, |why| format!("the connection was closed: {why}"));
-                ChromeError::Connect(format!("{}: {what}", mask_url(url)))
-            }
-            _ => ChromeError::Launch(what),
+        let failed = |what: String| match &options.cdp_url {
+            Some(url) => ChromeError::Connect(format!("{}: {}", mask_url(url), cut.explain(what))),
+            None => ChromeError::Launch(what),
         };
         let page = match adopted.clone() {
             Some(page) => page,
@@ -169,6 +168,7 @@ impl Session {
             handler,
             dialogs: Vec::new(),
             launched,
+            cut,
             adopted,
             downloads: None,
             _profile: profile,

@@ -289,22 +289,8 @@ async fn a_state_whose_actions_change_nothing_is_not_verified_after_its_retries(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn attaching_to_a_running_browser_over_cdp() {
-    use std::io::{BufRead, BufReader};
-    use std::process::{Command, Stdio};
-
-    let profile = tempfile::tempdir().unwrap();
-    let mut chromium = Command::new(std::env::var("STATEWRIGHT_CHROME").unwrap_or_else(|_| "/usr/bin/chromium".into()))
-        .args(["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"])
-        .args(["--remote-debugging-port=0", &format!("--user-data-dir={}", profile.path().display()), "about:blank"])
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start chromium");
-    let stderr = BufReader::new(chromium.stderr.take().unwrap());
-    let ws = stderr
-        .lines()
-        .map_while(Result::ok)
-        .find_map(|line| line.split_once("DevTools listening on ").map(|(_, url)| url.trim().to_owned()))
-        .expect("chromium prints its DevTools address");
+    let mut chromium = common::Chromium::start();
+    let ws = chromium.ws.clone();
     let click_once = || {
         workflow(
             "playground.html",
@@ -319,9 +305,7 @@ async fn attaching_to_a_running_browser_over_cdp() {
     let port = ws.split_once("127.0.0.1:").and_then(|(_, rest)| rest.split('/').next()).expect("a port");
     let by_ws = common::run_attached(&ws, click_once()).await;
     let by_http = common::run_attached(&format!("http://127.0.0.1:{port}"), click_once()).await;
-    let still_running = chromium.try_wait().unwrap().is_none();
-    let _ = chromium.kill();
-    let _ = chromium.wait();
+    let still_running = chromium.process.try_wait().unwrap().is_none();
     by_ws.assert_succeeded();
     by_http.assert_succeeded();
     assert!(still_running, "a browser we attached to is left running");

@@ -55,6 +55,49 @@ pub async fn text_of(driver: &mut ChromeDriver, css: &str) -> String {
     outcome.expect("the element reads").value.and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
 }
 
+/// A headless Chromium of its own, started with a DevTools port, as a person or a grid
+/// runs one for `--cdp-url`; killed on drop.
+pub struct Chromium {
+    pub process: std::process::Child,
+    /// Its WebSocket URL, `ws://127.0.0.1:PORT/devtools/browser/…`.
+    pub ws: String,
+    _profile: tempfile::TempDir,
+}
+
+impl Chromium {
+    pub fn start() -> Self {
+        use std::io::{BufRead, BufReader};
+        use std::process::{Command, Stdio};
+
+        let profile = tempfile::tempdir().unwrap();
+        let chromium = std::env::var("STATEWRIGHT_CHROME").unwrap_or_else(|_| "/usr/bin/chromium".into());
+        let mut process = Command::new(chromium)
+            .args(["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"])
+            .args([
+                "--remote-debugging-port=0",
+                &format!("--user-data-dir={}", profile.path().display()),
+                "about:blank",
+            ])
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start chromium");
+        let stderr = BufReader::new(process.stderr.take().unwrap());
+        let ws = stderr
+            .lines()
+            .map_while(Result::ok)
+            .find_map(|line| line.split_once("DevTools listening on ").map(|(_, url)| url.trim().to_owned()))
+            .expect("chromium prints its DevTools address");
+        Self { process, ws, _profile: profile }
+    }
+}
+
+impl Drop for Chromium {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
 pub struct Finished {
     pub report: RunReport,
     pub events: Vec<Event>,

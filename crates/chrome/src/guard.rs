@@ -5,7 +5,8 @@
 //! relayed here on loopback and the connection is closed, saying why, at the first message
 //! over [`MAX_MESSAGE_BYTES`]; the run then fails as with any browser that went away.
 //!
-//! A Chromium Statewright launches itself is not guarded: it is not a stranger.
+//! A `wss://` endpoint (a hosted browser) is reached the same way, the TLS done here
+//! (tls.rs). A Chromium Statewright launches itself is not guarded: it is not a stranger.
 
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -35,17 +36,33 @@ impl Cut {
     }
 }
 
-/// Connects to `ws_url` (`ws://host:port/path`) and gives the loopback URL to connect to
-/// instead, which relays to it. Any other URL is given back as it is: chromiumoxide is built
-/// without TLS, so a `wss://` endpoint fails there, saying so, without a frame read.
+/// A connection to the endpoint: TCP, or TLS over it.
+trait Upstream: AsyncRead + AsyncWrite + Unpin + Send {}
+
+impl<T: AsyncRead + AsyncWrite + Unpin + Send> Upstream for T {}
+
+/// Connects to `ws_url` (`ws://` or `wss://host:port/path`) and gives the loopback URL to
+/// connect to instead, which relays to it. Any other URL is given back as it is, for
+/// chromiumoxide to refuse.
 pub(crate) async fn guard(ws_url: &str) -> Result<(String, Cut), String> {
     let cut = Cut::default();
-    let Some(rest) = ws_url.strip_prefix("ws://") else { return Ok((ws_url.to_owned(), cut)) };
+    let (tls, rest) = match (ws_url.strip_prefix("ws://"), ws_url.strip_prefix("wss://")) {
+        (Some(rest), _) => (false, rest),
+        (None, Some(rest)) => (true, rest),
+        (None, None) => return Ok((ws_url.to_owned(), cut)),
+    };
     let (authority, path) = rest.find(['/', '?', '#']).map_or((rest, "/"), |at| rest.split_at(at));
     // A credential before `@` is not sent (as chromiumoxide did not send it).
     let authority = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
     let address = crate::endpoint_address(ws_url).map_err(|e| e.to_string())?;
-    let upstream = TcpStream::connect(&address).await.map_err(|e| format!("cannot connect to {address}: {e}"))?;
+    let tcp = TcpStream::connect(&address).await.map_err(|e| format!("cannot connect to {address}: {e}"))?;
+    // A frame's header and its payload go out in two writes: under Nagle's algorithm the
+    // payload would wait for the header's acknowledgement (up to 40 ms, delayed).
+    let _ = tcp.set_nodelay(true);
+    let upstream: Box<dyn Upstream> = match tls {
+        true => Box::new(crate::tls::connect(tcp, address.rsplit_once(':').map_or(&*address, |(host, _)| host)).await?),
+        false => Box::new(tcp),
+    };
     let listener = TcpListener::bind(("127.0.0.1", 0)).await.map_err(|e| format!("no loopback port: {e}"))?;
     let local = listener.local_addr().map_err(|e| format!("no loopback port: {e}"))?;
     let authority = authority.to_owned();
@@ -53,11 +70,9 @@ pub(crate) async fn guard(ws_url: &str) -> Result<(String, Cut), String> {
     tokio::spawn(async move {
         let Ok(Ok((client, _))) = tokio::time::timeout(ACCEPT_BUDGET, listener.accept()).await else { return };
         drop(listener);
-        // A frame's header and its payload go out in two writes: under Nagle's algorithm the
-        // payload would wait for the header's acknowledgement (up to 40 ms, delayed).
-        let _ = (client.set_nodelay(true), upstream.set_nodelay(true));
+        let _ = client.set_nodelay(true);
         let (from_client, to_client) = client.into_split();
-        let (from_browser, to_browser) = upstream.into_split();
+        let (from_browser, to_browser) = tokio::io::split(upstream);
         tokio::select! {
             _ = requests(from_client, to_browser, &authority) => {}
             _ = messages(from_browser, to_client, &cutting) => {}

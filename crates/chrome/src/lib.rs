@@ -16,6 +16,7 @@ mod record;
 mod session;
 mod shared;
 mod tabs;
+mod tls;
 mod version;
 
 pub use address::{endpoint_address, mask_url};
@@ -23,6 +24,7 @@ pub use driver::ChromeDriver;
 pub use record::{Heard, Recording};
 pub use session::LaunchOptions;
 pub use shared::SharedBrowser;
+pub use tls::check_authorities;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ChromeError {

@@ -30,7 +30,16 @@ pub(crate) async fn websocket_url(url: &str) -> Result<String, String> {
         version = format!("{version}?{query}");
     }
     // Errors leave the URL out: it may carry a credential.
-    let http = reqwest::Client::builder().build().map_err(|e| format!("no HTTP client: {}", cause(e)))?;
+    let extra = match crate::tls::extra_authorities()? {
+        Some(pem) => {
+            reqwest::Certificate::from_pem_bundle(&pem).map_err(|e| format!("no HTTP client: {}", cause(e)))?
+        }
+        None => Vec::new(),
+    };
+    let http = reqwest::Client::builder()
+        .tls_certs_merge(extra)
+        .build()
+        .map_err(|e| format!("no HTTP client: {}", cause(e)))?;
     let mut response = http.get(version).send().await.map_err(|e| format!("no version reply: {}", cause(e)))?;
     if !response.status().is_success() {
         return Err(format!("its /json/version answered {}", response.status()));
@@ -45,11 +54,25 @@ pub(crate) async fn websocket_url(url: &str) -> Result<String, String> {
     }
     let version: Version =
         serde_json::from_slice(&body).map_err(|e| format!("its /json/version reply is not DevTools JSON: {e}"))?;
-    match (version.web_socket_debugger_url, answered) {
-        (ws, _) if ws.is_empty() => Err("its /json/version reply names no webSocketDebuggerUrl".to_owned()),
-        (ws, Some(IpAddr::V4(ip))) => Ok(ws.replace("127.0.0.1", &ip.to_string())),
-        (ws, Some(IpAddr::V6(ip))) => Ok(ws.replace("127.0.0.1", &format!("[{ip}]"))),
-        (ws, None) => Ok(ws),
+    let ws = match (version.web_socket_debugger_url, answered) {
+        (ws, _) if ws.is_empty() => return Err("its /json/version reply names no webSocketDebuggerUrl".to_owned()),
+        (ws, Some(IpAddr::V4(ip))) => ws.replace("127.0.0.1", &ip.to_string()),
+        (ws, Some(IpAddr::V6(ip))) => ws.replace("127.0.0.1", &format!("[{ip}]")),
+        (ws, None) => ws,
+    };
+    Ok(over_tls_as_asked(url, ws))
+}
+
+/// `ws` as `wss://` when the version was asked over https of the same host and port: a
+/// Chromium behind a TLS front names its WebSocket from the `Host` it was asked with, in
+/// its own plain scheme, and the front speaks only TLS.
+fn over_tls_as_asked(url: &str, ws: String) -> String {
+    let same_place = crate::endpoint_address(url).ok() == crate::endpoint_address(&ws).ok();
+    match ws.strip_prefix("ws://") {
+        Some(rest) if same_place && url.get(..8).is_some_and(|s| s.eq_ignore_ascii_case("https://")) => {
+            format!("wss://{rest}")
+        }
+        _ => ws,
     }
 }
 
@@ -124,5 +147,18 @@ mod tests {
             assert!(e.contains(expected), "{url}: {e}");
             assert!(!e.contains("s3cret"), "the token is not in the message: {e}");
         }
+    }
+
+    #[test]
+    fn a_plain_websocket_named_by_a_tls_front_is_reached_over_tls() {
+        use super::over_tls_as_asked as tls;
+        let ws = || "ws://127.0.0.1:9443/devtools/browser/x".to_owned();
+        assert_eq!(tls("https://127.0.0.1:9443", ws()), "wss://127.0.0.1:9443/devtools/browser/x");
+        assert_eq!(tls("HTTPS://127.0.0.1:9443/json/version", ws()), "wss://127.0.0.1:9443/devtools/browser/x");
+        // Asked in the clear, or named elsewhere, or already wss: as named.
+        assert_eq!(tls("http://127.0.0.1:9443", ws()), ws());
+        assert_eq!(tls("https://127.0.0.1:443", ws()), ws());
+        let wss = "wss://grid.example/session/1?token=x".to_owned();
+        assert_eq!(tls("https://grid.example", wss.clone()), wss);
     }
 }

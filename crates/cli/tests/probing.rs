@@ -197,6 +197,28 @@ fn a_cdp_endpoint_that_never_answers_fails_in_bounded_time_and_a_malformed_one_i
     }
 }
 
+#[test]
+fn an_unusable_authority_file_for_an_attached_browser_is_exit_2() {
+    let runs = tempfile::tempdir().unwrap();
+    let empty = runs.path().join("empty.pem");
+    std::fs::write(&empty, "no certificate here\n").unwrap();
+    for (file, why) in [(runs.path().join("missing.pem"), "not usable"), (empty, "holds no PEM certificate")] {
+        let out = command(
+            &["run", "workflows/demo-shop.json", "--demo-site", "--cdp-url", "wss://127.0.0.1:1/x"],
+            runs.path(),
+        )
+        .env("STATEWRIGHT_CDP_CA_CERT", &file)
+        .output()
+        .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("STATEWRIGHT_CDP_CA_CERT") && text(&out.stderr).contains(why),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}
+
 /// A loopback endpoint whose `/json/version` reply never ends.
 fn endless_endpoint() -> String {
     use std::io::{BufRead, BufReader, Write};

@@ -53,6 +53,7 @@ impl Endpoint {
     /// An endpoint from a `--cdp-url`; a malformed URL is the caller's input error.
     pub fn new(cdp_url: &str, max_runs: usize) -> Result<Self, RunError> {
         endpoint_address(cdp_url).map_err(|e| RunError::invalid("invalid_cdp_url", e.to_string()))?;
+        statewright_chrome::check_authorities().map_err(|e| RunError::invalid("invalid_ca_cert", e))?;
         if max_runs == 0 {
             return Err(RunError::invalid("pool", format!("{}: at least 1 run at a time", mask_url(cdp_url))));
         }

@@ -111,6 +111,7 @@ pub async fn prepare(request: RunRequest) -> Result<PreparedRun, RunError> {
     if let Browser::Attach { cdp_url } = &browser {
         statewright_chrome::endpoint_address(cdp_url)
             .map_err(|e| RunError::invalid("invalid_cdp_url", e.to_string()))?;
+        statewright_chrome::check_authorities().map_err(|e| RunError::invalid("invalid_ca_cert", e))?;
     }
     let skills = load_skills(&workflow, path.as_deref(), skills_dir)?;
     if let Some(target) = &goal {

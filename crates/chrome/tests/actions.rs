@@ -291,20 +291,10 @@ async fn a_state_whose_actions_change_nothing_is_not_verified_after_its_retries(
 async fn attaching_to_a_running_browser_over_cdp() {
     let mut chromium = common::Chromium::start();
     let ws = chromium.ws.clone();
-    let click_once = || {
-        workflow(
-            "playground.html",
-            json!([
-                done(json!([{"type": "text", "value": "Clicked 1"}])),
-                act(json!([{"type": "click", "target": {"css": "#counter"}}]))
-            ]),
-            json!({}),
-        )
-    };
     // Its WebSocket URL, and its HTTP address, whose /json/version names the WebSocket.
     let port = ws.split_once("127.0.0.1:").and_then(|(_, rest)| rest.split('/').next()).expect("a port");
-    let by_ws = common::run_attached(&ws, click_once()).await;
-    let by_http = common::run_attached(&format!("http://127.0.0.1:{port}"), click_once()).await;
+    let by_ws = common::run_attached(&ws, common::click_once()).await;
+    let by_http = common::run_attached(&format!("http://127.0.0.1:{port}"), common::click_once()).await;
     let still_running = chromium.process.try_wait().unwrap().is_none();
     by_ws.assert_succeeded();
     by_http.assert_succeeded();

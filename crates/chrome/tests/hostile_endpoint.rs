@@ -9,7 +9,6 @@ use std::net::{TcpListener, TcpStream};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use serde_json::json;
 use statewright_chrome::{ChromeDriver, ChromeError, LaunchOptions};
 use statewright_engine::RunStatus;
 
@@ -118,17 +117,8 @@ async fn a_frame_declaring_an_absurd_length_mid_run_fails_the_run_and_says_why()
     let chromium = common::Chromium::start();
     // The browser names the fixture page first when the run, under way, goes there.
     let url = poisoned(&chromium.ws, "playground.html");
-    let workflow = common::workflow(
-        "playground.html",
-        json!([
-            {"name": "done", "checks": [{"type": "text", "value": "Clicked 1"}], "terminal": {"outcome": "success"}},
-            {"name": "act", "checks": [{"type": "url", "match": "pattern", "value": "/playground\\.html$"}],
-             "actions": [{"type": "click", "target": {"css": "#counter"}}]}
-        ]),
-        json!({}),
-    );
     let began = Instant::now();
-    let finished = common::run_attached(&url, workflow).await;
+    let finished = common::run_attached(&url, common::click_once()).await;
     assert_eq!(finished.report.status, RunStatus::Failed, "{}", finished.report.message);
     let failure = format!("{} {:?}", finished.report.message, finished.report.failure);
     assert!(failure.contains("the connection was closed: it sent a message of 4611686018427387904 bytes"), "{failure}");

@@ -7,7 +7,6 @@ mod common;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use serde_json::json;
 use statewright_chrome::{ChromeDriver, LaunchOptions};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_rustls::rustls::ServerConfig;
@@ -53,20 +52,9 @@ async fn a_browser_behind_tls_is_attached_over_wss_and_its_version_over_https() 
     let chromium = common::Chromium::start();
     let (address, path) = chromium.ws.trim_start_matches("ws://").split_once('/').unwrap();
     let front = tls_front(address.to_owned()).await;
-    let click_once = || {
-        common::workflow(
-            "playground.html",
-            json!([
-                {"name": "done", "checks": [{"type": "text", "value": "Clicked 1"}], "terminal": {"outcome": "success"}},
-                {"name": "act", "checks": [{"type": "url", "match": "pattern", "value": "/playground\\.html$"}],
-                 "actions": [{"type": "click", "target": {"css": "#counter"}}]}
-            ]),
-            json!({}),
-        )
-    };
-    common::run_attached(&format!("wss://{front}/{path}"), click_once()).await.assert_succeeded();
+    common::run_attached(&format!("wss://{front}/{path}"), common::click_once()).await.assert_succeeded();
     // The version query goes over TLS too (its answer names Chromium's own ws:// address).
-    common::run_attached(&format!("https://{front}"), click_once()).await.assert_succeeded();
+    common::run_attached(&format!("https://{front}"), common::click_once()).await.assert_succeeded();
 
     // Without the authority, the endpoint's certificate is not trusted, and the run says so.
     unsafe { std::env::remove_var("STATEWRIGHT_CDP_CA_CERT") };

@@ -158,6 +158,20 @@ pub fn workflow(page: &str, states: Value, config: Value) -> Value {
     })
 }
 
+/// The playground page, whose counter is clicked once: the smallest run that shows a browser
+/// reached and driven (the tests that attach in different ways share it).
+pub fn click_once() -> Value {
+    workflow(
+        "playground.html",
+        json!([
+            {"name": "done", "checks": [{"type": "text", "value": "Clicked 1"}], "terminal": {"outcome": "success"}},
+            {"name": "act", "checks": [{"type": "url", "match": "pattern", "value": "/playground\\.html$"}],
+             "actions": [{"type": "click", "target": {"css": "#counter"}}]}
+        ]),
+        json!({}),
+    )
+}
+
 /// Serves the fixtures, launches Chromium, runs the workflow, closes everything.
 pub async fn run(workflow: Value) -> Finished {
     run_loaded(Site::Dir(fixtures()), &parse(&workflow), &[]).await

@@ -14,6 +14,8 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 
+use crate::tls::Refusal;
+
 /// The largest message taken from an endpoint, as Puppeteer and Playwright take (their
 /// WebSocket's `maxPayload`): a full-page screenshot is far below it.
 pub(crate) const MAX_MESSAGE_BYTES: u64 = 256 << 20;
@@ -44,7 +46,7 @@ impl<T: AsyncRead + AsyncWrite + Unpin + Send> Upstream for T {}
 /// Connects to `ws_url` (`ws://` or `wss://host:port/path`) and gives the loopback URL to
 /// connect to instead, which relays to it. Any other URL is given back as it is, for
 /// chromiumoxide to refuse.
-pub(crate) async fn guard(ws_url: &str) -> Result<(String, Cut), String> {
+pub(crate) async fn guard(ws_url: &str) -> Result<(String, Cut), Refusal> {
     let cut = Cut::default();
     let (tls, rest) = match (ws_url.strip_prefix("ws://"), ws_url.strip_prefix("wss://")) {
         (Some(rest), _) => (false, rest),

@@ -21,6 +21,7 @@ use crate::driver::CALL_BUDGET;
 use crate::guard::Cut;
 use crate::page::{LIBRARY, PageHandle, WORLD};
 use crate::tabs::{Following, TabWatch};
+use crate::tls::Refusal;
 
 /// How to get a browser.
 #[derive(Debug, Clone)]
@@ -349,20 +350,24 @@ async fn connect(url: &str) -> Result<(Browser, chromiumoxide::Handler, Cut), Ch
     // workflow's: emulating 1280×800 in windows of several runs sharing a browser lost clicks
     // (3 in about 60 runs; none in 160 at the default), so an attached run keeps 800×600.
     let attach = async {
+        let masked = |e: Refusal| e.map(|why| masked_in(why, url));
         let ws = match url.starts_with("http") {
-            true => crate::version::websocket_url(url).await.map_err(|e| masked_in(&e, url))?,
+            true => crate::version::websocket_url(url).await.map_err(masked)?,
             false => url.to_owned(),
         };
-        let (ws, cut) = crate::guard::guard(&ws).await.map_err(|e| masked_in(&e, url))?;
-        let (browser, handler) = Browser::connect(ws).await.map_err(|e| masked_in(&e.to_string(), url))?;
-        Ok::<_, String>((browser, handler, cut))
+        let (ws, cut) = crate::guard::guard(&ws).await.map_err(masked)?;
+        let (browser, handler) = Browser::connect(ws).await.map_err(|e| masked(e.to_string().into()))?;
+        Ok::<_, Refusal>((browser, handler, cut))
     };
     match tokio::time::timeout(CONNECT_BUDGET, attach).await {
         Err(_) => Err(ChromeError::Connect(format!(
             "{shown}: {address} accepted the connection but did not answer as a DevTools endpoint within \
              {CONNECT_BUDGET:?}"
         ))),
-        Ok(Err(e)) => Err(ChromeError::Connect(format!("{shown}: {address} is not a DevTools endpoint ({e})"))),
+        Ok(Err(Refusal::Untrusted(why))) => Err(ChromeError::Connect(format!("{shown}: {why}"))),
+        Ok(Err(Refusal::Other(e))) => {
+            Err(ChromeError::Connect(format!("{shown}: {address} is not a DevTools endpoint ({e})")))
+        }
         Ok(Ok(connected)) => Ok(connected),
     }
 }

@@ -3,13 +3,13 @@
 //! `$STATEWRIGHT_CDP_CA_CERT` besides (a private grid's, a company proxy's).
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use tokio::net::TcpStream;
 use tokio_rustls::client::TlsStream;
 use tokio_rustls::rustls::pki_types::pem::PemObject;
 use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName};
-use tokio_rustls::rustls::{ClientConfig, RootCertStore, crypto};
+use tokio_rustls::rustls::{self, CertificateError, ClientConfig, RootCertStore, crypto};
 
 /// The variable naming a PEM file of authorities trusted besides the system's.
 pub(crate) const CA_CERT_VAR: &str = "STATEWRIGHT_CDP_CA_CERT";
@@ -34,11 +34,76 @@ pub(crate) fn extra_authorities() -> Result<Option<Vec<u8>>, String> {
     Ok(Some(pem))
 }
 
+/// Why an endpoint was not attached to: its certificate is not trusted (a case of its own,
+/// since the endpoint may well be a browser, and the remedy is the caller's), or anything else.
+#[derive(Debug)]
+pub(crate) enum Refusal {
+    Untrusted(String),
+    Other(String),
+}
+
+impl From<String> for Refusal {
+    fn from(why: String) -> Self {
+        Self::Other(why)
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Untrusted(why) | Self::Other(why) => f.write_str(why),
+        }
+    }
+}
+
+impl Refusal {
+    /// The same refusal, its text passed through `edit` (to mask a URL in it).
+    pub(crate) fn map(self, edit: impl FnOnce(&str) -> String) -> Self {
+        match self {
+            Self::Untrusted(why) => Self::Untrusted(edit(&why)),
+            Self::Other(why) => Self::Other(edit(&why)),
+        }
+    }
+}
+
+/// The refusal of a TLS failure `e` (a certificate refused may be anywhere in its sources):
+/// one signed by an authority not known says what to do about it.
+pub(crate) fn refusal(host: &str, e: &(dyn std::error::Error + 'static)) -> Refusal {
+    let mut at = Some(e);
+    while let Some(e) = at {
+        match e.downcast_ref::<rustls::Error>() {
+            Some(rustls::Error::InvalidCertificate(CertificateError::UnknownIssuer)) => {
+                return Refusal::Untrusted(format!(
+                    "the certificate of {host} is signed by an authority not trusted here; if it is a private \
+                     one (a grid's, a company proxy's), name its PEM file in ${CA_CERT_VAR}"
+                ));
+            }
+            Some(rustls::Error::InvalidCertificate(why)) => {
+                return Refusal::Untrusted(format!("the certificate of {host} is refused: {why}"));
+            }
+            _ => {}
+        }
+        // An I/O error's `source` skips the error it wraps (rustls' own, for tokio-rustls).
+        at = match e.downcast_ref::<std::io::Error>().and_then(|io| io.get_ref()) {
+            Some(wrapped) => Some(wrapped as &(dyn std::error::Error + 'static)),
+            None => e.source(),
+        };
+    }
+    Refusal::Other(format!("TLS with {host} failed: {e}"))
+}
+
+/// The system's authorities, read once: there are a few hundred, and a pool attaches often.
+fn system_authorities() -> &'static [CertificateDer<'static>] {
+    static SYSTEM: OnceLock<Vec<CertificateDer<'static>>> = OnceLock::new();
+    SYSTEM.get_or_init(|| rustls_native_certs::load_native_certs().certs)
+}
+
 /// TLS over `tcp` with `host` (a name, or an address as in a URL: `[::1]`), its certificate
-/// checked against the authorities trusted.
-pub(crate) async fn connect(tcp: TcpStream, host: &str) -> Result<TlsStream<TcpStream>, String> {
+/// checked against the authorities trusted. The extra authorities' file is read each time,
+/// so that a file put right is taken without a restart.
+pub(crate) async fn connect(tcp: TcpStream, host: &str) -> Result<TlsStream<TcpStream>, Refusal> {
     let mut roots = RootCertStore::empty();
-    roots.add_parsable_certificates(rustls_native_certs::load_native_certs().certs);
+    roots.add_parsable_certificates(system_authorities().iter().cloned());
     if let Some(pem) = extra_authorities()? {
         roots.add_parsable_certificates(CertificateDer::pem_slice_iter(&pem).flatten());
     }
@@ -51,5 +116,5 @@ pub(crate) async fn connect(tcp: TcpStream, host: &str) -> Result<TlsStream<TcpS
     let name = ServerName::try_from(host.trim_start_matches('[').trim_end_matches(']').to_owned())
         .map_err(|e| format!("`{host}` is not a name a certificate can be checked against: {e}"))?;
     let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
-    connector.connect(name, tcp).await.map_err(|e| format!("TLS with {host} failed: {e}"))
+    connector.connect(name, tcp).await.map_err(|e| refusal(host, &e))
 }

@@ -6,6 +6,8 @@ use std::net::IpAddr;
 
 use serde::Deserialize;
 
+use crate::tls::Refusal;
+
 /// The largest `/json/version` reply read; Chromium's is about 500 bytes.
 const MAX_VERSION_BYTES: usize = 64 * 1024;
 
@@ -19,7 +21,7 @@ struct Version {
 /// answers with its own loopback address, so `127.0.0.1` in it becomes the address that
 /// answered, as chromiumoxide has it (bracketed when it is IPv6). The error says what was
 /// wrong, without the URL.
-pub(crate) async fn websocket_url(url: &str) -> Result<String, String> {
+pub(crate) async fn websocket_url(url: &str) -> Result<String, Refusal> {
     // A hosted browser's token stays in the query, after the path.
     let (base, query) = url.split_once('?').map_or((url, None), |(b, q)| (b, Some(q)));
     let mut version = match base.trim_end_matches('/') {
@@ -40,22 +42,24 @@ pub(crate) async fn websocket_url(url: &str) -> Result<String, String> {
         .tls_certs_merge(extra)
         .build()
         .map_err(|e| format!("no HTTP client: {}", cause(e)))?;
-    let mut response = http.get(version).send().await.map_err(|e| format!("no version reply: {}", cause(e)))?;
+    let mut response = http.get(version).send().await.map_err(|e| not_answered(url, e))?;
     if !response.status().is_success() {
-        return Err(format!("its /json/version answered {}", response.status()));
+        return Err(format!("its /json/version answered {}", response.status()).into());
     }
     let answered: Option<IpAddr> = response.remote_addr().map(|a| a.ip());
     let mut body = Vec::new();
     while let Some(chunk) = response.chunk().await.map_err(|e| format!("the version reply broke off: {}", cause(e)))? {
         if body.len() + chunk.len() > MAX_VERSION_BYTES {
-            return Err(format!("its /json/version reply is larger than {} KiB", MAX_VERSION_BYTES / 1024));
+            return Err(format!("its /json/version reply is larger than {} KiB", MAX_VERSION_BYTES / 1024).into());
         }
         body.extend_from_slice(&chunk);
     }
     let version: Version =
         serde_json::from_slice(&body).map_err(|e| format!("its /json/version reply is not DevTools JSON: {e}"))?;
     let ws = match (version.web_socket_debugger_url, answered) {
-        (ws, _) if ws.is_empty() => return Err("its /json/version reply names no webSocketDebuggerUrl".to_owned()),
+        (ws, _) if ws.is_empty() => {
+            return Err("its /json/version reply names no webSocketDebuggerUrl".to_owned().into());
+        }
         (ws, Some(IpAddr::V4(ip))) => ws.replace("127.0.0.1", &ip.to_string()),
         (ws, Some(IpAddr::V6(ip))) => ws.replace("127.0.0.1", &format!("[{ip}]")),
         (ws, None) => ws,
@@ -73,6 +77,16 @@ fn over_tls_as_asked(url: &str, ws: String) -> String {
             format!("wss://{rest}")
         }
         _ => ws,
+    }
+}
+
+/// Why the version query had no answer: a certificate refused is a refusal of its own.
+fn not_answered(url: &str, e: reqwest::Error) -> Refusal {
+    let host = crate::endpoint_address(url).ok();
+    let host = host.as_deref().map_or("the endpoint", |address| address.rsplit_once(':').map_or(address, |(h, _)| h));
+    match crate::tls::refusal(host, &e) {
+        untrusted @ Refusal::Untrusted(_) => untrusted,
+        Refusal::Other(_) => Refusal::Other(format!("no version reply: {}", cause(e))),
     }
 }
 
@@ -143,7 +157,7 @@ mod tests {
         ];
         for (url, expected) in cases {
             let with_token = format!("{url}?token=s3cret");
-            let e = websocket_url(&with_token).await.unwrap_err();
+            let e = websocket_url(&with_token).await.unwrap_err().to_string();
             assert!(e.contains(expected), "{url}: {e}");
             assert!(!e.contains("s3cret"), "the token is not in the message: {e}");
         }

@@ -56,9 +56,15 @@ async fn a_browser_behind_tls_is_attached_over_wss_and_its_version_over_https() 
     // The version query goes over TLS too (its answer names Chromium's own ws:// address).
     common::run_attached(&format!("https://{front}"), common::click_once()).await.assert_succeeded();
 
-    // Without the authority, the endpoint's certificate is not trusted, and the run says so.
+    // Without the authority, the endpoint's certificate is not trusted, and the attach says
+    // so in its own words (the endpoint may well be a browser) and what to do, both ways.
     unsafe { std::env::remove_var("STATEWRIGHT_CDP_CA_CERT") };
-    let options = LaunchOptions { cdp_url: Some(format!("wss://{front}/{path}")), ..LaunchOptions::default() };
-    let Err(untrusted) = ChromeDriver::start(&options).await else { panic!("attached without the authority") };
-    assert!(untrusted.to_string().contains("TLS with 127.0.0.1 failed: invalid peer certificate"), "{untrusted}");
+    for url in [format!("wss://{front}/{path}"), format!("https://{front}")] {
+        let options = LaunchOptions { cdp_url: Some(url.clone()), ..LaunchOptions::default() };
+        let Err(untrusted) = ChromeDriver::start(&options).await else { panic!("attached without the authority") };
+        let said = untrusted.to_string();
+        assert!(said.contains("the certificate of 127.0.0.1 is signed by an authority not trusted here"), "{said}");
+        assert!(said.contains("name its PEM file in $STATEWRIGHT_CDP_CA_CERT"), "{said}");
+        assert!(!said.contains("not a DevTools endpoint"), "{said}");
+    }
 }

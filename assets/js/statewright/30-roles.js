@@ -202,12 +202,18 @@
     return norm(s);
   }
 
-  /** The texts of `el`'s labels, joined; `parts`, when given, gets each label. */
-  function labelsText(el, parts) {
-    if (!mayHaveLabels(el)) return '';
+  /** `el`'s <label>s, or null when it has none. */
+  function labelsOf(el) {
+    if (!mayHaveLabels(el)) return null;
     let labels = null;
     try { labels = el.labels; } catch (_) { labels = null; }
-    if (!labels || !labels.length) return '';
+    return labels && labels.length ? labels : null;
+  }
+
+  /** The texts of `el`'s labels, joined; `parts`, when given, gets each label. */
+  function labelsText(el, parts) {
+    const labels = labelsOf(el);
+    if (!labels) return '';
     let s = '';
     for (let i = 0; i < labels.length; i++) {
       s += ' ' + contentText(labels[i], 1, false, el, 2000);
@@ -249,16 +255,24 @@
     const tag = el.localName;
     if (tag === 'input') {
       const t = inputType(el);
-      if (t === 'button' || t === 'submit' || t === 'reset') {
-        const v = norm(el.value || '');
-        if (v) return v;
-        const l = labelsText(el);
-        if (l) return l;
+      if (t === 'button' || t === 'submit' || t === 'reset' || t === 'image') {
+        // As Chromium names a button input: its labels, when it has any, name it even when
+        // they say nothing (a value or alt is then no name of it); a value attribute, even
+        // an empty one, names it, and so does a blank alt; only without them does the
+        // default ("Submit", "Reset") or the title name it.
+        if (labelsOf(el)) {
+          const parts = from ? [] : null;
+          return nameFrom(from, parts, labelsText(el, parts));
+        }
+        if (t === 'image') {
+          const alt = El_getAttribute(el, 'alt');
+          if (alt) return norm(alt);
+          if (El_hasAttribute(el, 'value')) return norm(el.value || '');
+          return norm(El_getAttribute(el, 'title') || '') || 'Submit';
+        }
+        if (El_hasAttribute(el, 'value')) return norm(el.value || '');
         if (t === 'submit') return 'Submit';
         if (t === 'reset') return 'Reset';
-      } else if (t === 'image') {
-        const a = norm(El_getAttribute(el, 'alt') || '') || norm(el.value || '') || norm(El_getAttribute(el, 'title') || '');
-        return a || 'Submit';
       } else {
         const parts = from ? [] : null;
         const l = labelsText(el, parts);

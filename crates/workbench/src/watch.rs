@@ -1,8 +1,8 @@
 //! Watching the workflows folder for changes made by other programs (an editor, git, the
 //! CLI). A workflow or skill file may be a symbolic link to a file kept elsewhere (its own
 //! git repository), so the folder each link leads into is watched too (and, for a link to a
-//! link, every folder on the way: see [`links`]), and an edit there is reported under the
-//! link's id. The returned handle stops the watcher when dropped.
+//! link or through a folder that is a link, every folder on the way: see [`links`]), and an
+//! edit there is reported under the link's id. The returned handle stops the watcher when dropped.
 
 mod links;
 
@@ -49,8 +49,9 @@ struct Watching {
 }
 
 impl WorkflowWatcher {
-    /// The folders watched because a workflow or skill links into them or, for a folder not
-    /// there yet, the nearest folder above it that is (to see it made), sorted and canonical.
+    /// The folders watched because a workflow or skill links into them or holds a folder
+    /// link on its way or, for a folder not there yet, the nearest folder above it that is
+    /// (to see it made), sorted and canonical.
     pub fn linked_folders(&self) -> Vec<PathBuf> {
         self.state.lock().expect("watcher lock").linked.iter().cloned().collect()
     }

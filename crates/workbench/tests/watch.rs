@@ -162,6 +162,10 @@ fn a_loop_of_links_and_a_chain_past_forty_hops_are_followed_only_so_far() {
     std::os::unix::fs::symlink("../repo-b/loop.json", home.path("repo-a/loop.json")).unwrap();
     std::os::unix::fs::symlink("../repo-a/loop.json", home.path("repo-b/loop.json")).unwrap();
     home.link("../repo-a/loop.json", "loop.json");
+    // And a loop of folder links: repo-a/round -> ../repo-b/round -> ../repo-a/round.
+    std::os::unix::fs::symlink("../repo-b/round", home.path("repo-a/round")).unwrap();
+    std::os::unix::fs::symlink("../repo-a/round", home.path("repo-b/round")).unwrap();
+    home.link("../repo-a/round/shop.json", "round.json");
     // hop-00/long.json -> ../hop-01/long.json -> ... -> hop-44/long.json, a file.
     for hop in 0..45 {
         std::fs::create_dir(home.path(&format!("hop-{hop:02}"))).unwrap();
@@ -182,6 +186,10 @@ fn a_loop_of_links_and_a_chain_past_forty_hops_are_followed_only_so_far() {
     std::fs::remove_file(home.path("repo-b/loop.json")).unwrap();
     std::fs::write(home.path("repo-b/loop.json"), "{}").unwrap();
     present(&rx, "loop.json");
+    std::fs::remove_file(home.path("repo-b/round")).unwrap();
+    std::fs::create_dir(home.path("repo-b/round")).unwrap();
+    std::fs::write(home.path("repo-b/round/shop.json"), "{}").unwrap();
+    present(&rx, "round.json");
 }
 
 /// The first change reported for `id` that finds its file there.
@@ -245,4 +253,46 @@ fn a_link_into_a_folder_made_later_is_followed_once_the_folder_is_there() {
     until_watching(&watching, std::slice::from_ref(&home.root));
     std::fs::remove_file(home.path("workflows/shop.json")).unwrap();
     until_watching(&watching, &[]);
+}
+
+/// The ids reported before `id` is: with nothing else written meanwhile, what an edit made
+/// before `id`'s was reported as (events come in the order they happen).
+fn reported_before(rx: &Receiver<WorkflowChange>, id: &str) -> Vec<String> {
+    let until = Instant::now() + DEADLINE;
+    let mut before = Vec::new();
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(change) if change.id == id => return before,
+            Ok(change) => before.push(change.id),
+            Err(_) => panic!("no change of {id} reported within {DEADLINE:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_folder_link_on_the_way_is_followed_and_its_retarget_is_seen() {
+    let home = Home::new();
+    // workflows/shop.json -> shared/current/shop.json, where current -> v1 (a folder link,
+    // retargeted to v2 when a new version is released).
+    for version in ["v1", "v2"] {
+        std::fs::create_dir_all(home.path(&format!("shared/{version}"))).unwrap();
+        std::fs::write(home.path(&format!("shared/{version}/shop.json")), "{}").unwrap();
+    }
+    std::os::unix::fs::symlink("v1", home.path("shared/current")).unwrap();
+    home.link(home.path("shared/current/shop.json").to_str().unwrap(), "shop.json");
+    let (watching, rx) = home.watch();
+    assert_eq!(watching.linked_folders(), [home.path("shared"), home.path("shared/v1")]);
+
+    retarget(home.path("shared/current"), "v2");
+    assert!(!change_of(&rx, "shop.json").removed, "it reads another file now");
+    until_watching(&watching, &[home.path("shared"), home.path("shared/v2")]);
+    drain(&rx);
+    std::fs::write(home.path("shared/v2/shop.json"), r#"{"edited": "in v2"}"#).unwrap();
+    change_of(&rx, "shop.json");
+    drain(&rx);
+    std::fs::write(home.path("shared/v1/shop.json"), r#"{"edited": "in v1"}"#).unwrap();
+    std::fs::write(home.path("workflows/plain.json"), "{}").unwrap();
+    let before = reported_before(&rx, "plain.json");
+    assert!(!before.iter().any(|id| id == "shop.json"), "v1 is no longer on its way: {before:?}");
 }

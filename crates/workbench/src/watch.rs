@@ -41,7 +41,8 @@ pub struct WorkflowWatcher {
 
 struct Watching {
     notify: notify::RecommendedWatcher,
-    /// The workflows folder, and the skills folder when it was there at the start.
+    /// The workflows folder, and the skills folder while it is there (until then, it is
+    /// awaited as a link's missing folder is).
     own: Vec<PathBuf>,
     /// Folders watched for links' files, or for a missing one to be made (neither of `own`).
     linked: BTreeSet<PathBuf>,
@@ -58,26 +59,20 @@ impl WorkflowWatcher {
 }
 
 /// Calls `on_change` for every workflow or skill file written, created or removed in the
-/// library's folders, or in a folder a linked one's file is kept in or its link leads
-/// through. Temporary files (`.name.tmp`) and other files are ignored.
+/// library's folders (the skills folder too when it is made later: its skills are reported
+/// then), or in a folder a linked one's file is kept in or its link leads through. Temporary
+/// files (`.name.tmp`) and other files are ignored.
 pub fn watch(
     library: Arc<Library>,
     on_change: impl Fn(WorkflowChange) + Send + 'static,
 ) -> crate::Result<WorkflowWatcher> {
     let dir = library.dir().to_path_buf();
-    let skills = library.skills_dir().to_path_buf();
     let (events, received) = mpsc::channel();
     let mut notify = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
         let _ = events.send(res);
     })?;
     notify.watch(&dir, RecursiveMode::NonRecursive)?;
-    let mut own = vec![dir];
-    // The skills folder too, when there is one (one made later is seen after a restart).
-    if skills.is_dir() {
-        notify.watch(&skills, RecursiveMode::NonRecursive)?;
-        own.push(skills);
-    }
-    let mut watching = Watching { notify, own, linked: BTreeSet::new(), links: Links::default() };
+    let mut watching = Watching { notify, own: vec![dir], linked: BTreeSet::new(), links: Links::default() };
     watching.follow_links(&library);
     let state = Arc::new(Mutex::new(watching));
     let weak = Arc::downgrade(&state);
@@ -121,8 +116,10 @@ fn handle_events(
         for path in &paths {
             // A watched folder removed or moved away takes its watch along (or keeps it on
             // the moved folder): whatever is by its name now is watched anew.
-            if watching.linked.remove(path) {
+            let skills = path == library.skills_dir() && watching.own.contains(path);
+            if watching.linked.remove(path) || skills {
                 let _ = watching.notify.unwatch(path);
+                watching.own.retain(|own| own != path);
                 rescan = true;
             }
             let through: Vec<String> = watching.links.ids_through(path).cloned().collect();
@@ -148,17 +145,41 @@ fn handle_events(
 impl Watching {
     /// Reads the links in the workflows and skills folders again and watches the folders
     /// they lead through, each once; folders no link leads into any more are no longer
-    /// watched. Gives the ids of the links that lead elsewhere than before.
+    /// watched. Gives the ids of the links that lead elsewhere than before, and of the
+    /// skills in a skills folder newly watched.
     fn follow_links(&mut self, library: &Library) -> BTreeSet<String> {
         let before = std::mem::take(&mut self.links);
+        let mut skills = Vec::new();
         for _ in 0..MOST_ROUNDS {
+            let there = library.skills_dir().is_dir();
+            skills.extend(self.watch_skills(library, there));
             self.links = Links::read(library, &self.own);
-            if !self.watch_wanted() {
+            // A skills folder made since it was looked for may have had no watch to tell of it.
+            if !self.watch_wanted() && there == library.skills_dir().is_dir() {
                 break;
             }
         }
         let ids = before.chains.keys().chain(self.links.chains.keys());
-        ids.filter(|id| before.chains.get(*id) != self.links.chains.get(*id)).cloned().collect()
+        let relinked = ids.filter(|id| before.chains.get(*id) != self.links.chains.get(*id)).cloned();
+        relinked.chain(skills).collect()
+    }
+
+    /// Watches the skills folder as one of `own` when it is `there` and was not watched (made
+    /// since the start, or made again), and no longer when it is gone. Gives the ids of the
+    /// skills in a folder newly watched: written before its watch, they had no event of theirs.
+    fn watch_skills(&mut self, library: &Library, there: bool) -> Vec<String> {
+        let skills = library.skills_dir();
+        let watched = self.own.iter().any(|own| own == skills);
+        if there && !watched && self.notify.watch(skills, RecursiveMode::NonRecursive).is_ok() {
+            self.own.push(skills.to_path_buf());
+            let entries = std::fs::read_dir(skills).into_iter().flatten().flatten();
+            return entries.filter_map(|entry| library.id_of(&entry.path())).collect();
+        }
+        if !there && watched {
+            let _ = self.notify.unwatch(skills);
+            self.own.retain(|own| own != skills);
+        }
+        Vec::new()
     }
 
     /// Watches the folders the links want and no others; tells whether one is newly watched.

@@ -12,7 +12,7 @@ use statewright_workbench::{Library, watch};
 
 const DEADLINE: Duration = Duration::from_secs(5);
 
-/// `workflows/` and two repositories beside it, each keeping a workflow file.
+/// `workflows/`, `skills/` and two repositories beside them, each keeping a workflow file.
 struct Home {
     _root: tempfile::TempDir,
     root: PathBuf,
@@ -23,7 +23,7 @@ impl Home {
         let root = tempfile::tempdir().expect("temp dir");
         // Canonical, as the watcher reports the folders it watches.
         let path = std::fs::canonicalize(root.path()).unwrap();
-        for folder in ["workflows", "repo-a", "repo-b"] {
+        for folder in ["workflows", "skills", "repo-a", "repo-b"] {
             std::fs::create_dir(path.join(folder)).unwrap();
         }
         for file in ["repo-a/shop.json", "repo-a/cart.json", "repo-b/shop.json"] {
@@ -202,7 +202,6 @@ fn present(rx: &Receiver<WorkflowChange>, id: &str) {
 #[test]
 fn a_skill_that_is_a_link_is_reported_when_its_file_is_edited() {
     let home = Home::new();
-    std::fs::create_dir(home.path("skills")).unwrap();
     std::os::unix::fs::symlink("../repo-b/shop.json", home.path("skills/sign-in.json")).unwrap();
     let (watching, rx) = home.watch();
     assert_eq!(watching.linked_folders(), [home.path("repo-b")]);
@@ -295,4 +294,32 @@ fn a_folder_link_on_the_way_is_followed_and_its_retarget_is_seen() {
     std::fs::write(home.path("workflows/plain.json"), "{}").unwrap();
     let before = reported_before(&rx, "plain.json");
     assert!(!before.iter().any(|id| id == "shop.json"), "v1 is no longer on its way: {before:?}");
+}
+
+#[test]
+fn a_skills_folder_made_after_the_start_is_watched_and_its_links_followed() {
+    let home = Home::new();
+    std::fs::remove_dir(home.path("skills")).unwrap();
+    let (watching, rx) = home.watch();
+    // Until it is made, the folder it is to be made in is watched for it.
+    assert_eq!(watching.linked_folders(), std::slice::from_ref(&home.root));
+    std::fs::create_dir(home.path("skills")).unwrap();
+    std::fs::write(home.path("skills/sign-in.json"), "{}").unwrap();
+    present(&rx, "skills/sign-in.json");
+    until_watching(&watching, &[]);
+
+    std::os::unix::fs::symlink("../repo-a/cart.json", home.path("skills/cart.json")).unwrap();
+    until_watching(&watching, &[home.path("repo-a")]);
+    drain(&rx);
+    std::fs::write(home.path("repo-a/cart.json"), r#"{"edited": "as a skill"}"#).unwrap();
+    change_of(&rx, "skills/cart.json");
+
+    // Removed (a checkout of a branch without it) and made again: awaited, then watched anew.
+    std::fs::remove_dir_all(home.path("skills")).unwrap();
+    until_watching(&watching, std::slice::from_ref(&home.root));
+    std::fs::create_dir(home.path("skills")).unwrap();
+    until_watching(&watching, &[]);
+    drain(&rx);
+    std::fs::write(home.path("skills/sign-in.json"), "{}").unwrap();
+    present(&rx, "skills/sign-in.json");
 }

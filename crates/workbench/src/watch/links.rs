@@ -23,19 +23,24 @@ pub(super) struct Links {
     /// notify names a path by the folder watched, and the folders watched are canonical.
     pub chains: BTreeMap<String, Vec<PathBuf>>,
     /// The folders those paths are in, and for a chain that leads into a folder not there
-    /// (yet), the nearest folder above it that is; but for `own` (watched already).
+    /// (yet), or for the skills folder not made yet, the nearest folder above it that is;
+    /// but for `own` (watched already).
     pub folders: BTreeSet<PathBuf>,
     /// In such a nearest folder, the path that is next on the way to the missing one: its
-    /// making lets the chain go on.
+    /// making lets the chain go on (or the skills folder be watched).
     pub awaited: BTreeSet<PathBuf>,
 }
 
 impl Links {
     /// Reads every link in the folders watched for the library (`own`: the workflows
     /// folder, and the skills folder, whose links are skills kept elsewhere just as well),
-    /// leaving those folders out of [`Links::folders`].
+    /// leaving those folders out of [`Links::folders`]. The skills folder, when it is not
+    /// one of `own` (not made yet), is awaited.
     pub fn read(library: &Library, own: &[PathBuf]) -> Self {
         let mut links = Self::default();
+        if !own.iter().any(|folder| folder == library.skills_dir()) {
+            links.await_folder(library.skills_dir(), own);
+        }
         let entries = own.iter().filter_map(|folder| std::fs::read_dir(folder).ok()).flatten();
         for entry in entries.flatten() {
             let is_link = entry.file_type().is_ok_and(|kind| kind.is_symlink());
@@ -129,6 +134,14 @@ impl Links {
             }
         }
         Some(at)
+    }
+
+    /// Awaits the folder `missing`: a folder link on the way to it is awaited too, as its
+    /// retarget may make it there. Nothing more when it is there after all (made just now).
+    fn await_folder(&mut self, missing: &Path, own: &[PathBuf]) {
+        let mut on_the_way = Vec::new();
+        self.walk(missing, &mut on_the_way, &mut 0, own);
+        self.awaited.extend(on_the_way);
     }
 
     /// Watches `folder`, but for `own` (watched already).

@@ -185,9 +185,14 @@ fn main() -> ExitCode {
 
 fn init_tracing(verbose: u8) {
     // chromiumoxide warns about every CDP event newer than its protocol schema: noise here.
+    // Its handler's one error is the browser's connection breaking, which the run's failure
+    // says (with why, when the guard closed it): said twice, the second reads as a crash.
     let default = match verbose {
-        0 => "warn,chromiumoxide=error",
-        1 => "statewright=debug,statewright_engine=debug,statewright_chrome=debug,info,chromiumoxide=error",
+        0 => "warn,chromiumoxide=error,chromiumoxide::handler=off",
+        1 => {
+            "statewright=debug,statewright_engine=debug,statewright_chrome=debug,info,chromiumoxide=error,\
+              chromiumoxide::handler=off"
+        }
         _ => "trace,hyper=info,tungstenite=info",
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()

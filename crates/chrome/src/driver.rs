@@ -530,7 +530,7 @@ impl Driver for ChromeDriver {
     }
 
     fn observe(&mut self, capture: Capture) -> ObserveFuture {
-        let (record, done) = crate::observe::observe(self.page(), capture, self.blank);
+        let (record, done) = crate::observe::observe(self.page(), capture, self.blank, self.session.cut.clone());
         self.capture = done;
         record
     }

@@ -16,10 +16,11 @@ use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use statewright_engine::{Capture, Observation, ObserveFuture};
+use statewright_engine::{Capture, DriverError, Observation, ObserveFuture};
 
 use crate::driver::{CALL_BUDGET, ChromeDriver, not_actionable};
 use crate::frames::{FRAME_READ, Frame};
+use crate::guard::Cut;
 use crate::page::{CallError, PageHandle};
 
 /// How much visible text an observation keeps.
@@ -33,7 +34,12 @@ pub(crate) type CaptureDone = tokio::sync::watch::Receiver<bool>;
 /// Records the page as it is now. `blank`: the page is known to show nothing yet (the
 /// session's fresh tab before its first action), so no screenshot is asked for. For
 /// `Capture::WithScreenshot`, also says when it is taken: the step's input waits for it.
-pub(crate) fn observe(page: &PageHandle, capture: Capture, blank: bool) -> (ObserveFuture, Option<CaptureDone>) {
+pub(crate) fn observe(
+    page: &PageHandle,
+    capture: Capture,
+    blank: bool,
+    cut: Cut,
+) -> (ObserveFuture, Option<CaptureDone>) {
     let snapshot = {
         let page = page.clone();
         sent_now(async move {
@@ -72,7 +78,11 @@ pub(crate) fn observe(page: &PageHandle, capture: Capture, blank: bool) -> (Obse
         if let Err(e) = &screenshot {
             tracing::debug!("no screenshot for this step: {e}");
         }
-        let snapshot = snapshot.map_err(|e: CallError| not_actionable(e))?;
+        // A browser whose connection the guard closed says why, as the driver's failures do.
+        let snapshot = snapshot.map_err(|e: CallError| match not_actionable(e) {
+            DriverError::Browser(what) => DriverError::Browser(cut.explain(what)),
+            other => other,
+        })?;
         let text = |key: &str| snapshot.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
         Ok(Observation {
             url: text("url"),

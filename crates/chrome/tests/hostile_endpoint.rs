@@ -124,3 +124,23 @@ async fn a_frame_declaring_an_absurd_length_mid_run_fails_the_run_and_says_why()
     assert!(failure.contains("the connection was closed: it sent a message of 4611686018427387904 bytes"), "{failure}");
     assert!(began.elapsed() < Duration::from_secs(20), "at once, not at timeouts: {:?}", began.elapsed());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_record_of_the_page_after_the_connection_was_closed_says_why() {
+    use statewright_engine::{Capture, Driver};
+    let chromium = common::Chromium::start();
+    let site = statewright_demo::SiteServer::start(statewright_demo::Site::Dir(common::fixtures()), 0).await.unwrap();
+    let options =
+        LaunchOptions { cdp_url: Some(poisoned(&chromium.ws, "playground.html")), ..LaunchOptions::default() };
+    let mut driver = ChromeDriver::start(&options).await.expect("attached");
+    let open = statewright_workflow::Action::NavigateTo { url: format!("{}/playground.html", site.url()) };
+    // The navigation may or may not come back before the browser names the page.
+    let _ = driver.perform(&open, Duration::from_secs(5)).await;
+    let Err(failed) = driver.observe(Capture::WithScreenshot).await else {
+        panic!("recorded a page without a browser")
+    };
+    assert!(
+        failed.to_string().contains("the connection was closed: it sent a message of 4611686018427387904"),
+        "{failed}"
+    );
+}

@@ -99,7 +99,11 @@
     const timeout = typeof timeoutMs === 'number' && timeoutMs >= 0 ? M_min(timeoutMs, 2147483647) : 30000;
     return new _Promise(function (resolve) {
       let done = false;
-      let lastEval = now();
+      // When a mutation last had the signals read. Only those reads throttle the next: a
+      // read by the poll, an event or the start is no reason to wait, and counting it held a
+      // change back by up to 16 ms whenever it came just after one (a loaded machine runs a
+      // late poll and the page's change back to back).
+      let lastMutationRead = -Infinity;
       let throttleTimer = null;
       let pollTimer = null;
       let deadlineTimer = null;
@@ -119,18 +123,18 @@
       };
       const evaluate = function () {
         if (done) return;
-        lastEval = now();
         const s = signals(probes);
         if (differs(s, since)) finish(s);
       };
+      const readForMutation = function () { lastMutationRead = now(); evaluate(); };
       const onMutation = function () {
         if (done || throttleTimer !== null) return;
         // Throttle: at most one evaluation per ~16 ms while mutations keep coming. The first
         // change after a quiet spell is read at once (observer callbacks run once the page's
         // own script is done): a timer hop here is time between a target showing and its click.
-        const wait = lastEval + 16 - now();
-        if (wait <= 0) { evaluate(); return; }
-        throttleTimer = later(function () { throttleTimer = null; evaluate(); }, wait);
+        const wait = lastMutationRead + 16 - now();
+        if (wait <= 0) { readForMutation(); return; }
+        throttleTimer = later(function () { throttleTimer = null; readForMutation(); }, wait);
       };
       const poll = function () {
         pollTimer = null;

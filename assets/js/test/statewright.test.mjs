@@ -321,13 +321,15 @@ describe('waitForChange', () => {
       const since = sw.signals(probes);
       let resolved = false;
       let resolvedByNextTask = null;
+      // Taken before the change is set for 250 ms on: taken after, a machine that paused the
+      // page in between made the change look early.
+      const t0 = performance.now();
       setTimeout(() => {
         const d = document.createElement('div');
         d.textContent = 'Order placed';
         document.body.appendChild(d);
         setTimeout(() => { resolvedByNextTask = resolved; }, 0);
       }, 250);
-      const t0 = performance.now();
       const s = await sw.waitForChange(probes, since, 5000).then((s) => { resolved = true; return s; });
       const total = performance.now() - t0;
       await new Promise((done) => setTimeout(done, 0));
@@ -337,6 +339,50 @@ describe('waitForChange', () => {
     assert.deepEqual(r.now, [true, true]);
     assert.ok(r.total >= 240, `resolved too early (${r.total} ms)`);
     assert.equal(r.resolvedByNextTask, true, 'the change was not seen by the observer');
+  });
+
+  test('a DOM change just after the signals were read (at the start, by the poll) resolves it before the next task', async () => {
+    // On a loaded machine the 100 ms poll runs late, back to back with the page's change;
+    // here the change comes right after a read at once, by a probe that tells of each read.
+    const page = await open('probes.html');
+    const r = await page.evaluate(async () => {
+      const sw = window.__statewright;
+      const out = {};
+      for (const when of ['start', 'poll']) {
+        const value = 'Placed after the ' + when;
+        let armed = false;
+        let resolved = false;
+        let resolvedByNextTask = null;
+        const change = () => {
+          const d = document.createElement('div');
+          d.textContent = value;
+          document.body.appendChild(d);
+          setTimeout(() => { resolvedByNextTask = resolved; }, 0);
+        };
+        const probes = [{
+          get kind() {
+            // The read after the start's is the poll's (nothing else changes): change the
+            // page as soon as it is done.
+            if (armed) { armed = false; queueMicrotask(change); }
+            return 'text';
+          },
+          value, mode: 'equals',
+        }];
+        const since = sw.signals(probes);
+        const waiting = sw.waitForChange(probes, since, 5000).then((s) => { resolved = true; return s; });
+        if (when === 'start') change(); else armed = true;
+        const s = await waiting;
+        await new Promise((done) => setTimeout(done, 0));
+        out[when] = { since: since.results, now: s.results, resolvedByNextTask };
+      }
+      return out;
+    });
+    for (const when of ['start', 'poll']) {
+      assert.deepEqual(r[when].since, [false], when);
+      assert.deepEqual(r[when].now, [true], when);
+    }
+    // false: the change was held back by the throttle until after the page's next task.
+    assert.deepEqual({ start: r.start.resolvedByNextTask, poll: r.poll.resolvedByNextTask }, { start: true, poll: true });
   });
 
   test('keeps evaluating while mutations never stop (throttle, not debounce)', async () => {

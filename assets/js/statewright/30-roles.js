@@ -202,20 +202,53 @@
     return norm(s);
   }
 
-  /** `el`'s <label>s, or null when it has none. */
+  /** `el`'s <label>s, or null when it has none. One in a subtree whose content is not shown
+   *  (content-visibility: hidden: a closed <details>, hidden=until-found) is no label of it to
+   *  Chromium, whose accessibility tree leaves it out: the field's title names it then. */
   function labelsOf(el) {
     if (!mayHaveLabels(el)) return null;
     let labels = null;
     try { labels = el.labels; } catch (_) { labels = null; }
-    return labels && labels.length ? labels : null;
+    if (!labels || !labels.length) return null;
+    const out = [];
+    for (let i = 0; i < labels.length; i++) if (!inUnshownContent(labels[i])) push(out, labels[i]);
+    return out.length ? out : null;
   }
 
-  /** The texts of `el`'s labels, joined; `parts`, when given, gets each label. */
+  /** `el` is inside content that is not shown, laid out or not: a closed <details>' (but for
+   *  its summary) or a content-visibility: hidden element's. */
+  function inUnshownContent(el) {
+    for (let c = el, e = composedParent(el); e; c = e, e = composedParent(e)) {
+      if (e.localName === 'details' && !e.open && c.localName !== 'summary') return true;
+      const st = styleOf(e);
+      if (st && st.contentVisibility === 'hidden') return true;
+    }
+    return false;
+  }
+
+  /** Whether `label`'s text names its field, as Chromium reads it: not when the label is not
+   *  rendered (display: none on it or above it, `hidden`), not visible (a visible child does
+   *  not make up for it), its content is hidden (content-visibility), or it says
+   *  aria-hidden="true" itself (an aria-hidden element around it does not silence it). */
+  function labelSpeaks(label) {
+    if (lower(El_getAttribute(label, 'aria-hidden')) === 'true') return false;
+    const st = styleOf(label);
+    if (!st || st.visibility !== 'visible' || st.contentVisibility === 'hidden') return false;
+    for (let e = label; e; e = composedParent(e)) {
+      const s = e === label ? st : styleOf(e);
+      if (!s || s.display === 'none') return false;
+    }
+    return true;
+  }
+
+  /** The texts of `el`'s labels that speak (see labelSpeaks), joined; `parts`, when given,
+   *  gets each of them. */
   function labelsText(el, parts) {
     const labels = labelsOf(el);
     if (!labels) return '';
     let s = '';
     for (let i = 0; i < labels.length; i++) {
+      if (!labelSpeaks(labels[i])) continue;
       s += ' ' + contentText(labels[i], 1, false, el, 2000);
       if (parts) push(parts, labels[i]);
     }
@@ -253,17 +286,18 @@
     const al = norm(El_getAttribute(el, 'aria-label') || '');
     if (al) return al;
     const tag = el.localName;
+    // As Chromium names a labelable element: its labels, when it has any, name it even when
+    // they say nothing (hidden or empty); its value, alt, content, title or placeholder are
+    // then no name of it.
+    if (LABELABLE[tag] === true && labelsOf(el)) {
+      const parts = from ? [] : null;
+      return nameFrom(from, parts, labelsText(el, parts));
+    }
     if (tag === 'input') {
       const t = inputType(el);
       if (t === 'button' || t === 'submit' || t === 'reset' || t === 'image') {
-        // As Chromium names a button input: its labels, when it has any, name it even when
-        // they say nothing (a value or alt is then no name of it); a value attribute, even
-        // an empty one, names it, and so does a blank alt; only without them does the
-        // default ("Submit", "Reset") or the title name it.
-        if (labelsOf(el)) {
-          const parts = from ? [] : null;
-          return nameFrom(from, parts, labelsText(el, parts));
-        }
+        // A value attribute, even an empty one, names a button input, and so does a blank
+        // alt; only without them does the default ("Submit", "Reset") or the title name it.
         if (t === 'image') {
           const alt = El_getAttribute(el, 'alt');
           if (alt) return norm(alt);
@@ -273,15 +307,7 @@
         if (El_hasAttribute(el, 'value')) return norm(el.value || '');
         if (t === 'submit') return 'Submit';
         if (t === 'reset') return 'Reset';
-      } else {
-        const parts = from ? [] : null;
-        const l = labelsText(el, parts);
-        if (l) return nameFrom(from, parts, l);
       }
-    } else if (LABELABLE[tag] === true) {
-      const parts = from ? [] : null;
-      const l = labelsText(el, parts);
-      if (l) return nameFrom(from, parts, l);
     } else if (tag === 'img' || tag === 'area') {
       const a = norm(El_getAttribute(el, 'alt') || '');
       if (a) return a;

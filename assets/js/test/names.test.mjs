@@ -2,7 +2,8 @@
 // targets, each checked against the name Chromium's accessibility tree gives. A name read from
 // text that a text-transform shows in other capitals: Chromium names such an element as the
 // text is shown ("ADD TO CART"); a workflow may give either that or the text as written. And
-// the names of <input type=button|submit|reset|image>. Run as statewright.test.mjs says.
+// the names of <input type=button|submit|reset|image>, and of form fields whose <label>s are
+// hidden or empty. Run as statewright.test.mjs says.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { open, sw } from '../pages.mjs';
@@ -14,13 +15,21 @@ async function desc(page, target) {
 
 /** Chromium's own names, by element id, from its accessibility tree. */
 async function chromiumNames(page, ids) {
+  const nodes = await chromiumNodes(page, ids);
+  const out = {};
+  for (const id of ids) out[id] = nodes[id].name.value;
+  return out;
+}
+
+/** Chromium's accessibility node of each element, by element id. */
+async function chromiumNodes(page, ids) {
   const session = await page.context().newCDPSession(page);
+  const root = (await session.send('DOM.getDocument')).root.nodeId;
   const out = {};
   for (const id of ids) {
-    const { nodeId } = await session.send('DOM.querySelector', {
-      nodeId: (await session.send('DOM.getDocument')).root.nodeId, selector: '#' + id });
+    const { nodeId } = await session.send('DOM.querySelector', { nodeId: root, selector: '#' + id });
     const { nodes } = await session.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
-    out[id] = nodes[0].name.value;
+    out[id] = nodes[0];
   }
   await session.detach();
   return out;
@@ -230,5 +239,146 @@ describe('names of input buttons', () => {
     assert.equal(await desc(page, { role: 'button', name: 'PAY NOW' }), 'input#pay "Pay now"');
     assert.equal(await desc(page, { role: 'button', name: 'Pay now' }), 'input#pay "Pay now"');
     assert.equal(await desc(page, { role: 'button', name: 'Pay' }), 'not_found');
+  });
+});
+
+describe('names of fields whose labels are hidden or empty', () => {
+  // Chromium names a form field that has <label>s by what they show, even when that is
+  // nothing: a label not rendered (display: none, on it or above it; hidden), not visible, or
+  // itself aria-hidden says nothing, nor does an empty one, and the field's title or
+  // placeholder does not stand in for them; only aria-labelledby and aria-label come first.
+  // A label in content that is not shown (a closed <details>) is no label of it at all.
+  const FIELDS = {
+    text: (id, a) => `<input id="${id}"${a}>`,
+    area: (id, a) => `<textarea id="${id}"${a}></textarea>`,
+    sel: (id, a) => `<select id="${id}"${a}><option>One</option></select>`,
+    list: (id, a) => `<select multiple id="${id}"${a}><option>One</option></select>`,
+    check: (id, a) => `<input type="checkbox" id="${id}"${a}>`,
+    radio: (id, a) => `<input type="radio" name="${id}" id="${id}"${a}>`,
+  };
+  // Each kind of label: its attributes, and its content given the text it would show.
+  const LABELS = {
+    shown: ['', (t) => t],
+    none: [' style="display:none"', (t) => t],
+    invis: [' style="visibility:hidden"', (t) => t],
+    hidden: [' hidden', (t) => t],
+    aria: [' aria-hidden="true"', (t) => t],
+    empty: ['', () => ''],
+    blank: ['', () => '   '],
+    spannone: ['', (t) => `<span style="display:none">${t}</span>`],
+    spanaria: ['', (t) => `<span aria-hidden="true">${t}</span>`],
+  };
+  // What else the field has that might name it.
+  const OTHERS = {
+    bare: '', title: ' title="Tt"', ph: ' placeholder="Ph"', tp: ' title="Tt" placeholder="Ph"',
+    al: ' aria-label="Al"', lb: ' aria-labelledby="ext"',
+  };
+  // One at a time, with what Chromium names it.
+  const ODD = {
+    'anc-none': ['<div style="display:none"><label for="anc-none">Anc none</label></div><input id="anc-none" title="Tt">', ''],
+    'anc-invis': ['<div style="visibility:hidden"><label for="anc-invis">Anc invis</label></div><input id="anc-invis" title="Tt">', ''],
+    'anc-hidden': ['<div hidden><label for="anc-hidden">Anc hidden</label></div><input id="anc-hidden" title="Tt">', ''],
+    'anc-aria': ['<div aria-hidden="true"><label for="anc-aria">Anc aria <span aria-hidden="true">x</span></label></div><input id="anc-aria" title="Tt">', 'Anc aria'],
+    'anc-aria-self': ['<div aria-hidden="true"><label for="anc-aria-self" aria-hidden="true">Anc aria self</label></div><input id="anc-aria-self" title="Tt">', ''],
+    'aria-caps': ['<label for="aria-caps" aria-hidden="TRUE">Aria caps</label><input id="aria-caps" title="Tt">', ''],
+    'aria-false': ['<label for="aria-false" aria-hidden="false">Aria false</label><input id="aria-false" title="Tt">', 'Aria false'],
+    'invis-child': ['<label for="invis-child" style="visibility:hidden"><span style="visibility:visible">Vis child</span></label><input id="invis-child">', ''],
+    'cv-self': ['<label for="cv-self" style="content-visibility:hidden;display:block">Cv self</label><input id="cv-self" title="Tt">', ''],
+    'in-details': ['<details><summary>S</summary><label for="in-details">In details</label></details><input id="in-details" title="Tt">', 'Tt'],
+    'in-open-details': ['<details open><summary>S</summary><label for="in-open-details">In open details</label></details><input id="in-open-details" title="Tt">', 'In open details'],
+    'in-details-two': ['<details><summary>S</summary><label for="in-details-two">Closed</label></details><label for="in-details-two">Other</label><input id="in-details-two" title="Tt">', 'Other'],
+    'in-cv': ['<div style="content-visibility:hidden"><label for="in-cv">In cv</label></div><input id="in-cv" title="Tt">', 'Tt'],
+    'until-found': ['<div hidden="until-found"><label for="until-found">Until found</label></div><input id="until-found" title="Tt">', 'Tt'],
+    'sr-only': ['<label for="sr-only" style="position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)">Sr only</label><input id="sr-only">', 'Sr only'],
+    'transparent': ['<label for="transparent" style="opacity:0">Transparent</label><input id="transparent" title="Tt">', 'Transparent'],
+    'off-screen': ['<label for="off-screen" style="position:absolute;left:-9999px">Off screen</label><input id="off-screen">', 'Off screen'],
+    'lb-empty': ['<label for="lb-empty" style="display:none">Lb empty</label><input id="lb-empty" aria-labelledby="nothing" title="Tt">', ''],
+    'al-blank': ['<label for="al-blank" style="display:none">Al blank</label><input id="al-blank" aria-label="  " title="Tt">', ''],
+    'sub-value': ['<label for="sub-value" style="display:none">Sub value</label><input type="submit" id="sub-value" value="Go">', ''],
+    'sub-default': ['<label for="sub-default" hidden>Sub default</label><input type="submit" id="sub-default">', ''],
+    'btn-hidden': ['<label for="btn-hidden" style="display:none">Btn hidden</label><button id="btn-hidden">Go button</button>', ''],
+    'btn-shown': ['<label for="btn-shown">Btn shown</label><button id="btn-shown">Go button</button>', 'Btn shown'],
+    'btn-empty': ['<label for="btn-empty"></label><button id="btn-empty" title="Tt">Go button</button>', ''],
+    'num-hidden': ['<label for="num-hidden" style="display:none">Num hidden</label><input type="number" id="num-hidden" title="Tt">', ''],
+    'range-empty': ['<label for="range-empty"></label><input type="range" id="range-empty" title="Tt">', ''],
+    'search-hidden': ['<label for="search-hidden" style="display:none">Search hidden</label><input type="search" id="search-hidden" placeholder="Ph">', ''],
+    'email-empty': ['<label for="email-empty"></label><input type="email" id="email-empty" placeholder="Ph">', ''],
+    'list-empty': ['<label for="list-empty"></label><input list="dl" id="list-empty" title="Tt"><datalist id="dl"><option>a</option></datalist>', ''],
+  };
+
+  function fixture() {
+    let html = '<span id="ext">Ext</span><span id="nothing"></span>\n';
+    const want = {};
+    for (const [field, make] of Object.entries(FIELDS)) {
+      for (const [kind, [attrs, content]] of Object.entries(LABELS)) {
+        for (const how of ['for', 'wrap']) {
+          // Not rendered or aria-hidden, a wrapping label hides its field too.
+          if (how === 'wrap' && (kind === 'none' || kind === 'hidden' || kind === 'aria')) continue;
+          for (const [other, more] of Object.entries(OTHERS)) {
+            if ((other === 'ph' || other === 'tp') && field !== 'text' && field !== 'area') continue;
+            const id = `${field}-${how}-${kind}-${other}`;
+            const text = 'L ' + id;
+            if (how === 'for') html += `<div><label for="${id}"${attrs}>${content(text)}</label>${make(id, more)}</div>\n`;
+            else html += `<div><label${attrs}>${content(text)} ${make(id, more + (kind === 'invis' ? ' style="visibility:visible"' : ''))}</label></div>\n`;
+            want[id] = other === 'al' ? 'Al' : other === 'lb' ? 'Ext' : kind === 'shown' ? text : '';
+          }
+        }
+      }
+      // Two labels, one of them hidden or empty: the other names the field, alone.
+      for (const kind of ['none', 'invis', 'hidden', 'aria', 'empty']) {
+        const id = `${field}-two-${kind}`;
+        const [attrs, content] = LABELS[kind];
+        html += `<div><label for="${id}"${attrs}>${content('H ' + id)}</label><label for="${id}">V ${id}</label>${make(id, ' title="Tt"')}</div>\n`;
+        want[id] = 'V ' + id;
+      }
+    }
+    for (const [id, [markup, name]] of Object.entries(ODD)) {
+      html += `<div>${markup}</div>\n`;
+      want[id] = name;
+    }
+    return { html, want };
+  }
+
+  test('a role target finds each by the name Chromium gives it, and by no other', async () => {
+    const { html, want: chromiumWants } = fixture();
+    const page = await open({ html });
+    const ids = Object.keys(chromiumWants);
+    const nodes = await chromiumNodes(page, ids);
+    const chromium = {};
+    for (const id of ids) chromium[id] = nodes[id].name.value;
+    // What Chromium says, kept here so that a Chromium that changes its mind is seen.
+    assert.deepEqual(chromium, chromiumWants);
+    // Every name Chromium gives any of them, and every name our resolver gives: a role target
+    // with it finds exactly the fields of that role Chromium gives it to.
+    const roleOf = (id) => nodes[id].role.value;
+    const pairs = new Map();
+    for (const id of ids) {
+      const m = /"(.*)"$/.exec((await sw(page, 'describe', { css: '#' + id })).description);
+      for (const name of [chromium[id].trim(), m ? m[1] : '']) if (name) pairs.set(roleOf(id) + '|' + name, [roleOf(id), name]);
+    }
+    const found = {};
+    const wanted = {};
+    for (const [key, [role, name]] of [...pairs].sort()) {
+      found[key] = await idsNamed(page, role, name);
+      wanted[key] = ids.filter((id) => roleOf(id) === role && chromium[id].trim() === name).sort();
+    }
+    // Those Chromium leaves unnamed are unnamed to us too.
+    found['(no name)'] = [];
+    for (const id of ids) {
+      if (/^\w+#[\w-]+$/.test((await sw(page, 'describe', { css: '#' + id })).description)) found['(no name)'].push(id);
+    }
+    wanted['(no name)'] = ids.filter((id) => !chromium[id].trim());
+    assert.deepEqual(found, wanted);
+  });
+
+  test('a hidden label is no part of a name shown in capitals', async () => {
+    const page = await open({ html: `
+      <label for="city" style="text-transform:uppercase">City</label>
+      <label for="city" style="display:none">Town</label><input id="city">` });
+    assert.deepEqual(await chromiumNames(page, ['city']), { city: 'CITY' });
+    assert.equal(await desc(page, { role: 'textbox', name: 'CITY' }), 'input#city "City"');
+    assert.equal(await desc(page, { role: 'textbox', name: 'City' }), 'input#city "City"');
+    assert.equal(await desc(page, { role: 'textbox', name: 'City Town' }), 'not_found');
+    assert.equal(await desc(page, { role: 'textbox', name: 'CITY TOWN' }), 'not_found');
   });
 });

@@ -14,7 +14,7 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::tls::Refusal;
+use crate::refusal::Refusal;
 
 /// The largest message taken from an endpoint, as Puppeteer and Playwright take (their
 /// WebSocket's `maxPayload`): a full-page screenshot is far below it.

@@ -13,6 +13,7 @@ mod input;
 mod observe;
 mod page;
 mod record;
+mod refusal;
 mod session;
 mod shared;
 mod tabs;

@@ -20,8 +20,8 @@ use crate::address::{endpoint_address, mask_url, masked_in};
 use crate::driver::CALL_BUDGET;
 use crate::guard::Cut;
 use crate::page::{LIBRARY, PageHandle, WORLD};
+use crate::refusal::Refusal;
 use crate::tabs::{Following, TabWatch};
-use crate::tls::Refusal;
 
 /// How to get a browser.
 #[derive(Debug, Clone)]

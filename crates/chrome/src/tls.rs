@@ -11,6 +11,8 @@ use tokio_rustls::rustls::pki_types::pem::PemObject;
 use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName};
 use tokio_rustls::rustls::{self, CertificateError, ClientConfig, RootCertStore, crypto};
 
+use crate::refusal::Refusal;
+
 /// The variable naming a PEM file of authorities trusted besides the system's.
 pub(crate) const CA_CERT_VAR: &str = "STATEWRIGHT_CDP_CA_CERT";
 
@@ -32,38 +34,6 @@ pub(crate) fn extra_authorities() -> Result<Option<Vec<u8>>, String> {
         return Err(unusable("it holds no PEM certificate (-----BEGIN CERTIFICATE-----)"));
     }
     Ok(Some(pem))
-}
-
-/// Why an endpoint was not attached to: its certificate is not trusted (a case of its own,
-/// since the endpoint may well be a browser, and the remedy is the caller's), or anything else.
-#[derive(Debug)]
-pub(crate) enum Refusal {
-    Untrusted(String),
-    Other(String),
-}
-
-impl From<String> for Refusal {
-    fn from(why: String) -> Self {
-        Self::Other(why)
-    }
-}
-
-impl std::fmt::Display for Refusal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::Untrusted(why) | Self::Other(why) => f.write_str(why),
-        }
-    }
-}
-
-impl Refusal {
-    /// The same refusal, its text passed through `edit` (to mask a URL in it).
-    pub(crate) fn map(self, edit: impl FnOnce(&str) -> String) -> Self {
-        match self {
-            Self::Untrusted(why) => Self::Untrusted(edit(&why)),
-            Self::Other(why) => Self::Other(edit(&why)),
-        }
-    }
 }
 
 /// The refusal of a TLS failure `e` (a certificate refused may be anywhere in its sources):

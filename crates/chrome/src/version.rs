@@ -6,7 +6,7 @@ use std::net::IpAddr;
 
 use serde::Deserialize;
 
-use crate::tls::Refusal;
+use crate::refusal::Refusal;
 
 /// The largest `/json/version` reply read; Chromium's is about 500 bytes.
 const MAX_VERSION_BYTES: usize = 64 * 1024;

@@ -241,11 +241,9 @@
     return true;
   }
 
-  /** The texts of `el`'s labels that speak (see labelSpeaks), joined; `parts`, when given,
-   *  gets each of them. */
-  function labelsText(el, parts) {
-    const labels = labelsOf(el);
-    if (!labels) return '';
+  /** The texts of `labels`, `el`'s (labelsOf), that speak (see labelSpeaks), joined;
+   *  `parts`, when given, gets each of them. */
+  function labelsText(el, labels, parts) {
     let s = '';
     for (let i = 0; i < labels.length; i++) {
       if (!labelSpeaks(labels[i])) continue;
@@ -289,9 +287,10 @@
     // As Chromium names a labelable element: its labels, when it has any, name it even when
     // they say nothing (hidden or empty); its value, alt, content, title or placeholder are
     // then no name of it.
-    if (LABELABLE[tag] === true && labelsOf(el)) {
+    const labels = LABELABLE[tag] === true ? labelsOf(el) : null;
+    if (labels) {
       const parts = from ? [] : null;
-      return nameFrom(from, parts, labelsText(el, parts));
+      return nameFrom(from, parts, labelsText(el, labels, parts));
     }
     if (tag === 'input') {
       const t = inputType(el);

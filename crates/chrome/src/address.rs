@@ -104,6 +104,12 @@ pub fn mask_url(url: &str) -> String {
     masked
 }
 
+/// The host of `address` (`host:port`, as [`endpoint_address`] gives it; an IPv6 host
+/// bracketed), for a certificate to be checked against and a message to name.
+pub(crate) fn host_of(address: &str) -> &str {
+    address.rsplit_once(':').map_or(address, |(host, _)| host)
+}
+
 /// `text` (an error from the connection, which may quote the URL it was given) with every
 /// occurrence of `url`, or of its query, masked as [`mask_url`] does.
 pub(crate) fn masked_in(text: &str, url: &str) -> String {

@@ -62,7 +62,7 @@ pub(crate) async fn guard(ws_url: &str) -> Result<(String, Cut), Refusal> {
     // payload would wait for the header's acknowledgement (up to 40 ms, delayed).
     let _ = tcp.set_nodelay(true);
     let upstream: Box<dyn Upstream> = match tls {
-        true => Box::new(crate::tls::connect(tcp, address.rsplit_once(':').map_or(&*address, |(host, _)| host)).await?),
+        true => Box::new(crate::tls::connect(tcp, crate::address::host_of(&address)).await?),
         false => Box::new(tcp),
     };
     let listener = TcpListener::bind(("127.0.0.1", 0)).await.map_err(|e| format!("no loopback port: {e}"))?;

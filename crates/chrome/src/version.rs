@@ -82,8 +82,8 @@ fn over_tls_as_asked(url: &str, ws: String) -> String {
 
 /// Why the version query had no answer: a certificate refused is a refusal of its own.
 fn not_answered(url: &str, e: reqwest::Error) -> Refusal {
-    let host = crate::endpoint_address(url).ok();
-    let host = host.as_deref().map_or("the endpoint", |address| address.rsplit_once(':').map_or(address, |(h, _)| h));
+    let address = crate::endpoint_address(url).ok();
+    let host = address.as_deref().map_or("the endpoint", crate::address::host_of);
     match crate::tls::refusal(host, &e) {
         untrusted @ Refusal::Untrusted(_) => untrusted,
         Refusal::Other(_) => Refusal::Other(format!("no version reply: {}", cause(e))),

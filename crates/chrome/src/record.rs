@@ -78,8 +78,11 @@ const LEFT_GRACE: Duration = Duration::from_secs(1);
 /// How long one try at an act's screenshot may take (as a run's step's, observe.rs).
 const SCREENSHOT_BUDGET: Duration = Duration::from_secs(2);
 
-/// How long the act a tab closed in answer to may lag behind the news of its closing.
-const ACT_BEHIND_CLOSING: Duration = Duration::from_millis(300);
+/// How long the act a tab closed in answer to may lag behind the news of its closing. The
+/// page reports the act before it closes, but the report and the closing reach us on different
+/// paths: on a busy machine the report was once more than 300 ms behind. Waiting longer only
+/// tells a tab the person closed a moment later.
+const ACT_BEHIND_CLOSING: Duration = Duration::from_secs(1);
 
 /// How soon after the person's act in a tab it may close itself in answer (a popup's
 /// *Allow* sends a request first, then closes).
@@ -220,6 +223,7 @@ impl Recording {
     /// Follows a change of the browser's tabs, queueing what is to be told of it; false when
     /// the tab the demonstration began in closed.
     async fn moved(&mut self, change: TabChange) -> bool {
+        let told = tokio::time::Instant::now();
         let opened = matches!(change, TabChange::Opened { .. });
         let left = self.session.page.clone();
         let leaving = left.raw().target_id().clone();
@@ -254,7 +258,7 @@ impl Recording {
         let mut answered = self.acted.as_ref().is_some_and(acted_there) || self.queue.iter().any(act_there);
         if closed_here && !answered {
             // The act a tab closed in answer to can arrive after the news of its closing.
-            let until = tokio::time::Instant::now() + ACT_BEHIND_CLOSING;
+            let until = told + ACT_BEHIND_CLOSING;
             while let Ok(Some(heard)) = tokio::time::timeout_at(until, self.heard.recv()).await {
                 answered |= act_there(&heard);
                 sort(&mut self.queue, heard);

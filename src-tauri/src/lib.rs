@@ -70,7 +70,10 @@ fn handlers<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Sen
 }
 
 pub fn run() {
-    tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::from_default_env()).init();
+    // Errors only: the app's log is not where a person looks; its windows say what went wrong.
+    let quiet = || tracing_subscriber::EnvFilter::new(format!("error,{}", statewright_runner::LIBRARY_NOISE));
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| quiet());
+    tracing_subscriber::fmt().with_env_filter(filter).init();
     let state = AppState::from_env();
     let app = builder(tauri::Builder::default(), state)
         .build(tauri::generate_context!("../tauri.conf.json"))

@@ -184,16 +184,11 @@ fn main() -> ExitCode {
 }
 
 fn init_tracing(verbose: u8) {
-    // chromiumoxide warns about every CDP event newer than its protocol schema: noise here.
-    // Its handler's one error is the browser's connection breaking, which the run's failure
-    // says (with why, when the guard closed it): said twice, the second reads as a crash.
+    use statewright_runner::LIBRARY_NOISE;
     let default = match verbose {
-        0 => "warn,chromiumoxide=error,chromiumoxide::handler=off",
-        1 => {
-            "statewright=debug,statewright_engine=debug,statewright_chrome=debug,info,chromiumoxide=error,\
-              chromiumoxide::handler=off"
-        }
-        _ => "trace,hyper=info,tungstenite=info",
+        0 => format!("warn,{LIBRARY_NOISE}"),
+        1 => format!("statewright=debug,statewright_engine=debug,statewright_chrome=debug,info,{LIBRARY_NOISE}"),
+        _ => "trace,hyper=info,tungstenite=info".to_owned(),
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));

@@ -30,6 +30,11 @@ pub use book::Listener;
 pub use error::{RunError, RunErrorKind};
 pub use prepare::{PreparedRun, prepare};
 pub use request::{Browser, DemoSite, ReviewPolicy, RunRequest, WorkflowSource};
+/// What the shells' logs leave out unless `RUST_LOG` asks: chromiumoxide warns about every
+/// DevTools event newer than its protocol schema, and its handler's one error is the
+/// browser's connection breaking, which the run's failure says (with why, when the guard
+/// closed it): said twice, the second reads as a crash.
+pub const LIBRARY_NOISE: &str = "chromiumoxide=error,chromiumoxide::handler=off";
 /// For the app, which sets variables for its own WebKit that launched programs must not get.
 pub use statewright_desktop::OWN_ENV;
 pub use summary::RunSummary;

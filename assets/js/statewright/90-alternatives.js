@@ -9,6 +9,10 @@
   // A candidate is kept only if this library's own resolution picks exactly this element.
   const MAX_ALTERNATIVES = 6;
   const MAX_ALTERNATIVE_TEXT = 50;
+  // A locator longer than this (a data: link, a title or test id holding a payload, a name
+  // that is a whole essay, a path thousands of levels deep) is no locator a person would
+  // keep, and every run that acts on its element would store it several times over.
+  const MAX_ALTERNATIVE_CHARS = 1000;
   const DESCRIPTIVE_ATTRS = ['aria-label', 'placeholder', 'title'];
   const ID_TOKEN_RE = /[^-_:.\s]+/g;
   const HEX_RE = /^[0-9a-f]{6,}$/i;
@@ -80,8 +84,15 @@
     return '';
   }
 
+  function tooLong(t) {
+    const v = typeof t.css === 'string' ? t.css : typeof t.xpath === 'string' ? t.xpath
+      : typeof t.text === 'string' ? t.text : typeof t.name === 'string' ? t.name : '';
+    return v.length > MAX_ALTERNATIVE_CHARS;
+  }
+
   /** `candidate` as it designates exactly `el` (with nth when several elements match), or null. */
   function designating(candidate, el) {
+    if (tooLong(candidate)) return null;
     const res = resolveTarget(candidate);
     if (res.invalid) return null;
     const list = res.list;

@@ -136,6 +136,36 @@ describe('alternatives', () => {
     ]);
   });
 
+  test('a value too long to be a locator is left out: the store keeps no megabyte selectors', async () => {
+    // A page's data: link, a generated title or label, a test id made of a payload, a button
+    // whose name is a whole text, an element thousands of levels deep: each run that acted
+    // on it kept its alternatives (in the run's timeline, the store's actions and its
+    // locators), 20 MB of them for one 20 MB attribute.
+    const big = (c, n) => c.repeat(n);
+    const page = await open(`
+      <a id="get" data-testid="${big('t', 5000)}" title="${big('T', 100000)}" aria-label="Get"
+         href="data:text/plain;base64,${big('QUJD', 250000)}">Get</a>
+      <input id="q" name="${big('n', 5000)}" placeholder="${big('p', 5000)}" aria-label="Query">
+      <button id="essay" class="essay">${big('word ', 20000)}</button>
+      <div id="deep"></div>`);
+    await page.evaluate(() => {
+      let e = document.getElementById('deep');
+      for (let i = 0; i < 1500; i++) e = e.appendChild(document.createElement('div'));
+      e.innerHTML = '<button>Bottom</button>';
+    });
+    const longest = (list) => Math.max(...list.map((t) => JSON.stringify(t).length));
+    const link = await assertAllDesignate(page, { css: '#get' });
+    assert.deepEqual(link, [{ role: 'link', name: 'Get' }, { css: 'a[aria-label="Get"]' }, { text: 'Get' }, { css: 'body > a' }]);
+    const field = await assertAllDesignate(page, { css: '#q' });
+    assert.deepEqual(field, [{ role: 'textbox', name: 'Query' }, { css: 'input[aria-label="Query"]' }, { css: 'body > input' }]);
+    const essay = await assertAllDesignate(page, { css: '#essay' });
+    assert.ok(longest(essay) < 1100, `no alternative names the button by its 100,000 characters: ${longest(essay)}`);
+    assert.deepEqual(essay, [{ css: 'body > button' }]);
+    const bottom = await assertAllDesignate(page, { text: 'Bottom' });
+    assert.ok(longest(bottom) < 1100, `no path 1,500 levels long: ${longest(bottom)}`);
+    assert.deepEqual(bottom, [{ role: 'button', name: 'Bottom' }]);
+  });
+
   test('cheap on a 5,000-element page and leave the DOM alone', async (t) => {
     const page = await open('<div id="root"></div>');
     await page.evaluate(() => {

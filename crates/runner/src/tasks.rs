@@ -39,7 +39,9 @@ fn task(mut row: Row, number: usize) -> Result<Row, String> {
     let mut values = indexmap::IndexMap::new();
     for (field, names) in NAMES {
         let found: Vec<&str> = names.iter().copied().filter(|n| row.values.contains_key(*n)).collect();
-        if found.len() > 1 {
+        // Two ids are two labels, not two tasks: ours names it, the other stays a field
+        // (WebVoyager's GAIA_web.jsonl gives GAIA's `task_id` beside WebVoyager's `id`).
+        if found.len() > 1 && field != ID {
             return Err(format!("{}: `{}` and `{}` both name the task's {field}", row.line, found[0], found[1]));
         }
         let value = found.first().and_then(|n| row.values.shift_remove(*n)).filter(|v| !v.trim().is_empty());
@@ -57,9 +59,13 @@ fn task(mut row: Row, number: usize) -> Result<Row, String> {
 }
 
 /// Fields a benchmark keeps about a task rather than in it: how it was made (a template
-/// with `{{placeholders}}` of its own), how the site is set up, how hard it is. Shown to the
-/// model they would be noise, or read as parameters to fill.
-const BOOKKEEPING: [&str; 8] = [
+/// with `{{placeholders}}` of its own), how the site is set up, how hard it is, another
+/// benchmark's id for it, the answer it is graded against (GAIA's `Final answer`, in
+/// WebVoyager's GAIA_web.jsonl). Shown to the model they would be noise, read as parameters
+/// to fill, or the answer given away. Matched whatever their case (GAIA's `Level`).
+const BOOKKEEPING: [&str; 10] = [
+    "task_id",
+    "final answer",
     "intent_template",
     "intent_template_id",
     "storage_state",
@@ -73,7 +79,9 @@ const BOOKKEEPING: [&str; 8] = [
 /// A task's values for the model: its fields other than the id, the goal, the page and a
 /// benchmark's bookkeeping.
 pub fn values(task: &Row) -> impl Iterator<Item = (&String, &String)> {
-    task.values.iter().filter(|(k, _)| ![ID, GOAL, URL].contains(&k.as_str()) && !BOOKKEEPING.contains(&k.as_str()))
+    task.values.iter().filter(|(k, _)| {
+        ![ID, GOAL, URL].contains(&k.as_str()) && !BOOKKEEPING.iter().any(|b| b.eq_ignore_ascii_case(k))
+    })
 }
 
 #[cfg(test)]
@@ -121,6 +129,32 @@ mod tests {
         .unwrap();
         assert_eq!(webarena.values.len(), 7, "the results table keeps every field: {:?}", fields(&webarena));
         assert_eq!(values(&webarena).map(|(k, _)| k.as_str()).collect::<Vec<_>>(), ["sites_note"]);
+    }
+
+    #[test]
+    fn webvoyagers_gaia_file_is_read_with_its_reference_answer_kept_from_the_model() {
+        // As WebVoyager's data/GAIA_web.jsonl writes a task: GAIA's `task_id` beside
+        // WebVoyager's `id` (the one WebVoyager's run.py names the task by), and GAIA's
+        // grading, `Level` and `Final answer`.
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("GAIA_web.jsonl");
+        let line = r#"{"task_id": "e1fc63a2-da7a", "Level": 1, "Final answer": "17", "id": "level1-0", "web": "https://www.google.com/", "ques": "How many thousand hours?", "web_name": "Google"}"#;
+        std::fs::write(&file, format!("{line}\n")).unwrap();
+        let tasks = read_tasks(&file).unwrap();
+        assert_eq!(
+            fields(&tasks[0]),
+            [
+                "id=level1-0",
+                "goal=How many thousand hours?",
+                "url=https://www.google.com/",
+                "task_id=e1fc63a2-da7a",
+                "Level=1",
+                "Final answer=17",
+                "web_name=Google"
+            ],
+            "the results table keeps every field"
+        );
+        assert_eq!(values(&tasks[0]).map(|(k, _)| k.as_str()).collect::<Vec<_>>(), ["web_name"], "the model sees");
     }
 
     #[test]

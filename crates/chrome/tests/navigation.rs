@@ -118,3 +118,22 @@ async fn an_address_nothing_answers_at_cannot_be_loaded_and_says_why() {
     }
     driver.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_whose_script_never_yields_while_loading_fails_the_navigation_in_its_time_saying_so() {
+    let (mut driver, first, _held) = common::drive("page2.html").await;
+    let url = first.replace("page2.html", "spins-while-loading.html");
+    let began = Instant::now();
+    let went = driver.perform(&Action::NavigateTo { url }, Duration::from_secs(3)).await;
+    let took = began.elapsed();
+    // The action's time, and the look whether the browser itself still answers (1 s).
+    assert!(took < Duration::from_millis(4500), "the navigation took {took:?} of its 3 s: {went:?}");
+    match went {
+        Err(DriverError::NotActionable { reason, message }) => {
+            assert_eq!(reason, "timeout");
+            assert_eq!(message, "the new page did not answer within 3 s: a script on it is busy or it hangs");
+        }
+        other => panic!("{other:?}"),
+    }
+    driver.close().await;
+}

@@ -36,10 +36,12 @@ const WHICH_DOCUMENT: &str = "[performance.timeOrigin, location.href, document.r
 
 impl ChromeDriver {
     pub(super) async fn navigate(&self, url: &str, patience: Duration) -> DriverResult<Outcome> {
+        // One budget for going there and for the new document to answer: the action's.
+        let deadline = tokio::time::Instant::now() + patience.max(Duration::from_secs(1));
         let left = self.document_now().await;
         let timed_out =
             || DriverError::NotActionable { reason: "timeout".into(), message: format!("loading {url} timed out") };
-        let reply = tokio::time::timeout(patience.max(Duration::from_secs(1)), navigate(self.raw(), url))
+        let reply = tokio::time::timeout_at(deadline, navigate(self.raw(), url))
             .await
             .map_err(|_| timed_out())?
             .map_err(|e| match e {
@@ -51,7 +53,7 @@ impl ChromeDriver {
         }
         // Without a loader, the navigation stayed in the document (an address's `#part`).
         if reply.get("loaderId").is_some() {
-            self.arrived(left, None, patience).await?;
+            self.arrived(left, None, patience, deadline).await?;
         }
         Ok(Outcome { detail: Some(url.to_owned()), ..Default::default() })
     }
@@ -64,9 +66,10 @@ impl ChromeDriver {
             .and_then(|i| i.checked_sub(1))
             .and_then(|i| history.entries.get(i))
             .ok_or_else(|| DriverError::Invalid("there is no page before this one in the tab's history".into()))?;
+        let deadline = tokio::time::Instant::now() + patience;
         let left = self.document_now().await;
         self.raw().execute(NavigateToHistoryEntryParams::new(before.id)).await.map_err(cdp_failed)?;
-        self.arrived(left, Some(&before.url), patience).await?;
+        self.arrived(left, Some(&before.url), patience, deadline).await?;
         Ok(Outcome { detail: Some(before.url.clone()), ..Default::default() })
     }
 
@@ -76,16 +79,25 @@ impl ChromeDriver {
         tokio::time::timeout(ASK_LEFT, now).await.ok()?.ok()?[0].as_f64()
     }
 
-    /// Waits, up to `patience`, until a document other than `left` answers (showing `url`
-    /// when the document left is not known), parsed or given `PARSE_GRACE`: the engine
-    /// recognises the new page itself, and this keeps the next state check from reading
-    /// the document being replaced.
-    async fn arrived(&self, left: Option<f64>, url: Option<&str>, patience: Duration) -> DriverResult<()> {
-        let deadline = tokio::time::Instant::now() + patience;
+    /// Waits, until `deadline` (the action's `patience` after it began), until a document
+    /// other than `left` answers (showing `url` when the document left is not known), parsed
+    /// or given `PARSE_GRACE`: the engine recognises the new page itself, and this keeps the
+    /// next state check from reading the document being replaced.
+    async fn arrived(
+        &self,
+        left: Option<f64>,
+        url: Option<&str>,
+        patience: Duration,
+        deadline: tokio::time::Instant,
+    ) -> DriverResult<()> {
         let mut new_since = None;
+        let mut busy = false;
         loop {
             let budget = deadline.saturating_duration_since(tokio::time::Instant::now()).min(CALL_BUDGET);
-            match self.page().evaluate(WHICH_DOCUMENT, budget).await {
+            // Bounded here as a whole: a call into a new document may first wait for the
+            // library's world in it, which a script that never yields never makes.
+            let asked = tokio::time::timeout(budget, self.page().evaluate(WHICH_DOCUMENT, budget));
+            match asked.await.unwrap_or(Err(CallError::Timeout)) {
                 Ok(document) => {
                     let new = match left {
                         Some(left) => document[0].as_f64() != Some(left),
@@ -99,7 +111,10 @@ impl ChromeDriver {
                     }
                 }
                 Err(CallError::Navigated) => {}
-                Err(CallError::Timeout) => break,
+                Err(CallError::Timeout) => {
+                    busy = true;
+                    break;
+                }
                 Err(e) => return Err(DriverError::Browser(e.to_string())),
             }
             if tokio::time::Instant::now() >= deadline {
@@ -107,14 +122,29 @@ impl ChromeDriver {
             }
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
+        let within = seconds(patience);
         match new_since {
             // Still being parsed: what it shows so far is for the states' checks.
             Some(_) => Ok(()),
+            None if busy => Err(DriverError::NotActionable {
+                reason: "timeout".into(),
+                message: format!("the new page did not answer within {within}: a script on it is busy or it hangs"),
+            }),
             None => Err(DriverError::NotActionable {
                 reason: "timeout".into(),
-                message: format!("the new page did not show within {patience:?}"),
+                message: format!("the new page did not show within {within}"),
             }),
         }
+    }
+}
+
+/// A time as a person reads it, to a tenth of a second: the action's patience is what is
+/// left of its timeout, 2.999997 s of 3.
+fn seconds(time: Duration) -> String {
+    let tenths = (time.as_millis() + 50) / 100;
+    match tenths % 10 {
+        0 => format!("{} s", tenths / 10),
+        tenth => format!("{}.{tenth} s", tenths / 10),
     }
 }
 
@@ -173,4 +203,15 @@ impl Drop for Own {
 
 fn browser(e: chromiumoxide::error::CdpError) -> CallError {
     CallError::Browser(e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_time_left_of_a_timeout_reads_as_the_timeout() {
+        assert_eq!(seconds(Duration::from_nanos(2_999_997_938)), "3 s");
+        assert_eq!(seconds(Duration::from_millis(1_250)), "1.3 s");
+    }
 }

@@ -236,13 +236,12 @@ pub async fn run_batch(
         .await
         .map_err(|e| RunError::environment("store", e.to_string()))?;
     }
-    let mut results: Vec<Option<RowResult>> = vec![None; request.rows.len()];
+    let values: Vec<IndexMap<String, String>> = request.rows.iter().map(masked).collect();
+    let mut results = table::done_before(&values, earlier);
     let mut pending = Vec::new();
-    for (i, row) in request.rows.iter().enumerate() {
-        let values = masked(row);
-        match earlier.get(&(i + 1)) {
-            Some(done) if done.status == "succeeded" && done.values == values => results[i] = Some(done.clone()),
-            _ => pending.push(row::Job { i, row: row.clone(), values }),
+    for ((i, row), values) in request.rows.iter().enumerate().zip(values) {
+        if results[i].is_none() {
+            pending.push(row::Job { i, row: row.clone(), values });
         }
     }
     let skipped = results.iter().flatten().count();

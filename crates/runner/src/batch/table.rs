@@ -6,9 +6,10 @@
 //! the next go asks the store how each ended, and takes a run that succeeded after all
 //! instead of running its row a second time.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 
+use indexmap::IndexMap;
 use statewright_store::Store;
 
 use super::RowResult;
@@ -40,6 +41,44 @@ fn table_rows(path: &Path) -> Result<HashMap<usize, RowResult>, RunError> {
         )
     })?;
     Ok(rows.into_iter().map(|r| (r.row, r)).collect())
+}
+
+/// The rows of this go done before: each row, by its `values`, takes a run of an earlier go
+/// that succeeded with the same values, the one of its own number first, else the first
+/// such run no row has taken, renumbered as the row. By values, not by number alone: a row
+/// added, removed or moved in the data since would otherwise have every row after it run
+/// again (each its order, its purchase, a second time).
+pub(super) fn done_before(
+    rows: &[IndexMap<String, String>],
+    earlier: HashMap<usize, RowResult>,
+) -> Vec<Option<RowResult>> {
+    let mut succeeded: BTreeMap<usize, RowResult> =
+        earlier.into_iter().filter(|(_, r)| r.status == "succeeded").collect();
+    let mut done: Vec<Option<RowResult>> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, values)| match succeeded.get(&(i + 1)) {
+            Some(r) if r.values == *values => succeeded.remove(&(i + 1)),
+            _ => None,
+        })
+        .collect();
+    // The others by their values, each run taken once (a row given twice ran twice).
+    let key = |values: &IndexMap<String, String>| {
+        let mut pairs: Vec<(String, String)> = values.clone().into_iter().collect();
+        pairs.sort();
+        pairs
+    };
+    let mut by_values: HashMap<Vec<(String, String)>, VecDeque<RowResult>> = HashMap::new();
+    for r in succeeded.into_values() {
+        by_values.entry(key(&r.values)).or_default().push_back(r);
+    }
+    for (i, values) in rows.iter().enumerate() {
+        if done[i].is_none() {
+            done[i] =
+                by_values.get_mut(&key(values)).and_then(VecDeque::pop_front).map(|r| RowResult { row: i + 1, ..r });
+        }
+    }
+    done
 }
 
 /// Rows an earlier go left `running` take their run's end from the store: `succeeded` if

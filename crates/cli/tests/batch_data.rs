@@ -1,0 +1,75 @@
+//! `statewright batch` with data as people keep it between goes, through the real binary
+//! and Chromium: rows added, removed and moved in the data file after a go are matched to
+//! what already ran by their values, not their place in the file.
+
+mod common;
+
+use common::{statewright, text, write_workflow};
+use serde_json::{Value, json};
+
+/// A workflow that shows its `q` on a page and reads it back as `out`.
+fn shown(dir: &std::path::Path) -> std::path::PathBuf {
+    write_workflow(
+        dir,
+        &json!({
+            "version": 1, "name": "shown", "parameters": { "q": {} },
+            "states": [
+                { "name": "Start", "checks": [{ "type": "url", "value": "about:blank" }],
+                  "actions": [{ "type": "navigate_to", "url": "data:text/html,<p id=v>{{q}}</p>" }],
+                  "next": ["Shown"] },
+                { "name": "Shown", "checks": [{ "type": "element", "selector": "#v" }],
+                  "actions": [{ "type": "extract", "target": { "css": "#v" }, "into": "out" }],
+                  "terminal": { "outcome": "success", "message": "read {{q}}" } }
+            ]
+        }),
+    )
+}
+
+#[test]
+fn rows_added_removed_or_moved_between_goes_do_not_run_the_rows_done_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let workflow = shown(dir.path());
+    let data = dir.path().join("orders.csv");
+    let go = || {
+        let args = ["batch", workflow.to_str().unwrap(), "--data", data.to_str().unwrap(), "--no-review", "--json"];
+        let out = statewright(&args, &runs);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    std::fs::write(&data, "q\nA\nB\nC\nC\n").unwrap();
+    let first = go();
+    let run_of = |report: &Value, q: &str| -> Vec<Value> {
+        let rows = report["rows"].as_array().unwrap();
+        rows.iter().filter(|r| r["values"]["q"] == q).map(|r| r["run_id"].clone()).collect()
+    };
+
+    // A row added at the top, B taken out, one C moved up: only the new row runs; each row
+    // done keeps its run, under its new number. C is in the data twice and ran twice.
+    std::fs::write(&data, "q\nZ\nC\nA\nC\n").unwrap();
+    let again = go();
+    assert_eq!((again["skipped"].as_u64(), again["succeeded"].as_u64()), (Some(3), Some(4)), "{again:#}");
+    let rows = again["rows"].as_array().unwrap();
+    let order: Vec<(u64, &str)> =
+        rows.iter().map(|r| (r["row"].as_u64().unwrap(), r["values"]["q"].as_str().unwrap())).collect();
+    assert_eq!(order, [(1, "Z"), (2, "C"), (3, "A"), (4, "C")]);
+    assert_eq!(run_of(&again, "A"), run_of(&first, "A"), "A was not run again");
+    let (mut before, mut now) = (run_of(&first, "C"), run_of(&again, "C"));
+    before.sort_by_key(Value::to_string);
+    now.sort_by_key(Value::to_string);
+    assert_eq!(now, before, "neither C was run again");
+    assert_eq!(rows[2]["outputs"]["out"], "A", "with what it read: {again:#}");
+
+    // The tables say the same, row by row in the data's order.
+    let table: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("orders.results.json")).unwrap()).unwrap();
+    assert_eq!(
+        table.as_array().unwrap().iter().map(|r| r["values"]["q"].clone()).collect::<Vec<_>>(),
+        ["Z", "C", "A", "C"]
+    );
+
+    // A third C is one more to run.
+    std::fs::write(&data, "q\nZ\nC\nA\nC\nC\n").unwrap();
+    let third = go();
+    assert_eq!((third["skipped"].as_u64(), third["succeeded"].as_u64()), (Some(4), Some(5)), "{third:#}");
+}

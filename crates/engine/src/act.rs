@@ -314,7 +314,8 @@ pub(crate) fn shown_value(params: &Params, value: Value) -> Value {
     if params.reveals_secret(&variables::as_text(&value)) { Value::String(MASK.to_owned()) } else { value }
 }
 
-fn clip(text: &str, chars: usize) -> String {
+/// `text` up to `chars` characters, and `…` when it went on.
+pub(crate) fn clip(text: &str, chars: usize) -> String {
     match text.char_indices().nth(chars) {
         Some((at, _)) => format!("{}…", &text[..at]),
         None => text.to_owned(),

@@ -100,15 +100,17 @@ pub struct OpenTab {
 impl Observation {
     /// Masks every secret value the page shows: in its address, title, text and element
     /// snapshot (input values, names, hrefs, selectors). The record and any prompt built
-    /// from it must not carry one.
+    /// from it must not carry one. Then keeps what a record keeps of each address and title
+    /// ([`crate::event::recorded`]), masked first so that no secret is cut in two.
     pub fn redact(&mut self, params: &statewright_workflow::Params) {
-        for field in [&mut self.url, &mut self.title, &mut self.text] {
-            *field = params.redact(field);
+        for field in [&mut self.url, &mut self.title] {
+            *field = crate::event::recorded(&params.redact(field));
         }
+        self.text = params.redact(&self.text);
         params.redact_json(&mut self.elements);
         for tab in &mut self.tabs {
-            tab.url = params.redact(&tab.url);
-            tab.title = params.redact(&tab.title);
+            tab.url = crate::event::recorded(&params.redact(&tab.url));
+            tab.title = crate::event::recorded(&params.redact(&tab.title));
         }
     }
 }

@@ -9,6 +9,15 @@ use statewright_workflow::{Action, Check, Outcome as TerminalOutcome, Target, Ta
 use crate::driver::{Artifact, Observation};
 use crate::review::{EscalationRequest, ModelCall, Resolution};
 
+/// How much of a page's address or title a record keeps (Chromium keeps a title's first
+/// 4,096): a page may make either megabytes long, and every step would keep them again.
+const RECORDED_CHARS: usize = 4096;
+
+/// A page's address or title as the record keeps it, after its secrets are masked.
+pub(crate) fn recorded(text: &str) -> String {
+    crate::act::clip(text, RECORDED_CHARS)
+}
+
 /// An element check of a state, and the other locators that found its element.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct LocatedCheck {

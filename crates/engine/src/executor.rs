@@ -384,8 +384,8 @@ impl Run {
         }
         Failure::NoState {
             seconds: self.bound.config.no_states_timeout,
-            url: self.params.redact(&signals.url),
-            title: self.params.redact(&signals.title),
+            url: crate::event::recorded(&self.params.redact(&signals.url)),
+            title: crate::event::recorded(&self.params.redact(&signals.title)),
             closest,
             silent: false,
         }

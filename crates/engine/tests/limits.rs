@@ -165,3 +165,41 @@ async fn an_enormous_action_period_waits_until_cancelled_rather_than_crashing() 
     assert_eq!(ran.report.status, RunStatus::Cancelled, "the pause between actions lasted until cancellation");
     assert_eq!(log(&driver), ["press_key Tab"], "the second action is still waiting for its turn");
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_page_s_megabyte_address_and_title_are_recorded_in_part() {
+    // A page's own address (state kept in the query, up to Chromium's 2 MiB) and title (any
+    // length a script sets) were kept whole at every step: 80 steps of a 1.5 MB address made
+    // a 233 MB run folder and as much in the store, and the process held 650 MB.
+    let address = format!("{URL}?state={}", "q".repeat(1_000_000));
+    let name = "t".repeat(1_000_000);
+    let wf = workflow(
+        json!({ "no_states_timeout": 1 }),
+        vec![state("Home", json!([el("#go")]), json!([click("#go")])), success("Done", json!([text("Done")]))],
+    );
+    // Clicked, the page shows neither state: the failure tells the page too.
+    let mut driver =
+        ScriptedDriver::new(&address).with([show("#go"), title(&name)]).on("click #go", ms(10), [hide("#go")]);
+    let ran = run_to_end(&wf, &mut driver).await;
+    let kept = |text: &str| text.chars().count() <= 4097 && text.ends_with('…');
+    let mut told = 0;
+    for event in &ran.events {
+        match event {
+            Event::StateEntered { url, .. } => assert!(kept(url), "a step's address of {} characters", url.len()),
+            Event::Observed { observation, .. } => {
+                assert!(kept(&observation.url), "an observed address of {} characters", observation.url.len());
+                assert!(kept(&observation.title), "an observed title of {} characters", observation.title.len());
+            }
+            _ => continue,
+        }
+        told += 1;
+    }
+    assert_eq!(told, 2, "the step was entered and observed");
+    match ran.failure() {
+        Failure::NoState { url, title, .. } => {
+            assert!(kept(url) && kept(title), "the failure's page: {} and {} characters", url.len(), title.len());
+            assert!(url.starts_with(&format!("{URL}?state=qqq")), "the address's beginning is kept");
+        }
+        other => panic!("{other:?}"),
+    }
+}

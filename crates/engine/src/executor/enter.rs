@@ -57,7 +57,7 @@ impl Run {
             state_index: index,
             visit,
             elapsed_ms: self.elapsed_ms(),
-            url: self.params.redact(&signals.url),
+            url: crate::event::recorded(&self.params.redact(&signals.url)),
             checks: matcher
                 .check_results(index, signals)
                 .into_iter()

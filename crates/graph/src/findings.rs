@@ -6,7 +6,7 @@ use serde::Serialize;
 use statewright_workflow::{Outcome, Workflow};
 
 use crate::graph::{Graph, Trajectory};
-use crate::implies::all_implied;
+use crate::shadow::shadowed;
 
 /// One finding about the graph. It names the states, says why, and suggests the fix.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -68,7 +68,7 @@ pub fn analyze(workflow: &Workflow, runs: &[Trajectory]) -> Vec<Finding> {
     found
 }
 
-fn finding(kind: FindingKind, states: Vec<String>, message: String, help: String) -> Finding {
+pub(crate) fn finding(kind: FindingKind, states: Vec<String>, message: String, help: String) -> Finding {
     Finding { kind, states, edge: None, message, help }
 }
 
@@ -126,43 +126,6 @@ fn structure(workflow: &Workflow, graph: &Graph, found: &mut Vec<Finding>) {
             Vec::new(),
             "the workflow has no terminal state with outcome `success`: no run of it can succeed".to_owned(),
             "mark the state that means the task is done with `\"terminal\": {\"outcome\": \"success\"}`".to_owned(),
-        ));
-    }
-}
-
-/// Whether state `a` is recognised before state `b` when both match: interrupts first,
-/// then file order.
-fn beats(workflow: &Workflow, a: usize, b: usize) -> bool {
-    let (sa, sb) = (&workflow.states[a], &workflow.states[b]);
-    (sa.interrupt && !sb.interrupt) || (sa.interrupt == sb.interrupt && a < b)
-}
-
-/// A state whose every check is implied by a lower one's: the lower can never win.
-fn shadowed(workflow: &Workflow, found: &mut Vec<Finding>) {
-    let states = &workflow.states;
-    for low in 0..states.len() {
-        let winner = (0..states.len())
-            .filter(|&high| high != low && beats(workflow, high, low))
-            .find(|&high| all_implied(&states[low].checks, &states[high].checks));
-        let Some(high) = winner else { continue };
-        let (low_name, high_name) = (&states[low].name, &states[high].name);
-        let both_interrupts = states[low].interrupt && states[high].interrupt;
-        let outcome = if !workflow.config.allow_multiple_states && !both_interrupts && !states[high].interrupt {
-            "and with `allow_multiple_states: false` every page it matches fails the run as ambiguous"
-        } else {
-            "so it can never win"
-        };
-        found.push(finding(
-            FindingKind::Shadowed,
-            vec![low_name.clone(), high_name.clone()],
-            format!(
-                "state `{low_name}` is shadowed by `{high_name}`: wherever all of its checks hold, all of \
-                 `{high_name}`'s hold too, and `{high_name}` is recognised first, {outcome}"
-            ),
-            format!(
-                "give `{high_name}` a check that rules out `{low_name}`'s pages (a `negate`d check of `{low_name}`), \
-                 or move `{low_name}` above it"
-            ),
         ));
     }
 }

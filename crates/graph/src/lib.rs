@@ -11,6 +11,7 @@ mod graph;
 mod implies;
 mod plan;
 mod report;
+mod shadow;
 
 pub use cover::{Coverage, cover};
 pub use findings::{Finding, FindingKind, analyze};

@@ -1,0 +1,227 @@
+//! Shadowed states: a state whose every check is implied by the checks of a state recognised
+//! before it can never win.
+//!
+//! Trying every pair of states is quadratic: 10,000 states took most of a minute, 50,000 did
+//! not finish. A state is shadowed only by a state whose every check its own imply, so the
+//! states worth trying are found through an index of the checks that can be looked up (URLs,
+//! CSS selectors); a state with none of those is still compared with every other.
+
+use std::collections::HashMap;
+
+use statewright_workflow::{Check, SelectorKind, UrlMatch, Workflow};
+
+use crate::findings::{Finding, FindingKind, finding};
+use crate::implies::all_implied;
+
+/// Whether state `a` is recognised before state `b` when both match: interrupts first,
+/// then file order.
+fn beats(workflow: &Workflow, a: usize, b: usize) -> bool {
+    let (sa, sb) = (&workflow.states[a], &workflow.states[b]);
+    (sa.interrupt && !sb.interrupt) || (sa.interrupt == sb.interrupt && a < b)
+}
+
+/// A state whose every check is implied by a lower one's: the lower can never win.
+pub(crate) fn shadowed(workflow: &Workflow, found: &mut Vec<Finding>) {
+    let states = &workflow.states;
+    let index = CheckIndex::new(workflow);
+    for low in 0..states.len() {
+        if states[low].checks.is_empty() {
+            continue;
+        }
+        let winner = index
+            .candidates(&states[low].checks)
+            .into_iter()
+            .filter(|&high| high != low && beats(workflow, high, low))
+            .find(|&high| {
+                #[cfg(test)]
+                tests::COMPARED.with(|c| c.set(c.get() + 1));
+                all_implied(&states[low].checks, &states[high].checks)
+            });
+        let Some(high) = winner else { continue };
+        let (low_name, high_name) = (&states[low].name, &states[high].name);
+        let both_interrupts = states[low].interrupt && states[high].interrupt;
+        let outcome = if !workflow.config.allow_multiple_states && !both_interrupts && !states[high].interrupt {
+            "and with `allow_multiple_states: false` every page it matches fails the run as ambiguous"
+        } else {
+            "so it can never win"
+        };
+        found.push(finding(
+            FindingKind::Shadowed,
+            vec![low_name.clone(), high_name.clone()],
+            format!(
+                "state `{low_name}` is shadowed by `{high_name}`: wherever all of its checks hold, all of \
+                 `{high_name}`'s hold too, and `{high_name}` is recognised first, {outcome}"
+            ),
+            format!(
+                "give `{high_name}` a check that rules out `{low_name}`'s pages (a `negate`d check of `{low_name}`), \
+                 or move `{low_name}` above it"
+            ),
+        ));
+    }
+}
+
+/// The states by one check each that can be looked up by what implies it. A state is
+/// shadowed only by a state all of whose checks its own imply, so a state whose check is
+/// looked up here is worth trying only when that check is implied.
+struct CheckIndex {
+    /// States by a URL prefix they require (not negated).
+    prefixes: HashMap<String, Vec<usize>>,
+    /// The lengths of those prefixes, in bytes: the only prefixes of a URL worth looking up.
+    prefix_lengths: Vec<usize>,
+    /// States by an exact URL they require (not negated).
+    exact: HashMap<String, Vec<usize>>,
+    /// States by a CSS selector (trimmed) they require.
+    css: HashMap<String, Vec<usize>>,
+    /// States with no such check: every state is compared with them.
+    unindexed: Vec<usize>,
+}
+
+impl CheckIndex {
+    fn new(workflow: &Workflow) -> Self {
+        let mut index = Self {
+            prefixes: HashMap::new(),
+            prefix_lengths: Vec::new(),
+            exact: HashMap::new(),
+            css: HashMap::new(),
+            unindexed: Vec::new(),
+        };
+        for (i, state) in workflow.states.iter().enumerate() {
+            let by = state.checks.iter().find_map(|check| match check {
+                Check::Url { mode: UrlMatch::Prefix, value, negate: false } => Some((0, value.as_str())),
+                Check::Url { mode: UrlMatch::Exact, value, negate: false } => Some((1, value.as_str())),
+                Check::Element { by: SelectorKind::Css, selector, negate: false } => Some((2, selector.trim())),
+                _ => None,
+            });
+            let map = match by {
+                Some((0, _)) => &mut index.prefixes,
+                Some((1, _)) => &mut index.exact,
+                Some(_) => &mut index.css,
+                None => {
+                    index.unindexed.push(i);
+                    continue;
+                }
+            };
+            map.entry(by.map(|(_, key)| key).unwrap_or_default().to_owned()).or_default().push(i);
+        }
+        index.prefix_lengths = index.prefixes.keys().map(String::len).collect();
+        index.prefix_lengths.sort_unstable();
+        index.prefix_lengths.dedup();
+        index
+    }
+
+    /// The states whose indexed check one of `stronger` implies (see `implies`: an exact URL
+    /// or a longer prefix implies a prefix of it, an exact URL itself, a selector itself),
+    /// and those not indexed, in file order.
+    fn candidates(&self, stronger: &[Check]) -> Vec<usize> {
+        let mut found = self.unindexed.clone();
+        for check in stronger {
+            match check {
+                Check::Url { mode, value, negate: false } if *mode != UrlMatch::Pattern => {
+                    let prefixes = self.prefix_lengths.iter().filter_map(|&len| value.get(..len));
+                    for prefix in prefixes {
+                        found.extend(self.prefixes.get(prefix).into_iter().flatten());
+                    }
+                    if *mode == UrlMatch::Exact {
+                        found.extend(self.exact.get(value).into_iter().flatten());
+                    }
+                }
+                Check::Element { by: SelectorKind::Css, selector, negate: false } => {
+                    found.extend(self.css.get(selector.trim()).into_iter().flatten());
+                }
+                _ => {}
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::*;
+
+    thread_local! {
+        /// How many pairs of states `shadowed` compared.
+        pub(super) static COMPARED: Cell<usize> = const { Cell::new(0) };
+    }
+
+    fn workflow(states: Vec<serde_json::Value>) -> Workflow {
+        let text = serde_json::json!({ "version": 1, "name": "t", "states": states }).to_string();
+        statewright_workflow::load_str(&text, "t.json", "t").expect("valid").workflow
+    }
+
+    fn state(name: &str, checks: serde_json::Value) -> serde_json::Value {
+        serde_json::json!({ "name": name, "checks": checks, "next": ["Done"] })
+    }
+
+    fn shadowed_pairs(w: &Workflow) -> Vec<(String, String)> {
+        let mut found = Vec::new();
+        shadowed(w, &mut found);
+        found.into_iter().map(|f| (f.states[0].clone(), f.states[1].clone())).collect()
+    }
+
+    #[test]
+    fn each_state_is_compared_only_with_the_states_whose_checks_could_imply_its_own() {
+        let n = 5_000;
+        let url = |value: &str| serde_json::json!([{ "type": "url", "match": "prefix", "value": value }]);
+        let mut states: Vec<_> = (0..n).map(|i| state(&format!("s{i}"), url(&format!("http://x/{i}/")))).collect();
+        // Shadowed: s7, by a state before it wanting the same prefix, and a page under it.
+        states.insert(3, state("Wider", url("http://x/7/")));
+        states.push(state("Deeper", url("http://x/7/a")));
+        states.push(serde_json::json!({ "name": "Done", "checks": [{ "type": "element", "selector": "#done" }], "terminal": { "outcome": "success" } }));
+        let w = workflow(states);
+        COMPARED.with(|c| c.set(0));
+        let pairs = shadowed_pairs(&w);
+        assert_eq!(pairs, [("s7", "Wider"), ("Deeper", "Wider")].map(|(a, b)| (a.to_owned(), b.to_owned())));
+        // Every pair would be n * n / 2: twelve and a half million.
+        let compared = COMPARED.with(Cell::get);
+        assert!(compared < 3 * n, "{compared} pairs compared for {n} states");
+    }
+
+    #[test]
+    fn looked_up_checks_find_what_comparing_every_pair_finds() {
+        let url = |mode: &str, value: &str| serde_json::json!({ "type": "url", "match": mode, "value": value });
+        let css = |selector: &str| serde_json::json!({ "type": "element", "selector": selector });
+        let text = |mode: &str, value: &str| serde_json::json!({ "type": "text", "match": mode, "value": value });
+        let w = workflow(vec![
+            state("Prefix", serde_json::json!([url("prefix", "http://x/")])),
+            state("Selector", serde_json::json!([css(" #b ")])),
+            state("Exact", serde_json::json!([url("exact", "http://x/a"), css("#b")])),
+            state("Same exact", serde_json::json!([url("exact", "http://x/a")])),
+            state("Exact first", serde_json::json!([url("exact", "http://q/")])),
+            state("Exact again", serde_json::json!([url("exact", "http://q/")])),
+            state("Less text", serde_json::json!([text("contains", "Order")])),
+            state("Text", serde_json::json!([text("equals", "Order  confirmed")])),
+            state("Pattern", serde_json::json!([url("pattern", "x")])),
+            state("Only selector", serde_json::json!([css("#b")])),
+            state("Under popup", serde_json::json!([url("exact", "http://y/z"), css("#c")])),
+            serde_json::json!({ "name": "Popup", "interrupt": true, "checks": [url("prefix", "http://y/")] }),
+            serde_json::json!({ "name": "Done", "checks": [css("#done")], "terminal": { "outcome": "success" } }),
+        ]);
+        let pairs = shadowed_pairs(&w);
+        let brute: Vec<(String, String)> = (0..w.states.len())
+            .filter_map(|low| {
+                let high = (0..w.states.len())
+                    .filter(|&h| h != low && beats(&w, h, low))
+                    .find(|&h| all_implied(&w.states[low].checks, &w.states[h].checks))?;
+                Some((w.states[low].name.clone(), w.states[high].name.clone()))
+            })
+            .collect();
+        assert_eq!(pairs, brute);
+        let names: Vec<String> = pairs.iter().map(|(a, b)| format!("{a}<{b}")).collect();
+        assert_eq!(
+            names,
+            [
+                "Exact<Prefix",
+                "Same exact<Prefix",
+                "Exact again<Exact first",
+                "Text<Less text",
+                "Only selector<Selector",
+                "Under popup<Popup"
+            ]
+        );
+    }
+}

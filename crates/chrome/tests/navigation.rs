@@ -131,7 +131,10 @@ async fn a_page_whose_script_never_yields_while_loading_fails_the_navigation_in_
     match went {
         Err(DriverError::NotActionable { reason, message }) => {
             assert_eq!(reason, "timeout");
-            assert_eq!(message, "the new page did not answer within 3 s: a script on it is busy or it hangs");
+            assert_eq!(
+                message,
+                "the new page did not answer within 3 s: a script on it is busy, or it is too large to read in time"
+            );
         }
         other => panic!("{other:?}"),
     }

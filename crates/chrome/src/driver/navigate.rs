@@ -128,7 +128,9 @@ impl ChromeDriver {
             Some(_) => Ok(()),
             None if busy => Err(DriverError::NotActionable {
                 reason: "timeout".into(),
-                message: format!("the new page did not answer within {within}: a script on it is busy or it hangs"),
+                message: format!(
+                    "the new page did not answer within {within}: a script on it is busy, or it is too large to read in time"
+                ),
             }),
             None => Err(DriverError::NotActionable {
                 reason: "timeout".into(),

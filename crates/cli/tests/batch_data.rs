@@ -73,3 +73,40 @@ fn rows_added_removed_or_moved_between_goes_do_not_run_the_rows_done_again() {
     let third = go();
     assert_eq!((third["skipped"].as_u64(), third["succeeded"].as_u64()), (Some(4), Some(5)), "{third:#}");
 }
+
+#[test]
+fn results_where_a_folder_a_pipe_or_a_device_is_are_refused_before_anything_runs() {
+    let (dir, store) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let runs = store.path().join("runs");
+    let workflow = shown(dir.path());
+    let data = dir.path().join("orders.csv");
+    std::fs::write(&data, "q\nA\n").unwrap();
+    let folder = dir.path().join("results");
+    std::fs::create_dir(&folder).unwrap();
+    let pipe = dir.path().join("pipe.csv");
+    common::fifo(&pipe);
+    // As `--out /dev/null` is, without risking the machine's own: written through a rename,
+    // a table would replace the device (/dev/null itself, for a batch run as root).
+    let null = dir.path().join("null.csv");
+    std::os::unix::fs::symlink("/dev/null", &null).unwrap();
+    for (out, expected) in [
+        (&folder, format!("the CSV results table {} is a folder, not a regular file", folder.display())),
+        (&pipe, format!("the CSV results table {} is a named pipe (FIFO), not a regular file", pipe.display())),
+        (&null, format!("the CSV results table {} is a symbolic link to /dev/null (a device)", null.display())),
+    ] {
+        let args =
+            ["batch", workflow.to_str().unwrap(), "--data", data.to_str().unwrap(), "--out", out.to_str().unwrap()];
+        let out = statewright(&[&args[..], &["--no-review"]].concat(), &runs);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(&expected), "{stderr}");
+        assert!(!stderr.contains("row 1: run"), "nothing ran: {stderr}");
+    }
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::metadata(&pipe).unwrap().file_type().is_fifo(), "the pipe is a pipe still");
+    assert!(std::fs::symlink_metadata(&null).unwrap().is_symlink(), "the link is a link still");
+    let mut left: Vec<String> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    left.sort();
+    assert_eq!(left, ["null.csv", "orders.csv", "pipe.csv", "results", "workflow.json"], "nothing written beside them");
+}

@@ -123,12 +123,25 @@ pub(super) fn written(csv: &Path) -> [(&'static str, PathBuf); 5] {
     ]
 }
 
-/// The results must not overwrite the data (`--data orders.csv --out orders.csv`), and the
+/// The results must not overwrite the data (`--data orders.csv --out orders.csv`), the
 /// CSV and the JSON table must be two files (`--out orders.json` would make them one, the
-/// JSON written over the CSV): refused before anything is written.
+/// JSON written over the CSV), and each must be a file: a table is written by a rename,
+/// which would replace a pipe or a device (`--out /dev/null`: /dev/null itself, for a batch
+/// run as root) and fails on a folder only once the rows have run. Refused before anything
+/// is written.
 pub(super) fn check_places(csv: &Path, data: Option<&Path>) -> Result<(), RunError> {
     let files = written(csv);
     for (i, (what, path)) in files.iter().enumerate() {
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            return Err(RunError::invalid(
+                "results",
+                format!(
+                    "the {what} {} is {}, not a regular file: give the results a file of their own (--out)",
+                    path.display(),
+                    statewright_workflow::what_is_at(path)
+                ),
+            ));
+        }
         if let Some(data) = data.filter(|data| same_file(path, data)) {
             return Err(RunError::invalid(
                 "results",

@@ -110,3 +110,20 @@ fn results_where_a_folder_a_pipe_or_a_device_is_are_refused_before_anything_runs
     left.sort();
     assert_eq!(left, ["null.csv", "orders.csv", "pipe.csv", "results", "workflow.json"], "nothing written beside them");
 }
+
+#[test]
+fn results_in_a_folder_that_does_not_exist_are_refused_naming_the_folder() {
+    let (dir, store) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let workflow = shown(dir.path());
+    let data = dir.path().join("orders.csv");
+    std::fs::write(&data, "q\nA\n").unwrap();
+    let out = dir.path().join("reports").join("orders.csv");
+    let args = ["batch", workflow.to_str().unwrap(), "--data", data.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    let out = statewright(&[&args[..], &["--no-review"]].concat(), &store.path().join("runs"));
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let expected =
+        format!("the folder {} of the results does not exist: make it", dir.path().join("reports").display());
+    assert!(stderr.contains(&expected), "{stderr}");
+    assert!(!stderr.contains("row 1: run"), "nothing ran: {stderr}");
+}

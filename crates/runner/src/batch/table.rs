@@ -130,6 +130,18 @@ pub(super) fn written(csv: &Path) -> [(&'static str, PathBuf); 5] {
 /// run as root) and fails on a folder only once the rows have run. Refused before anything
 /// is written.
 pub(super) fn check_places(csv: &Path, data: Option<&Path>) -> Result<(), RunError> {
+    // Said of the folder: the first file to fail there would be the lock, a file the
+    // person never named.
+    if let Some(folder) = csv.parent().filter(|f| !f.as_os_str().is_empty() && !f.is_dir()) {
+        let what = match statewright_workflow::what_is_at(folder) {
+            nothing if nothing == "nothing" => "does not exist: make it, or".to_owned(),
+            other => format!("is {other}, not a folder:"),
+        };
+        return Err(RunError::invalid(
+            "results",
+            format!("the folder {} of the results {what} give the results another place (--out)", folder.display()),
+        ));
+    }
     let files = written(csv);
     for (i, (what, path)) in files.iter().enumerate() {
         if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {

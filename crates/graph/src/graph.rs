@@ -160,9 +160,15 @@ impl Graph {
         if blank.iter().any(|&b| b) {
             return blank;
         }
-        let mut has_way_in = vec![false; self.len()];
-        for from in 0..self.len() {
+        // An open state leads into every other page: with two of them, every page has a way
+        // in; with one, every page but that one. Counted, not walked: walking them is
+        // quadratic in a workflow without `next` (a compiled draft, a generated one).
+        let open: Vec<usize> = (0..self.len()).filter(|&i| self.open[i]).collect();
+        let mut has_way_in: Vec<bool> =
+            (0..self.len()).map(|i| !open.is_empty() && open != [i] && !self.interrupt[i]).collect();
+        for from in (0..self.len()).filter(|&i| !self.open[i]) {
             for to in self.successors(from) {
+                followed(1);
                 has_way_in[to] |= to != from;
             }
         }
@@ -173,8 +179,14 @@ impl Graph {
     pub fn reachable(&self) -> Vec<bool> {
         let mut seen = self.start.clone();
         let mut stack: Vec<usize> = (0..self.len()).filter(|&i| seen[i]).collect();
+        // The first open state reached leads to every other page, so it is followed once.
+        let mut flooded = false;
         while let Some(at) = stack.pop() {
+            if self.open[at] && std::mem::replace(&mut flooded, true) {
+                continue;
+            }
             for to in self.successors(at) {
+                followed(1);
                 if !seen[to] {
                     seen[to] = true;
                     stack.push(to);
@@ -186,17 +198,27 @@ impl Graph {
 
     /// Every state from which some terminal (of `outcome`, or any) is reachable.
     pub fn reaches_terminal(&self, outcome: Option<Outcome>) -> Vec<bool> {
+        // Declared and observed edges backwards; an open state's edges to every page are not
+        // listed (that is quadratic in a workflow without `next`).
         let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); self.len()];
-        for from in 0..self.len() {
+        for from in (0..self.len()).filter(|&i| !self.open[i]) {
             for to in self.successors(from) {
+                followed(1);
                 predecessors[to].push(from);
             }
         }
+        let open: Vec<usize> = (0..self.len()).filter(|&i| self.open[i]).collect();
         let mut seen: Vec<bool> =
             self.terminal.iter().map(|t| t.is_some_and(|t| outcome.is_none_or(|o| o == t))).collect();
         let mut stack: Vec<usize> = (0..self.len()).filter(|&i| seen[i]).collect();
+        // An open state leads to every page, so it reaches a terminal as soon as one page
+        // does (never an open one: what is found here is a terminal or declares its edges).
+        let mut opened = false;
         while let Some(at) = stack.pop() {
-            for &from in &predecessors[at] {
+            let opens: &[usize] =
+                if !self.interrupt[at] && !std::mem::replace(&mut opened, true) { &open } else { &[] };
+            for &from in opens.iter().chain(&predecessors[at]) {
+                followed(1);
                 if !seen[from] {
                     seen[from] = true;
                     stack.push(from);
@@ -211,6 +233,15 @@ impl Graph {
         self.edges.iter().map(|(_, _, e)| e.clone()).collect()
     }
 }
+
+/// Counts the edges the walks above follow, for the tests that keep them linear.
+#[cfg(test)]
+fn followed(n: usize) {
+    tests::FOLLOWED.with(|c| c.set(c.get() + n));
+}
+
+#[cfg(not(test))]
+fn followed(_: usize) {}
 
 fn edge(names: &[String], from: usize, to: usize, declared: bool) -> Edge {
     Edge { from: names[from].clone(), to: names[to].clone(), declared, taken: 0, mean_ms: None }
@@ -240,4 +271,141 @@ fn holds_on_blank_page(check: &Check) -> bool {
         _ => return true,
     };
     holds != negate
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::*;
+
+    thread_local! {
+        /// How many edges `starts`, `reachable` and `reaches_terminal` followed.
+        pub(super) static FOLLOWED: Cell<usize> = const { Cell::new(0) };
+    }
+
+    fn workflow(states: Vec<serde_json::Value>) -> Workflow {
+        let text = serde_json::json!({ "version": 1, "name": "t", "states": states }).to_string();
+        statewright_workflow::load_str(&text, "t.json", "t").expect("valid").workflow
+    }
+
+    /// A state recognised by its own URL (or the blank page), leading to `next` (open when None).
+    fn state(
+        i: usize,
+        next: Option<Vec<usize>>,
+        terminal: Option<&str>,
+        interrupt: bool,
+        blank: bool,
+    ) -> serde_json::Value {
+        let url = if blank { "about:blank".to_owned() } else { format!("http://x/{i}") };
+        let mut s = serde_json::json!({ "name": format!("s{i}"), "checks": [{ "type": "url", "value": url }] });
+        if let Some(next) = next {
+            s["next"] = next.iter().map(|n| format!("s{n}")).collect();
+        }
+        if let Some(outcome) = terminal {
+            s["terminal"] = serde_json::json!({ "outcome": outcome });
+        }
+        if interrupt {
+            s["interrupt"] = true.into();
+            s["actions"] = serde_json::json!([{ "type": "go_back" }]);
+        }
+        s
+    }
+
+    /// What the walks found when every open state's edge to every page was followed.
+    fn walked(graph: &Graph, workflow: &Workflow) -> (Vec<bool>, Vec<bool>, Vec<bool>, Vec<bool>) {
+        let n = graph.len();
+        let blank = workflow.states.iter().any(|s| !s.interrupt && s.checks.iter().all(holds_on_blank_page));
+        let start: Vec<bool> = if blank {
+            graph.start.clone()
+        } else {
+            let mut way_in = vec![false; n];
+            for from in 0..n {
+                for to in graph.successors(from) {
+                    way_in[to] |= to != from;
+                }
+            }
+            (0..n).map(|i| !graph.interrupt[i] && !way_in[i]).collect()
+        };
+        let closure = |seeds: Vec<bool>, forward: bool| {
+            let mut seen = seeds;
+            let mut stack: Vec<usize> = (0..n).filter(|&i| seen[i]).collect();
+            while let Some(at) = stack.pop() {
+                let next: Vec<usize> = if forward {
+                    graph.successors(at)
+                } else {
+                    (0..n).filter(|&f| graph.successors(f).contains(&at)).collect()
+                };
+                for to in next {
+                    if !seen[to] {
+                        seen[to] = true;
+                        stack.push(to);
+                    }
+                }
+            }
+            seen
+        };
+        let terminals =
+            |o: Option<Outcome>| graph.terminal.iter().map(|t| t.is_some_and(|t| o.is_none_or(|o| o == t))).collect();
+        (
+            start.clone(),
+            closure(start, true),
+            closure(terminals(None), false),
+            closure(terminals(Some(Outcome::Success)), false),
+        )
+    }
+
+    #[test]
+    fn open_states_are_counted_not_walked() {
+        let n = 3_000;
+        let mut states: Vec<_> = (0..n).map(|i| state(i, None, None, false, false)).collect();
+        states.push(state(n, None, Some("success"), false, false));
+        let w = workflow(states);
+        FOLLOWED.with(|c| c.set(0));
+        let graph = Graph::new(&w, &[]);
+        let (reachable, way_out) = (graph.reachable(), graph.reaches_terminal(None));
+        assert!(graph.start.iter().all(|s| !s), "every state has a way in");
+        assert!(reachable.iter().all(|r| !r) && way_out.iter().all(|&w| w));
+        // Walking every open state's edges would be n * n: nine million.
+        let followed = FOLLOWED.with(Cell::get);
+        assert!(followed < 3 * n, "{followed} edges followed for {n} states");
+    }
+
+    #[test]
+    fn counting_open_states_finds_what_walking_their_edges_finds() {
+        // Small graphs of every shape: open states, declared edges, interrupts, terminals of
+        // both outcomes, with and without a state for the blank page.
+        let mut seed = 11u64;
+        let mut next = |k: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % k
+        };
+        for round in 0..400 {
+            let n = 1 + next(7);
+            let states: Vec<_> = (0..n)
+                .map(|i| {
+                    let last = [Some("success"), Some("failure")][next(2)];
+                    let terminal = if i == n - 1 { last } else { [None, None, None, last][next(4)] };
+                    let interrupt = next(5) == 0;
+                    let edges = (next(3) != 0).then(|| (0..next(3)).map(|_| next(n)).collect());
+                    state(
+                        i,
+                        if terminal.is_some() { None } else { edges },
+                        terminal,
+                        interrupt,
+                        round % 2 == 0 && i == 0,
+                    )
+                })
+                .collect();
+            let w = workflow(states);
+            let graph = Graph::new(&w, &[]);
+            let counted = (
+                graph.start.clone(),
+                graph.reachable(),
+                graph.reaches_terminal(None),
+                graph.reaches_terminal(Some(Outcome::Success)),
+            );
+            assert_eq!(counted, walked(&graph, &w), "round {round}: {:?}", w.states);
+        }
+    }
 }

@@ -341,9 +341,12 @@ mod tests {
         assert!(message.starts_with("the results journal"), "{message}");
         let message = check_places(&journal_data, None).unwrap_err().message;
         assert!(message.contains("the CSV results table and the results journal one file"), "{message}");
-        // The usual places are fine, and so is a path without an extension.
+        // The usual places are fine, and so is a path without an extension; a folder that
+        // is not there is named.
         check_places(&dir.path().join("orders.results.csv"), Some(&data)).unwrap();
-        check_places(&dir.path().join("nowhere/yet/results"), Some(&data)).unwrap();
+        check_places(&dir.path().join("results"), Some(&data)).unwrap();
+        let message = check_places(&dir.path().join("nowhere/yet/results"), Some(&data)).unwrap_err().message;
+        assert!(message.contains("nowhere/yet of the results does not exist"), "{message}");
     }
 
     /// The store of a batch killed outright: `r-done` had succeeded (the table not yet

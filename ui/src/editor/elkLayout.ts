@@ -13,7 +13,7 @@
 
 import type { ElkExtendedEdge, ElkNode, ElkPort } from 'elkjs/lib/elk-api';
 import type { Workflow } from '../bindings';
-import { backEdges, edgeKey, type FlowEdge, flowEdges } from './flow';
+import { backEdges, edgeKey, type FlowEdge, flowEdges, pushTo } from './flow';
 import { type Box, type Point, type Positions, sideOf } from './geometry';
 import { placeInterrupts } from './lane';
 import { NODE_WIDTH, stateHeight } from './nodeSize';
@@ -45,7 +45,7 @@ function downTheFlow(names: string[], edges: FlowEdge[], back: Set<string>): str
   for (const e of edges) {
     if (back.has(edgeKey(e.from, e.to))) continue;
     into.set(e.to, (into.get(e.to) ?? 0) + 1);
-    out.set(e.from, [...(out.get(e.from) ?? []), e.to]);
+    pushTo(out, e.from, e.to);
   }
   const order: string[] = [];
   const ready = names.filter((n) => !into.get(n));
@@ -56,9 +56,16 @@ function downTheFlow(names: string[], edges: FlowEdge[], back: Set<string>): str
     for (const to of out.get(n) ?? []) {
       into.set(to, into.get(to)! - 1);
       if (!into.get(to)) {
-        // Kept in priority order: the list is short-lived and small next to ELK's work.
-        const at = ready.findIndex((r) => rank.get(r)! > rank.get(to)!);
-        ready.splice(at < 0 ? ready.length : at, 0, to);
+        // Kept in priority order, found by halving: a state leading to thousands of others
+        // makes them ready at once.
+        let lo = 0;
+        let hi = ready.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (rank.get(ready[mid])! > rank.get(to)!) hi = mid;
+          else lo = mid + 1;
+        }
+        ready.splice(lo, 0, to);
       }
     }
   }

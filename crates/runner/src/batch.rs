@@ -237,7 +237,9 @@ pub async fn run_batch(
         .map_err(|e| RunError::environment("store", e.to_string()))?;
     }
     let values: Vec<IndexMap<String, String>> = request.rows.iter().map(masked).collect();
-    let mut results = table::done_before(&values, earlier);
+    let secret: Vec<bool> =
+        request.rows.iter().map(|row| row.values.keys().any(|k| request.each.is_secret(k))).collect();
+    let mut results = table::done_before(&values, &secret, earlier);
     let mut pending = Vec::new();
     for ((i, row), values) in request.rows.iter().enumerate().zip(values) {
         if results[i].is_none() {

@@ -47,11 +47,27 @@ fn table_rows(path: &Path) -> Result<HashMap<usize, RowResult>, RunError> {
 /// that succeeded with the same values, the one of its own number first, else the first
 /// such run no row has taken, renumbered as the row. By values, not by number alone: a row
 /// added, removed or moved in the data since would otherwise have every row after it run
-/// again (each its order, its purchase, a second time).
+/// again (each its order, its purchase, a second time). A row with a `secret` value (masked
+/// in the table, so two rows may differ in nothing else) moves so only when no other row of
+/// either go has its values: else which one succeeded cannot be told.
 pub(super) fn done_before(
     rows: &[IndexMap<String, String>],
+    secret: &[bool],
     earlier: HashMap<usize, RowResult>,
 ) -> Vec<Option<RowResult>> {
+    let key = |values: &IndexMap<String, String>| {
+        let mut pairs: Vec<(String, String)> = values.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        pairs.sort();
+        pairs
+    };
+    // How many rows of each go have the values: more than one, and a secret row is ambiguous.
+    let mut alike: HashMap<Vec<(String, String)>, (usize, usize)> = HashMap::new();
+    for values in rows {
+        alike.entry(key(values)).or_default().0 += 1;
+    }
+    for r in earlier.values() {
+        alike.entry(key(&r.values)).or_default().1 += 1;
+    }
     let mut succeeded: BTreeMap<usize, RowResult> =
         earlier.into_iter().filter(|(_, r)| r.status == "succeeded").collect();
     let mut done: Vec<Option<RowResult>> = rows
@@ -63,20 +79,16 @@ pub(super) fn done_before(
         })
         .collect();
     // The others by their values, each run taken once (a row given twice ran twice).
-    let key = |values: &IndexMap<String, String>| {
-        let mut pairs: Vec<(String, String)> = values.clone().into_iter().collect();
-        pairs.sort();
-        pairs
-    };
     let mut by_values: HashMap<Vec<(String, String)>, VecDeque<RowResult>> = HashMap::new();
     for r in succeeded.into_values() {
         by_values.entry(key(&r.values)).or_default().push_back(r);
     }
     for (i, values) in rows.iter().enumerate() {
-        if done[i].is_none() {
-            done[i] =
-                by_values.get_mut(&key(values)).and_then(VecDeque::pop_front).map(|r| RowResult { row: i + 1, ..r });
+        let key = key(values);
+        if done[i].is_some() || (secret[i] && alike[&key] != (1, 1)) {
+            continue;
         }
+        done[i] = by_values.get_mut(&key).and_then(VecDeque::pop_front).map(|r| RowResult { row: i + 1, ..r });
     }
     done
 }
@@ -300,10 +312,10 @@ fn write(csv: &Path, json: &Path, rows: Vec<&RowResult>) -> Result<u64, RunError
 
 #[cfg(test)]
 mod tests {
-    use indexmap::IndexMap;
     use serde_json::json;
     use statewright_engine::{Event, RunStatus};
     use statewright_store::NewRun;
+    use statewright_workflow::params::MASK;
 
     use super::*;
 
@@ -347,6 +359,22 @@ mod tests {
         check_places(&dir.path().join("results"), Some(&data)).unwrap();
         let message = check_places(&dir.path().join("nowhere/yet/results"), Some(&data)).unwrap_err().message;
         assert!(message.contains("nowhere/yet of the results does not exist"), "{message}");
+    }
+
+    #[test]
+    fn a_row_told_from_another_only_by_a_secret_keeps_to_its_own_number() {
+        let masked =
+            |user: &str| IndexMap::from([("user".to_owned(), user.to_owned()), ("pw".to_owned(), MASK.into())]);
+        let result = |row: usize, user: &str, status: &str| RowResult::new(row, masked(user), status, String::new());
+        // Two rows of one user, their passwords masked alike: the first failed, the second
+        // succeeded. With the second taken out of the data, the first is not the one that
+        // succeeded: it runs again.
+        let earlier = HashMap::from([(1, result(1, "a", "failed")), (2, result(2, "a", "succeeded"))]);
+        assert_eq!(done_before(&[masked("a")], &[true], earlier.clone()), [None]);
+        // One row of its user in each go: moved, it is the same row, done.
+        let earlier = HashMap::from([(1, result(1, "b", "succeeded")), (2, result(2, "a", "failed"))]);
+        let done = done_before(&[masked("a"), masked("c"), masked("b")], &[true; 3], earlier);
+        assert_eq!(done.iter().map(|d| d.as_ref().map(|r| r.row)).collect::<Vec<_>>(), [None, None, Some(3)]);
     }
 
     /// The store of a batch killed outright: `r-done` had succeeded (the table not yet

@@ -39,8 +39,9 @@ pub enum Nested {
 }
 
 pub fn read_rows(path: &Path, nested: Nested) -> Result<Vec<Row>, RunError> {
-    let text = statewright_workflow::read_input_text(path, "data file")
+    let bytes = statewright_workflow::read_input_bytes(path, "data file", statewright_workflow::MAX_INPUT_BYTES)
         .map_err(|e| RunError::invalid("data", format!("{}: {} ({})", path.display(), e.message, e.help)))?;
+    let text = utf8(&bytes).map_err(|p| RunError::invalid("data", format!("{}:{p}", path.display())))?;
     let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
     let rows = match extension.as_str() {
         "jsonl" | "ndjson" => json_lines(&text, nested),
@@ -80,6 +81,23 @@ impl std::fmt::Display for Problem {
             None => write!(f, "{}: {}", self.line, self.what),
         }
     }
+}
+
+/// The file's text, or where it stops being UTF-8: a spreadsheet saves "CSV" in the
+/// system's code page (Windows-1252) and "Unicode text" as UTF-16, and one accented name in
+/// thousands of rows is otherwise hard to find.
+fn utf8(bytes: &[u8]) -> Result<&str, Problem> {
+    const SAVE: &str = "save the file as UTF-8 (a spreadsheet's \"CSV UTF-8\")";
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return Err(Problem::at(1, format!("UTF-16 text, not UTF-8: {SAVE}")));
+    }
+    std::str::from_utf8(bytes).map_err(|e| {
+        let read = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
+        let line = lines(read).count() + usize::from(read.is_empty() || read.ends_with(['\n', '\r']));
+        let column = read.rsplit(['\n', '\r']).next().unwrap_or_default().chars().count() + 1;
+        let what = format!("not UTF-8 text (the byte {:02X}): {SAVE}", bytes[e.valid_up_to()]);
+        Problem::at(line, what).column(column)
+    })
 }
 
 type Parsed = Result<Vec<Row>, Problem>;
@@ -401,6 +419,34 @@ mod tests {
         std::fs::write(&data, "q,q\nA,B\n").unwrap();
         let message = read_rows(&data, Nested::Refused).unwrap_err().message;
         assert_eq!(message, format!("{}:1: column `q` is named twice in the header (columns 1 and 2)", data.display()));
+    }
+
+    #[test]
+    fn text_that_is_not_utf8_is_refused_at_its_line_and_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("orders.csv");
+        let refused = |bytes: &[u8]| {
+            std::fs::write(&data, bytes).unwrap();
+            read_rows(&data, Nested::Refused).unwrap_err().message
+        };
+        // As a spreadsheet saves "CSV" in Windows-1252: `é` is the byte E9.
+        assert_eq!(
+            refused(b"q,r\r\nA,B\r\nCaf\xe9,B\r\n"),
+            format!(
+                "{}:3:4: not UTF-8 text (the byte E9): save the file as UTF-8 (a spreadsheet's \"CSV UTF-8\")",
+                data.display()
+            )
+        );
+        // As it saves "Unicode text": UTF-16, a byte order mark first.
+        let utf16: Vec<u8> =
+            [0xFF, 0xFE].into_iter().chain("q\r\nA\r\n".encode_utf16().flat_map(u16::to_le_bytes)).collect();
+        assert_eq!(
+            refused(&utf16),
+            format!(
+                "{}:1: UTF-16 text, not UTF-8: save the file as UTF-8 (a spreadsheet's \"CSV UTF-8\")",
+                data.display()
+            )
+        );
     }
 
     #[test]

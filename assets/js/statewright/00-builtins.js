@@ -85,6 +85,10 @@
   const RE_exec = uncurry(RegExp.prototype.exec);
 
   const _Promise = Promise;
+  const P_then = uncurry(Promise.prototype.then);
+  const R_apply = Reflect.apply;
+  const O_keys = Object.keys;
+  const S_toWellFormed = typeof String.prototype.toWellFormed === 'function' ? uncurry(String.prototype.toWellFormed) : null;
   const _RegExp = RegExp;
   const _MO = W.MutationObserver;
   const _WeakMap = WeakMap;

@@ -283,11 +283,10 @@ impl ChromeDriver {
                 Ok(at.outcome())
             }
             Action::SaveHtml { filename } => {
-                let html = self
-                    .page()
-                    .evaluate("document.documentElement ? document.documentElement.outerHTML : ''", CALL_BUDGET)
-                    .await
-                    .map_err(not_actionable)?;
+                // Well-formed, as the library's answers are (99-install.js): a lone surrogate
+                // would make the answer one that is dropped, never heard.
+                let outer = "document.documentElement ? document.documentElement.outerHTML.toWellFormed() : ''";
+                let html = self.page().evaluate(outer, CALL_BUDGET).await.map_err(not_actionable)?;
                 let bytes = html.as_str().unwrap_or_default().as_bytes().to_vec();
                 Ok(Outcome {
                     artifact: Some(Artifact { filename: filename.clone(), bytes: Arc::new(bytes) }),

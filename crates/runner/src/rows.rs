@@ -44,9 +44,9 @@ pub fn read_rows(path: &Path, nested: Nested) -> Result<Vec<Row>, RunError> {
     let text = utf8(&bytes).map_err(|p| RunError::invalid("data", format!("{}:{p}", path.display())))?;
     let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
     let rows = match extension.as_str() {
-        "jsonl" | "ndjson" => json_lines(&text, nested),
-        "json" => json_array(&text, nested),
-        _ => csv(&text),
+        "jsonl" | "ndjson" => json_lines(text, nested),
+        "json" => json_array(text, nested),
+        _ => csv(text),
     }
     .map_err(|p| RunError::invalid("data", format!("{}:{p}", path.display())))?;
     if rows.is_empty() {

@@ -48,7 +48,9 @@
     recorder.told += 1;
     msg.doc = TIME_ORIGIN;
     msg.seq = recorder.told;
-    try { recorder.send(JSON_stringify(msg)); } catch (_) { /* the recorder went away */ }
+    // Well-formed, as every answer of the library (see Install): half an emoji in a name
+    // would make the act one the recorder cannot read.
+    try { recorder.send(JSON_stringify(wellFormed(msg))); } catch (_) { /* the recorder went away */ }
   }
 
   function recorded() {

@@ -466,6 +466,17 @@ mod tests {
         recording.close().await;
     }
 
+    /// Half an emoji in what the act tells (its target's name) went out as an escape the
+    /// act's JSON could not be read with: the act was dropped, as if never done.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_act_on_an_element_named_with_half_an_emoji_is_heard() {
+        let (_server, mut recording) = recording_of("half-emoji.html").await;
+        assert_eq!(hear_until_page(&mut recording, "half-emoji.html").await, ["page half-emoji.html"]);
+        person_clicks(&recording, "Go").await;
+        assert_eq!(hear_next(&mut recording).await.as_deref(), Some("act button#go \"Go Great news \u{FFFD}\""));
+        recording.close().await;
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_download_is_heard_after_the_click_that_started_it() {
         let (_server, mut recording) = recording_of("download.html").await;

@@ -202,6 +202,7 @@ fn csv(text: &str) -> Parsed {
     let mut records = records(statewright_workflow::without_bom(text))?.into_iter();
     let Some((header_line, header)) = records.next() else { return Ok(Vec::new()) };
     let header: Vec<String> = header.into_iter().map(|h| h.trim().to_owned()).collect();
+    separated_by_commas(header_line, &header)?;
     if let Some(empty) = header.iter().position(String::is_empty) {
         return Err(Problem::at(header_line, format!("column {} has no name in the header", empty + 1)));
     }
@@ -220,6 +221,33 @@ fn csv(text: &str) -> Parsed {
             Ok(Row::at(line, header_line, header.iter().cloned().zip(fields).collect()))
         })
         .collect()
+}
+
+/// A header of one column that holds a `;` or a tab is a file separated by those (a
+/// spreadsheet's "CSV" where the comma is the decimal mark, its "Text"), and Excel's
+/// `sep=;` line is a note for spreadsheets: read as commas, each would be one column with
+/// a name no parameter has, or a task without a goal, said of the wrong thing.
+fn separated_by_commas(line: usize, header: &[String]) -> Result<(), Problem> {
+    const SAVE: &str = "save the file as CSV with commas";
+    let [first, rest @ ..] = header else { return Ok(()) };
+    if let Some(separator) = first.strip_prefix("sep=").filter(|s| s.chars().count() <= 1) {
+        let (separator, and) =
+            if rest.is_empty() { (separator, format!(", and {SAVE}")) } else { (",", String::new()) };
+        return Err(Problem::at(
+            line,
+            format!(
+                "`sep={separator}` is a spreadsheet's note of the separator, not a header: values are read separated \
+                 by commas (take the line out{and})"
+            ),
+        ));
+    }
+    match (rest.is_empty(), [(';', "`;`"), ('\t', "tabs")].into_iter().find(|(c, _)| first.contains(*c))) {
+        (true, Some((_, separator))) => Err(Problem::at(
+            line,
+            format!("the header is one column, `{first}`: values separated by {separator} are not read ({SAVE})"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The records of a CSV text with the line each starts on: fields split on commas, `"…"`
@@ -325,6 +353,25 @@ mod tests {
             csv("a\nx\"y\n").unwrap_err().to_string(),
             "2:2: a quote inside an unquoted value (quote the whole value)"
         );
+    }
+
+    #[test]
+    fn a_file_separated_by_semicolons_or_tabs_is_refused_saying_so() {
+        // As a spreadsheet saves "CSV" where a comma is the decimal mark, or "Text".
+        assert_eq!(
+            csv("q;r\r\nA;B\r\n").unwrap_err().to_string(),
+            "1: the header is one column, `q;r`: values separated by `;` are not read (save the file as CSV \
+             with commas)"
+        );
+        assert!(csv("q\tr\nA\tB\n").unwrap_err().what.contains("values separated by tabs are not read"));
+        assert_eq!(
+            csv("sep=;\nq;r\nA;B\n").unwrap_err().to_string(),
+            "1: `sep=;` is a spreadsheet's note of the separator, not a header: values are read separated by \
+             commas (take the line out, and save the file as CSV with commas)"
+        );
+        assert!(csv("sep=,\nq,r\n").unwrap_err().what.ends_with("by commas (take the line out)"));
+        // A value may hold a semicolon, and a one-column file is read as it is.
+        assert_eq!(values(&csv("q\nA;B\n").unwrap()[0]), ["q=A;B"]);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use schemars::JsonSchema;
 use serde::Serialize;
+use statewright_workflow::diagnostic::shorten;
 use statewright_workflow::{Outcome, Workflow};
 
 use crate::graph::{Graph, Trajectory};
@@ -65,6 +66,11 @@ pub fn analyze(workflow: &Workflow, runs: &[Trajectory]) -> Vec<Finding> {
     shadowed(workflow, &mut found);
     never_won(workflow, &graph, runs, &mut found);
     evidence(workflow, &graph, &mut found);
+    // The words quote state names, which may be any length; `states` keeps them whole.
+    for f in &mut found {
+        f.message = shorten(std::mem::take(&mut f.message));
+        f.help = shorten(std::mem::take(&mut f.help));
+    }
     found
 }
 

@@ -364,3 +364,23 @@ fn the_bundled_workflows_have_no_findings() {
         assert!(found.is_empty(), "{}: {found:#?}", path.display());
     }
 }
+
+#[test]
+fn a_very_long_state_name_is_cut_in_the_findings_words_as_in_every_message() {
+    let long = "Step ".repeat(20_000);
+    let w = workflow(serde_json::json!([
+        start(&["Done"]),
+        done("Done", "http://x/done", "success"),
+        state(&long, "http://x/a", &[&long]),
+    ]));
+    let found = analyze(&w, &[]);
+    assert_eq!(found.iter().map(|f| f.kind).collect::<Vec<_>>(), [FindingKind::Unreachable, FindingKind::Unverifiable]);
+    for f in &found {
+        assert_eq!(f.states, std::slice::from_ref(&long), "the states are named whole, to be found");
+        assert!(f.message.contains("`Step Step"), "{:.300}", f.message);
+        for words in [&f.message, &f.help] {
+            assert!(words.chars().count() < 400, "{} characters: {words:.300}", words.chars().count());
+            assert!(!words.contains("Step") || words.contains("Step … (99920 more characters)`"), "{words:.300}");
+        }
+    }
+}

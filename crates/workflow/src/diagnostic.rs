@@ -147,7 +147,8 @@ impl<'a> Reporter<'a> {
 /// left out; the words around it, which say what is wrong, are always kept whole.
 const MAX_VALUE_CHARS: usize = 80;
 
-fn shorten(text: String) -> String {
+/// `text` with each value it quotes cut after [`MAX_VALUE_CHARS`] characters.
+pub fn shorten(text: String) -> String {
     if text.chars().count() <= MAX_VALUE_CHARS {
         return text;
     }

@@ -160,6 +160,11 @@ impl ChromeDriver {
     ///
     /// A browser failure says why the connection was closed when its guard closed it.
     async fn unless_gone(&self, error: DriverError) -> DriverError {
+        // A page whose renderer died answers nothing ever again: not slow, and not to be
+        // looked at again. The browser itself may still answer.
+        if let Some(how) = self.session.page_crashed() {
+            return DriverError::Browser(format!("the page crashed: its renderer process ended, {how}"));
+        }
         match error {
             DriverError::NotActionable { ref reason, .. } if reason == "timeout" && !self.session.answers().await => {
                 DriverError::Browser(self.session.cut.explain(format!("the browser stopped answering ({error})")))

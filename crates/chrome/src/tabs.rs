@@ -4,11 +4,13 @@
 //! popup that reports back to its opener) the run returns to the page that opened it.
 //! A `switch_tab` action moves the run between its tabs by name.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use chromiumoxide::Browser;
 use chromiumoxide::cdp::browser_protocol::target::{
-    EventTargetCreated, EventTargetDestroyed, GetTargetInfoParams, TargetId, TargetInfo,
+    EventTargetCrashed, EventTargetCreated, EventTargetDestroyed, GetTargetInfoParams, TargetId, TargetInfo,
 };
 use futures::StreamExt;
 use tokio::sync::broadcast;
@@ -54,17 +56,22 @@ pub(crate) enum TabChange {
     Closed(TargetId),
 }
 
-/// Listens to the browser for pages opened by another page, and pages closed.
+/// Listens to the browser for pages opened by another page, pages closed, and pages whose
+/// renderer died.
 pub(crate) struct TabWatch {
     sender: broadcast::Sender<TabChange>,
     changes: broadcast::Receiver<TabChange>,
-    tasks: [JoinHandle<()>; 2],
+    /// The pages whose renderer process ended (killed for memory, crashed), with how, as the
+    /// browser told it: a call into one is never answered.
+    crashed: Arc<Mutex<HashMap<TargetId, String>>>,
+    tasks: [JoinHandle<()>; 3],
 }
 
 impl TabWatch {
     pub(crate) async fn start(browser: &Browser) -> Result<Self, String> {
         let mut created = browser.event_listener::<EventTargetCreated>().await.map_err(|e| e.to_string())?;
         let mut destroyed = browser.event_listener::<EventTargetDestroyed>().await.map_err(|e| e.to_string())?;
+        let mut crashes = browser.event_listener::<EventTargetCrashed>().await.map_err(|e| e.to_string())?;
         let (tx, changes) = broadcast::channel(256);
         let opened = {
             let tx = tx.clone();
@@ -85,7 +92,22 @@ impl TabWatch {
                 }
             }
         });
-        Ok(Self { sender: tx, changes, tasks: [opened, closed] })
+        let crashed = Arc::new(Mutex::new(HashMap::new()));
+        let heard = tokio::spawn({
+            let crashed = Arc::clone(&crashed);
+            async move {
+                while let Some(event) = crashes.next().await {
+                    let how = format!("{} (code {})", event.status, event.error_code);
+                    crashed.lock().unwrap_or_else(PoisonError::into_inner).insert(event.target_id.clone(), how);
+                }
+            }
+        });
+        Ok(Self { sender: tx, changes, crashed, tasks: [opened, closed, heard] })
+    }
+
+    /// How the renderer of page `id` ended, when it did.
+    pub(crate) fn crashed(&self, id: &TargetId) -> Option<String> {
+        self.crashed.lock().unwrap_or_else(PoisonError::into_inner).get(id).cloned()
     }
 
     /// The next change already heard, without waiting.
@@ -159,6 +181,11 @@ impl Session {
             moved |= self.follow(change).await;
         }
         moved
+    }
+
+    /// How the renderer of the run's current page ended, when it did.
+    pub(crate) fn page_crashed(&self) -> Option<String> {
+        self.tabs.as_ref()?.crashed(self.page.raw().target_id())
     }
 
     /// Resolves when the run's current page closes.

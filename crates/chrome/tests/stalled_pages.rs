@@ -2,7 +2,8 @@
 //! `confirm` and `prompt` on a click, a leave-page confirmation) stall the page until they
 //! are answered, and a run answers them; a script that never yields stalls it for good,
 //! and the run fails in bounded time, saying why. A page busy for longer than a call into it
-//! may take is slow, not a broken browser: the run tries again once it answers.
+//! may take is slow, not a broken browser: the run tries again once it answers. A page whose
+//! renderer process died answers nothing ever again: the run ends at once, saying it crashed.
 
 mod common;
 
@@ -95,4 +96,67 @@ async fn a_page_busy_while_the_run_looks_for_its_state_is_looked_at_again_not_ta
     finished.assert_succeeded();
     assert_eq!(finished.states_entered(), ["open", "ready", "done"]);
     assert!(began.elapsed().as_secs() >= 25, "the run waited out the busy page");
+}
+
+/// The renderer processes under `browser` (its pid): killed, as the kernel kills one that
+/// runs out of memory.
+fn kill_renderers_of(browser: u32) -> usize {
+    let parent = |pid: &str| -> Option<String> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // After the command's name in parentheses: state, then the parent's pid.
+        stat.rsplit_once(") ")?.1.split(' ').nth(1).map(str::to_owned)
+    };
+    let mut killed = 0;
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let pid = entry.file_name().to_string_lossy().into_owned();
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        if !String::from_utf8_lossy(&cmdline).contains("--type=renderer") {
+            continue;
+        }
+        let mut up = parent(&pid);
+        while let Some(p) = up.filter(|p| p != "0" && p != "1") {
+            if p == browser.to_string() {
+                let _ = std::process::Command::new("kill").args(["-9", &pid]).status();
+                killed += 1;
+                break;
+            }
+            up = parent(&p);
+        }
+    }
+    killed
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_whose_renderer_dies_fails_the_run_at_once_saying_so() {
+    let chromium = common::Chromium::start();
+    let browser = chromium.process.id();
+    let killer = tokio::spawn(async move {
+        // The page is shown by then, and the run waits in it.
+        tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+        kill_renderers_of(browser)
+    });
+    let began = std::time::Instant::now();
+    let finished = common::run_attached(
+        &chromium.ws,
+        workflow(
+            "page2.html",
+            json!([
+                {"name": "never", "checks": [{"type": "text", "value": "Done"}],
+                 "terminal": {"outcome": "success", "message": "ok"}},
+                {"name": "shown", "checks": [{"type": "text", "value": "Page two"}],
+                 "actions": [{"type": "wait", "seconds": 5}, {"type": "click", "target": {"text": "Back"}}]}
+            ]),
+            json!({}),
+        ),
+    )
+    .await;
+    assert!(killer.await.expect("the killer ran") > 0, "a renderer was killed");
+    assert_eq!(finished.report.status, RunStatus::Failed, "{}", finished.report.message);
+    assert!(
+        finished.report.message.contains("the page crashed: its renderer process ended, killed"),
+        "the reason says the page crashed, not that it is slow: {}",
+        finished.report.message
+    );
+    // Not looked at again and escalated as a slow page: the run ends at once.
+    assert!(began.elapsed() < std::time::Duration::from_secs(15), "it took {:?}", began.elapsed());
 }

@@ -53,10 +53,30 @@ pub(crate) async fn look<D: Driver>(
     match driver.signals(probes, since, timeout).await {
         Ok(signals) => Ok(Some(signals)),
         Err(busy) if busy.is_retryable() => {
-            tracing::warn!("{BUSY}: {}", params.redact(&busy.to_string()));
+            tracing::warn!("{}", busy_warning(&params.redact(&busy.to_string())));
             tokio::time::sleep_until(deadline(began, timeout)).await;
             Ok(None)
         }
         Err(e) => Err(End::Failed(Failure::Driver { error: params.redact(&e.to_string()) })),
+    }
+}
+
+/// The log's line for a look the page did not answer: what the driver said, when it says
+/// more than that ("the page did not answer in time: the page did not answer in time").
+fn busy_warning(said: &str) -> String {
+    if said.starts_with(BUSY) { said.to_owned() } else { format!("{BUSY}: {said}") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_busy_page_is_said_to_be_busy_once() {
+        assert_eq!(busy_warning(BUSY), "the page did not answer in time");
+        assert_eq!(
+            busy_warning("the new page did not show within 5 s"),
+            "the page did not answer in time: the new page did not show within 5 s"
+        );
     }
 }

@@ -205,7 +205,7 @@ impl ActionRun<'_> {
             duration_ms: began.elapsed().as_millis() as u64,
             attempts,
             detail,
-            error: error.map(|e| self.params.redact(&e.to_string())),
+            error: error.map(|e| self.params.redact_message(&e.to_string())),
             alternatives: kept(alternatives),
             to_alternatives: kept(to_alternatives),
             artifact,

@@ -60,14 +60,14 @@ impl Run {
                 }
                 Ok(StateActions::Preempted) => return Ok(Plan::Recognise { handled: None }),
                 Err(DriverErrorAt { error: DriverError::Browser(e), .. }) => {
-                    return Err(End::Failed(Failure::Driver { error: self.params.redact(&e) }));
+                    return Err(End::Failed(Failure::Driver { error: self.params.redact_message(&e) }));
                 }
                 Err(DriverErrorAt { index, error }) => {
                     let failure = Failure::Action {
                         state: CORRECTION.to_owned(),
                         index,
                         action: actions[index].kind().to_owned(),
-                        error: self.params.redact(&error.to_string()),
+                        error: self.params.redact_message(&error.to_string()),
                     };
                     return Ok(Plan::Escalate { failure, context: Context::default() });
                 }
@@ -107,7 +107,7 @@ impl Run {
             }
         };
         if let Err(DriverErrorAt { error: DriverError::Browser(e), .. }) = outcome {
-            return Err(End::Failed(Failure::Driver { error: self.params.redact(&e) }));
+            return Err(End::Failed(Failure::Driver { error: self.params.redact_message(&e) }));
         }
         let deadline = Instant::now() + secs(self.bound.config.verify_timeout);
         let mut signals = signals;

@@ -307,9 +307,9 @@ impl Run {
             // Not met: a blocked alternative is tried again or passed over above.
             Healing::Blocked { .. } => ("the alternatives were covered".to_owned(), None),
             Healing::Broken(DriverError::Browser(e)) | Healing::Broken(DriverError::Invalid(e)) => {
-                return Err(End::Failed(Failure::Driver { error: self.params.redact(&e) }));
+                return Err(End::Failed(Failure::Driver { error: self.params.redact_message(&e) }));
             }
-            Healing::Broken(e) => (e.to_string(), None),
+            Healing::Broken(e) => (self.params.redact_message(&e.to_string()), None),
         })
     }
 

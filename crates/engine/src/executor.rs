@@ -450,7 +450,7 @@ impl Run {
             },
             Ok(StateActions::Completed) => self.acted(driver, state, attempt, resume).await,
             Err(DriverErrorAt { error: DriverError::Browser(e), .. }) => {
-                Err(End::Failed(Failure::Driver { error: self.params.redact(&e) }))
+                Err(End::Failed(Failure::Driver { error: self.params.redact_message(&e) }))
             }
             Err(DriverErrorAt { index, error }) => Ok(self.action_failed(state, index, error, attempt, resume)),
         }
@@ -484,7 +484,7 @@ impl Run {
             state: self.name(state),
             index,
             action: self.display.states[state].actions[index].kind().to_owned(),
-            error: self.params.redact(&error.to_string()),
+            error: self.params.redact_message(&error.to_string()),
         };
         if let Some(trip) = self.breakers.failed() {
             self.tripped(trip.breaker, trip.count, trip.limit, Some(self.name(state)));

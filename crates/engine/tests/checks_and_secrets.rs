@@ -204,3 +204,43 @@ async fn secrets_in_urls_and_checks_are_masked_in_state_entries_observations_and
     }
     assert!(!ran.report.message.contains(token), "the failure message leaks the token: {}", ran.report.message);
 }
+
+#[tokio::test(start_paused = true)]
+async fn an_error_quoting_a_huge_value_is_cut_in_the_failure_after_its_secret_is_masked() {
+    let token = "tok-8c1f9e";
+    let huge = "x".repeat(100_000);
+    let wf = workflow_from(json!({
+        "parameters": { "q": { "default": huge }, "token": { "default": token, "secret": true } },
+        "states": [
+            state("Start", json!([url_is(URL)]), json!([{ "type": "navigate_to", "url": "https://app.test/{{token}}/{{q}}" }])),
+            success("Done", json!([el("#done")])),
+        ],
+    }));
+    let url = format!("https://app.test/{token}/{huge}");
+    let mut driver = ScriptedDriver::new(URL).invalid(&format!("navigate_to {url}"));
+    let ran = run_to_end(&wf, &mut driver).await;
+    let error = match ran.failure() {
+        Failure::Action { error, .. } | Failure::Driver { error } => error.clone(),
+        other => panic!("the navigation's error fails the run: {other:?}"),
+    };
+    // The address is cut, not the words that say what went wrong; the cut cannot leave part
+    // of the secret behind.
+    assert!(error.starts_with("navigate_to https://app.test/"), "{error}");
+    assert!(error.ends_with(" cannot be performed"), "{error}");
+    assert!(error.contains("more characters)"), "{error}");
+    assert!(error.chars().count() < 300, "{} characters", error.chars().count());
+    assert!(ran.report.message.chars().count() < 600, "{} characters", ran.report.message.chars().count());
+    // The action as bound keeps its values (the record of what was done); its error, the
+    // escalation's outcomes and the run's end do not repeat them whole.
+    for event in &ran.events {
+        let whole = match event {
+            Event::ActionStarted { .. } => false,
+            Event::ActionFinished { error, .. } => error.as_ref().is_some_and(|e| e.contains(&huge)),
+            event => serde_json::to_string(event).unwrap().contains(&huge),
+        };
+        assert!(!whole, "an event repeats the value whole: {}", &format!("{event:?}")[..200]);
+    }
+    for event in serialised(&ran.events) {
+        assert!(!event.contains(token), "a serialised event leaks the secret token");
+    }
+}

@@ -549,7 +549,7 @@ async fn perform(
     let bound = bind(action, params);
     match driver.perform(&bound, PATIENCE).await {
         Ok(outcome) => (outcome.detail.map(|d| params.redact(&d)), outcome.alternatives, None),
-        Err(e) => (None, Vec::new(), Some(params.redact(&e.to_string()))),
+        Err(e) => (None, Vec::new(), Some(params.redact_message(&e.to_string()))),
     }
 }
 

@@ -239,6 +239,15 @@ impl Params {
         self.redact_as(text, MASK)
     }
 
+    /// [`Params::redact`] on an error from the browser or the desktop, with each value it
+    /// quotes cut as validation's messages cut theirs: such an error may quote a page's
+    /// megabyte-long address, or text typed from a parameter, and the run's failure, its
+    /// record, its results row and its progress line would each show it whole. Masked
+    /// first, so no part of a secret outlives the cut.
+    pub fn redact_message(&self, text: &str) -> String {
+        crate::diagnostic::shorten(self.redact(text))
+    }
+
     /// [`Params::redact`] with another stand-in than the mask: a file name says `secret`.
     pub fn redact_as(&self, text: &str, stand_in: &str) -> String {
         crate::redact::mask_all(text, self.secret_values(), stand_in)

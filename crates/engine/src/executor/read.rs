@@ -57,7 +57,7 @@ pub(crate) async fn look<D: Driver>(
             tokio::time::sleep_until(deadline(began, timeout)).await;
             Ok(None)
         }
-        Err(e) => Err(End::Failed(Failure::Driver { error: params.redact(&e.to_string()) })),
+        Err(e) => Err(End::Failed(Failure::Driver { error: params.redact_message(&e.to_string()) })),
     }
 }
 

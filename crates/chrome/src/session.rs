@@ -48,7 +48,13 @@ impl Default for LaunchOptions {
 
 /// Flags that keep Chromium quiet and predictable on a closed network and in containers,
 /// as chromiumoxide takes them: a name without its dashes, values after it (it writes
-/// `--name=values`, merging values given for the same name with its own defaults).
+/// `--name=values`, merging values given for the same name).
+///
+/// In place of chromiumoxide's defaults (Puppeteer's), which are these less
+/// `disable-ipc-flooding-protection`: without Chromium's protection, a page that sets its
+/// address thousands of times a second (a router stuck in a loop) floods the browser process
+/// until it answers nothing, failing its run and every run sharing that browser. A person's
+/// browser throttles such a page, and so does the run's.
 const FLAGS: &[(&str, &[&str])] = &[
     ("disable-gpu", &[]),
     ("disable-background-networking", &[]),
@@ -57,10 +63,30 @@ const FLAGS: &[(&str, &[&str])] = &[
     ("no-first-run", &[]),
     ("disable-quic", &[]),
     ("no-default-browser-check", &[]),
-    ("disable-features", &["Translate", "MediaRouter", "OptimizationHints"]),
+    ("disable-features", &["Translate", "MediaRouter", "OptimizationHints", "TranslateUI"]),
     // No first window: its tab would load the New Tab Page, a heavy WebUI, beside the run's
     // own tab (which is opened over CDP), costing CPU through the launch and the first steps.
     ("no-startup-window", &[]),
+    // chromiumoxide's defaults.
+    ("enable-features", &["NetworkService", "NetworkServiceInProcess"]),
+    ("disable-background-timer-throttling", &[]),
+    ("disable-backgrounding-occluded-windows", &[]),
+    ("disable-breakpad", &[]),
+    ("disable-client-side-phishing-detection", &[]),
+    ("disable-component-extensions-with-background-pages", &[]),
+    ("disable-default-apps", &[]),
+    ("disable-dev-shm-usage", &[]),
+    ("disable-hang-monitor", &[]),
+    ("disable-popup-blocking", &[]),
+    ("disable-prompt-on-repost", &[]),
+    ("disable-renderer-backgrounding", &[]),
+    ("force-color-profile", &["srgb"]),
+    ("metrics-recording-only", &[]),
+    ("enable-automation", &[]),
+    ("password-store", &["basic"]),
+    ("use-mock-keychain", &[]),
+    ("enable-blink-features", &["IdleDetection"]),
+    ("lang", &["en_US"]),
 ];
 
 /// A browser and the page of one run. Close it with [`Session::close`]; if it is dropped
@@ -389,6 +415,7 @@ fn config(options: &LaunchOptions, profile: &TempDir, launcher: bool) -> Result<
         .window_size(width, height)
         .viewport(Viewport { width, height, ..Viewport::default() })
         .launch_timeout(Duration::from_secs(20))
+        .disable_default_args()
         .args(FLAGS.iter().copied());
     if let Some(path) = executable(options) {
         let launcher = if launcher { dies_with_parent(&path, profile.path()) } else { None };
@@ -548,6 +575,7 @@ mod tests {
         for flag in ["--no-startup-window", "--disable-gpu", "--disable-quic"] {
             assert!(args.iter().any(|a| a == flag), "{flag} in {args:?}");
         }
+        assert!(!args.iter().any(|a| a == "--disable-ipc-flooding-protection"), "{args:?}");
         let features = args.iter().find(|a| a.starts_with("--disable-features=")).expect("--disable-features");
         assert!(features.contains("MediaRouter") && features.contains("TranslateUI"), "merged: {features}");
         // Without a first window, the only page is the run's: no New Tab Page loads beside it.

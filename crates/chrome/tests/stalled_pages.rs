@@ -160,3 +160,23 @@ async fn a_page_whose_renderer_dies_fails_the_run_at_once_saying_so() {
     // Not looked at again and escalated as a slow page: the run ends at once.
     assert!(began.elapsed() < std::time::Duration::from_secs(15), "it took {:?}", began.elapsed());
 }
+
+/// A page that sets its address thousands of times a second (a router stuck in a loop)
+/// flooded the browser process itself, which then answered nothing, so the run failed as a
+/// browser that stopped answering (and would have taken every run sharing that browser with
+/// it). Chromium throttles such a flood, as it does in a person's browser.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_that_floods_its_history_does_not_stop_the_browser() {
+    let finished = run(workflow(
+        "history-flood.html",
+        json!([
+            {"name": "done", "checks": [{"type": "text", "value": "Done"}],
+             "terminal": {"outcome": "success", "message": "ok"}},
+            {"name": "flooding", "checks": [{"type": "text", "value": "History flood"}],
+             "actions": [{"type": "click", "target": {"css": "#go"}}]}
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+}

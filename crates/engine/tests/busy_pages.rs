@@ -81,7 +81,9 @@ async fn a_browser_that_is_gone_ends_the_run_at_once() {
 
     let ran = run_to_end(&home_then_done(), &mut driver).await;
 
-    assert!(matches!(ran.failure(), Failure::Driver { .. }), "{:?}", ran.failure());
+    // Said once: the run's message reads "the browser failed: …", not "… browser failure: …".
+    assert_eq!(ran.failure(), &Failure::Driver { error: "the browser is gone".into() });
+    assert_eq!(ran.report.message, "the browser failed: the browser is gone");
     assert_eq!(ran.elapsed, ms(0), "no retry, no escalation");
     assert!(ran.escalations().is_empty());
 }

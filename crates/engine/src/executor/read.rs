@@ -11,7 +11,7 @@ use statewright_workflow::Params;
 use tokio::time::Instant;
 
 use super::{End, Run, deadline};
-use crate::driver::{Driver, Probe, Signals};
+use crate::driver::{Driver, DriverError, Probe, Signals};
 use crate::event::Failure;
 
 /// What the run says of a page that did not answer a look in time.
@@ -57,6 +57,8 @@ pub(crate) async fn look<D: Driver>(
             tokio::time::sleep_until(deadline(began, timeout)).await;
             Ok(None)
         }
+        // Its own words: the run's message says "the browser failed: " before them.
+        Err(DriverError::Browser(e)) => Err(End::Failed(Failure::Driver { error: params.redact_message(&e) })),
         Err(e) => Err(End::Failed(Failure::Driver { error: params.redact_message(&e.to_string()) })),
     }
 }

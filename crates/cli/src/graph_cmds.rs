@@ -1,6 +1,7 @@
 //! The graph's commands: `validate`'s static checks (with evidence from the run store) and
 //! `paths`, the test paths that take every edge. `goto` is a run (see `run.rs`).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -30,13 +31,17 @@ pub fn graph_diagnostics(file: &Path, loaded: &Loaded, runs: &[Trajectory], stri
         return Vec::new();
     }
     let index = SpanIndex::new(src);
+    // Each finding's state looked up, not searched for (quadratic with thousands of
+    // findings); the first state of a name, as a search finds it.
+    let at_of: HashMap<&str, usize> =
+        workflow.states.iter().enumerate().rev().map(|(i, s)| (s.name.as_str(), i)).collect();
     // A CliGent file may be a bare array of states.
     let states = if src.trim_start().starts_with('[') { JsonPath::root() } else { JsonPath::root().key("states") };
     report
         .findings
         .into_iter()
         .map(|finding| {
-            let at = finding.states.first().and_then(|n| workflow.states.iter().position(|s| s.name == *n));
+            let at = finding.states.first().and_then(|n| at_of.get(n.as_str()).copied());
             let path = at.map(|i| states.index(i)).unwrap_or_else(JsonPath::root);
             let pos = index.value_pos(&path);
             Diagnostic {

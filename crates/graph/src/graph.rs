@@ -278,15 +278,11 @@ mod tests {
     use std::cell::Cell;
 
     use super::*;
+    use crate::testing::{numbers, workflow};
 
     thread_local! {
         /// How many edges `starts`, `reachable` and `reaches_terminal` followed.
         pub(super) static FOLLOWED: Cell<usize> = const { Cell::new(0) };
-    }
-
-    fn workflow(states: Vec<serde_json::Value>) -> Workflow {
-        let text = serde_json::json!({ "version": 1, "name": "t", "states": states }).to_string();
-        statewright_workflow::load_str(&text, "t.json", "t").expect("valid").workflow
     }
 
     /// A state recognised by its own URL (or the blank page), leading to `next` (open when None).
@@ -375,11 +371,7 @@ mod tests {
     fn counting_open_states_finds_what_walking_their_edges_finds() {
         // Small graphs of every shape: open states, declared edges, interrupts, terminals of
         // both outcomes, with and without a state for the blank page.
-        let mut seed = 11u64;
-        let mut next = |k: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % k
-        };
+        let mut next = numbers(11);
         for round in 0..400 {
             let n = 1 + next(7);
             let states: Vec<_> = (0..n)

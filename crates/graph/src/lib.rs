@@ -12,6 +12,8 @@ mod implies;
 mod plan;
 mod report;
 mod shadow;
+#[cfg(test)]
+mod testing;
 
 pub use cover::{Coverage, cover};
 pub use findings::{Finding, FindingKind, analyze};

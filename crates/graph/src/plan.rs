@@ -142,15 +142,11 @@ mod tests {
 
     use super::*;
     use crate::graph::{Trajectory, Visit};
+    use crate::testing::{numbers, workflow};
 
     thread_local! {
         /// How many edges `route_between` looked at.
         pub(super) static LOOKED_AT: Cell<usize> = const { Cell::new(0) };
-    }
-
-    fn workflow(states: Vec<serde_json::Value>) -> statewright_workflow::Workflow {
-        let text = serde_json::json!({ "version": 1, "name": "t", "states": states }).to_string();
-        statewright_workflow::load_str(&text, "t.json", "t").expect("valid").workflow
     }
 
     fn state(i: usize, next: Option<Vec<usize>>, terminal: bool, interrupt: bool) -> serde_json::Value {
@@ -219,11 +215,7 @@ mod tests {
 
     #[test]
     fn routes_cost_what_they_cost_with_every_implicit_edge_listed() {
-        let mut seed = 5u64;
-        let mut next = |k: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % k
-        };
+        let mut next = numbers(5);
         for round in 0..300 {
             let n = 2 + next(7);
             let states: Vec<_> = (0..n)

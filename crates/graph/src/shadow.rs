@@ -163,15 +163,11 @@ mod tests {
     use std::cell::Cell;
 
     use super::*;
+    use crate::testing::workflow;
 
     thread_local! {
         /// How many pairs of states `shadowed` compared.
         pub(super) static COMPARED: Cell<usize> = const { Cell::new(0) };
-    }
-
-    fn workflow(states: Vec<serde_json::Value>) -> Workflow {
-        let text = serde_json::json!({ "version": 1, "name": "t", "states": states }).to_string();
-        statewright_workflow::load_str(&text, "t.json", "t").expect("valid").workflow
     }
 
     fn state(name: &str, checks: serde_json::Value) -> serde_json::Value {

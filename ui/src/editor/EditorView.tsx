@@ -151,6 +151,11 @@ export function EditorView({ editor, backend, report, onRun, onBatch, onGoto, no
         </span>
         <GraphSearch ref={searchBox} workflow={wf} onHit={showHit} />
         {editor.layoutMs != null && <span className="hint" data-testid="layout-ms">layout {Math.round(editor.layoutMs)} ms</span>}
+        {editor.laidOut?.coarse && (
+          <span className="hint" data-testid="layout-coarse" title="Too large for the full layout, which would take minutes: the states are in plain layers, the start on top, and edges are not routed around them.">
+            simple layout
+          </span>
+        )}
       </div>
       {planned && (
         <RouteBanner

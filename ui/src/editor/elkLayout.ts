@@ -1,7 +1,9 @@
 //! Auto-layout of a workflow with ELK's layered algorithm (what Stately's editor uses):
 //! the flow runs top to bottom along `next` edges, crossings minimised, and every edge is
 //! routed orthogonally between ports on the states' borders. Interrupts are laid out apart
-//! (lane.ts). Pure: the worker runs it with ELK, tests run it with ELK in Node.
+//! (lane.ts). A flow too large for ELK to lay out in a few seconds (`ELK_MOST_NODES`) gets
+//! plain layers instead (coarseLayout.ts). Pure: the worker runs it with ELK, tests run it
+//! with ELK in Node.
 //!
 //! Ports: each edge has a port of its own at each end, so edges into one state spread
 //! along its border instead of meeting in one point. An edge going down the flow leaves
@@ -12,8 +14,9 @@
 //! the flow's sides by itself, and faster than declared ones on a large workflow.
 
 import type { ElkExtendedEdge, ElkNode, ElkPort } from 'elkjs/lib/elk-api';
-import type { Workflow } from '../bindings';
-import { backEdges, edgeKey, type FlowEdge, flowEdges, pushTo } from './flow';
+import type { State, Workflow } from '../bindings';
+import { coarseLayout, layerOf } from './coarseLayout';
+import { backEdges, edgeKey, type FlowEdge, flowEdges, pushTo, startState } from './flow';
 import { type Box, type Point, type Positions, sideOf } from './geometry';
 import { placeInterrupts } from './lane';
 import { NODE_WIDTH, stateHeight } from './nodeSize';
@@ -29,7 +32,22 @@ export interface Layout {
   routes: Map<string, EdgeRoute>;
   /** The band the interrupts sit in; null when there are none. */
   lane: Box | null;
+  /** Laid out in plain layers instead of by ELK (the flow was too large for it to finish in
+   * a few seconds, `ELK_MOST_NODES`): no edge is routed. The editor says so. */
+  coarse: boolean;
 }
+
+/** The most nodes ELK's layered graph may have: the flow's states and one more for each layer
+ * an edge passes (ELK places a dummy node there), counted on the longest-path layers, which
+ * are never fewer than ELK's own. ELK's time follows those nodes, not the states: measured in
+ * Node on a loaded 2-core machine, a chain of 2,000 states took 1.9 s; one with a skip every
+ * 7 states (3,100 nodes) 3.4 s; 100 states each also leading to one failure state at the end
+ * (4,950 nodes) 2.8 s, 120 of them (7,300) 6.3 s, 300 (45,000) 17.5 s; 200 random states
+ * with 2 edges each (5,600) 10 s, 1,000 (134,000) two minutes. So above about 5,000 ELK keeps
+ * the person waiting 5 s or far longer, and `coarseLayout` (linear: 10,000 states in a third
+ * of a second) takes over; below it, every workflow of a few hundred states that mostly goes
+ * forward keeps ELK's layout. */
+export const ELK_MOST_NODES = 5000;
 
 /** What lays out an ELK graph: ELK itself, in the worker or in a test. */
 export interface ElkEngine {
@@ -76,6 +94,37 @@ export async function computeLayout(elk: ElkEngine, wf: Workflow): Promise<Layou
   const flowStates = wf.states.filter((s) => !s.interrupt);
   const edges = flowEdges(wf);
   const back = backEdges(wf, edges);
+  const order = downTheFlow(
+    flowStates.map((s) => s.name),
+    edges,
+    back,
+  );
+  const byName = new Map(flowStates.map((s) => [s.name, s]));
+  const forward = edges.filter((e) => !back.has(edgeKey(e.from, e.to)));
+  const layer = layerOf(order, forward);
+  let nodes = flowStates.length;
+  for (const e of edges) nodes += Math.max(0, Math.abs(layer.get(e.to)! - layer.get(e.from)!) - 1);
+  const coarse = nodes > ELK_MOST_NODES;
+  const flow = coarse
+    ? { ...coarseLayout(order, forward, layer, (name) => stateHeight(byName.get(name)!), startState(wf)), routes: new Map<string, EdgeRoute>() }
+    : await elkLayout(elk, flowStates, edges, back, order);
+
+  const interrupts = wf.states.filter((s) => s.interrupt).map((s) => ({ id: s.name, width: NODE_WIDTH, height: stateHeight(s) }));
+  const apart = placeInterrupts(interrupts, flow.width);
+  const positions = flow.positions;
+  for (const [name, p] of apart?.positions ?? []) positions.set(name, p);
+  return { positions, routes: flow.routes, lane: apart?.lane ?? null, coarse };
+}
+
+/** The flow laid out by ELK: where each state goes, the edges' routes, the flow's width. */
+async function elkLayout(
+  elk: ElkEngine,
+  flowStates: State[],
+  edges: FlowEdge[],
+  back: Set<string>,
+  order: string[],
+): Promise<{ positions: Positions; routes: Map<string, EdgeRoute>; width: number }> {
+  const byName = new Map(flowStates.map((s) => [s.name, s]));
   const ports = new Map<string, ElkPort[]>(flowStates.map((s) => [s.name, []]));
   const port = (state: string, id: string) => {
     ports.get(state)!.push({ id, width: 0, height: 0, layoutOptions: { 'elk.port.side': 'EAST' } });
@@ -86,7 +135,6 @@ export async function computeLayout(elk: ElkEngine, wf: Workflow): Promise<Layou
     if (!back.has(id)) return { id, sources: [e.from], targets: [e.to] };
     return { id, sources: [port(e.from, `out\u0000${id}`)], targets: [port(e.to, `in\u0000${id}`)] };
   });
-  const byName = new Map(flowStates.map((s) => [s.name, s]));
   const graph: ElkNode = {
     id: 'root',
     layoutOptions: {
@@ -108,11 +156,7 @@ export async function computeLayout(elk: ElkEngine, wf: Workflow): Promise<Layou
       'elk.layered.thoroughness': flowStates.length > 100 ? '1' : '7',
       'elk.layered.crossingMinimization.greedySwitch.type': 'OFF',
     },
-    children: downTheFlow(
-      flowStates.map((s) => s.name),
-      edges,
-      back,
-    ).map((name) => ({
+    children: order.map((name) => ({
       id: name,
       width: NODE_WIDTH,
       height: stateHeight(byName.get(name)!),
@@ -136,8 +180,5 @@ export async function computeLayout(elk: ElkEngine, wf: Workflow): Promise<Layou
     if (sideOf(points[0], box(edge.from)) && sideOf(points[points.length - 1], box(edge.to))) routes.set(e.id, { points });
   }
 
-  const interrupts = wf.states.filter((s) => s.interrupt).map((s) => ({ id: s.name, width: NODE_WIDTH, height: stateHeight(s) }));
-  const apart = placeInterrupts(interrupts, out.width ?? 0);
-  for (const [name, p] of apart?.positions ?? []) positions.set(name, p);
-  return { positions, routes, lane: apart?.lane ?? null };
+  return { positions, routes, width: out.width ?? 0 };
 }

@@ -35,6 +35,7 @@
  *   scrollIntoView(target)                 -> {ok, message?, rect?}
  *   snapshot(maxTextChars, opts?)          -> {url, title, text, elements: [...], truncated?, unexamined?}
  *       at most 500 elements, listed for at most 1.5 s (opts.budgetMs)
+ *   html()                                 -> string: the document's markup (its root's outerHTML, '' without one)
  *   locate(probes)                         -> Target[][]: per element probe, the alternatives of
  *                                             the first visible element it finds
  *   describe(target)                       -> {ok, count, visibleCount, description?, message?}

@@ -208,6 +208,12 @@
     return out;
   }
 
+  /** The document's markup, as `save_html` keeps it (answered well-formed, as every answer). */
+  function html() {
+    const de = doc().documentElement;
+    return de ? de.outerHTML : '';
+  }
+
   // ---------------------------------------------------------------------------
   // 8. describe
   // ---------------------------------------------------------------------------

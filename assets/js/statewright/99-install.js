@@ -47,6 +47,7 @@
     scrollBy: answering(scrollBy),
     scrollIntoView: answering(scrollIntoView),
     snapshot: answering(snapshot),
+    html: answering(html),
     locate: answering(locate),
     describe: answering(describe),
     record: record,

@@ -83,6 +83,15 @@ describe('the layout chosen by size', () => {
       expect(laid.routes.size).toBe(0);
     }
   });
+
+  it('lays out plain layers when ELK runs out of stack, and fails with ELK’s other errors', async () => {
+    const wf = workflow(50, (i) => [i + 1]);
+    const failing = (e: Error): ElkEngine => ({ layout: async () => Promise.reject(e) });
+    const laid = await computeLayout(failing(new RangeError('Maximum call stack size exceeded')), wf);
+    expect(laid.coarse).toBe(true);
+    expect(notBelow(laid, 50, (i) => i - 1)).toEqual([]);
+    await expect(computeLayout(failing(new Error('unknown layout option')), wf)).rejects.toThrow('unknown layout option');
+  });
 });
 
 describe('a large workflow in plain layers', () => {

@@ -33,17 +33,19 @@ export interface Layout {
   /** The band the interrupts sit in; null when there are none. */
   lane: Box | null;
   /** Laid out in plain layers instead of by ELK (the flow was too large for it to finish in
-   * a few seconds, `ELK_MOST_NODES`): no edge is routed. The editor says so. */
+   * a few seconds, `ELK_MOST_NODES`, or ran it out of stack): no edge is routed. The editor
+   * says so. */
   coarse: boolean;
 }
 
 /** The most nodes ELK's layered graph may have: the flow's states and one more for each layer
  * an edge passes (ELK places a dummy node there), counted on the longest-path layers, which
  * are never fewer than ELK's own. ELK's time follows those nodes, not the states: measured in
- * Node on a loaded 2-core machine, a chain of 2,000 states took 1.9 s; one with a skip every
- * 7 states (3,100 nodes) 3.4 s; 100 states each also leading to one failure state at the end
- * (4,950 nodes) 2.8 s, 120 of them (7,300) 6.3 s, 300 (45,000) 17.5 s; 200 random states
- * with 2 edges each (5,600) 10 s, 1,000 (134,000) two minutes. So above about 5,000 ELK keeps
+ * Node on a loaded 2-core machine, a chain of 2,000 states took 1.9 s, of 4,000 6.4 s (of
+ * 5,000 it overflowed ELK's stack); one with a skip every 7 states, 2,000 (3,100 nodes)
+ * 3.4 s; 100 states each also leading to one failure state at the end (4,950 nodes) 2.8 s,
+ * 120 of them (7,300) 6.3 s, 300 (45,000) 17.5 s; 200 random states with 2 edges each
+ * (5,600) 10 s, 1,000 (134,000) two minutes. So above about 5,000 ELK keeps
  * the person waiting 5 s or far longer, and `coarseLayout` (linear: 10,000 states in a third
  * of a second) takes over; below it, every workflow of a few hundred states that mostly goes
  * forward keeps ELK's layout. */
@@ -104,10 +106,17 @@ export async function computeLayout(elk: ElkEngine, wf: Workflow): Promise<Layou
   const layer = layerOf(order, forward);
   let nodes = flowStates.length;
   for (const e of edges) nodes += Math.max(0, Math.abs(layer.get(e.to)! - layer.get(e.from)!) - 1);
-  const coarse = nodes > ELK_MOST_NODES;
-  const flow = coarse
-    ? { ...coarseLayout(order, forward, layer, (name) => stateHeight(byName.get(name)!), startState(wf)), routes: new Map<string, EdgeRoute>() }
-    : await elkLayout(elk, flowStates, edges, back, order);
+  const byElk =
+    nodes > ELK_MOST_NODES
+      ? null
+      : await elkLayout(elk, flowStates, edges, back, order).catch((e: unknown) => {
+          // ELK recurses along the layers: a chain of 5,000 states overflows its stack in Node
+          // (a webview's worker may have less), which is no reason to fail the layout.
+          if (e instanceof RangeError) return null;
+          throw e;
+        });
+  const coarse = !byElk;
+  const flow = byElk ?? { ...coarseLayout(order, forward, layer, (name) => stateHeight(byName.get(name)!), startState(wf)), routes: new Map<string, EdgeRoute>() };
 
   const interrupts = wf.states.filter((s) => s.interrupt).map((s) => ({ id: s.name, width: NODE_WIDTH, height: stateHeight(s) }));
   const apart = placeInterrupts(interrupts, flow.width);

@@ -59,12 +59,13 @@ export function coarseLayout(
   let y = 0;
   for (const [l, states] of layers.entries()) {
     if (l > 0) {
-      // Under the states leading to them, left to right; states nothing above leads to last.
+      // Under the states leading to them, left to right. Each has one in a layer above: that
+      // is what put it in this layer.
       const rank = new Map(states.map((s, i) => [s, i]));
       const centre = new Map<string, number>();
       for (const s of states) {
-        const from = into.get(s) ?? [];
-        centre.set(s, from.length ? from.reduce((sum, f) => sum + positions.get(f)!.x, 0) / from.length : Infinity);
+        const from = into.get(s)!;
+        centre.set(s, from.reduce((sum, f) => sum + positions.get(f)!.x, 0) / from.length);
       }
       states.sort((a, b) => centre.get(a)! - centre.get(b)! || rank.get(a)! - rank.get(b)!);
     }

@@ -412,7 +412,14 @@ fn position(position: &Option<Position>) -> Value {
 }
 
 impl Driver for ChromeDriver {
-    async fn signals(&mut self, probes: &[Probe], since: Option<&Signals>, timeout: Duration) -> DriverResult<Signals> {
+    async fn signals(
+        &mut self,
+        probes: &[Probe],
+        since: Option<&Signals>,
+        timeout: Duration,
+        answer: Duration,
+    ) -> DriverResult<Signals> {
+        let answer = answer.min(CALL_BUDGET);
         let deadline = tokio::time::Instant::now() + timeout;
         let mut since = since;
         loop {
@@ -423,7 +430,7 @@ impl Driver for ChromeDriver {
             let page = self.page().clone();
             let (probes, seen) = (json!(probes), self.seen.clone());
             let remaining = deadline.saturating_duration_since(tokio::time::Instant::now());
-            let read = signals::read(&page, &probes, since, &seen, remaining);
+            let read = signals::read(&page, &probes, since, &seen, remaining, answer);
             // A page opened or closed meanwhile ends the read: a call into a page that closed
             // may otherwise wait out its whole budget.
             let call = tokio::select! {

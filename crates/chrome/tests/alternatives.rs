@@ -37,7 +37,7 @@ impl Playground {
     /// Is `text` the whole visible text of some element?
     async fn shows(&mut self, text: &str) -> bool {
         let probe: Probe = serde_json::from_value(json!({"kind": "text", "value": text, "mode": "equals"})).unwrap();
-        let signals = self.driver.signals(&[probe], None, PATIENCE).await.expect("signals");
+        let signals = self.driver.signals(&[probe], None, PATIENCE, PATIENCE).await.expect("signals");
         signals.results[0]
     }
 

@@ -14,12 +14,15 @@ use statewright_demo::{Site, SiteServer};
 use statewright_engine::{Driver, DriverError, Event, Probe};
 use statewright_workflow::{Action, SelectorKind};
 
+/// How long a read of the page may take to answer.
+const CALL: Duration = Duration::from_secs(10);
+
 /// Whether the page says it was scrolled (frames-below.html).
 async fn scrolled(driver: &mut ChromeDriver) -> bool {
     // A scroll event is sent with the next frame.
     tokio::time::sleep(Duration::from_millis(300)).await;
     let probe: Probe = serde_json::from_value(json!({"kind": "text", "value": "Scrolled", "mode": "equals"})).unwrap();
-    driver.signals(&[probe], None, Duration::ZERO).await.expect("signals").results[0]
+    driver.signals(&[probe], None, Duration::ZERO, CALL).await.expect("signals").results[0]
 }
 
 /// The elements of the first step's record whose text says `seen`.
@@ -231,13 +234,13 @@ async fn frames_from_another_origin_of_the_same_site_and_sandboxed_ones_are_seen
 /// What `probes` find, once the one at `index` holds (or after two seconds).
 async fn once_held(driver: &mut ChromeDriver, probes: &[Probe], index: usize) -> Vec<bool> {
     for _ in 0..40 {
-        let seen = driver.signals(probes, None, Duration::ZERO).await.expect("signals").results;
+        let seen = driver.signals(probes, None, Duration::ZERO, CALL).await.expect("signals").results;
         if seen[index] {
             return seen;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    driver.signals(probes, None, Duration::ZERO).await.expect("signals").results
+    driver.signals(probes, None, Duration::ZERO, CALL).await.expect("signals").results
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -253,7 +256,7 @@ async fn a_frame_from_another_site_that_the_page_hides_shows_nothing_until_shown
     assert!(once_held(&mut driver, &probes, 0).await[0], "the frames load");
     // Loaded, and read by their own documents, which cannot tell: the page shows none.
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let seen = driver.signals(&probes, None, Duration::ZERO).await.expect("signals").results;
+    let seen = driver.signals(&probes, None, Duration::ZERO, CALL).await.expect("signals").results;
     assert!(!seen[1] && !seen[3], "a hidden frame's text and elements do not hold: {seen:?}");
     assert!(seen[2], "the page's own button holds");
     let show: Action = serde_json::from_value(json!({"type": "click", "target": {"css": "#show"}})).unwrap();

@@ -18,13 +18,14 @@ const PATIENCE: Duration = Duration::from_secs(5);
 async fn reaches_page_two(driver: &mut ChromeDriver) -> bool {
     let probe: Probe = serde_json::from_value(json!({"kind": "text", "value": "Page two", "mode": "equals"})).unwrap();
     let deadline = tokio::time::Instant::now() + PATIENCE;
-    let mut signals = driver.signals(std::slice::from_ref(&probe), None, PATIENCE).await.expect("signals");
+    let mut signals = driver.signals(std::slice::from_ref(&probe), None, PATIENCE, PATIENCE).await.expect("signals");
     while !signals.results[0] {
         let remaining = deadline.saturating_duration_since(tokio::time::Instant::now());
         if remaining.is_zero() {
             return false;
         }
-        signals = driver.signals(std::slice::from_ref(&probe), Some(&signals), remaining).await.expect("signals");
+        signals =
+            driver.signals(std::slice::from_ref(&probe), Some(&signals), remaining, PATIENCE).await.expect("signals");
     }
     true
 }

@@ -9,7 +9,7 @@ mod common;
 
 use common::{run, workflow};
 use serde_json::json;
-use statewright_engine::{Event, RunStatus};
+use statewright_engine::{Event, Failure, RunStatus};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_dialog_is_answered_and_the_run_goes_on() {
@@ -96,6 +96,26 @@ async fn a_page_busy_while_the_run_looks_for_its_state_is_looked_at_again_not_ta
     finished.assert_succeeded();
     assert_eq!(finished.states_entered(), ["open", "ready", "done"]);
     assert!(began.elapsed().as_secs() >= 25, "the run waited out the busy page");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_look_at_a_page_that_never_answers_lasts_no_longer_than_no_states_timeout() {
+    let began = std::time::Instant::now();
+    let finished = run(workflow(
+        "busy-for-good.html",
+        json!([{"name": "loaded", "checks": [{"type": "text", "value": "Loaded"}], "terminal": {"outcome": "success"}}]),
+        json!({"no_states_timeout": 2}),
+    ))
+    .await;
+    assert!(
+        matches!(finished.report.failure, Some(Failure::NoState { .. })),
+        "a page that never answers shows no state: {}",
+        finished.report.message
+    );
+    // Each look (verifying `open`, looking for a state, then each escalation stage's) gave
+    // the page the 10 s a call may take, 12 s with its grace: 40 s and more, for a run
+    // that lets a page show no state for 2 s. Now each gives it 2 s.
+    assert!(began.elapsed() < std::time::Duration::from_secs(25), "it took {:?}", began.elapsed());
 }
 
 /// The renderer processes under `browser` (its pid): killed, as the kernel kills one that

@@ -15,6 +15,7 @@ use tokio::time::Instant;
 use crate::driver::{Driver, DriverError};
 use crate::event::Event;
 use crate::executor::DriverErrorAt;
+use crate::executor::read::answer_by;
 use crate::matcher::Matcher;
 
 /// How long one look for a target lasts before the engine checks whether the page has
@@ -248,7 +249,7 @@ impl ActionRun<'_> {
                 Err(error) => return Attempt::Failed(error, attempts),
             };
             // Blocked: has the page become another state (a popup over the target, say)?
-            let signals = match driver.signals(matcher.probes(), None, Duration::ZERO).await {
+            let signals = match driver.signals(matcher.probes(), None, Duration::ZERO, answer_by(deadline)).await {
                 Ok(signals) => signals,
                 Err(e) => return Attempt::Failed(e, attempts),
             };

@@ -128,7 +128,7 @@ impl Run {
     /// The escalation chain's heal stage for "no state matched": the page as it is now,
     /// with healed element checks, may be a state.
     pub(crate) async fn heal_no_state<D: Driver>(&mut self, driver: &mut D) -> Result<(String, Option<Plan>), End> {
-        let Some(signals) = self.read(driver, None, Duration::ZERO).await? else {
+        let Some(signals) = self.read_now(driver).await? else {
             return Ok((BUSY.to_owned(), None));
         };
         Ok(match self.heal_checks(driver, &signals).await? {
@@ -145,7 +145,8 @@ impl Run {
             let Some(plan) = self.check_heal_plan(state, signals) else { continue };
             let probes: Vec<Probe> = plan.iter().flat_map(|(_, tries)| tries.iter().filter_map(probe_of)).collect();
             // A page too busy to answer heals nothing now; the run looks at it again.
-            let Some(read) = look(driver, &probes, None, Duration::ZERO, &self.params).await? else {
+            let Some(read) = look(driver, &probes, None, Duration::ZERO, self.look_patience(), &self.params).await?
+            else {
                 return Ok(false);
             };
             let holds = |i: usize| read.results.get(i) == Some(&true) && !read.errors.iter().any(|e| e.index == i);

@@ -3,8 +3,6 @@
 //! for its answer is handled as a detour, then the corrections go on where they were.
 //! Healing takes the same detour when a popup covers the alternative it is trying.
 
-use std::time::Duration;
-
 use statewright_workflow::Action;
 use tokio::time::Instant;
 
@@ -79,7 +77,7 @@ impl Run {
     /// `verify_timeout`) for it to go.
     pub(crate) async fn detour<D: Driver>(&mut self, driver: &mut D) -> Result<Detour, End> {
         // A page too busy to answer shows no interrupt to take a detour for.
-        let Some(signals) = self.read(driver, None, Duration::ZERO).await? else {
+        let Some(signals) = self.read_now(driver).await? else {
             return Ok(Detour::NoInterrupt);
         };
         let matcher = self.matcher();
@@ -117,7 +115,7 @@ impl Run {
                 break;
             }
             // A page too busy to answer is waited on as one that still shows the interrupt.
-            if let Some(answered) = self.read(driver, Some(&signals), deadline - now).await? {
+            if let Some(answered) = self.read(driver, &signals, deadline - now, deadline).await? {
                 signals = answered;
             }
         }

@@ -221,12 +221,15 @@ pub type LocateFuture = Pin<Box<dyn Future<Output = DriverResult<Vec<Vec<Target>
 pub trait Driver: Send {
     /// Reads the current signals for `probes`. With `since`, first waits until the signals
     /// differ from it, or until `timeout` passes; drivers should wake up as soon as the
-    /// page changes rather than sleep the whole timeout.
+    /// page changes rather than sleep the whole timeout. The page has `answer` to answer
+    /// the read itself (drivers may allow less): the time its caller has left, so that a
+    /// page too busy to answer costs a run no more than the run can spare.
     fn signals(
         &mut self,
         probes: &[Probe],
         since: Option<&Signals>,
         timeout: Duration,
+        answer: Duration,
     ) -> impl Future<Output = DriverResult<Signals>> + Send;
 
     /// Performs one action (never `wait`, which the engine does itself). An element action

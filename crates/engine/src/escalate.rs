@@ -35,7 +35,7 @@ impl Run {
         if let Some(advice) = self.pending_advice.take() {
             let moved_on = match advice.synthesized.as_deref().and_then(|s| self.index_of(s)) {
                 // A page too busy to answer has not shown that it moved on.
-                Some(index) if advice.entered => match self.read(driver, None, Duration::ZERO).await? {
+                Some(index) if advice.entered => match self.read_now(driver).await? {
                     Some(signals) => !self.matcher().matching(&signals).contains(&index),
                     None => false,
                 },
@@ -170,7 +170,7 @@ impl Run {
         failure: &Failure,
         context: &Context,
     ) -> Result<(String, Option<Plan>), End> {
-        let Some(signals) = self.read(driver, None, Duration::ZERO).await? else {
+        let Some(signals) = self.read_now(driver).await? else {
             return Ok((BUSY.to_owned(), None));
         };
         let matcher = self.matcher();
@@ -206,7 +206,7 @@ impl Run {
             return Ok(("no state matches".to_owned(), None));
         }
         // The tab before, too busy to answer, is no state the run knows yet.
-        let signals = self.read(driver, None, Duration::ZERO).await?;
+        let signals = self.read_now(driver).await?;
         let matcher = self.matcher();
         let top = signals.and_then(|signals| matcher.top(&matcher.matching(&signals)));
         let (said, plan) = match top {
@@ -436,7 +436,7 @@ impl Run {
         let Some(index) = self.index_of(name) else {
             return refused("there is no such state".to_owned());
         };
-        let Some(signals) = self.read(driver, None, Duration::ZERO).await? else {
+        let Some(signals) = self.read_now(driver).await? else {
             return refused(BUSY.to_owned());
         };
         let results = self.matcher().check_results(index, &signals);

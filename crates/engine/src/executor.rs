@@ -263,7 +263,7 @@ impl Run {
                 Plan::Enter { state, from, attempt, resume } => {
                     let signals = match self.recognised_on.take() {
                         Some(signals) => Some(signals),
-                        None => self.read(driver, None, Duration::ZERO).await?,
+                        None => self.read_now(driver).await?,
                     };
                     match signals {
                         Some(signals) => self.step(driver, &signals, state, from, attempt, resume).await?,
@@ -290,7 +290,7 @@ impl Run {
         let config = self.bound.config.clone();
         let transition = secs(config.transition_period);
         // The page as last read (`None`: it did not answer), and as it last answered.
-        let mut seen = self.read(driver, None, Duration::ZERO).await?;
+        let mut seen = self.read_now(driver).await?;
         let mut signals = Signals::default();
         let mut heard = false;
         let mut unrecognised = Unrecognised::default();
@@ -310,7 +310,7 @@ impl Run {
             let Some(current) = matcher.top(&matched) else {
                 // A state that fails only on element checks may have had its elements renamed.
                 if answered && self.heal_unrecognised(driver, &mut unrecognised, &signals).await? {
-                    seen = self.read(driver, None, Duration::ZERO).await?;
+                    seen = self.read_now(driver).await?;
                     continue;
                 }
                 let deadline = deadline(unrecognised.since(now), self.no_state_patience());
@@ -318,7 +318,7 @@ impl Run {
                     let failure = self.no_state(heard.then_some(&signals));
                     return Ok(Plan::Escalate { failure, context: Context::default() });
                 }
-                seen = self.read(driver, Some(&signals), transition.min(deadline - now)).await?;
+                seen = self.read(driver, &signals, transition.min(deadline - now), deadline).await?;
                 continue;
             };
             unrecognised.end();
@@ -345,7 +345,7 @@ impl Run {
                     stuck_at
                 };
                 if now < wait_until {
-                    seen = self.read(driver, Some(&signals), transition.min(wait_until - now)).await?;
+                    seen = self.read(driver, &signals, transition.min(wait_until - now), wait_until).await?;
                     continue;
                 }
             }
@@ -513,8 +513,7 @@ impl Run {
         if s.continuous {
             // A page too busy to say whether it moved on passes the state again once it
             // answers, as a page that changed does.
-            let handled =
-                self.read(driver, None, Duration::ZERO).await?.map(|signals| (state, Instant::now(), signals));
+            let handled = self.read_now(driver).await?.map(|signals| (state, Instant::now(), signals));
             return Ok(Plan::Recognise { handled });
         }
         Ok(Plan::Verify { state, attempt, resume })

@@ -144,7 +144,8 @@ pub struct ScriptedDriver {
     tabs: std::collections::BTreeMap<String, String>,
 }
 
-/// How long a read of a busy page takes to fail, at least: a real page's call budget.
+/// How long a read of a busy page takes to fail at most (after its wait): a real page's
+/// call budget. A read given less time to answer fails sooner.
 pub const BUSY_READ: Duration = Duration::from_secs(10);
 
 impl ScriptedDriver {
@@ -173,7 +174,8 @@ impl ScriptedDriver {
     }
 
     /// From `at` after the driver was created, the page does not answer the next `reads`
-    /// reads: each fails as a call that timed out, after its wait or `BUSY_READ`.
+    /// reads: each fails as a call that timed out, after its wait or the time it had to
+    /// answer (`BUSY_READ` at most), whichever is longer.
     pub fn busy(mut self, at: Duration, reads: u32) -> Self {
         self.busy = Some((self.start + at, reads));
         self
@@ -229,7 +231,13 @@ impl ScriptedDriver {
 }
 
 impl Driver for ScriptedDriver {
-    async fn signals(&mut self, probes: &[Probe], since: Option<&Signals>, timeout: Duration) -> DriverResult<Signals> {
+    async fn signals(
+        &mut self,
+        probes: &[Probe],
+        since: Option<&Signals>,
+        timeout: Duration,
+        answer: Duration,
+    ) -> DriverResult<Signals> {
         let deadline = Instant::now() + timeout;
         if self.gone {
             return Err(DriverError::Browser("the browser is gone".into()));
@@ -239,7 +247,7 @@ impl Driver for ScriptedDriver {
             && *reads > 0
         {
             *reads -= 1;
-            tokio::time::sleep(timeout.max(BUSY_READ)).await;
+            tokio::time::sleep(timeout.max(answer.min(BUSY_READ))).await;
             let message = "the page did not answer in time".into();
             return Err(DriverError::NotActionable { reason: "timeout".into(), message });
         }

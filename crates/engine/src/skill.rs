@@ -14,7 +14,7 @@ use tokio::time::Instant;
 
 use crate::driver::{Driver, DriverError, Outcome, Signals};
 use crate::event::Failure;
-use crate::executor::read::{BUSY, look};
+use crate::executor::read::{BUSY, answer_by, look};
 use crate::executor::{End, Run, RunOptions, deadline, secs};
 use crate::matcher::Matcher;
 
@@ -134,7 +134,8 @@ impl Run {
         let matcher = Matcher::new(&one, params).map_err(|error| End::Failed(Failure::Setup { error }))?;
         let until = deadline(Instant::now(), secs(self.bound.config.verify_timeout));
         // The page as last read (`None`: it did not answer in time), and as it last answered.
-        let mut seen = look(driver, matcher.probes(), None, std::time::Duration::ZERO, &self.params).await?;
+        let mut seen =
+            look(driver, matcher.probes(), None, std::time::Duration::ZERO, answer_by(until), &self.params).await?;
         let mut signals = Signals::default();
         loop {
             let answered = seen.take().map(|page| signals = page).is_some();
@@ -149,7 +150,7 @@ impl Run {
                 let failing = matcher.check_results(0, &signals).into_iter().filter(|c| !c.passed);
                 return Ok(Err(failing.map(|c| params.redact(&c.check)).collect()));
             }
-            seen = look(driver, matcher.probes(), Some(&signals), until - now, &self.params).await?;
+            seen = look(driver, matcher.probes(), Some(&signals), until - now, answer_by(until), &self.params).await?;
         }
     }
 }

@@ -4,8 +4,6 @@
 //! detour, after which verification resumes. Not verified → the actions are retried →
 //! the escalation chain.
 
-use std::time::Duration;
-
 use tokio::time::Instant;
 
 use crate::check_heal::Unrecognised;
@@ -30,7 +28,7 @@ impl Run {
         let until = deadline(Instant::now(), secs(window));
         let mut unrecognised = Unrecognised::default();
         // The page as last read (`None`: it did not answer), and as it last answered.
-        let mut seen = self.read(driver, None, Duration::ZERO).await?;
+        let mut seen = self.read_now(driver).await?;
         let mut signals = Signals::default();
         let mut heard = false;
         loop {
@@ -82,7 +80,7 @@ impl Run {
                     // A state that fails only on element checks may have had its elements
                     // renamed: its healed checks may match now.
                     if answered && self.heal_unrecognised(driver, &mut unrecognised, &signals).await? {
-                        seen = self.read(driver, None, Duration::ZERO).await?;
+                        seen = self.read_now(driver).await?;
                         continue;
                     }
                     let give_up = deadline(unrecognised.since(now), secs(config.no_states_timeout));
@@ -93,7 +91,7 @@ impl Run {
                     give_up
                 }
             };
-            seen = self.read(driver, Some(&signals), transition.min(wait_until - now)).await?;
+            seen = self.read(driver, &signals, transition.min(wait_until - now), wait_until).await?;
         }
     }
 

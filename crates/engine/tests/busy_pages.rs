@@ -87,3 +87,25 @@ async fn a_browser_that_is_gone_ends_the_run_at_once() {
     assert_eq!(ran.elapsed, ms(0), "no retry, no escalation");
     assert!(ran.escalations().is_empty());
 }
+
+#[tokio::test(start_paused = true)]
+async fn each_look_at_a_busy_page_lasts_no_longer_than_the_run_lets_a_page_show_no_state() {
+    // A run that may see no state for 2 s: a look at a page that does not answer must not
+    // hold it for the driver's whole call budget (10 s a look, 40 s a run, before).
+    let wf = workflow(
+        json!({"no_states_timeout": 2}),
+        vec![state("Home", json!([el("#go")]), json!([click("#go")])), success("Done", json!([text("Done")]))],
+    );
+    let mut driver = clicked_to_done(ScriptedDriver::new(URL).busy(ms(0), u32::MAX));
+
+    let ran = run_to_end(&wf, &mut driver).await;
+
+    assert!(matches!(ran.failure(), Failure::NoState { seconds, .. } if *seconds == 2.0), "{:?}", ran.failure());
+    let looks = ran.escalations().len() as u64 + 2;
+    assert!(
+        ran.elapsed <= ms(2_000 * looks),
+        "{} looks (recognising twice, then one per escalation stage) took {:?}",
+        looks,
+        ran.elapsed
+    );
+}

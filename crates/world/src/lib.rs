@@ -175,9 +175,10 @@ impl<D: Desktop + 'static> World<D> {
         probes: &[Probe],
         since: Option<&Signals>,
         timeout: Duration,
+        answer: Duration,
     ) -> DriverResult<Signals> {
         match &mut self.browser {
-            Some(browser) => browser.signals(probes, since, timeout).await,
+            Some(browser) => browser.signals(probes, since, timeout, answer).await,
             // No page: nothing will ever change there.
             None => Ok(Signals { results: vec![false; probes.len()], ..Signals::default() }),
         }
@@ -185,7 +186,13 @@ impl<D: Desktop + 'static> World<D> {
 }
 
 impl<D: Desktop + 'static> Driver for World<D> {
-    async fn signals(&mut self, probes: &[Probe], since: Option<&Signals>, timeout: Duration) -> DriverResult<Signals> {
+    async fn signals(
+        &mut self,
+        probes: &[Probe],
+        since: Option<&Signals>,
+        timeout: Duration,
+        answer: Duration,
+    ) -> DriverResult<Signals> {
         let split = split(probes);
         if split.window.is_empty() {
             if self.browser.is_none()
@@ -195,7 +202,7 @@ impl<D: Desktop + 'static> Driver for World<D> {
                 tokio::time::sleep(timeout).await;
                 return Ok(since.clone());
             }
-            return self.page_signals(probes, since, timeout).await;
+            return self.page_signals(probes, since, timeout, answer).await;
         }
         let desktop = self.desktop("a window check")?;
         let start = Instant::now();
@@ -206,9 +213,9 @@ impl<D: Desktop + 'static> Driver for World<D> {
             // The page waits in short slices, so the desktop is read every DESKTOP_POLL.
             let page = match (&page_since, self.browser.is_some()) {
                 (Some(page_since), true) => {
-                    self.page_signals(&split.page, Some(page_since), remaining.min(DESKTOP_POLL)).await?
+                    self.page_signals(&split.page, Some(page_since), remaining.min(DESKTOP_POLL), answer).await?
                 }
-                _ => self.page_signals(&split.page, None, Duration::ZERO).await?,
+                _ => self.page_signals(&split.page, None, Duration::ZERO, answer).await?,
             };
             let windows = desktop.windows().await.map_err(desktop_error)?;
             let results: Vec<_> = split.window.iter().map(|(_, p)| evaluate(p, &windows)).collect();

@@ -12,7 +12,6 @@ use futures::stream::FuturesUnordered;
 use serde_json::{Value, json};
 use statewright_engine::Signals;
 
-use super::CALL_BUDGET;
 use crate::frames::{FRAME_READ, Frame};
 use crate::page::{CallError, PageHandle};
 
@@ -31,15 +30,16 @@ pub(super) struct Seen {
 }
 
 /// Reads the signals of `page` at once or, given `since`, once they differ from it (or when
-/// `remaining` is up).
+/// `remaining` is up); the read itself has `answer`.
 pub(super) async fn read(
     page: &PageHandle,
     probes: &Value,
     since: Option<&Signals>,
     seen: &Seen,
     remaining: Duration,
+    answer: Duration,
 ) -> Result<(Signals, Seen), CallError> {
-    let Some(since) = since else { return read_now(page, probes).await };
+    let Some(since) = since else { return read_now(page, probes, answer).await };
     // The page's own part of what the engine saw last, when it was read here.
     let known = seen.merged.as_ref() == Some(since);
     let page_since = match (&seen.page, known) {
@@ -86,13 +86,12 @@ pub(super) async fn read(
             () = tokio::time::sleep_until(deadline) => break,
         }
     }
-    read_now(page, probes).await
+    read_now(page, probes, answer).await
 }
 
 /// Reads the signals of the page and its frames at once.
-async fn read_now(page: &PageHandle, probes: &Value) -> Result<(Signals, Seen), CallError> {
-    let (page_read, frames) =
-        tokio::join!(page.call("signals", std::slice::from_ref(probes), CALL_BUDGET), page.frames());
+async fn read_now(page: &PageHandle, probes: &Value, answer: Duration) -> Result<(Signals, Seen), CallError> {
+    let (page_read, frames) = tokio::join!(page.call("signals", std::slice::from_ref(probes), answer), page.frames());
     merge(page, probes, page_read?, &frames).await
 }
 

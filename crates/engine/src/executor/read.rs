@@ -10,24 +10,57 @@ use std::time::Duration;
 use statewright_workflow::Params;
 use tokio::time::Instant;
 
-use super::{End, Run, deadline};
+use super::{End, Run, deadline, secs};
 use crate::driver::{Driver, DriverError, Probe, Signals};
 use crate::event::Failure;
 
 /// What the run says of a page that did not answer a look in time.
 pub(crate) const BUSY: &str = "the page did not answer in time";
 
+/// The least time a page is given to answer a look, however little its caller has left:
+/// a document of tens of thousands of elements takes a moment to read.
+const LEAST_ANSWER: Duration = Duration::from_secs(1);
+
+/// How long the page may take to answer a look whose caller must be done by `until`.
+pub(crate) fn answer_by(until: Instant) -> Duration {
+    until.saturating_duration_since(Instant::now()).max(LEAST_ANSWER)
+}
+
 impl Run {
-    /// Reads signals, optionally waiting up to `timeout` for them to differ from `since`
-    /// (see [`look`]). Probe errors are logged once per read.
+    /// Reads the signals at once, giving the page [`Run::look_patience`] to answer.
+    pub async fn read_now<D: Driver>(&self, driver: &mut D) -> Result<Option<Signals>, End> {
+        self.read_with(driver, None, Duration::ZERO, self.look_patience()).await
+    }
+
+    /// How long the page may take to answer a look with no deadline of its own (an
+    /// escalation stage's, the first of a wait): no longer than the workflow lets a page
+    /// show no state, `no_states_timeout`.
+    pub(crate) fn look_patience(&self) -> Duration {
+        secs(self.bound.config.no_states_timeout).max(LEAST_ANSWER)
+    }
+
+    /// Reads the signals once they differ from `since`, waiting up to `wait`, for a caller
+    /// that must be done by `until` (see [`look`]).
     pub async fn read<D: Driver>(
         &self,
         driver: &mut D,
+        since: &Signals,
+        wait: Duration,
+        until: Instant,
+    ) -> Result<Option<Signals>, End> {
+        self.read_with(driver, Some(since), wait, answer_by(until)).await
+    }
+
+    /// Probe errors are logged once per read.
+    async fn read_with<D: Driver>(
+        &self,
+        driver: &mut D,
         since: Option<&Signals>,
-        timeout: Duration,
+        wait: Duration,
+        answer: Duration,
     ) -> Result<Option<Signals>, End> {
         let matcher = self.matcher();
-        let Some(signals) = look(driver, matcher.probes(), since, timeout, &self.params).await? else {
+        let Some(signals) = look(driver, matcher.probes(), since, wait, answer, &self.params).await? else {
             return Ok(None);
         };
         for error in matcher.probe_errors(&signals) {
@@ -39,18 +72,19 @@ impl Run {
 }
 
 /// Reads `probes`, optionally waiting up to `timeout` for the signals to differ from
-/// `since`. `None`: the page did not answer in time; the look still lasts `timeout`, so
-/// that a caller looking again is paced as by a page that answered. A browser that does not
-/// answer ends the run.
+/// `since`; the page has `answer` to answer. `None`: the page did not answer in time; the
+/// look still lasts `timeout`, so that a caller looking again is paced as by a page that
+/// answered. A browser that does not answer ends the run.
 pub(crate) async fn look<D: Driver>(
     driver: &mut D,
     probes: &[Probe],
     since: Option<&Signals>,
     timeout: Duration,
+    answer: Duration,
     params: &Params,
 ) -> Result<Option<Signals>, End> {
     let began = Instant::now();
-    match driver.signals(probes, since, timeout).await {
+    match driver.signals(probes, since, timeout, answer).await {
         Ok(signals) => Ok(Some(signals)),
         Err(busy) if busy.is_retryable() => {
             tracing::warn!("{}", busy_warning(&params.redact(&busy.to_string())));

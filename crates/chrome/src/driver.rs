@@ -18,7 +18,7 @@ use statewright_workflow::{Action, Direction, ExtractRead, MouseButton, Position
 use crate::input;
 use crate::page::{CallError, PageHandle};
 use crate::session::{LaunchOptions, Session};
-use crate::tabs::Following;
+use crate::tabs::{Following, Input};
 
 mod check;
 mod choose;
@@ -474,7 +474,9 @@ impl Driver for ChromeDriver {
                 | Action::PressKey { .. }
                 | Action::SelectOption { .. }
         ) {
-            self.session.following = Following::AfterInput(Some(tokio::time::Instant::now()));
+            // A `<select>`'s choice is made by script (choose.rs): the page sees no gesture.
+            let scripted = matches!(action, Action::SelectOption { .. });
+            self.session.following = Following::AfterInput(Some(Input::now(scripted)));
         }
         // The run leaves its page itself, and may close it.
         if matches!(action, Action::SwitchTab { .. }) {

@@ -17,6 +17,7 @@ use tokio::sync::OnceCell;
 
 use crate::driver::CALL_BUDGET;
 use crate::frames::{Frame, Frames, Shown};
+use crate::tabs::Openings;
 
 include!(concat!(env!("OUT_DIR"), "/library.rs"));
 
@@ -59,6 +60,8 @@ pub struct PageHandle {
     /// Its cross-origin frames' sessions, made when first asked for; `None` when the page
     /// would not tell their answers.
     frames: Arc<OnceCell<Option<Frames>>>,
+    /// The windows it opened, as it told of them (tabs.rs).
+    openings: Openings,
 }
 
 /// Returned by the expression when the library is missing from the current document.
@@ -68,7 +71,13 @@ impl PageHandle {
     pub fn new(page: Page) -> Self {
         let world = Arc::default();
         tokio::spawn(follow_world(page.clone(), Arc::clone(&world)));
-        Self { page, world, frames: Arc::default() }
+        let openings = Openings::default();
+        tokio::spawn(openings.clone().hear(page.clone()));
+        Self { page, world, frames: Arc::default(), openings }
+    }
+
+    pub(crate) fn openings(&self) -> &Openings {
+        &self.openings
     }
 
     async fn sessions(&self) -> Option<&Frames> {

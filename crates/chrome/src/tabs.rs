@@ -2,13 +2,16 @@
 //! attention goes to the new tab, and so does the run: that page becomes the run's page
 //! (the one that opened it stays open behind it), and when it closes itself (a sign-in
 //! popup that reports back to its opener) the run returns to the page that opened it.
-//! A `switch_tab` action moves the run between its tabs by name.
+//! A tab the page opens on its own (an advertisement, a pop-under on a timer) is not
+//! followed: the page opened it with no user gesture (`Page.windowOpen` says so), or long
+//! after the run's last input. A `switch_tab` action moves the run between its tabs by name.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use chromiumoxide::Browser;
+use chromiumoxide::cdp::browser_protocol::page::EventWindowOpen;
 use chromiumoxide::cdp::browser_protocol::target::{
     EventTargetCrashed, EventTargetCreated, EventTargetDestroyed, GetTargetInfoParams, TargetId, TargetInfo,
 };
@@ -16,6 +19,7 @@ use futures::StreamExt;
 use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio::task::JoinHandle;
+use tokio::time::Instant;
 
 use statewright_engine::OpenTab;
 use statewright_workflow::TabSelector;
@@ -29,10 +33,25 @@ use crate::session::{Session, install_library};
 pub(crate) enum Following {
     /// Every one: a person is at the browser, and their attention is where they look.
     Every,
-    /// One opened within `OPENED_BY_INPUT` of the run's last input (the time given): a tab
-    /// the page opens on its own (an advertisement on load, a timer) is not the run's doing,
-    /// and the run stays where it was.
-    AfterInput(Option<tokio::time::Instant>),
+    /// One opened within `OPENED_BY_INPUT` of the run's last input: a tab the page opens on
+    /// its own (an advertisement on load, a timer) is not the run's doing, and the run stays
+    /// where it was.
+    AfterInput(Option<Input>),
+}
+
+/// The run's last input that may open a tab.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Input {
+    at: Instant,
+    /// Made by script (a `<select>`'s choice): the page's handlers see no user gesture, so
+    /// a tab they open in answer carries none either.
+    scripted: bool,
+}
+
+impl Input {
+    pub(crate) fn now(scripted: bool) -> Self {
+        Self { at: Instant::now(), scripted }
+    }
 }
 
 /// How long after the run's input a tab it opened may appear (a popup opened once a
@@ -43,7 +62,70 @@ impl Following {
     fn allows(self) -> bool {
         match self {
             Following::Every => true,
-            Following::AfterInput(at) => at.is_some_and(|at| at.elapsed() < OPENED_BY_INPUT),
+            Following::AfterInput(input) => input.is_some_and(|input| input.at.elapsed() < OPENED_BY_INPUT),
+        }
+    }
+
+    /// Whether a tab opened with no user gesture may still be the run's doing.
+    fn without_gesture(self) -> bool {
+        matches!(self, Following::AfterInput(Some(input)) if input.scripted)
+    }
+}
+
+/// How long before the browser announces a tab the page's word of opening it may come: the
+/// page tells it first, on its own session.
+const OPENING_TOLD: Duration = Duration::from_secs(1);
+/// How long after: the two are heard by different listeners.
+const OPENING_LATE: Duration = Duration::from_millis(300);
+/// How many openings of a page not yet matched to a tab are kept.
+const OPENINGS_KEPT: usize = 20;
+
+/// What a page told of the windows it opened (`Page.windowOpen`), oldest first: when, and
+/// whether a user gesture (a click, a key; a person's, or the run's input) opened it. A
+/// page's script keeps a gesture for a few seconds (Chromium's transient activation), so a
+/// popup opened once a sign-in request answered has one; a timer of a page that nobody
+/// touched since it loaded, an advertisement's, has none.
+#[derive(Clone, Default)]
+pub(crate) struct Openings(Arc<Mutex<VecDeque<(Instant, bool)>>>);
+
+impl Openings {
+    /// Hears `page`'s openings for as long as it is open.
+    pub(crate) async fn hear(self, page: chromiumoxide::Page) {
+        let Ok(mut opened) = page.event_listener::<EventWindowOpen>().await else { return };
+        while let Some(event) = opened.next().await {
+            let mut heard = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+            if heard.len() == OPENINGS_KEPT {
+                heard.pop_front();
+            }
+            heard.push_back((Instant::now(), event.user_gesture));
+        }
+    }
+
+    /// Whether a gesture opened the tab the browser announced at `announced`: the page's
+    /// oldest opening told about then, in order (a second popup's word comes after the
+    /// first's). None when no word of it was heard: the run judges by time alone.
+    async fn gesture(&self, announced: Instant) -> Option<bool> {
+        loop {
+            {
+                let mut heard = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+                // Older ones opened no tab of this page's (a popup the browser blocked, say).
+                while heard.front().is_some_and(|(at, _)| *at + OPENING_TOLD < announced) {
+                    heard.pop_front();
+                }
+                match heard.front() {
+                    Some(&(at, gesture)) if at <= announced + OPENING_LATE => {
+                        heard.pop_front();
+                        return Some(gesture);
+                    }
+                    // Told of a later tab.
+                    Some(_) => return None,
+                    None => {}
+                }
+            }
+            if announced.elapsed() >= OPENING_LATE {
+                return None;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
         }
     }
 }
@@ -52,7 +134,12 @@ impl Following {
 /// pages of other runs too): the session picks what concerns its own.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum TabChange {
-    Opened { page: TargetId, opener: TargetId },
+    /// With when the browser announced it.
+    Opened {
+        page: TargetId,
+        opener: TargetId,
+        at: Instant,
+    },
     Closed(TargetId),
 }
 
@@ -79,7 +166,8 @@ impl TabWatch {
                 while let Some(event) = created.next().await {
                     let info = &event.target_info;
                     if let (true, Some(opener)) = (info.r#type == "page", &info.opener_id) {
-                        let _ = tx.send(TabChange::Opened { page: info.target_id.clone(), opener: opener.clone() });
+                        let (page, opener) = (info.target_id.clone(), opener.clone());
+                        let _ = tx.send(TabChange::Opened { page, opener, at: Instant::now() });
                     }
                 }
             })
@@ -237,19 +325,18 @@ impl Session {
     pub(crate) async fn follow(&mut self, change: TabChange) -> bool {
         let current = self.page.raw().target_id().clone();
         match change {
-            TabChange::Opened { page, opener } if opener == current && !self.following.allows() => {
-                tracing::info!("the page opened a tab on its own; the run stays where it was");
+            TabChange::Opened { page, opener, at } if opener == current && !self.opened_by_input(at).await => {
                 self.keep_stray(page);
                 false
             }
-            TabChange::Opened { page, opener } if opener == current && !self.went_somewhere(&page).await => {
+            TabChange::Opened { page, opener, .. } if opener == current && !self.went_somewhere(&page).await => {
                 tracing::warn!(
                     "the page opened a blank tab that went nowhere within {FIRST_NAVIGATION:?}; the run stays where it was"
                 );
                 self.keep_stray(page);
                 false
             }
-            TabChange::Opened { page, opener } if opener == current => match self.open_followed(page).await {
+            TabChange::Opened { page, opener, .. } if opener == current => match self.open_followed(page).await {
                 Ok(followed) => {
                     tracing::info!("the page opened a new tab; the run goes on in it");
                     let left = std::mem::replace(&mut self.page, followed);
@@ -276,6 +363,21 @@ impl Session {
             }
             TabChange::Opened { .. } => false,
         }
+    }
+
+    /// Whether the tab the run's page opened, announced at `at`, answers the run's input (or,
+    /// recording, the person's): opened soon after it, and with a user gesture.
+    async fn opened_by_input(&self, at: Instant) -> bool {
+        if !self.following.allows() {
+            tracing::info!("the page opened a tab on its own; the run stays where it was");
+            return false;
+        }
+        let gesture = self.page.openings().gesture(at).await;
+        if gesture == Some(false) && !self.following.without_gesture() {
+            tracing::info!("the page opened a tab with no user gesture (on a timer, say); the run stays where it was");
+            return false;
+        }
+        true
     }
 
     fn keep_stray(&mut self, page: TargetId) {

@@ -57,6 +57,71 @@ async fn a_tab_the_page_opens_on_its_own_does_not_divert_the_run() {
     assert_eq!(finished.states_entered(), ["open", "catalogue", "done"]);
 }
 
+/// The page the run's click went to opens an advertisement on its own timer a second after
+/// it loads, while the click is recent: the run followed it, as if its click had opened it,
+/// and went on in the advertisement. The page opened it with no user gesture (the click was
+/// in the page before), and the run stays where it was; the advertisement is one of its tabs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tab_the_next_page_opens_on_its_timer_soon_after_the_runs_click_does_not_divert_the_run() {
+    let finished = run(workflow(
+        "tabs-welcome.html",
+        json!([
+            // The advertisement is there for `switch_tab`, as every tab the page opens is.
+            done(json!([{"type": "url", "match": "pattern", "value": "/page2\\.html$"}])),
+            json!({"name": "accepted", "checks": [
+                       {"type": "url", "match": "pattern", "value": "/tabs-offer\\.html$"},
+                       {"type": "text", "value": "Accepted"}],
+                   "actions": [{"type": "switch_tab", "tab": {"title": "Second page"}}]}),
+            json!({"name": "offer", "checks": [{"type": "text", "value": "Waiting for you"}],
+                   // Slower than the page's own popup: the run must still be here.
+                   "actions": [{"type": "wait", "seconds": 1.5}, {"type": "click", "target": {"text": "Accept"}}]}),
+            json!({"name": "welcome", "checks": [{"type": "text", "value": "Welcome"}],
+                   "actions": [{"type": "click", "target": {"text": "See your offer"}}]})
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    assert_eq!(finished.states_entered(), ["open", "welcome", "offer", "accepted", "done"]);
+    assert!(!finished.events.iter().any(|e| matches!(e, Event::TabOpened { .. })), "no tab was followed");
+}
+
+/// A popup the run's click opens a second later (once a sign-in provider answered) has the
+/// click's gesture still, and is followed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_popup_opened_a_second_after_the_runs_click_is_followed() {
+    let finished = run(workflow(
+        "tabs-welcome.html",
+        json!([
+            done(json!([{"type": "url", "match": "pattern", "value": "/page2\\.html$"}])),
+            json!({"name": "welcome", "checks": [{"type": "text", "value": "Welcome"}],
+                   "actions": [{"type": "click", "target": {"text": "Sign in"}}]})
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    assert_eq!(finished.states_entered(), ["open", "welcome", "done"]);
+}
+
+/// A tab a `<select>`'s own handler opens when the run chooses in it: the run makes the
+/// choice by script, so the page sees no gesture, yet the tab answers the run's input.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tab_opened_in_answer_to_the_runs_choice_is_followed() {
+    let finished = run(workflow(
+        "tabs-welcome.html",
+        json!([
+            done(json!([{"type": "url", "match": "pattern", "value": "/page2\\.html$"}])),
+            json!({"name": "welcome", "checks": [{"type": "text", "value": "Welcome"}],
+                   "actions": [{"type": "select_option", "target": {"css": "#terms"}, "label": "English"}]})
+        ]),
+        json!({}),
+    ))
+    .await;
+    finished.assert_succeeded();
+    assert_eq!(finished.states_entered(), ["open", "welcome", "done"]);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn switch_tab_goes_back_by_title_with_what_the_other_tab_showed() {
     // The voucher code is shown in a tab of its own; the run reads it there and goes back

@@ -119,7 +119,9 @@ impl BatchFlags {
         let goals = matches!(each, Each::Goal(_));
         let what = if goals { "tasks" } else { "rows" };
         errln!("statewright batch · {} {what} · {concurrency} at a time{browsers}", rows.len());
-        let request = BatchRequest { each, rows, concurrency, results, pool, run_timeout: self.run_timeout };
+        let run_timeout = self.run_timeout;
+        // The rows only for --json: the tables hold them, and a huge batch's would be gigabytes.
+        let request = BatchRequest { each, rows, concurrency, results, pool, run_timeout, report_rows: json };
         let cancel = crate::interrupt::cancelled_on_interrupt();
         let report = run_batch(request, cancel.clone(), &mut Progress).await.map_err(failed)?;
         if json {
@@ -151,6 +153,11 @@ impl BatchObserver for Progress {
         };
         // The message holds the row's values (`read {{q}}`): one line, as each row has.
         errln!("[{done}/{total}] {mark} {which}: {}{end} · {seconds:.1} s · {}", r.status, one_line(&r.message));
+    }
+
+    fn not_started(&mut self, rows: usize, total: usize) {
+        let what = if rows == 1 { "row was" } else { "rows were" };
+        errln!("[{total}/{total}] ✗ {rows} {what} not started: cancelled, the batch was stopped first");
     }
 
     fn endpoint_dead(&mut self, url: &str, reason: &str) {

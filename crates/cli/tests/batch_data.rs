@@ -1,10 +1,14 @@
 //! `statewright batch` with data as people keep it between goes, through the real binary
 //! and Chromium: rows added, removed and moved in the data file after a go are matched to
-//! what already ran by their values, not their place in the file.
+//! what already ran by their values, not their place in the file; a batch of many rows
+//! stopped with Ctrl+C ends at once, and the next go goes on from where it stopped.
 
 mod common;
 
-use common::{statewright, text, write_workflow};
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+
+use common::{command, statewright, text, write_workflow};
 use serde_json::{Value, json};
 
 /// A workflow that shows its `q` on a page and reads it back as `out`.
@@ -126,4 +130,70 @@ fn results_in_a_folder_that_does_not_exist_are_refused_naming_the_folder() {
         format!("the folder {} of the results does not exist: make it", dir.path().join("reports").display());
     assert!(stderr.contains(&expected), "{stderr}");
     assert!(!stderr.contains("row 1: run"), "nothing ran: {stderr}");
+}
+
+#[test]
+fn a_batch_of_many_rows_stopped_with_ctrl_c_records_the_rows_not_started_at_once_and_the_next_go_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    // A row of `done` succeeds; any other waits for a text that never comes, until stopped.
+    let workflow = write_workflow(
+        dir.path(),
+        &json!({
+            "version": 1, "name": "waits", "parameters": { "q": {} },
+            "config": { "no_states_timeout": 300 },
+            "states": [
+                { "name": "Start", "checks": [{ "type": "url", "value": "about:blank" }],
+                  "actions": [{ "type": "navigate_to", "url": "data:text/html,<p>{{q}}</p>" }], "next": ["Done"] },
+                { "name": "Done", "checks": [{ "type": "text", "match": "contains", "value": "done" }],
+                  "terminal": { "outcome": "success" } }
+            ]
+        }),
+    );
+    let rows = 20_000;
+    let data = dir.path().join("orders.csv");
+    let values: String = (2..=rows).map(|i| format!("r{i}\n")).collect();
+    std::fs::write(&data, format!("q\ndone\n{values}")).unwrap();
+    let args = ["batch", workflow.to_str().unwrap(), "--data", data.to_str().unwrap(), "--no-review"];
+    // Stopped once row 2 runs (row 1, on its own, is done by then): its stderr, its exit code.
+    let stopped_at_row_2 = || {
+        let mut batch =
+            command(&[&args[..], &["--concurrency", "1"]].concat(), &runs).stderr(Stdio::piped()).spawn().unwrap();
+        let mut said = BufReader::new(batch.stderr.take().unwrap()).lines().map_while(Result::ok);
+        assert!(said.by_ref().any(|line| line.contains("row 2: run")), "row 2 runs");
+        // SAFETY: signalling our own child process.
+        unsafe { libc::kill(batch.id() as i32, libc::SIGINT) };
+        let said: Vec<String> = said.collect();
+        (said, batch.wait().unwrap().code())
+    };
+    let (said, code) = stopped_at_row_2();
+    assert_eq!(code, Some(130));
+    let first = said.join("\n");
+    let cancelled: Vec<&String> = said.iter().filter(|line| line.contains("cancelled")).collect();
+    // One line for the rows not started, not one each (20,000 lines, a minute of writing).
+    assert_eq!(cancelled.len(), 2, "row 2 stopped, the rest not started: {:?}", &cancelled[..cancelled.len().min(5)]);
+    let not_started =
+        format!("[{rows}/{rows}] ✗ {} rows were not started: cancelled, the batch was stopped first", rows - 2);
+    assert!(first.contains(&not_started), "{first}");
+    // The table has every row, those not started as cancelled.
+    let table = || -> Vec<Value> {
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("orders.results.json")).unwrap()).unwrap()
+    };
+    let rows_of = table();
+    assert_eq!(rows_of.len(), rows);
+    assert_eq!((rows_of[0]["status"].as_str(), rows_of[1]["status"].as_str()), (Some("succeeded"), Some("cancelled")));
+    assert!(rows_of[2..].iter().all(|r| r["status"] == "cancelled"
+        && r["message"] == "the batch was stopped before this row ran"
+        && r["values"]["q"] == format!("r{}", r["row"])));
+    let csv = std::fs::read_to_string(dir.path().join("orders.results.csv")).unwrap();
+    assert_eq!(csv.lines().count(), rows + 1);
+    assert!(csv.ends_with(&format!("{rows},cancelled,,0,,the batch was stopped before this row ran,r{rows}\n")));
+
+    // The next go skips row 1 and goes on with row 2.
+    let (said, code) = stopped_at_row_2();
+    assert_eq!(code, Some(130));
+    let again = said.join("\n");
+    assert!(!again.contains("row 1: run"), "{again}");
+    assert!(again.contains(&format!("1 succeeded, {} failed, 1 skipped (done before)", rows - 1)), "{again}");
+    assert_eq!(table()[0]["run_id"], rows_of[0]["run_id"], "row 1 kept its run");
 }

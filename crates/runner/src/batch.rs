@@ -16,6 +16,7 @@ pub(crate) mod lock;
 mod row;
 pub(crate) mod table;
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -48,6 +49,9 @@ pub struct BatchRequest {
     /// The longest a row's run may take (from its start, not counting the wait for a
     /// browser); one that takes longer is stopped and its row ends `timed_out`.
     pub run_timeout: Option<Duration>,
+    /// Whether the report lists every row's result (the tables do anyway): a million of them
+    /// held for a report no one reads would be a gigabyte.
+    pub report_rows: bool,
 }
 
 /// A row's time limit from a number of seconds: positive and finite (none at all would stop
@@ -130,6 +134,7 @@ pub struct BatchReport {
     pub skipped: usize,
     pub results_csv: PathBuf,
     pub results_json: PathBuf,
+    /// Every row's result, when the request asked for them (`report_rows`).
     pub rows: Vec<RowResult>,
     /// The pool's endpoints: rows run on each, and why one was given up on (none without a pool).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -141,6 +146,12 @@ pub struct BatchReport {
 pub trait BatchObserver: Send {
     fn started(&mut self, row: usize, run_id: &str);
     fn finished(&mut self, result: &RowResult, done: usize, total: usize);
+    /// The batch was stopped before `rows` of its `total` started: they are `cancelled` in the
+    /// table, said at once rather than a line each (a stopped batch of a million rows would
+    /// print them for minutes).
+    fn not_started(&mut self, rows: usize, total: usize) {
+        let _ = (rows, total);
+    }
     /// `url` (credentials masked) could not be attached to, for `reason`: its rows go to
     /// the other endpoints.
     fn endpoint_dead(&mut self, url: &str, reason: &str) {
@@ -186,6 +197,11 @@ impl Each {
         }))
     }
 
+    /// The row's values as the results table shows them: secret ones masked.
+    fn shown(&self, row: &Row) -> IndexMap<String, String> {
+        row.values().map(|(k, v)| (k.to_owned(), if self.is_secret(k) { MASK } else { v }.to_owned())).collect()
+    }
+
     fn is_secret(&self, column: &str) -> bool {
         match self {
             Each::Workflow { workflow, .. } => workflow.parameters.get(column).is_some_and(|p| p.secret),
@@ -218,15 +234,11 @@ pub async fn run_batch(
     if let Each::Workflow { workflow, .. } = &request.each {
         check_columns(workflow, &request.rows)?;
     }
-    let data = request.rows.first().map(|row| row.file.as_path()).filter(|file| !file.as_os_str().is_empty());
+    let data = request.rows.first().map(|row| &*row.file).filter(|file| !file.as_os_str().is_empty());
     table::check_places(&request.results, data)?;
     // Held to the end: no other batch runs these rows (again) meanwhile.
     let _lock = lock::ResultsLock::take(&request.results, lock::Writer::Batch)?;
     let json_path = request.results.with_extension("json");
-    let masked = |row: &Row| -> IndexMap<String, String> {
-        let shown = |k: &str, v: &String| if request.each.is_secret(k) { MASK.to_owned() } else { v.clone() };
-        row.values.iter().map(|(k, v)| (k.clone(), shown(k, v))).collect()
-    };
     let mut earlier = table::earlier_results(&json_path)?;
     if let Some(db) = request.each.db() {
         earlier = tokio::task::spawn_blocking(move || {
@@ -236,18 +248,14 @@ pub async fn run_batch(
         .await
         .map_err(|e| RunError::environment("store", e.to_string()))?;
     }
-    let values: Vec<IndexMap<String, String>> = request.rows.iter().map(masked).collect();
-    let secret: Vec<bool> =
-        request.rows.iter().map(|row| row.values.keys().any(|k| request.each.is_secret(k))).collect();
-    let mut results = table::done_before(&values, &secret, earlier);
-    let mut pending = Vec::new();
-    for ((i, row), values) in request.rows.iter().enumerate().zip(values) {
-        if results[i].is_none() {
-            pending.push(row::Job { i, row: row.clone(), values });
-        }
-    }
-    let skipped = results.iter().flatten().count();
-    let total = request.rows.len();
+    let rows = Arc::new(request.rows);
+    let each = &request.each;
+    let shown = |i: usize| (each.shown(&rows[i]), rows[i].columns().iter().any(|k| each.is_secret(k)));
+    let mut results =
+        Results { rows: &rows, each, held: table::done_before(rows.len(), shown, earlier), stopped: false };
+    let pending: Vec<usize> = (0..rows.len()).filter(|i| results.held[*i].is_none()).collect();
+    let skipped = rows.len() - pending.len();
+    let total = rows.len();
 
     let needs_browser = request.each.needs_browser() && !pending.is_empty();
     let (slots, shared_browsers) = slots(&request.pool, needs_browser).await?;
@@ -255,32 +263,28 @@ pub async fn run_batch(
     let (tx, mut rx) = mpsc::unbounded_channel();
     let shared = Arc::new(row::Shared {
         each: request.each.clone(),
+        rows: rows.clone(),
         slots: slots.clone(),
         run_timeout: request.run_timeout,
         tx,
     });
     // Rows start in the data's order: each takes a slot before the next is looked at (a
-    // batch stopped half-way has then done the first half, not a random half).
+    // batch stopped half-way has then done the first half, not a random half). Once stopped,
+    // the rows not started are left as they are: the tables write them as cancelled.
+    let scheduler_cancel = cancel.clone();
     tokio::spawn(async move {
-        let mut jobs = pending.into_iter();
-        for job in jobs.by_ref() {
+        let cancel = scheduler_cancel;
+        for i in pending {
             let permit = tokio::select! {
                 permit = concurrency.clone().acquire_owned() => permit,
-                () = cancel.cancelled() => {
-                    let _ = shared.tx.send(Progress::Finished(job.cancelled()));
-                    break;
-                }
+                () = cancel.cancelled() => break,
             };
-            let (shared, cancel) = (shared.clone(), cancel.clone());
+            let (job, cancel) = (row::Job { i, shared: shared.clone() }, cancel.clone());
             tokio::spawn(async move {
                 let _permit = permit;
-                let result = row::run_row(&job, &shared, cancel).await;
-                let _ = shared.tx.send(Progress::Finished(result));
+                let result = row::run_row(&job, cancel).await;
+                let _ = job.shared.tx.send(Progress::Finished(result));
             });
-        }
-        // Stopped: the rows not started end as cancelled.
-        for job in jobs {
-            let _ = shared.tx.send(Progress::Finished(job.cancelled()));
         }
     });
     let mut done = skipped;
@@ -300,34 +304,69 @@ pub async fn run_batch(
             Progress::Started(running) => {
                 observer.started(running.row, running.run_id.as_deref().unwrap_or_default());
                 let index = running.row - 1;
-                results[index] = Some(running);
+                results.held[index] = Some(Box::new(running));
                 record.note(&results, index)?;
             }
             Progress::Finished(result) => {
                 done += 1;
                 observer.finished(&result, done, total);
                 let index = result.row - 1;
-                results[index] = Some(result);
+                results.held[index] = Some(Box::new(result));
                 record.note(&results, index)?;
             }
             Progress::EndpointDead { url, reason } => observer.endpoint_dead(&url, &reason),
         }
     }
+    // Every row started has ended: the others were never started, the batch stopped first.
+    let not_started = results.held.iter().filter(|r| r.is_none()).count();
+    if not_started > 0 {
+        results.stopped = true;
+        observer.not_started(not_started, total);
+    }
     record.finish(&results)?;
     for browser in shared_browsers {
         browser.close().await;
     }
-    let rows: Vec<RowResult> = results.into_iter().flatten().collect();
+    let succeeded = results.held.iter().flatten().filter(|r| r.status == "succeeded").count();
+    let rows = if request.report_rows {
+        (0..total).filter_map(|i| table::Table::result(&results, i).map(Cow::into_owned)).collect()
+    } else {
+        Vec::new()
+    };
     Ok(BatchReport {
         total,
-        succeeded: rows.iter().filter(|r| r.status == "succeeded").count(),
-        failed: rows.iter().filter(|r| r.status != "succeeded").count(),
+        succeeded,
+        failed: total - succeeded,
         skipped,
         results_csv: request.results,
         results_json: json_path,
         rows,
         endpoints: slots.map(|s| s.report()).unwrap_or_default(),
     })
+}
+
+/// A go's rows as its tables show them: each row's result once it has one, and once the go
+/// was stopped, its rows not started as `cancelled`, made as they are written rather than
+/// held (a million of them would be a gigabyte).
+struct Results<'a> {
+    rows: &'a [Row],
+    each: &'a Each,
+    held: Vec<Option<Box<RowResult>>>,
+    stopped: bool,
+}
+
+impl table::Table for Results<'_> {
+    fn places(&self) -> usize {
+        self.held.len()
+    }
+
+    fn result(&self, place: usize) -> Option<Cow<'_, RowResult>> {
+        match self.held.get(place)? {
+            Some(result) => Some(Cow::Borrowed(result)),
+            None if self.stopped => Some(Cow::Owned(row::not_started(place, self.each.shown(&self.rows[place])))),
+            None => None,
+        }
+    }
 }
 
 /// The pool's slots (none: each run launches its own browser), and the batch's own
@@ -374,7 +413,7 @@ pub fn default_results(data: &Path) -> PathBuf {
 /// (a CSV file's header, a JSON row's own line).
 pub fn check_columns(workflow: &Workflow, rows: &[Row]) -> Result<(), RunError> {
     for row in rows {
-        if let Some(column) = row.values.keys().find(|k| !workflow.parameters.contains_key(*k)) {
+        if let Some(column) = row.columns().iter().find(|k| !workflow.parameters.contains_key(*k)) {
             let declared: Vec<&str> = workflow.parameters.keys().map(String::as_str).collect();
             return Err(RunError::invalid(
                 "data",

@@ -4,7 +4,8 @@
 //! on the way (a repeated column, text after a closing quote are errors, not guesses), since
 //! each row may be a purchase.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::Arc;
 
 use indexmap::IndexMap;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
@@ -12,20 +13,86 @@ use serde_json::value::RawValue;
 
 use crate::error::RunError;
 
-/// One row: where it is in the file (for messages) and its values by column.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// One row: where it is in the file (for messages) and its values by column. Held compactly,
+/// as a batch holds every row of its data: the names of its columns shared with the rows
+/// that have the same ones (a CSV file's header, once for all its rows), its values one text.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Row {
-    /// The data file it was read from.
-    pub file: PathBuf,
+    /// The data file it was read from (one for all its rows).
+    pub file: Arc<Path>,
     pub line: usize,
     /// The line that names its columns: the header's in CSV, its own in JSON.
     pub header_line: usize,
-    pub values: IndexMap<String, String>,
+    columns: Arc<[String]>,
+    /// The values one after the other, the `i`th ending at `ends[i]`.
+    text: Box<str>,
+    ends: Box<[u32]>,
+}
+
+impl Default for Row {
+    fn default() -> Row {
+        Row::new(0, 0, Arc::from([]), Vec::<String>::new())
+    }
 }
 
 impl Row {
-    fn at(line: usize, header_line: usize, values: IndexMap<String, String>) -> Row {
-        Row { file: PathBuf::new(), line, header_line, values }
+    /// Row at `line` with a value for each of `columns`.
+    pub fn new(line: usize, header_line: usize, columns: Arc<[String]>, values: Vec<impl AsRef<str>>) -> Row {
+        debug_assert_eq!(columns.len(), values.len());
+        let mut text = String::with_capacity(values.iter().map(|v| v.as_ref().len()).sum());
+        let mut ends = Vec::with_capacity(values.len());
+        for value in &values {
+            text.push_str(value.as_ref());
+            // A row's text is part of a data file of at most 64 MiB.
+            ends.push(u32::try_from(text.len()).unwrap_or(u32::MAX));
+        }
+        let file = Arc::from(Path::new(""));
+        Row { file, line, header_line, columns, text: text.into(), ends: ends.into() }
+    }
+
+    /// The row of `pairs`, columns of its own.
+    pub fn of_pairs(line: usize, header_line: usize, pairs: Vec<(String, String)>) -> Row {
+        let (columns, values): (Vec<String>, Vec<String>) = pairs.into_iter().unzip();
+        Row::new(line, header_line, columns.into(), values)
+    }
+
+    /// Its columns, in the file's order.
+    pub fn columns(&self) -> &[String] {
+        &self.columns
+    }
+
+    /// Its values by column, in the file's order.
+    pub fn values(&self) -> impl Iterator<Item = (&str, &str)> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        let spans = starts.zip(self.ends.iter().copied());
+        self.columns
+            .iter()
+            .zip(spans)
+            .map(|(column, (start, end))| (column.as_str(), &self.text[start as usize..end as usize]))
+    }
+
+    /// The value of `column`, if the row has one.
+    pub fn get(&self, column: &str) -> Option<&str> {
+        self.values().find(|(c, _)| *c == column).map(|(_, v)| v)
+    }
+
+    pub fn has(&self, column: &str) -> bool {
+        self.columns.iter().any(|c| c == column)
+    }
+}
+
+/// The columns of JSON rows, shared by the rows one after the other that have the same.
+#[derive(Default)]
+struct SharedColumns(Option<Arc<[String]>>);
+
+impl SharedColumns {
+    fn row(&mut self, line: usize, values: IndexMap<String, String>) -> Row {
+        let (columns, values): (Vec<String>, Vec<String>) = values.into_iter().unzip();
+        let columns = match &self.0 {
+            Some(last) if **last == *columns => last.clone(),
+            _ => self.0.insert(columns.into()).clone(),
+        };
+        Row::new(line, line, columns, values)
     }
 }
 
@@ -52,7 +119,8 @@ pub fn read_rows(path: &Path, nested: Nested) -> Result<Vec<Row>, RunError> {
     if rows.is_empty() {
         return Err(RunError::invalid("data", format!("{}: no rows", path.display())));
     }
-    Ok(rows.into_iter().map(|row| Row { file: path.to_owned(), ..row }).collect())
+    let file: Arc<Path> = Arc::from(path);
+    Ok(rows.into_iter().map(|row| Row { file: file.clone(), ..row }).collect())
 }
 
 /// What went wrong, and where: the line, and the character in it when that helps.
@@ -101,8 +169,6 @@ fn utf8(bytes: &[u8]) -> Result<&str, Problem> {
 }
 
 type Parsed = Result<Vec<Row>, Problem>;
-/// A CSV record: the line it starts on, and its fields.
-type Record = (usize, Vec<String>);
 
 /// A text's lines, ended by `\n`, `\r\n` or a lone `\r` (old Mac files, some exports): a
 /// file of `\r` alone is lines too, not one line.
@@ -121,12 +187,12 @@ fn lines(text: &str) -> impl Iterator<Item = &str> {
 }
 
 fn json_lines(text: &str, nested: Nested) -> Parsed {
-    let mut rows = Vec::new();
+    let (mut rows, mut columns) = (Vec::new(), SharedColumns::default());
     for (i, line) in lines(statewright_workflow::without_bom(text)).enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let line_no = i + 1;
         let object: Fields =
             serde_json::from_str(line).map_err(|e| Problem::at(line_no, format!("not a JSON object: {e}")))?;
-        rows.push(Row::at(line_no, line_no, plain_values(object, nested).map_err(|w| Problem::at(line_no, w))?));
+        rows.push(columns.row(line_no, plain_values(object, nested).map_err(|w| Problem::at(line_no, w))?));
     }
     Ok(rows)
 }
@@ -138,13 +204,13 @@ fn json_array(text: &str, nested: Nested) -> Parsed {
         serde_json::from_str(text).map_err(|e| Problem::at(e.line(), format!("not a JSON array of objects: {e}")))?;
     let spans = statewright_workflow::span::SpanIndex::new(text);
     let root = statewright_workflow::span::JsonPath::root();
-    let mut rows = Vec::new();
+    let (mut rows, mut columns) = (Vec::new(), SharedColumns::default());
     for (i, item) in items.into_iter().enumerate() {
         let line = spans.value_pos(&root.index(i)).line;
         let Ok(object) = serde_json::from_str::<Fields>(item.get()) else {
             return Err(Problem::at(line, format!("item {} is not an object", i + 1)));
         };
-        rows.push(Row::at(line, line, plain_values(object, nested).map_err(|w| Problem::at(line, w))?));
+        rows.push(columns.row(line, plain_values(object, nested).map_err(|w| Problem::at(line, w))?));
     }
     Ok(rows)
 }
@@ -199,8 +265,27 @@ fn plain_values(object: Fields, nested: Nested) -> Result<IndexMap<String, Strin
 }
 
 fn csv(text: &str) -> Parsed {
-    let mut records = records(statewright_workflow::without_bom(text))?.into_iter();
-    let Some((header_line, header)) = records.next() else { return Ok(Vec::new()) };
+    let mut header: Option<(usize, Arc<[String]>)> = None;
+    let mut rows = Vec::new();
+    // Each record made a row as it is read: a file's records all read first would be every
+    // value of it twice over, as a `String` each.
+    records(statewright_workflow::without_bom(text), |line, fields| {
+        match &header {
+            None => header = Some((line, read_header(line, fields)?)),
+            Some((header_line, columns)) => {
+                if fields.len() != columns.len() {
+                    return Err(Problem::at(line, format!("{} values for {} columns", fields.len(), columns.len())));
+                }
+                rows.push(Row::new(line, *header_line, columns.clone(), fields));
+            }
+        }
+        Ok(())
+    })?;
+    Ok(rows)
+}
+
+/// A CSV header's column names, each one named once.
+fn read_header(header_line: usize, header: Vec<String>) -> Result<Arc<[String]>, Problem> {
     let header: Vec<String> = header.into_iter().map(|h| h.trim().to_owned()).collect();
     separated_by_commas(header_line, &header)?;
     if let Some(empty) = header.iter().position(String::is_empty) {
@@ -213,14 +298,7 @@ fn csv(text: &str) -> Parsed {
             return Err(Problem::at(header_line, what));
         }
     }
-    records
-        .map(|(line, fields)| {
-            if fields.len() != header.len() {
-                return Err(Problem::at(line, format!("{} values for {} columns", fields.len(), header.len())));
-            }
-            Ok(Row::at(line, header_line, header.iter().cloned().zip(fields).collect()))
-        })
-        .collect()
+    Ok(header.into())
 }
 
 /// A header of one column that holds a `;` or a tab is a file separated by those (a
@@ -252,9 +330,9 @@ fn separated_by_commas(line: usize, header: &[String]) -> Result<(), Problem> {
 
 /// The records of a CSV text with the line each starts on: fields split on commas, `"…"`
 /// quoting with `""` for a quote, newlines inside quotes kept, lines ended by `\n`, `\r\n`
-/// or a lone `\r`. A blank line is no record; a line of `""` is one, of one empty value.
-fn records(text: &str) -> Result<Vec<Record>, Problem> {
-    let mut out = Vec::new();
+/// or a lone `\r`, each given to `record` as it is read. A blank line is no record; a line of
+/// `""` is one, of one empty value.
+fn records(text: &str, mut record: impl FnMut(usize, Vec<String>) -> Result<(), Problem>) -> Result<(), Problem> {
     let (mut fields, mut field) = (Vec::new(), String::new());
     // Where the reading is (line, and character in it) and the line the record began on.
     let (mut line, mut column, mut start) = (1, 0, 1);
@@ -286,7 +364,7 @@ fn records(text: &str) -> Result<Vec<Record>, Problem> {
                 fields.push(std::mem::take(&mut field));
                 let fields = std::mem::take(&mut fields);
                 if !blank {
-                    out.push((start, fields));
+                    record(start, fields)?;
                 }
                 was_quoted = false;
                 (line, column) = (line + 1, 0);
@@ -310,9 +388,9 @@ fn records(text: &str) -> Result<Vec<Record>, Problem> {
     }
     if !fields.is_empty() || was_quoted || !field.trim().is_empty() {
         fields.push(field);
-        out.push((start, fields));
+        record(start, fields)?;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// A CSV field, quoted when it needs to be. A value a spreadsheet would take for a formula
@@ -330,7 +408,34 @@ mod tests {
     use super::*;
 
     fn values(row: &Row) -> Vec<String> {
-        row.values.iter().map(|(k, v)| format!("{k}={v}")).collect()
+        row.values().map(|(k, v)| format!("{k}={v}")).collect()
+    }
+
+    #[test]
+    fn rows_hold_their_column_names_once_and_their_values_as_one_text() {
+        // A million rows of a CSV file hold one copy of its header, not a million.
+        let rows = csv("q,note\nA,x\nB,\n").unwrap();
+        assert!(Arc::ptr_eq(&rows[0].columns, &rows[1].columns), "one header for every row");
+        assert_eq!(values(&rows[1]), ["q=B", "note="]);
+        assert_eq!((rows[1].get("note"), rows[1].get("nothing")), (Some(""), None));
+        assert_eq!(rows[0].text.as_ref(), "Ax");
+        // JSON rows one after the other with the same keys share them; a null is no value.
+        let text = "{\"q\": \"a\", \"n\": 1}\n{\"q\": \"b\", \"n\": 2}\n{\"q\": \"c\"}\n{\"q\": \"d\", \"n\": null}\n";
+        let rows = json_lines(text, Nested::Refused).unwrap();
+        assert!(Arc::ptr_eq(&rows[0].columns, &rows[1].columns));
+        assert!(Arc::ptr_eq(&rows[2].columns, &rows[3].columns));
+        assert_eq!(
+            (values(&rows[1]), values(&rows[3])),
+            (vec!["q=b".to_owned(), "n=2".to_owned()], vec!["q=d".to_owned()])
+        );
+        // A row is a few words, with two allocations of its own whatever its columns.
+        assert!(std::mem::size_of::<Row>() <= 80, "{}", std::mem::size_of::<Row>());
+        // Read from a file, its rows share its name.
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("orders.csv");
+        std::fs::write(&data, "q\nA\nB\n").unwrap();
+        let rows = read_rows(&data, Nested::Refused).unwrap();
+        assert!(Arc::ptr_eq(&rows[0].file, &rows[1].file));
     }
 
     #[test]
@@ -338,9 +443,9 @@ mod tests {
         let rows =
             csv("product,quantity,note\r\n\"Kettle, steel\",2,\"say \"\"hi\"\"\nthen go\"\n\nTeapot,1,\n").unwrap();
         assert_eq!(rows.len(), 2);
-        assert_eq!(rows[0].values["product"], "Kettle, steel");
-        assert_eq!(rows[0].values["note"], "say \"hi\"\nthen go");
-        assert_eq!((rows[1].line, rows[1].values["note"].as_str()), (5, ""));
+        assert_eq!(rows[0].get("product").unwrap(), "Kettle, steel");
+        assert_eq!(rows[0].get("note").unwrap(), "say \"hi\"\nthen go");
+        assert_eq!((rows[1].line, rows[1].get("note").unwrap()), (5, ""));
         assert_eq!(rows[1].header_line, 1);
     }
 
@@ -393,7 +498,7 @@ mod tests {
     fn a_quoted_empty_value_is_a_row_and_a_blank_line_none() {
         let rows = csv("q\nA\n\n\"\"\nB\n").unwrap();
         assert_eq!(
-            rows.iter().map(|r| (r.line, r.values["q"].as_str())).collect::<Vec<_>>(),
+            rows.iter().map(|r| (r.line, r.get("q").unwrap())).collect::<Vec<_>>(),
             [(2, "A"), (4, ""), (5, "B")]
         );
         // Also as the file's last line, without a newline.
@@ -419,7 +524,7 @@ mod tests {
         assert_eq!(values(&rows[0]), ["product=Kettle", "quantity=2", "gift=true"]);
         assert_eq!((rows[1].line, rows[1].header_line), (3, 3));
         assert_eq!(json_lines("{\"a\": [1]}", Nested::Refused).unwrap_err().line, 1);
-        assert_eq!(json_lines("{\"a\": [1], \"b\": 2}", Nested::Skipped).unwrap()[0].values.len(), 1);
+        assert_eq!(json_lines("{\"a\": [1], \"b\": 2}", Nested::Skipped).unwrap()[0].columns().len(), 1);
         assert!(json_lines("not json", Nested::Refused).unwrap_err().what.contains("not a JSON object"));
         assert!(json_lines("[1]", Nested::Refused).unwrap_err().what.contains("not a JSON object"));
     }
@@ -433,7 +538,7 @@ mod tests {
         .unwrap();
         assert_eq!(values(&rows[0]), ["order=123456789012345678901", "n=1e2", "price=1.0", "minus=-0.50", "text=aé\""]);
         let rows = json_array("[{\"order\": 123456789012345678901}]", Nested::Refused).unwrap();
-        assert_eq!(rows[0].values["order"], "123456789012345678901");
+        assert_eq!(rows[0].get("order").unwrap(), "123456789012345678901");
     }
 
     #[test]
@@ -451,7 +556,7 @@ mod tests {
         let text = "[\n  {\"intent\": \"a\", \"eval\": {\"x\": 1}},\n\n  {\"intent\": \"b\",\n   \"n\": 3}\n]";
         let rows = json_array(text, Nested::Skipped).unwrap();
         assert_eq!(rows.iter().map(|r| r.line).collect::<Vec<_>>(), [2, 4]);
-        assert_eq!(rows[1].values["n"], "3");
+        assert_eq!(rows[1].get("n").unwrap(), "3");
         assert_eq!(json_array(text, Nested::Refused).unwrap_err().line, 2);
         assert_eq!(json_array("[{}, 3]", Nested::Skipped).unwrap_err().what, "item 2 is not an object");
         assert_eq!(json_array("[{},\n{]", Nested::Skipped).unwrap_err().line, 2);
@@ -462,7 +567,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let data = dir.path().join("orders.csv");
         std::fs::write(&data, "q\nA\n").unwrap();
-        assert_eq!(read_rows(&data, Nested::Refused).unwrap()[0].file, data);
+        assert_eq!(*read_rows(&data, Nested::Refused).unwrap()[0].file, *data);
         std::fs::write(&data, "q,q\nA,B\n").unwrap();
         let message = read_rows(&data, Nested::Refused).unwrap_err().message;
         assert_eq!(message, format!("{}:1: column `q` is named twice in the header (columns 1 and 2)", data.display()));

@@ -35,27 +35,29 @@ pub fn read_tasks(path: &Path) -> Result<Vec<Row>, RunError> {
         .collect()
 }
 
-fn task(mut row: Row, number: usize) -> Result<Row, String> {
-    let mut values = indexmap::IndexMap::new();
+fn task(row: Row, number: usize) -> Result<Row, String> {
+    let mut rest: Vec<(String, String)> = row.values().map(|(k, v)| (k.to_owned(), v.to_owned())).collect();
+    let mut values = Vec::new();
     for (field, names) in NAMES {
-        let found: Vec<&str> = names.iter().copied().filter(|n| row.values.contains_key(*n)).collect();
+        let found: Vec<&str> = names.iter().copied().filter(|n| row.has(n)).collect();
         // Two ids are two labels, not two tasks: ours names it, the other stays a field
         // (WebVoyager's GAIA_web.jsonl gives GAIA's `task_id` beside WebVoyager's `id`).
         if found.len() > 1 && field != ID {
             return Err(format!("{}: `{}` and `{}` both name the task's {field}", row.line, found[0], found[1]));
         }
-        let value = found.first().and_then(|n| row.values.shift_remove(*n)).filter(|v| !v.trim().is_empty());
-        match (field, value) {
-            (ID, None) => values.insert(ID.to_owned(), number.to_string()),
+        let taken = found.first().and_then(|n| rest.iter().position(|(k, _)| k == n)).map(|at| rest.remove(at).1);
+        match (field, taken.filter(|v| !v.trim().is_empty())) {
+            (ID, None) => values.push((ID.to_owned(), number.to_string())),
             (_, None) => {
                 return Err(format!("{}: the task has no {field} (a `{}` field)", row.line, names.join("`, `")));
             }
-            (_, Some(value)) => values.insert(field.to_owned(), value.trim().to_owned()),
+            (_, Some(value)) => values.push((field.to_owned(), value.trim().to_owned())),
         };
     }
-    values.extend(row.values);
-    row.values = values;
-    Ok(row)
+    values.extend(rest);
+    let mut task = Row::of_pairs(row.line, row.header_line, values);
+    task.file = row.file.clone();
+    Ok(task)
 }
 
 /// Fields a benchmark keeps about a task rather than in it: how it was made (a template
@@ -78,10 +80,9 @@ const BOOKKEEPING: [&str; 10] = [
 
 /// A task's values for the model: its fields other than the id, the goal, the page and a
 /// benchmark's bookkeeping.
-pub fn values(task: &Row) -> impl Iterator<Item = (&String, &String)> {
-    task.values.iter().filter(|(k, _)| {
-        ![ID, GOAL, URL].contains(&k.as_str()) && !BOOKKEEPING.iter().any(|b| b.eq_ignore_ascii_case(k))
-    })
+pub fn values(task: &Row) -> impl Iterator<Item = (&str, &str)> {
+    task.values()
+        .filter(|(k, _)| ![ID, GOAL, URL].contains(k) && !BOOKKEEPING.iter().any(|b| b.eq_ignore_ascii_case(k)))
 }
 
 #[cfg(test)]
@@ -89,11 +90,11 @@ mod tests {
     use super::*;
 
     fn row(pairs: &[(&str, &str)]) -> Row {
-        Row { line: 7, values: pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(), ..Row::default() }
+        Row::of_pairs(7, 7, pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect())
     }
 
     fn fields(task: &Row) -> Vec<String> {
-        task.values.iter().map(|(k, v)| format!("{k}={v}")).collect()
+        task.values().map(|(k, v)| format!("{k}={v}")).collect()
     }
 
     #[test]
@@ -109,7 +110,7 @@ mod tests {
         assert_eq!(fields(&task(mind2web, 1).unwrap()), ["id=x1", "goal=Book", "url=https://b/", "level=easy"]);
         let ours = task(row(&[("goal", "Buy {{n}}"), ("url", "{{site}}/"), ("n", "2")]), 4).unwrap();
         assert_eq!(fields(&ours), ["id=4", "goal=Buy {{n}}", "url={{site}}/", "n=2"]);
-        assert_eq!(values(&ours).map(|(k, _)| k.as_str()).collect::<Vec<_>>(), ["n"]);
+        assert_eq!(values(&ours).map(|(k, _)| k).collect::<Vec<_>>(), ["n"]);
     }
 
     #[test]
@@ -127,8 +128,8 @@ mod tests {
             1,
         )
         .unwrap();
-        assert_eq!(webarena.values.len(), 7, "the results table keeps every field: {:?}", fields(&webarena));
-        assert_eq!(values(&webarena).map(|(k, _)| k.as_str()).collect::<Vec<_>>(), ["sites_note"]);
+        assert_eq!(webarena.columns().len(), 7, "the results table keeps every field: {:?}", fields(&webarena));
+        assert_eq!(values(&webarena).map(|(k, _)| k).collect::<Vec<_>>(), ["sites_note"]);
     }
 
     #[test]
@@ -154,7 +155,7 @@ mod tests {
             ],
             "the results table keeps every field"
         );
-        assert_eq!(values(&tasks[0]).map(|(k, _)| k.as_str()).collect::<Vec<_>>(), ["web_name"], "the model sees");
+        assert_eq!(values(&tasks[0]).map(|(k, _)| k).collect::<Vec<_>>(), ["web_name"], "the model sees");
     }
 
     #[test]

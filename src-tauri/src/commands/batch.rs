@@ -95,7 +95,15 @@ pub async fn start_batch<R: Runtime>(
         }
     };
     let results = default_results(data);
-    let batch = statewright_runner::batch::BatchRequest { each, rows, concurrency, results, pool, run_timeout };
+    let batch = statewright_runner::batch::BatchRequest {
+        each,
+        rows,
+        concurrency,
+        results,
+        pool,
+        run_timeout,
+        report_rows: true,
+    };
     let id = format!("batch-{}", fastrand::u32(..));
     let cancel = Cancel::new();
     state.live_runs.lock().expect("live runs lock").insert(id.clone(), cancel.clone());

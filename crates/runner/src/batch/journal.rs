@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::RowResult;
-use super::table::{self, Slot};
+use super::table::{self, Table};
 use crate::error::RunError;
 
 /// While the rows changed since the last rewrite are fewer bytes than the tables, the tables
@@ -86,7 +86,7 @@ pub(crate) struct Record {
 
 impl Record {
     /// Both tables with the rows of `results` there are, and an empty journal.
-    pub(crate) fn start(csv: &Path, json: &Path, results: &[impl Slot]) -> Result<Record, RunError> {
+    pub(crate) fn start<T: Table + ?Sized>(csv: &Path, json: &Path, results: &T) -> Result<Record, RunError> {
         let tables = table::write_table(csv, json, results)?;
         let journal_path = path(csv);
         // Emptied only now that the tables hold what it held.
@@ -110,9 +110,9 @@ impl Record {
 
     /// The row `results[index]` has started or ended: in the journal at once, in the tables
     /// when their rewrite is due.
-    pub(crate) fn note(&mut self, results: &[impl Slot], index: usize) -> Result<(), RunError> {
-        let Some(row) = results.get(index).and_then(Slot::row) else { return Ok(()) };
-        let mut line = serde_json::to_vec(row).unwrap_or_default();
+    pub(crate) fn note<T: Table + ?Sized>(&mut self, results: &T, index: usize) -> Result<(), RunError> {
+        let Some(row) = results.result(index) else { return Ok(()) };
+        let mut line = serde_json::to_vec(&row).unwrap_or_default();
         line.push(b'\n');
         // One write: a kill leaves the line whole or its start at the end, never half of it
         // between two others.
@@ -127,7 +127,7 @@ impl Record {
 
     /// Asked every second: the tables are brought up to date if they lag by a [`LAG`]th of
     /// their size, so a person watching a large batch sees them change.
-    pub(crate) fn catch_up(&mut self, results: &[impl Slot]) -> Result<(), RunError> {
+    pub(crate) fn catch_up<T: Table + ?Sized>(&mut self, results: &T) -> Result<(), RunError> {
         let due = self.journaled > 0 && self.journaled * LAG >= self.tables;
         if due && self.rewritten.elapsed() >= Duration::from_secs(1) {
             self.rewrite(results)?;
@@ -136,13 +136,13 @@ impl Record {
     }
 
     /// The go is over: the tables hold every row, and the journal goes.
-    pub(crate) fn finish(mut self, results: &[impl Slot]) -> Result<(), RunError> {
+    pub(crate) fn finish<T: Table + ?Sized>(mut self, results: &T) -> Result<(), RunError> {
         self.rewrite(results)?;
         tracing::debug!("the results of this go took {} bytes written", self.written);
         remove(&self.csv)
     }
 
-    fn rewrite(&mut self, results: &[impl Slot]) -> Result<(), RunError> {
+    fn rewrite<T: Table + ?Sized>(&mut self, results: &T) -> Result<(), RunError> {
         self.tables = table::write_table(&self.csv, &self.json, results)?;
         self.written += self.tables;
         // Emptied only once the tables hold every row it did: a kill in between leaves

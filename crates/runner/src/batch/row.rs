@@ -21,27 +21,37 @@ use crate::tasks;
 /// What every row's run shares.
 pub(super) struct Shared {
     pub each: Each,
+    /// The data's rows.
+    pub rows: Arc<Vec<Row>>,
     /// The pool's endpoints (none: each run launches its own browser).
     pub slots: Option<Arc<Slots>>,
     pub run_timeout: Option<Duration>,
     pub tx: UnboundedSender<Progress>,
 }
 
-/// The row `i` (0-based) of the data, with its values as the table shows them.
+/// The row `i` (0-based) of the data, to run.
 pub(super) struct Job {
     pub i: usize,
-    pub row: Row,
-    pub values: IndexMap<String, String>,
+    pub shared: Arc<Shared>,
+}
+
+/// Row `i` (0-based), with its values as the table shows them (`shown`), never ran: the
+/// batch was stopped first.
+pub(super) fn not_started(i: usize, shown: IndexMap<String, String>) -> RowResult {
+    RowResult::new(i + 1, shown, "cancelled", "the batch was stopped before this row ran".into())
 }
 
 impl Job {
-    fn result(&self, status: &str, message: String) -> RowResult {
-        RowResult::new(self.i + 1, self.values.clone(), status, message)
+    fn row(&self) -> &Row {
+        &self.shared.rows[self.i]
     }
 
-    /// The row never ran: the batch was stopped first.
-    pub fn cancelled(&self) -> RowResult {
-        self.result("cancelled", "the batch was stopped before this row ran".into())
+    fn result(&self, status: &str, message: String) -> RowResult {
+        RowResult::new(self.i + 1, self.shared.each.shown(self.row()), status, message)
+    }
+
+    fn cancelled(&self) -> RowResult {
+        not_started(self.i, self.shared.each.shown(self.row()))
     }
 
     /// The row's run is under way, on `endpoint` when it has a pool's page.
@@ -54,7 +64,8 @@ impl Job {
     }
 }
 
-pub(super) async fn run_row(job: &Job, shared: &Shared, cancel: Cancel) -> RowResult {
+pub(super) async fn run_row(job: &Job, cancel: Cancel) -> RowResult {
+    let shared = &*job.shared;
     // A run that needs no browser needs none from the pool either.
     let pool = shared.slots.as_ref().filter(|_| shared.each.needs_browser());
     let (lease, chrome) = match pool {
@@ -129,8 +140,8 @@ async fn workflow_row(job: &Job, request_for: &RequestFor, page: Page, shared: &
         Err(e) => return closing(page.chrome, job.result("error", e)).await,
     };
     // The row's values win over the defaults.
-    run.params.retain(|(k, _)| !job.row.values.contains_key(k));
-    run.params.extend(job.row.values.iter().map(|(k, v)| (k.clone(), v.clone())));
+    run.params.retain(|(k, _)| !job.row().has(k));
+    run.params.extend(job.row().values().map(|(k, v)| (k.to_owned(), v.to_owned())));
     if let Some(browser) = page.browser {
         run.browser = browser;
     }
@@ -160,9 +171,9 @@ async fn goal_row(job: &Job, goal_for: &GoalFor, page: Page, shared: &Shared, ca
         Ok(request) => request,
         Err(e) => return closing(page.chrome, job.result("error", e)).await,
     };
-    let field = |name: &str| job.row.values.get(name).cloned().unwrap_or_default();
+    let field = |name: &str| job.row().get(name).unwrap_or_default().to_owned();
     (request.goal, request.url) = (field(tasks::GOAL), field(tasks::URL));
-    let values: Vec<(String, String)> = tasks::values(&job.row).map(|(k, v)| (k.clone(), v.clone())).collect();
+    let values: Vec<(String, String)> = tasks::values(job.row()).map(|(k, v)| (k.to_owned(), v.to_owned())).collect();
     request.params.retain(|(k, _)| !values.iter().any(|(name, _)| name == k));
     request.params.extend(values);
     if let Some(browser) = page.browser {

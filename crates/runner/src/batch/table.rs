@@ -6,7 +6,9 @@
 //! the next go asks the store how each ended, and takes a run that succeeded after all
 //! instead of running its row a second time.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
@@ -49,46 +51,56 @@ fn table_rows(path: &Path) -> Result<HashMap<usize, RowResult>, RunError> {
 /// added, removed or moved in the data since would otherwise have every row after it run
 /// again (each its order, its purchase, a second time). A row with a `secret` value (masked
 /// in the table, so two rows may differ in nothing else) moves so only when no other row of
-/// either go has its values: else which one succeeded cannot be told.
+/// either go has its values: else which one succeeded cannot be told. `shown(i)` is row
+/// `i`'s values as the table shows them, and whether one is secret: made when asked, not
+/// held for every row.
 pub(super) fn done_before(
-    rows: &[IndexMap<String, String>],
-    secret: &[bool],
+    rows: usize,
+    shown: impl Fn(usize) -> (IndexMap<String, String>, bool),
     earlier: HashMap<usize, RowResult>,
-) -> Vec<Option<RowResult>> {
+) -> Vec<Option<Box<RowResult>>> {
+    let mut done: Vec<Option<Box<RowResult>>> = vec![None; rows];
+    if earlier.values().all(|r| r.status != "succeeded") {
+        return done;
+    }
     let key = |values: &IndexMap<String, String>| {
         let mut pairs: Vec<(String, String)> = values.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         pairs.sort();
         pairs
     };
     // How many rows of each go have the values: more than one, and a secret row is ambiguous.
+    // Counted only for the values an earlier row has (no other row can take its run).
     let mut alike: HashMap<Vec<(String, String)>, (usize, usize)> = HashMap::new();
-    for values in rows {
-        alike.entry(key(values)).or_default().0 += 1;
-    }
     for r in earlier.values() {
         alike.entry(key(&r.values)).or_default().1 += 1;
     }
+    for i in 0..rows {
+        if let Some(count) = alike.get_mut(&key(&shown(i).0)) {
+            count.0 += 1;
+        }
+    }
     let mut succeeded: BTreeMap<usize, RowResult> =
         earlier.into_iter().filter(|(_, r)| r.status == "succeeded").collect();
-    let mut done: Vec<Option<RowResult>> = rows
-        .iter()
-        .enumerate()
-        .map(|(i, values)| match succeeded.get(&(i + 1)) {
-            Some(r) if r.values == *values => succeeded.remove(&(i + 1)),
-            _ => None,
-        })
-        .collect();
+    for (i, done) in done.iter_mut().enumerate() {
+        if succeeded.get(&(i + 1)).is_some_and(|r| r.values == shown(i).0) {
+            *done = succeeded.remove(&(i + 1)).map(Box::new);
+        }
+    }
     // The others by their values, each run taken once (a row given twice ran twice).
     let mut by_values: HashMap<Vec<(String, String)>, VecDeque<RowResult>> = HashMap::new();
     for r in succeeded.into_values() {
         by_values.entry(key(&r.values)).or_default().push_back(r);
     }
-    for (i, values) in rows.iter().enumerate() {
-        let key = key(values);
-        if done[i].is_some() || (secret[i] && alike[&key] != (1, 1)) {
+    for (i, done) in done.iter_mut().enumerate() {
+        if done.is_some() {
             continue;
         }
-        done[i] = by_values.get_mut(&key).and_then(VecDeque::pop_front).map(|r| RowResult { row: i + 1, ..r });
+        let (values, secret) = shown(i);
+        let key = key(&values);
+        if secret && alike.get(&key) != Some(&(1, 1)) {
+            continue;
+        }
+        *done = by_values.get_mut(&key).and_then(VecDeque::pop_front).map(|r| Box::new(RowResult { row: i + 1, ..r }));
     }
     done
 }
@@ -231,46 +243,143 @@ impl Slot for RowResult {
     }
 }
 
-/// Both tables with the rows there are; the bytes written.
-pub(crate) fn write_table(csv: &Path, json: &Path, rows: &[impl Slot]) -> Result<u64, RunError> {
-    write(csv, json, rows.iter().filter_map(Slot::row).collect())
+/// A go's tables, a row's result at each place that has one. A batch's makes some as they
+/// are written (its rows not started, once it was stopped, as `cancelled`) rather than hold
+/// them: a million of them would be a gigabyte.
+pub(crate) trait Table {
+    fn places(&self) -> usize;
+    fn result(&self, place: usize) -> Option<Cow<'_, RowResult>>;
+}
+
+impl<S: Slot> Table for [S] {
+    fn places(&self) -> usize {
+        self.len()
+    }
+
+    fn result(&self, place: usize) -> Option<Cow<'_, RowResult>> {
+        self.get(place).and_then(Slot::row).map(Cow::Borrowed)
+    }
+}
+
+impl<S: Slot> Table for Vec<S> {
+    fn places(&self) -> usize {
+        self.len()
+    }
+
+    fn result(&self, place: usize) -> Option<Cow<'_, RowResult>> {
+        self.as_slice().result(place)
+    }
+}
+
+/// The results of `table` in its order.
+fn results<T: Table + ?Sized>(table: &T) -> impl Iterator<Item = Cow<'_, RowResult>> {
+    (0..table.places()).filter_map(|place| table.result(place))
 }
 
 /// Both tables, each replaced through a rename so a reader never sees half of one; the
-/// bytes written.
-fn write(csv: &Path, json: &Path, rows: Vec<&RowResult>) -> Result<u64, RunError> {
-    // The data's columns, in the order they first appear.
-    let mut columns: Vec<&String> = Vec::new();
-    for key in rows.iter().flat_map(|r| r.values.keys()) {
-        if !columns.contains(&key) {
-            columns.push(key);
+/// bytes written. Written as they are made, not made whole first: the tables of a million
+/// rows are hundreds of MB.
+pub(crate) fn write_table<T: Table + ?Sized>(csv: &Path, json: &Path, table: &T) -> Result<u64, RunError> {
+    let columns = Columns::of(table);
+    let csv_bytes = replace(csv, |out| columns.write_csv(table, out))?;
+    let json_bytes = replace(json, |out| {
+        let mut pretty = serde_json::Serializer::pretty(out);
+        serde::Serializer::collect_seq(&mut pretty, results(table)).map_err(std::io::Error::other)
+    })?;
+    Ok(csv_bytes + json_bytes)
+}
+
+/// The file at `path` replaced by what `write` writes, through a rename; its bytes.
+fn replace(
+    path: &Path,
+    write: impl FnOnce(&mut Counted<std::io::BufWriter<std::fs::File>>) -> std::io::Result<()>,
+) -> Result<u64, RunError> {
+    let tmp = path.with_extension("tmp~");
+    let written = std::fs::File::create(&tmp).and_then(|file| {
+        let mut out = Counted { to: std::io::BufWriter::new(file), bytes: 0 };
+        write(&mut out)?;
+        out.flush()?;
+        Ok(out.bytes)
+    });
+    written
+        .and_then(|bytes| std::fs::rename(&tmp, path).map(|()| bytes))
+        .map_err(|e| RunError::environment("results", format!("cannot write {}: {e}", path.display())))
+}
+
+/// A writer that counts what goes through it.
+struct Counted<W> {
+    to: W,
+    bytes: u64,
+}
+
+impl<W: Write> Write for Counted<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.to.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.to.flush()
+    }
+}
+
+/// The CSV table's columns, from every row.
+struct Columns {
+    /// The data's columns, in the order they first appear.
+    values: Vec<String>,
+    /// Then what the runs read, each variable a column, in the order first read.
+    outputs: Vec<String>,
+    /// The endpoint column only for a batch over a pool of browsers, the model's only when
+    /// some run asked one.
+    endpoints: bool,
+    models: bool,
+    judged: bool,
+}
+
+impl Columns {
+    fn of<T: Table + ?Sized>(table: &T) -> Columns {
+        let mut columns =
+            Columns { values: Vec::new(), outputs: Vec::new(), endpoints: false, models: false, judged: false };
+        for r in results(table) {
+            for key in r.values.keys() {
+                if !columns.values.contains(key) {
+                    columns.values.push(key.clone());
+                }
+            }
+            for key in r.outputs.keys() {
+                if !columns.outputs.contains(key) {
+                    columns.outputs.push(key.clone());
+                }
+            }
+            columns.endpoints |= r.endpoint.is_some();
+            columns.models |= r.llm_calls > 0;
+            columns.judged |= r.judged.is_some();
         }
+        columns
     }
-    // Then what the runs read, each variable a column, in the order first read.
-    let mut outputs: Vec<&String> = Vec::new();
-    for key in rows.iter().flat_map(|r| r.outputs.keys()) {
-        if !outputs.contains(&key) {
-            outputs.push(key);
+
+    fn write_csv<T: Table + ?Sized>(&self, table: &T, out: &mut impl Write) -> std::io::Result<()> {
+        let mut header = String::from("row,status,end_state,duration_ms,run_id,message");
+        if self.endpoints {
+            header.push_str(",endpoint");
         }
+        if self.models {
+            header.push_str(",llm_calls,llm_tokens,llm_cost");
+        }
+        if self.judged {
+            header.push_str(",verdict,verdict_reason");
+        }
+        self.values.iter().chain(&self.outputs).for_each(|c| header.push_str(&format!(",{}", csv_field(c))));
+        writeln!(out, "{header}")?;
+        for r in results(table) {
+            writeln!(out, "{}", self.line(&r))?;
+        }
+        Ok(())
     }
-    // The endpoint column only for a batch over a pool of browsers, the model's only when
-    // some run asked one.
-    let endpoints = rows.iter().any(|r| r.endpoint.is_some());
-    let models = rows.iter().any(|r| r.llm_calls > 0);
-    let judged = rows.iter().any(|r| r.judged.is_some());
-    let mut text = String::from("row,status,end_state,duration_ms,run_id,message");
-    if endpoints {
-        text.push_str(",endpoint");
-    }
-    if models {
-        text.push_str(",llm_calls,llm_tokens,llm_cost");
-    }
-    if judged {
-        text.push_str(",verdict,verdict_reason");
-    }
-    columns.iter().chain(&outputs).for_each(|c| text.push_str(&format!(",{}", csv_field(c))));
-    text.push('\n');
-    for r in &rows {
+
+    /// A row's line, without its end.
+    fn line(&self, r: &RowResult) -> String {
         let mut fixed = vec![
             r.row.to_string(),
             r.status.clone(),
@@ -279,35 +388,27 @@ fn write(csv: &Path, json: &Path, rows: Vec<&RowResult>) -> Result<u64, RunError
             r.run_id.clone().unwrap_or_default(),
             r.message.clone(),
         ];
-        if endpoints {
+        if self.endpoints {
             fixed.push(r.endpoint.clone().unwrap_or_default());
         }
-        if models {
+        if self.models {
             fixed.extend([r.llm_calls.to_string(), r.llm_tokens.to_string(), format!("{:.6}", r.llm_cost)]);
         }
-        if judged {
+        if self.judged {
             let judgement = r.judged.as_ref();
             fixed.extend(
                 [judgement.map(|j| j.verdict.clone()), judgement.map(|j| j.reason.clone())]
                     .map(Option::unwrap_or_default),
             );
         }
-        let values = columns.iter().map(|c| r.values.get(*c).cloned().unwrap_or_default());
-        let read =
-            outputs.iter().map(|c| r.outputs.get(*c).map(statewright_workflow::variables::as_text).unwrap_or_default());
+        let values = self.values.iter().map(|c| r.values.get(c).cloned().unwrap_or_default());
+        let read = self
+            .outputs
+            .iter()
+            .map(|c| r.outputs.get(c).map(statewright_workflow::variables::as_text).unwrap_or_default());
         let fields: Vec<String> = fixed.into_iter().chain(values).chain(read).map(|f| csv_field(&f)).collect();
-        text.push_str(&fields.join(","));
-        text.push('\n');
+        fields.join(",")
     }
-    let json_text = serde_json::to_string_pretty(&rows).unwrap_or_default();
-    let bytes = (text.len() + json_text.len()) as u64;
-    for (path, content) in [(csv, text), (json, json_text)] {
-        let tmp = path.with_extension("tmp~");
-        std::fs::write(&tmp, content)
-            .and_then(|()| std::fs::rename(&tmp, path))
-            .map_err(|e| RunError::environment("results", format!("cannot write {}: {e}", path.display())))?;
-    }
-    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -370,10 +471,11 @@ mod tests {
         // succeeded. With the second taken out of the data, the first is not the one that
         // succeeded: it runs again.
         let earlier = HashMap::from([(1, result(1, "a", "failed")), (2, result(2, "a", "succeeded"))]);
-        assert_eq!(done_before(&[masked("a")], &[true], earlier.clone()), [None]);
+        let shown = |values: Vec<IndexMap<String, String>>| move |i: usize| (values[i].clone(), true);
+        assert_eq!(done_before(1, shown(vec![masked("a")]), earlier.clone()), [None]);
         // One row of its user in each go: moved, it is the same row, done.
         let earlier = HashMap::from([(1, result(1, "b", "succeeded")), (2, result(2, "a", "failed"))]);
-        let done = done_before(&[masked("a"), masked("c"), masked("b")], &[true; 3], earlier);
+        let done = done_before(3, shown(vec![masked("a"), masked("c"), masked("b")]), earlier);
         assert_eq!(done.iter().map(|d| d.as_ref().map(|r| r.row)).collect::<Vec<_>>(), [None, None, Some(3)]);
     }
 
@@ -448,7 +550,7 @@ mod tests {
         let (csv, json) = (dir.path().join("orders.results.csv"), dir.path().join("orders.results.json"));
         // The table as an earlier go left it; the killed go ran row 1 again and started row
         // 2, and was killed as it appended row 2's end: the table was not rewritten since.
-        write_table(&csv, &json, &[row(1, "failed", "r-failed")]).unwrap();
+        write_table(&csv, &json, &[row(1, "failed", "r-failed")][..]).unwrap();
         let started: String = [row(1, "running", "r-done"), row(2, "running", "r-cut")]
             .iter()
             .map(|r| serde_json::to_string(r).unwrap() + "\n")

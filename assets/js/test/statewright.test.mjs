@@ -29,7 +29,7 @@ describe('install', () => {
     }));
     assert.equal(r.same, true);
     assert.equal(r.frozen, true);
-    assert.deepEqual(r.fns, ['actionable', 'checkState', 'describe', 'extract', 'fileInput', 'locate', 'prepareTyping',
+    assert.deepEqual(r.fns, ['actionable', 'checkState', 'describe', 'extract', 'fileInput', 'html', 'locate', 'prepareTyping',
       'record', 'recorded', 'scrollBy', 'scrollIntoView', 'selectOption', 'setValue', 'signals', 'snapshot', 'version', 'waitForChange',
       'watch', 'watched']);
     assert.equal(r.html, before.html, 'library must not modify the DOM');

@@ -225,6 +225,8 @@ export type BatchReport = {
   skipped: number;
   results_csv: string;
   results_json: string;
+  /** Every row's result; none unless asked for (`batch --json`, the window): the tables
+   * hold them. */
   rows: RowResult[];
   /** The pool's endpoints: rows run on each, and why one was given up on (none without a pool). */
   endpoints?: EndpointReport[];

@@ -134,7 +134,8 @@ pub struct BatchReport {
     pub skipped: usize,
     pub results_csv: PathBuf,
     pub results_json: PathBuf,
-    /// Every row's result, when the request asked for them (`report_rows`).
+    /// Every row's result; none unless asked for (`batch --json`, the window): the tables
+    /// hold them.
     pub rows: Vec<RowResult>,
     /// The pool's endpoints: rows run on each, and why one was given up on (none without a pool).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

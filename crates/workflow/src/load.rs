@@ -265,3 +265,6 @@ mod desktop_tests;
 
 #[cfg(test)]
 mod refusal_tests;
+
+#[cfg(test)]
+mod large_tests;

@@ -4,6 +4,7 @@
 //! need *where*. `SpanIndex` scans the (already syntax-checked) JSON text once and maps every
 //! value's path to its byte offset, so any diagnostic with a path gets a line and column.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -60,11 +61,21 @@ impl fmt::Display for JsonPath {
 }
 
 /// Where each value (and each object key) starts in the source text.
+///
+/// The values form a tree of fixed-size nodes, each object's or array's children side by
+/// side, so a path is found by walking it from the root: a map from every value's full path
+/// (each a vector of owned keys) took about 25 times the file's size, where this takes a
+/// node of 16 bytes per value.
 #[derive(Debug, Default)]
 pub struct SpanIndex<'a> {
     src: &'a str,
-    values: HashMap<JsonPath, usize>,
-    keys: HashMap<JsonPath, usize>,
+    /// The children of every object and array; `root` is the document's value.
+    nodes: Vec<Node>,
+    root: Option<Node>,
+    /// The keys of each object with more than `KEYS_SEARCHED` of them (by its first child),
+    /// each with its child's place: a thousand findings in a map of a thousand parameters
+    /// would otherwise compare a million keys.
+    keyed: HashMap<u32, HashMap<Cow<'a, str>, u32>>,
     /// Byte offsets where lines start, and the character count at every
     /// `CHECKPOINT` bytes: a position costs a binary search and a short scan, so a
     /// thousand diagnostics on a one-line megabyte file stay linear.
@@ -74,6 +85,22 @@ pub struct SpanIndex<'a> {
     /// JSON parsers keep the last silently, so a repeated `checks` would lose the first.
     repeated: Vec<RepeatedKey>,
 }
+
+/// One value: where it starts, where its key starts (`NO_KEY` in an array or at the
+/// root), and its children `nodes[children..children + len]` when it is an object or array.
+/// Offsets are `u32`: input files are at most 64 MiB; the scan stops at 4 GiB.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    start: u32,
+    key: u32,
+    children: u32,
+    len: u32,
+}
+
+const NO_KEY: u32 = u32::MAX;
+
+/// Objects with at most this many keys are searched key by key.
+const KEYS_SEARCHED: usize = 32;
 
 /// A key an object has twice: the path it names and where each was written (byte offsets).
 #[derive(Debug, Clone)]
@@ -104,24 +131,26 @@ impl<'a> SpanIndex<'a> {
             chars_at.push(chars);
             chars += chunk.iter().filter(|&&b| !is_continuation(b)).count();
         }
-        let mut index = Self { src, line_starts, chars_at, ..Self::default() };
-        let mut scanner = Scanner { bytes: src.as_bytes(), pos: 0 };
-        scanner.value(&JsonPath::root(), &mut index, 0);
-        index
+        let end = bytes.len().min(u32::MAX as usize - 1);
+        let mut scanner = Scanner {
+            bytes: &bytes[..end],
+            pos: 0,
+            nodes: Vec::new(),
+            siblings: Vec::new(),
+            path: Vec::new(),
+            repeated: Vec::new(),
+            keyed: HashMap::new(),
+        };
+        let (root, _) = scanner.value(NO_KEY, 0);
+        let Scanner { mut nodes, repeated, keyed, .. } = scanner;
+        nodes.shrink_to_fit();
+        Self { src, nodes, root: Some(root), keyed, line_starts, chars_at, repeated }
     }
 
     /// The position of the value at `path`, falling back to its nearest indexed ancestor.
     pub fn value_pos(&self, path: &JsonPath) -> LineCol {
-        let mut path = path.clone();
-        loop {
-            if let Some(&offset) = self.values.get(&path) {
-                return self.line_col(offset);
-            }
-            if path.0.is_empty() {
-                return LineCol { line: 1, column: 1 };
-            }
-            path = path.parent();
-        }
+        let (node, _) = self.deepest(path);
+        node.map_or(LineCol { line: 1, column: 1 }, |n| self.line_col(n.start as usize))
     }
 
     /// Every key written again in the same object: its path, where it is written again and
@@ -132,18 +161,19 @@ impl<'a> SpanIndex<'a> {
 
     /// The position of the key that names the value at `path` (for unknown-field errors).
     pub fn key_pos(&self, path: &JsonPath) -> LineCol {
-        match self.keys.get(path) {
-            Some(&offset) => self.line_col(offset),
-            None => self.value_pos(path),
+        match self.exact(path) {
+            Some(node) if node.key != NO_KEY => self.line_col(node.key as usize),
+            _ => self.value_pos(path),
         }
     }
 
     /// The position of the `char_index`-th decoded character inside the string at `path`,
     /// accounting for escapes, so errors inside selectors and call strings point exactly.
     pub fn string_char_pos(&self, path: &JsonPath, char_index: usize) -> LineCol {
-        let Some(&start) = self.values.get(path) else {
+        let Some(node) = self.exact(path) else {
             return self.value_pos(path);
         };
+        let start = node.start as usize;
         let raw = &self.src.as_bytes()[start..];
         if raw.first() != Some(&b'"') {
             return self.line_col(start);
@@ -168,6 +198,53 @@ impl<'a> SpanIndex<'a> {
             decoded += 1;
         }
         self.line_col((start + pos).min(self.src.len()))
+    }
+
+    /// The node at exactly `path`, if the document has it.
+    fn exact(&self, path: &JsonPath) -> Option<Node> {
+        match self.deepest(path) {
+            (node, found) if found == path.0.len() => node,
+            _ => None,
+        }
+    }
+
+    /// The node of the longest prefix of `path` the document has, and that prefix's length.
+    /// Of a key written twice the last is taken, as JSON readers take it.
+    fn deepest(&self, path: &JsonPath) -> (Option<Node>, usize) {
+        let Some(mut node) = self.root else { return (None, 0) };
+        for (depth, seg) in path.0.iter().enumerate() {
+            let children = self.children(node);
+            let opener = self.src.as_bytes().get(node.start as usize);
+            let child = match seg {
+                Seg::Index(i) if opener == Some(&b'[') => children.get(*i),
+                Seg::Key(k) if opener == Some(&b'{') => match self.keyed.get(&node.children) {
+                    Some(keys) => keys.get(k.as_str()).and_then(|&i| children.get(i as usize)),
+                    None => children.iter().rev().find(|c| self.key_is(c.key, k)),
+                },
+                _ => None,
+            };
+            match child {
+                Some(child) => node = *child,
+                None => return (Some(node), depth),
+            }
+        }
+        (Some(node), path.0.len())
+    }
+
+    fn children(&self, node: Node) -> &[Node] {
+        let from = node.children as usize;
+        self.nodes.get(from..from + node.len as usize).unwrap_or_default()
+    }
+
+    /// Whether the key written at byte `at` (its opening quote) is `key` once decoded.
+    fn key_is(&self, at: u32, key: &str) -> bool {
+        let raw = self.src.as_bytes().get(at as usize..).unwrap_or_default();
+        let Some(len) = string_len(raw) else { return false };
+        let written = &raw[1..len - 1];
+        if !written.contains(&b'\\') {
+            return written == key.as_bytes();
+        }
+        decode(&raw[..len]).as_deref() == Some(key)
     }
 
     fn line_col(&self, offset: usize) -> LineCol {
@@ -206,108 +283,192 @@ fn utf8_len(first: u8) -> usize {
     }
 }
 
+/// The length in bytes of the string literal `raw` starts with (quotes included).
+fn string_len(raw: &[u8]) -> Option<usize> {
+    if raw.first() != Some(&b'"') {
+        return None;
+    }
+    let mut pos = 1;
+    while pos < raw.len() {
+        match raw[pos] {
+            b'\\' => pos += 2,
+            b'"' => return Some(pos + 1),
+            _ => pos += 1,
+        }
+    }
+    None
+}
+
+/// A string literal's value: borrowed when it has no escapes, as nearly every key has.
+fn decode(literal: &[u8]) -> Option<Cow<'_, str>> {
+    let text = std::str::from_utf8(literal).ok()?;
+    if !text.contains('\\') {
+        return text.get(1..text.len() - 1).map(Cow::Borrowed);
+    }
+    serde_json::from_str::<String>(text).ok().map(Cow::Owned)
+}
+
 /// A forgiving scanner: it assumes serde_json already accepted the text and only records
 /// offsets; on anything unexpected it stops instead of failing.
 struct Scanner<'b> {
     bytes: &'b [u8],
     pos: usize,
+    nodes: Vec<Node>,
+    /// The children of the objects and arrays being read, innermost last: each container's
+    /// are moved to `nodes` together when it ends, so siblings sit side by side.
+    siblings: Vec<Node>,
+    /// Where the value being read is: a key's offset or an array index per level, turned
+    /// into a `JsonPath` only for a key written twice.
+    path: Vec<Step>,
+    repeated: Vec<RepeatedKey>,
+    keyed: HashMap<u32, HashMap<Cow<'b, str>, u32>>,
+}
+
+/// An object's keys, each with where it was last written and the place of its (last) child.
+type Keys<'b> = HashMap<Cow<'b, str>, (usize, u32)>;
+
+#[derive(Clone, Copy)]
+enum Step {
+    Key(u32),
+    Index(usize),
 }
 
 const MAX_DEPTH: usize = 256;
 
-impl Scanner<'_> {
+impl<'b> Scanner<'b> {
     fn skip_ws(&mut self) {
         while self.pos < self.bytes.len() && self.bytes[self.pos].is_ascii_whitespace() {
             self.pos += 1;
         }
     }
 
-    fn value(&mut self, path: &JsonPath, index: &mut SpanIndex, depth: usize) -> Option<()> {
+    /// Reads the value at `pos` (named by the key at `key`): its node, and whether reading
+    /// may go on. A container cut short keeps the children read so far.
+    fn value(&mut self, key: u32, depth: usize) -> (Node, bool) {
         self.skip_ws();
-        index.values.insert(path.clone(), self.pos);
+        let mut node = Node { start: self.pos as u32, key, children: 0, len: 0 };
         if depth > MAX_DEPTH {
-            return None;
+            return (node, false);
         }
-        match *self.bytes.get(self.pos)? {
-            b'{' => {
-                self.pos += 1;
-                // Keys are compared within this object: a repeated key's children have the
-                // same paths as the first one's, and are no repeats of their own.
-                let mut seen: HashMap<String, usize> = HashMap::new();
-                loop {
-                    self.skip_ws();
-                    match *self.bytes.get(self.pos)? {
-                        b'}' => {
-                            self.pos += 1;
-                            return Some(());
-                        }
-                        b',' => self.pos += 1,
-                        b'"' => {
-                            let key_start = self.pos;
-                            let key = self.string()?;
-                            let child = path.key(&key);
-                            index.keys.insert(child.clone(), key_start); // the last one is kept
-                            if let Some(first) = seen.insert(key, key_start) {
-                                index.repeated.push(RepeatedKey { path: child.clone(), first, again: key_start });
-                            }
-                            self.skip_ws();
-                            if self.bytes.get(self.pos) != Some(&b':') {
-                                return None;
-                            }
-                            self.pos += 1;
-                            self.value(&child, index, depth + 1)?;
-                        }
-                        _ => return None,
-                    }
+        let base = self.siblings.len();
+        let mut keys = Keys::new();
+        let ok = match self.bytes.get(self.pos) {
+            Some(b'{') => self.object(depth, &mut keys).is_some(),
+            Some(b'[') => self.array(depth).is_some(),
+            Some(b'"') => match string_len(&self.bytes[self.pos..]) {
+                Some(len) => {
+                    self.pos += len;
+                    true
                 }
-            }
-            b'[' => {
-                self.pos += 1;
-                let mut i = 0;
-                loop {
-                    self.skip_ws();
-                    match *self.bytes.get(self.pos)? {
-                        b']' => {
-                            self.pos += 1;
-                            return Some(());
-                        }
-                        b',' => self.pos += 1,
-                        _ => {
-                            self.value(&path.index(i), index, depth + 1)?;
-                            i += 1;
-                        }
-                    }
-                }
-            }
-            b'"' => self.string().map(drop),
-            _ => {
+                None => false,
+            },
+            Some(_) => {
                 while self.pos < self.bytes.len()
                     && !matches!(self.bytes[self.pos], b',' | b'}' | b']')
                     && !self.bytes[self.pos].is_ascii_whitespace()
                 {
                     self.pos += 1;
                 }
-                Some(())
+                true
+            }
+            None => false,
+        };
+        if self.siblings.len() > base {
+            node.children = self.nodes.len() as u32;
+            node.len = (self.siblings.len() - base) as u32;
+            self.nodes.extend(self.siblings.drain(base..));
+        }
+        if keys.len() > KEYS_SEARCHED {
+            self.keyed.insert(node.children, keys.into_iter().map(|(key, (_, child))| (key, child)).collect());
+        }
+        (node, ok)
+    }
+
+    /// Reads an object, filling `keys` with where each key was last written and its child.
+    fn object(&mut self, depth: usize, keys: &mut Keys<'b>) -> Option<()> {
+        self.pos += 1;
+        let base = self.siblings.len();
+        // Keys are compared within this object: a repeated key's children have the
+        // same paths as the first one's, and are no repeats of their own.
+        loop {
+            self.skip_ws();
+            match *self.bytes.get(self.pos)? {
+                b'}' => {
+                    self.pos += 1;
+                    return Some(());
+                }
+                b',' => self.pos += 1,
+                b'"' => {
+                    let key_start = self.pos;
+                    let key = self.string()?;
+                    let child = (self.siblings.len() - base) as u32;
+                    if let Some((first, _)) = keys.insert(key, (key_start, child)) {
+                        let path = self.json_path(Some(Step::Key(key_start as u32)));
+                        self.repeated.push(RepeatedKey { path, first, again: key_start });
+                    }
+                    self.skip_ws();
+                    if self.bytes.get(self.pos) != Some(&b':') {
+                        return None;
+                    }
+                    self.pos += 1;
+                    self.path.push(Step::Key(key_start as u32));
+                    let (child, ok) = self.value(key_start as u32, depth + 1);
+                    self.path.pop();
+                    self.siblings.push(child);
+                    if !ok {
+                        return None;
+                    }
+                }
+                _ => return None,
             }
         }
     }
 
-    /// Reads a string literal starting at `"` and returns its decoded value.
-    fn string(&mut self) -> Option<String> {
-        let start = self.pos;
+    fn array(&mut self, depth: usize) -> Option<()> {
         self.pos += 1;
-        while self.pos < self.bytes.len() {
-            match self.bytes[self.pos] {
-                b'\\' => self.pos += 2,
-                b'"' => {
+        let mut i = 0;
+        loop {
+            self.skip_ws();
+            match *self.bytes.get(self.pos)? {
+                b']' => {
                     self.pos += 1;
-                    let raw = std::str::from_utf8(&self.bytes[start..self.pos]).ok()?;
-                    return serde_json::from_str(raw).ok();
+                    return Some(());
                 }
-                _ => self.pos += 1,
+                b',' => self.pos += 1,
+                _ => {
+                    self.path.push(Step::Index(i));
+                    let (child, ok) = self.value(NO_KEY, depth + 1);
+                    self.path.pop();
+                    self.siblings.push(child);
+                    if !ok {
+                        return None;
+                    }
+                    i += 1;
+                }
             }
         }
-        None
+    }
+
+    /// The path of the value being read, then `last`.
+    fn json_path(&self, last: Option<Step>) -> JsonPath {
+        let segs = self.path.iter().chain(last.as_ref()).map(|step| match *step {
+            Step::Key(at) => {
+                let raw = &self.bytes[at as usize..];
+                let key = string_len(raw).and_then(|len| decode(&raw[..len]));
+                Seg::Key(key.map(Cow::into_owned).unwrap_or_default())
+            }
+            Step::Index(i) => Seg::Index(i),
+        });
+        JsonPath(segs.collect())
+    }
+
+    /// Reads a string literal starting at `"` and returns its decoded value.
+    fn string(&mut self) -> Option<Cow<'b, str>> {
+        let bytes = self.bytes;
+        let len = string_len(&bytes[self.pos..])?;
+        let literal = &bytes[self.pos..self.pos + len];
+        self.pos += len;
+        decode(literal)
     }
 }
 

@@ -240,7 +240,7 @@ pub async fn run_batch(
     // Held to the end: no other batch runs these rows (again) meanwhile.
     let _lock = lock::ResultsLock::take(&request.results, lock::Writer::Batch)?;
     let json_path = request.results.with_extension("json");
-    let mut earlier = table::earlier_results(&json_path)?;
+    let mut earlier = table::earlier_results(&json_path, table::Keep::ToResume)?;
     if let Some(db) = request.each.db() {
         earlier = tokio::task::spawn_blocking(move || {
             table::settle_running(&mut earlier, &db);

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::RowResult;
-use super::table::{self, Table};
+use super::table::{self, Keep, Table};
 use crate::error::RunError;
 
 /// While the rows changed since the last rewrite are fewer bytes than the tables, the tables
@@ -36,8 +36,9 @@ pub(crate) fn path(table: &Path) -> PathBuf {
     table.with_extension("journal")
 }
 
-/// The rows the journal beside `table` holds, each laid over the row of `rows` it follows.
-pub(super) fn read_over(table: &Path, rows: &mut HashMap<usize, RowResult>) -> Result<(), RunError> {
+/// The rows the journal beside `table` holds, each laid over the row of `rows` it follows
+/// (as much of it as `keep` keeps).
+pub(super) fn read_over(table: &Path, rows: &mut HashMap<usize, RowResult>, keep: Keep) -> Result<(), RunError> {
     let path = path(table);
     let text =
         match statewright_workflow::read_input_bytes(&path, "results journal", statewright_workflow::MAX_WRITTEN_BYTES)
@@ -49,9 +50,7 @@ pub(super) fn read_over(table: &Path, rows: &mut HashMap<usize, RowResult>) -> R
     let mut lines = text.split_inclusive(|b| *b == b'\n').enumerate().peekable();
     while let Some((i, line)) = lines.next() {
         match serde_json::from_slice::<RowResult>(line) {
-            Ok(row) => {
-                rows.insert(row.row, row);
-            }
+            Ok(row) => keep.lay(rows, row),
             // The line being written when the go was killed.
             Err(_) if lines.peek().is_none() => {}
             Err(e) => {
@@ -221,17 +220,17 @@ mod tests {
         let ended = line(&row(2, "failed"));
         // Killed as it appended the end of row 2: the row is as its start said.
         std::fs::write(path(&json), format!("{started}{}", &ended[..ended.len() / 2])).unwrap();
-        read_over(&json, &mut rows).unwrap();
+        read_over(&json, &mut rows, Keep::All).unwrap();
         assert_eq!((rows[&1].status.as_str(), rows[&2].status.as_str()), ("succeeded", "running"));
         assert_eq!(rows[&2].run_id.as_deref(), Some("run-2"));
         // Whole, the later line wins.
         std::fs::write(path(&json), format!("{started}{ended}")).unwrap();
-        read_over(&json, &mut rows).unwrap();
+        read_over(&json, &mut rows, Keep::All).unwrap();
         assert_eq!(rows[&2].status, "failed");
 
         // A line that is no row, with more after it, is no journal this program wrote.
         std::fs::write(path(&json), format!("{started}not a row\n{ended}")).unwrap();
-        let refused = read_over(&json, &mut rows).unwrap_err();
+        let refused = read_over(&json, &mut rows, Keep::All).unwrap_err();
         assert_eq!(refused.kind, crate::error::RunErrorKind::Invalid);
         let said = format!("{}:2: not a results journal of statewright batch", path(&json).display());
         assert!(refused.message.starts_with(&said), "{}", refused.message);
@@ -243,13 +242,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let json = dir.path().join("orders.results.json");
         std::fs::create_dir(path(&json)).unwrap();
-        let refused = read_over(&json, &mut HashMap::new()).unwrap_err();
+        let refused = read_over(&json, &mut HashMap::new(), Keep::All).unwrap_err();
         assert_eq!(refused.kind, crate::error::RunErrorKind::Invalid);
         let said = format!("{}: the results journal is a folder, not a regular file", path(&json).display());
         assert!(refused.message.contains(&said), "{}", refused.message);
         std::fs::remove_dir(path(&json)).unwrap();
         assert!(std::process::Command::new("mkfifo").arg(path(&json)).status().unwrap().success());
-        let refused = read_over(&json, &mut HashMap::new()).unwrap_err();
+        let refused = read_over(&json, &mut HashMap::new(), Keep::All).unwrap_err();
         assert!(refused.message.contains("the results journal is a named pipe (FIFO)"), "{}", refused.message);
     }
 }

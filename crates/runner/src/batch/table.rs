@@ -6,28 +6,59 @@
 //! the next go asks the store how each ended, and takes a run that succeeded after all
 //! instead of running its row a second time.
 
-use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, VecDeque};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
 use statewright_store::Store;
 
+pub(crate) use self::write::{Table, write_table};
 use super::RowResult;
 use crate::error::RunError;
-use crate::rows::csv_field;
+
+mod write;
 
 /// The results of an earlier go, by row, the JSON table at `path` and the journal beside
-/// it; none when there was none.
-pub(crate) fn earlier_results(path: &Path) -> Result<HashMap<usize, RowResult>, RunError> {
-    let mut rows = table_rows(path)?;
-    super::journal::read_over(path, &mut rows)?;
+/// it, as much of each row as `keep` keeps; none when there was none.
+pub(crate) fn earlier_results(path: &Path, keep: Keep) -> Result<HashMap<usize, RowResult>, RunError> {
+    let mut rows = table_rows(path, keep)?;
+    super::journal::read_over(path, &mut rows, keep)?;
     Ok(rows)
 }
 
+/// How much of an earlier go's rows a reader keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Keep {
+    /// Every row, whole: the judge grades them all.
+    All,
+    /// What a batch's next go asks of them: the rows that succeeded or were under way,
+    /// whole; of the others only the values of those with one masked, which
+    /// [`done_before`] counts (no other row can be told from a secret row by them). A
+    /// million rows that failed or were cancelled are then not held again as the next go
+    /// starts.
+    ToResume,
+}
+
+impl Keep {
+    /// `row` laid over what `rows` held for its number.
+    pub(super) fn lay(self, rows: &mut HashMap<usize, RowResult>, row: RowResult) {
+        let number = row.row;
+        let kept = match self {
+            Keep::ToResume if !matches!(row.status.as_str(), "succeeded" | "running") => {
+                let secret = row.values.values().any(|v| v == statewright_workflow::params::MASK);
+                secret.then(|| RowResult::new(number, row.values, &row.status, String::new()))
+            }
+            _ => Some(row),
+        };
+        match kept {
+            Some(row) => rows.insert(number, row),
+            None => rows.remove(&number),
+        };
+    }
+}
+
 /// The rows of the JSON table at `path` as last rewritten.
-fn table_rows(path: &Path) -> Result<HashMap<usize, RowResult>, RunError> {
+fn table_rows(path: &Path, keep: Keep) -> Result<HashMap<usize, RowResult>, RunError> {
     // Read as every input file is: a pipe or a folder at the path is the person's to move
     // (exit 2), not something to wait on or fail the batch's environment over.
     let text =
@@ -36,13 +67,45 @@ fn table_rows(path: &Path) -> Result<HashMap<usize, RowResult>, RunError> {
             Err(e) if e.missing => return Ok(HashMap::new()),
             Err(e) => return Err(RunError::invalid("results", format!("{}: {}", path.display(), e.message))),
         };
-    let rows: Vec<RowResult> = serde_json::from_slice(&text).map_err(|e| {
-        RunError::invalid(
-            "results",
-            format!("{}: not a results table of statewright batch ({e}); move it away to start afresh", path.display()),
-        )
-    })?;
-    Ok(rows.into_iter().map(|r| (r.row, r)).collect())
+    let mut json = serde_json::Deserializer::from_slice(&text);
+    serde::de::DeserializeSeed::deserialize(Kept(keep), &mut json).and_then(|rows| json.end().map(|()| rows)).map_err(
+        |e| {
+            RunError::invalid(
+                "results",
+                format!(
+                    "{}: not a results table of statewright batch ({e}); move it away to start afresh",
+                    path.display()
+                ),
+            )
+        },
+    )
+}
+
+/// The table's rows, each kept as [`Keep`] says as it is read (not all read first).
+struct Kept(Keep);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Kept {
+    type Value = HashMap<usize, RowResult>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Kept {
+    type Value = HashMap<usize, RowResult>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a sequence")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut rows = HashMap::new();
+        while let Some(row) = seq.next_element::<RowResult>()? {
+            self.0.lay(&mut rows, row);
+        }
+        Ok(rows)
+    }
 }
 
 /// The rows of this go done before: each row, by its `values`, takes a run of an earlier go
@@ -226,191 +289,6 @@ fn absolute(path: &Path) -> PathBuf {
     }
 }
 
-/// A row of a go's tables: a batch's, none until it starts, or the judge's, always there.
-pub(crate) trait Slot {
-    fn row(&self) -> Option<&RowResult>;
-}
-
-impl Slot for Option<RowResult> {
-    fn row(&self) -> Option<&RowResult> {
-        self.as_ref()
-    }
-}
-
-impl Slot for RowResult {
-    fn row(&self) -> Option<&RowResult> {
-        Some(self)
-    }
-}
-
-/// A go's tables, a row's result at each place that has one. A batch's makes some as they
-/// are written (its rows not started, once it was stopped, as `cancelled`) rather than hold
-/// them: a million of them would be a gigabyte.
-pub(crate) trait Table {
-    fn places(&self) -> usize;
-    fn result(&self, place: usize) -> Option<Cow<'_, RowResult>>;
-}
-
-impl<S: Slot> Table for [S] {
-    fn places(&self) -> usize {
-        self.len()
-    }
-
-    fn result(&self, place: usize) -> Option<Cow<'_, RowResult>> {
-        self.get(place).and_then(Slot::row).map(Cow::Borrowed)
-    }
-}
-
-impl<S: Slot> Table for Vec<S> {
-    fn places(&self) -> usize {
-        self.len()
-    }
-
-    fn result(&self, place: usize) -> Option<Cow<'_, RowResult>> {
-        self.as_slice().result(place)
-    }
-}
-
-/// The results of `table` in its order.
-fn results<T: Table + ?Sized>(table: &T) -> impl Iterator<Item = Cow<'_, RowResult>> {
-    (0..table.places()).filter_map(|place| table.result(place))
-}
-
-/// Both tables, each replaced through a rename so a reader never sees half of one; the
-/// bytes written. Written as they are made, not made whole first: the tables of a million
-/// rows are hundreds of MB.
-pub(crate) fn write_table<T: Table + ?Sized>(csv: &Path, json: &Path, table: &T) -> Result<u64, RunError> {
-    let columns = Columns::of(table);
-    let csv_bytes = replace(csv, |out| columns.write_csv(table, out))?;
-    let json_bytes = replace(json, |out| {
-        let mut pretty = serde_json::Serializer::pretty(out);
-        serde::Serializer::collect_seq(&mut pretty, results(table)).map_err(std::io::Error::other)
-    })?;
-    Ok(csv_bytes + json_bytes)
-}
-
-/// The file at `path` replaced by what `write` writes, through a rename; its bytes.
-fn replace(
-    path: &Path,
-    write: impl FnOnce(&mut Counted<std::io::BufWriter<std::fs::File>>) -> std::io::Result<()>,
-) -> Result<u64, RunError> {
-    let tmp = path.with_extension("tmp~");
-    let written = std::fs::File::create(&tmp).and_then(|file| {
-        let mut out = Counted { to: std::io::BufWriter::new(file), bytes: 0 };
-        write(&mut out)?;
-        out.flush()?;
-        Ok(out.bytes)
-    });
-    written
-        .and_then(|bytes| std::fs::rename(&tmp, path).map(|()| bytes))
-        .map_err(|e| RunError::environment("results", format!("cannot write {}: {e}", path.display())))
-}
-
-/// A writer that counts what goes through it.
-struct Counted<W> {
-    to: W,
-    bytes: u64,
-}
-
-impl<W: Write> Write for Counted<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.to.write(buf)?;
-        self.bytes += n as u64;
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.to.flush()
-    }
-}
-
-/// The CSV table's columns, from every row.
-struct Columns {
-    /// The data's columns, in the order they first appear.
-    values: Vec<String>,
-    /// Then what the runs read, each variable a column, in the order first read.
-    outputs: Vec<String>,
-    /// The endpoint column only for a batch over a pool of browsers, the model's only when
-    /// some run asked one.
-    endpoints: bool,
-    models: bool,
-    judged: bool,
-}
-
-impl Columns {
-    fn of<T: Table + ?Sized>(table: &T) -> Columns {
-        let mut columns =
-            Columns { values: Vec::new(), outputs: Vec::new(), endpoints: false, models: false, judged: false };
-        for r in results(table) {
-            for key in r.values.keys() {
-                if !columns.values.contains(key) {
-                    columns.values.push(key.clone());
-                }
-            }
-            for key in r.outputs.keys() {
-                if !columns.outputs.contains(key) {
-                    columns.outputs.push(key.clone());
-                }
-            }
-            columns.endpoints |= r.endpoint.is_some();
-            columns.models |= r.llm_calls > 0;
-            columns.judged |= r.judged.is_some();
-        }
-        columns
-    }
-
-    fn write_csv<T: Table + ?Sized>(&self, table: &T, out: &mut impl Write) -> std::io::Result<()> {
-        let mut header = String::from("row,status,end_state,duration_ms,run_id,message");
-        if self.endpoints {
-            header.push_str(",endpoint");
-        }
-        if self.models {
-            header.push_str(",llm_calls,llm_tokens,llm_cost");
-        }
-        if self.judged {
-            header.push_str(",verdict,verdict_reason");
-        }
-        self.values.iter().chain(&self.outputs).for_each(|c| header.push_str(&format!(",{}", csv_field(c))));
-        writeln!(out, "{header}")?;
-        for r in results(table) {
-            writeln!(out, "{}", self.line(&r))?;
-        }
-        Ok(())
-    }
-
-    /// A row's line, without its end.
-    fn line(&self, r: &RowResult) -> String {
-        let mut fixed = vec![
-            r.row.to_string(),
-            r.status.clone(),
-            r.end_state.clone().unwrap_or_default(),
-            r.duration_ms.to_string(),
-            r.run_id.clone().unwrap_or_default(),
-            r.message.clone(),
-        ];
-        if self.endpoints {
-            fixed.push(r.endpoint.clone().unwrap_or_default());
-        }
-        if self.models {
-            fixed.extend([r.llm_calls.to_string(), r.llm_tokens.to_string(), format!("{:.6}", r.llm_cost)]);
-        }
-        if self.judged {
-            let judgement = r.judged.as_ref();
-            fixed.extend(
-                [judgement.map(|j| j.verdict.clone()), judgement.map(|j| j.reason.clone())]
-                    .map(Option::unwrap_or_default),
-            );
-        }
-        let values = self.values.iter().map(|c| r.values.get(c).cloned().unwrap_or_default());
-        let read = self
-            .outputs
-            .iter()
-            .map(|c| r.outputs.get(c).map(statewright_workflow::variables::as_text).unwrap_or_default());
-        let fields: Vec<String> = fixed.into_iter().chain(values).chain(read).map(|f| csv_field(&f)).collect();
-        fields.join(",")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -477,6 +355,38 @@ mod tests {
         let earlier = HashMap::from([(1, result(1, "b", "succeeded")), (2, result(2, "a", "failed"))]);
         let done = done_before(3, shown(vec![masked("a"), masked("c"), masked("b")]), earlier);
         assert_eq!(done.iter().map(|d| d.as_ref().map(|r| r.row)).collect::<Vec<_>>(), [None, None, Some(3)]);
+    }
+
+    #[test]
+    fn the_next_go_holds_of_an_earlier_gos_rows_only_what_it_asks_of_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let (csv, json) = (dir.path().join("orders.results.csv"), dir.path().join("orders.results.json"));
+        let secret = |row: usize, status: &str| {
+            let values = IndexMap::from([("user".to_owned(), "a".to_owned()), ("pw".to_owned(), MASK.to_owned())]);
+            RowResult { run_id: Some(format!("run-{row}")), ..RowResult::new(row, values, status, "why".into()) }
+        };
+        let table = [
+            secret(1, "failed"),
+            secret(2, "succeeded"),
+            row(3, "failed", "r3"),
+            row(4, "cancelled", "r4"),
+            row(5, "running", "r5"),
+        ];
+        write_table(&csv, &json, &table[..]).unwrap();
+        // Row 4 ran again after the table was written, and succeeded.
+        let again = serde_json::to_string(&row(4, "succeeded", "r4b")).unwrap();
+        std::fs::write(super::super::journal::path(&csv), again + "\n").unwrap();
+
+        let earlier = earlier_results(&json, Keep::ToResume).unwrap();
+        let mut kept: Vec<(usize, &str)> = earlier.values().map(|r| (r.row, r.status.as_str())).collect();
+        kept.sort();
+        assert_eq!(kept, [(1, "failed"), (2, "succeeded"), (4, "succeeded"), (5, "running")]);
+        assert_eq!((earlier[&1].run_id.as_ref(), earlier[&1].message.as_str()), (None, ""), "its values only");
+        assert_eq!(earlier[&2], table[1]);
+        // Kept so, a row told from another only by a secret keeps to its own number still.
+        let shown = |_| (table[0].values.clone(), true);
+        assert_eq!(done_before(1, shown, earlier), [None]);
+        assert_eq!(earlier_results(&json, Keep::All).unwrap().len(), 5, "the judge's are whole");
     }
 
     /// The store of a batch killed outright: `r-done` had succeeded (the table not yet
@@ -558,7 +468,7 @@ mod tests {
         let torn = r#"{"row":2,"values":{"seed":"2"},"status":"succ"#;
         std::fs::write(super::super::journal::path(&csv), started + torn).unwrap();
 
-        let mut earlier = earlier_results(&json).unwrap();
+        let mut earlier = earlier_results(&json, Keep::ToResume).unwrap();
         settle_running(&mut earlier, &db);
         assert_eq!(earlier[&1].status, "succeeded", "not run a second time");
         assert_eq!(earlier[&1].run_id.as_deref(), Some("r-done"));

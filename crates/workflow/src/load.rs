@@ -61,7 +61,7 @@ pub fn load_file(path: &Path) -> Result<Loaded, Diagnostics> {
 /// names workflows whose format has no name field.
 pub fn load_str(source: &str, file: &str, fallback_name: &str) -> Result<Loaded, Diagnostics> {
     let src = without_bom(source);
-    let value: Value = serde_json::from_str(src).map_err(|e| {
+    let invalid = |e: serde_json::Error| {
         Diagnostics(vec![Diagnostic {
             severity: Severity::Error,
             file: file.to_owned(),
@@ -71,14 +71,28 @@ pub fn load_str(source: &str, file: &str, fallback_name: &str) -> Result<Loaded,
             message: format!("invalid JSON: {}", strip_position(&e.to_string())),
             help: Some("a workflow file is a JSON document; check quotes, commas and brackets near here".into()),
         }])
-    })?;
+    };
+    serde_json::from_str::<Syntax>(src).map_err(invalid)?;
     let index = SpanIndex::new(src);
     let mut report = Reporter::new(file, &index);
     repeated_keys(&index, &mut report);
-    let format = detect(&value);
-    let workflow = match format {
-        SourceFormat::Native => native(&value, &mut report),
-        SourceFormat::CliGent => cligent::convert(&value, fallback_name, &mut report),
+    let format = detect(&index);
+    // A valid native file is read straight into its types. A JSON tree of the file takes
+    // about 20 times its size, so it is built only to read CliGent's looser format and to
+    // report a native file's mistakes as they always were.
+    let typed = match format {
+        SourceFormat::Native if !report.has_errors() => serde_json::from_str::<Workflow>(src).ok(),
+        _ => None,
+    };
+    let workflow = match typed {
+        Some(workflow) => Some(workflow),
+        None => {
+            let value: Value = serde_json::from_str(src).map_err(invalid)?;
+            match format {
+                SourceFormat::Native => native(&value, &mut report),
+                SourceFormat::CliGent => cligent::convert(&value, fallback_name, &mut report),
+            }
+        }
     };
     if let Some(workflow) = &workflow {
         validate(workflow, format, &mut report);
@@ -119,10 +133,60 @@ fn repeated_keys(index: &SpanIndex, report: &mut Reporter) {
 }
 
 /// Native files carry `"version"`; everything else is read as CliGent.
-fn detect(value: &Value) -> SourceFormat {
-    match value {
-        Value::Object(map) if map.contains_key("version") => SourceFormat::Native,
-        _ => SourceFormat::CliGent,
+fn detect(index: &SpanIndex) -> SourceFormat {
+    if index.has(&JsonPath::root().key("version")) { SourceFormat::Native } else { SourceFormat::CliGent }
+}
+
+/// Any JSON document, checked as a JSON tree (`Value`) reads it, so a file is refused with
+/// the same error, at the same place, without the tree being built. (serde's `IgnoredAny`
+/// skips more leniently: a lone surrogate escape, a number out of range.)
+struct Syntax;
+
+impl<'de> serde::Deserialize<'de> for Syntax {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(Syntax)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Syntax {
+    type Value = Syntax;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Syntax, E> {
+        Ok(Syntax)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Syntax, E> {
+        Ok(Syntax)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Syntax, E> {
+        Ok(Syntax)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Syntax, E> {
+        Ok(Syntax)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Syntax, E> {
+        Ok(Syntax)
+    }
+
+    fn visit_unit<E>(self) -> Result<Syntax, E> {
+        Ok(Syntax)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Syntax, A::Error> {
+        while seq.next_element::<Syntax>()?.is_some() {}
+        Ok(Syntax)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Syntax, A::Error> {
+        while map.next_entry::<Syntax, Syntax>()?.is_some() {}
+        Ok(Syntax)
     }
 }
 

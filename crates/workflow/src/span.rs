@@ -200,6 +200,11 @@ impl<'a> SpanIndex<'a> {
         self.line_col((start + pos).min(self.src.len()))
     }
 
+    /// Whether the document has a value at exactly `path`.
+    pub fn has(&self, path: &JsonPath) -> bool {
+        self.exact(path).is_some()
+    }
+
     /// The node at exactly `path`, if the document has it.
     fn exact(&self, path: &JsonPath) -> Option<Node> {
         match self.deepest(path) {

@@ -54,13 +54,18 @@ pub fn load_file(path: &Path) -> Result<Loaded, Diagnostics> {
     })?;
     // A CliGent array has no name of its own: the file's stem stands in.
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    load_str(&src, &file, &stem)
+    load_text(src, &file, &stem)
 }
 
 /// Parses and validates workflow text. `file` names it in diagnostics; `fallback_name`
 /// names workflows whose format has no name field.
 pub fn load_str(source: &str, file: &str, fallback_name: &str) -> Result<Loaded, Diagnostics> {
-    let src = without_bom(source);
+    load_text(source.to_owned(), file, fallback_name)
+}
+
+/// [`load_str`] keeping `source` itself in [`Loaded`], not a copy of it.
+fn load_text(source: String, file: &str, fallback_name: &str) -> Result<Loaded, Diagnostics> {
+    let src = without_bom(&source);
     let invalid = |e: serde_json::Error| {
         Diagnostics(vec![Diagnostic {
             severity: Severity::Error,
@@ -99,7 +104,8 @@ pub fn load_str(source: &str, file: &str, fallback_name: &str) -> Result<Loaded,
     }
     match workflow {
         Some(workflow) if !report.has_errors() => {
-            Ok(Loaded { workflow, format, warnings: Diagnostics(report.found), source: source.to_owned() })
+            let warnings = Diagnostics(report.found);
+            Ok(Loaded { workflow, format, warnings, source })
         }
         _ => Err(Diagnostics(report.found)),
     }

@@ -320,40 +320,34 @@ fn window_selector(selector: &WindowSelector, path: &JsonPath, workflow: &Workfl
 /// `extract` sets.
 fn templates(workflow: &Workflow, report: &mut Reporter) {
     let variables = workflow.variables();
-    let mut copy = workflow.clone();
-    for (path, s) in copy.template_strings_mut() {
-        match parse_template(s) {
-            Err(e) => report.error_in_string(
-                &path,
-                e.offset,
-                e.message,
-                Some("write parameter references as {{name}}".into()),
-            ),
-            Ok(pieces) => {
-                for piece in pieces {
-                    if let Piece::Param { name, offset } = piece
-                        && !workflow.parameters.contains_key(name)
-                        && !variables.contains(&name)
-                    {
-                        let known = workflow.parameters.keys().map(String::as_str).chain(variables.iter().copied());
-                        let help = match closest(name, known) {
-                            Some(s) => format!("did you mean `{s}`?"),
-                            None => format!(
-                                "declare it under \"parameters\": {{\"{name}\": {{\"default\": \"…\"}}}}, \
+    workflow.each_template_string(|path, s| match parse_template(s) {
+        Err(e) => {
+            report.error_in_string(path, e.offset, e.message, Some("write parameter references as {{name}}".into()))
+        }
+        Ok(pieces) => {
+            for piece in pieces {
+                if let Piece::Param { name, offset } = piece
+                    && !workflow.parameters.contains_key(name)
+                    && !variables.contains(&name)
+                {
+                    let known = workflow.parameters.keys().map(String::as_str).chain(variables.iter().copied());
+                    let help = match closest(name, known) {
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => format!(
+                            "declare it under \"parameters\": {{\"{name}\": {{\"default\": \"…\"}}}}, \
                                  or set it with an `extract` action"
-                            ),
-                        };
-                        report.error_in_string(
-                            &path,
-                            offset,
-                            format!("reference to undefined parameter or variable `{name}`"),
-                            Some(help),
-                        );
-                    }
+                        ),
+                    };
+                    report.error_in_string(
+                        path,
+                        offset,
+                        format!("reference to undefined parameter or variable `{name}`"),
+                        Some(help),
+                    );
                 }
             }
         }
-    }
+    });
 }
 
 fn is_identifier(s: &str) -> bool {

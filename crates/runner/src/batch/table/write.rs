@@ -75,36 +75,17 @@ pub(crate) fn write_table<T: Table + ?Sized>(csv: &Path, json: &Path, table: &T)
 /// The file at `path` replaced by what `write` writes, through a rename; its bytes.
 fn replace(
     path: &Path,
-    write: impl FnOnce(&mut Counted<std::io::BufWriter<std::fs::File>>) -> std::io::Result<()>,
+    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
 ) -> Result<u64, RunError> {
     let tmp = path.with_extension("tmp~");
     let written = std::fs::File::create(&tmp).and_then(|file| {
-        let mut out = Counted { to: std::io::BufWriter::new(file), bytes: 0 };
+        let mut out = std::io::BufWriter::new(file);
         write(&mut out)?;
-        out.flush()?;
-        Ok(out.bytes)
+        out.into_inner().map_err(std::io::IntoInnerError::into_error)?.metadata().map(|m| m.len())
     });
     written
         .and_then(|bytes| std::fs::rename(&tmp, path).map(|()| bytes))
         .map_err(|e| RunError::environment("results", format!("cannot write {}: {e}", path.display())))
-}
-
-/// A writer that counts what goes through it.
-struct Counted<W> {
-    to: W,
-    bytes: u64,
-}
-
-impl<W: Write> Write for Counted<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.to.write(buf)?;
-        self.bytes += n as u64;
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.to.flush()
-    }
 }
 
 /// The CSV table's columns, from every row.

@@ -171,7 +171,7 @@ fn read_table(json: &Path) -> Result<Vec<RowResult>, RunError> {
             format!("{}: no results table here (`agent --tasks FILE` writes FILE.results.json)", json.display());
         return Err(RunError::invalid("results", message));
     }
-    let mut rows: Vec<RowResult> = table::earlier_results(json, table::Keep::All)?.into_values().collect();
+    let mut rows: Vec<RowResult> = table::earlier_results(json, table::Keep::All)?.into_values().map(|r| *r).collect();
     rows.sort_by_key(|r| r.row);
     if let Some(row) = rows.iter().find(|r| goal(r).is_none()) {
         let message = format!(

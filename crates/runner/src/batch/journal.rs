@@ -16,14 +16,13 @@
 //! settles). The journal is written as the tables are, without waiting for the disk (what a
 //! killed process wrote is the kernel's to keep).
 
-use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::RowResult;
-use super::table::{self, Keep, Table};
+use super::table::{self, Earlier, Keep, Table};
 use crate::error::RunError;
 
 /// While the rows changed since the last rewrite are fewer bytes than the tables, the tables
@@ -38,7 +37,7 @@ pub(crate) fn path(table: &Path) -> PathBuf {
 
 /// The rows the journal beside `table` holds, each laid over the row of `rows` it follows
 /// (as much of it as `keep` keeps).
-pub(super) fn read_over(table: &Path, rows: &mut HashMap<usize, RowResult>, keep: Keep) -> Result<(), RunError> {
+pub(super) fn read_over(table: &Path, rows: &mut Earlier, keep: Keep) -> Result<(), RunError> {
     let path = path(table);
     let text =
         match statewright_workflow::read_input_bytes(&path, "results journal", statewright_workflow::MAX_WRITTEN_BYTES)
@@ -170,6 +169,8 @@ fn cannot_write(path: &Path, e: std::io::Error) -> RunError {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashMap;
+
     use indexmap::IndexMap;
 
     use super::*;
@@ -215,7 +216,7 @@ mod tests {
     fn the_journal_is_read_over_the_table_its_torn_last_line_ignored() {
         let dir = tempfile::tempdir().unwrap();
         let json = dir.path().join("orders.results.json");
-        let mut rows: HashMap<usize, RowResult> = [(1, row(1, "succeeded"))].into();
+        let mut rows: Earlier = [(1, Box::new(row(1, "succeeded")))].into();
         let started = line(&row(2, "running"));
         let ended = line(&row(2, "failed"));
         // Killed as it appended the end of row 2: the row is as its start said.

@@ -6,11 +6,12 @@
 //! the next go asks the store how each ended, and takes a run that succeeded after all
 //! instead of running its row a second time.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
 use statewright_store::Store;
+use statewright_workflow::params::MASK;
 
 pub(crate) use self::write::{Table, write_table};
 use super::RowResult;
@@ -20,11 +21,15 @@ mod write;
 
 /// The results of an earlier go, by row, the JSON table at `path` and the journal beside
 /// it, as much of each row as `keep` keeps; none when there was none.
-pub(crate) fn earlier_results(path: &Path, keep: Keep) -> Result<HashMap<usize, RowResult>, RunError> {
+pub(crate) fn earlier_results(path: &Path, keep: Keep) -> Result<Earlier, RunError> {
     let mut rows = table_rows(path, keep)?;
     super::journal::read_over(path, &mut rows, keep)?;
     Ok(rows)
 }
+
+/// An earlier go's rows by number, each boxed: a batch moves a million of them into its
+/// own results without copying them.
+pub(crate) type Earlier = HashMap<usize, Box<RowResult>>;
 
 /// How much of an earlier go's rows a reader keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,7 +46,7 @@ pub(crate) enum Keep {
 
 impl Keep {
     /// `row` laid over what `rows` held for its number.
-    pub(super) fn lay(self, rows: &mut HashMap<usize, RowResult>, row: RowResult) {
+    pub(super) fn lay(self, rows: &mut Earlier, row: RowResult) {
         let number = row.row;
         let kept = match self {
             Keep::ToResume if !matches!(row.status.as_str(), "succeeded" | "running") => {
@@ -51,14 +56,14 @@ impl Keep {
             _ => Some(row),
         };
         match kept {
-            Some(row) => rows.insert(number, row),
+            Some(row) => rows.insert(number, Box::new(row)),
             None => rows.remove(&number),
         };
     }
 }
 
 /// The rows of the JSON table at `path` as last rewritten.
-fn table_rows(path: &Path, keep: Keep) -> Result<HashMap<usize, RowResult>, RunError> {
+fn table_rows(path: &Path, keep: Keep) -> Result<Earlier, RunError> {
     // Read as every input file is: a pipe or a folder at the path is the person's to move
     // (exit 2), not something to wait on or fail the batch's environment over.
     let text =
@@ -85,7 +90,7 @@ fn table_rows(path: &Path, keep: Keep) -> Result<HashMap<usize, RowResult>, RunE
 struct Kept(Keep);
 
 impl<'de> serde::de::DeserializeSeed<'de> for Kept {
-    type Value = HashMap<usize, RowResult>;
+    type Value = Earlier;
 
     fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_seq(self)
@@ -93,7 +98,7 @@ impl<'de> serde::de::DeserializeSeed<'de> for Kept {
 }
 
 impl<'de> serde::de::Visitor<'de> for Kept {
-    type Value = HashMap<usize, RowResult>;
+    type Value = Earlier;
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("a sequence")
@@ -120,7 +125,7 @@ impl<'de> serde::de::Visitor<'de> for Kept {
 pub(super) fn done_before(
     rows: usize,
     shown: impl Fn(usize) -> (IndexMap<String, String>, bool),
-    earlier: HashMap<usize, RowResult>,
+    mut earlier: Earlier,
 ) -> Vec<Option<Box<RowResult>>> {
     let mut done: Vec<Option<Box<RowResult>>> = vec![None; rows];
     if earlier.values().all(|r| r.status != "succeeded") {
@@ -132,26 +137,30 @@ pub(super) fn done_before(
         pairs
     };
     // How many rows of each go have the values: more than one, and a secret row is ambiguous.
-    // Counted only for the values an earlier row has (no other row can take its run).
+    // Counted only for the values of an earlier row with one masked: only a secret row asks.
     let mut alike: HashMap<Vec<(String, String)>, (usize, usize)> = HashMap::new();
-    for r in earlier.values() {
+    for r in earlier.values().filter(|r| r.values.values().any(|v| v == MASK)) {
         alike.entry(key(&r.values)).or_default().1 += 1;
     }
-    for i in 0..rows {
-        if let Some(count) = alike.get_mut(&key(&shown(i).0)) {
-            count.0 += 1;
+    if !alike.is_empty() {
+        for i in 0..rows {
+            if let Some(count) = alike.get_mut(&key(&shown(i).0)) {
+                count.0 += 1;
+            }
         }
     }
-    let mut succeeded: BTreeMap<usize, RowResult> =
-        earlier.into_iter().filter(|(_, r)| r.status == "succeeded").collect();
+    earlier.retain(|_, r| r.status == "succeeded");
     for (i, done) in done.iter_mut().enumerate() {
-        if succeeded.get(&(i + 1)).is_some_and(|r| r.values == shown(i).0) {
-            *done = succeeded.remove(&(i + 1)).map(Box::new);
+        if earlier.get(&(i + 1)).is_some_and(|r| r.values == shown(i).0) {
+            *done = earlier.remove(&(i + 1));
         }
     }
-    // The others by their values, each run taken once (a row given twice ran twice).
-    let mut by_values: HashMap<Vec<(String, String)>, VecDeque<RowResult>> = HashMap::new();
-    for r in succeeded.into_values() {
+    // The others by their values, in their rows' order, each run taken once (a row given
+    // twice ran twice).
+    let mut left: Vec<Box<RowResult>> = earlier.into_values().collect();
+    left.sort_by_key(|r| r.row);
+    let mut by_values: HashMap<Vec<(String, String)>, VecDeque<Box<RowResult>>> = HashMap::new();
+    for r in left {
         by_values.entry(key(&r.values)).or_default().push_back(r);
     }
     for (i, done) in done.iter_mut().enumerate() {
@@ -163,14 +172,17 @@ pub(super) fn done_before(
         if secret && alike.get(&key) != Some(&(1, 1)) {
             continue;
         }
-        *done = by_values.get_mut(&key).and_then(VecDeque::pop_front).map(|r| Box::new(RowResult { row: i + 1, ..r }));
+        *done = by_values.get_mut(&key).and_then(VecDeque::pop_front).map(|mut r| {
+            r.row = i + 1;
+            r
+        });
     }
     done
 }
 
 /// Rows an earlier go left `running` take their run's end from the store: `succeeded` if
 /// the run did (then the row is not run again), else they stay to be run again.
-pub(super) fn settle_running(earlier: &mut HashMap<usize, RowResult>, db: &Path) {
+pub(super) fn settle_running(earlier: &mut Earlier, db: &Path) {
     let mut running = earlier.values_mut().filter(|r| r.status == "running" && r.run_id.is_some()).peekable();
     if running.peek().is_none() || !db.exists() {
         return;
@@ -294,7 +306,6 @@ mod tests {
     use serde_json::json;
     use statewright_engine::{Event, RunStatus};
     use statewright_store::NewRun;
-    use statewright_workflow::params::MASK;
 
     use super::*;
 
@@ -344,7 +355,8 @@ mod tests {
     fn a_row_told_from_another_only_by_a_secret_keeps_to_its_own_number() {
         let masked =
             |user: &str| IndexMap::from([("user".to_owned(), user.to_owned()), ("pw".to_owned(), MASK.into())]);
-        let result = |row: usize, user: &str, status: &str| RowResult::new(row, masked(user), status, String::new());
+        let result =
+            |row: usize, user: &str, status: &str| Box::new(RowResult::new(row, masked(user), status, String::new()));
         // Two rows of one user, their passwords masked alike: the first failed, the second
         // succeeded. With the second taken out of the data, the first is not the one that
         // succeeded: it runs again.
@@ -382,7 +394,7 @@ mod tests {
         kept.sort();
         assert_eq!(kept, [(1, "failed"), (2, "succeeded"), (4, "succeeded"), (5, "running")]);
         assert_eq!((earlier[&1].run_id.as_ref(), earlier[&1].message.as_str()), (None, ""), "its values only");
-        assert_eq!(earlier[&2], table[1]);
+        assert_eq!(*earlier[&2], table[1]);
         // Kept so, a row told from another only by a secret keeps to its own number still.
         let shown = |_| (table[0].values.clone(), true);
         assert_eq!(done_before(1, shown, earlier), [None]);
@@ -430,14 +442,14 @@ mod tests {
         let db = dir.path().join("statewright.db");
         runs_of_a_killed_batch(&db);
 
-        let mut earlier: HashMap<usize, RowResult> = [
+        let mut earlier: Earlier = [
             row(1, "running", "r-done"),
             row(2, "running", "r-cut"),
             row(3, "running", "r-failed"),
             row(4, "running", "r-unknown"),
         ]
         .into_iter()
-        .map(|r| (r.row, r))
+        .map(|r| (r.row, Box::new(r)))
         .collect();
         settle_running(&mut earlier, &db);
         let settled = &earlier[&1];

@@ -102,7 +102,7 @@ fn text(ma: TextMatch, va: &str, mb: TextMatch, vb: &str) -> bool {
 /// `s` with runs of whitespace made one space and none at the ends. Most texts are that
 /// already and are not copied: the shadowed check compares every pair of text-only states,
 /// and copying each text at each comparison was most of `validate`'s time on them.
-fn normalise(s: &str) -> Cow<'_, str> {
+pub(crate) fn normalise(s: &str) -> Cow<'_, str> {
     let mut previous_space = true;
     let normal = s.chars().all(|c| {
         let ok = if c.is_whitespace() { c == ' ' && !previous_space } else { true };

@@ -4,14 +4,21 @@
 //! Trying every pair of states is quadratic: 10,000 states took most of a minute, 50,000 did
 //! not finish. A state is shadowed only by a state whose every check its own imply, so the
 //! states worth trying are found through an index of the checks that can be looked up (URLs,
-//! CSS selectors); a state with none of those is still compared with every other.
+//! CSS selectors, visible text); a state with none of those is still compared with every
+//! other.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
-use statewright_workflow::{Check, SelectorKind, UrlMatch, Workflow};
+use statewright_workflow::{Check, SelectorKind, TextMatch, UrlMatch, Workflow};
 
 use crate::findings::{Finding, FindingKind, finding};
-use crate::implies::all_implied;
+use crate::implies::{all_implied, normalise};
+
+/// The most pieces of one text looked up in the index of texts to find the texts it
+/// contains (its length times the lengths indexed); a longer text is compared with every
+/// state indexed by a text instead.
+const MOST_TEXT_LOOKUPS: usize = 100_000;
 
 /// Whether state `a` is recognised before state `b` when both match: interrupts first,
 /// then file order.
@@ -73,16 +80,25 @@ struct CheckIndex {
     exact: HashMap<String, Vec<usize>>,
     /// States by a CSS selector (trimmed) they require.
     css: HashMap<String, Vec<usize>>,
+    /// States by a text (whitespace-normalised) the page must equal.
+    text_equals: HashMap<String, Vec<usize>>,
+    /// States by a text (whitespace-normalised) the page must contain.
+    text_contains: HashMap<String, Vec<usize>>,
+    /// The lengths of those texts in bytes, ascending: the only pieces of a text worth
+    /// looking up.
+    text_lengths: Vec<usize>,
     /// States with no such check: every state is compared with them.
     unindexed: Vec<usize>,
 }
 
 /// A check that can be looked up, by its kind and value.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 enum Key<'a> {
     Prefix(&'a str),
     Exact(&'a str),
     Css(&'a str),
+    TextEquals(Cow<'a, str>),
+    TextContains(Cow<'a, str>),
 }
 
 impl<'a> Key<'a> {
@@ -91,6 +107,10 @@ impl<'a> Key<'a> {
             Check::Url { mode: UrlMatch::Prefix, value, negate: false } => Some(Self::Prefix(value)),
             Check::Url { mode: UrlMatch::Exact, value, negate: false } => Some(Self::Exact(value)),
             Check::Element { by: SelectorKind::Css, selector, negate: false } => Some(Self::Css(selector.trim())),
+            Check::Text { mode: TextMatch::Equals, value, negate: false } => Some(Self::TextEquals(normalise(value))),
+            Check::Text { mode: TextMatch::Contains, value, negate: false } => {
+                Some(Self::TextContains(normalise(value)))
+            }
             _ => None,
         }
     }
@@ -103,6 +123,9 @@ impl CheckIndex {
             prefix_lengths: Vec::new(),
             exact: HashMap::new(),
             css: HashMap::new(),
+            text_equals: HashMap::new(),
+            text_contains: HashMap::new(),
+            text_lengths: Vec::new(),
             unindexed: Vec::new(),
         };
         // Each state under its rarest key: states of one web app that all require the app's
@@ -113,20 +136,42 @@ impl CheckIndex {
         }
         for (i, state) in workflow.states.iter().enumerate() {
             let (map, key) = match state.checks.iter().filter_map(Key::of).min_by_key(|key| uses[key]) {
-                Some(Key::Prefix(key)) => (&mut index.prefixes, key),
-                Some(Key::Exact(key)) => (&mut index.exact, key),
-                Some(Key::Css(key)) => (&mut index.css, key),
+                Some(Key::Prefix(key)) => (&mut index.prefixes, Cow::Borrowed(key)),
+                Some(Key::Exact(key)) => (&mut index.exact, Cow::Borrowed(key)),
+                Some(Key::Css(key)) => (&mut index.css, Cow::Borrowed(key)),
+                Some(Key::TextEquals(key)) => (&mut index.text_equals, key),
+                Some(Key::TextContains(key)) => (&mut index.text_contains, key),
                 None => {
                     index.unindexed.push(i);
                     continue;
                 }
             };
-            map.entry(key.to_owned()).or_default().push(i);
+            map.entry(key.into_owned()).or_default().push(i);
         }
-        index.prefix_lengths = index.prefixes.keys().map(String::len).collect();
-        index.prefix_lengths.sort_unstable();
-        index.prefix_lengths.dedup();
+        index.prefix_lengths = lengths(&index.prefixes);
+        index.text_lengths = lengths(&index.text_contains);
         index
+    }
+
+    /// The states indexed by a text that `text` (whitespace-normalised) contains: each piece
+    /// of it as long as an indexed text is looked up, or, for a text with too many pieces,
+    /// every state indexed by a text the page must contain.
+    fn contained_in(&self, text: &str, found: &mut Vec<usize>) {
+        let lengths: Vec<usize> = self.text_lengths.iter().copied().take_while(|&len| len <= text.len()).collect();
+        if text.len().saturating_mul(lengths.len()) > MOST_TEXT_LOOKUPS {
+            found.extend(self.text_contains.values().flatten());
+            return;
+        }
+        let starts = || text.char_indices().map(|(i, _)| i);
+        for len in lengths {
+            if len == 0 {
+                found.extend(self.text_contains.get("").into_iter().flatten());
+                continue;
+            }
+            for piece in starts().filter_map(|i| text.get(i..i + len)) {
+                found.extend(self.text_contains.get(piece).into_iter().flatten());
+            }
+        }
     }
 
     /// The states whose indexed check one of `stronger` implies (see `implies`: an exact URL
@@ -149,6 +194,14 @@ impl CheckIndex {
                 Check::Element { by: SelectorKind::Css, selector, negate: false } => {
                     found.extend(self.css.get(selector.trim()).into_iter().flatten());
                 }
+                // An equal text implies an equal one and both imply the texts they contain.
+                Check::Text { mode, value, negate: false } => {
+                    let text = normalise(value);
+                    if *mode == TextMatch::Equals {
+                        found.extend(self.text_equals.get(text.as_ref()).into_iter().flatten());
+                    }
+                    self.contained_in(&text, &mut found);
+                }
                 _ => {}
             }
         }
@@ -156,6 +209,14 @@ impl CheckIndex {
         found.dedup();
         found
     }
+}
+
+/// The lengths in bytes of `map`'s keys, ascending, each once.
+fn lengths(map: &HashMap<String, Vec<usize>>) -> Vec<usize> {
+    let mut lengths: Vec<usize> = map.keys().map(String::len).collect();
+    lengths.sort_unstable();
+    lengths.dedup();
+    lengths
 }
 
 #[cfg(test)]
@@ -178,6 +239,74 @@ mod tests {
         let mut found = Vec::new();
         shadowed(w, &mut found);
         found.into_iter().map(|f| (f.states[0].clone(), f.states[1].clone())).collect()
+    }
+
+    /// What comparing every pair of states finds.
+    fn brute_pairs(w: &Workflow) -> Vec<(String, String)> {
+        (0..w.states.len())
+            .filter_map(|low| {
+                let high = (0..w.states.len())
+                    .filter(|&h| h != low && beats(w, h, low))
+                    .find(|&h| all_implied(&w.states[low].checks, &w.states[h].checks))?;
+                Some((w.states[low].name.clone(), w.states[high].name.clone()))
+            })
+            .collect()
+    }
+
+    static DONE: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::new(
+        || serde_json::json!({ "name": "Done", "checks": [{ "type": "element", "selector": "#done" }], "terminal": { "outcome": "success" } }),
+    );
+
+    fn text(mode: &str, value: &str) -> serde_json::Value {
+        serde_json::json!({ "type": "text", "match": mode, "value": value })
+    }
+
+    #[test]
+    fn states_told_apart_by_text_alone_are_compared_only_with_those_whose_text_theirs_contains() {
+        let n = 5_000;
+        let mut states: Vec<_> = (0..n)
+            .map(|i| state(&format!("t{i}"), serde_json::json!([text("contains", &format!("Item {i} of the list"))])))
+            .collect();
+        // Shadowed: t7, by a state before it wanting less of its text, and a page saying more.
+        states.insert(3, state("Less", serde_json::json!([text("contains", "Item 7 of")])));
+        states.push(state("More", serde_json::json!([text("equals", "Item  7 of the list, read")])));
+        states.push(DONE.clone());
+        let w = workflow(states);
+        COMPARED.with(|c| c.set(0));
+        let pairs = shadowed_pairs(&w);
+        assert_eq!(pairs, [("t7", "Less"), ("More", "Less")].map(|(a, b)| (a.to_owned(), b.to_owned())));
+        let compared = COMPARED.with(Cell::get);
+        assert!(compared < 6 * n, "{compared} pairs compared for {n} states");
+    }
+
+    #[test]
+    fn looked_up_texts_find_what_comparing_every_pair_finds() {
+        let words = ["Order", "confirmed", "  Order", "é", "Pay", "r c", "Order confirmed", "now "];
+        for seed in 0..40 {
+            let mut pick = crate::testing::numbers(seed);
+            let states: Vec<_> = (0..60)
+                .map(|i| {
+                    let checks: Vec<_> = (0..1 + pick(2))
+                        .map(|_| {
+                            let value: String =
+                                (0..1 + pick(3)).map(|_| words[pick(words.len())]).collect::<Vec<_>>().join(" ");
+                            let mode = ["contains", "equals"][pick(2)];
+                            if pick(8) == 0 {
+                                serde_json::json!({ "type": "text", "match": mode, "value": value, "negate": true })
+                            } else {
+                                text(mode, &value)
+                            }
+                        })
+                        .collect();
+                    let mut s = state(&format!("s{i}"), serde_json::Value::Array(checks));
+                    s["interrupt"] = serde_json::json!(pick(10) == 0);
+                    s
+                })
+                .chain([DONE.clone()])
+                .collect();
+            let w = workflow(states);
+            assert_eq!(shadowed_pairs(&w), brute_pairs(&w), "seed {seed}");
+        }
     }
 
     #[test]
@@ -210,7 +339,6 @@ mod tests {
     fn looked_up_checks_find_what_comparing_every_pair_finds() {
         let url = |mode: &str, value: &str| serde_json::json!({ "type": "url", "match": mode, "value": value });
         let css = |selector: &str| serde_json::json!({ "type": "element", "selector": selector });
-        let text = |mode: &str, value: &str| serde_json::json!({ "type": "text", "match": mode, "value": value });
         let w = workflow(vec![
             state("Prefix", serde_json::json!([url("prefix", "http://x/")])),
             state("Selector", serde_json::json!([css(" #b ")])),
@@ -227,15 +355,7 @@ mod tests {
             serde_json::json!({ "name": "Done", "checks": [css("#done")], "terminal": { "outcome": "success" } }),
         ]);
         let pairs = shadowed_pairs(&w);
-        let brute: Vec<(String, String)> = (0..w.states.len())
-            .filter_map(|low| {
-                let high = (0..w.states.len())
-                    .filter(|&h| h != low && beats(&w, h, low))
-                    .find(|&h| all_implied(&w.states[low].checks, &w.states[h].checks))?;
-                Some((w.states[low].name.clone(), w.states[high].name.clone()))
-            })
-            .collect();
-        assert_eq!(pairs, brute);
+        assert_eq!(pairs, brute_pairs(&w));
         let names: Vec<String> = pairs.iter().map(|(a, b)| format!("{a}<{b}")).collect();
         assert_eq!(
             names,

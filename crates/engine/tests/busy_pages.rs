@@ -109,3 +109,24 @@ async fn each_look_at_a_busy_page_lasts_no_longer_than_the_run_lets_a_page_show_
         ran.elapsed
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_look_for_a_change_gives_a_busy_page_no_more_than_no_states_timeout_either() {
+    // Verifying Home's click has 20 s, but the run lets a page show no state for 2 s only:
+    // the look that waits for the page to change gave a busy page 10 s of those 20.
+    let wf = workflow(
+        json!({"no_states_timeout": 2, "verify_timeout": 20}),
+        vec![state("Home", json!([el("#go")]), json!([click("#go")])), success("Done", json!([text("Done")]))],
+    );
+    // The page is still Home when it stops answering a look, half a second after the click;
+    // Done comes at 3 s.
+    let mut driver =
+        ScriptedDriver::new(URL).with([show("#go")]).on("click #go", ms(3_000), [hide("#go"), show_text("Done")]);
+    driver = driver.busy(ms(500), 1);
+
+    let ran = run_to_end(&wf, &mut driver).await;
+
+    assert_eq!(ran.report.status, RunStatus::Succeeded, "{}", ran.report.message);
+    let done = ran.entries()[1].elapsed_ms;
+    assert!(done < 6_000, "Done was seen {done} ms in: the look at the busy page took more than 2 s");
+}

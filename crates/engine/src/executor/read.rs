@@ -40,7 +40,8 @@ impl Run {
     }
 
     /// Reads the signals once they differ from `since`, waiting up to `wait`, for a caller
-    /// that must be done by `until` (see [`look`]).
+    /// that must be done by `until` (see [`look`]); the page has the time left to answer,
+    /// but no more than [`Run::look_patience`].
     pub async fn read<D: Driver>(
         &self,
         driver: &mut D,
@@ -48,7 +49,7 @@ impl Run {
         wait: Duration,
         until: Instant,
     ) -> Result<Option<Signals>, End> {
-        self.read_with(driver, Some(since), wait, answer_by(until)).await
+        self.read_with(driver, Some(since), wait, answer_by(until).min(self.look_patience())).await
     }
 
     /// Probe errors are logged once per read.

@@ -80,6 +80,14 @@ async fn hear_until_page(recording: &mut Recording, path: &str) -> Vec<String> {
     }
 }
 
+/// The next two things heard, in sorted order: what two listeners (the page's and the
+/// browser's) tell of one act can come in either order. Nothing heard within 10 s is "".
+async fn hear_two(recording: &mut Recording) -> [String; 2] {
+    let mut heard = [hear_next(recording).await, hear_next(recording).await].map(Option::unwrap_or_default);
+    heard.sort();
+    heard
+}
+
 /// The next thing heard, in short; `None` when nothing is within 10 s.
 async fn hear_next(recording: &mut Recording) -> Option<String> {
     let next = tokio::time::timeout(Duration::from_secs(10), recording.next()).await;
@@ -143,17 +151,13 @@ async fn a_single_page_applications_routes_are_heard_and_going_back_to_one() {
 
     // A click and the route its script takes are heard by two listeners, in either order.
     person_clicks(&recording, "Order 7 details").await;
-    let mut heard = [hear_next(&mut recording).await, hear_next(&mut recording).await];
-    heard.sort();
-    assert_eq!(heard, [Some("act a \"Order 7 details\"".into()), Some("route 7".into())]);
+    assert_eq!(hear_two(&mut recording).await, ["act a \"Order 7 details\"", "route 7"]);
     // The route left is gone when going back is heard: its title was kept when it came.
     person_goes_back(&recording).await;
     let heard = hear_until_page(&mut recording, "spa-orders.html").await;
     assert_eq!(heard, ["back to spa-orders.html from \"Order 7\""]);
     person_clicks(&recording, "Finish").await;
-    let mut heard = [hear_next(&mut recording).await, hear_next(&mut recording).await];
-    heard.sort();
-    assert_eq!(heard, [Some("act a \"Finish\"".into()), Some("route done".into())]);
+    assert_eq!(hear_two(&mut recording).await, ["act a \"Finish\"", "route done"]);
     recording.close().await;
 }
 
@@ -177,15 +181,12 @@ async fn a_download_is_heard_after_the_click_that_started_it() {
     // page, the download from the browser: two listeners, heard in either order (a
     // demonstration pairs a download heard just before its click with it).
     person_clicks(&recording, "Download the report").await;
-    let mut heard = [hear_next(&mut recording).await, hear_next(&mut recording).await];
-    heard.sort();
     assert_eq!(
-        heard,
-        [Some("act a \"Download the report\"".into()), Some("download report.csv from report.csv".into())]
+        hear_two(&mut recording).await,
+        ["act a \"Download the report\"", "download report.csv from report.csv"]
     );
     person_clicks(&recording, "Export").await;
-    let mut heard = [hear_next(&mut recording).await, hear_next(&mut recording).await].map(Option::unwrap_or_default);
-    heard.sort();
+    let heard = hear_two(&mut recording).await;
     assert_eq!(heard[0], "act button#export \"Export\"");
     assert!(heard[1].starts_with("download export.csv from "), "{heard:?}");
     recording.close().await;

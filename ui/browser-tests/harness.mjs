@@ -29,8 +29,9 @@ export async function serve() {
   return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
 }
 
-/** `page` takes Playwright's page options (a smaller viewport, `colorScheme: 'dark'`). */
-export async function openApp(query = '', page = {}) {
+/** `page` takes Playwright's page options (a smaller viewport, `colorScheme: 'dark'`);
+ * `init` runs in the page before the app's own scripts (countRenders). */
+export async function openApp(query = '', page = {}, init = null) {
   const site = await serve();
   const browser = await chromium.launch({
     executablePath: process.env.STATEWRIGHT_CHROME ?? '/usr/bin/chromium',
@@ -38,6 +39,7 @@ export async function openApp(query = '', page = {}) {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
   const tab = await browser.newPage({ viewport: { width: 1440, height: 900 }, ...page });
+  if (init) await tab.addInitScript(init);
   const errors = [];
   tab.on('pageerror', (e) => errors.push(e));
   // A view or dialog whose code did not arrive (a chunk the server lacks) is an error too.
@@ -52,6 +54,61 @@ export async function openApp(query = '', page = {}) {
       await site.close();
     },
   };
+}
+
+/** For openApp's `init`: counts in `window.__renders`, by the first class of the element each
+ * draws, the components React ran again (`state-node`: a StateNode) and, as `host:…`, the
+ * elements it updated. React calls a devtools hook after each commit; this one walks only
+ * the parts of the tree that commit changed, as React DevTools does. */
+export function countRenders() {
+  const counts = (window.__renders = {});
+  const hostOf = (f) => {
+    for (let c = f; c; c = c.child) if (typeof c.type === 'string') return c;
+    return null;
+  };
+  const classOf = (f) => {
+    const c = hostOf(f)?.memoizedProps?.className;
+    return typeof c === 'string' ? c.split(' ')[0] : null;
+  };
+  const PERFORMED_WORK = 1;
+  const UPDATE = 4;
+  const walk = (next, prev) => {
+    const component = next.tag === 0 || next.tag === 11 || next.tag === 15;
+    const host = next.tag === 5 && prev && (next.flags & UPDATE) !== 0;
+    const c = (component && (next.flags & PERFORMED_WORK) !== 0) || host ? classOf(next) : null;
+    if (c) counts[host ? `host:${c}` : c] = (counts[host ? `host:${c}` : c] ?? 0) + 1;
+    if (prev && next.child === prev.child) return;
+    for (let child = next.child; child; child = child.sibling) walk(child, child.alternate);
+  };
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    supportsFiber: true,
+    renderers: new Map(),
+    inject(renderer) {
+      this.renderers.set(this.renderers.size + 1, renderer);
+      return this.renderers.size;
+    },
+    onCommitFiberRoot: (_id, root) => walk(root.current, root.current.alternate),
+    onCommitFiberUnmount() {},
+    onPostCommitFiberRoot() {},
+    checkDCE() {},
+  };
+}
+
+/** Writes `id` from outside: `n` states R0…, each leading to random others (the same ones on
+ * every run), the start R0 on about:blank. */
+export async function writeTangle(page, id, n) {
+  await page.evaluate(
+    ({ id, n }) => {
+      let r = 7;
+      const rand = () => (r = (r * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+      const next = Array.from({ length: n }, () => []);
+      for (let i = 1; i < n; i++) next[Math.floor(rand() * i)].push(`R${i}`);
+      for (let i = 0; i < n; i++) next[i].push(`R${Math.floor(rand() * n)}`);
+      const states = next.map((to, i) => ({ name: `R${i}`, checks: [{ type: 'url', match: 'prefix', value: i ? `http://site/${i}` : 'about:blank' }], next: to }));
+      window.statewrightFake.writeFromOutside(id, { version: 1, name: id.replace(/\.json$/, ''), states });
+    },
+    { id, n },
+  );
 }
 
 /** Selects the state `name` through the graph's search, which also centres it in the view:

@@ -7,7 +7,7 @@ import { type MutableRefObject, useEffect, useMemo, useRef, useState } from 'rea
 import type { Diagnostic, GraphReport, Workflow } from '../bindings';
 import { Camera, type CentreRequest } from './Camera';
 import { startState } from './flow';
-import { toEdges, toNodes, type StateNode } from './graph';
+import { sameEdgesAndBoxes, toEdges, toNodes, type StateNode } from './graph';
 import { GraphMap } from './GraphMap';
 import { InterruptLane, type LaneNode, laneNode } from './InterruptLane';
 import type { Layout, Positions } from './layout';
@@ -66,9 +66,12 @@ function mergeNodes(prev: CanvasNode[], next: CanvasNode[]): CanvasNode[] {
   });
 }
 
+/** As mergeNodes, and the previous array itself when no edge changed: React Flow rebuilds its
+ * lookup of every connection whenever it is handed a new array (150 ms at 2,000 states, on
+ * each keystroke in the state's form). */
 function mergeEdges(prev: RoutedEdgeType[], next: RoutedEdgeType[]): RoutedEdgeType[] {
   const byId = new Map(prev.map((e) => [e.id, e]));
-  return next.map((e) => {
+  const merged = next.map((e) => {
     const old = byId.get(e.id);
     const same =
       old &&
@@ -82,10 +85,20 @@ function mergeEdges(prev: RoutedEdgeType[], next: RoutedEdgeType[]): RoutedEdgeT
       old.data?.labelAt?.y === e.data?.labelAt?.y;
     return same ? old : e;
   });
+  return merged.length === prev.length && merged.every((e, i) => e === prev[i]) ? prev : merged;
+}
+
+/** `value`, or the earlier one while `same` says nothing that matters changed. */
+function useSteady<T>(value: T, same: (a: T, b: T) => boolean): T {
+  const kept = useRef(value);
+  if (kept.current !== value && !same(kept.current, value)) kept.current = value;
+  return kept.current;
 }
 
 export function GraphCanvas(p: GraphCanvasProps) {
   const routes = p.layout?.routes ?? NO_ROUTES;
+  // What the edges are drawn from: a keystroke in a state's form leaves it as it was.
+  const drawn = useSteady(p.workflow, sameEdgesAndBoxes);
   const base = useMemo(() => {
     const states: CanvasNode[] = toNodes(p.workflow, p.positions, {
       active: p.active,
@@ -101,21 +114,21 @@ export function GraphCanvas(p: GraphCanvasProps) {
   const laidOutBoxes = useMemo(
     () =>
       new Map(
-        p.workflow.states.flatMap((s) => {
+        drawn.states.flatMap((s) => {
           const at = p.layout?.positions.get(s.name);
           return at ? [[s.name, { ...at, width: NODE_WIDTH, height: stateHeight(s) }] as const] : [];
         }),
       ),
-    [p.workflow, p.layout],
+    [drawn, p.layout],
   );
   const edgesRef = useRef<RoutedEdgeType[]>([]);
   const edges = useMemo(
     () =>
       (edgesRef.current = mergeEdges(
         edgesRef.current,
-        routeEdges(toEdges(p.workflow, { report: p.report, lastEdge: p.lastEdge ?? null, route: p.route }), routes, laidOutBoxes),
+        routeEdges(toEdges(drawn, { report: p.report, lastEdge: p.lastEdge ?? null, route: p.route }), routes, laidOutBoxes),
       )),
-    [p.workflow, p.report, p.lastEdge, p.route, routes, laidOutBoxes],
+    [drawn, p.report, p.lastEdge, p.route, routes, laidOutBoxes],
   );
   // React Flow owns transient state (dragging, measured sizes); ours merges into it.
   const [nodes, setNodes] = useState<CanvasNode[]>(base);

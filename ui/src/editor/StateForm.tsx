@@ -6,6 +6,7 @@ import { AddMenu } from './AddMenu';
 import { CheckList } from './CheckList';
 import { ACTION_FIELDS, ACTION_TYPES, newAction } from './fields';
 import * as m from './model';
+import { NextField } from './NextField';
 import { ObjectForm } from './ObjectForm';
 import { Problems, problemsAt } from './Problems';
 
@@ -95,18 +96,7 @@ export function StateForm({ workflow, state, diagnostics, edit, onRenamed }: Sta
       </label>
       <fieldset className="next-field">
         <legend>next</legend>
-        <div className="next-options">
-          {others.map((o) => (
-            <label key={o} className="next-option">
-              <input
-                type="checkbox"
-                checked={state.next?.includes(o) ?? false}
-                onChange={(e) => edit((wf) => m.setNext(wf, name, e.target.checked ? [...(state.next ?? []), o] : (state.next ?? []).filter((n) => n !== o)))}
-              />
-              {o}
-            </label>
-          ))}
-        </div>
+        <NextField others={others} next={state.next ?? []} onChange={(next) => edit((wf) => m.setNext(wf, name, next))} />
         <Problems items={problemsAt(diagnostics, `${path}.next`)} />
       </fieldset>
 

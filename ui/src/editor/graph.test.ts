@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphReport, Workflow } from '../bindings';
-import { evidenceLabel, toEdges, toNodes } from './graph';
+import { evidenceLabel, sameEdgesAndBoxes, toEdges, toNodes } from './graph';
+import * as m from './model';
 
 const wf = {
   version: 1,
@@ -60,9 +61,28 @@ describe('the graph on the canvas', () => {
     expect(nodes.find((n) => n.id === 'Done')!.data.findings).toEqual([]);
   });
 
+  it('draws a state named twice in a next once', () => {
+    const twice = m.setNext(wf, 'Start', ['Form', 'Form']);
+    expect(toEdges(twice).map((e) => e.id.replace('\u0000', '>'))).toEqual(['next:Form>Done', 'next:Start>Form']);
+  });
+
   it('formats evidence', () => {
     expect(evidenceLabel(0, 100)).toBe('');
     expect(evidenceLabel(1, null)).toBe('1×');
     expect(evidenceLabel(12, 999)).toBe('12× · 999 ms');
+  });
+
+  it('keeps the edges of an edit that changes none of them, and of no other', () => {
+    // Typed into a field: the canvas keeps every edge (none made again for a keystroke).
+    expect(sameEdgesAndBoxes(wf, m.updateState(wf, 'Form', { description: 'the form' }))).toBe(true);
+    expect(sameEdgesAndBoxes(wf, m.updateCheck(wf, 'Form', 0, { type: 'url', value: 'http://x/g' } as never))).toBe(true);
+    expect(sameEdgesAndBoxes(wf, m.setNext(wf, 'Form', ['Done', 'Popup']))).toBe(true);
+    // An edge added or gone, a state renamed, moved, made an interrupt, or taller: drawn anew.
+    expect(sameEdgesAndBoxes(wf, m.setNext(wf, 'Form', ['Done']))).toBe(false);
+    expect(sameEdgesAndBoxes(wf, m.renameState(wf, 'Done', 'Finished'))).toBe(false);
+    expect(sameEdgesAndBoxes(wf, m.moveState(wf, 'Start', 0))).toBe(false);
+    expect(sameEdgesAndBoxes(wf, m.updateState(wf, 'Done', { interrupt: true }))).toBe(false);
+    expect(sameEdgesAndBoxes(wf, m.addCheck(wf, 'Form', { type: 'text', value: 'Pay' } as never))).toBe(false);
+    expect(sameEdgesAndBoxes(wf, m.addState(wf, { name: 'New', checks: [] } as never))).toBe(false);
   });
 });

@@ -10,6 +10,7 @@ import { MarkerType } from '@xyflow/react';
 import type { Diagnostic, Finding, GraphReport, State, Workflow } from '../bindings';
 import { edgeKey } from './flow';
 import type { Positions } from './geometry';
+import { stateHeight } from './nodeSize';
 import type { RoutedEdge } from './routes';
 
 export interface StateNodeData extends Record<string, unknown> {
@@ -71,6 +72,21 @@ export function toNodes(
   }));
 }
 
+const sameList = (a: string[] | undefined, b: string[] | undefined) => a === b || ((a?.length ?? 0) === (b?.length ?? 0) && (a ?? []).every((x, i) => x === b![i]));
+
+/** Whether two versions of a workflow draw the same edges between the same boxes: the same
+ * states in the same order, with the same names, `next`, interrupt marks and heights. Most
+ * edits (a description, a check's value, typed a character at a time) change none of these,
+ * and need not make every edge again. */
+export function sameEdgesAndBoxes(a: Workflow, b: Workflow): boolean {
+  if (a === b) return true;
+  if (a.states.length !== b.states.length) return false;
+  return a.states.every((s, i) => {
+    const t = b.states[i];
+    return s === t || (s.name === t.name && !!s.interrupt === !!t.interrupt && sameList(s.next, t.next) && stateHeight(s) === stateHeight(t));
+  });
+}
+
 /** "12× · 1.4 s": how often stored runs took an edge and how long it took on average. */
 export function evidenceLabel(taken: number, meanMs: number | null | undefined): string {
   if (!taken) return '';
@@ -102,6 +118,8 @@ export function toEdges(wf: Workflow, opts: EdgeOptions = {}): RoutedEdge[] {
   for (const s of wf.states) {
     for (const n of s.next ?? []) {
       const key = edgeKey(s.name, n);
+      // A state named twice in a `next` is one edge (React Flow keys edges by id).
+      if (declared.has(key)) continue;
       declared.add(key);
       if (!drawn(s.name, n)) continue;
       const e = evidence.get(key);

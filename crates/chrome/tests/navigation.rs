@@ -140,3 +140,51 @@ async fn a_page_whose_script_never_yields_while_loading_fails_the_navigation_in_
     }
     driver.close().await;
 }
+
+/// An `href` read with `extract` is most often relative (`lamp.html`, here to a
+/// `<base href>`); opened with `navigate_to`, it goes where the page's link goes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_relative_address_read_from_a_link_opens_where_the_link_goes() {
+    let flow = workflow(
+        "relative-links.html",
+        json!([
+            {"name": "lamp", "checks": [{"type": "url", "match": "pattern", "value": "/catalogue/lamp\\.html$"},
+                                        {"type": "text", "value": "Desk lamp, 40 W"}],
+             "terminal": {"outcome": "success", "message": "ok"}},
+            {"name": "catalogue", "checks": [{"type": "title", "match": "exact", "value": "Catalogue"}],
+             "actions": [
+                {"type": "extract", "target": {"css": "#lamp"}, "read": "attribute", "attribute": "href", "into": "link"},
+                {"type": "navigate_to", "url": "{{link}}"}]}
+        ]),
+        json!({"max_retries": 0}),
+    );
+    let finished = common::run(flow).await;
+    finished.assert_succeeded();
+    let opened = finished.details().into_iter().filter(|d| d.ends_with("/catalogue/lamp.html")).count();
+    assert_eq!(opened, 1, "navigate_to says where it went: {:?}", finished.details());
+}
+
+/// A text that is no address is the action's error, saying so, not a failure of the browser
+/// (which ends the run at once): a relative one where the page gives it no base (a fresh
+/// tab), and one that is malformed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_address_that_is_no_address_is_an_error_of_the_action_that_says_so() {
+    let mut driver = ChromeDriver::start(&LaunchOptions::default()).await.expect("Chromium launches");
+    let (went, _) = navigate(&mut driver, "lamp.html").await;
+    match went {
+        Err(DriverError::Invalid(message)) => assert_eq!(
+            message,
+            "cannot load `lamp.html`: it is not an absolute address, and the page (about:blank) gives none to start \
+             from; start it with http://, https://, file:// or about:"
+        ),
+        other => panic!("{other:?}"),
+    }
+    let (went, _) = navigate(&mut driver, "http://").await;
+    match went {
+        Err(DriverError::Invalid(message)) => {
+            assert_eq!(message, "cannot load `http://`: it is not a valid address")
+        }
+        other => panic!("{other:?}"),
+    }
+    driver.close().await;
+}

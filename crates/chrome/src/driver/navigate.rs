@@ -31,6 +31,9 @@ const PARSE_GRACE: Duration = Duration::from_secs(2);
 /// yields is left all the same.
 const ASK_LEFT: Duration = Duration::from_secs(1);
 
+/// What Chromium answers `Page.navigate` with for a text that is no address.
+const NOT_AN_ADDRESS: &str = "Cannot navigate to invalid URL";
+
 /// What tells one document from the next, even at the same address, and how far it is.
 const WHICH_DOCUMENT: &str = "[performance.timeOrigin, location.href, document.readyState]";
 
@@ -41,13 +44,36 @@ impl ChromeDriver {
         let left = self.document_now().await;
         let timed_out =
             || DriverError::NotActionable { reason: "timeout".into(), message: format!("loading {url} timed out") };
-        let reply = tokio::time::timeout_at(deadline, navigate(self.raw(), url))
-            .await
-            .map_err(|_| timed_out())?
-            .map_err(|e| match e {
-                CallError::Timeout => timed_out(),
-                e => DriverError::Browser(e.to_string()),
-            })?;
+        let going = |url: String| async move {
+            tokio::time::timeout_at(deadline, navigate(self.raw(), &url)).await.map_err(|_| timed_out())?.map_err(|e| {
+                match e {
+                    CallError::Timeout => timed_out(),
+                    CallError::Browser(e) if e == NOT_AN_ADDRESS => {
+                        DriverError::Invalid(format!("cannot load `{url}`: it is not a valid address"))
+                    }
+                    e => DriverError::Browser(e.to_string()),
+                }
+            })
+        };
+        let (url, reply) = match going(url.to_owned()).await {
+            // A relative address, as an `href` that `extract` read: where the page's own link
+            // with it goes, from the page's base (its `<base href>`, else its address).
+            Err(DriverError::Invalid(invalid)) => match self.resolved_on_page(url).await {
+                Some(absolute) => {
+                    let reply = going(absolute.clone()).await?;
+                    (absolute, reply)
+                }
+                None if !url.contains(':') => {
+                    return Err(DriverError::Invalid(format!(
+                        "cannot load `{url}`: it is not an absolute address, and the page ({}) gives none to \
+                         start from; start it with http://, https://, file:// or about:",
+                        self.page_url().await
+                    )));
+                }
+                None => return Err(DriverError::Invalid(invalid)),
+            },
+            went => (url.to_owned(), went?),
+        };
         if let Some(error) = reply["errorText"].as_str().filter(|e| !e.is_empty()) {
             return Err(DriverError::Invalid(format!("cannot load {url}: {error}")));
         }
@@ -55,7 +81,24 @@ impl ChromeDriver {
         if reply.get("loaderId").is_some() {
             self.arrived(left, None, patience, deadline).await?;
         }
-        Ok(Outcome { detail: Some(url.to_owned()), ..Default::default() })
+        Ok(Outcome { detail: Some(url), ..Default::default() })
+    }
+
+    /// `url` taken from the page's base, when it is relative to it and that makes it another
+    /// address (a page on about:blank has none to give).
+    async fn resolved_on_page(&self, url: &str) -> Option<String> {
+        let expression = format!(
+            "(() => {{ try {{ return new URL({}, document.baseURI).href }} catch (e) {{ return null }} }})()",
+            serde_json::to_string(url).ok()?
+        );
+        let resolved = self.page().evaluate(&expression, ASK_LEFT).await.ok()?;
+        let resolved = resolved.as_str()?;
+        (resolved != url && !resolved.starts_with("about:")).then(|| resolved.to_owned())
+    }
+
+    async fn page_url(&self) -> String {
+        let asked = self.page().evaluate("location.href", ASK_LEFT).await;
+        asked.ok().and_then(|u| u.as_str().map(str::to_owned)).unwrap_or_else(|| "unknown".into())
     }
 
     /// `go_back`: the entry before this one in the tab's history, as the Back button.

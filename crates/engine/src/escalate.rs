@@ -174,7 +174,7 @@ impl Run {
             return Ok((BUSY.to_owned(), None));
         };
         let matcher = self.matcher();
-        let top = matcher.top(&matcher.matching(&signals));
+        let top = self.top_state(&matcher.matching(&signals))?;
         Ok(match top {
             Some(now) if Some(now) != context.state => {
                 let plan = Plan::Enter { state: now, from: 0, attempt: 0, resume: None };
@@ -208,7 +208,10 @@ impl Run {
         // The tab before, too busy to answer, is no state the run knows yet.
         let signals = self.read_now(driver).await?;
         let matcher = self.matcher();
-        let top = signals.and_then(|signals| matcher.top(&matcher.matching(&signals)));
+        let top = match signals {
+            Some(signals) => self.top_state(&matcher.matching(&signals))?,
+            None => None,
+        };
         let (said, plan) = match top {
             Some(state) if Some(state) == self.entered_last => {
                 let name = self.name(state);

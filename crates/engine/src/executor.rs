@@ -248,6 +248,19 @@ impl Run {
         self.matcher.as_ref().expect("compiled before the loop starts")
     }
 
+    /// The state the page is in, of the states that match it (`Matcher::top`). Several
+    /// states of the page (interrupts aside) end the run when the workflow does not allow
+    /// that, wherever the run sees them: looking for a state, verifying one, re-observing.
+    pub(crate) fn top_state(&self, matched: &[usize]) -> Result<Option<usize>, End> {
+        let matcher = self.matcher();
+        let pages: Vec<usize> = matched.iter().copied().filter(|&i| !matcher.is_interrupt(i)).collect();
+        if pages.len() > 1 && !self.bound.config.allow_multiple_states {
+            let states = pages.iter().map(|&i| self.name(i)).collect();
+            return Err(End::Failed(Failure::Ambiguous { states }));
+        }
+        Ok(matcher.top(matched))
+    }
+
     pub fn name(&self, state: usize) -> String {
         self.bound.states[state].name.clone()
     }
@@ -307,7 +320,7 @@ impl Run {
             // A page too busy to answer shows no state: `no_states_timeout` bounds the wait.
             let matched = if answered { matcher.matching(&signals) } else { Vec::new() };
             let now = Instant::now();
-            let Some(current) = matcher.top(&matched) else {
+            let Some(current) = self.top_state(&matched)? else {
                 // A state that fails only on element checks may have had its elements renamed.
                 if answered && self.heal_unrecognised(driver, &mut unrecognised, &signals).await? {
                     seen = self.read_now(driver).await?;
@@ -322,11 +335,6 @@ impl Run {
                 continue;
             };
             unrecognised.end();
-            let pages: Vec<usize> = matched.iter().copied().filter(|&i| !matcher.is_interrupt(i)).collect();
-            if pages.len() > 1 && !config.allow_multiple_states {
-                let states = pages.iter().map(|&i| self.name(i)).collect();
-                return Err(End::Failed(Failure::Ambiguous { states }));
-            }
             if let Some((previous, done_at, _)) = &handled
                 && *previous == current
             {

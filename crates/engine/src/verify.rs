@@ -37,7 +37,7 @@ impl Run {
             let matcher = self.matcher();
             let now = Instant::now();
             // A page too busy to answer shows no state, as a page between states does.
-            let top = if answered { matcher.top(&matcher.matching(&signals)) } else { None };
+            let top = if answered { self.top_state(&matcher.matching(&signals))? } else { None };
             let wait_until = match top {
                 Some(other) if other != state => {
                     let is_detour = matcher.is_interrupt(other);

@@ -143,6 +143,25 @@ async fn several_matching_states_fail_as_ambiguous_when_multiple_states_are_not_
 }
 
 #[tokio::test(start_paused = true)]
+async fn states_that_match_together_after_an_action_are_ambiguous_too() {
+    // The page two states match is reached by a state's own action, so the run sees it while
+    // verifying that action, not while looking for the first state: the rule is the same.
+    let specific = json!({ "name": "Specific", "checks": [el("#a"), el("#b")], "terminal": { "outcome": "success" } });
+    let general = json!({ "name": "General", "checks": [el("#a")], "terminal": { "outcome": "success" } });
+    let start = state("Start", json!([el("#start")]), json!([click("#start")]));
+    let wf = workflow(json!({ "allow_multiple_states": false }), vec![specific, general, start]);
+    let mut driver = ScriptedDriver::new(URL).with([show("#start")]).on(
+        "click #start",
+        ms(100),
+        [hide("#start"), show("#a"), show("#b")],
+    );
+    let ran = run_to_end(&wf, &mut driver).await;
+    assert_eq!(ran.report.status, RunStatus::Failed, "{}", ran.report.message);
+    assert_eq!(ran.failure(), &Failure::Ambiguous { states: vec!["Specific".into(), "General".into()] });
+    assert_eq!(ran.states(), ["Start"], "neither of the two is entered");
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_state_verified_by_its_expectations_is_stuck_if_it_never_moves_on() {
     let mut form = state("Form", json!([el("#form")]), json!([click("#form")]));
     form["expect"] = json!([el("#form")]);

@@ -16,8 +16,8 @@ use tokio::net::{TcpListener, TcpStream};
 
 const BUTTON: &str = r#"<button id="b" onclick="document.getElementById('o').textContent='clicked'">Go on</button><p id="o">not yet</p>"#;
 
-/// Serves `/hanging.html` (whose image never answers) and `/stream.html` (whose HTML never
-/// ends) on loopback; its address.
+/// Serves `/hanging.html` (whose image never answers), `/stream.html` (whose HTML never
+/// ends) and `/staff.html` (behind a password) on loopback; its address.
 async fn never_finishing_site() -> String {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a loopback port");
     let address = format!("http://{}", listener.local_addr().expect("bound"));
@@ -41,6 +41,18 @@ async fn answer(mut stream: TcpStream) {
         )
     };
     match path.as_str() {
+        // A staff area behind HTTP basic authentication: user ada, password secret.
+        "/staff.html" => {
+            let answer = if request.lines().any(|l| l.eq_ignore_ascii_case("authorization: basic YWRhOnNlY3JldA==")) {
+                let body = "<!doctype html><title>Staff</title><h1>Staff page</h1>";
+                format!("{}{body}", head(Some(body.len())))
+            } else {
+                "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"staff\"\r\nContent-Length: 0\r\n\
+                 Connection: close\r\n\r\n"
+                    .to_owned()
+            };
+            let _ = stream.write_all(answer.as_bytes()).await;
+        }
         "/hanging.html" => {
             let body =
                 format!("<!doctype html><title>Hanging</title><h1>Hanging page</h1>{BUTTON}<img src=\"/never.png\">");
@@ -186,5 +198,42 @@ async fn an_address_that_is_no_address_is_an_error_of_the_action_that_says_so() 
         }
         other => panic!("{other:?}"),
     }
+    driver.close().await;
+}
+
+/// A page behind HTTP authentication: the run's browser has nobody to type a password into
+/// its prompt, so the address must carry it, and the error says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_behind_a_password_says_it_wants_one_and_opens_with_one_in_the_address() {
+    let site = never_finishing_site().await;
+    let mut driver = ChromeDriver::start(&LaunchOptions::default()).await.expect("Chromium launches");
+    let (went, _) = navigate(&mut driver, &format!("{site}/staff.html")).await;
+    match went {
+        Err(DriverError::Invalid(message)) => assert_eq!(
+            message,
+            format!(
+                "cannot load {site}/staff.html: the server asks for a user name and password (HTTP authentication, \
+                 net::ERR_INVALID_AUTH_CREDENTIALS); give them in the address, http://USER:PASSWORD@host/… (a \
+                 `secret` parameter keeps the password out of the run's records)"
+            )
+        ),
+        other => panic!("{other:?}"),
+    }
+    let wrong = site.replace("http://", "http://ada:guess@");
+    let (went, _) = navigate(&mut driver, &format!("{wrong}/staff.html")).await;
+    match went {
+        Err(DriverError::Invalid(message)) => assert!(
+            message.ends_with(
+                "the server refused the user name and password in the address (HTTP authentication, \
+                 net::ERR_INVALID_AUTH_CREDENTIALS)"
+            ),
+            "{message}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    let right = site.replace("http://", "http://ada:secret@");
+    let (went, _) = navigate(&mut driver, &format!("{right}/staff.html")).await;
+    assert!(went.is_ok(), "{went:?}");
+    assert_eq!(common::text_of(&mut driver, "h1").await, "Staff page");
     driver.close().await;
 }

@@ -75,7 +75,7 @@ impl ChromeDriver {
             went => (url.to_owned(), went?),
         };
         if let Some(error) = reply["errorText"].as_str().filter(|e| !e.is_empty()) {
-            return Err(DriverError::Invalid(format!("cannot load {url}: {error}")));
+            return Err(DriverError::Invalid(not_loaded(&url, error)));
         }
         // Without a loader, the navigation stayed in the document (an address's `#part`).
         if reply.get("loaderId").is_some() {
@@ -180,6 +180,29 @@ impl ChromeDriver {
                 message: format!("the new page did not show within {within}"),
             }),
         }
+    }
+}
+
+/// Why `url` could not be loaded, from Chromium's `error`. A server asking for a password
+/// (HTTP basic or digest authentication) is answered with none by a browser no person
+/// watches, and Chromium names that `net::ERR_INVALID_AUTH_CREDENTIALS` even when none were
+/// given: say what the server wants and how to give it.
+fn not_loaded(url: &str, error: &str) -> String {
+    if error != "net::ERR_INVALID_AUTH_CREDENTIALS" {
+        return format!("cannot load {url}: {error}");
+    }
+    let authority = url.split_once("://").map_or("", |(_, rest)| rest.split(['/', '?', '#']).next().unwrap_or(""));
+    if authority.contains('@') {
+        format!(
+            "cannot load {url}: the server refused the user name and password in the address (HTTP \
+             authentication, {error})"
+        )
+    } else {
+        format!(
+            "cannot load {url}: the server asks for a user name and password (HTTP authentication, {error}); give \
+             them in the address, http://USER:PASSWORD@host/… (a `secret` parameter keeps the password out of the \
+             run's records)"
+        )
     }
 }
 

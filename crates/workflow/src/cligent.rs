@@ -270,16 +270,14 @@ fn bind(b: &mut Binder, state_index: usize, index: usize) -> Option<Action> {
                     }
                 },
             };
-            if x.or(y).or(coords).is_some() {
-                // CliGent's compiler appended pixel fallbacks; positions shift between runs,
-                // so Statewright relies on the locator alone.
-                b.report.warning(b.path, "coordinate fallbacks are ignored; the click uses the selector only", None);
-            }
+            b.ignore_coordinates(x.or(y).or(coords), "click");
             let count = b.opt(count, |b, a| b.number(a, "count"))?.map_or(1, |n| n as u32);
             Action::Click { target: b.target(by, sel?)?, button, count, position }
         }
         "type" => {
-            let [by, sel, text, clear] = b.args(&["by", "selector", "text", "clear"], &["selector", "text"])?;
+            let [by, sel, text, clear, x, y, coords] =
+                b.args(&["by", "selector", "text", "clear", "x", "y", "coordinates"], &["selector", "text"])?;
+            b.ignore_coordinates(x.or(y).or(coords), "typing");
             // SeleniumBase's type() replaces the field's content; so does ours by default.
             let clear = b.opt(clear, |b, a| b.boolean(a, "clear"))?.unwrap_or(true);
             Action::Type { target: b.target(by, sel?)?, text: b.string(text?, "text")?, clear }
@@ -454,6 +452,15 @@ impl<'c> Binder<'c, '_, '_> {
             }
         }
         (!self.failed).then_some(bound)
+    }
+
+    /// CliGent's compiler appends pixel fallbacks to clicks and typing; positions shift
+    /// between runs, so Statewright relies on the locator alone and says so.
+    fn ignore_coordinates(&mut self, given: Option<&Arg>, what: &str) {
+        if given.is_some() {
+            let message = format!("coordinate fallbacks are ignored; the {what} uses the selector only");
+            self.report.warning(self.path, message, None);
+        }
     }
 
     /// Parses an optional argument: `Some(None)` when absent, `None` when it is malformed.

@@ -319,6 +319,21 @@ fn cligent_objects_carry_config_and_parameters() {
 }
 
 #[test]
+fn cligent_typing_with_coordinate_fallbacks_types_by_its_selector() {
+    // CliGent's compiler adds pixel fallbacks to typing as to clicks (seed 000).
+    let src = r#"[{"name": "s", "checks": [{"type": "url", "value": "about:blank"}], "end_state": "done", "actions": [
+        "type(by='css selector', selector='#q', text='kettle', x=100, y=200)",
+        "type(by='id', selector='q', text='kettle', clear=False, coordinates=(100, 200))"]}]"#;
+    let loaded = load(src).expect("typing with fallbacks loads");
+    let actions = &loaded.workflow.states[0].actions;
+    let css = |c: &str| Target { css: Some(c.into()), ..Target::default() };
+    assert_eq!(actions[0], Action::Type { target: css("#q"), text: "kettle".into(), clear: true });
+    assert_eq!(actions[1], Action::Type { target: css(r#"[id="q"]"#), text: "kettle".into(), clear: false });
+    let said: Vec<&str> = loaded.warnings.0.iter().map(|w| w.message.as_str()).collect();
+    assert_eq!(said, ["coordinate fallbacks are ignored; the typing uses the selector only"; 2]);
+}
+
+#[test]
 fn cligent_call_mistakes_point_into_the_string() {
     let with_action =
         |action: &str| CLIGENT_ARRAY.replace("\"press_key(key='enter')\"", &serde_json::to_string(action).unwrap());

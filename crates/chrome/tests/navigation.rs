@@ -17,7 +17,7 @@ use tokio::net::{TcpListener, TcpStream};
 const BUTTON: &str = r#"<button id="b" onclick="document.getElementById('o').textContent='clicked'">Go on</button><p id="o">not yet</p>"#;
 
 /// Serves `/hanging.html` (whose image never answers), `/stream.html` (whose HTML never
-/// ends) and `/staff.html` (behind a password) on loopback; its address.
+/// ends), `/staff.html` (behind a password) and `/gone.html` (a 404) on loopback; its address.
 async fn never_finishing_site() -> String {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a loopback port");
     let address = format!("http://{}", listener.local_addr().expect("bound"));
@@ -52,6 +52,11 @@ async fn answer(mut stream: TcpStream) {
                     .to_owned()
             };
             let _ = stream.write_all(answer.as_bytes()).await;
+        }
+        "/gone.html" => {
+            let body = "<!doctype html><title>Shop</title><h1>Sorry, we could not find that page</h1>";
+            let head = head(Some(body.len())).replace("200 OK", "404 Not Found");
+            let _ = stream.write_all(format!("{head}{body}").as_bytes()).await;
         }
         "/hanging.html" => {
             let body =
@@ -235,5 +240,21 @@ async fn a_page_behind_a_password_says_it_wants_one_and_opens_with_one_in_the_ad
     let (went, _) = navigate(&mut driver, &format!("{right}/staff.html")).await;
     assert!(went.is_ok(), "{went:?}");
     assert_eq!(common::text_of(&mut driver, "h1").await, "Staff page");
+    driver.close().await;
+}
+
+/// A missing page still shows a page (the site's own "not found"), which a workflow's checks
+/// may not tell from the one it wanted: the action says what the server answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn navigate_to_a_missing_page_says_the_server_answered_404() {
+    let site = never_finishing_site().await;
+    let mut driver = ChromeDriver::start(&LaunchOptions::default()).await.expect("Chromium launches");
+    for (page, detail) in [
+        ("gone.html", format!("{site}/gone.html (the server answered HTTP 404)")),
+        ("hanging.html", format!("{site}/hanging.html")),
+    ] {
+        let (went, _) = navigate(&mut driver, &format!("{site}/{page}")).await;
+        assert_eq!(went.expect("the page shows").detail, Some(detail));
+    }
     driver.close().await;
 }

@@ -34,8 +34,10 @@ const ASK_LEFT: Duration = Duration::from_secs(1);
 /// What Chromium answers `Page.navigate` with for a text that is no address.
 const NOT_AN_ADDRESS: &str = "Cannot navigate to invalid URL";
 
-/// What tells one document from the next, even at the same address, and how far it is.
-const WHICH_DOCUMENT: &str = "[performance.timeOrigin, location.href, document.readyState]";
+/// What tells one document from the next, even at the same address, how far it is, and the
+/// HTTP status it came with (0 where the browser does not say).
+const WHICH_DOCUMENT: &str = "[performance.timeOrigin, location.href, document.readyState, \
+     performance.getEntriesByType('navigation')[0]?.responseStatus ?? 0]";
 
 impl ChromeDriver {
     pub(super) async fn navigate(&self, url: &str, patience: Duration) -> DriverResult<Outcome> {
@@ -78,10 +80,17 @@ impl ChromeDriver {
             return Err(DriverError::Invalid(not_loaded(&url, error)));
         }
         // Without a loader, the navigation stayed in the document (an address's `#part`).
-        if reply.get("loaderId").is_some() {
-            self.arrived(left, None, patience, deadline).await?;
-        }
-        Ok(Outcome { detail: Some(url), ..Default::default() })
+        let status = match reply.get("loaderId") {
+            Some(_) => self.arrived(left, None, patience, deadline).await?,
+            None => None,
+        };
+        // A missing page or a failing server still shows a page, which the states' checks
+        // may not tell from the one wanted: the progress line says what the server answered.
+        let detail = match status {
+            Some(status) if status >= 400 => format!("{url} (the server answered HTTP {status})"),
+            _ => url,
+        };
+        Ok(Outcome { detail: Some(detail), ..Default::default() })
     }
 
     /// `url` taken from the page's base, when it is relative to it and that makes it another
@@ -125,15 +134,17 @@ impl ChromeDriver {
     /// Waits, until `deadline` (the action's `patience` after it began), until a document
     /// other than `left` answers (showing `url` when the document left is not known), parsed
     /// or given `PARSE_GRACE`: the engine recognises the new page itself, and this keeps the
-    /// next state check from reading the document being replaced.
+    /// next state check from reading the document being replaced. The HTTP status the new
+    /// document came with, when the browser says.
     async fn arrived(
         &self,
         left: Option<f64>,
         url: Option<&str>,
         patience: Duration,
         deadline: tokio::time::Instant,
-    ) -> DriverResult<()> {
+    ) -> DriverResult<Option<u64>> {
         let mut new_since = None;
+        let mut status = None;
         let mut busy = false;
         loop {
             let budget = deadline.saturating_duration_since(tokio::time::Instant::now()).min(CALL_BUDGET);
@@ -147,9 +158,10 @@ impl ChromeDriver {
                         None => url.is_none_or(|url| document[1] == url),
                     };
                     if new {
+                        status = document[3].as_u64().filter(|s| *s > 0);
                         let since = *new_since.get_or_insert_with(tokio::time::Instant::now);
                         if document[2] != "loading" || since.elapsed() >= PARSE_GRACE {
-                            return Ok(());
+                            return Ok(status);
                         }
                     }
                 }
@@ -168,7 +180,7 @@ impl ChromeDriver {
         let within = seconds(patience);
         match new_since {
             // Still being parsed: what it shows so far is for the states' checks.
-            Some(_) => Ok(()),
+            Some(_) => Ok(status),
             None if busy => Err(DriverError::NotActionable {
                 reason: "timeout".into(),
                 message: format!(

@@ -25,6 +25,7 @@ mod choose;
 mod download;
 mod drag;
 mod navigate;
+mod saved_page;
 mod search;
 mod signals;
 mod upload;
@@ -292,7 +293,7 @@ impl ChromeDriver {
                 // engine, old ones without `toWellFormed` too: a lone surrogate would make the
                 // answer one that is dropped, never heard.
                 let html = self.page().call("html", &[], CALL_BUDGET).await.map_err(not_actionable)?;
-                let bytes = html.as_str().unwrap_or_default().as_bytes().to_vec();
+                let bytes = saved_page::saved_page(html.as_str().unwrap_or_default());
                 Ok(Outcome {
                     artifact: Some(Artifact { filename: filename.clone(), bytes: Arc::new(bytes) }),
                     ..Default::default()

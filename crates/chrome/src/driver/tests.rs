@@ -43,3 +43,31 @@ fn malformed_alternatives_are_dropped_and_the_rest_kept_in_order() {
         [json!({"role": "button", "name": "Save"}), json!({"css": "#save"}), json!({"text": "Save", "nth": 2})]
     );
 }
+
+/// A page written in Shift_JIS, saved and opened again in the browser, shows its text: the
+/// file is UTF-8 (as the library hands the page over), and it said Shift_JIS in its
+/// `<meta charset>`, so it opened as mojibake.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_in_shift_jis_saved_with_save_html_opens_showing_its_text() {
+    let folder = tempfile::tempdir().expect("a folder");
+    let mut page =
+        br#"<!doctype html><html><head><meta charset="Shift_JIS"><title>Shop</title></head><body><p id="p">"#.to_vec();
+    // こんにちは、東京
+    page.extend([0x82, 0xb1, 0x82, 0xf1, 0x82, 0xc9, 0x82, 0xbf, 0x82, 0xcd, 0x81, 0x41, 0x93, 0x8c, 0x8b, 0x9e]);
+    page.extend(b"</p></body></html>");
+    let written = folder.path().join("written.html");
+    std::fs::write(&written, page).expect("the page is written");
+    let mut driver = ChromeDriver::start(&LaunchOptions::default()).await.expect("Chromium starts");
+    let open = |path: &std::path::Path| Action::NavigateTo { url: format!("file://{}", path.display()) };
+    driver.perform(&open(&written), Duration::from_secs(5)).await.expect("the page opens");
+    let read = driver.page().evaluate("document.getElementById('p').textContent", CALL_BUDGET).await;
+    assert_eq!(read.expect("the page answers"), json!("こんにちは、東京"), "the page itself reads right");
+    let save = Action::SaveHtml { filename: "page.html".into() };
+    let artifact = driver.perform(&save, Duration::from_secs(5)).await.expect("saved").artifact.expect("a file");
+    let saved = folder.path().join("saved.html");
+    std::fs::write(&saved, artifact.bytes.as_slice()).expect("the file is written");
+    driver.perform(&open(&saved), Duration::from_secs(5)).await.expect("the saved page opens");
+    let read = driver.page().evaluate("document.getElementById('p').textContent", CALL_BUDGET).await;
+    driver.close().await;
+    assert_eq!(read.expect("the page answers"), json!("こんにちは、東京"), "the saved page reads as the page did");
+}

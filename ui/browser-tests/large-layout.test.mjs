@@ -2,7 +2,7 @@
 // is the simple one; the demo keeps ELK's layout and says nothing.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openApp, writeTangle } from './harness.mjs';
+import { openApp, selectState, writeTangle } from './harness.mjs';
 
 let app;
 before(async () => (app = await openApp()));
@@ -24,3 +24,25 @@ test('2,000 random states open in plain layers, with a quiet notice that says so
   assert.ok(await page.locator('.react-flow__node').count() > 0);
   assert.deepEqual(app.errors, []);
 });
+
+test('in plain layers only the edges of states near the view are drawn, not every long edge across it', async () => {
+  const { page } = app;
+  await selectState(page, 'R1500');
+  const drawn = await page.evaluate(() => {
+    const [tx, ty, zoom] = document.querySelector('.react-flow__viewport').style.transform.match(/-?[\d.]+/g).map(Number);
+    const pane = document.querySelector('.react-flow').getBoundingClientRect();
+    const view = { x: -tx / zoom, y: -ty / zoom, width: pane.width / zoom, height: pane.height / zoom };
+    // The states whose edges are drawn lie at most two views' size beyond the view (nearEdges.ts).
+    const reach = 2 * Math.max(view.width, view.height) + 300;
+    const near = (x, y) => x >= view.x - reach && x <= view.x + view.width + reach && y >= view.y - reach && y <= view.y + view.height + reach;
+    return [...document.querySelectorAll('.react-flow__edge')].map((g) => {
+      const d = g.querySelector('path').getAttribute('d').match(/-?[\d.]+/g).map(Number);
+      return { id: g.dataset.id.replace('\u0000', '>'), near: near(d[0], d[1]) || near(d[d.length - 2], d[d.length - 1]) };
+    });
+  });
+  assert.deepEqual(drawn.filter((e) => !e.near).map((e) => e.id), []);
+  // The selected state's own edges are among them.
+  assert.ok(drawn.some((e) => e.id.startsWith('next:R1500>')), `R1500's edges are drawn: ${drawn.length} drawn`);
+  assert.deepEqual(app.errors, []);
+});
+

@@ -2,7 +2,7 @@
 //! drag) in the editor; read-only with the active state lit in the run viewer. Edges follow
 //! the last auto-layout's routes, interrupts sit in their lane (lane.ts).
 
-import { Background, Controls, ReactFlow, type Connection, type NodeChange, applyNodeChanges } from '@xyflow/react';
+import { Background, Controls, ReactFlow, ReactFlowProvider, type Connection, type NodeChange, applyNodeChanges, useStore } from '@xyflow/react';
 import { type MutableRefObject, useEffect, useMemo, useRef, useState } from 'react';
 import type { Diagnostic, GraphReport, Workflow } from '../bindings';
 import { Camera, type CentreRequest } from './Camera';
@@ -12,6 +12,7 @@ import { GraphMap } from './GraphMap';
 import { InterruptLane, type LaneNode, laneNode } from './InterruptLane';
 import type { Layout, Positions } from './layout';
 import { NODE_WIDTH, stateHeight } from './nodeSize';
+import { edgesNear, nearView, parseArea } from './nearEdges';
 import { type PlaceNew, Placer } from './Placer';
 import { RoutedEdge } from './RoutedEdge';
 import { routeEdges, type RoutedEdge as RoutedEdgeType } from './routes';
@@ -95,7 +96,18 @@ function useSteady<T>(value: T, same: (a: T, b: T) => boolean): T {
   return kept.current;
 }
 
+const anywhere = () => null;
+
+/** Its own React Flow store, so that the canvas can pick its edges by what is in view. */
 export function GraphCanvas(p: GraphCanvasProps) {
+  return (
+    <ReactFlowProvider>
+      <Canvas {...p} />
+    </ReactFlowProvider>
+  );
+}
+
+function Canvas(p: GraphCanvasProps) {
   const routes = p.layout?.routes ?? NO_ROUTES;
   // What the edges are drawn from: a keystroke in a state's form leaves it as it was.
   const drawn = useSteady(p.workflow, sameEdgesAndBoxes);
@@ -130,6 +142,10 @@ export function GraphCanvas(p: GraphCanvasProps) {
       )),
     [drawn, p.report, p.lastEdge, p.route, routes, laidOutBoxes],
   );
+  // In plain layers only the edges of states near the view (nearEdges.ts), by where the
+  // states were last put: a drag (its state in view) does not pick them again at every step.
+  const area = useStore(p.layout?.coarse ? nearView : anywhere);
+  const shown = useMemo(() => (area ? edgesNear(edges, p.positions, parseArea(area)) : edges), [edges, p.positions, area]);
   // React Flow owns transient state (dragging, measured sizes); ours merges into it.
   const [nodes, setNodes] = useState<CanvasNode[]>(base);
   useEffect(() => setNodes((prev) => mergeNodes(prev, base)), [base]);
@@ -138,7 +154,7 @@ export function GraphCanvas(p: GraphCanvasProps) {
     <div className="graph-canvas" data-testid="graph">
       <ReactFlow
         nodes={nodes}
-        edges={edges}
+        edges={shown}
         nodeTypes={nodeTypes}
         edgeTypes={edgeTypes}
         onNodesChange={(changes: NodeChange<CanvasNode>[]) => setNodes((ns) => applyNodeChanges(changes, ns))}

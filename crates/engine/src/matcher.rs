@@ -73,7 +73,8 @@ fn compile(check: &Check, state: &str, params: &Params, table: &mut ProbeTable) 
         }
         Check::Url { mode, value, negate } => {
             let re = (*mode == UrlMatch::Pattern).then(|| pattern(value)).transpose()?;
-            (Predicate::Url(*mode, value.clone(), re), *negate)
+            let value = if *mode == UrlMatch::Exact { as_the_browser_spells(value) } else { value.clone() };
+            (Predicate::Url(*mode, value, re), *negate)
         }
         Check::Title { mode, value, negate } => {
             let re = (*mode == TitleMatch::Pattern).then(|| pattern(value)).transpose()?;
@@ -99,6 +100,27 @@ fn compile(check: &Check, state: &str, params: &Params, table: &mut ProbeTable) 
         }
     };
     Ok(CompiledCheck { predicate, negate, description: describe(check) })
+}
+
+/// `url` as the browser shows it, so that an exact check compares URLs rather than their
+/// spellings: for http(s), ws(s) and ftp, the scheme and host in small letters, no default
+/// port, and `/` for an empty path (`{{site}}` is the site's root the browser shows as
+/// `{{site}}/`). The path, query and fragment are the site's to spell and stay as written.
+fn as_the_browser_spells(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_owned() };
+    let scheme = scheme.to_ascii_lowercase();
+    let default_port = match scheme.as_str() {
+        "http" | "ws" => ":80",
+        "https" | "wss" => ":443",
+        "ftp" => ":21",
+        _ => return url.to_owned(),
+    };
+    let (authority, tail) = rest.split_at(rest.find(['/', '?', '#']).unwrap_or(rest.len()));
+    let (userinfo, host) = authority.split_at(authority.rfind('@').map_or(0, |at| at + 1));
+    let host = host.to_ascii_lowercase();
+    let host = host.strip_suffix(default_port).unwrap_or(&host);
+    let root = if tail.starts_with('/') { "" } else { "/" };
+    format!("{scheme}://{userinfo}{host}{root}{tail}")
 }
 
 impl Matcher {

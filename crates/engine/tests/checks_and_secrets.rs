@@ -66,6 +66,38 @@ fn url_and_title_checks_match_exactly_by_prefix_by_pattern_and_negated() {
     }
 }
 
+#[test]
+fn an_exact_url_check_matches_the_url_as_the_browser_spells_it() {
+    // `{{site}}` is `http://127.0.0.1:8931` and the browser shows the site's root as
+    // `http://127.0.0.1:8931/`: the same URL, as are a host's capitals and its default port.
+    let exact = |name: &str, value: &str| state(name, json!([{ "type": "url", "value": value }]), json!([]));
+    let wf = workflow(
+        json!({}),
+        vec![
+            exact("root", "http://127.0.0.1:8931"),
+            exact("root query", "http://127.0.0.1:8931?q=1#top"),
+            exact("capitals and port", "HTTPS://Shop.Test:443"),
+            exact("other port", "https://shop.test:8443"),
+            exact("path", "https://Shop.Test/Cart"),
+            unreachable_end(),
+        ],
+    );
+    let params = statewright_workflow::Params::bind(&wf, &[]).unwrap();
+    let matcher = Matcher::new(&wf, &params).unwrap();
+    let matching = |url: &str| -> Vec<&str> {
+        let signals = Signals { url: url.into(), title: String::new(), results: vec![], errors: vec![] };
+        matcher.matching(&signals).into_iter().map(|i| wf.states[i].name.as_str()).collect()
+    };
+    assert_eq!(matching("http://127.0.0.1:8931/"), ["root"]);
+    assert_eq!(matching("http://127.0.0.1:8931/?q=1#top"), ["root query"]);
+    assert_eq!(matching("https://shop.test/"), ["capitals and port"]);
+    assert_eq!(matching("https://shop.test:8443/"), ["other port"]);
+    // A path is the site's to spell: its capitals and a trailing slash still count.
+    assert_eq!(matching("https://shop.test/Cart"), ["path"]);
+    assert!(matching("https://shop.test/cart").is_empty());
+    assert!(matching("https://shop.test/Cart/").is_empty());
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_negated_element_check_holds_once_the_element_is_gone_and_entries_record_each_check() {
     let wf = workflow(

@@ -17,7 +17,8 @@ use tokio::net::{TcpListener, TcpStream};
 const BUTTON: &str = r#"<button id="b" onclick="document.getElementById('o').textContent='clicked'">Go on</button><p id="o">not yet</p>"#;
 
 /// Serves `/hanging.html` (whose image never answers), `/stream.html` (whose HTML never
-/// ends), `/staff.html` (behind a password) and `/gone.html` (a 404) on loopback; its address.
+/// ends), `/staff.html` (behind a password), `/gone.html` (a 404) and `/report.csv` (a file to
+/// download) on loopback; its address.
 async fn never_finishing_site() -> String {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a loopback port");
     let address = format!("http://{}", listener.local_addr().expect("bound"));
@@ -52,6 +53,14 @@ async fn answer(mut stream: TcpStream) {
                     .to_owned()
             };
             let _ = stream.write_all(answer.as_bytes()).await;
+        }
+        "/report.csv" => {
+            let body = "month,sales\nMarch,12\n";
+            let head = head(Some(body.len())).replace(
+                "text/html; charset=utf-8",
+                "text/csv\r\nContent-Disposition: attachment; filename=\"report.csv\"",
+            );
+            let _ = stream.write_all(format!("{head}{body}").as_bytes()).await;
         }
         "/gone.html" => {
             let body = "<!doctype html><title>Shop</title><h1>Sorry, we could not find that page</h1>";
@@ -255,6 +264,26 @@ async fn navigate_to_a_missing_page_says_the_server_answered_404() {
     ] {
         let (went, _) = navigate(&mut driver, &format!("{site}/{page}")).await;
         assert_eq!(went.expect("the page shows").detail, Some(detail));
+    }
+    driver.close().await;
+}
+
+/// An export's address opened with `navigate_to` is downloaded, not shown: the browser ends
+/// the navigation as aborted, and the error says why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn navigate_to_a_file_to_download_says_it_is_one() {
+    let site = never_finishing_site().await;
+    let mut driver = ChromeDriver::start(&LaunchOptions::default()).await.expect("Chromium launches");
+    let (went, _) = navigate(&mut driver, &format!("{site}/report.csv")).await;
+    match went {
+        Err(DriverError::Invalid(message)) => assert_eq!(
+            message,
+            format!(
+                "cannot load {site}/report.csv: the server answers with a file to download, not a page \
+                 (net::ERR_ABORTED); a `download` action on the link or button that gets it keeps the file"
+            )
+        ),
+        other => panic!("{other:?}"),
     }
     driver.close().await;
 }

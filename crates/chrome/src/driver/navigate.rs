@@ -77,6 +77,14 @@ impl ChromeDriver {
             went => (url.to_owned(), went?),
         };
         if let Some(error) = reply["errorText"].as_str().filter(|e| !e.is_empty()) {
+            // An export's address: the browser downloads instead of showing a page, and the
+            // navigation ends as aborted, which says nothing of why.
+            if reply["isDownload"] == true {
+                return Err(DriverError::Invalid(format!(
+                    "cannot load {url}: the server answers with a file to download, not a page ({error}); a \
+                     `download` action on the link or button that gets it keeps the file"
+                )));
+            }
             return Err(DriverError::Invalid(not_loaded(&url, error)));
         }
         // Without a loader, the navigation stayed in the document (an address's `#part`).

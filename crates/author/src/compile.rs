@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 
 use indexmap::IndexMap;
 use serde::Serialize;
+use statewright_workflow::params::MASK;
 use statewright_workflow::{
     Action, Check, Outcome, Parameter, SelectorKind, State, Target, Terminal, TextMatch, Workflow,
 };
@@ -230,7 +231,7 @@ pub fn compile(trajectory: &Trajectory, options: &CompileOptions) -> Draft {
             continue;
         }
         let value = params.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone());
-        let secret = value.as_deref().is_none_or(|v| v.contains(statewright_workflow::params::MASK));
+        let secret = value.as_deref().is_none_or(|v| v.contains(MASK));
         let default = if secret { None } else { value };
         parameters.insert(name, Parameter { description: "as in the demonstration".into(), default, secret });
     }
@@ -431,11 +432,7 @@ fn action_of(
     }
     match &mut action {
         Action::NavigateTo { url } => *url = literals.url(url),
-        Action::Type { text, .. } if act.secret => {
-            let name = secret_name(page, act);
-            *text = format!("{{{{{name}}}}}");
-            secrets.insert(name);
-        }
+        Action::Type { text, .. } if act.secret => *text = secret_text(text, &secret_name(page, act), secrets),
         Action::Type { text, .. } => *text = literals.whole(text),
         Action::SelectOption { value, label, .. } => {
             for v in [value, label].into_iter().flatten() {
@@ -461,6 +458,23 @@ fn action_of(
         _ => {}
     }
     action
+}
+
+/// Typed text with secrets in it, each masked part a secret parameter named after the
+/// field (`password`, then `password_2`…) and the text around them kept as typed: a run
+/// that typed `ann:{{password}}` stored `ann:••••••`, and its draft types `ann:{{password}}`,
+/// not the secret alone. A recorded password field's text is all mask: `{{password}}`; a
+/// secret act's text with no mask in it is taken as all secret, never written out.
+fn secret_text(text: &str, name: &str, secrets: &mut BTreeSet<String>) -> String {
+    let text = if text.contains(MASK) { text } else { MASK };
+    let mut pieces = text.split(MASK);
+    let mut out = pieces.next().unwrap_or_default().to_owned();
+    for (n, piece) in pieces.enumerate() {
+        let name = if n == 0 { name.to_owned() } else { format!("{name}_{}", n + 1) };
+        out.push_str(&format!("{{{{{name}}}}}{piece}"));
+        secrets.insert(name);
+    }
+    out
 }
 
 /// The target itself unless it counts positions and an alternative does not.

@@ -127,3 +127,40 @@ fn a_download_that_leaves_the_page_as_it_was_ends_the_draft_after_it() {
     assert_eq!(w.states.iter().filter(|s| s.terminal.is_some()).count(), 1, "{w:#?}");
     assert!(draft.report.notes.iter().any(|n| n.contains("looked as before")), "{:?}", draft.report.notes);
 }
+
+#[test]
+fn a_secret_typed_inside_longer_text_keeps_the_text_around_it() {
+    let field = || vec![el("textbox", "Token", "#token", None), el("button", "Go", "#go", None)];
+    // As a stored run keeps what it typed: each secret parameter's value masked.
+    let typed = |text: &str| {
+        let target = Target { role: Some("textbox".into()), name: Some("Token".into()), ..Target::default() };
+        Act { secret: true, ..Act::new(Action::Type { target, text: text.into(), clear: true }) }
+    };
+    let trajectory = Trajectory {
+        source: "hand".into(),
+        pages: vec![
+            page(1, "http://h/a.html", field(), vec![typed("ann:••••••"), click("button", "Go")]),
+            page(2, "http://h/b.html", field(), vec![typed("••••••/••••••!"), click("button", "Go")]),
+            page(3, "http://h/done.html", vec![el("link", "Home", "#home", None)], vec![]),
+        ],
+        ending: Ending::Succeeded,
+        ..Trajectory::default()
+    };
+    let w = compile(&trajectory, &CompileOptions::default()).workflow;
+    load_str(&to_native_json(&w), "draft.json", &w.name).expect("the draft validates");
+    let mut texts: Vec<&str> = w
+        .states
+        .iter()
+        .flat_map(|s| &s.actions)
+        .filter_map(|a| match a {
+            Action::Type { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    texts.sort();
+    assert_eq!(texts, ["ann:{{token}}", "{{token}}/{{token_2}}!"]);
+    for name in ["token", "token_2"] {
+        let p = &w.parameters[name];
+        assert!(p.secret && p.default.is_none(), "{name}: {p:?}");
+    }
+}

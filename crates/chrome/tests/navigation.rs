@@ -17,8 +17,8 @@ use tokio::net::{TcpListener, TcpStream};
 const BUTTON: &str = r#"<button id="b" onclick="document.getElementById('o').textContent='clicked'">Go on</button><p id="o">not yet</p>"#;
 
 /// Serves `/hanging.html` (whose image never answers), `/stream.html` (whose HTML never
-/// ends), `/staff.html` (behind a password), `/gone.html` (a 404) and `/report.csv` (a file to
-/// download) on loopback; its address.
+/// ends), `/staff.html` (behind a password), `/links.html` (a link to it), `/gone.html` (a
+/// 404) and `/report.csv` (a file to download) on loopback; its address.
 async fn never_finishing_site() -> String {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a loopback port");
     let address = format!("http://{}", listener.local_addr().expect("bound"));
@@ -53,6 +53,10 @@ async fn answer(mut stream: TcpStream) {
                     .to_owned()
             };
             let _ = stream.write_all(answer.as_bytes()).await;
+        }
+        "/links.html" => {
+            let body = "<!doctype html><title>Links</title><a id=\"staff\" href=\"/staff.html\">Staff area</a>";
+            let _ = stream.write_all(format!("{}{body}", head(Some(body.len()))).as_bytes()).await;
         }
         "/report.csv" => {
             let body = "month,sales\nMarch,12\n";
@@ -286,4 +290,33 @@ async fn navigate_to_a_file_to_download_says_it_is_one() {
         other => panic!("{other:?}"),
     }
     driver.close().await;
+}
+
+/// A click that leads where the browser cannot go leaves its error page, whose address
+/// (chrome-error://chromewebdata/) says neither where nor why: the run's failure says what
+/// that page is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_link_to_a_page_that_cannot_be_loaded_ends_saying_the_browser_shows_its_error_page() {
+    let site = never_finishing_site().await;
+    let flow = workflow(
+        "links.html",
+        json!([
+            {"name": "staff", "checks": [{"type": "text", "value": "Staff page"}],
+             "terminal": {"outcome": "success", "message": "ok"}},
+            {"name": "links", "checks": [{"type": "title", "match": "exact", "value": "Links"}],
+             "actions": [{"type": "click", "target": {"css": "#staff"}}]}
+        ]),
+        json!({"no_states_timeout": 2, "max_retries": 0, "escalation": ["reobserve"]}),
+    );
+    let finished = run_on(&site, flow).await;
+    assert_eq!(finished.report.status, statewright_engine::RunStatus::Failed);
+    assert!(
+        finished.report.message.starts_with(
+            "no state matched for 2 s (no_states_timeout) at chrome-error://chromewebdata/ (title \"\"), the browser's \
+             error page: the page it was sent to could not be loaded (its server did not answer or refused, asked for \
+             a password, or redirected without end)"
+        ),
+        "{}",
+        finished.report.message
+    );
 }

@@ -31,6 +31,14 @@ pub fn failure(failure: &Failure) -> String {
         ),
         Failure::NoState { seconds, url, title, closest, .. } => {
             let mut text = format!("no state matched for {seconds} s (no_states_timeout) at {url} (title {title:?})");
+            // Chromium's own page where a link, a form or a script led somewhere it could not
+            // load: its address says neither where nor why, and it often shows no text.
+            if url.starts_with("chrome-error://") {
+                text.push_str(
+                    ", the browser's error page: the page it was sent to could not be loaded (its server did not \
+                     answer or refused, asked for a password, or redirected without end)",
+                );
+            }
             for d in closest {
                 text.push_str(&format!(
                     "\n  closest: `{}` ({}/{} checks pass; failing: {})",

@@ -46,3 +46,24 @@ test('in plain layers only the edges of states near the view are drawn, not ever
   assert.deepEqual(app.errors, []);
 });
 
+test('a search hit far away is reached at the zoom the person chose, not by zooming out over the whole graph', async () => {
+  const { page } = app;
+  await selectState(page, 'R3');
+  const search = page.getByLabel('search states');
+  await search.fill('R1990');
+  // Every frame's scale while the view glides to the hit.
+  await page.evaluate(() => {
+    window.__zooms = [];
+    const sample = () => {
+      window.__zooms.push(Number(document.querySelector('.react-flow__viewport').style.transform.match(/scale\(([\d.]+)\)/)[1]));
+      if (window.__zooms.length < 60) requestAnimationFrame(sample);
+    };
+    requestAnimationFrame(sample);
+  });
+  await search.press('Enter');
+  await page.locator('.state-node.selected[data-state="R1990"]').waitFor();
+  await page.waitForFunction(() => window.__zooms.length >= 60);
+  const zooms = await page.evaluate(() => window.__zooms);
+  assert.ok(Math.min(...zooms) >= 0.99, `the scale stayed at 1: ${zooms.join(' ')}`);
+});
+

@@ -17,7 +17,9 @@ export interface CentreRequest {
   n: number;
 }
 
-export function Camera({ layouts, home, active, centreOn }: { layouts: number; home: string | null; active?: string | null; centreOn?: CentreRequest | null }) {
+/** `straight`: glide at the person's zoom. d3's smooth glide zooms out halfway to show both
+ * ends: across a graph of 10,000 states that drew thousands of states in one frame (1–5 s). */
+export function Camera({ layouts, home, active, centreOn, straight = false }: { layouts: number; home: string | null; active?: string | null; centreOn?: CentreRequest | null; straight?: boolean }) {
   const flow = useReactFlow();
   const ready = useStore((s) => s.width > 0 && s.height > 0 && s.nodeLookup.size > 0);
   const homeRef = useRef(home);
@@ -29,7 +31,7 @@ export function Camera({ layouts, home, active, centreOn }: { layouts: number; h
     if (!n) return false;
     const w = n.measured?.width ?? NODE_WIDTH;
     const h = n.measured?.height ?? 80;
-    void flow.setCenter(n.position.x + w / 2, n.position.y + h / 2, { zoom, duration });
+    void flow.setCenter(n.position.x + w / 2, n.position.y + h / 2, { zoom, duration, interpolate: straight ? 'linear' : 'smooth' });
     return true;
   };
 

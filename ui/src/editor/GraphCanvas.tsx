@@ -7,7 +7,7 @@ import { type MutableRefObject, useEffect, useMemo, useRef, useState } from 'rea
 import type { Diagnostic, GraphReport, Workflow } from '../bindings';
 import { Camera, type CentreRequest } from './Camera';
 import { startState } from './flow';
-import { sameEdgesAndBoxes, toEdges, toNodes, type StateNode } from './graph';
+import { sameEdgesAndBoxes, sameEvidence, toEdges, toNodes, type StateNode } from './graph';
 import { GraphMap } from './GraphMap';
 import { InterruptLane, type LaneNode, laneNode } from './InterruptLane';
 import type { Layout, Positions } from './layout';
@@ -54,7 +54,7 @@ export interface GraphCanvasProps {
  * only the nodes that did (a streaming run changes two or three per step, not 300). */
 function mergeNodes(prev: CanvasNode[], next: CanvasNode[]): CanvasNode[] {
   const byId = new Map(prev.map((n) => [n.id, n]));
-  return next.map((n) => {
+  const merged = next.map((n) => {
     const old = byId.get(n.id);
     if (!old || old.type !== n.type) return n;
     const samePlace = old.selected === n.selected && old.position.x === n.position.x && old.position.y === n.position.y;
@@ -65,6 +65,8 @@ function mergeNodes(prev: CanvasNode[], next: CanvasNode[]): CanvasNode[] {
       samePlace && a.state === b.state && a.priority === b.priority && a.active === b.active && a.visited === b.visited && a.problems === b.problems && a.findings.join() === b.findings.join() && a.onRoute === b.onRoute;
     return same ? old : { ...old, ...n };
   });
+  // The very array when nothing changed: React Flow goes through every node it is handed.
+  return merged.length === prev.length && merged.every((n, i) => n === prev[i]) ? prev : merged;
 }
 
 /** As mergeNodes, and the previous array itself when no edge changed: React Flow rebuilds its
@@ -111,6 +113,8 @@ function Canvas(p: GraphCanvasProps) {
   const routes = p.layout?.routes ?? NO_ROUTES;
   // What the edges are drawn from: a keystroke in a state's form leaves it as it was.
   const drawn = useSteady(p.workflow, sameEdgesAndBoxes);
+  // And what they are labelled by: the analysis answers each pause in typing, mostly alike.
+  const evidence = useSteady(p.report, sameEvidence);
   const base = useMemo(() => {
     const states: CanvasNode[] = toNodes(p.workflow, p.positions, {
       active: p.active,
@@ -138,9 +142,9 @@ function Canvas(p: GraphCanvasProps) {
     () =>
       (edgesRef.current = mergeEdges(
         edgesRef.current,
-        routeEdges(toEdges(drawn, { report: p.report, lastEdge: p.lastEdge ?? null, route: p.route }), routes, laidOutBoxes),
+        routeEdges(toEdges(drawn, { report: evidence, lastEdge: p.lastEdge ?? null, route: p.route }), routes, laidOutBoxes),
       )),
-    [drawn, p.report, p.lastEdge, p.route, routes, laidOutBoxes],
+    [drawn, evidence, p.lastEdge, p.route, routes, laidOutBoxes],
   );
   // In plain layers only the edges of states near the view (nearEdges.ts), by where the
   // states were last put: a drag (its state in view) does not pick them again at every step.
@@ -171,7 +175,7 @@ function Canvas(p: GraphCanvasProps) {
         colorMode="system"
       >
         <Background />
-        <Camera layouts={p.layouts ?? 0} home={p.selected ?? p.active ?? startState(p.workflow)} active={p.active} centreOn={p.centreOn} />
+        <Camera layouts={p.layouts ?? 0} home={p.selected ?? p.active ?? startState(p.workflow)} active={p.active} centreOn={p.centreOn} straight={large} />
         {p.placer && <Placer into={p.placer} />}
         <Controls showInteractive={false} />
         {!large && <GraphMap />}

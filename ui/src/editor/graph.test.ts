@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphReport, Workflow } from '../bindings';
-import { evidenceLabel, sameEdgesAndBoxes, toEdges, toNodes } from './graph';
+import { evidenceLabel, sameEdgesAndBoxes, sameEvidence, toEdges, toNodes } from './graph';
 import * as m from './model';
 
 const wf = {
@@ -59,6 +59,18 @@ describe('the graph on the canvas', () => {
     expect(form.data.findings).toEqual(['no terminal state can be reached from `Form`']);
     expect(nodes.filter((n) => n.data.onRoute).map((n) => n.id).sort()).toEqual(['Done', 'Form', 'Start']);
     expect(nodes.find((n) => n.id === 'Done')!.data.findings).toEqual([]);
+  });
+
+  it('keeps the edges when the analysis answers again with the same evidence', () => {
+    const again = structuredClone(report);
+    expect(sameEvidence(report, again)).toBe(true);
+    // Findings are about states: the nodes show them, the edges do not.
+    expect(sameEvidence(report, { ...again, findings: [] })).toBe(true);
+    expect(sameEvidence(report, { ...again, runs: 4 })).toBe(false);
+    expect(sameEvidence(report, { ...again, edges: again.edges.map((e, i) => (i ? e : { ...e, taken: 4 })) })).toBe(false);
+    expect(sameEvidence(report, { ...again, edges: again.edges.map((e, i) => (i ? e : { ...e, mean_ms: 1 })) })).toBe(false);
+    expect(sameEvidence(report, { ...again, edges: again.edges.slice(1) })).toBe(false);
+    expect(sameEvidence(report, undefined)).toBe(false);
   });
 
   it('draws a state named twice in a next once', () => {

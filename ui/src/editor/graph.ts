@@ -87,6 +87,18 @@ export function sameEdgesAndBoxes(a: Workflow, b: Workflow): boolean {
   });
 }
 
+/** Whether two graph reports label and mark the edges alike: toEdges reads their number of
+ * runs and their edges' evidence only. The analysis answers after each pause in typing with
+ * a new report, most often the same as the last. */
+export function sameEvidence(a: GraphReport | undefined, b: GraphReport | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.runs !== b.runs || a.edges.length !== b.edges.length) return false;
+  return a.edges.every((e, i) => {
+    const f = b.edges[i];
+    return e.from === f.from && e.to === f.to && e.declared === f.declared && e.taken === f.taken && e.mean_ms === f.mean_ms;
+  });
+}
+
 /** "12× · 1.4 s": how often stored runs took an edge and how long it took on average. */
 export function evidenceLabel(taken: number, meanMs: number | null | undefined): string {
   if (!taken) return '';

@@ -219,6 +219,30 @@ async fn an_address_that_is_no_address_is_an_error_of_the_action_that_says_so() 
     driver.close().await;
 }
 
+/// A `javascript:` address (an `href` that `extract` read, a parameter) is not sent to the
+/// browser: navigate_to runs no scripts, whatever the browser would do with one, and says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_script_address_is_not_run_and_the_error_says_it_is_one() {
+    let site = never_finishing_site().await;
+    let mut driver = ChromeDriver::start(&LaunchOptions::default()).await.expect("Chromium launches");
+    let (went, _) = navigate(&mut driver, &format!("{site}/hanging.html")).await;
+    went.expect("the page shows");
+    let script = " JavaScript:document.querySelector('h1').textContent='ran'";
+    let (went, _) = navigate(&mut driver, script).await;
+    match went {
+        Err(DriverError::Invalid(message)) => assert_eq!(
+            message,
+            format!(
+                "cannot load `{script}`: it is a script, not an address, and navigate_to runs no scripts; click the \
+                 link or button that has it"
+            )
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert!(common::text_of(&mut driver, "h1").await.ends_with(" page"), "the page's heading is as it was");
+    driver.close().await;
+}
+
 /// A page behind HTTP authentication: the run's browser has nobody to type a password into
 /// its prompt, so the address must carry it, and the error says so.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

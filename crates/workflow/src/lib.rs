@@ -31,7 +31,7 @@ pub use load::{
 pub use model::*;
 pub use params::{ParamError, Params};
 pub use preserve::to_native_json_preserving;
-pub use validate::{closest, is_skill_name};
+pub use validate::{closest, is_script_address, is_skill_name};
 pub use write::{Unwritable, what_is_at, writable_file, write_workflow_text};
 
 /// The JSON Schema of the native format, as committed in `schema/workflow.schema.json`.

@@ -16,6 +16,7 @@ use crate::selector::{validate_css, validate_xpath};
 use crate::span::JsonPath;
 
 mod actions;
+pub use actions::is_script_address;
 use actions::check_action;
 
 pub(crate) fn validate(workflow: &Workflow, format: SourceFormat, report: &mut Reporter) {

@@ -18,6 +18,7 @@ use chromiumoxide::page::Page;
 use futures::StreamExt;
 use serde_json::{Value, json};
 use statewright_engine::{DriverError, DriverResult, Outcome};
+use statewright_workflow::is_script_address;
 
 use super::{CALL_BUDGET, ChromeDriver, cdp_failed};
 use crate::page::{CallError, Raw};
@@ -41,6 +42,14 @@ const WHICH_DOCUMENT: &str = "[performance.timeOrigin, location.href, document.r
 
 impl ChromeDriver {
     pub(super) async fn navigate(&self, url: &str, patience: Duration) -> DriverResult<Outcome> {
+        // Validation refuses one written in the workflow; this one came from a parameter or
+        // from the page (an `href` that `extract` read), and is not sent to the browser.
+        if is_script_address(url) {
+            return Err(DriverError::Invalid(format!(
+                "cannot load `{url}`: it is a script, not an address, and navigate_to runs no scripts; click the \
+                 link or button that has it"
+            )));
+        }
         // One budget for going there and for the new document to answer: the action's.
         let deadline = tokio::time::Instant::now() + patience.max(Duration::from_secs(1));
         let left = self.document_now().await;

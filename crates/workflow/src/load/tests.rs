@@ -223,6 +223,7 @@ fn bad_values_are_explained() {
             "exactly one of `value` or `label`",
         ),
         (r#""url": "{{site}}/login""#, r#""url": "login.html""#, "not an absolute URL"),
+        (r#""url": "{{site}}/login""#, r#""url": " JavaScript:alert(1)""#, "is a script, not an address"),
         (
             r#""clear": true"#,
             r#""clear": true}, {"type": "switch_tab", "tab": {"url": "(docs", "match": "pattern"}"#,

@@ -139,17 +139,19 @@ pub(super) fn check_action(action: &Action, path: &JsonPath, workflow: &Workflow
         window_selector(w, &path.key("window"), workflow, report);
     }
     match action {
-        Action::NavigateTo { url } => {
-            if let Some(s) = sample(url, workflow)
-                && !has_scheme(&s)
-            {
-                report.error(
-                    &path.key("url"),
-                    format!("`{s}` is not an absolute URL"),
-                    Some("start it with http://, https://, file:// or about:".into()),
-                );
-            }
-        }
+        Action::NavigateTo { url } => match sample(url, workflow) {
+            Some(s) if is_script_address(&s) => report.error(
+                &path.key("url"),
+                format!("`{s}` is a script, not an address: navigate_to runs no scripts"),
+                Some("click the link or button that has it, or navigate_to the page it leads to".into()),
+            ),
+            Some(s) if !has_scheme(&s) => report.error(
+                &path.key("url"),
+                format!("`{s}` is not an absolute URL"),
+                Some("start it with http://, https://, file:// or about:".into()),
+            ),
+            _ => {}
+        },
         Action::Drag { to, position, .. } => {
             target(to, &path.key("to"), workflow, report);
             position_field(*position, &path.key("position"), report);
@@ -263,6 +265,13 @@ fn position_field(position: Option<Position>, path: &JsonPath, report: &mut Repo
 
 fn fraction(v: f64) -> bool {
     (0.0..=1.0).contains(&v)
+}
+
+/// A `javascript:` address: text to run in the page, which no action does (workflows are
+/// data), however a browser would take it. Browsers read the scheme past leading blanks and
+/// in any case, and so is it read here.
+pub fn is_script_address(url: &str) -> bool {
+    url.trim_start().get(..11).is_some_and(|scheme| scheme.eq_ignore_ascii_case("javascript:"))
 }
 
 fn has_scheme(url: &str) -> bool {

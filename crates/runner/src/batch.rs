@@ -11,6 +11,7 @@
 //! an interrupted batch loses nothing; run again, a batch skips the rows that already
 //! succeeded with the same values. Secret columns are masked in the table.
 
+mod held;
 pub(crate) mod journal;
 pub(crate) mod lock;
 mod row;
@@ -28,8 +29,9 @@ use statewright_chrome::SharedBrowser;
 use statewright_engine::Cancel;
 use statewright_workflow::Workflow;
 use statewright_workflow::params::MASK;
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::{AcquireError, OwnedSemaphorePermit, Semaphore, mpsc};
 
+use self::held::Held;
 use crate::agent::AgentRequest;
 use crate::error::RunError;
 use crate::pool::{BrowserPool, Endpoint, EndpointReport, Slots};
@@ -53,6 +55,12 @@ pub struct BatchRequest {
     /// held for a report no one reads would be a gigabyte.
     pub report_rows: bool,
 }
+
+/// Rows ended whose ends are not yet noted (journaled, held among the go's results), beyond
+/// the runs at a time: rows that end at once (no browser, or refused before they run) would
+/// otherwise pile up as whole results in the channel while the tables are rewritten, a
+/// million of them hundreds of MB.
+const ENDS_AHEAD: usize = 1024;
 
 /// A row's time limit from a number of seconds: positive and finite (none at all would stop
 /// every run at once). The CLI's `--run-timeout` and the window's *Time limit* both ask here.
@@ -163,7 +171,8 @@ pub trait BatchObserver: Send {
 enum Progress {
     /// The row's run is recorded and under way (`status: running`).
     Started(RowResult),
-    Finished(RowResult),
+    /// With the row's place among the ends not yet noted ([`ENDS_AHEAD`]).
+    Finished(RowResult, OwnedSemaphorePermit),
     EndpointDead {
         url: String,
         reason: String,
@@ -260,7 +269,9 @@ pub async fn run_batch(
 
     let needs_browser = request.each.needs_browser() && !pending.is_empty();
     let (slots, shared_browsers) = slots(&request.pool, needs_browser).await?;
-    let concurrency = Arc::new(Semaphore::new(request.pool.bound(request.concurrency)));
+    let at_a_time = request.pool.bound(request.concurrency);
+    let concurrency = Arc::new(Semaphore::new(at_a_time));
+    let unnoted = Arc::new(Semaphore::new(at_a_time + ENDS_AHEAD));
     let (tx, mut rx) = mpsc::unbounded_channel();
     let shared = Arc::new(row::Shared {
         each: request.each.clone(),
@@ -276,19 +287,26 @@ pub async fn run_batch(
     tokio::spawn(async move {
         let cancel = scheduler_cancel;
         for i in pending {
-            let permit = tokio::select! {
-                permit = concurrency.clone().acquire_owned() => permit,
+            let permits = tokio::select! {
+                permits = async {
+                    let end = unnoted.clone().acquire_owned().await?;
+                    Ok::<_, AcquireError>((end, concurrency.clone().acquire_owned().await?))
+                } => permits,
                 () = cancel.cancelled() => break,
             };
+            // Neither is ever closed: permits are always had.
+            let Ok((end, run)) = permits else { break };
             let (job, cancel) = (row::Job { i, shared: shared.clone() }, cancel.clone());
             tokio::spawn(async move {
-                let _permit = permit;
                 let result = row::run_row(&job, cancel).await;
-                let _ = job.shared.tx.send(Progress::Finished(result));
+                drop(run);
+                let _ = job.shared.tx.send(Progress::Finished(result, end));
             });
         }
     });
     let mut done = skipped;
+    // Every row skipped had succeeded before.
+    let mut succeeded = skipped;
     let mut record = journal::Record::start(&request.results, &json_path, &results)?;
     let mut second = tokio::time::interval(Duration::from_secs(1));
     loop {
@@ -305,14 +323,15 @@ pub async fn run_batch(
             Progress::Started(running) => {
                 observer.started(running.row, running.run_id.as_deref().unwrap_or_default());
                 let index = running.row - 1;
-                results.held[index] = Some(Box::new(running));
+                results.held[index] = Some(Held::of(&running));
                 record.note(&results, index)?;
             }
-            Progress::Finished(result) => {
+            Progress::Finished(result, _permit) => {
                 done += 1;
+                succeeded += usize::from(result.status == "succeeded");
                 observer.finished(&result, done, total);
                 let index = result.row - 1;
-                results.held[index] = Some(Box::new(result));
+                results.held[index] = Some(Held::of(&result));
                 record.note(&results, index)?;
             }
             Progress::EndpointDead { url, reason } => observer.endpoint_dead(&url, &reason),
@@ -328,7 +347,6 @@ pub async fn run_batch(
     for browser in shared_browsers {
         browser.close().await;
     }
-    let succeeded = results.held.iter().flatten().filter(|r| r.status == "succeeded").count();
     let rows = if request.report_rows {
         (0..total).filter_map(|i| table::Table::result(&results, i).map(Cow::into_owned)).collect()
     } else {
@@ -346,14 +364,20 @@ pub async fn run_batch(
     })
 }
 
-/// A go's rows as its tables show them: each row's result once it has one, and once the go
-/// was stopped, its rows not started as `cancelled`, made as they are written rather than
-/// held (a million of them would be a gigabyte).
+/// A go's rows as its tables show them: each row's result once it has one, held as its
+/// line, and once the go was stopped, its rows not started as `cancelled`, made as they are
+/// written rather than held (a million of them would be a gigabyte).
 struct Results<'a> {
     rows: &'a [Row],
     each: &'a Each,
-    held: Vec<Option<Box<RowResult>>>,
+    held: Vec<Option<Held>>,
     stopped: bool,
+}
+
+impl Results<'_> {
+    fn not_started(&self, place: usize) -> RowResult {
+        row::not_started(place, self.each.shown(&self.rows[place]))
+    }
 }
 
 impl table::Table for Results<'_> {
@@ -363,8 +387,19 @@ impl table::Table for Results<'_> {
 
     fn result(&self, place: usize) -> Option<Cow<'_, RowResult>> {
         match self.held.get(place)? {
-            Some(result) => Some(Cow::Borrowed(result)),
-            None if self.stopped => Some(Cow::Owned(row::not_started(place, self.each.shown(&self.rows[place])))),
+            Some(held) => Some(Cow::Owned(held.result().unwrap_or_else(|e| {
+                let why = format!("this row's result could not be read back ({e}): run it again");
+                RowResult::new(place + 1, self.each.shown(&self.rows[place]), "error", why)
+            }))),
+            None if self.stopped => Some(Cow::Owned(self.not_started(place))),
+            None => None,
+        }
+    }
+
+    fn line(&self, place: usize) -> Option<Cow<'_, [u8]>> {
+        match self.held.get(place)? {
+            Some(held) => Some(Cow::Borrowed(held.line())),
+            None if self.stopped => Some(Cow::Owned(Held::of(&self.not_started(place)).line().to_vec())),
             None => None,
         }
     }

@@ -171,7 +171,12 @@ fn read_table(json: &Path) -> Result<Vec<RowResult>, RunError> {
             format!("{}: no results table here (`agent --tasks FILE` writes FILE.results.json)", json.display());
         return Err(RunError::invalid("results", message));
     }
-    let mut rows: Vec<RowResult> = table::earlier_results(json, table::Keep::All)?.into_values().map(|r| *r).collect();
+    let earlier = table::earlier_results(json, table::Keep::All)?;
+    let mut rows: Vec<RowResult> = earlier
+        .into_values()
+        .map(|r| r.held.result())
+        .collect::<Result<_, _>>()
+        .map_err(|e| RunError::invalid("results", format!("{}: a row does not read back ({e})", json.display())))?;
     rows.sort_by_key(|r| r.row);
     if let Some(row) = rows.iter().find(|r| goal(r).is_none()) {
         let message = format!(

@@ -15,7 +15,7 @@ use crate::validate::validate;
 mod source;
 pub(crate) use source::kind;
 pub use source::{
-    MAX_INPUT_BYTES, MAX_WRITTEN_BYTES, Unreadable, read_input_bytes, read_input_text, read_workflow_text,
+    MAX_INPUT_BYTES, MAX_WRITTEN_BYTES, Unreadable, open_input, read_input_bytes, read_input_text, read_workflow_text,
 };
 
 /// Which dialect a file was written in.

@@ -17,7 +17,7 @@
 //! killed process wrote is the kernel's to keep).
 
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -39,19 +39,20 @@ pub(crate) fn path(table: &Path) -> PathBuf {
 /// (as much of it as `keep` keeps).
 pub(super) fn read_over(table: &Path, rows: &mut Earlier, keep: Keep) -> Result<(), RunError> {
     let path = path(table);
-    let text =
-        match statewright_workflow::read_input_bytes(&path, "results journal", statewright_workflow::MAX_WRITTEN_BYTES)
-        {
-            Ok(bytes) => bytes,
-            Err(e) if e.missing => return Ok(()),
-            Err(e) => return Err(RunError::invalid("results", format!("{}: {}", path.display(), e.message))),
-        };
-    let mut lines = text.split_inclusive(|b| *b == b'\n').enumerate().peekable();
-    while let Some((i, line)) = lines.next() {
-        match serde_json::from_slice::<RowResult>(line) {
+    // A line at a time: a go killed just before a rewrite leaves a journal as large as the
+    // tables.
+    let Some(mut journal) = table::open_written(&path, "results journal")? else { return Ok(()) };
+    let cannot = |e: std::io::Error| RunError::invalid("results", format!("{}: cannot read it: {e}", path.display()));
+    let mut line = Vec::new();
+    for i in 0.. {
+        line.clear();
+        if journal.read_until(b'\n', &mut line).map_err(cannot)? == 0 {
+            break;
+        }
+        match serde_json::from_slice::<RowResult>(&line) {
             Ok(row) => keep.lay(rows, row),
             // The line being written when the go was killed.
-            Err(_) if lines.peek().is_none() => {}
+            Err(_) if journal.fill_buf().map_err(cannot)?.is_empty() => {}
             Err(e) => {
                 return Err(RunError::invalid(
                     "results",
@@ -109,8 +110,8 @@ impl Record {
     /// The row `results[index]` has started or ended: in the journal at once, in the tables
     /// when their rewrite is due.
     pub(crate) fn note<T: Table + ?Sized>(&mut self, results: &T, index: usize) -> Result<(), RunError> {
-        let Some(row) = results.result(index) else { return Ok(()) };
-        let mut line = serde_json::to_vec(&row).unwrap_or_default();
+        let Some(row) = results.line(index) else { return Ok(()) };
+        let mut line = row.into_owned();
         line.push(b'\n');
         // One write: a kill leaves the line whole or its start at the end, never half of it
         // between two others.
@@ -174,6 +175,8 @@ mod tests {
     use indexmap::IndexMap;
 
     use super::*;
+    use crate::batch::table::EarlierRow;
+    use crate::batch::table::tests::whole;
 
     fn row(row: usize, status: &str) -> RowResult {
         let values = IndexMap::from([("seed".to_owned(), row.to_string())]);
@@ -216,18 +219,19 @@ mod tests {
     fn the_journal_is_read_over_the_table_its_torn_last_line_ignored() {
         let dir = tempfile::tempdir().unwrap();
         let json = dir.path().join("orders.results.json");
-        let mut rows: Earlier = [(1, Box::new(row(1, "succeeded")))].into();
+        let mut rows: Earlier = [(1, EarlierRow::of(&row(1, "succeeded")))].into();
         let started = line(&row(2, "running"));
         let ended = line(&row(2, "failed"));
         // Killed as it appended the end of row 2: the row is as its start said.
         std::fs::write(path(&json), format!("{started}{}", &ended[..ended.len() / 2])).unwrap();
         read_over(&json, &mut rows, Keep::All).unwrap();
-        assert_eq!((rows[&1].status.as_str(), rows[&2].status.as_str()), ("succeeded", "running"));
-        assert_eq!(rows[&2].run_id.as_deref(), Some("run-2"));
+        let read = whole(&rows);
+        assert_eq!((read[&1].status.as_str(), read[&2].status.as_str()), ("succeeded", "running"));
+        assert_eq!(read[&2].run_id.as_deref(), Some("run-2"));
         // Whole, the later line wins.
         std::fs::write(path(&json), format!("{started}{ended}")).unwrap();
         read_over(&json, &mut rows, Keep::All).unwrap();
-        assert_eq!(rows[&2].status, "failed");
+        assert_eq!(whole(&rows)[&2].status, "failed");
 
         // A line that is no row, with more after it, is no journal this program wrote.
         std::fs::write(path(&json), format!("{started}not a row\n{ended}")).unwrap();

@@ -15,6 +15,7 @@ use statewright_workflow::params::MASK;
 
 pub(crate) use self::write::{Table, write_table};
 use super::RowResult;
+use super::held::Held;
 use crate::error::RunError;
 
 mod write;
@@ -27,9 +28,35 @@ pub(crate) fn earlier_results(path: &Path, keep: Keep) -> Result<Earlier, RunErr
     Ok(rows)
 }
 
-/// An earlier go's rows by number, each boxed: a batch moves a million of them into its
-/// own results without copying them.
-pub(crate) type Earlier = HashMap<usize, Box<RowResult>>;
+/// An earlier go's rows by number, each held as its line: a batch moves a million of them
+/// into its own results without making them whole.
+pub(crate) type Earlier = HashMap<usize, EarlierRow>;
+
+/// A row of an earlier go, with how it ended at hand: resume asks that of every row.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct EarlierRow {
+    pub(crate) standing: Standing,
+    pub(crate) held: Held,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Standing {
+    Succeeded,
+    /// Its run under way when the table was last written (the go was killed).
+    Running,
+    Other,
+}
+
+impl EarlierRow {
+    pub(super) fn of(row: &RowResult) -> EarlierRow {
+        let standing = match row.status.as_str() {
+            "succeeded" => Standing::Succeeded,
+            "running" => Standing::Running,
+            _ => Standing::Other,
+        };
+        EarlierRow { standing, held: Held::of(row) }
+    }
+}
 
 /// How much of an earlier go's rows a reader keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,23 +83,17 @@ impl Keep {
             _ => Some(row),
         };
         match kept {
-            Some(row) => rows.insert(number, Box::new(row)),
+            Some(row) => rows.insert(number, EarlierRow::of(&row)),
             None => rows.remove(&number),
         };
     }
 }
 
-/// The rows of the JSON table at `path` as last rewritten.
+/// The rows of the JSON table at `path` as last rewritten, read as they are parsed (the
+/// table of a million rows is hundreds of MB).
 fn table_rows(path: &Path, keep: Keep) -> Result<Earlier, RunError> {
-    // Read as every input file is: a pipe or a folder at the path is the person's to move
-    // (exit 2), not something to wait on or fail the batch's environment over.
-    let text =
-        match statewright_workflow::read_input_bytes(path, "results table", statewright_workflow::MAX_WRITTEN_BYTES) {
-            Ok(bytes) => bytes,
-            Err(e) if e.missing => return Ok(HashMap::new()),
-            Err(e) => return Err(RunError::invalid("results", format!("{}: {}", path.display(), e.message))),
-        };
-    let mut json = serde_json::Deserializer::from_slice(&text);
+    let Some(file) = open_written(path, "results table")? else { return Ok(HashMap::new()) };
+    let mut json = serde_json::Deserializer::from_reader(file);
     serde::de::DeserializeSeed::deserialize(Kept(keep), &mut json).and_then(|rows| json.end().map(|()| rows)).map_err(
         |e| {
             RunError::invalid(
@@ -84,6 +105,18 @@ fn table_rows(path: &Path, keep: Keep) -> Result<Earlier, RunError> {
             )
         },
     )
+}
+
+/// The file at `path` this program wrote, to read (none when there is none), opened as every
+/// input file is: a pipe or a folder at the path is the person's to move (exit 2), not
+/// something to wait on or fail the batch's environment over.
+pub(super) fn open_written(path: &Path, what: &str) -> Result<Option<impl std::io::BufRead>, RunError> {
+    let max = statewright_workflow::MAX_WRITTEN_BYTES;
+    match statewright_workflow::open_input(path, what, max) {
+        Ok(file) => Ok(Some(std::io::BufReader::with_capacity(1 << 16, std::io::Read::take(file, max)))),
+        Err(e) if e.missing => Ok(None),
+        Err(e) => Err(RunError::invalid("results", format!("{}: {}", path.display(), e.message))),
+    }
 }
 
 /// The table's rows, each kept as [`Keep`] says as it is read (not all read first).
@@ -126,9 +159,9 @@ pub(super) fn done_before(
     rows: usize,
     shown: impl Fn(usize) -> (IndexMap<String, String>, bool),
     mut earlier: Earlier,
-) -> Vec<Option<Box<RowResult>>> {
-    let mut done: Vec<Option<Box<RowResult>>> = vec![None; rows];
-    if earlier.values().all(|r| r.status != "succeeded") {
+) -> Vec<Option<Held>> {
+    let mut done: Vec<Option<Held>> = vec![None; rows];
+    if earlier.values().all(|r| r.standing != Standing::Succeeded) {
         return done;
     }
     let key = |values: &IndexMap<String, String>| {
@@ -139,8 +172,10 @@ pub(super) fn done_before(
     // How many rows of each go have the values: more than one, and a secret row is ambiguous.
     // Counted only for the values of an earlier row with one masked: only a secret row asks.
     let mut alike: HashMap<Vec<(String, String)>, (usize, usize)> = HashMap::new();
-    for r in earlier.values().filter(|r| r.values.values().any(|v| v == MASK)) {
-        alike.entry(key(&r.values)).or_default().1 += 1;
+    for values in earlier.values().filter(|r| r.held.may_mask()).map(|r| r.held.values()) {
+        if values.values().any(|v| v == MASK) {
+            alike.entry(key(&values)).or_default().1 += 1;
+        }
     }
     if !alike.is_empty() {
         for i in 0..rows {
@@ -149,19 +184,19 @@ pub(super) fn done_before(
             }
         }
     }
-    earlier.retain(|_, r| r.status == "succeeded");
+    earlier.retain(|_, r| r.standing == Standing::Succeeded);
     for (i, done) in done.iter_mut().enumerate() {
-        if earlier.get(&(i + 1)).is_some_and(|r| r.values == shown(i).0) {
-            *done = earlier.remove(&(i + 1));
+        if earlier.get(&(i + 1)).is_some_and(|r| r.held.values() == shown(i).0) {
+            *done = earlier.remove(&(i + 1)).map(|r| r.held);
         }
     }
     // The others by their values, in their rows' order, each run taken once (a row given
     // twice ran twice).
-    let mut left: Vec<Box<RowResult>> = earlier.into_values().collect();
-    left.sort_by_key(|r| r.row);
-    let mut by_values: HashMap<Vec<(String, String)>, VecDeque<Box<RowResult>>> = HashMap::new();
-    for r in left {
-        by_values.entry(key(&r.values)).or_default().push_back(r);
+    let mut left: Vec<(usize, Held)> = earlier.into_iter().map(|(row, r)| (row, r.held)).collect();
+    left.sort_by_key(|(row, _)| *row);
+    let mut by_values: HashMap<Vec<(String, String)>, VecDeque<Held>> = HashMap::new();
+    for (_, r) in left {
+        by_values.entry(key(&r.values())).or_default().push_back(r);
     }
     for (i, done) in done.iter_mut().enumerate() {
         if done.is_some() {
@@ -172,10 +207,8 @@ pub(super) fn done_before(
         if secret && alike.get(&key) != Some(&(1, 1)) {
             continue;
         }
-        *done = by_values.get_mut(&key).and_then(VecDeque::pop_front).map(|mut r| {
-            r.row = i + 1;
-            r
-        });
+        // A line that does not read back is a run not taken: the row runs again.
+        *done = by_values.get_mut(&key).and_then(VecDeque::pop_front).and_then(|r| r.renumbered(i + 1).ok());
     }
     done
 }
@@ -183,7 +216,12 @@ pub(super) fn done_before(
 /// Rows an earlier go left `running` take their run's end from the store: `succeeded` if
 /// the run did (then the row is not run again), else they stay to be run again.
 pub(super) fn settle_running(earlier: &mut Earlier, db: &Path) {
-    let mut running = earlier.values_mut().filter(|r| r.status == "running" && r.run_id.is_some()).peekable();
+    // Few: the rows under way when a go was killed.
+    let mut running = earlier
+        .values_mut()
+        .filter(|r| r.standing == Standing::Running)
+        .filter_map(|r| r.held.result().ok().filter(|row| row.run_id.is_some()).map(|row| (r, row)))
+        .peekable();
     if running.peek().is_none() || !db.exists() {
         return;
     }
@@ -195,7 +233,7 @@ pub(super) fn settle_running(earlier: &mut Earlier, db: &Path) {
             return;
         }
     };
-    for row in running {
+    for (earlier, mut row) in running {
         let Some(run) = row.run_id.as_deref().and_then(|id| store.run(id).ok()) else { continue };
         if run.status == "succeeded" {
             row.status = run.status;
@@ -206,6 +244,7 @@ pub(super) fn settle_running(earlier: &mut Earlier, db: &Path) {
             row.llm_calls = run.llm_calls.max(0) as u32;
             row.llm_tokens = run.llm_tokens.max(0) as u64;
             row.llm_cost = run.llm_cost;
+            *earlier = EarlierRow::of(&row);
         }
     }
 }
@@ -302,12 +341,17 @@ fn absolute(path: &Path) -> PathBuf {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use serde_json::json;
     use statewright_engine::{Event, RunStatus};
     use statewright_store::NewRun;
 
     use super::*;
+
+    /// The rows of `earlier`, whole.
+    pub(in crate::batch) fn whole(earlier: &Earlier) -> HashMap<usize, RowResult> {
+        earlier.iter().map(|(n, r)| (*n, r.held.result().unwrap())).collect()
+    }
 
     fn row(row: usize, status: &str, run_id: &str) -> RowResult {
         let values = IndexMap::from([("seed".to_owned(), row.to_string())]);
@@ -352,11 +396,49 @@ mod tests {
     }
 
     #[test]
+    fn a_large_earlier_table_of_every_status_gives_its_succeeded_runs_to_the_rows_with_their_values() {
+        let dir = tempfile::tempdir().unwrap();
+        let (csv, json) = (dir.path().join("orders.results.csv"), dir.path().join("orders.results.json"));
+        // Row n (seed n) succeeded if n % 4 is 0, else failed, was under way or cancelled;
+        // the journal says rows 1 to 20 ran again since, and every fifth of them succeeded.
+        let status = |n: usize| ["succeeded", "failed", "running", "cancelled"][n % 4];
+        let table: Vec<RowResult> = (1..=5000).map(|n| row(n, status(n), &format!("r{n}"))).collect();
+        write_table(&csv, &json, &table[..]).unwrap();
+        let again: String = (1..=20)
+            .map(|n| row(n, if n.is_multiple_of(5) { "succeeded" } else { "failed" }, &format!("again{n}")))
+            .map(|r| serde_json::to_string(&r).unwrap() + "\n")
+            .collect();
+        std::fs::write(super::super::journal::path(&csv), again).unwrap();
+        // This go: a new row first, every tenth seed gone, and seeds 1 to 9 twice over.
+        let seeds: Vec<usize> =
+            [0].into_iter().chain((1..=5000).filter(|n: &usize| !n.is_multiple_of(10))).chain(1..=9).collect();
+        let shown = |i: usize| (IndexMap::from([("seed".to_owned(), seeds[i].to_string())]), false);
+
+        let done = done_before(seeds.len(), shown, earlier_results(&json, Keep::ToResume).unwrap());
+        let ran_before = |n: usize| match n {
+            0 => None,
+            1..=20 if n.is_multiple_of(5) => Some(format!("again{n}")),
+            1..=20 => None,
+            _ => n.is_multiple_of(4).then(|| format!("r{n}")),
+        };
+        for (i, done) in done.iter().enumerate() {
+            let done = done.as_ref().map(|held| held.result().unwrap());
+            // Each run taken once: the second row of seed 5 runs again.
+            let expected = ran_before(seeds[i]).filter(|_| i < 5000 - 500 + 1);
+            assert_eq!(done.as_ref().and_then(|r| r.run_id.clone()), expected, "row {} (seed {})", i + 1, seeds[i]);
+            if let Some(done) = done {
+                assert_eq!((done.row, done.status.as_str()), (i + 1, "succeeded"), "renumbered as its row");
+            }
+        }
+    }
+
+    #[test]
     fn a_row_told_from_another_only_by_a_secret_keeps_to_its_own_number() {
         let masked =
             |user: &str| IndexMap::from([("user".to_owned(), user.to_owned()), ("pw".to_owned(), MASK.into())]);
-        let result =
-            |row: usize, user: &str, status: &str| Box::new(RowResult::new(row, masked(user), status, String::new()));
+        let result = |row: usize, user: &str, status: &str| {
+            EarlierRow::of(&RowResult::new(row, masked(user), status, String::new()))
+        };
         // Two rows of one user, their passwords masked alike: the first failed, the second
         // succeeded. With the second taken out of the data, the first is not the one that
         // succeeded: it runs again.
@@ -366,7 +448,8 @@ mod tests {
         // One row of its user in each go: moved, it is the same row, done.
         let earlier = HashMap::from([(1, result(1, "b", "succeeded")), (2, result(2, "a", "failed"))]);
         let done = done_before(3, shown(vec![masked("a"), masked("c"), masked("b")]), earlier);
-        assert_eq!(done.iter().map(|d| d.as_ref().map(|r| r.row)).collect::<Vec<_>>(), [None, None, Some(3)]);
+        let rows: Vec<Option<usize>> = done.iter().map(|d| d.as_ref().map(|r| r.result().unwrap().row)).collect();
+        assert_eq!(rows, [None, None, Some(3)]);
     }
 
     #[test]
@@ -390,11 +473,12 @@ mod tests {
         std::fs::write(super::super::journal::path(&csv), again + "\n").unwrap();
 
         let earlier = earlier_results(&json, Keep::ToResume).unwrap();
-        let mut kept: Vec<(usize, &str)> = earlier.values().map(|r| (r.row, r.status.as_str())).collect();
+        let rows = whole(&earlier);
+        let mut kept: Vec<(usize, &str)> = rows.values().map(|r| (r.row, r.status.as_str())).collect();
         kept.sort();
         assert_eq!(kept, [(1, "failed"), (2, "succeeded"), (4, "succeeded"), (5, "running")]);
-        assert_eq!((earlier[&1].run_id.as_ref(), earlier[&1].message.as_str()), (None, ""), "its values only");
-        assert_eq!(*earlier[&2], table[1]);
+        assert_eq!((rows[&1].run_id.as_ref(), rows[&1].message.as_str()), (None, ""), "its values only");
+        assert_eq!(rows[&2], table[1]);
         // Kept so, a row told from another only by a secret keeps to its own number still.
         let shown = |_| (table[0].values.clone(), true);
         assert_eq!(done_before(1, shown, earlier), [None]);
@@ -449,16 +533,17 @@ mod tests {
             row(4, "running", "r-unknown"),
         ]
         .into_iter()
-        .map(|r| (r.row, Box::new(r)))
+        .map(|r| (r.row, EarlierRow::of(&r)))
         .collect();
         settle_running(&mut earlier, &db);
-        let settled = &earlier[&1];
+        let rows = whole(&earlier);
+        let settled = &rows[&1];
         assert_eq!(settled.status, "succeeded");
         assert_eq!(settled.end_state.as_deref(), Some("Order confirmed"));
         assert_eq!(settled.message, "The order was placed and confirmed.");
         assert_eq!(settled.outputs["order_number"], "NW-000042", "with what it read");
         for r in 2..=4 {
-            assert_eq!(earlier[&r].status, "running", "row {r} runs again");
+            assert_eq!(rows[&r].status, "running", "row {r} runs again");
         }
         let store = Store::open(&db).unwrap();
         assert_eq!(store.run("r-cut").unwrap().status, "interrupted");
@@ -482,10 +567,12 @@ mod tests {
 
         let mut earlier = earlier_results(&json, Keep::ToResume).unwrap();
         settle_running(&mut earlier, &db);
-        assert_eq!(earlier[&1].status, "succeeded", "not run a second time");
-        assert_eq!(earlier[&1].run_id.as_deref(), Some("r-done"));
-        assert_eq!(earlier[&1].outputs["order_number"], "NW-000042", "with what it read");
-        assert_eq!((earlier[&2].status.as_str(), earlier[&2].run_id.as_deref()), ("running", Some("r-cut")));
+        assert_eq!(earlier[&1].standing, Standing::Succeeded);
+        let rows = whole(&earlier);
+        assert_eq!(rows[&1].status, "succeeded", "not run a second time");
+        assert_eq!(rows[&1].run_id.as_deref(), Some("r-done"));
+        assert_eq!(rows[&1].outputs["order_number"], "NW-000042", "with what it read");
+        assert_eq!((rows[&2].status.as_str(), rows[&2].run_id.as_deref()), ("running", Some("r-cut")));
         assert_eq!(Store::open(&db).unwrap().run("r-cut").unwrap().status, "interrupted");
     }
 }

@@ -48,6 +48,20 @@ pub fn read_input_text(path: &Path, what: &str) -> Result<String, Unreadable> {
 /// text, up to `max` bytes (a file this program wrote, such as a batch's results table,
 /// may be larger than one a person writes).
 pub fn read_input_bytes(path: &Path, what: &str, max: u64) -> Result<Vec<u8>, Unreadable> {
+    let file = open_input(path, what, max)?;
+    // Read with the cap too: a file may grow after it was looked at.
+    let mut bytes = Vec::new();
+    file.take(max + 1).read_to_end(&mut bytes).map_err(|e| cannot(what, e))?;
+    if bytes.len() as u64 > max {
+        return Err(too_big(what, max, bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// The regular file at `path` opened to read, as [`read_input_bytes`] reads it: for a file
+/// read as it is parsed rather than whole (a batch's results table of a million rows is
+/// hundreds of MB); the reader reads no more than `max` of it (the file may grow).
+pub fn open_input(path: &Path, what: &str, max: u64) -> Result<std::fs::File, Unreadable> {
     let cannot = |e| cannot(what, e);
     // Looked at before it is opened, so what is plainly not a file (a device, a socket) is
     // never opened at all.
@@ -57,13 +71,7 @@ pub fn read_input_bytes(path: &Path, what: &str, max: u64) -> Result<Vec<u8>, Un
     // pipe): what was opened is looked at again, and opening does not wait for a writer.
     let file = open_without_waiting(path).map_err(cannot)?;
     opened_regular_within(&file, what, max)?;
-    // Read with the cap too: a file may grow after it was looked at.
-    let mut bytes = Vec::new();
-    file.take(max + 1).read_to_end(&mut bytes).map_err(cannot)?;
-    if bytes.len() as u64 > max {
-        return Err(too_big(what, max, bytes.len() as u64));
-    }
-    Ok(bytes)
+    Ok(file)
 }
 
 /// Opens `path` to read without waiting: opening a named pipe for reading would wait for a

@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::Path;
 
 use super::RowResult;
+use crate::batch::held::write_pretty;
 use crate::error::RunError;
 use crate::rows::csv_field;
 
@@ -32,6 +33,13 @@ impl Slot for RowResult {
 pub(crate) trait Table {
     fn places(&self) -> usize;
     fn result(&self, place: usize) -> Option<Cow<'_, RowResult>>;
+
+    /// The result at `place` as compact JSON: its journal line, and its entry in the JSON
+    /// table once reindented. A batch holds its rows' results so
+    /// ([`crate::batch::held::Held`]).
+    fn line(&self, place: usize) -> Option<Cow<'_, [u8]>> {
+        self.result(place).map(|r| Cow::Owned(serde_json::to_vec(&r).unwrap_or_default()))
+    }
 }
 
 impl<S: Slot> Table for [S] {
@@ -66,8 +74,15 @@ pub(crate) fn write_table<T: Table + ?Sized>(csv: &Path, json: &Path, table: &T)
     let columns = Columns::of(table);
     let csv_bytes = replace(csv, |out| columns.write_csv(table, out))?;
     let json_bytes = replace(json, |out| {
-        let mut pretty = serde_json::Serializer::pretty(out);
-        serde::Serializer::collect_seq(&mut pretty, results(table)).map_err(std::io::Error::other)
+        // As serde_json's pretty printer writes the array of the results.
+        let mut first = true;
+        out.write_all(b"[")?;
+        for line in (0..table.places()).filter_map(|place| table.line(place)) {
+            out.write_all(if first { b"\n  " } else { b",\n  " })?;
+            write_pretty(&line, 1, out)?;
+            first = false;
+        }
+        out.write_all(if first { b"]" } else { b"\n]" })
     })?;
     Ok(csv_bytes + json_bytes)
 }

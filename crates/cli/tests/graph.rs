@@ -137,3 +137,26 @@ fn goto_and_resume_carry_on_in_a_browser_left_deep_in_the_flow() {
     assert_eq!((failure["from"].as_str(), failure["to"].as_str()), (Some("Order confirmed"), Some("Home page")));
     assert!(stderr.contains("no known way from `Order confirmed` to `Home page`"), "{stderr}");
 }
+
+/// A goal that is no state of a big workflow, and close to none of its names, is refused
+/// with a few of them, not all: the list of 3,000 names buried the error under 60 KB.
+#[test]
+fn goto_an_unknown_state_of_a_big_workflow_names_a_few_states_not_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut states = vec![serde_json::json!({"name": "Start", "checks": [{"type": "url", "value": "about:blank"}],
+        "actions": [{"type": "navigate_to", "url": "http://127.0.0.1:9/s1"}], "next": ["Step 1"]})];
+    for i in 1..3000 {
+        states.push(serde_json::json!({"name": format!("Step {i}"),
+            "checks": [{"type": "url", "value": format!("http://127.0.0.1:9/s{i}")}],
+            "actions": [{"type": "click", "target": {"css": "#next"}}], "next": [format!("Step {}", i + 1)]}));
+    }
+    states
+        .push(serde_json::json!({"name": "Step 3000", "checks": [{"type": "url", "value": "http://127.0.0.1:9/end"}],
+        "terminal": {"outcome": "success"}}));
+    let file = common::write_workflow(dir.path(), &serde_json::json!({"version": 1, "name": "big", "states": states}));
+    let (code, stderr) = common::in_time(&["goto", file.to_str().unwrap(), "Checkout"], dir.path());
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("has no state `Checkout`; its states are `Start`, `Step 1`"), "{stderr}");
+    assert!(stderr.contains(" and 2981 more"), "{stderr}");
+    assert!(stderr.len() < 1000, "{} bytes: {}…", stderr.len(), &stderr[..300]);
+}

@@ -32,6 +32,9 @@ pub fn planner(workflow: &Workflow, runs: &[Trajectory]) -> Planner {
     Planner::new(&Graph::new(workflow, runs))
 }
 
+/// How many state names an unknown goal's message lists.
+const NAMES_SHOWN: usize = 20;
+
 /// Why `target` cannot be a goal, if it cannot: an unknown state (with the closest name),
 /// or an interrupt, which shows up by itself.
 pub fn check_goal(workflow: &Workflow, target: &str) -> Result<(), String> {
@@ -39,10 +42,15 @@ pub fn check_goal(workflow: &Workflow, target: &str) -> Result<(), String> {
         let names = workflow.states.iter().map(|s| s.name.as_str());
         let hint = match statewright_workflow::closest(target, names) {
             Some(name) => format!("; did you mean `{name}`?"),
-            None => format!(
-                "; its states are {}",
-                workflow.states.iter().map(|s| format!("`{}`", s.name)).collect::<Vec<_>>().join(", ")
-            ),
+            // A few names, not thousands: the message is read, and a big workflow's list
+            // buried the error under hundreds of kilobytes.
+            None => {
+                let shown: Vec<String> =
+                    workflow.states.iter().take(NAMES_SHOWN).map(|s| format!("`{}`", s.name)).collect();
+                let more = workflow.states.len().saturating_sub(NAMES_SHOWN);
+                let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+                format!("; its states are {}{more}", shown.join(", "))
+            }
         };
         return Err(format!("the workflow `{}` has no state `{target}`{hint}", workflow.name));
     };

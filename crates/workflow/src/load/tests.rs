@@ -224,6 +224,7 @@ fn bad_values_are_explained() {
         ),
         (r#""url": "{{site}}/login""#, r#""url": "login.html""#, "not an absolute URL"),
         (r#""url": "{{site}}/login""#, r#""url": " JavaScript:alert(1)""#, "is a script, not an address"),
+        (r#""url": "{{site}}/login""#, r#""url": "\u0001java\tscript:alert(1)""#, "is a script, not an address"),
         (
             r#""clear": true"#,
             r#""clear": true}, {"type": "switch_tab", "tab": {"url": "(docs", "match": "pattern"}"#,

@@ -268,10 +268,13 @@ fn fraction(v: f64) -> bool {
 }
 
 /// A `javascript:` address: text to run in the page, which no action does (workflows are
-/// data), however a browser would take it. Browsers read the scheme past leading blanks and
-/// in any case, and so is it read here.
+/// data), however a browser would take it. Read as browsers read a URL (WHATWG): past
+/// leading spaces and control characters, tabs and line breaks anywhere dropped
+/// (`java\tscript:`), the scheme in any case.
 pub fn is_script_address(url: &str) -> bool {
-    url.trim_start().get(..11).is_some_and(|scheme| scheme.eq_ignore_ascii_case("javascript:"))
+    let read = url.trim_start_matches(|c: char| c <= ' ').chars().filter(|c| !matches!(c, '\t' | '\n' | '\r'));
+    let scheme: String = read.take(11).collect();
+    scheme.eq_ignore_ascii_case("javascript:")
 }
 
 fn has_scheme(url: &str) -> bool {

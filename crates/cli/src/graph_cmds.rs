@@ -11,7 +11,8 @@ use statewright_runner::graph::{GraphReport, evidence, report};
 use statewright_store::Store;
 use statewright_workflow::span::{JsonPath, SpanIndex};
 use statewright_workflow::{
-    Diagnostic, Loaded, Outcome, Severity, Terminal, Workflow, load_file, load_str, to_native_json, write_workflow_text,
+    Diagnostic, Loaded, Outcome, Severity, State, Terminal, Workflow, load_file, load_str, to_native_json,
+    write_workflow_text,
 };
 
 use crate::exit;
@@ -144,9 +145,25 @@ fn write_paths(file: &Path, dir: &Path, workflow: &Workflow, coverage: &Coverage
         })
         .unwrap_or_else(|| "workflow".to_owned());
     let mut written = Vec::new();
+    // Each path's file is made from the states it takes, looked up, and cloned without their
+    // `next` (which it cuts): cloning the whole workflow for each path made a workflow of
+    // 5,000 states fanning out from one, and as many paths, take 85 s.
+    let mut bare = workflow.clone();
+    for state in &mut bare.states {
+        state.next.clear();
+    }
+    let at: HashMap<&str, usize> =
+        workflow.states.iter().enumerate().rev().map(|(i, s)| (s.name.as_str(), i)).collect();
+    let interrupts: Vec<usize> = (0..workflow.states.len()).filter(|&i| workflow.states[i].interrupt).collect();
     for (i, path) in coverage.paths.iter().enumerate() {
         let n = i + 1;
-        let one = path_workflow(workflow, path, n);
+        // In the workflow's order, which is its priority.
+        let mut taken: Vec<usize> = path.iter().filter_map(|name| at.get(name.as_str()).copied()).collect();
+        taken.extend(&interrupts);
+        taken.sort_unstable();
+        taken.dedup();
+        let states = taken.iter().map(|&i| bare.states[i].clone()).collect();
+        let one = path_workflow(workflow, states, path, n);
         let text = to_native_json(&one);
         let target = dir.join(format!("{stem}.path-{n}.json"));
         // What is written must load: check it the way `run` will.
@@ -159,33 +176,40 @@ fn write_paths(file: &Path, dir: &Path, workflow: &Workflow, coverage: &Coverage
     Ok(written)
 }
 
-fn path_workflow(workflow: &Workflow, path: &[String], n: usize) -> Workflow {
-    let mut one = workflow.clone();
+fn path_workflow(workflow: &Workflow, states: Vec<State>, path: &[String], n: usize) -> Workflow {
+    let mut one = Workflow {
+        version: workflow.version,
+        name: String::new(),
+        description: String::new(),
+        parameters: workflow.parameters.clone(),
+        config: workflow.config.clone(),
+        skill: workflow.skill.clone(),
+        states,
+    };
     one.name = format!("{} (path {n})", workflow.name);
     one.description = format!("Test path {n} of `{}`: {}", workflow.name, path.join(" → "));
     let last = path.last().cloned().unwrap_or_default();
     // The path's steps: an interrupt is a detour, after which the page goes on from the
     // state it interrupted.
-    let is_interrupt = |name: &str| workflow.states.iter().any(|s| s.interrupt && s.name == name);
-    let mut steps: Vec<(&String, &String)> = Vec::new();
-    let mut page: Option<&String> = None;
+    // Looked up, not searched for: a path may be thousands of states long.
+    let interrupts: std::collections::HashSet<&str> =
+        one.states.iter().filter(|s| s.interrupt).map(|s| s.name.as_str()).collect();
+    let mut next_of: HashMap<&str, Vec<String>> = HashMap::new();
+    let mut page: Option<&str> = None;
     for state in path {
         if let Some(from) = page {
-            steps.push((from, state));
+            let next = next_of.entry(from).or_default();
+            if !next.contains(state) {
+                next.push(state.clone());
+            }
         }
-        if !is_interrupt(state) {
+        if !interrupts.contains(state.as_str()) {
             page = Some(state);
         }
     }
-    one.states.retain(|s| s.interrupt || path.contains(&s.name));
+    drop(interrupts);
     for state in one.states.iter_mut().filter(|s| !s.interrupt) {
-        let mut next: Vec<String> = Vec::new();
-        for (_, to) in steps.iter().filter(|(from, _)| **from == state.name) {
-            if !next.contains(to) {
-                next.push((*to).clone());
-            }
-        }
-        state.next = next;
+        state.next = next_of.remove(state.name.as_str()).unwrap_or_default();
         // Getting to the end of the path is what the test checks, even where the path ends
         // in one of the workflow's failure states.
         if state.name == last {

@@ -160,3 +160,33 @@ fn goto_an_unknown_state_of_a_big_workflow_names_a_few_states_not_all() {
     assert!(stderr.contains(" and 2981 more"), "{stderr}");
     assert!(stderr.len() < 1000, "{} bytes: {}…", stderr.len(), &stderr[..300]);
 }
+
+/// `paths --out` of a workflow fanning out from its start into 5,000 states (as many paths)
+/// writes them in seconds: each path's file was made from a clone of the whole workflow,
+/// 5,000 × 5,000 states, about a minute (in a debug build).
+#[test]
+fn paths_out_of_a_wide_workflow_writes_its_thousands_of_paths_in_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let wide: Vec<String> = (0..5000).map(|i| format!("Item {i}")).collect();
+    let mut states = vec![serde_json::json!({"name": "Start", "checks": [{"type": "url", "value": "about:blank"}],
+        "actions": [{"type": "navigate_to", "url": "http://127.0.0.1:9/"}], "next": wide})];
+    for (i, name) in wide.iter().enumerate() {
+        states.push(
+            serde_json::json!({"name": name, "checks": [{"type": "url", "value": format!("http://127.0.0.1:9/{i}")}],
+            "actions": [{"type": "click", "target": {"css": "#done"}}], "next": ["Done"]}),
+        );
+    }
+    states.push(serde_json::json!({"name": "Done", "checks": [{"type": "url", "value": "http://127.0.0.1:9/done"}],
+        "terminal": {"outcome": "success"}}));
+    let file = common::write_workflow(dir.path(), &serde_json::json!({"version": 1, "name": "wide", "states": states}));
+    let out_dir = dir.path().join("paths");
+    // --json: the 5,000 files written are listed on stdout, not on the stderr `in_time` reads
+    // at the end (a pipe that fills blocks the command).
+    let args = ["paths", file.to_str().unwrap(), "--out", out_dir.to_str().unwrap(), "--json"];
+    let (code, stderr) = common::in_time(&args, dir.path());
+    assert_eq!(code, Some(0), "{stderr}");
+    let last: Value = serde_json::from_slice(&std::fs::read(out_dir.join("workflow.path-5000.json")).unwrap()).unwrap();
+    let names: Vec<&str> = last["states"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Start", "Item 4999", "Done"]);
+    assert_eq!(last["states"][0]["next"], serde_json::json!(["Item 4999"]));
+}

@@ -96,9 +96,9 @@ pub fn paths(args: PathsArgs) -> u8 {
     if let Some(dir) = &args.out {
         match write_paths(&args.file, dir, workflow, &coverage) {
             Ok(written) => files = written,
-            Err(e) => {
+            Err((code, e)) => {
                 errln!("statewright: {e}");
-                return exit::FAILED;
+                return code;
             }
         }
     }
@@ -133,8 +133,14 @@ pub fn paths(args: PathsArgs) -> u8 {
 /// may show up anywhere), each state's `next` cut down to where the path goes from it, and
 /// the last state a success terminal (reaching it is the test). A run of it fails as soon as
 /// the page leaves the path.
-fn write_paths(file: &Path, dir: &Path, workflow: &Workflow, coverage: &Coverage) -> Result<Vec<String>, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+/// Unwritten, the exit code says whose it is to fix: a path that is not a folder, or a file
+/// there that is a link to nothing or a folder, is the person's (2); a failed write is 1.
+fn write_paths(file: &Path, dir: &Path, workflow: &Workflow, coverage: &Coverage) -> Result<Vec<String>, (u8, String)> {
+    if std::fs::symlink_metadata(dir).is_ok() && !dir.is_dir() {
+        let what = if dir.exists() { "is not a folder" } else { "is a symbolic link to nothing" };
+        return Err((exit::INVALID, format!("--out {} {what}: nothing was written", dir.display())));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| (exit::FAILED, format!("cannot create {}: {e}", dir.display())))?;
     let stem: String = file
         .file_stem()
         .map(|s| {
@@ -168,9 +174,9 @@ fn write_paths(file: &Path, dir: &Path, workflow: &Workflow, coverage: &Coverage
         let target = dir.join(format!("{stem}.path-{n}.json"));
         // What is written must load: check it the way `run` will.
         if let Err(diagnostics) = load_str(&text, &target.display().to_string(), &stem) {
-            return Err(format!("path {n} does not make a valid workflow: {diagnostics}"));
+            return Err((exit::FAILED, format!("path {n} does not make a valid workflow: {diagnostics}")));
         }
-        write_workflow_text(&target, &text).map_err(|e| e.to_string())?;
+        write_workflow_text(&target, &text).map_err(|e| (exit::unwritten(&e), e.to_string()))?;
         written.push(target.display().to_string());
     }
     Ok(written)

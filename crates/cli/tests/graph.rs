@@ -6,6 +6,7 @@ mod common;
 
 use common::{Browser, Site, repo, statewright, text};
 use serde_json::Value;
+use std::path::Path;
 
 const SHOP: &str = "workflows/demo-shop.json";
 
@@ -189,4 +190,30 @@ fn paths_out_of_a_wide_workflow_writes_its_thousands_of_paths_in_seconds() {
     let names: Vec<&str> = last["states"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["Start", "Item 4999", "Done"]);
     assert_eq!(last["states"][0]["next"], serde_json::json!(["Item 4999"]));
+}
+
+/// `paths --out` somewhere it cannot write is the person's to fix, exit 2 as README's table
+/// has it for the files `compile` and `record` write: a file given as the folder, a path file
+/// there that is a folder or a link to nothing. (They were exit 1, a file given as the folder
+/// with the system's "File exists".)
+#[test]
+fn paths_out_where_nothing_can_be_written_is_exit_2_saying_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = |out: &Path| statewright(&["paths", SHOP, "--out", out.to_str().unwrap()], dir.path());
+    let file = dir.path().join("notes.txt");
+    std::fs::write(&file, "mine").unwrap();
+    let out = paths(&file);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("notes.txt is not a folder: nothing was written"), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+    let gone = dir.path().join("gone");
+    std::os::unix::fs::symlink(dir.path().join("nowhere"), &gone).unwrap();
+    let out = paths(&gone);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("is a symbolic link to nothing"), "{}", text(&out.stderr));
+    let folder = dir.path().join("out");
+    std::fs::create_dir_all(folder.join("demo-shop.path-1.json")).unwrap();
+    let out = paths(&folder);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("demo-shop.path-1.json is a folder"), "{}", text(&out.stderr));
 }

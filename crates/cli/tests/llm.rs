@@ -469,6 +469,39 @@ fn a_prompt_only_state_is_synthesised_from_a_past_runs_page() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("has no step 999"), "{}", text(&out.stderr));
+
+    // A model that writes a secret's value into the state (here a check on it) is
+    // refused: saved, the value would sit in the workflow file in plain text.
+    let leaky = runtime.block_on(ScriptedModel::start(vec![Rule::respond("synthesize", |request: &Value| {
+        let n = |role: &str, name: &str| element_number(request, role, name);
+        Reply::json(json!({"kind": "synthesize", "state": "Home page",
+            "checks": [{"type": "element", "selector": "#hero"}, {"type": "text", "value": "correct horse battery staple", "negate": true}],
+            "actions": [{"kind": "click", "element": n("link", "Sign in")}]}))
+    })]));
+    let home =
+        shown["steps"].as_array().unwrap().iter().find(|s| s["state"] == "Home page").unwrap()["step"].to_string();
+    let before = std::fs::read_to_string(&workflow).unwrap();
+    let leaky_url = leaky.url();
+    let out = statewright(
+        &[
+            "synthesize",
+            wf,
+            "Home page",
+            "--run",
+            &run_id,
+            "--step",
+            &home,
+            "--save",
+            "--llm-url",
+            &leaky_url,
+            "--llm-model",
+            "m",
+        ],
+        &runs,
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("holds the value of the secret `password`"), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&workflow).unwrap(), before, "nothing is saved");
 }
 
 #[test]

@@ -231,6 +231,14 @@ fn synthesized(
         let step = raw.as_object().ok_or_else(|| format!("action {} is not an object", i + 1))?;
         actions.push(action(step, request, workflow, params).map_err(|e| format!("action {}: {e}", i + 1))?);
     }
+    // A secret's value in a state is written into the workflow file, in plain text, on
+    // approval: it is refused, whatever else the state says (the model may type a secret only
+    // as `{{name}}`, into a password field).
+    if let Some(name) = secret_written(&checks, &actions, workflow, params) {
+        return Err(format!(
+            "the synthesised state holds the value of the secret `{name}`: write it as {{{{{name}}}}}, and only into a password field"
+        ));
+    }
     let mut candidate = workflow.clone();
     let target = candidate.states.iter_mut().find(|s| s.name == state).ok_or_else(|| format!("no state `{state}`"))?;
     target.checks = checks.clone();
@@ -241,6 +249,27 @@ fn synthesized(
         return Err(format!("the synthesised state does not validate: {first}"));
     }
     Ok(Resolution::Synthesized { state, checks, actions })
+}
+
+/// The secret parameter whose value (the run's, or the default the file gives) a text of
+/// the checks or actions holds, if one does.
+fn secret_written(checks: &[Check], actions: &[Action], workflow: &Workflow, params: &Params) -> Option<String> {
+    let mut texts = Vec::new();
+    strings(&serde_json::to_value((checks, actions)).unwrap_or_default(), &mut texts);
+    workflow.parameters.iter().filter(|(name, p)| p.secret || params.is_secret(name)).find_map(|(name, p)| {
+        let values = [params.value(name), p.default.as_deref()];
+        let secret = Params::masking(values.into_iter().flatten().map(str::to_owned).collect());
+        texts.iter().any(|text| secret.reveals_secret(text)).then(|| name.clone())
+    })
+}
+
+fn strings(value: &Value, into: &mut Vec<String>) {
+    match value {
+        Value::String(s) => into.push(s.clone()),
+        Value::Array(items) => items.iter().for_each(|v| strings(v, into)),
+        Value::Object(map) => map.values().for_each(|v| strings(v, into)),
+        _ => {}
+    }
 }
 
 /// The answer's `kind`, as the closed set spells it: models write `Click` or `CLICK` too.

@@ -125,6 +125,11 @@ pub fn paths(args: PathsArgs) -> u8 {
         for (from, to) in &coverage.unreachable {
             errln!("warning: no path from a start state can take `{from}` → `{to}`");
         }
+        for (from, to) in &coverage.unended {
+            errln!(
+                "warning: no test path can end after `{from}` → `{to}`: it leads back to where the path was, with no terminal after, and a run of the path would end there the first time"
+            );
+        }
     }
     exit::SUCCEEDED
 }

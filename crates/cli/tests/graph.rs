@@ -217,3 +217,48 @@ fn paths_out_where_nothing_can_be_written_is_exit_2_saying_why() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("demo-shop.path-1.json is a folder"), "{}", text(&out.stderr));
 }
+
+/// A path file's run ends the first time it reaches the path's last state: a path that went
+/// round a loop back to a state it passed (no terminal after it) ended there at once, its
+/// loop never walked, while `paths` said every edge was taken. Such a path is cut after the
+/// last state it reaches for the first time, and the edge back is named as one no test path
+/// can end after.
+#[test]
+fn a_path_never_ends_at_a_state_it_passed_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = |name: &str, next: &[&str]| {
+        serde_json::json!({"name": name, "checks": [{"type": "url", "value": format!("http://127.0.0.1:9/{name}")}],
+            "actions": [{"type": "click", "target": {"css": "#next"}}], "next": next})
+    };
+    let file = common::write_workflow(
+        dir.path(),
+        &serde_json::json!({"version": 1, "name": "loop", "states": [
+            {"name": "Start", "checks": [{"type": "url", "value": "about:blank"}],
+             "actions": [{"type": "navigate_to", "url": "http://127.0.0.1:9/A"}], "next": ["A", "Done"]},
+            state("A", &["B"]), state("B", &["A"]),
+            {"name": "Done", "checks": [{"type": "url", "value": "http://127.0.0.1:9/Done"}], "terminal": {"outcome": "success"}}]}),
+    );
+    let out_dir = dir.path().join("paths");
+    let out = statewright(&["paths", file.to_str().unwrap(), "--json", "--out", out_dir.to_str().unwrap()], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["paths"], serde_json::json!([["Start", "A", "B"], ["Start", "Done"]]), "{report}");
+    assert_eq!(report["unended"], serde_json::json!([["B", "A"]]));
+    assert_eq!((report["covered"].as_u64(), report["total"].as_u64()), (Some(3), Some(4)));
+    // Every path's last state is in it once, so its file's run walks the whole path.
+    for (path, file) in report["paths"].as_array().unwrap().iter().zip(report["files"].as_array().unwrap()) {
+        let last = path.as_array().unwrap().last().unwrap();
+        assert_eq!(path.as_array().unwrap().iter().filter(|s| *s == last).count(), 1, "{path}");
+        let written: Value = serde_json::from_str(&std::fs::read_to_string(file.as_str().unwrap()).unwrap()).unwrap();
+        let terminal: Vec<&Value> = written["states"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["terminal"].is_object())
+            .map(|s| &s["name"])
+            .collect();
+        assert_eq!(terminal, [last], "{written}");
+    }
+    let out = statewright(&["paths", file.to_str().unwrap()], dir.path());
+    assert!(text(&out.stderr).contains("no test path can end after `B` → `A`"), "{}", text(&out.stderr));
+}

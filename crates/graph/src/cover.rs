@@ -18,6 +18,10 @@ pub struct Coverage {
     pub paths: Vec<Vec<String>>,
     /// Edges (from, to) no path from a start can reach.
     pub unreachable: Vec<(String, String)>,
+    /// Edges (from, to) a path can take only on its way back to a state it passed, with no
+    /// terminal after: a run of the path ends the first time it reaches its last state, so
+    /// no test path can end after them.
+    pub unended: Vec<(String, String)>,
     /// How many edges the paths take, of how many.
     pub covered: usize,
     pub total: usize,
@@ -39,10 +43,24 @@ pub fn cover(graph: &Graph) -> Coverage {
     let mut taken = vec![false; edges.len()];
     let untaken_from = |taken: &[bool], at: usize| out[at].iter().any(|&i| !taken[i]);
     let mut paths = Vec::new();
+    let mut unended: Vec<usize> = Vec::new();
     let starts: Vec<usize> = (0..graph.len()).filter(|&i| graph.start[i]).collect();
     // Each round starts at the nearest untaken edge's source, reached from a start.
     while let Some(mut path) = shortest(&starts, |at| untaken_from(&taken, at), &successors) {
         let mut at = *path.last().expect("a path has a state");
+        // The edges this round took, each with the place in the path of the state it led to.
+        let mut round: Vec<(usize, usize)> = Vec::new();
+        let walk = |path: &mut Vec<usize>, walked: &[usize], taken: &mut Vec<bool>, round: &mut Vec<(usize, usize)>| {
+            for pair in walked.windows(2) {
+                if let Some(&i) = out[pair[0]].iter().find(|&&i| edges[i].1 == pair[1])
+                    && !taken[i]
+                {
+                    taken[i] = true;
+                    round.push((path.len(), i));
+                }
+                path.push(pair[1]);
+            }
+        };
         // Keep taking untaken edges; when none leaves here, go to the nearest state that has one.
         loop {
             // Detours first (the path stays where it is), edges into terminals last (a path can
@@ -54,6 +72,7 @@ pub fn cover(graph: &Graph) -> Coverage {
                 .min_by_key(|&i| (!graph.interrupt[edges[i].1], graph.terminal[edges[i].1].is_some()));
             if let Some(i) = untaken {
                 taken[i] = true;
+                round.push((path.len(), i));
                 path.push(edges[i].1);
                 if !graph.interrupt[edges[i].1] {
                     at = edges[i].1;
@@ -62,8 +81,7 @@ pub fn cover(graph: &Graph) -> Coverage {
             }
             match shortest(&[at], |s| untaken_from(&taken, s), &successors) {
                 Some(detour) if detour.len() > 1 => {
-                    mark(&edges, &out, &mut taken, &detour);
-                    path.extend_from_slice(&detour[1..]);
+                    walk(&mut path, &detour, &mut taken, &mut round);
                     at = *path.last().expect("not empty");
                 }
                 _ => break,
@@ -73,26 +91,44 @@ pub fn cover(graph: &Graph) -> Coverage {
         if graph.terminal[at].is_none()
             && let Some(tail) = shortest(&[at], |s| graph.terminal[s].is_some(), &successors)
         {
-            mark(&edges, &out, &mut taken, &tail);
-            path.extend_from_slice(&tail[1..]);
+            walk(&mut path, &tail, &mut taken, &mut round);
+        }
+        // A run of the path's file ends the first time it reaches the path's last state: a
+        // path that comes back to a state it passed, with no terminal after, is cut after the
+        // last state it reaches for the first time, and the edges after the cut go back to the
+        // later rounds. When what is left takes nothing new, no path can end after them.
+        let end = *path.last().expect("not empty");
+        if graph.terminal[end].is_none() {
+            let mut first = std::collections::HashMap::new();
+            for (k, &s) in path.iter().enumerate() {
+                first.entry(s).or_insert(k);
+            }
+            if first[&end] < path.len() - 1 {
+                let cut =
+                    (1..path.len()).rev().find(|&k| first[&path[k]] == k && !graph.interrupt[path[k]]).unwrap_or(0);
+                let (kept, dropped): (Vec<_>, Vec<_>) = round.iter().partition(|(k, _)| *k <= cut);
+                if kept.is_empty() {
+                    unended.extend(dropped.iter().map(|(_, i)| *i));
+                    continue;
+                }
+                for (_, i) in dropped {
+                    taken[i] = false;
+                }
+                path.truncate(cut + 1);
+            }
         }
         paths.push(path.iter().map(|&i| graph.names[i].clone()).collect());
     }
-    let unreachable: Vec<(String, String)> = edges
-        .iter()
-        .zip(&taken)
-        .filter(|(_, t)| !**t)
-        .map(|((f, t), _)| (graph.names[*f].clone(), graph.names[*t].clone()))
-        .collect();
-    Coverage { paths, covered: edges.len() - unreachable.len(), unreachable, total: edges.len() }
-}
-
-/// Marks the edges a walk took.
-fn mark(edges: &[(usize, usize)], out: &[Vec<usize>], taken: &mut [bool], path: &[usize]) {
-    for pair in path.windows(2) {
-        if let Some(&i) = out[pair[0]].iter().find(|&&i| edges[i].1 == pair[1]) {
-            taken[i] = true;
-        }
+    let name = |i: usize| (graph.names[edges[i].0].clone(), graph.names[edges[i].1].clone());
+    let unreachable: Vec<(String, String)> = (0..edges.len()).filter(|&i| !taken[i]).map(name).collect();
+    unended.sort_unstable();
+    let unended: Vec<(String, String)> = unended.into_iter().map(name).collect();
+    Coverage {
+        paths,
+        covered: edges.len() - unreachable.len() - unended.len(),
+        unreachable,
+        unended,
+        total: edges.len(),
     }
 }
 

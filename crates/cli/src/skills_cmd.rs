@@ -207,6 +207,10 @@ struct Accept {
 }
 
 fn mine(runs: &[String], min_runs: usize, db: &Path, accept: &Accept, dir: &Path) -> Outcome {
+    // Mining reads runs: a store that is not there (a mistyped --runs-dir) is not created.
+    if !db.exists() {
+        return Err(format!("no run store at {}: there are no runs to mine there (see --runs-dir)", db.display()));
+    }
     let store = statewright_store::Store::open(db).map_err(|e| format!("{}: {e}", db.display()))?;
     let mut trajectories = Vec::new();
     for prefix in runs {

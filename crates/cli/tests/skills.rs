@@ -240,3 +240,15 @@ fn skills_are_mined_where_two_successful_runs_agree_and_written_when_accepted() 
         assert!(!skills.join(format!("{other}.json")).exists(), "{other} was not written");
     }
 }
+
+/// `skills mine` in a folder with no run store says so and leaves the folder as it was: it
+/// made an empty statewright.db there (a mistyped --runs-dir became a store).
+#[test]
+fn mining_where_there_is_no_run_store_creates_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("no-runs-here");
+    let out = statewright(&["skills", "mine", "20261125-195144", "20261125-195153"], &runs);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("no run store at"), "{}", text(&out.stderr));
+    assert!(!runs.exists(), "{} was created", runs.display());
+}

@@ -16,8 +16,8 @@ use crate::selector::{validate_css, validate_xpath};
 use crate::span::JsonPath;
 
 mod actions;
-pub use actions::is_script_address;
 use actions::check_action;
+pub use actions::is_script_address;
 
 pub(crate) fn validate(workflow: &Workflow, format: SourceFormat, report: &mut Reporter) {
     let root = JsonPath::root();
@@ -154,6 +154,14 @@ fn states(workflow: &Workflow, report: &mut Reporter) {
         }
         for (ai, action) in state.actions.iter().enumerate() {
             check_action(action, &path.key("actions").index(ai), workflow, report);
+        }
+        // Allowed (the file still runs), but it says the run goes on from here, and it does not.
+        if state.is_terminal() && !state.next.is_empty() {
+            report.warning(
+                &path.key("next"),
+                format!("`next` of terminal state `{}` is never followed: entering it ends the run", state.name),
+                Some("remove `next`, or `terminal` if the run goes on from here".into()),
+            );
         }
     }
     // Suggestions cost an edit distance per state: offered for the first few mistakes only,

@@ -336,6 +336,20 @@ fn cligent_typing_with_coordinate_fallbacks_types_by_its_selector() {
 }
 
 #[test]
+fn a_terminal_states_next_is_warned_of_and_the_file_still_loads() {
+    let src = VALID.replacen(
+        r#""terminal": {"outcome": "success", "message": "logged in"}"#,
+        r#""next": ["login"], "terminal": {"outcome": "success", "message": "logged in"}"#,
+        1,
+    );
+    let loaded = load(&src).expect("it still loads");
+    let said: Vec<(&str, usize)> = loaded.warnings.0.iter().map(|w| (w.message.as_str(), w.line)).collect();
+    let (line, _) = pos_of(&src, r#""next": ["login"], "terminal""#);
+    assert_eq!(said, [("`next` of terminal state `done` is never followed: entering it ends the run", line)]);
+    assert!(load(VALID).expect("valid").warnings.0.is_empty(), "a terminal state without `next` is fine");
+}
+
+#[test]
 fn cligent_call_mistakes_point_into_the_string() {
     let with_action =
         |action: &str| CLIGENT_ARRAY.replace("\"press_key(key='enter')\"", &serde_json::to_string(action).unwrap());

@@ -39,13 +39,18 @@ pub fn statewright(args: &[&str], runs: &Path) -> Output {
 /// otherwise: a command that would wait for ever must not hang the tests): its exit code
 /// and stderr.
 pub fn in_time(args: &[&str], runs: &Path) -> (Option<i32>, String) {
+    within(Duration::from_secs(20), args, runs)
+}
+
+/// As [`in_time`], within `limit`.
+pub fn within(limit: Duration, args: &[&str], runs: &Path) -> (Option<i32>, String) {
     let mut child = command(args, runs).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
     let started = Instant::now();
     while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > Duration::from_secs(20) {
+        if started.elapsed() > limit {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("`statewright {}` was still running after 20 s", args.join(" "));
+            panic!("`statewright {}` was still running after {limit:?}", args.join(" "));
         }
         std::thread::sleep(Duration::from_millis(50));
     }

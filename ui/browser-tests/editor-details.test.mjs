@@ -200,7 +200,10 @@ test('a target by text can be matched loosely, and the file says exact: false', 
   await form.getByLabel('target locator').first().selectOption('text');
   await form.getByLabel('target text').first().fill('CHECKOUT');
   await form.getByLabel('target loosely').first().check();
-  assert.match(await page.getByTestId('node-Cart').innerText(), /text “CHECKOUT” \(loosely\)/, 'the node says so');
+  // The canvas takes an edit into its nodes in an effect after the form's render: wait for it.
+  const node = page.getByTestId('node-Cart');
+  await node.filter({ hasText: 'text “CHECKOUT” (loosely)' }).waitFor({ timeout: 5000 }).catch(() => {});
+  assert.match(await node.innerText(), /text “CHECKOUT” \(loosely\)/, 'the node says so');
   await page.keyboard.press('Control+s');
   await page.waitForSelector('[data-testid="toast"]:has-text("Saved demo-shop.json")');
   const saved = await page.evaluate(() => JSON.parse(window.statewrightFake.files.get('demo-shop.json')));

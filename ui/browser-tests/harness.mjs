@@ -116,9 +116,15 @@ export async function writeTangle(page, id, n) {
 export async function selectState(page, name) {
   const search = page.getByLabel('search states');
   await search.fill(name);
+  const selected = page.locator('.state-node.selected');
   for (let hit = 0; hit < 10; hit++) {
+    const before = (await selected.count()) ? await selected.getAttribute('data-state') : null;
     await search.press('Enter');
-    const selected = page.locator('.state-node.selected');
+    // Read once the hit is drawn selected: in a large graph that takes a moment, and reading
+    // before then saw the state selected before and pressed on past the hit.
+    await page
+      .waitForFunction((prev) => document.querySelector('.state-node.selected')?.getAttribute('data-state') !== prev, before, { timeout: 5000 })
+      .catch(() => {});
     await selected.waitFor();
     if ((await selected.getAttribute('data-state')) === name) {
       // The view glides to centre it. Not "exactly in the middle" after: a state or a panel

@@ -42,9 +42,15 @@ pub fn in_time(args: &[&str], runs: &Path) -> (Option<i32>, String) {
     within(Duration::from_secs(20), args, runs)
 }
 
-/// As [`in_time`], within `limit`.
+/// As [`in_time`], within `limit`. Stderr is read as it comes: a command that writes more
+/// than a pipe holds (64 KB) must not block on it until the limit.
 pub fn within(limit: Duration, args: &[&str], runs: &Path) -> (Option<i32>, String) {
     let mut child = command(args, runs).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut stderr, &mut bytes).map(|_| bytes)
+    });
     let started = Instant::now();
     while child.try_wait().unwrap().is_none() {
         if started.elapsed() > limit {
@@ -54,8 +60,8 @@ pub fn within(limit: Duration, args: &[&str], runs: &Path) -> (Option<i32>, Stri
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    let out = child.wait_with_output().unwrap();
-    (out.status.code(), text(&out.stderr))
+    let status = child.wait().unwrap();
+    (status.code(), text(&reader.join().unwrap().unwrap()))
 }
 
 /// A named pipe at `path`: opened by a reader or a writer that does not check, it waits for

@@ -79,6 +79,8 @@ struct PathsReport<'a> {
     coverage: &'a Coverage,
     /// The files written with --out, one per path.
     files: Vec<String>,
+    /// Path files of an earlier go that this one has no path for, removed.
+    removed: Vec<String>,
 }
 
 pub fn paths(args: PathsArgs) -> u8 {
@@ -92,10 +94,10 @@ pub fn paths(args: PathsArgs) -> u8 {
     let workflow = &loaded.workflow;
     let runs = runs_of(args.store.existing().as_ref(), workflow);
     let coverage = cover(&Graph::new(workflow, &runs));
-    let mut files = Vec::new();
+    let (mut files, mut removed) = (Vec::new(), Vec::new());
     if let Some(dir) = &args.out {
         match write_paths(&args.file, dir, workflow, &coverage) {
-            Ok(written) => files = written,
+            Ok(done) => (files, removed) = done,
             Err((code, e)) => {
                 errln!("statewright: {e}");
                 return code;
@@ -103,7 +105,7 @@ pub fn paths(args: PathsArgs) -> u8 {
         }
     }
     if args.json {
-        let report = PathsReport { workflow: &workflow.name, coverage: &coverage, files };
+        let report = PathsReport { workflow: &workflow.name, coverage: &coverage, files, removed };
         outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
     } else {
         for (i, path) in coverage.paths.iter().enumerate() {
@@ -111,6 +113,9 @@ pub fn paths(args: PathsArgs) -> u8 {
         }
         for file in &files {
             errln!("wrote {file}");
+        }
+        for file in &removed {
+            errln!("removed {file}: a path of an earlier go that this workflow no longer has");
         }
         errln!(
             "{} path{} take {} of {} edges",
@@ -120,7 +125,13 @@ pub fn paths(args: PathsArgs) -> u8 {
             coverage.total
         );
         if coverage.total == 0 {
-            errln!("the workflow declares no `next` edges and no stored run took any: there is nothing to cover");
+            let other = if coverage.loops.is_empty() { "" } else { " to other states" };
+            errln!(
+                "the workflow declares no `next` edges{other} and no stored run took any: there is nothing to cover"
+            );
+        }
+        for state in &coverage.loops {
+            errln!("`{state}` → `{state}` is left out: a state that stays itself is not a route a path takes");
         }
         for (from, to) in &coverage.unreachable {
             errln!("warning: no path from a start state can take `{from}` → `{to}`");
@@ -140,7 +151,13 @@ pub fn paths(args: PathsArgs) -> u8 {
 /// the page leaves the path.
 /// Unwritten, the exit code says whose it is to fix: a path that is not a folder, or a file
 /// there that is a link to nothing or a folder, is the person's (2); a failed write is 1.
-fn write_paths(file: &Path, dir: &Path, workflow: &Workflow, coverage: &Coverage) -> Result<Vec<String>, (u8, String)> {
+/// Returns the files written and the stale ones removed.
+fn write_paths(
+    file: &Path,
+    dir: &Path,
+    workflow: &Workflow,
+    coverage: &Coverage,
+) -> Result<(Vec<String>, Vec<String>), (u8, String)> {
     if std::fs::symlink_metadata(dir).is_ok() && !dir.is_dir() {
         let what = if dir.exists() { "is not a folder" } else { "is a symbolic link to nothing" };
         return Err((exit::INVALID, format!("--out {} {what}: nothing was written", dir.display())));
@@ -184,7 +201,29 @@ fn write_paths(file: &Path, dir: &Path, workflow: &Workflow, coverage: &Coverage
         write_workflow_text(&target, &text).map_err(|e| (exit::unwritten(&e), e.to_string()))?;
         written.push(target.display().to_string());
     }
-    Ok(written)
+    let removed = remove_stale_paths(dir, &stem, coverage.paths.len());
+    Ok((written, removed))
+}
+
+/// The path files of an earlier go beyond this go's last (`STEM.path-N.json`, N larger):
+/// left there, a test runner taking the folder's `*.path-*.json` would run paths the
+/// workflow no longer has. Only plain files named so go; what cannot be removed stays.
+fn remove_stale_paths(dir: &Path, stem: &str, count: usize) -> Vec<String> {
+    let prefix = format!("{stem}.path-");
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut removed: Vec<String> = entries
+        .flatten()
+        .filter(|entry| entry.file_type().is_ok_and(|t| t.is_file()))
+        .filter(|entry| {
+            let name = entry.file_name();
+            let n = name.to_str().and_then(|n| n.strip_prefix(&prefix)).and_then(|n| n.strip_suffix(".json"));
+            n.is_some_and(|n| !n.starts_with('0') && n.parse::<usize>().is_ok_and(|n| n > count))
+        })
+        .filter(|entry| std::fs::remove_file(entry.path()).is_ok())
+        .map(|entry| entry.path().display().to_string())
+        .collect();
+    removed.sort();
+    removed
 }
 
 fn path_workflow(workflow: &Workflow, states: Vec<State>, path: &[String], n: usize) -> Workflow {

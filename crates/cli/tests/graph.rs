@@ -61,9 +61,20 @@ fn validate_reports_graph_findings_at_the_state_and_strict_makes_them_errors() {
 fn paths_take_every_declared_edge_of_the_demo_workflow_and_each_path_is_a_workflow() {
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("paths");
+    // An earlier go's path beyond this go's last is removed; the person's own files stay.
+    std::fs::create_dir_all(&out_dir).unwrap();
+    for kept in ["demo-shop.path-99.json", "demo-shop.path-099.json", "other.path-99.json", "demo-shop.path-9x.json"] {
+        std::fs::write(out_dir.join(kept), "{}").unwrap();
+    }
     let out = statewright(&["paths", SHOP, "--json", "--out", out_dir.to_str().unwrap()], dir.path());
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let stale = out_dir.join("demo-shop.path-99.json");
+    assert!(!stale.exists(), "the earlier go's path 99 is still there");
+    assert_eq!(report["removed"], serde_json::json!([stale.display().to_string()]));
+    for kept in ["demo-shop.path-099.json", "other.path-99.json", "demo-shop.path-9x.json"] {
+        assert!(out_dir.join(kept).exists(), "{kept} was removed");
+    }
     let paths: Vec<Vec<String>> = serde_json::from_value(report["paths"].clone()).unwrap();
     // Every step of a path is an edge, and so is a detour into an interrupt (which the path
     // shows before going on from the state it interrupted).
@@ -183,11 +194,12 @@ fn paths_out_of_a_wide_workflow_writes_its_thousands_of_paths_in_seconds() {
         "terminal": {"outcome": "success"}}));
     let file = common::write_workflow(dir.path(), &serde_json::json!({"version": 1, "name": "wide", "states": states}));
     let out_dir = dir.path().join("paths");
-    // --json: the 5,000 files written are listed on stdout, not on the stderr `in_time` reads
-    // at the end (a pipe that fills blocks the command).
-    let args = ["paths", file.to_str().unwrap(), "--out", out_dir.to_str().unwrap(), "--json"];
+    // The 5,000 `wrote …` lines (~300 KB on stderr) are more than a pipe holds: `within`
+    // reads them as they come (it read them at the end and the command blocked until killed).
+    let args = ["paths", file.to_str().unwrap(), "--out", out_dir.to_str().unwrap()];
     let (code, stderr) = common::within(Duration::from_secs(60), &args, dir.path());
     assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("workflow.path-5000.json"), "{}", &stderr[stderr.len().saturating_sub(300)..]);
     let last: Value = serde_json::from_slice(&std::fs::read(out_dir.join("workflow.path-5000.json")).unwrap()).unwrap();
     let names: Vec<&str> = last["states"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["Start", "Item 4999", "Done"]);

@@ -22,6 +22,9 @@ pub struct Coverage {
     /// terminal after: a run of the path ends the first time it reaches its last state, so
     /// no test path can end after them.
     pub unended: Vec<(String, String)>,
+    /// States whose edges lead back to themselves (a continuous state's next pass): staying
+    /// is not a route, so these are not edges a path takes, nor counted in `total`.
+    pub loops: Vec<String>,
     /// How many edges the paths take, of how many.
     pub covered: usize,
     pub total: usize,
@@ -119,6 +122,13 @@ pub fn cover(graph: &Graph) -> Coverage {
         }
         paths.push(path.iter().map(|&i| graph.names[i].clone()).collect());
     }
+    let mut loops: Vec<String> = graph
+        .edges
+        .iter()
+        .filter(|(f, t, _)| f == t && !graph.interrupt[*f])
+        .map(|(f, _, _)| graph.names[*f].clone())
+        .collect();
+    loops.dedup();
     let name = |i: usize| (graph.names[edges[i].0].clone(), graph.names[edges[i].1].clone());
     let unreachable: Vec<(String, String)> = (0..edges.len()).filter(|&i| !taken[i]).map(name).collect();
     unended.sort_unstable();
@@ -128,6 +138,7 @@ pub fn cover(graph: &Graph) -> Coverage {
         covered: edges.len() - unreachable.len() - unended.len(),
         unreachable,
         unended,
+        loops,
         total: edges.len(),
     }
 }

@@ -296,6 +296,21 @@ fn test_paths_take_every_edge() {
     assert!(coverage.paths.len() <= 2, "{coverage:?}");
 }
 
+/// A state whose `next` names itself (a continuous state's next pass) stays where it is: no
+/// path takes that, and it is listed as a loop rather than dropped without a word.
+#[test]
+fn a_self_loop_is_listed_as_a_loop_not_counted_as_an_edge() {
+    let w = workflow(serde_json::json!([
+        done("Done", "http://x/done", "success"),
+        state("Feed", "http://x/feed", &["Feed", "Done"]),
+        start(&["Feed"]),
+    ]));
+    let coverage = cover(&Graph::new(&w, &[]));
+    assert_eq!(coverage.loops, ["Feed"]);
+    assert_eq!((coverage.covered, coverage.total), (2, 2));
+    assert_eq!(coverage.paths, [["Start", "Feed", "Done"]]);
+}
+
 #[test]
 fn test_paths_on_a_large_graph_are_real_routes_that_take_every_reachable_edge() {
     // 400 states, each with three `next` edges picked by a fixed pseudo-random stream.

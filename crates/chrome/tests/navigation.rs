@@ -98,6 +98,14 @@ async fn navigate(
     (went, began.elapsed())
 }
 
+/// The message of a navigation refused as the user's to fix (`Invalid`); anything else fails.
+fn refused(went: Result<statewright_engine::Outcome, DriverError>) -> String {
+    match went {
+        Err(DriverError::Invalid(message)) => message,
+        other => panic!("expected the navigation refused, got {other:?}"),
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn navigate_to_a_page_that_never_finishes_loading_is_done_once_it_shows() {
     let site = never_finishing_site().await;
@@ -142,10 +150,8 @@ async fn an_address_nothing_answers_at_cannot_be_loaded_and_says_why() {
     drop(closed);
     let mut driver = ChromeDriver::start(&LaunchOptions::default()).await.expect("Chromium launches");
     let (went, _) = navigate(&mut driver, &url).await;
-    match went {
-        Err(DriverError::Invalid(message)) => assert!(message.contains("ERR_CONNECTION_REFUSED"), "{message}"),
-        other => panic!("{other:?}"),
-    }
+    let message = refused(went);
+    assert!(message.contains("ERR_CONNECTION_REFUSED"), "{message}");
     driver.close().await;
 }
 
@@ -201,21 +207,15 @@ async fn a_relative_address_read_from_a_link_opens_where_the_link_goes() {
 async fn an_address_that_is_no_address_is_an_error_of_the_action_that_says_so() {
     let mut driver = ChromeDriver::start(&LaunchOptions::default()).await.expect("Chromium launches");
     let (went, _) = navigate(&mut driver, "lamp.html").await;
-    match went {
-        Err(DriverError::Invalid(message)) => assert_eq!(
-            message,
-            "cannot load `lamp.html`: it is not an absolute address, and the page (about:blank) gives none to start \
-             from; start it with http://, https://, file:// or about:"
-        ),
-        other => panic!("{other:?}"),
-    }
+    let message = refused(went);
+    assert_eq!(
+        message,
+        "cannot load `lamp.html`: it is not an absolute address, and the page (about:blank) gives none to start \
+         from; start it with http://, https://, file:// or about:"
+    );
     let (went, _) = navigate(&mut driver, "http://").await;
-    match went {
-        Err(DriverError::Invalid(message)) => {
-            assert_eq!(message, "cannot load `http://`: it is not a valid address")
-        }
-        other => panic!("{other:?}"),
-    }
+    let message = refused(went);
+    assert_eq!(message, "cannot load `http://`: it is not a valid address");
     driver.close().await;
 }
 
@@ -229,16 +229,14 @@ async fn a_script_address_is_not_run_and_the_error_says_it_is_one() {
     went.expect("the page shows");
     let script = " JavaScript:document.querySelector('h1').textContent='ran'";
     let (went, _) = navigate(&mut driver, script).await;
-    match went {
-        Err(DriverError::Invalid(message)) => assert_eq!(
-            message,
-            format!(
-                "cannot load `{script}`: it is a script, not an address, and navigate_to runs no scripts; click the \
-                 link or button that has it"
-            )
-        ),
-        other => panic!("{other:?}"),
-    }
+    let message = refused(went);
+    assert_eq!(
+        message,
+        format!(
+            "cannot load `{script}`: it is a script, not an address, and navigate_to runs no scripts; click the \
+             link or button that has it"
+        )
+    );
     assert!(common::text_of(&mut driver, "h1").await.ends_with(" page"), "the page's heading is as it was");
     driver.close().await;
 }
@@ -250,29 +248,25 @@ async fn a_page_behind_a_password_says_it_wants_one_and_opens_with_one_in_the_ad
     let site = never_finishing_site().await;
     let mut driver = ChromeDriver::start(&LaunchOptions::default()).await.expect("Chromium launches");
     let (went, _) = navigate(&mut driver, &format!("{site}/staff.html")).await;
-    match went {
-        Err(DriverError::Invalid(message)) => assert_eq!(
-            message,
-            format!(
-                "cannot load {site}/staff.html: the server asks for a user name and password (HTTP authentication, \
-                 net::ERR_INVALID_AUTH_CREDENTIALS); give them in the address, http://USER:PASSWORD@host/… (a \
-                 `secret` parameter keeps the password out of the run's records)"
-            )
-        ),
-        other => panic!("{other:?}"),
-    }
+    let message = refused(went);
+    assert_eq!(
+        message,
+        format!(
+            "cannot load {site}/staff.html: the server asks for a user name and password (HTTP authentication, \
+             net::ERR_INVALID_AUTH_CREDENTIALS); give them in the address, http://USER:PASSWORD@host/… (a \
+             `secret` parameter keeps the password out of the run's records)"
+        )
+    );
     let wrong = site.replace("http://", "http://ada:guess@");
     let (went, _) = navigate(&mut driver, &format!("{wrong}/staff.html")).await;
-    match went {
-        Err(DriverError::Invalid(message)) => assert!(
-            message.ends_with(
-                "the server refused the user name and password in the address (HTTP authentication, \
-                 net::ERR_INVALID_AUTH_CREDENTIALS)"
-            ),
-            "{message}"
+    let message = refused(went);
+    assert!(
+        message.ends_with(
+            "the server refused the user name and password in the address (HTTP authentication, \
+             net::ERR_INVALID_AUTH_CREDENTIALS)"
         ),
-        other => panic!("{other:?}"),
-    }
+        "{message}"
+    );
     let right = site.replace("http://", "http://ada:secret@");
     let (went, _) = navigate(&mut driver, &format!("{right}/staff.html")).await;
     assert!(went.is_ok(), "{went:?}");
@@ -303,16 +297,14 @@ async fn navigate_to_a_file_to_download_says_it_is_one() {
     let site = never_finishing_site().await;
     let mut driver = ChromeDriver::start(&LaunchOptions::default()).await.expect("Chromium launches");
     let (went, _) = navigate(&mut driver, &format!("{site}/report.csv")).await;
-    match went {
-        Err(DriverError::Invalid(message)) => assert_eq!(
-            message,
-            format!(
-                "cannot load {site}/report.csv: the server answers with a file to download, not a page \
-                 (net::ERR_ABORTED); a `download` action on the link or button that gets it keeps the file"
-            )
-        ),
-        other => panic!("{other:?}"),
-    }
+    let message = refused(went);
+    assert_eq!(
+        message,
+        format!(
+            "cannot load {site}/report.csv: the server answers with a file to download, not a page \
+             (net::ERR_ABORTED); a `download` action on the link or button that gets it keeps the file"
+        )
+    );
     driver.close().await;
 }
 

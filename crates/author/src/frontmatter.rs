@@ -61,15 +61,25 @@ pub fn parse(text: &str) -> Result<Yaml, String> {
         lines.push((line, indentation.len(), content));
     }
     let mut at = 0;
-    let map = block(&lines, &mut at, 0)?;
+    let map = block(&lines, &mut at, 0, 0)?;
     match lines.get(at) {
         Some((line, _, _)) => Err(format!("line {line}: indented less than the line before it expects")),
         None => Ok(Yaml::Map(map)),
     }
 }
 
-/// The map whose keys sit at `indent`, from line `at` on.
-fn block(lines: &[(usize, usize, &str)], at: &mut usize, indent: usize) -> Result<IndexMap<String, Yaml>, String> {
+/// How deep maps may nest. Seed 003 nests two levels (`variables:` › a variable › its
+/// fields); each level is read by a call of its own, so a file nesting thousands of levels
+/// (one more space a line) would overflow the stack and abort the program.
+const MAX_NESTING: usize = 16;
+
+/// The map whose keys sit at `indent`, from line `at` on, `depth` maps deep.
+fn block(
+    lines: &[(usize, usize, &str)],
+    at: &mut usize,
+    indent: usize,
+    depth: usize,
+) -> Result<IndexMap<String, Yaml>, String> {
     let mut map = IndexMap::new();
     while let Some(&(line, this, content)) = lines.get(*at) {
         if this < indent {
@@ -86,7 +96,15 @@ fn block(lines: &[(usize, usize, &str)], at: &mut usize, indent: usize) -> Resul
         *at += 1;
         let value = if rest.is_empty() || rest.starts_with('#') {
             match lines.get(*at) {
-                Some(&(_, deeper, _)) if deeper > indent => Yaml::Map(block(lines, at, deeper)?),
+                Some(&(nested, deeper, _)) if deeper > indent => {
+                    if depth + 1 >= MAX_NESTING {
+                        return Err(format!(
+                            "line {nested}: maps nested more than {MAX_NESTING} levels deep (a skill's front matter \
+                             needs three)"
+                        ));
+                    }
+                    Yaml::Map(block(lines, at, deeper, depth + 1)?)
+                }
                 _ => Yaml::Scalar(String::new()),
             }
         } else {
@@ -235,6 +253,19 @@ source:
         assert!(parse("a: 1\na: 2").unwrap_err().contains("given twice"));
         assert!(parse("just text").unwrap_err().contains("expected `key: value`"));
         assert_eq!(split("no front matter"), None);
+    }
+
+    /// Each level one space deeper: 11,000 levels (60 MB, under the 64 MiB a skill file may
+    /// be) overflowed the stack of `skills import` and aborted it.
+    #[test]
+    fn maps_nested_deeper_than_a_skill_needs_are_an_error_with_their_line() {
+        let deep: String = (0..1000).map(|i| format!("{}k{i}:\n", " ".repeat(i))).collect();
+        assert_eq!(
+            parse(&deep).unwrap_err(),
+            "line 18: maps nested more than 16 levels deep (a skill's front matter needs three)"
+        );
+        let fine: String = (0..16).map(|i| format!("{}k{i}:\n", " ".repeat(i))).collect();
+        assert!(parse(&fine).is_ok());
     }
 
     /// Errors name the line of the SKILL.md file, whose line 1 is the opening `---`.

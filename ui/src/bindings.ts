@@ -76,7 +76,7 @@ export type Action = {
   /** With `read: attribute`: which one, e.g. `href`. */
   attribute?: string | null;
   /** A regular expression the text must match; the first group (or the whole match,
-   * without groups) is kept. Only for `text`, `attribute` and `value`. */
+   * without groups) is kept. Only for `text`, `lines`, `attribute` and `value`. */
   pattern?: string | null;
 } | {
   type: "use_skill";
@@ -617,7 +617,7 @@ export type Event = {
 };
 
 /** What an `extract` action reads from the page. */
-export type ExtractRead = "text" | "attribute" | "value" | "count" | "list" | "table";
+export type ExtractRead = "text" | "lines" | "attribute" | "value" | "count" | "list" | "table";
 
 /** Why a run failed, with what is needed to understand it. */
 export type Failure = {

@@ -146,19 +146,23 @@
    * The text `el` shows, read over the composed tree as innerText reads a document's own:
    * what is not rendered (display: none, `hidden`, a closed <details>) is left out, and so is
    * text that is not visible; a slot shows the nodes assigned to it; a drop-down <select>
-   * shows its selected option; blocks are set apart by line breaks.
+   * shows its selected option; white space is laid out as CSS lays it out, and lines break
+   * where innerText breaks them (<br>, blocks, a blank line around a <p>, a tab between a
+   * row's cells), so that a `lines` read is the same in a shadow tree as outside one.
    */
   function renderedText(el) {
     if (!isRendered(el)) return '';
     if (el.localName === 'select') return selectText(el);
-    return renderInto(el, styleOf(el), { last: ' ' });
+    return renderInto(el, styleOf(el), { last: ' ', started: false, breaks: '' });
   }
 
   /** Replaced elements: shown as a box, not as text, they end a word as a block does. */
   const REPLACED = makeSet('img video audio canvas iframe embed object svg math input textarea select br');
 
-  /** `el`'s text as rendered (see renderedText); `line.last` is the character shown last in
-   *  the current line, for capitalize (see transformText). */
+  /** `el`'s text as rendered (see renderedText). `line` is where the text shown so far ends:
+   *  `last`, the character shown last in the current line (for capitalize, see transformText,
+   *  and for white space, see laidOut); `breaks`, what the edges of the blocks just passed ask
+   *  to put before the next text; `started`, whether any text was shown. */
   function renderInto(el, st, line) {
     let t = '';
     const visible = st.visibility === 'visible';
@@ -168,10 +172,11 @@
     for (let i = 0; i < kids.length; i++) {
       const c = kids[i];
       if (c.nodeType === 3) {
-        const d = c.data;
-        if (closed || !d) continue;
+        if (closed || !c.data) continue;
+        const d = laidOut(c.data, st, line.last);
+        if (!d) continue;
         // Hidden text still takes its place in the line (a word it starts goes on after it).
-        if (visible) t += tt === 'none' ? d : transformText(d, tt, el, line.last);
+        if (visible) t += shownNext(line, tt === 'none' ? d : transformText(d, tt, el, line.last));
         line.last = d[d.length - 1];
         continue;
       }
@@ -182,19 +187,57 @@
       if (closed && name !== 'summary') continue;
       const cs = styleOf(c);
       if (!cs || cs.display === 'none') continue;
-      if (name === 'br') { t += '\n'; continue; }
-      const block = cs.display !== 'contents' && S_indexOf(cs.display, 'inline') !== 0;
+      if (name === 'br') { t += shownNext(line, '\n'); continue; }
+      const cell = cs.display === 'table-cell';
+      const block = !cell && cs.display !== 'contents' && S_indexOf(cs.display, 'inline') !== 0;
+      const breaks = name === 'p' ? '\n\n' : '\n';
       // A box that is not inline (a block, an inline-block) starts a new run of words.
       if (cs.display !== 'inline' && cs.display !== 'contents') line.last = ' ';
-      if (block) t += '\n';
+      if (block) breakLine(line, breaks);
       if (name === 'select') {
-        if (cs.visibility === 'visible') t += ' ' + selectText(c) + ' ';
+        if (cs.visibility === 'visible') t += shownNext(line, selectText(c) + ' ');
+        line.last = ' ';
       } else {
         t += renderInto(c, cs, line);
       }
-      if (block) { t += '\n'; line.last = ' '; }
+      if (block) { breakLine(line, breaks); line.last = ' '; }
+      if (cell) { breakLine(line, '\t'); line.last = ' '; }
     }
     return t;
+  }
+
+  /** `s`, shown next, after the line breaks that the blocks passed since the last text ask
+   *  for: none before the first text, as innerText has none there (nor after the last). */
+  function shownNext(line, s) {
+    const before = line.started ? line.breaks : '';
+    line.started = true;
+    line.breaks = '';
+    return before + s;
+  }
+
+  /** A block's edge asks for a line break, a <p>'s for a blank line; edges met together give
+   *  the most any of them asks for, as in innerText. A cell's end asks for a tab, which a
+   *  line break replaces (the row ends there). */
+  function breakLine(line, breaks) {
+    if (breaks === '\t') { if (!line.breaks) line.breaks = breaks; return; }
+    if (line.breaks === '\t' || line.breaks.length < breaks.length) line.breaks = breaks;
+  }
+
+  const COLLAPSIBLE_RUN_RE = /[ \t\n\r\f]+/g;
+  const SPACE_RUN_RE = /[ \t\r\f]+/g;
+  const SPACES_AROUND_BREAK_RE = /[ \t\r\f]*\n[ \t\r\f]*/g;
+  const KEEPS_SPACES = makeSet('pre pre-wrap break-spaces preserve preserve-spaces');
+
+  /** Text data as CSS lays it out in a line that ends with `last`: where white space
+   *  collapses, a run of it is one space, and none after a space or at a line's start;
+   *  <pre> and pre-wrap keep theirs; pre-line keeps line breaks. */
+  function laidOut(d, st, last) {
+    const ws = st.whiteSpaceCollapse || st.whiteSpace;
+    if (KEEPS_SPACES[ws] === true) return d;
+    const s = ws === 'pre-line' || ws === 'preserve-breaks'
+      ? RE_replace(SPACE_RUN_RE, RE_replace(SPACES_AROUND_BREAK_RE, d, '\n'), ' ')
+      : RE_replace(COLLAPSIBLE_RUN_RE, d, ' ');
+    return s[0] === ' ' && (last === ' ' || last === '\n') ? S_slice(s, 1) : s;
   }
 
   /** What a <select> shows: a drop-down its selected option, a list box its options. */

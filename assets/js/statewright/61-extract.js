@@ -109,7 +109,22 @@
       const more = t.total > t.rows.length ? ' (the first ' + t.rows.length + ' of ' + t.total + ')' : '';
       return { ok: true, value: t.rows, description: t.total + ' rows of ' + describeEl(table) + more };
     }
+    if (read === 'lines') return { ok: true, value: linesOf(el), description: description };
     return { ok: true, value: norm(innerTextOf(el)), description: description };
+  }
+
+  // NBSP, the CR of a CRLF and the other spaces; tabs stay (they part a row's cells).
+  const ODD_SPACE_RE = /[^\S\n\t]/g;
+  const LINE_END_SPACE_RE = /[ \t]+$/gm;
+  const OUTER_BLANK_LINES_RE = /^\n+|\n+$/g;
+
+  /** The text `el` shows with its line breaks, as innerText lays it out (<br>, blocks, table
+   *  rows with tabs between cells, <pre> as written): without the characters that show
+   *  nothing, odd spaces as plain ones, no space at a line's end nor blank lines at the
+   *  ends. The `text` read stays one line, as the workflows written for it expect. */
+  function linesOf(el) {
+    const t = RE_replace(ODD_SPACE_RE, shown(innerTextOf(el)), ' ');
+    return RE_replace(OUTER_BLANK_LINES_RE, RE_replace(LINE_END_SPACE_RE, t, ''), '');
   }
 
   /** Reads what an `extract` action asks for: {ok, value, description} or {ok:false, reason,

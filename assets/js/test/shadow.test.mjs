@@ -149,3 +149,39 @@ describe('text-transform in shadow trees', () => {
     assert.ok(snap.text.includes('Welcome Back, Ada') && snap.text.includes('Order Now'), snap.text);
   });
 });
+
+// Markup laid out in lines: white space collapsed or kept, line breaks from <br>, blocks,
+// paragraphs, table rows and pre-line, hidden text left out.
+const LAID_OUT = [
+  'Ada   Lovelace<br>\n  1 Main St<br>Springfield', '<p>First   para,\n   two lines.</p>\n  <p>Second.</p>',
+  '<div><h2>Title</h2>\n<ul>\n  <li>one</li>\n  <li>two</li>\n</ul></div>', '<pre>fn main() {\n    body;\n}\n</pre>',
+  '<table><tr><th>Item</th><th>Price</th></tr>\n<tr><td>Tea</td> <td>$3</td></tr></table>',
+  'a <span hidden>b</span> c<span style="visibility:hidden"> d</span>\n e',
+  '<div style="white-space:pre-line">one  two\n   three</div>', '<p>para</p>text after<div>block</div><br><br>end',
+  '<span style="display:inline-block">in</span>line <b>bold</b>  <i> italic </i>',
+];
+
+describe('line breaks in shadow trees', () => {
+  test('a `lines` read of shadow text is what it is of the same light text (innerText)', async () => {
+    let html = '';
+    LAID_OUT.forEach((s, i) => {
+      html += `<div id="light-${i}">${s}</div><x-slotted id="slotted-${i}">${s}</x-slotted>` +
+        `<x-own id="own-${i}" data-html="${s.replace(/"/g, '&quot;')}"></x-own>`;
+    });
+    const page = await open({ html: `${html}<script>
+      customElements.define('x-slotted', class extends HTMLElement { connectedCallback() { if (this.shadowRoot) return;
+        this.attachShadow({ mode: 'open' }).innerHTML = '<div><slot></slot></div>'; } });
+      customElements.define('x-own', class extends HTMLElement { connectedCallback() { if (this.shadowRoot) return;
+        this.attachShadow({ mode: 'open' }).innerHTML = '<div>' + this.dataset.html + '</div>'; } });
+    </script>` });
+    const read = async (kind, i, how = 'lines') => (await sw(page, 'extract', { css: `#${kind}-${i}` }, how)).value;
+    for (let i = 0; i < LAID_OUT.length; i++) {
+      const light = await read('light', i);
+      assert.equal(await read('slotted', i), light, `slotted ${JSON.stringify(LAID_OUT[i])}`);
+      assert.equal(await read('own', i), light, `shadow root's own ${JSON.stringify(LAID_OUT[i])}`);
+      assert.equal(await read('own', i, 'text'), await read('light', i, 'text'), 'a text read is one line alike');
+    }
+    assert.equal(await read('light', 0), 'Ada Lovelace\n1 Main St\nSpringfield');
+    assert.equal(await read('light', 4), 'Item\tPrice\nTea\t$3');
+  });
+});

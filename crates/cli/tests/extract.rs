@@ -1,8 +1,8 @@
 //! Extraction on real Chromium and the bundled demo site: every kind of read on the order
 //! history (`workflows/demo-orders.json`), a variable used by a later state's action and
 //! asserted by its checks, the outputs in the run's JSON and in the store; the purchase
-//! reading its order number; a CliGent `extract(...)` call; and a failed read that fails the
-//! run with a clear reason.
+//! reading its order number; a CliGent `extract(...)` call; a failed read that fails the
+//! run with a clear reason; and a `lines` read keeping the line breaks a page shows.
 
 mod common;
 
@@ -101,4 +101,91 @@ fn a_cligent_extract_call_reads_and_a_failed_read_fails_the_run_clearly() {
     assert_eq!(summary["outputs"], json!({"items": "12"}), "what was read before the failure is kept");
     let message = summary["message"].as_str().unwrap();
     assert!(message.contains("extract") && message.contains("has no attribute \"href\""), "{message}");
+}
+
+/// What `read: lines` gives on real Chromium: the line breaks of a `<br>`, of paragraphs
+/// (a blank line between them), of a `<pre>` (its spaces too) and of table rows (a tab
+/// between cells), the same inside a shadow tree, without hidden text; a `(?m)` pattern
+/// picking one line; the value typed into a textarea as it was read and asserted by a
+/// `variable` check, and into a one-line field without sending its form. The default
+/// `text` read of the same element stays one line.
+#[test]
+fn a_lines_read_keeps_the_line_breaks_the_page_shows() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let page = dir.path().join("letter.html");
+    let shadow = r#"<h2><slot name=\"title\"></slot></h2>\n  <p>Shadow\n    paragraph</p><div>one<br>two</div>"#;
+    let html = format!(
+        r#"<!doctype html><title>Letter</title>
+<address id="address">Ada   Lovelace<br>
+  1 Main&nbsp;St<br>Springfield<span hidden> (old)</span><span style="display:none"> (moved)</span><span style="visibility:hidden"> (hidden)</span></address>
+<div id="notes">
+  <p>First   paragraph,
+     over two source lines.</p>
+  <p>Second one.</p>
+</div>
+<pre id="code">fn main() {{
+    println!("hi");
+}}
+</pre>
+<table id="prices"><tr><th>Item</th><th>Price</th></tr><tr><td>Tea</td><td>$3</td></tr></table>
+<shadow-card id="card"><span slot="title">Slotted   title</span></shadow-card>
+<form onsubmit="document.body.dataset.sent = 'yes'; return false"><textarea id="reply"></textarea><input id="one"></form>
+<script>customElements.define('shadow-card', class extends HTMLElement {{ constructor() {{ super();
+  this.attachShadow({{mode: 'open'}}).innerHTML = "{shadow}"; }} }});</script>"#
+    );
+    std::fs::write(&page, html).unwrap();
+    let url = format!("file://{}", page.display());
+    let lines =
+        |css: &str, into: &str| json!({"type": "extract", "target": {"css": css}, "into": into, "read": "lines"});
+    let workflow = json!({
+        "version": 1,
+        "name": "letter",
+        "config": {"action_timeout": 5, "max_retries": 0},
+        "states": [
+            {"name": "Answered",
+             "checks": [{"type": "variable", "name": "reply", "value": "{{address}}"},
+                        {"type": "variable", "name": "address", "match": "pattern", "value": "(?m)^Springfield$"}],
+             "terminal": {"outcome": "success", "message": "read"}},
+            {"name": "Letter",
+             "checks": [{"type": "element", "selector": "#reply"}],
+             "actions": [
+                lines("#address", "address"),
+                {"type": "extract", "target": {"css": "#address"}, "into": "address_line"},
+                {"type": "extract", "target": {"css": "#address"}, "into": "street", "read": "lines", "pattern": "(?m)^(\\d+ .+)$"},
+                lines("#notes", "notes"),
+                lines("#code", "code"),
+                lines("#prices", "prices"),
+                lines("#card", "card"),
+                {"type": "type", "target": {"css": "#reply"}, "text": "{{address}}"},
+                {"type": "extract", "target": {"css": "#reply"}, "into": "reply", "read": "value"},
+                {"type": "type", "target": {"css": "#one"}, "text": "{{address}}"},
+                {"type": "extract", "target": {"css": "#one"}, "into": "one_line", "read": "value"},
+                {"type": "extract", "target": {"css": "body[data-sent]"}, "into": "sent", "read": "count"}
+             ],
+             "next": ["Answered"]},
+            {"name": "Start",
+             "checks": [{"type": "url", "value": "about:blank"}],
+             "actions": [{"type": "navigate_to", "url": url}],
+             "next": ["Letter"]}
+        ]
+    });
+    let file = dir.path().join("letter.json");
+    std::fs::write(&file, workflow.to_string()).unwrap();
+    let args = ["run", file.to_str().unwrap(), "--no-review", "--json"];
+    let (code, summary, stderr) = run_json(&args, &runs);
+    assert_eq!(code, Some(0), "{stderr}");
+    let out = &summary["outputs"];
+    assert_eq!(out["address"], "Ada Lovelace\n1 Main St\nSpringfield", "{out:#}");
+    assert_eq!(out["address_line"], "Ada Lovelace 1 Main St Springfield", "text stays one line");
+    assert_eq!(out["street"], "1 Main St");
+    assert_eq!(out["notes"], "First paragraph, over two source lines.\n\nSecond one.");
+    assert_eq!(out["code"], "fn main() {\n    println!(\"hi\");\n}");
+    assert_eq!(out["prices"], "Item\tPrice\nTea\t$3");
+    assert_eq!(out["card"], "Slotted title\n\nShadow paragraph\n\none\ntwo", "as innerText lays out the same markup");
+    assert_eq!(out["reply"], out["address"], "typed into the textarea line by line");
+    // A one-line field takes a line break as a space, as Chromium does, and no Enter is
+    // pressed: the form is not sent.
+    assert_eq!(out["one_line"], out["address_line"]);
+    assert_eq!(out["sent"], 0);
 }

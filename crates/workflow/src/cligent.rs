@@ -332,6 +332,7 @@ fn bind(b: &mut Binder, state_index: usize, index: usize) -> Option<Action> {
                 b.args(&["by", "selector", "into", "read", "attribute", "pattern"], &["selector", "into"])?;
             let read = match b.opt(read, |b, a| b.string(a, "read"))?.as_deref() {
                 None | Some("text") => ExtractRead::Text,
+                Some("lines") => ExtractRead::Lines,
                 Some("attribute") => ExtractRead::Attribute,
                 Some("value") => ExtractRead::Value,
                 Some("count") => ExtractRead::Count,
@@ -340,7 +341,7 @@ fn bind(b: &mut Binder, state_index: usize, index: usize) -> Option<Action> {
                 Some(other) => {
                     return b.fail(
                         read?,
-                        format!("unknown read '{other}'; use text, attribute, value, count, list or table"),
+                        format!("unknown read '{other}'; use text, lines, attribute, value, count, list or table"),
                     );
                 }
             };

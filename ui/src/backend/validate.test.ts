@@ -51,7 +51,8 @@ describe('fake validation of run variables', () => {
     expect(messages(wf([{ ...read, read: 'attribute' } as Action]))).toEqual(["states[1].actions[0]: `read: attribute` needs the attribute's name"]);
     expect(messages(wf([{ ...read, read: 'attribute', attribute: 'href' } as Action]))).toEqual([]);
     expect(messages(wf([{ ...read, attribute: 'href' } as Action]))).toEqual(['states[1].actions[0].attribute: `attribute` is only read with "read": "attribute"']);
-    expect(messages(wf([{ ...read, read: 'list', pattern: '\\d+' } as Action]))).toEqual(['states[1].actions[0].pattern: a `pattern` narrows one text: it needs `read` text, attribute or value']);
+    expect(messages(wf([{ ...read, read: 'list', pattern: '\\d+' } as Action]))).toEqual(['states[1].actions[0].pattern: a `pattern` narrows one text: it needs `read` text, lines, attribute or value']);
+    expect(messages(wf([{ ...read, read: 'lines', pattern: '(?m)^\\d+ .+$' } as Action]))).toEqual([]);
     expect(messages(wf([{ ...read, read: 'value', pattern: '(' } as Action]))).toEqual(['states[1].actions[0].pattern: invalid pattern']);
   });
 

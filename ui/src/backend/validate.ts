@@ -7,7 +7,7 @@ import type { Action, Check, Diagnostic, Workflow } from '../bindings';
 const PARAM = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The reads whose result is one string, which a `pattern` may narrow. */
-const TEXT_READS = ['text', 'attribute', 'value'];
+const TEXT_READS = ['text', 'lines', 'attribute', 'value'];
 
 function diag(path: string, message: string, help?: string): Diagnostic {
   return { severity: 'error', file: 'workflow', line: 1, column: 1, path, message, help: help ?? null };
@@ -83,7 +83,7 @@ function extractRules(a: Extract<Action, { type: 'extract' }>, at: string, param
   if (read === 'attribute' && a.attribute == null) out.push(diag(at, '`read: attribute` needs the attribute\'s name', 'e.g. "attribute": "href"'));
   if (read !== 'attribute' && a.attribute != null) out.push(diag(`${at}.attribute`, '`attribute` is only read with "read": "attribute"', 'add "read": "attribute" or remove `attribute`'));
   if (a.pattern != null) {
-    if (!TEXT_READS.includes(read)) out.push(diag(`${at}.pattern`, 'a `pattern` narrows one text: it needs `read` text, attribute or value'));
+    if (!TEXT_READS.includes(read)) out.push(diag(`${at}.pattern`, 'a `pattern` narrows one text: it needs `read` text, lines, attribute or value'));
     else if (!a.pattern.includes('{{') && !validRegex(a.pattern)) out.push(diag(`${at}.pattern`, 'invalid pattern'));
   }
 }
@@ -148,9 +148,11 @@ function checkRules(c: Check, path: string, known: string[], out: Diagnostic[]) 
   if (c.type === 'url' && c.match === 'pattern' && !validRegex(c.value)) out.push(diag(`${path}.value`, 'invalid pattern'));
 }
 
+/** Whether `s` compiles; Rust's leading flags (`(?m)` for a `lines` read), which a
+ * JavaScript RegExp takes as arguments, are set aside first. */
 function validRegex(s: string): boolean {
   try {
-    new RegExp(s);
+    new RegExp(s.replace(/^\(\?[imsxU]+\)/, ''));
     return true;
   } catch {
     return false;

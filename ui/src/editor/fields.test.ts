@@ -9,7 +9,7 @@ describe('the extract action’s form', () => {
   it('asks for what to read, where it goes and how, in that order, reading text by default', () => {
     expect(ACTION_FIELDS.extract.map((f) => f.key)).toEqual(['target', 'into', 'read', 'attribute', 'pattern']);
     const read = ACTION_FIELDS.extract.find((f) => f.key === 'read')!;
-    expect(read.options).toEqual(['text', 'attribute', 'value', 'count', 'list', 'table']);
+    expect(read.options).toEqual(['text', 'lines', 'attribute', 'value', 'count', 'list', 'table']);
     expect(read.fallback).toBe('text');
     expect(ACTION_FIELDS.extract.every((f) => f.help || f.key === 'target')).toBe(true);
   });
@@ -22,6 +22,7 @@ describe('the extract action’s form', () => {
     const base = { type: 'extract', target: { css: '#total' }, into: 'total' } as Action;
     expect(shown(base)).toEqual(['target', 'into', 'read', 'pattern']);
     expect(shown({ ...base, read: 'attribute' } as Action)).toEqual(['target', 'into', 'read', 'attribute', 'pattern']);
+    expect(shown({ ...base, read: 'lines' } as Action)).toEqual(['target', 'into', 'read', 'pattern']);
     expect(shown({ ...base, read: 'table' } as Action)).toEqual(['target', 'into', 'read']);
     // A value that no longer applies stays in sight, next to the validator's complaint.
     expect(shown({ ...base, read: 'count', pattern: '\\d+' } as Action)).toEqual(['target', 'into', 'read', 'pattern']);

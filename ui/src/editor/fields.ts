@@ -32,7 +32,7 @@ export function applies(spec: FieldSpec, obj: Record<string, unknown>, fields: F
 
 const TITLE_MODES = ['exact', 'contains', 'pattern'];
 const VARIABLE_MODES: VariableMatch[] = ['equals', 'contains', 'pattern', 'less_than', 'at_most', 'greater_than', 'at_least'];
-const EXTRACT_READS: ExtractRead[] = ['text', 'attribute', 'value', 'count', 'list', 'table'];
+const EXTRACT_READS: ExtractRead[] = ['text', 'lines', 'attribute', 'value', 'count', 'list', 'table'];
 
 export const CHECK_FIELDS: Record<Check['type'], FieldSpec[]> = {
   url: [{ key: 'match', kind: 'enum', options: ['exact', 'prefix', 'pattern'], optional: true, fallback: 'exact' }, { key: 'value', kind: 'string', help: 'the URL; {{name}} parameters work' }],
@@ -104,9 +104,9 @@ export const ACTION_FIELDS: Record<Action['type'], FieldSpec[]> = {
   extract: [
     target,
     { key: 'into', kind: 'string', help: 'the variable to set: {{name}} in later actions and checks, and among the run\'s outputs' },
-    { key: 'read', kind: 'enum', options: EXTRACT_READS, optional: true, fallback: 'text', help: 'text, an attribute, a field\'s value, how many match, every match\'s text, or a table\'s rows' },
+    { key: 'read', kind: 'enum', options: EXTRACT_READS, optional: true, fallback: 'text', help: 'text on one line, text with its line breaks, an attribute, a field\'s value, how many match, every match\'s text, or a table\'s rows' },
     { key: 'attribute', kind: 'string', optional: true, help: 'which attribute, e.g. href', when: { key: 'read', is: ['attribute'] } },
-    { key: 'pattern', kind: 'string', optional: true, help: 'a regular expression; its first group (or the whole match) is kept', when: { key: 'read', is: ['text', 'attribute', 'value'] } },
+    { key: 'pattern', kind: 'string', optional: true, help: 'a regular expression; its first group (or the whole match) is kept', when: { key: 'read', is: ['text', 'lines', 'attribute', 'value'] } },
   ],
   use_skill: [
     { key: 'skill', kind: 'skill', help: 'the skill to run: skills/NAME.json, from where its preconditions hold' },

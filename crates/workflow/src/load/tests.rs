@@ -462,6 +462,22 @@ fn extracted_variables_may_be_referenced_and_asserted() {
     assert!(matches!(&wf.states[2].checks[0], Check::Variable { name, .. } if name == "total"));
 }
 
+/// `lines` is a text read: a pattern narrows it (`(?m)` anchors at each line) and it is
+/// written back as it was read.
+#[test]
+fn a_lines_read_is_one_text_a_pattern_may_narrow() {
+    let src = with_extraction(
+        r#"{"type": "extract", "target": {"css": "address"}, "into": "street", "read": "lines", "pattern": "(?m)^(\\d+ .+)$"}"#,
+        r#"{"type": "variable", "name": "street", "match": "pattern", "value": "(?m)^\\d+ "}"#,
+    );
+    let wf = load(&src).unwrap_or_else(|d| panic!("{d:?}")).workflow;
+    let action = wf.states[1].actions.last().unwrap();
+    let Action::Extract { read, pattern, .. } = action else { panic!("{action:?}") };
+    assert_eq!((*read, pattern.as_deref()), (crate::model::ExtractRead::Lines, Some(r"(?m)^(\d+ .+)$")));
+    assert_eq!(serde_json::to_value(action).unwrap()["read"], "lines");
+    assert_eq!(action.to_string(), "extract lines of address into street");
+}
+
 #[test]
 fn extraction_mistakes_are_errors_in_place() {
     let extract = |fields: &str| {
@@ -501,11 +517,12 @@ fn cligent_extract_calls_become_extract_actions() {
       {"name": "s", "checks": [{"type": "url", "value": "about:blank"}],
        "actions": ["extract(by='xpath', selector='//h1', into='title', pattern=r'(\\d+)')",
                    "extract(selector='.rows tr', into='rows', read='count')",
+                   "extract(selector='address', into='address', read='lines')",
                    "extract(selector='.h', into='x', read='everything')"],
        "end_state": true}
     ]"#;
     let (_, _, d) = error_at(src, "unknown read 'everything'");
-    assert!(d.message.contains("text, attribute, value, count, list or table"));
+    assert!(d.message.contains("text, lines, attribute, value, count, list or table"));
     let fixed = src.replace(",\n                   \"extract(selector='.h', into='x', read='everything')\"", "");
     let wf = load(&fixed).unwrap_or_else(|d| panic!("{d:?}")).workflow;
     let Action::Extract { target, into, read, pattern, .. } = &wf.states[0].actions[0] else { panic!() };
@@ -514,6 +531,7 @@ fn cligent_extract_calls_become_extract_actions() {
         (Some("//h1"), "title", crate::model::ExtractRead::Text, Some(r"(\d+)"))
     );
     assert!(matches!(&wf.states[0].actions[1], Action::Extract { read: crate::model::ExtractRead::Count, .. }));
+    assert!(matches!(&wf.states[0].actions[2], Action::Extract { read: crate::model::ExtractRead::Lines, .. }));
 }
 
 #[test]

@@ -11,9 +11,12 @@ use super::{Point, Target, TargetField, TitleMatch, WindowSelector, is_default, 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ExtractRead {
-    /// The element's visible text, whitespace-normalised.
+    /// The element's visible text, whitespace-normalised: one line.
     #[default]
     Text,
+    /// The element's visible text with the line breaks the page shows (`<br>`, blocks,
+    /// table rows, `<pre>`), as the browser lays it out: one text, its lines joined by `\n`.
+    Lines,
     /// One of the element's attributes (`attribute` names it).
     Attribute,
     /// A form field's current value.
@@ -30,7 +33,7 @@ pub enum ExtractRead {
 impl ExtractRead {
     /// Whether the result is one string, which a `pattern` may narrow.
     pub fn is_text(self) -> bool {
-        matches!(self, ExtractRead::Text | ExtractRead::Attribute | ExtractRead::Value)
+        matches!(self, ExtractRead::Text | ExtractRead::Lines | ExtractRead::Attribute | ExtractRead::Value)
     }
 }
 
@@ -220,7 +223,7 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         attribute: Option<String>,
         /// A regular expression the text must match; the first group (or the whole match,
-        /// without groups) is kept. Only for `text`, `attribute` and `value`.
+        /// without groups) is kept. Only for `text`, `lines`, `attribute` and `value`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pattern: Option<String>,
     },

@@ -86,7 +86,7 @@ fn extract(
         } else {
             report.error(
                 &path.key("pattern"),
-                "a `pattern` narrows one text: it needs `read` text, attribute or value",
+                "a `pattern` narrows one text: it needs `read` text, lines, attribute or value",
                 None,
             );
         }

@@ -16,6 +16,9 @@ use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use serde_json::{Value, json};
+// How much visible text an observation keeps: the engine's figure, since it decides checks
+// from a step's record knowing where the record may have been cut.
+pub(crate) use statewright_engine::OBSERVED_TEXT_CHARS;
 use statewright_engine::{Capture, DriverError, Observation, ObserveFuture};
 
 use crate::driver::{CALL_BUDGET, ChromeDriver, not_actionable};
@@ -23,8 +26,6 @@ use crate::frames::{FRAME_READ, Frame};
 use crate::guard::Cut;
 use crate::page::{CallError, PageHandle};
 
-/// How much visible text an observation keeps.
-pub(crate) const OBSERVED_TEXT_CHARS: usize = 20_000;
 /// How long a screenshot may take.
 const SCREENSHOT_BUDGET: Duration = Duration::from_secs(2);
 

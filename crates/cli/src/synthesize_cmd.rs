@@ -85,14 +85,17 @@ async fn run(args: &SynthesizeArgs) -> Result<(), (u8, String)> {
     if args.json {
         outln!(
             "{}",
-            json!({ "state": args.state, "checks": checks, "actions": actions, "model_calls": synthesis.calls.len(),
-                    "tokens": tokens, "saved_to": saved_to })
+            json!({ "state": args.state, "checks": checks, "actions": actions, "undecided": synthesis.undecided,
+                    "model_calls": synthesis.calls.len(), "tokens": tokens, "saved_to": saved_to })
         );
     } else if saved_to.is_none() {
         outln!(
             "{}",
             serde_json::to_string_pretty(&json!({ "checks": checks, "actions": actions })).unwrap_or_default()
         );
+    }
+    for check in &synthesis.undecided {
+        errln!("not decided from the stored page (a run holds it to the live page): {check}");
     }
     errln!("`{}` synthesised in {} model call(s), {tokens} tokens", args.state, synthesis.calls.len());
     Ok(())

@@ -5,41 +5,20 @@
 //! be reached costs seconds, and the chain moves on.
 
 mod common;
+mod shop;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use common::{command, repo, statewright, text};
 use serde_json::{Value, json};
+use shop::{element_number, prompt_only_copy, summary, synthesis, workflow_copy};
 use statewright_llm::testing::{Reply, Rule, ScriptedModel, request_text};
 
 const DRIFT: &str = "tests/fixtures/drift/demo-drift.json";
 
 fn tls_fixture(name: &str) -> PathBuf {
     repo().join("crates/llm/tests/fixtures/tls").join(name)
-}
-
-/// A copy of the demo workflow with short timeouts, so failures surface in seconds.
-fn workflow_copy(dir: &Path) -> PathBuf {
-    let mut workflow: Value =
-        serde_json::from_str(&std::fs::read_to_string(repo().join("workflows/demo-shop.json")).unwrap()).unwrap();
-    workflow["config"] = json!({ "no_states_timeout": 4, "action_timeout": 3 });
-    let path = dir.join("shop.json");
-    std::fs::write(&path, serde_json::to_string_pretty(&workflow).unwrap()).unwrap();
-    path
-}
-
-/// The number of the element listed as `role "name"` in the prompt.
-fn element_number(request: &Value, role: &str, name: &str) -> Option<u64> {
-    let wanted = format!("] {role} {name:?}");
-    request_text(request)
-        .lines()
-        .find(|l| l.starts_with('[') && l.contains(&wanted))
-        .and_then(|l| l[1..l.find(']')?].parse().ok())
-}
-
-fn summary(out: &std::process::Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("no JSON summary: {}", text(&out.stderr)))
 }
 
 #[test]
@@ -316,47 +295,6 @@ fn a_base_url_or_timeout_that_cannot_work_is_exit_2_before_the_run_and_hides_cre
     }
 }
 
-/// The demo workflow with its home and sign-in pages known only by prompts.
-fn prompt_only_copy(dir: &Path) -> PathBuf {
-    let path = workflow_copy(dir);
-    let mut workflow: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    for state in workflow["states"].as_array_mut().unwrap() {
-        let prompt = match state["name"].as_str().unwrap() {
-            "Home page" => "The shop's landing page: follow the link to sign in",
-            "Login page" => "The sign-in form: sign in as {{username}} with {{password}}",
-            _ => continue,
-        };
-        let object = state.as_object_mut().unwrap();
-        object.remove("checks");
-        object.remove("actions");
-        object.insert("prompt".into(), prompt.into());
-    }
-    std::fs::write(&path, serde_json::to_string_pretty(&workflow).unwrap()).unwrap();
-    path
-}
-
-/// What a capable model would write for the demo's home and sign-in pages.
-fn synthesis(request: &Value) -> Reply {
-    let prompt = request_text(request);
-    let address = prompt.lines().find_map(|l| l.strip_prefix("Address: ")).unwrap_or_default().to_owned();
-    let site = address.split('/').take(3).collect::<Vec<_>>().join("/");
-    let n = |role: &str, name: &str| element_number(request, role, name);
-    let answer = if address.contains("/login.html") {
-        json!({"kind": "synthesize", "state": "Login page",
-               "checks": [{"type": "url", "match": "prefix", "value": format!("{site}/login.html")},
-                          {"type": "element", "selector": "#username"},
-                          {"type": "text", "value": "Signing in…", "negate": true}],
-               "actions": [{"kind": "type", "element": n("textbox", "Username"), "text": "{{username}}"},
-                           {"kind": "type", "element": n("textbox", "Password"), "text": "{{password}}"},
-                           {"kind": "click", "element": n("button", "Sign in")}]})
-    } else {
-        json!({"kind": "synthesize", "state": "Home page",
-               "checks": [{"type": "url", "match": "prefix", "value": format!("{site}/")}, {"type": "element", "selector": "#hero"}],
-               "actions": [{"kind": "click", "element": n("link", "Sign in")}]})
-    };
-    Reply::json(answer)
-}
-
 #[test]
 fn prompt_only_states_are_synthesised_once_and_then_replay_with_no_model() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
@@ -405,103 +343,6 @@ fn prompt_only_states_are_synthesised_once_and_then_replay_with_no_model() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(summary(&out)["llm_calls"], 0);
     assert_eq!(model.requests().len(), 2);
-}
-
-#[test]
-fn a_prompt_only_state_is_synthesised_from_a_past_runs_page() {
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let model = runtime.block_on(ScriptedModel::start(vec![Rule::respond("synthesize", synthesis)]));
-    let dir = tempfile::tempdir().unwrap();
-    let runs = dir.path().join("runs");
-    // A run of the complete workflow keeps every page it saw.
-    let full = workflow_copy(dir.path());
-    let out = statewright(&["run", full.to_str().unwrap(), "--demo-site", "-p", "seed=3", "--json"], &runs);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let run_id = summary(&out)["run_id"].as_str().unwrap().to_owned();
-    let shown: Value =
-        serde_json::from_slice(&statewright(&["runs", "show", &run_id, "--json"], &runs).stdout).unwrap();
-    let step =
-        shown["steps"].as_array().unwrap().iter().find(|s| s["state"] == "Login page").unwrap()["step"].to_string();
-
-    let workflow = prompt_only_copy(dir.path());
-    let wf = workflow.to_str().unwrap();
-    let url = model.url();
-    let synthesize = |extra: &[&str]| {
-        let mut args = vec![
-            "synthesize",
-            wf,
-            "Login page",
-            "--run",
-            &run_id[..8],
-            "--step",
-            &step,
-            "--llm-url",
-            &url,
-            "--llm-model",
-            "m",
-        ];
-        args.extend(extra);
-        statewright(&args, &runs)
-    };
-    let out = synthesize(&["--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(result["checks"][0]["value"], "{{site}}/login.html", "{result}");
-    assert_eq!(result["saved_to"], Value::Null, "nothing is written without --save");
-    assert!(!std::fs::read_to_string(&workflow).unwrap().contains("#username"));
-
-    let out = synthesize(&["--save"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).contains("+"), "the diff is shown");
-    let saved = std::fs::read_to_string(&workflow).unwrap();
-    assert!(saved.contains("#username") && saved.contains("{{password}}"), "{saved}");
-
-    // A state that has no prompt, a step that does not exist: clear errors, exit 2.
-    let out = statewright(
-        &["synthesize", wf, "Cart", "--run", &run_id, "--step", &step, "--llm-url", &url, "--llm-model", "m"],
-        &runs,
-    );
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("has no prompt"), "{}", text(&out.stderr));
-    let out = statewright(
-        &["synthesize", wf, "Home page", "--run", &run_id, "--step", "999", "--llm-url", &url, "--llm-model", "m"],
-        &runs,
-    );
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("has no step 999"), "{}", text(&out.stderr));
-
-    // A model that writes a secret's value into the state (here a check on it) is
-    // refused: saved, the value would sit in the workflow file in plain text.
-    let leaky = runtime.block_on(ScriptedModel::start(vec![Rule::respond("synthesize", |request: &Value| {
-        let n = |role: &str, name: &str| element_number(request, role, name);
-        Reply::json(json!({"kind": "synthesize", "state": "Home page",
-            "checks": [{"type": "element", "selector": "#hero"}, {"type": "text", "value": "correct horse battery staple", "negate": true}],
-            "actions": [{"kind": "click", "element": n("link", "Sign in")}]}))
-    })]));
-    let home =
-        shown["steps"].as_array().unwrap().iter().find(|s| s["state"] == "Home page").unwrap()["step"].to_string();
-    let before = std::fs::read_to_string(&workflow).unwrap();
-    let leaky_url = leaky.url();
-    let out = statewright(
-        &[
-            "synthesize",
-            wf,
-            "Home page",
-            "--run",
-            &run_id,
-            "--step",
-            &home,
-            "--save",
-            "--llm-url",
-            &leaky_url,
-            "--llm-model",
-            "m",
-        ],
-        &runs,
-    );
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    assert!(text(&out.stderr).contains("holds the value of the secret `password`"), "{}", text(&out.stderr));
-    assert_eq!(std::fs::read_to_string(&workflow).unwrap(), before, "nothing is saved");
 }
 
 #[test]

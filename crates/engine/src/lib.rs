@@ -18,6 +18,7 @@ pub mod explain;
 mod goal;
 pub mod heal;
 pub mod matcher;
+mod recorded;
 pub mod review;
 pub mod scripted;
 mod skill;
@@ -33,6 +34,7 @@ pub use event::{CheckResult, Diagnosis, Event, Failure, LocatedCheck, RunStatus}
 pub use executor::{CORRECTION, RunOptions, RunReport, Skills, run};
 pub use goal::Goal;
 pub use heal::LocatorMemory;
+pub use recorded::OBSERVED_TEXT_CHARS;
 pub use review::{
     Advice, Advisor, EscalationRequest, ModelCall, ModelUse, Resolution, ReviewError, Reviewer, Unresolved,
 };

@@ -15,8 +15,11 @@ enum Predicate {
     Url(UrlMatch, String, Option<Regex>),
     Title(TitleMatch, String, Option<Regex>),
     Probe(usize),
-    /// Decided when compiled: a `variable` check, or a check on a variable not set yet.
+    /// Decided when compiled: a `variable` check.
     Known(bool),
+    /// A check on this variable, which is not set yet: it fails, negated or not ("not text
+    /// {{total}}" must not hold merely because nothing was read).
+    Unset(String),
 }
 
 struct CompiledCheck {
@@ -54,18 +57,16 @@ impl ProbeTable {
 fn compile(check: &Check, state: &str, params: &Params, table: &mut ProbeTable) -> Result<CompiledCheck, String> {
     let pattern =
         |value: &str| Regex::new(value).map_err(|e| format!("state `{state}`: invalid pattern `{value}`: {e}"));
-    // A check on a variable not set yet fails, negated or not: "not text {{total}}" must not
-    // hold merely because nothing was read.
     if let Some(name) = serde_json::to_value(check).ok().and_then(|v| params.unset_reference(&v)) {
         let description = format!("{} (`{name}` is not set yet)", describe(check));
-        return Ok(CompiledCheck { predicate: Predicate::Known(false), negate: false, description });
+        return Ok(CompiledCheck { predicate: Predicate::Unset(name), negate: false, description });
     }
     let (predicate, negate) = match check {
         Check::Variable { name, mode, value, negate } => {
             let re = (*mode == VariableMatch::Pattern).then(|| pattern(value)).transpose()?;
             let Some(actual) = params.value(name) else {
                 let description = format!("{} (`{name}` is not set yet)", describe(check));
-                return Ok(CompiledCheck { predicate: Predicate::Known(false), negate: false, description });
+                return Ok(CompiledCheck { predicate: Predicate::Unset(name.clone()), negate: false, description });
             };
             let holds = variables::compare(*mode, actual, value, re.as_ref());
             let description = format!("{} (it is {actual:?})", describe(check));
@@ -176,6 +177,12 @@ impl Matcher {
     }
 
     fn holds(&self, check: &CompiledCheck, signals: &Signals) -> bool {
+        self.outcome(check, signals).unwrap_or(false)
+    }
+
+    /// Whether `check` holds on `signals`, or why that cannot be said: a probe the page
+    /// could not evaluate, or a variable not set yet. Either fails the check, negated or not.
+    fn outcome(&self, check: &CompiledCheck, signals: &Signals) -> Result<bool, String> {
         let raw = match &check.predicate {
             Predicate::Url(mode, value, re) => match mode {
                 UrlMatch::Exact => signals.url == *value,
@@ -187,20 +194,28 @@ impl Matcher {
                 TitleMatch::Contains => signals.title.contains(value.as_str()),
                 TitleMatch::Pattern => re.as_ref().is_some_and(|re| re.is_match(&signals.title)),
             },
-            // A probe the page could not evaluate counts as failing, negated or not.
-            Predicate::Probe(i) if signals.errors.iter().any(|e| e.index == *i) => return false,
-            Predicate::Probe(i) => signals.results.get(*i).copied().unwrap_or(false),
+            Predicate::Probe(i) => match signals.errors.iter().find(|e| e.index == *i) {
+                Some(error) => return Err(error.message.clone()),
+                None => signals.results.get(*i).copied().unwrap_or(false),
+            },
             Predicate::Known(holds) => *holds,
+            Predicate::Unset(name) => return Err(format!("`{name}` has no value")),
         };
-        raw != check.negate
+        Ok(raw != check.negate)
     }
 
     /// Each check of a state with its result, for the record of a state entry.
     pub fn check_results(&self, index: usize, signals: &Signals) -> Vec<CheckResult> {
-        self.states[index]
-            .iter()
-            .map(|c| CheckResult { check: c.description.clone(), passed: self.holds(c, signals) })
+        self.outcomes(index, signals)
+            .into_iter()
+            .map(|(check, outcome)| CheckResult { check, passed: outcome.unwrap_or(false) })
             .collect()
+    }
+
+    /// Each check of a state, described, with whether it holds or why that cannot be said
+    /// (a page record that cannot decide a probe says so as a probe error).
+    pub fn outcomes(&self, index: usize, signals: &Signals) -> Vec<(String, Result<bool, String>)> {
+        self.states[index].iter().map(|c| (c.description.clone(), self.outcome(c, signals))).collect()
     }
 
     /// The states closest to matching (most checks passing first), for "no state" errors.

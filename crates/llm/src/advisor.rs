@@ -3,7 +3,7 @@
 //! person's, one more try when the answer cannot be used, and every call accounted.
 
 use statewright_engine::review::BoxFuture;
-use statewright_engine::{Advice, Advisor, EscalationRequest, ModelCall};
+use statewright_engine::{Advice, Advisor, EscalationRequest, ModelCall, Resolution};
 use statewright_workflow::{Params, Workflow};
 
 use crate::client::{ChatRequest, Client};
@@ -15,16 +15,28 @@ const ATTEMPTS: usize = 2;
 /// The most of an answer kept on the record.
 const MAX_ANSWER_CHARS: usize = 2000;
 
+/// A test an answer must pass besides being usable (`Err`: why it does not).
+type Holding = Box<dyn Fn(&Resolution) -> Result<(), String> + Send + Sync>;
+
 pub struct LlmAdvisor {
     client: Client,
     workflow: Workflow,
     params: Params,
     budget: Budget,
+    holding: Option<Holding>,
 }
 
 impl LlmAdvisor {
     pub fn new(client: Client, workflow: Workflow, params: Params) -> Self {
-        Self { client, workflow, params, budget: Budget::default() }
+        Self { client, workflow, params, budget: Budget::default(), holding: None }
+    }
+
+    /// Holds every usable answer to `test` as well: one it fails is refused as an unusable
+    /// answer is, the model told why and asked again (a state synthesised from a stored page
+    /// whose checks do not hold on that page).
+    pub fn holding_to(mut self, test: impl Fn(&Resolution) -> Result<(), String> + Send + Sync + 'static) -> Self {
+        self.holding = Some(Box::new(test));
+        self
     }
 
     /// The prompt for `request` (for inspection, benchmarks and tests).
@@ -61,7 +73,11 @@ impl LlmAdvisor {
             call.cost = reply.cost;
             call.answer = cut(&self.params.redact(&reply.content), MAX_ANSWER_CHARS);
             let checked = parse::extract_object(&reply.content, "kind")
-                .and_then(|object| answer::resolution(&object, &request, &self.workflow, &self.params));
+                .and_then(|object| answer::resolution(&object, &request, &self.workflow, &self.params))
+                .and_then(|resolution| match &self.holding {
+                    Some(test) => test(&resolution).map(|()| resolution),
+                    None => Ok(resolution),
+                });
             match checked {
                 Ok(resolution) => {
                     call.accepted = true;

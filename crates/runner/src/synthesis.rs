@@ -1,10 +1,13 @@
 //! Synthesising a prompt-only state from a page a past run saw (the editor's *Synthesise
 //! from this page*, `statewright synthesize`): the stored step's page and screenshot go to
-//! the model as a live one would, and its answer is checked the same way. Nothing is
-//! written here; the caller shows the result, and saves it when asked.
+//! the model as a live one would, and its answer is checked the same way. A live run then
+//! holds the new checks to the page; here they are held to the stored page, by the same
+//! matcher, as far as the record can decide them. Nothing is written here; the caller shows
+//! the result, and saves it when asked.
 
 use std::sync::Arc;
 
+use statewright_engine::matcher::Matcher;
 use statewright_engine::{Advisor, EscalationRequest, Failure, ModelCall, Observation, Resolution, Unresolved};
 use statewright_llm::{Client, LlmAdvisor, LlmConfig};
 use statewright_store::Store;
@@ -15,6 +18,9 @@ use statewright_workflow::{Params, Workflow};
 pub struct Synthesis {
     pub resolution: Resolution,
     pub calls: Vec<ModelCall>,
+    /// The state's checks the stored page could not decide, each with why: they are first
+    /// held to a live page when a run meets the state.
+    pub undecided: Vec<String>,
 }
 
 /// The page of step `step` of run `run_id`, as an escalation about `state`.
@@ -87,10 +93,17 @@ pub async fn synthesize(
     params: Params,
 ) -> Result<Synthesis, String> {
     let client = Client::new(config).map_err(|e| e.to_string())?;
-    let advice = LlmAdvisor::new(client, workflow.clone(), params).advise(request).await;
+    let page = request.observation.clone().unwrap_or_default();
+    let holding = {
+        let (page, workflow, params) = (page.clone(), workflow.clone(), params.clone());
+        move |resolution: &Resolution| held_to(&page, &workflow, &params, resolution).map(drop)
+    };
+    let advisor = LlmAdvisor::new(client, workflow.clone(), params.clone()).holding_to(holding);
+    let advice = advisor.advise(request).await;
     match advice.resolution {
         Some(resolution @ Resolution::Synthesized { .. }) if synthesized_state(&resolution) == Some(state) => {
-            Ok(Synthesis { resolution, calls: advice.calls })
+            let undecided = held_to(&page, workflow, &params, &resolution)?;
+            Ok(Synthesis { resolution, calls: advice.calls, undecided })
         }
         Some(other) => Err(format!("the model answered `{}` instead of synthesising `{state}`", other.kind())),
         None if advice.note.is_empty() => Err("the model gave no answer".to_owned()),
@@ -103,4 +116,38 @@ fn synthesized_state(resolution: &Resolution) -> Option<&str> {
         Resolution::Synthesized { state, .. } => Some(state),
         _ => None,
     }
+}
+
+/// Holds a synthesised state's checks to the stored `page`, with the matcher a run uses:
+/// `Err` names those that do not hold (and the page), `Ok` those the record cannot decide,
+/// each with why. Any other answer has no checks to hold.
+fn held_to(
+    page: &Observation,
+    workflow: &Workflow,
+    params: &Params,
+    resolution: &Resolution,
+) -> Result<Vec<String>, String> {
+    let Resolution::Synthesized { state, checks, .. } = resolution else { return Ok(Vec::new()) };
+    let mut candidate = workflow.clone();
+    let index = candidate.states.iter().position(|s| &s.name == state).ok_or_else(|| format!("no state `{state}`"))?;
+    candidate.states[index].checks = checks.clone();
+    let matcher = Matcher::new(&candidate.bound(params, false), params)?;
+    let signals = page.recorded_signals(matcher.probes());
+    let (mut failing, mut undecided) = (Vec::new(), Vec::new());
+    for (check, outcome) in matcher.outcomes(index, &signals) {
+        match outcome {
+            Ok(true) => {}
+            Ok(false) => failing.push(check),
+            Err(why) => undecided.push(params.redact(&format!("{check}: {why}"))),
+        }
+    }
+    if failing.is_empty() {
+        return Ok(undecided);
+    }
+    Err(params.redact(&format!(
+        "its checks do not hold on the page it was written from ({}): that page is {} titled {:?}",
+        failing.join("; "),
+        page.url,
+        page.title
+    )))
 }

@@ -8,7 +8,7 @@ mod common;
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 
-use common::{command, statewright, text, write_workflow};
+use common::{command, in_time, statewright, text, write_workflow};
 use serde_json::{Value, json};
 
 /// A workflow that shows its `q` on a page and reads it back as `out`.
@@ -130,6 +130,27 @@ fn results_in_a_folder_that_does_not_exist_are_refused_naming_the_folder() {
         format!("the folder {} of the results does not exist: make it", dir.path().join("reports").display());
     assert!(stderr.contains(&expected), "{stderr}");
     assert!(!stderr.contains("row 1: run"), "nothing ran: {stderr}");
+}
+
+/// Data from elsewhere with a header of 200,000 columns, or an object of as many fields
+/// (1.5 MB each): each name was compared with every one before it, which took minutes.
+#[test]
+fn data_with_hundreds_of_thousands_of_columns_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let workflow = shown(dir.path());
+    let names: Vec<String> = (0..200_000).map(|i| format!("c{i}")).collect();
+    let csv = dir.path().join("wide.csv");
+    std::fs::write(&csv, format!("{}\n{}\n", names.join(","), vec!["1"; names.len()].join(","))).unwrap();
+    let jsonl = dir.path().join("wide.jsonl");
+    let object: serde_json::Map<String, Value> = names.iter().map(|n| (n.clone(), json!("1"))).collect();
+    std::fs::write(&jsonl, format!("{}\n", Value::Object(object))).unwrap();
+    for data in [csv, jsonl] {
+        let args = ["batch", workflow.to_str().unwrap(), "--data", data.to_str().unwrap(), "--no-review"];
+        let (code, stderr) = in_time(&args, &dir.path().join("runs"));
+        assert_eq!(code, Some(2), "{stderr}");
+        let expected = format!("{}:1: column `c0` is not a parameter of workflow `shown`", data.display());
+        assert!(stderr.contains(&expected), "{stderr}");
+    }
 }
 
 #[test]

@@ -14,6 +14,7 @@
 mod held;
 pub(crate) mod journal;
 pub(crate) mod lock;
+mod resume;
 mod row;
 pub(crate) mod table;
 
@@ -32,6 +33,8 @@ use statewright_workflow::params::MASK;
 use tokio::sync::{AcquireError, OwnedSemaphorePermit, Semaphore, mpsc};
 
 use self::held::Held;
+use self::resume::Kept;
+use self::table::{Entry, TableFile};
 use crate::agent::AgentRequest;
 use crate::error::RunError;
 use crate::pool::{BrowserPool, Endpoint, EndpointReport, Slots};
@@ -249,21 +252,22 @@ pub async fn run_batch(
     // Held to the end: no other batch runs these rows (again) meanwhile.
     let _lock = lock::ResultsLock::take(&request.results, lock::Writer::Batch)?;
     let json_path = request.results.with_extension("json");
-    let mut earlier = table::earlier_results(&json_path, table::Keep::ToResume)?;
+    let mut earlier = resume::earlier_go(&json_path)?;
     if let Some(db) = request.each.db() {
         earlier = tokio::task::spawn_blocking(move || {
-            table::settle_running(&mut earlier, &db);
+            resume::settle_running(&mut earlier, &db);
             earlier
         })
         .await
         .map_err(|e| RunError::environment("store", e.to_string()))?;
     }
+    let guess = std::mem::take(&mut earlier.columns);
     let rows = Arc::new(request.rows);
     let each = &request.each;
     let shown = |i: usize| (each.shown(&rows[i]), rows[i].columns().iter().any(|k| each.is_secret(k)));
-    let mut results =
-        Results { rows: &rows, each, held: table::done_before(rows.len(), shown, earlier), stopped: false };
-    let pending: Vec<usize> = (0..rows.len()).filter(|i| results.held[*i].is_none()).collect();
+    let (kept, earlier_table) = resume::done_before(rows.len(), shown, earlier);
+    let mut results = Results { rows: &rows, each, kept, table: earlier_table, stopped: false };
+    let pending: Vec<usize> = (0..rows.len()).filter(|i| results.kept[*i].is_none()).collect();
     let skipped = rows.len() - pending.len();
     let total = rows.len();
 
@@ -307,13 +311,13 @@ pub async fn run_batch(
     let mut done = skipped;
     // Every row skipped had succeeded before.
     let mut succeeded = skipped;
-    let mut record = journal::Record::start(&request.results, &json_path, &results)?;
+    let mut record = journal::Record::start(&request.results, &json_path, &mut results, &guess)?;
     let mut second = tokio::time::interval(Duration::from_secs(1));
     loop {
         let progress = tokio::select! {
             progress = rx.recv() => progress,
             _ = second.tick() => {
-                record.catch_up(&results)?;
+                record.catch_up(&mut results)?;
                 continue;
             }
         };
@@ -323,35 +327,36 @@ pub async fn run_batch(
             Progress::Started(running) => {
                 observer.started(running.row, running.run_id.as_deref().unwrap_or_default());
                 let index = running.row - 1;
-                results.held[index] = Some(Held::of(&running));
-                record.note(&results, index)?;
+                results.kept[index] = Some(Kept::Held(Held::of(&running)));
+                record.note(&mut results, index)?;
             }
             Progress::Finished(result, _permit) => {
                 done += 1;
                 succeeded += usize::from(result.status == "succeeded");
                 observer.finished(&result, done, total);
                 let index = result.row - 1;
-                results.held[index] = Some(Held::of(&result));
-                record.note(&results, index)?;
+                results.kept[index] = Some(Kept::Held(Held::of(&result)));
+                record.note(&mut results, index)?;
             }
             Progress::EndpointDead { url, reason } => observer.endpoint_dead(&url, &reason),
         }
     }
     // Every row started has ended: the others were never started, the batch stopped first.
-    let not_started = results.held.iter().filter(|r| r.is_none()).count();
+    let not_started = results.kept.iter().filter(|r| r.is_none()).count();
     if not_started > 0 {
         results.stopped = true;
         observer.not_started(not_started, total);
     }
-    record.finish(&results)?;
+    record.finish(&mut results)?;
     for browser in shared_browsers {
         browser.close().await;
     }
-    let rows = if request.report_rows {
-        (0..total).filter_map(|i| table::Table::result(&results, i).map(Cow::into_owned)).collect()
-    } else {
-        Vec::new()
-    };
+    let mut rows = Vec::new();
+    if request.report_rows {
+        for place in 0..total {
+            rows.extend(table::Table::row(&mut results, place)?.map(|entry| entry.result.into_owned()));
+        }
+    }
     Ok(BatchReport {
         total,
         succeeded,
@@ -364,13 +369,17 @@ pub async fn run_batch(
     })
 }
 
-/// A go's rows as its tables show them: each row's result once it has one, held as its
-/// line, and once the go was stopped, its rows not started as `cancelled`, made as they are
-/// written rather than held (a million of them would be a gigabyte).
+/// A go's rows as its tables show them: each row's result once it has one, read back from
+/// the JSON table last written or, until the next rewrite, held as its line; and once the go
+/// was stopped, its rows not started as `cancelled`, made as they are written rather than
+/// held (a million of them would be a gigabyte).
 struct Results<'a> {
     rows: &'a [Row],
     each: &'a Each,
-    held: Vec<Option<Held>>,
+    kept: Vec<Option<Kept>>,
+    /// The JSON table the rows in it are read back from: the earlier go's, until this go's
+    /// first is written.
+    table: Option<TableFile>,
     stopped: bool,
 }
 
@@ -382,26 +391,53 @@ impl Results<'_> {
 
 impl table::Table for Results<'_> {
     fn places(&self) -> usize {
-        self.held.len()
+        self.kept.len()
     }
 
-    fn result(&self, place: usize) -> Option<Cow<'_, RowResult>> {
-        match self.held.get(place)? {
-            Some(held) => Some(Cow::Owned(held.result().unwrap_or_else(|e| {
-                let why = format!("this row's result could not be read back ({e}): run it again");
-                RowResult::new(place + 1, self.each.shown(&self.rows[place]), "error", why)
-            }))),
-            None if self.stopped => Some(Cow::Owned(self.not_started(place))),
-            None => None,
+    fn row(&mut self, place: usize) -> Result<Option<Entry<'_>>, RunError> {
+        let number = place + 1;
+        let result = match &self.kept[place] {
+            Some(Kept::Table(at)) => {
+                let table = self.table.as_mut().ok_or_else(|| RunError::environment("results", "no table to read"))?;
+                RowResult { row: number, ..table.row_at(*at)? }
+            }
+            Some(Kept::Held(held)) => match held.result() {
+                Ok(row) if row.row == number => {
+                    return Ok(Some(Entry { line: Cow::Borrowed(held.line()), result: Cow::Owned(row) }));
+                }
+                Ok(row) => RowResult { row: number, ..row },
+                // Written to the JSON table as it is (a cost that is no number is `null`).
+                Err(e) => {
+                    let why = format!("this row's result could not be read back ({e}): run it again");
+                    let shown = RowResult::new(number, self.each.shown(&self.rows[place]), "error", why);
+                    return Ok(Some(Entry { line: Cow::Borrowed(held.line()), result: Cow::Owned(shown) }));
+                }
+            },
+            None if self.stopped => self.not_started(place),
+            None => return Ok(None),
+        };
+        Ok(Some(Entry::of(Cow::Owned(result))))
+    }
+
+    fn written(&mut self, place: usize, at: u64) {
+        let kept = &mut self.kept[place];
+        // A held line that does not read back stays held: the JSON table has it as it is.
+        let reads_back = match kept {
+            Some(Kept::Table(_)) => true,
+            Some(Kept::Held(held)) => held.result().is_ok(),
+            None => false,
+        };
+        if reads_back {
+            *kept = Some(Kept::Table(at));
         }
     }
 
-    fn line(&self, place: usize) -> Option<Cow<'_, [u8]>> {
-        match self.held.get(place)? {
-            Some(held) => Some(Cow::Borrowed(held.line())),
-            None if self.stopped => Some(Cow::Owned(Held::of(&self.not_started(place)).line().to_vec())),
-            None => None,
-        }
+    fn rewritten(&mut self, table: TableFile) {
+        self.table = Some(table);
+    }
+
+    fn unnoted(&self) -> bool {
+        self.stopped
     }
 }
 

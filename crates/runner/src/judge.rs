@@ -120,7 +120,8 @@ pub async fn judge_results(
         done += 1;
         observer.judged(row, done, total);
     }
-    let mut record = Record::start(&csv, &json, &rows)?;
+    let guess = table::Columns::of(&rows);
+    let mut record = Record::start(&csv, &json, &mut rows, &guess)?;
     let mut used = ModelUse::default();
     let shown = request.screenshots.max(1);
     let (client, store) = (&client, &store);
@@ -157,11 +158,11 @@ pub async fn judge_results(
         rows[i].judged = Some(Box::new(Judgement { verdict: verdict.into(), reason, model }));
         done += 1;
         observer.judged(&rows[i], done, total);
-        record.note(&rows, i)?;
-        record.catch_up(&rows)?;
+        record.note(&mut rows, i)?;
+        record.catch_up(&mut rows)?;
     }
     drop(verdicts);
-    record.finish(&rows)?;
+    record.finish(&mut rows)?;
     Ok(report(rows, used, interrupted, csv, json))
 }
 
@@ -171,13 +172,7 @@ fn read_table(json: &Path) -> Result<Vec<RowResult>, RunError> {
             format!("{}: no results table here (`agent --tasks FILE` writes FILE.results.json)", json.display());
         return Err(RunError::invalid("results", message));
     }
-    let earlier = table::earlier_results(json, table::Keep::All)?;
-    let mut rows: Vec<RowResult> = earlier
-        .into_values()
-        .map(|r| r.held.result())
-        .collect::<Result<_, _>>()
-        .map_err(|e| RunError::invalid("results", format!("{}: a row does not read back ({e})", json.display())))?;
-    rows.sort_by_key(|r| r.row);
+    let rows = table::whole_rows(json)?;
     if let Some(row) = rows.iter().find(|r| goal(r).is_none()) {
         let message = format!(
             "{}: row {} has no goal; the judge reads the results of `agent --tasks`, not of a workflow's batch",
@@ -276,7 +271,7 @@ mod tests {
         let tasks = 1_000;
         // Tasks whose runs succeeded but are not in the store: each gets its verdict (none,
         // and why) in the loop a model's verdicts come through, without a model.
-        let rows: Vec<RowResult> = (1..=tasks)
+        let mut rows: Vec<RowResult> = (1..=tasks)
             .map(|row| {
                 let values = IndexMap::from([("goal".to_owned(), format!("find thing {row}"))]);
                 RowResult {
@@ -285,7 +280,7 @@ mod tests {
                 }
             })
             .collect();
-        table::write_table(&csv, &json, &rows).unwrap();
+        table::write_table(&csv, &json, &mut rows, &table::Columns::default()).unwrap();
         let db = dir.path().join("statewright.db");
         drop(Store::open(&db).unwrap());
         let llm = LlmConfig::new("http://127.0.0.1:9/v1", "m", None, &Settings::default()).unwrap();

@@ -1,16 +1,14 @@
-//! A row's result as a go holds it once the row has one: its compact JSON, the very line the
+//! A row's result as a go holds it from its start or end until the tables are next
+//! rewritten (then it is read back from the JSON table): its compact JSON, the very line the
 //! journal gets and, reindented, its entry in the JSON table. A [`RowResult`] with its
 //! values, outputs and texts in maps and strings of their own is some 700 bytes; its line
-//! is a few hundred, so a million rows done are not a gigabyte held.
+//! is a few hundred.
 
 use std::io::Write;
 
-use indexmap::IndexMap;
-use serde::Deserialize;
-
 use super::RowResult;
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Held(Box<[u8]>);
 
 impl Held {
@@ -28,28 +26,6 @@ impl Held {
     /// Its line, without the journal's line end.
     pub(crate) fn line(&self) -> &[u8] {
         &self.0
-    }
-
-    /// Only the row's values, as the table shows them: what resume matches rows by, read
-    /// without making the rest.
-    pub(crate) fn values(&self) -> IndexMap<String, String> {
-        #[derive(Deserialize)]
-        struct Values {
-            values: IndexMap<String, String>,
-        }
-        serde_json::from_slice::<Values>(&self.0).map(|v| v.values).unwrap_or_default()
-    }
-
-    /// Whether some value may be masked: the mask's bytes are somewhere in the line (JSON
-    /// writes them as they are), so a row without them needs no closer look.
-    pub(crate) fn may_mask(&self) -> bool {
-        let mask = statewright_workflow::params::MASK.as_bytes();
-        self.0.windows(mask.len()).any(|w| w == mask)
-    }
-
-    /// The same result as row `row`.
-    pub(crate) fn renumbered(&self, row: usize) -> serde_json::Result<Held> {
-        Ok(Held::of(&RowResult { row, ..self.result()? }))
     }
 }
 
@@ -115,10 +91,11 @@ fn newline(out: &mut impl Write, depth: usize) -> std::io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use indexmap::IndexMap;
     use serde_json::json;
 
     use super::*;
-    use crate::batch::table::write_table;
+    use crate::batch::table::{Columns, write_table};
 
     /// Rows with every field a table may have, texts with what JSON escapes or the
     /// reindenting looks for, and nested, empty and numeric outputs.
@@ -153,10 +130,10 @@ mod tests {
     fn a_held_row_is_written_to_the_json_table_as_the_pretty_printer_writes_it() {
         let dir = tempfile::tempdir().unwrap();
         let (csv, json) = (dir.path().join("t.csv"), dir.path().join("t.json"));
-        let rows = mixed();
-        write_table(&csv, &json, &rows[..]).unwrap();
+        let mut rows = mixed();
+        write_table(&csv, &json, &mut rows[..], &Columns::default()).unwrap();
         assert_eq!(std::fs::read_to_string(&json).unwrap(), serde_json::to_string_pretty(&rows).unwrap());
-        write_table(&csv, &json, &Vec::<RowResult>::new()).unwrap();
+        write_table(&csv, &json, &mut Vec::<RowResult>::new(), &Columns::default()).unwrap();
         assert_eq!(std::fs::read_to_string(&json).unwrap(), "[]");
     }
 
@@ -164,8 +141,6 @@ mod tests {
     fn a_held_row_reads_back_as_it_was_its_numbers_exactly() {
         for row in mixed() {
             assert_eq!(Held::of(&row).result().unwrap(), row);
-            assert_eq!(Held::of(&row).values(), row.values);
-            assert_eq!(Held::of(&row).may_mask(), row.values.values().any(|v| v == "••••••"));
         }
         // Costs and outputs of every size: read back to the same bits, so the CSV table
         // shows what the run said.

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::RowResult;
-use super::table::{self, Earlier, Keep, Table};
+use super::table::{self, Columns, Table};
 use crate::error::RunError;
 
 /// While the rows changed since the last rewrite are fewer bytes than the tables, the tables
@@ -35,9 +35,9 @@ pub(crate) fn path(table: &Path) -> PathBuf {
     table.with_extension("journal")
 }
 
-/// The rows the journal beside `table` holds, each laid over the row of `rows` it follows
-/// (as much of it as `keep` keeps).
-pub(super) fn read_over(table: &Path, rows: &mut Earlier, keep: Keep) -> Result<(), RunError> {
+/// The rows the journal beside `table` holds, in the order appended, each to `lay` over the
+/// row of its number before it.
+pub(super) fn read_over(table: &Path, mut lay: impl FnMut(RowResult)) -> Result<(), RunError> {
     let path = path(table);
     // A line at a time: a go killed just before a rewrite leaves a journal as large as the
     // tables.
@@ -50,7 +50,7 @@ pub(super) fn read_over(table: &Path, rows: &mut Earlier, keep: Keep) -> Result<
             break;
         }
         match serde_json::from_slice::<RowResult>(&line) {
-            Ok(row) => keep.lay(rows, row),
+            Ok(row) => lay(row),
             // The line being written when the go was killed.
             Err(_) if journal.fill_buf().map_err(cannot)?.is_empty() => {}
             Err(e) => {
@@ -81,12 +81,21 @@ pub(crate) struct Record {
     rewritten: Instant,
     /// Every byte this go has written to the tables and the journal.
     written: u64,
+    /// The CSV table's columns when last written, with those of the rows noted since: most
+    /// likely the next rewrite's, which reads each row once when they are.
+    columns: Columns,
 }
 
 impl Record {
-    /// Both tables with the rows of `results` there are, and an empty journal.
-    pub(crate) fn start<T: Table + ?Sized>(csv: &Path, json: &Path, results: &T) -> Result<Record, RunError> {
-        let tables = table::write_table(csv, json, results)?;
+    /// Both tables with the rows of `results` there are (most likely with the CSV columns
+    /// `guess`), and an empty journal.
+    pub(crate) fn start<T: Table + ?Sized>(
+        csv: &Path,
+        json: &Path,
+        results: &mut T,
+        guess: &Columns,
+    ) -> Result<Record, RunError> {
+        let tables = table::write_table(csv, json, results, guess)?;
         let journal_path = path(csv);
         // Emptied only now that the tables hold what it held.
         let journal = OpenOptions::new()
@@ -101,18 +110,23 @@ impl Record {
             journal,
             journal_path,
             journaled: 0,
-            tables,
+            tables: tables.bytes,
             rewritten: Instant::now(),
-            written: tables,
+            written: tables.bytes,
+            columns: tables.columns,
         })
     }
 
     /// The row `results[index]` has started or ended: in the journal at once, in the tables
     /// when their rewrite is due.
-    pub(crate) fn note<T: Table + ?Sized>(&mut self, results: &T, index: usize) -> Result<(), RunError> {
-        let Some(row) = results.line(index) else { return Ok(()) };
-        let mut line = row.into_owned();
-        line.push(b'\n');
+    pub(crate) fn note<T: Table + ?Sized>(&mut self, results: &mut T, index: usize) -> Result<(), RunError> {
+        let line = {
+            let Some(row) = results.row(index)? else { return Ok(()) };
+            self.columns.add(&row.result);
+            let mut line = row.line.into_owned();
+            line.push(b'\n');
+            line
+        };
         // One write: a kill leaves the line whole or its start at the end, never half of it
         // between two others.
         self.journal.write_all(&line).map_err(|e| cannot_write(&self.journal_path, e))?;
@@ -126,7 +140,7 @@ impl Record {
 
     /// Asked every second: the tables are brought up to date if they lag by a [`LAG`]th of
     /// their size, so a person watching a large batch sees them change.
-    pub(crate) fn catch_up<T: Table + ?Sized>(&mut self, results: &T) -> Result<(), RunError> {
+    pub(crate) fn catch_up<T: Table + ?Sized>(&mut self, results: &mut T) -> Result<(), RunError> {
         let due = self.journaled > 0 && self.journaled * LAG >= self.tables;
         if due && self.rewritten.elapsed() >= Duration::from_secs(1) {
             self.rewrite(results)?;
@@ -134,15 +148,19 @@ impl Record {
         Ok(())
     }
 
-    /// The go is over: the tables hold every row, and the journal goes.
-    pub(crate) fn finish<T: Table + ?Sized>(mut self, results: &T) -> Result<(), RunError> {
-        self.rewrite(results)?;
+    /// The go is over: the tables hold every row (rewritten unless they did already), and
+    /// the journal goes.
+    pub(crate) fn finish<T: Table + ?Sized>(mut self, results: &mut T) -> Result<(), RunError> {
+        if self.journaled > 0 || results.unnoted() {
+            self.rewrite(results)?;
+        }
         tracing::debug!("the results of this go took {} bytes written", self.written);
         remove(&self.csv)
     }
 
-    fn rewrite<T: Table + ?Sized>(&mut self, results: &T) -> Result<(), RunError> {
-        self.tables = table::write_table(&self.csv, &self.json, results)?;
+    fn rewrite<T: Table + ?Sized>(&mut self, results: &mut T) -> Result<(), RunError> {
+        let tables = table::write_table(&self.csv, &self.json, results, &self.columns)?;
+        (self.tables, self.columns) = (tables.bytes, tables.columns);
         self.written += self.tables;
         // Emptied only once the tables hold every row it did: a kill in between leaves
         // lines the tables hold already, read over them to the same rows.
@@ -175,8 +193,6 @@ mod tests {
     use indexmap::IndexMap;
 
     use super::*;
-    use crate::batch::table::EarlierRow;
-    use crate::batch::table::tests::whole;
 
     fn row(row: usize, status: &str) -> RowResult {
         let values = IndexMap::from([("seed".to_owned(), row.to_string())]);
@@ -193,17 +209,17 @@ mod tests {
         let (csv, json) = (dir.path().join("orders.results.csv"), dir.path().join("orders.results.json"));
         let rows = 2000;
         let mut results: Vec<Option<RowResult>> = vec![None; rows];
-        let mut record = Record::start(&csv, &json, &results).unwrap();
+        let mut record = Record::start(&csv, &json, &mut results, &Columns::default()).unwrap();
         let mut journaled = 0;
         for i in 0..rows {
             for status in ["running", "succeeded"] {
                 results[i] = Some(row(i + 1, status));
                 journaled += line(results[i].as_ref().unwrap()).len() as u64;
-                record.note(&results, i).unwrap();
+                record.note(&mut results, i).unwrap();
             }
         }
         let written = record.written;
-        record.finish(&results).unwrap();
+        record.finish(&mut results).unwrap();
         // Each rewrite of the tables costs at most LAG times the journal since the one before
         // (and a table's row is a few times its journal line: pretty JSON, and CSV); the
         // whole table rewritten at every start and end wrote some 850 MB here.
@@ -219,27 +235,84 @@ mod tests {
     fn the_journal_is_read_over_the_table_its_torn_last_line_ignored() {
         let dir = tempfile::tempdir().unwrap();
         let json = dir.path().join("orders.results.json");
-        let mut rows: Earlier = [(1, EarlierRow::of(&row(1, "succeeded")))].into();
+        let mut rows = HashMap::from([(1, row(1, "succeeded"))]);
+        let lay = |rows: &mut HashMap<usize, RowResult>| {
+            read_over(&json, |row| {
+                rows.insert(row.row, row);
+            })
+        };
         let started = line(&row(2, "running"));
         let ended = line(&row(2, "failed"));
         // Killed as it appended the end of row 2: the row is as its start said.
         std::fs::write(path(&json), format!("{started}{}", &ended[..ended.len() / 2])).unwrap();
-        read_over(&json, &mut rows, Keep::All).unwrap();
-        let read = whole(&rows);
-        assert_eq!((read[&1].status.as_str(), read[&2].status.as_str()), ("succeeded", "running"));
-        assert_eq!(read[&2].run_id.as_deref(), Some("run-2"));
+        lay(&mut rows).unwrap();
+        assert_eq!((rows[&1].status.as_str(), rows[&2].status.as_str()), ("succeeded", "running"));
+        assert_eq!(rows[&2].run_id.as_deref(), Some("run-2"));
         // Whole, the later line wins.
         std::fs::write(path(&json), format!("{started}{ended}")).unwrap();
-        read_over(&json, &mut rows, Keep::All).unwrap();
-        assert_eq!(whole(&rows)[&2].status, "failed");
+        lay(&mut rows).unwrap();
+        assert_eq!(rows[&2].status, "failed");
 
         // A line that is no row, with more after it, is no journal this program wrote.
         std::fs::write(path(&json), format!("{started}not a row\n{ended}")).unwrap();
-        let refused = read_over(&json, &mut rows, Keep::All).unwrap_err();
+        let refused = lay(&mut rows).unwrap_err();
         assert_eq!(refused.kind, crate::error::RunErrorKind::Invalid);
         let said = format!("{}:2: not a results journal of statewright batch", path(&json).display());
         assert!(refused.message.starts_with(&said), "{}", refused.message);
         assert!(refused.message.ends_with("move it away to start afresh"), "{}", refused.message);
+    }
+
+    /// A go's rows that count how often one is read.
+    struct Counted {
+        rows: Vec<Option<RowResult>>,
+        reads: usize,
+    }
+
+    impl Table for Counted {
+        fn places(&self) -> usize {
+            self.rows.len()
+        }
+
+        fn row(&mut self, place: usize) -> Result<Option<table::Entry<'_>>, RunError> {
+            self.reads += 1;
+            self.rows.row(place)
+        }
+    }
+
+    #[test]
+    fn a_rewrite_reads_each_row_once_and_none_when_nothing_changed_since() {
+        let dir = tempfile::tempdir().unwrap();
+        let (csv, json) = (dir.path().join("orders.results.csv"), dir.path().join("orders.results.json"));
+        let tables = || (std::fs::read_to_string(&csv).unwrap(), std::fs::read_to_string(&json).unwrap());
+        let mut results = Counted { rows: (1..=100).map(|n| Some(row(n, "succeeded"))).collect(), reads: 0 };
+        results.rows.push(None);
+        let guess = Columns::of(results.rows.iter().flatten());
+        let mut record = Record::start(&csv, &json, &mut results, &guess).unwrap();
+        assert_eq!(results.reads, 101, "each place once");
+        // The row last in the data ends, having read what no row read before: a column of
+        // the CSV table that its header must name.
+        let read = IndexMap::from([("order_number".to_owned(), serde_json::json!("NW-1"))]);
+        results.rows[100] = Some(RowResult { outputs: read, ..row(101, "succeeded") });
+        record.note(&mut results, 100).unwrap();
+        results.reads = 0;
+        record.finish(&mut results).unwrap();
+        assert_eq!(results.reads, 101, "each place once, the new column foreseen");
+        let (csv_text, json_text) = tables();
+        assert!(csv_text.starts_with("row,status,end_state,duration_ms,run_id,message,seed,order_number\n"));
+        assert!(csv_text.ends_with("\n101,succeeded,,0,run-101,,101,NW-1\n"), "{csv_text}");
+        let all: Vec<RowResult> = results.rows.iter().flatten().cloned().collect();
+        assert_eq!(json_text, serde_json::to_string_pretty(&all).unwrap());
+
+        // Columns not foreseen: the CSV table is written again, the same as when they are.
+        results.reads = 0;
+        let written = table::write_table(&csv, &json, &mut results, &Columns::default()).unwrap();
+        assert_eq!((results.reads, written.columns), (2 * 101, Columns::of(&all)));
+        assert_eq!(tables(), (csv_text, json_text));
+        // Nothing noted since the last rewrite: the go's end leaves the tables as they are.
+        let record = Record::start(&csv, &json, &mut results, &Columns::of(&all)).unwrap();
+        results.reads = 0;
+        record.finish(&mut results).unwrap();
+        assert_eq!(results.reads, 0);
     }
 
     #[test]
@@ -247,13 +320,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let json = dir.path().join("orders.results.json");
         std::fs::create_dir(path(&json)).unwrap();
-        let refused = read_over(&json, &mut HashMap::new(), Keep::All).unwrap_err();
+        let refused = read_over(&json, drop).unwrap_err();
         assert_eq!(refused.kind, crate::error::RunErrorKind::Invalid);
         let said = format!("{}: the results journal is a folder, not a regular file", path(&json).display());
         assert!(refused.message.contains(&said), "{}", refused.message);
         std::fs::remove_dir(path(&json)).unwrap();
         assert!(std::process::Command::new("mkfifo").arg(path(&json)).status().unwrap().success());
-        let refused = read_over(&json, &mut HashMap::new(), Keep::All).unwrap_err();
+        let refused = read_over(&json, drop).unwrap_err();
         assert!(refused.message.contains("the results journal is a named pipe (FIFO)"), "{}", refused.message);
     }
 }

@@ -25,6 +25,7 @@ mod choose;
 mod download;
 mod drag;
 mod navigate;
+mod pointer;
 mod saved_page;
 mod search;
 mod signals;
@@ -212,8 +213,9 @@ impl ChromeDriver {
             }
             Action::Click { target, button, count, position: pos } => {
                 let opts = json!({"enabled": true, "hitTest": true, "position": position(pos)});
-                let (at, _) = self.actionable(target, opts, patience).await?;
+                let (at, _) = self.actionable(target, opts.clone(), patience).await?;
                 self.hold_for_capture().await;
+                let at = self.pointed_at(target, &opts, at).await?;
                 input::click(self.raw(), at.x, at.y, *button, *count).await.map_err(DriverError::Browser)?;
                 Ok(at.outcome())
             }

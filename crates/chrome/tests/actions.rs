@@ -5,7 +5,10 @@ mod common;
 
 use common::{run, workflow};
 use serde_json::json;
-use statewright_engine::{Event, Failure, RunStatus};
+use statewright_engine::{Driver, Event, Failure, RunStatus};
+use statewright_workflow::Action;
+
+const PATIENCE: std::time::Duration = std::time::Duration::from_secs(3);
 
 fn done(checks: serde_json::Value) -> serde_json::Value {
     json!({"name": "done", "checks": checks, "terminal": {"outcome": "success", "message": "ok"}})
@@ -360,4 +363,21 @@ async fn targets_and_checks_inside_a_same_origin_frame() {
     .await;
     finished.assert_succeeded();
     assert_eq!(finished.states_entered(), ["open", "sign in", "done"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_icon_that_changes_under_the_arriving_pointer_is_pressed_where_it_then_shows() {
+    // Icons whose hover image loads on the pointer's first arrival have no width meanwhile:
+    // pressed in the same instant as the move, the post around them took the click.
+    let (mut driver, _, _held) = common::drive("hover-swap.html").await;
+    let action = |json: serde_json::Value| serde_json::from_value::<Action>(json).expect("an action");
+    let clicked = driver.perform(&action(json!({"type": "click", "target": {"css": "#like"}})), PATIENCE).await;
+    assert!(clicked.is_ok(), "{clicked:?}");
+    assert_eq!(common::text_of(&mut driver, "#status").await, "liked");
+
+    let star = action(json!({"type": "check", "target": {"role": "checkbox", "name": "Important"}}));
+    let checked = driver.perform(&star, PATIENCE).await;
+    assert!(checked.is_ok(), "{checked:?}");
+    assert_eq!(common::text_of(&mut driver, "#status").await, "starred");
+    driver.close().await;
 }

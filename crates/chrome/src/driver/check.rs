@@ -35,15 +35,13 @@ impl CheckState {
 impl ChromeDriver {
     pub(super) async fn check(&mut self, target: &Target, checked: bool, patience: Duration) -> DriverResult<Outcome> {
         let opts = json!({"enabled": true, "hitTest": true, "check": true});
-        let (at, doc) = self.actionable(target, opts, patience).await?;
-        let (x, y) = (at.x, at.y);
-        let mut outcome = at.outcome();
+        let (at, doc) = self.actionable(target, opts.clone(), patience).await?;
         let before = self.check_state(&doc, target).await?;
         let control = before.description.clone().unwrap_or_else(|| "the control".into());
         let verb = if checked { "checked" } else { "unchecked" };
         if before.is(checked) {
-            outcome.detail = Some(doc.told(format!("{control} was already {verb}")));
-            return Ok(outcome);
+            let detail = Some(doc.told(format!("{control} was already {verb}")));
+            return Ok(Outcome { detail, ..at.outcome() });
         }
         if !checked && before.radio {
             return Err(DriverError::Invalid(format!(
@@ -51,7 +49,9 @@ impl ChromeDriver {
             )));
         }
         self.hold_for_capture().await;
-        input::click(self.raw(), x, y, MouseButton::Left, 1).await.map_err(DriverError::Browser)?;
+        let at = self.pointed_at(target, &opts, at).await?;
+        input::click(self.raw(), at.x, at.y, MouseButton::Left, 1).await.map_err(DriverError::Browser)?;
+        let mut outcome = at.outcome();
         let deadline = tokio::time::Instant::now() + SETTLE;
         loop {
             // The click may have taken the page elsewhere (a filter that reloads): the state

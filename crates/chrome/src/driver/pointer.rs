@@ -1,0 +1,48 @@
+//! Pressing where the target is once the pointer is on it. A page may answer the pointer's
+//! arrival by changing what is under it: a `:hover` rule that swaps an icon's image (the
+//! icon has no size while the new one loads), a button that grows, a row a script redraws.
+//! A person's finger follows what their eye sees; a press sent in the same instant as the
+//! move lands on whatever took the icon's place (the post around a *Like* icon).
+
+use std::time::Duration;
+
+use serde_json::Value;
+use statewright_engine::{DriverError, DriverResult};
+use statewright_workflow::Target;
+
+use super::{Actionable, ChromeDriver};
+use crate::input;
+
+/// How long the target may take to show again under the pointer (a hover image loading).
+const SETTLE: Duration = Duration::from_secs(1);
+
+/// Arrivals after which the press goes where the target was last found, even if each one
+/// moves it (a page that makes it flee the pointer).
+const ARRIVALS: usize = 3;
+
+impl ChromeDriver {
+    /// Moves the pointer onto `at`, where `target` was found under `opts`, and returns where
+    /// to press: there, unless the pointer's arrival moved or hid the target; then where it
+    /// shows once it has settled under the pointer. One that does not show again within
+    /// `SETTLE` is pressed at `at`, as without this look.
+    pub(super) async fn pointed_at(
+        &mut self,
+        target: &Target,
+        opts: &Value,
+        at: Actionable,
+    ) -> DriverResult<Actionable> {
+        let mut at = at;
+        for _ in 0..ARRIVALS {
+            input::move_to(self.raw(), at.x, at.y).await.map_err(DriverError::Browser)?;
+            let Ok((again, _)) = self.actionable(target, opts.clone(), SETTLE).await else {
+                return Ok(at);
+            };
+            let stayed = (again.x - at.x).abs() < 0.5 && (again.y - at.y).abs() < 0.5;
+            at = again;
+            if stayed {
+                break;
+            }
+        }
+        Ok(at)
+    }
+}

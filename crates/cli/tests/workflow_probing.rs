@@ -2,7 +2,7 @@
 //! each pinned by a test that failed before its fix: secrets the browser reports
 //! percent-encoded, a page encodes twice or as HTML, or inside a longer secret, file names
 //! that are the run folder's own, duplicate keys, endless timeouts, over-long values in
-//! messages, and workflow "files" that are pipes or devices.
+//! messages, workflow "files" that are pipes or devices, and calls of absurdly many arguments.
 
 mod common;
 
@@ -180,6 +180,28 @@ fn a_pipe_a_device_or_a_huge_file_is_refused_at_once_as_a_workflow() {
     let (code, stderr) = validate_in_time(&big, &runs);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("larger than 64 MiB"), "{stderr}");
+}
+
+/// A CliGent action of 50,000 arguments (250 KB on one line): each past the ninth is an
+/// error, and each error's place was found by reading the call string from its start, so
+/// `validate` took minutes.
+#[test]
+fn a_call_of_tens_of_thousands_of_arguments_is_refused_at_once_each_at_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("wide.json");
+    let call = format!("click({})", vec!["'a'"; 50_000].join(", "));
+    let workflow = json!([{ "name": "A", "checks": [{ "type": "url", "value": "about:blank" }],
+                            "actions": [call], "end_state": true }]);
+    std::fs::write(&path, workflow.to_string()).unwrap();
+    let (code, stderr) = validate_in_time(&path, &dir.path().join("runs"));
+    assert_eq!(code, Some(2), "{}", &stderr[..stderr.len().min(2000)]);
+    let first = workflow.to_string().find("click(").unwrap() + "click(".len();
+    let said = "error: click() takes at most 9 positional arguments";
+    assert_eq!(stderr.matches(said).count(), 50_000 - 9);
+    for argument in [9, 49_999] {
+        let column = first + argument * "'a', ".len() + 1;
+        assert!(stderr.contains(&format!("wide.json:1:{column}: {said}")), "argument {argument} at column {column}");
+    }
 }
 
 #[test]

@@ -5,6 +5,7 @@
 //! value's path to its byte offset, so any diagnostic with a path gets a line and column.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -84,6 +85,19 @@ pub struct SpanIndex<'a> {
     /// Keys written a second time in the same object, with where each was first written:
     /// JSON parsers keep the last silently, so a repeated `checks` would lose the first.
     repeated: Vec<RepeatedKey>,
+    /// Where the last position inside a string was found: the errors of one call string
+    /// come in order along it, and each found from the string's start made an action of a
+    /// hundred thousand arguments, one error each, take minutes.
+    last_in_string: Cell<Option<InString>>,
+}
+
+/// A place inside the string that starts at byte `start`: the `decoded`-th character is at
+/// byte `start + pos`.
+#[derive(Debug, Clone, Copy)]
+struct InString {
+    start: usize,
+    decoded: usize,
+    pos: usize,
 }
 
 /// One value: where it starts, where its key starts (`NO_KEY` in an array or at the
@@ -144,7 +158,7 @@ impl<'a> SpanIndex<'a> {
         let (root, _) = scanner.value(NO_KEY, 0);
         let Scanner { mut nodes, repeated, keyed, .. } = scanner;
         nodes.shrink_to_fit();
-        Self { src, nodes, root: Some(root), keyed, line_starts, chars_at, repeated }
+        Self { src, nodes, root: Some(root), keyed, line_starts, chars_at, repeated, last_in_string: Cell::new(None) }
     }
 
     /// The position of the value at `path`, falling back to its nearest indexed ancestor.
@@ -178,8 +192,10 @@ impl<'a> SpanIndex<'a> {
         if raw.first() != Some(&b'"') {
             return self.line_col(start);
         }
-        let mut pos = 1;
-        let mut decoded = 0;
+        let (mut pos, mut decoded) = match self.last_in_string.get() {
+            Some(last) if last.start == start && last.decoded <= char_index => (last.pos, last.decoded),
+            _ => (1, 0),
+        };
         while pos < raw.len() && raw[pos] != b'"' && decoded < char_index {
             pos += match raw[pos] {
                 b'\\' if raw.get(pos + 1) == Some(&b'u') => {
@@ -197,6 +213,7 @@ impl<'a> SpanIndex<'a> {
             };
             decoded += 1;
         }
+        self.last_in_string.set(Some(InString { start, decoded, pos }));
         self.line_col((start + pos).min(self.src.len()))
     }
 

@@ -60,7 +60,10 @@ test('a prompt-only state is synthesised from a past run’s page into the edito
   await page.getByTestId('timeline-step').nth(steps.indexOf('Login page')).locator('button').click();
   const offer = page.getByTestId('synthesize');
   await offer.getByRole('button', { name: 'Synthesise from this page' }).click();
-  await page.waitForSelector('[data-testid="toast"]:has-text("Login page synthesised from step")');
+  const toast = page.locator('[data-testid="toast"]:has-text("Login page synthesised from step")');
+  await toast.waitFor();
+  // The check the stored page could not decide is named, for the person reviewing the state.
+  assert.match(await toast.innerText(), /not decided from the stored page: element "main h1": the step's snapshot keeps only/);
   await page.waitForFunction(() => !document.querySelector('.state-node.awaits-synthesis'));
   assert.match(await page.getByTestId('node-Login page').innerText(), /login\.html/);
   assert.match(await page.getByTestId('doc-title').innerText(), /•/, 'the change is unsaved, for review');

@@ -1254,6 +1254,14 @@ export type StepRecord = {
   page?: PageRecord | null;
 };
 
+/** *Synthesise from this page*: the model's state (a `synthesized` resolution), unsaved, and
+ * its checks the stored page could not decide, each with why (a run holds them to the live
+ * page), for the person reviewing it. */
+export type SynthesizedState = {
+  resolution: Resolution;
+  undecided: string[];
+};
+
 /** An action opened a tab and the run went on in it (a `tab_opened` event). */
 export type TabOpenedRecord = {
   step: number;

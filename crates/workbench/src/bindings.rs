@@ -55,6 +55,7 @@ pub fn typescript() -> String {
         crate::ReviewView,
         crate::ipc::FixPreview,
         crate::ipc::HealedSaved,
+        crate::ipc::SynthesizedState,
         statewright_graph::GraphReport,
         statewright_graph::Route,
         ModelSettings,

@@ -245,6 +245,15 @@ pub struct FixPreview {
     pub path: String,
 }
 
+/// *Synthesise from this page*: the model's state (a `synthesized` resolution), unsaved, and
+/// its checks the stored page could not decide, each with why (a run holds them to the live
+/// page), for the person reviewing it.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct SynthesizedState {
+    pub resolution: statewright_engine::Resolution,
+    pub undecided: Vec<String>,
+}
+
 /// Locators a run healed, saved into its workflow file (or, with `write` off, only diffed).
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct HealedSaved {

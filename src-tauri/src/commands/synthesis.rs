@@ -1,9 +1,10 @@
 //! *Synthesise from this page*: a prompt-only state of the workflow being edited, written by
-//! the model from a page a past run saw. The answer goes back to the editor, unsaved.
+//! the model from a page a past run saw. The answer goes back to the editor, unsaved, with
+//! the checks the stored page could not decide.
 
 use serde_json::Value;
-use statewright_engine::Resolution;
 use statewright_runner::synthesis::{request_from_step, synthesize};
+use statewright_workbench::ipc::SynthesizedState;
 use statewright_workflow::Workflow;
 use tauri::State;
 
@@ -17,7 +18,7 @@ pub async fn synthesize_state(
     target: String,
     run_id: String,
     step: u32,
-) -> CommandResult<Resolution> {
+) -> CommandResult<SynthesizedState> {
     let invalid = |e: String| CommandError::new(ErrorCode::InvalidSettings, e);
     let workflow: Workflow = serde_json::from_value(workflow).map_err(|e| invalid(e.to_string()))?;
     let config = statewright_llm::LlmConfig::resolve(&statewright_llm::Overrides::default())
@@ -35,5 +36,5 @@ pub async fn synthesize_state(
     let synthesis = synthesize(config, &workflow, &target, request, params)
         .await
         .map_err(|e| CommandError::new(ErrorCode::RunEnvironment, e))?;
-    Ok(synthesis.resolution)
+    Ok(SynthesizedState { resolution: synthesis.resolution, undecided: synthesis.undecided })
 }

@@ -60,10 +60,10 @@ export function App({ backend }: { backend: Backend }) {
   const workflowsPanel = usePanelWidth(PANELS.workflows);
   const toastId = useRef(0);
 
-  const notify = useCallback((text: string, level: 'info' | 'error' = 'info') => {
+  const notify = useCallback((text: string, level: 'info' | 'error' = 'info', ms?: number) => {
     const id = ++toastId.current;
     setToasts((t) => [...t.slice(-3), { id, text, level }]);
-    window.setTimeout(() => setToasts((t) => t.filter((x) => x.id !== id)), level === 'error' ? 8000 : 4000);
+    window.setTimeout(() => setToasts((t) => t.filter((x) => x.id !== id)), ms ?? (level === 'error' ? 8000 : 4000));
   }, []);
   const fail = useCallback((e: unknown) => notify((e as Error).message ?? String(e), 'error'), [notify]);
 
@@ -216,12 +216,15 @@ export function App({ backend }: { backend: Backend }) {
   const synthesize = async (state: string, step: number) => {
     if (!wf || !run.id) return;
     try {
-      const r = await backend.synthesizeState(wf, state, run.id, step);
+      const { resolution: r, undecided } = await backend.synthesizeState(wf, state, run.id, step);
       if (r.kind !== 'synthesized') return;
       editor.edit((w) => ({ ...w, states: w.states.map((s) => (s.name === r.state ? { ...s, checks: r.checks, actions: r.actions ?? [] } : s)) }));
       editor.setSelected(r.state);
       setView('editor');
-      notify(`${r.state} synthesised from step ${step}: review it, then save`);
+      // Checks the stored page could not decide are first held to a live page by a run: the
+      // person reviewing the state should know which, and has longer to read them.
+      const unsure = undecided.length ? ` · not decided from the stored page: ${undecided.join('; ')}` : '';
+      notify(`${r.state} synthesised from step ${step}: review it, then save${unsure}`, 'info', unsure ? 12000 : undefined);
     } catch (e) {
       fail(e);
     }

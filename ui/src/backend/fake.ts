@@ -3,7 +3,7 @@
 //! lets tests play "another program" changing a file on disk.
 
 import { applyResolution } from '../review/apply';
-import type { GraphReport, Healed, HealedCheck, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, RetryRecord, ReviewList, ReviewSummary, ReviewView, Route } from '../bindings';
+import type { GraphReport, Healed, HealedCheck, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, RetryRecord, ReviewList, ReviewSummary, ReviewView, Route, SynthesizedState } from '../bindings';
 import { eventsFromDetail, type RunEvent } from '../run/events';
 import { BackendError, type Backend, type RecordRequest, type Unsubscribe } from './types';
 import type { AgentRunRequest, Diagnostic, Target, OpenedWorkflow, PageRecord, RunDetail, RunFilter, RunRequest, RunSummary, SaveResult, Workflow, WorkflowChange, WorkflowEntry } from '../bindings';
@@ -467,12 +467,17 @@ export class FakeBackend implements Backend {
   }
 
   /** A stand-in for the model: recognise the step's page by its address. */
-  async synthesizeState(workflow: Workflow, state: string, runId: string, step: number): Promise<Resolution> {
+  /** The fake model writes the page's address and its main heading; a stored step keeps only
+   * interactive elements, so the heading is left undecided, as the real backend says. */
+  async synthesizeState(workflow: Workflow, state: string, runId: string, step: number): Promise<SynthesizedState> {
     if (!this.model.url) throw new BackendError('invalid_settings', 'no model is configured (Model… in the top bar)');
     const s = (await this.openRun(runId)).steps.find((x) => x.step === step);
     if (!s) throw new BackendError('not_found', `run ${runId} has no step ${step}`);
     if (!workflow.states.some((x) => x.name === state && x.prompt)) throw new BackendError('not_found', `state \`${state}\` has no prompt`);
-    return { kind: 'synthesized', state, checks: [{ type: 'url', match: 'prefix', value: s.url.split('?')[0] }], actions: [] };
+    const heading = { type: 'element', selector: 'main h1' } as const;
+    const resolution: Resolution = { kind: 'synthesized', state, checks: [{ type: 'url', match: 'prefix', value: s.url.split('?')[0] }, heading], actions: [] };
+    const undecided = ['element "main h1": the step\'s snapshot keeps only the page\'s interactive elements, and none by this selector'];
+    return { resolution, undecided };
   }
 
   async decideProposal(id: number, approve: boolean): Promise<void> {

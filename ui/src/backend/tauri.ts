@@ -4,7 +4,7 @@
 import { Channel, convertFileSrc, invoke } from '@tauri-apps/api/core';
 import { listen } from '@tauri-apps/api/event';
 import { getCurrentWindow } from '@tauri-apps/api/window';
-import type { GraphReport, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewList, ReviewView, Route } from '../bindings';
+import type { GraphReport, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewList, ReviewView, Route, SynthesizedState } from '../bindings';
 import type { RunEvent } from '../run/events';
 import type { BatchMessage, BatchRequest, JudgeAnswers, JudgeMessage, TrashEntry } from '../bindings';
 import { BackendError, type Backend, type RecordRequest, type Unsubscribe } from './types';
@@ -87,7 +87,7 @@ export class TauriBackend implements Backend {
   saveHealedLocators = (runId: string, write: boolean) => call<HealedSaved>('save_healed_locators', { run_id: runId, write });
   modelSettings = () => call<ModelSettings>('model_settings');
   synthesizeState = (workflow: Workflow, state: string, runId: string, step: number) =>
-    call<Resolution>('synthesize_state', { workflow, target: state, run_id: runId, step });
+    call<SynthesizedState>('synthesize_state', { workflow, target: state, run_id: runId, step });
   recordWorkflow = (r: RecordRequest) =>
     call<RecordedWorkflow>('record_workflow', { name: r.name, url: r.url, params: r.params, demo_site: r.demo_site, until_url: r.until_url });
   stopRecording = () => call<void>('stop_recording');

@@ -14,11 +14,11 @@ import type { AgentRunRequest } from '../bindings';
 import type { RunFilter } from '../bindings';
 import type { RunEvent } from '../run/events';
 import type { BatchMessage, BatchRequest, JudgeAnswers, JudgeMessage } from '../bindings';
-import type { GraphReport, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewList, ReviewView, Route } from '../bindings';
+import type { GraphReport, HealedSaved, ModelSettings, ModelSettingsChange, RecordedWorkflow, Resolution, ReviewList, ReviewView, Route, SynthesizedState } from '../bindings';
 import type { TrashEntry } from '../bindings';
 
 export type { Workflow, Diagnostic, RunSummary, RunDetail, WorkflowEntry, OpenedWorkflow, SaveResult, TrashEntry };
-export type { WorkflowChange, RunRequest, AgentRunRequest, RunFilter, GraphReport, Route, RecordedWorkflow, HealedSaved };
+export type { WorkflowChange, RunRequest, AgentRunRequest, RunFilter, GraphReport, Route, RecordedWorkflow, HealedSaved, SynthesizedState };
 
 /** What *Record…* asks for: the draft's name (its file), the first page, parameter values
  * (literals equal to one become `{{name}}`), and whether to serve the demo site as `site`. */
@@ -121,7 +121,7 @@ export interface Backend {
 
   /** A prompt-only state written by the model from the page step `step` of run `runId`
    * saw: a `synthesized` resolution, for the editor to apply (unsaved). */
-  synthesizeState(workflow: Workflow, state: string, runId: string, step: number): Promise<Resolution>;
+  synthesizeState(workflow: Workflow, state: string, runId: string, step: number): Promise<SynthesizedState>;
   /** The model the LLM stage asks (the key is never returned, only whether one is set). */
   modelSettings(): Promise<ModelSettings>;
   saveModelSettings(change: ModelSettingsChange): Promise<ModelSettings>;

@@ -204,6 +204,43 @@ fn a_call_of_tens_of_thousands_of_arguments_is_refused_at_once_each_at_its_place
     }
 }
 
+/// Text saved by Windows tools: UTF-16 (PowerShell's `>`, Notepad's "Unicode") or the
+/// system's code page (an `é` as the byte E9). Each was "stream did not contain valid UTF-8"
+/// at line 1, column 1, wherever the byte was, and said nothing of UTF-16.
+#[test]
+fn text_that_is_not_utf8_is_refused_where_it_stops_being_utf8() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let workflow = json!({ "version": 1, "name": "café", "states": [{ "name": "A",
+        "checks": [{ "type": "url", "value": "about:blank" }], "terminal": { "outcome": "success" } }] });
+    let pretty = serde_json::to_string_pretty(&workflow).unwrap();
+    let latin1 = dir.path().join("latin1.json");
+    let mut bytes = pretty.as_bytes().to_vec();
+    let at = pretty.find('é').unwrap();
+    bytes.splice(at..at + 'é'.len_utf8(), [0xE9]);
+    std::fs::write(&latin1, &bytes).unwrap();
+    let (code, stderr) = validate_in_time(&latin1, &runs);
+    assert_eq!(code, Some(2), "{stderr}");
+    let said = "latin1.json:3:15: error: the workflow file is not UTF-8 text (the byte E9) at line 3, column 15";
+    assert!(stderr.contains(said), "{stderr}");
+    assert!(stderr.contains("help: save the file as UTF-8"), "{stderr}");
+
+    let utf16 = dir.path().join("utf16.json");
+    let wide: Vec<u8> = [0xFF, 0xFE].into_iter().chain(pretty.encode_utf16().flat_map(u16::to_le_bytes)).collect();
+    std::fs::write(&utf16, wide).unwrap();
+    let (code, stderr) = validate_in_time(&utf16, &runs);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("utf16.json:1:1: error: the workflow file is UTF-16 text, not UTF-8"), "{stderr}");
+
+    // Every input file is read so: a seed 003 session's timeline, for one.
+    let session = dir.path().join("session");
+    std::fs::create_dir(&session).unwrap();
+    std::fs::write(session.join("action_timeline.json"), b"[\n  {\"action\": \"caf\xE9\"}\n]").unwrap();
+    let (code, stderr) = common::in_time(&["compile", session.to_str().unwrap()], &runs);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("the session file is not UTF-8 text (the byte E9) at line 2, column 18"), "{stderr}");
+}
+
 #[test]
 fn convert_never_writes_into_a_pipe_or_a_folder_and_rewrites_in_place_whole() {
     use std::os::unix::fs::PermissionsExt;

@@ -151,20 +151,16 @@ impl std::fmt::Display for Problem {
     }
 }
 
-/// The file's text, or where it stops being UTF-8: a spreadsheet saves "CSV" in the
-/// system's code page (Windows-1252) and "Unicode text" as UTF-16, and one accented name in
-/// thousands of rows is otherwise hard to find.
+/// The file's text, or where it stops being UTF-8, with what a spreadsheet's user does
+/// about it.
 fn utf8(bytes: &[u8]) -> Result<&str, Problem> {
-    const SAVE: &str = "save the file as UTF-8 (a spreadsheet's \"CSV UTF-8\")";
-    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
-        return Err(Problem::at(1, format!("UTF-16 text, not UTF-8: {SAVE}")));
-    }
-    std::str::from_utf8(bytes).map_err(|e| {
-        let read = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
-        let line = lines(read).count() + usize::from(read.is_empty() || read.ends_with(['\n', '\r']));
-        let column = read.rsplit(['\n', '\r']).next().unwrap_or_default().chars().count() + 1;
-        let what = format!("not UTF-8 text (the byte {:02X}): {SAVE}", bytes[e.valid_up_to()]);
-        Problem::at(line, what).column(column)
+    statewright_workflow::utf8_text(bytes).map_err(|e| {
+        let problem =
+            Problem::at(e.line, format!("{}: save the file as UTF-8 (a spreadsheet's \"CSV UTF-8\")", e.what));
+        match e.column {
+            Some(column) => problem.column(column),
+            None => problem,
+        }
     })
 }
 

@@ -25,8 +25,8 @@ mod write;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};
 pub use load::{
-    Loaded, MAX_INPUT_BYTES, MAX_WRITTEN_BYTES, SourceFormat, Unreadable, load_file, load_str, open_input,
-    read_input_bytes, read_input_text, read_workflow_text, without_bom,
+    Loaded, MAX_INPUT_BYTES, MAX_WRITTEN_BYTES, NotUtf8, SourceFormat, Unreadable, load_file, load_str, open_input,
+    read_input_bytes, read_input_text, read_workflow_text, utf8_text, without_bom,
 };
 pub use model::*;
 pub use params::{ParamError, Params};

@@ -15,7 +15,8 @@ use crate::validate::validate;
 mod source;
 pub(crate) use source::kind;
 pub use source::{
-    MAX_INPUT_BYTES, MAX_WRITTEN_BYTES, Unreadable, open_input, read_input_bytes, read_input_text, read_workflow_text,
+    MAX_INPUT_BYTES, MAX_WRITTEN_BYTES, NotUtf8, Unreadable, open_input, read_input_bytes, read_input_text,
+    read_workflow_text, utf8_text,
 };
 
 /// Which dialect a file was written in.
@@ -42,11 +43,12 @@ pub struct Loaded {
 pub fn load_file(path: &Path) -> Result<Loaded, Diagnostics> {
     let file = path.display().to_string();
     let src = read_workflow_text(path).map_err(|e| {
+        let (line, column) = e.place.unwrap_or((1, 1));
         Diagnostics(vec![Diagnostic {
             severity: Severity::Error,
             file: file.clone(),
-            line: 1,
-            column: 1,
+            line,
+            column,
             path: String::new(),
             message: e.message,
             help: Some(e.help),

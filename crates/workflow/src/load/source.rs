@@ -23,6 +23,36 @@ pub struct Unreadable {
     pub help: String,
     /// Nothing is at the path (a caller may take that as "none yet").
     pub missing: bool,
+    /// The line and column of the problem, when it is at one place in the file (where the
+    /// text stops being UTF-8; the message says it too).
+    pub place: Option<(usize, usize)>,
+}
+
+/// Where a text stops being UTF-8, and how: at its start for UTF-16 (no column then), else
+/// at the first byte that is not.
+#[derive(Debug, PartialEq)]
+pub struct NotUtf8 {
+    pub line: usize,
+    pub column: Option<usize>,
+    /// `UTF-16 text, not UTF-8`, or `not UTF-8 text (the byte E9)`.
+    pub what: String,
+}
+
+/// The text of `bytes`, or where it stops being UTF-8. Windows tools save "Unicode" text as
+/// UTF-16 (PowerShell's `>` does) and spreadsheets their "CSV" in the system's code page
+/// (Windows-1252): one accented name deep in a file is otherwise hard to find.
+pub fn utf8_text(bytes: &[u8]) -> Result<&str, NotUtf8> {
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return Err(NotUtf8 { line: 1, column: None, what: "UTF-16 text, not UTF-8".into() });
+    }
+    std::str::from_utf8(bytes).map_err(|e| {
+        let read = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
+        // Lines end with `\n`, `\r\n` or a lone `\r`.
+        let breaks = read.matches('\n').count() + read.matches('\r').count() - read.matches("\r\n").count();
+        let column = read.rsplit(['\n', '\r']).next().unwrap_or_default().chars().count() + 1;
+        let what = format!("not UTF-8 text (the byte {:02X})", bytes[e.valid_up_to()]);
+        NotUtf8 { line: breaks + 1, column: Some(column), what }
+    })
 }
 
 /// The text of the regular file at `path` (symbolic links followed), up to
@@ -37,11 +67,16 @@ pub fn read_workflow_text(path: &Path) -> Result<String, Unreadable> {
 /// file larger than the largest workflow is a wrong path, not data to read).
 pub fn read_input_text(path: &Path, what: &str) -> Result<String, Unreadable> {
     let bytes = read_input_bytes(path, what, MAX_INPUT_BYTES)?;
-    String::from_utf8(bytes).map_err(|_| Unreadable {
-        message: format!("cannot read the {what}: stream did not contain valid UTF-8"),
-        help: "check the path and that the file is UTF-8 text".into(),
-        missing: false,
-    })
+    if let Err(e) = utf8_text(&bytes) {
+        let at = e.column.map(|column| format!(" at line {}, column {column}", e.line)).unwrap_or_default();
+        return Err(Unreadable {
+            message: format!("the {what} is {}{at}", e.what),
+            help: "save the file as UTF-8".into(),
+            missing: false,
+            place: Some((e.line, e.column.unwrap_or(1))),
+        });
+    }
+    Ok(String::from_utf8(bytes).unwrap_or_default())
 }
 
 /// The bytes of an input file (a certificate may be binary), as [`read_input_text`] reads
@@ -122,6 +157,7 @@ fn regular_within(metadata: &std::fs::Metadata, what: &str, max: u64) -> Result<
             message: format!("the {what} is {}, not a regular file", kind(&metadata.file_type())),
             help: format!("give the path of the {what} itself"),
             missing: false,
+            place: None,
         });
     }
     if metadata.len() > max {
@@ -135,6 +171,7 @@ fn cannot(what: &str, e: std::io::Error) -> Unreadable {
         message: format!("cannot read the {what}: {e}"),
         help: "check the path and that the file can be read".into(),
         missing: e.kind() == std::io::ErrorKind::NotFound,
+        place: None,
     }
 }
 
@@ -143,6 +180,7 @@ fn too_big(what: &str, max: u64, bytes: u64) -> Unreadable {
         message: format!("the {what} is larger than {} MiB ({bytes} bytes)", max >> 20),
         help: format!("a {what} this large is not one; check the path"),
         missing: false,
+        place: None,
     }
 }
 
@@ -194,7 +232,7 @@ mod tests {
         std::fs::write(&file, "{}").unwrap();
         assert_eq!(read_workflow_text(&file).ok().as_deref(), Some("{}"));
         std::fs::write(&file, b"\xff").unwrap();
-        assert!(refusal(&file).contains("valid UTF-8"));
+        assert_eq!(refusal(&file), "the workflow file is not UTF-8 text (the byte FF) at line 1, column 1");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

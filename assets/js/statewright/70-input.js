@@ -56,8 +56,38 @@
     return { ok: true, description: describeEl(el), whole: whole };
   }
 
+  /** How the browser's locale writes 27 November 2026 in a date field, and the order of the
+   *  parts there (['month', 'day', 'year'] in en-US, which launched browsers use); null
+   *  where the locale cannot say. */
+  const SHOWN_DATE = (function () {
+    try {
+      const f = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: '2-digit', day: '2-digit' });
+      const parts = f.formatToParts(new Date(2026, 10, 27));
+      const order = [];
+      for (let i = 0; i < parts.length; i++) {
+        const t = parts[i].type;
+        if (t === 'year' || t === 'month' || t === 'day') push(order, t);
+      }
+      return order.length === 3 ? { example: f.format(new Date(2026, 10, 27)), order: order } : null;
+    } catch (_) { return null; }
+  })();
+  const SHOWN_DATE_RE = /^(\d{1,4})[/.-] ?(\d{1,4})[/.-] ?(\d{1,4})\.?$/;
+
+  /** A date written as the field shows one (11/27/2026 in en-US), as the field's value
+   *  (2026-11-27); null when it is not one: a person types it so, the parts in the locale's
+   *  order, and a page's own text gives it so. The browser still refuses a day that is not. */
+  function shownDate(text) {
+    const m = SHOWN_DATE ? RE_exec(SHOWN_DATE_RE, text) : null;
+    if (!m) return null;
+    const part = {};
+    for (let i = 0; i < 3; i++) part[SHOWN_DATE.order[i]] = m[i + 1];
+    if (part.year.length !== 4 || part.month.length > 2 || part.day.length > 2) return null;
+    const two = function (d) { return d.length === 1 ? '0' + d : d; };
+    return part.year + '-' + two(part.month) + '-' + two(part.day);
+  }
+
   const VALUE_FORMAT = {
-    date: 'a date as 2026-11-27', time: 'a time as 14:30', 'datetime-local': 'a date and time as 2026-11-27T14:30',
+    date: 'a date as 2026-11-27' + (SHOWN_DATE ? ' or as it shows one, ' + SHOWN_DATE.example : ''), time: 'a time as 14:30', 'datetime-local': 'a date and time as 2026-11-27T14:30',
     month: 'a month as 2026-11', week: 'a week as 2026-W48', color: 'a colour as #1e90ff', range: 'a number within its range',
   };
 
@@ -74,9 +104,14 @@
     const el = controlOf(r.el);
     const t = inputType(el);
     if (el.localName !== 'input' || VALUE_INPUT[t] !== true) return { ok: false, message: describeEl(el) + ' takes typing' };
-    const v = S_trim(_String(text));
+    let v = S_trim(_String(text));
     const before = el.value;
     In_setValue(el, v);
+    const shown = t === 'date' && el.value === '' && v !== '' ? shownDate(v) : null;
+    if (shown) {
+      v = shown;
+      In_setValue(el, v);
+    }
     // A date the browser cannot read is emptied; a colour or a range is set to another value.
     const taken = t === 'range' ? _parseFloat(el.value) === _parseFloat(v)
       : t === 'color' ? lower(el.value) === lower(v) : el.value !== '' || v === '';

@@ -155,5 +155,14 @@ async fn fields_filled_through_a_picker_take_their_value_whole_or_say_what_they_
         assert!(matches!(&refused, Err(DriverError::Invalid(m)) if m.contains(takes)), "{css} ← {text}: {refused:?}");
     }
     assert_eq!(status(&mut driver).await, said, "nothing changed");
+
+    // A date as the field shows one, as a person types it and a page writes it (en-US, the
+    // launched browser's locale): the day must still be one.
+    let shown = driver.perform(&fill("#arrival", "12/3/2026"), PATIENCE).await;
+    assert!(shown.is_ok(), "{shown:?}");
+    assert!(status(&mut driver).await.starts_with("arrival=2026-12-03 "), "{}", status(&mut driver).await);
+    let refused = driver.perform(&fill("#arrival", "02/30/2026"), PATIENCE).await;
+    let takes = "takes a date as 2026-11-27 or as it shows one, 11/27/2026";
+    assert!(matches!(&refused, Err(DriverError::Invalid(m)) if m.contains(takes)), "{refused:?}");
     driver.close().await;
 }

@@ -52,8 +52,18 @@ fn run(args: &CompileArgs) -> Result<(), (u8, String)> {
     let draft = compile(&trajectory, &options);
     let (text, merged) = draft_text(&draft, args.out.as_deref(), &args.params)
         .map_err(|d| invalid(format!("cannot merge into it:\n{d}")))?;
-    // The draft must load as any workflow does; if it does not, that is our bug, said plainly.
+    // The draft must load as any workflow does. A folder written elsewhere may hold what no
+    // workflow may (a selector that does not parse, a wait of 1e300 s, a page with nothing to
+    // check): that is the folder's to fix. From a stored run, it is our bug, said plainly.
     if let Err(d) = load_str(&text, "draft.json", &draft.workflow.name) {
+        if Path::new(&args.source).is_dir() {
+            let message = format!(
+                "{}: what the demonstration holds does not make a valid workflow (nothing was written); fix it \
+                 in the folder's files:\n{d}",
+                args.source
+            );
+            return Err(invalid(message));
+        }
         return Err((exit::FAILED, format!("the compiled draft does not validate (please report this):\n{d}")));
     }
     match &args.out {

@@ -241,6 +241,31 @@ fn text_that_is_not_utf8_is_refused_where_it_stops_being_utf8() {
     assert!(stderr.contains("the session file is not UTF-8 text (the byte E9) at line 2, column 18"), "{stderr}");
 }
 
+/// A run folder written elsewhere whose acts no workflow may hold: its draft did not
+/// validate, and `compile` called that its own bug ("please report this", exit 1).
+#[test]
+fn a_folder_whose_acts_make_no_valid_workflow_is_the_folders_to_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("run");
+    std::fs::create_dir(&folder).unwrap();
+    let page = json!({ "url": "https://shop.example/", "title": "Shop", "text": "Shop", "elements": [] });
+    std::fs::write(folder.join("step-001.json"), page.to_string()).unwrap();
+    let timeline = json!({ "status": "succeeded",
+        "steps": [{ "step": 1, "state": "Shop", "url": "https://shop.example/" }],
+        "timeline": [{ "step": 1, "action": "click", "args": { "target": { "css": "#go[[" } } },
+                     { "step": 1, "action": "wait", "args": { "seconds": 1e300 } }] });
+    std::fs::write(folder.join("timeline.json"), timeline.to_string()).unwrap();
+    let out = dir.path().join("draft.json");
+    let args = ["compile", folder.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    let (code, stderr) = common::in_time(&args, &dir.path().join("runs"));
+    assert_eq!(code, Some(2), "{stderr}");
+    let said = format!("{}: what the demonstration holds does not make a valid workflow", folder.display());
+    assert!(stderr.contains(&said), "{stderr}");
+    assert!(stderr.contains("invalid CSS selector") && stderr.contains("1e300 is not a sensible number"), "{stderr}");
+    assert!(!stderr.contains("please report"), "{stderr}");
+    assert!(!out.exists(), "nothing written");
+}
+
 #[test]
 fn convert_never_writes_into_a_pipe_or_a_folder_and_rewrites_in_place_whole() {
     use std::os::unix::fs::PermissionsExt;

@@ -252,7 +252,10 @@ pub async fn run_batch(
     // Held to the end: no other batch runs these rows (again) meanwhile.
     let _lock = lock::ResultsLock::take(&request.results, lock::Writer::Batch)?;
     let json_path = request.results.with_extension("json");
-    let mut earlier = resume::earlier_go(&json_path)?;
+    let rows = Arc::new(request.rows);
+    let each = &request.each;
+    let shown = |i: usize| (each.shown(&rows[i]), rows[i].columns().iter().any(|k| each.is_secret(k)));
+    let mut earlier = resume::earlier_go(&json_path, rows.len(), &shown)?;
     if let Some(db) = request.each.db() {
         earlier = tokio::task::spawn_blocking(move || {
             resume::settle_running(&mut earlier, &db);
@@ -262,10 +265,7 @@ pub async fn run_batch(
         .map_err(|e| RunError::environment("store", e.to_string()))?;
     }
     let guess = std::mem::take(&mut earlier.columns);
-    let rows = Arc::new(request.rows);
-    let each = &request.each;
-    let shown = |i: usize| (each.shown(&rows[i]), rows[i].columns().iter().any(|k| each.is_secret(k)));
-    let (kept, earlier_table) = resume::done_before(rows.len(), shown, earlier);
+    let (kept, earlier_table) = resume::done_before(&shown, earlier);
     let mut results = Results { rows: &rows, each, kept, table: earlier_table, stopped: false };
     let pending: Vec<usize> = (0..rows.len()).filter(|i| results.kept[*i].is_none()).collect();
     let skipped = rows.len() - pending.len();

@@ -20,22 +20,49 @@ use super::held::Held;
 use super::table::{self, Columns, Rows, TableFile};
 use crate::error::RunError;
 
+/// Row `i`'s values as the table shows them, and whether one is secret: made when asked, not
+/// held for every row.
+pub(crate) type Shown<'a> = dyn Fn(usize) -> (IndexMap<String, String>, bool) + 'a;
+
 /// The rows of an earlier go, as the JSON table at `path` and the journal beside it leave
-/// them; none when there was none.
-pub(crate) fn earlier_go(path: &Path) -> Result<Earlier, RunError> {
-    let mut go = Earlier::default();
+/// them (none when there was none), for a go of `count` rows, each `shown`.
+pub(crate) fn earlier_go(path: &Path, count: usize, shown: &Shown) -> Result<Earlier, RunError> {
+    let mut go = Earlier { done: vec![None; count], ..Earlier::default() };
     if let Some(reader) = table::open_written(path, "results table")? {
         let mut rows = Rows::new(reader);
+        // A row that succeeded with the values its number's row of this go has is done at
+        // once, kept as no more than where it is in the table (a second go over the same
+        // data holds nothing else of it), as long as the numbers rise: a number given again
+        // is over the row before it.
+        let mut last = 0;
         while let Some((at, row)) = rows.next_row().map_err(|e| table::not_a_table(path, &e))? {
+            let number = row.row;
+            let rising = number > last;
+            last = last.max(number);
+            let place = number.checked_sub(1).filter(|i| *i < count);
+            if let Some(i) = place.filter(|_| !rising) {
+                go.done[i] = None;
+            }
             let row = go.kept(row, Some(at));
-            if row.standing != Standing::Other || row.masked {
-                go.rows.push(row);
+            let own = |i: usize| row.key == Key::of(&shown(i).0);
+            match place {
+                Some(i) if rising && row.standing == Standing::Succeeded && !row.masked && own(i) => {
+                    go.done[i] = Some(Kept::Table(at));
+                }
+                _ if row.standing != Standing::Other || row.masked => go.rows.push(row),
+                _ => {}
             }
         }
         go.table = Some(rows.into_table(path));
     }
     let mut later = Vec::new();
-    super::journal::read_over(path, |row| later.push(go.kept(row, None)))?;
+    super::journal::read_over(path, |row| {
+        // Over the table's row of its number, done at once or not.
+        if let Some(done) = row.row.checked_sub(1).and_then(|i| go.done.get_mut(i)) {
+            *done = None;
+        }
+        later.push(go.kept(row, None))
+    })?;
     // The last line of a row's number is the one that counts: the journal's over the table's.
     go.rows.extend(later);
     if !go.rows.is_sorted_by_key(|r| r.row) {
@@ -55,6 +82,9 @@ pub(crate) fn earlier_go(path: &Path) -> Result<Earlier, RunError> {
 /// An earlier go's rows, by number, and where their lines are.
 #[derive(Default)]
 pub(crate) struct Earlier {
+    /// The rows of this go done by the row of their own number, found as the table was read.
+    done: Vec<Option<Kept>>,
+    /// The other rows, but for those that neither succeeded nor have a masked value.
     rows: Vec<EarlierRow>,
     /// The lines of the rows the journal held, or under way (the store may settle them).
     held: Vec<Held>,
@@ -159,15 +189,10 @@ impl Earlier {
 /// added, removed or moved in the data since would otherwise have every row after it run
 /// again (each its order, its purchase, a second time). A row with a `secret` value (masked
 /// in the table, so two rows may differ in nothing else) moves so only when no other row of
-/// either go has its values: else which one succeeded cannot be told. `shown(i)` is row
-/// `i`'s values as the table shows them, and whether one is secret: made when asked, not
-/// held for every row.
-pub(super) fn done_before(
-    rows: usize,
-    shown: impl Fn(usize) -> (IndexMap<String, String>, bool),
-    mut earlier: Earlier,
-) -> (Vec<Option<Kept>>, Option<TableFile>) {
-    let mut done: Vec<Option<Kept>> = vec![None; rows];
+/// either go has its values: else which one succeeded cannot be told.
+pub(super) fn done_before(shown: &Shown, mut earlier: Earlier) -> (Vec<Option<Kept>>, Option<TableFile>) {
+    let mut done = std::mem::take(&mut earlier.done);
+    let rows = done.len();
     if earlier.rows.iter().all(|r| r.standing != Standing::Succeeded) {
         return (done, earlier.table);
     }
@@ -184,7 +209,7 @@ pub(super) fn done_before(
             }
         }
     }
-    for (i, done) in done.iter_mut().enumerate() {
+    for (i, done) in done.iter_mut().enumerate().filter(|(_, done)| done.is_none()) {
         let Ok(own) = earlier.rows.binary_search_by_key(&(i + 1), |r| r.row) else { continue };
         let r = &mut earlier.rows[own];
         if r.standing == Standing::Succeeded && r.key == Key::of(&shown(i).0) {
@@ -285,13 +310,19 @@ mod tests {
         RowResult { run_id: Some(run_id.into()), ..RowResult::new(row, values, status, String::new()) }
     }
 
-    /// The earlier go of the table `rows` (with `journal`'s lines over it), in `dir`.
-    fn earlier_of(dir: &Path, mut rows: Vec<RowResult>, since: &[RowResult]) -> Earlier {
+    /// Row `i` of this go, of seed `i + 1`.
+    fn by_number(i: usize) -> (IndexMap<String, String>, bool) {
+        (IndexMap::from([("seed".to_owned(), (i + 1).to_string())]), false)
+    }
+
+    /// The earlier go of the table `rows` (with the lines `since` over it), in `dir`, for a
+    /// go of `count` rows, each `shown`.
+    fn earlier_of(dir: &Path, mut rows: Vec<RowResult>, since: &[RowResult], count: usize, shown: &Shown) -> Earlier {
         let (csv, json) = (dir.join("orders.results.csv"), dir.join("orders.results.json"));
         write_table(&csv, &json, &mut rows, &Columns::default()).unwrap();
         let lines: String = since.iter().map(|r| serde_json::to_string(r).unwrap() + "\n").collect();
         std::fs::write(journal::path(&csv), lines).unwrap();
-        earlier_go(&json).unwrap()
+        earlier_go(&json, count, shown).unwrap()
     }
 
     /// The rows taken, whole, as their lines have them (not yet renumbered).
@@ -314,15 +345,15 @@ mod tests {
         let again: Vec<RowResult> = (1..=20)
             .map(|n| row(n, if n.is_multiple_of(5) { "succeeded" } else { "failed" }, &format!("again{n}")))
             .collect();
-        let earlier = earlier_of(dir.path(), table, &again);
-        // Of the succeeded rows, only the journal's are held: the table's are read again.
-        assert_eq!(earlier.held.len(), 1250 + 4, "those under way, and the journal's that succeeded");
         // This go: a new row first, every tenth seed gone, and seeds 1 to 9 twice over.
         let seeds: Vec<usize> =
             [0].into_iter().chain((1..=5000).filter(|n: &usize| !n.is_multiple_of(10))).chain(1..=9).collect();
         let shown = |i: usize| (IndexMap::from([("seed".to_owned(), seeds[i].to_string())]), false);
+        let earlier = earlier_of(dir.path(), table, &again, seeds.len(), &shown);
+        // Of the succeeded rows, only the journal's are held: the table's are read again.
+        assert_eq!(earlier.held.len(), 1250 + 4, "those under way, and the journal's that succeeded");
 
-        let done = taken(done_before(seeds.len(), shown, earlier));
+        let done = taken(done_before(&shown, earlier));
         let ran_before = |n: usize| match n {
             0 => None,
             1..=20 if n.is_multiple_of(5) => Some(format!("again{n}")),
@@ -340,6 +371,27 @@ mod tests {
     }
 
     #[test]
+    fn a_second_go_over_the_same_data_holds_nothing_of_the_rows_done_but_where_they_are() {
+        let dir = tempfile::tempdir().unwrap();
+        let table: Vec<RowResult> = (1..=1000).map(|n| row(n, "succeeded", &format!("r{n}"))).collect();
+        let earlier = earlier_of(dir.path(), table.clone(), &[], 1000, &by_number);
+        assert_eq!((earlier.rows.len(), earlier.held.len()), (0, 0), "nothing held of each row");
+        let done = taken(done_before(&by_number, earlier));
+        assert_eq!(done, table.iter().cloned().map(Some).collect::<Vec<_>>());
+        // Row 500's values changed since, row 10 ran again and failed, and row 20 is in the
+        // table twice, the second time failed: each runs again, and no other row.
+        let mut twice = table.clone();
+        twice.insert(20, row(20, "failed", "r20b"));
+        let shown = |i: usize| {
+            if i == 499 { (IndexMap::from([("seed".to_owned(), "x".to_owned())]), false) } else { by_number(i) }
+        };
+        let earlier = earlier_of(dir.path(), twice, &[row(10, "failed", "r10b")], 1000, &shown);
+        let done = taken(done_before(&shown, earlier));
+        let again: Vec<usize> = (0..1000).filter(|i| done[*i].is_none()).map(|i| i + 1).collect();
+        assert_eq!(again, [10, 20, 500]);
+    }
+
+    #[test]
     fn a_row_told_from_another_only_by_a_secret_keeps_to_its_own_number() {
         let dir = tempfile::tempdir().unwrap();
         let masked =
@@ -348,12 +400,15 @@ mod tests {
         // Two rows of one user, their passwords masked alike: the first failed, the second
         // succeeded. With the second taken out of the data, the first is not the one that
         // succeeded: it runs again.
-        let earlier = earlier_of(dir.path(), vec![result(1, "a", "failed"), result(2, "a", "succeeded")], &[]);
         let shown = |values: Vec<IndexMap<String, String>>| move |i: usize| (values[i].clone(), true);
-        assert_eq!(done_before(1, shown(vec![masked("a")]), earlier).0, [None]);
+        let once = shown(vec![masked("a")]);
+        let table = vec![result(1, "a", "failed"), result(2, "a", "succeeded")];
+        let earlier = earlier_of(dir.path(), table, &[], 1, &once);
+        assert_eq!(done_before(&once, earlier).0, [None]);
         // One row of its user in each go: moved, it is the same row, done.
-        let earlier = earlier_of(dir.path(), vec![result(1, "b", "succeeded"), result(2, "a", "failed")], &[]);
-        let done = taken(done_before(3, shown(vec![masked("a"), masked("c"), masked("b")]), earlier));
+        let moved = shown(vec![masked("a"), masked("c"), masked("b")]);
+        let table = vec![result(1, "b", "succeeded"), result(2, "a", "failed")];
+        let done = taken(done_before(&moved, earlier_of(dir.path(), table, &[], 3, &moved)));
         let rows: Vec<Option<usize>> = done.iter().map(|d| d.as_ref().map(|r| r.row)).collect();
         assert_eq!(rows, [None, None, Some(1)]);
     }
@@ -374,7 +429,9 @@ mod tests {
             row(6, "succeeded", "r6"),
         ];
         // Row 4 ran again after the table was written, and succeeded; row 6 again, and failed.
-        let earlier = earlier_of(dir.path(), table.clone(), &[row(4, "succeeded", "r4b"), row(6, "failed", "r6b")]);
+        let shown = |_| (table[0].values.clone(), true);
+        let since = [row(4, "succeeded", "r4b"), row(6, "failed", "r6b")];
+        let earlier = earlier_of(dir.path(), table.clone(), &since, 1, &shown);
         let kept: Vec<(usize, Standing, bool)> = earlier.rows.iter().map(|r| (r.row, r.standing, r.masked)).collect();
         use Standing::*;
         assert_eq!(kept, [(1, Other, true), (2, Succeeded, true), (4, Succeeded, false), (5, Running, false)]);
@@ -385,8 +442,7 @@ mod tests {
         let held: Vec<(usize, &str)> = held.iter().map(|r| (r.row, r.status.as_str())).collect();
         assert_eq!(held, [(5, "running"), (4, "succeeded")]);
         // Kept so, a row told from another only by a secret keeps to its own number still.
-        let shown = |_| (table[0].values.clone(), true);
-        assert_eq!(done_before(1, shown, earlier).0, [None]);
+        assert_eq!(done_before(&shown, earlier).0, [None]);
         let json = dir.path().join("orders.results.json");
         assert_eq!(table::whole_rows(&json).unwrap().len(), 6, "the judge's are whole");
     }
@@ -426,13 +482,6 @@ mod tests {
         store.abort_run(start("r-failed"), "no browser").unwrap();
     }
 
-    /// Every row of `earlier` done before by the rows of the same numbers.
-    fn by_number(earlier: Earlier) -> Vec<Option<RowResult>> {
-        let last = earlier.rows.iter().map(|r| r.row).max().unwrap_or_default();
-        let shown = |i: usize| (IndexMap::from([("seed".to_owned(), (i + 1).to_string())]), false);
-        taken(done_before(last, shown, earlier))
-    }
-
     #[test]
     fn rows_a_killed_batch_left_running_take_their_runs_end_from_the_store() {
         let dir = tempfile::tempdir().unwrap();
@@ -441,12 +490,12 @@ mod tests {
         let running = ["r-done", "r-cut", "r-failed", "r-unknown"].iter().enumerate();
         let table = running.map(|(i, id)| row(i + 1, "running", id)).collect();
         // A row that succeeded: none would be taken were none of the running ones settled.
-        let mut earlier = earlier_of(dir.path(), table, &[row(5, "succeeded", "r5")]);
+        let mut earlier = earlier_of(dir.path(), table, &[row(5, "succeeded", "r5")], 5, &by_number);
         settle_running(&mut earlier, &db);
         let kept: Vec<Standing> = earlier.rows.iter().map(|r| r.standing).collect();
         use Standing::*;
         assert_eq!(kept, [Succeeded, Running, Running, Running, Succeeded], "rows 2 to 4 run again");
-        let done = by_number(earlier);
+        let done = taken(done_before(&by_number, earlier));
         let settled = done[0].as_ref().unwrap();
         assert_eq!(settled.status, "succeeded");
         assert_eq!(settled.end_state.as_deref(), Some("Order confirmed"));
@@ -473,11 +522,11 @@ mod tests {
         let torn = r#"{"row":2,"values":{"seed":"2"},"status":"succ"#;
         std::fs::write(journal::path(&csv), started + torn).unwrap();
 
-        let mut earlier = earlier_go(&json).unwrap();
+        let mut earlier = earlier_go(&json, 2, &by_number).unwrap();
         settle_running(&mut earlier, &db);
         let kept: Vec<(usize, Standing)> = earlier.rows.iter().map(|r| (r.row, r.standing)).collect();
         assert_eq!(kept, [(1, Standing::Succeeded), (2, Standing::Running)]);
-        let done = by_number(earlier);
+        let done = taken(done_before(&by_number, earlier));
         let first = done[0].as_ref().unwrap();
         assert_eq!(first.status, "succeeded", "not run a second time");
         assert_eq!(first.run_id.as_deref(), Some("r-done"));

@@ -166,3 +166,13 @@ async fn fields_filled_through_a_picker_take_their_value_whole_or_say_what_they_
     assert!(matches!(&refused, Err(DriverError::Invalid(m)) if m.contains(takes)), "{refused:?}");
     driver.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_box_taken_away_for_a_moment_and_drawn_again_unchanged_is_not_said_checked() {
+    let (mut driver, _, _held) = drive("check-refused.html").await;
+    let check = Action::Check { target: target(json!({"role": "checkbox", "name": "Price alerts"})), checked: true };
+    let done = driver.perform(&check, PATIENCE).await;
+    assert!(matches!(&done, Err(DriverError::NotActionable { reason, .. }) if reason == "unchanged"), "{done:?}");
+    assert_eq!(common::text_of(&mut driver, "#status").await, "refused");
+    driver.close().await;
+}

@@ -55,10 +55,16 @@ impl ChromeDriver {
         let deadline = tokio::time::Instant::now() + SETTLE;
         loop {
             // The click may have taken the page elsewhere (a filter that reloads): the state
-            // is then the new page's to show, and the engine recognises it.
+            // is then the new page's to show, and the engine recognises it. A control gone only
+            // for a moment (a spinner in its place while a server answers) is looked at again
+            // when it is back: it may be unchanged.
             let after = match self.check_state(&doc, target).await {
                 Ok(after) => after,
                 Err(DriverError::Browser(e)) => return Err(DriverError::Browser(e)),
+                Err(_) if tokio::time::Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
                 Err(_) => {
                     outcome.detail = Some(doc.told(format!("clicked {control}; the page changed")));
                     return Ok(outcome);

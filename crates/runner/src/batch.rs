@@ -327,7 +327,7 @@ pub async fn run_batch(
             Progress::Started(running) => {
                 observer.started(running.row, running.run_id.as_deref().unwrap_or_default());
                 let index = running.row - 1;
-                results.kept[index] = Some(Kept::Held(Held::of(&running)));
+                results.kept[index] = Some(Kept::Held(Box::new(Held::of(&running))));
                 record.note(&mut results, index)?;
             }
             Progress::Finished(result, _permit) => {
@@ -335,7 +335,7 @@ pub async fn run_batch(
                 succeeded += usize::from(result.status == "succeeded");
                 observer.finished(&result, done, total);
                 let index = result.row - 1;
-                results.kept[index] = Some(Kept::Held(Held::of(&result)));
+                results.kept[index] = Some(Kept::Held(Box::new(Held::of(&result))));
                 record.note(&mut results, index)?;
             }
             Progress::EndpointDead { url, reason } => observer.endpoint_dead(&url, &reason),

@@ -128,7 +128,8 @@ enum Line {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Kept {
     Table(u64),
-    Held(Held),
+    /// Boxed: a go's place is then 16 bytes, not 24, most of them in the table.
+    Held(Box<Held>),
 }
 
 /// The values of a row, in any order, as a key to match rows by: 128 bits of hash, so a
@@ -176,7 +177,7 @@ impl Earlier {
     fn take(&mut self, line: Line) -> Option<Kept> {
         match line {
             Line::Table(at) => Some(Kept::Table(at)),
-            Line::Held(i) => Some(Kept::Held(std::mem::take(&mut self.held[i]))),
+            Line::Held(i) => Some(Kept::Held(Box::new(std::mem::take(&mut self.held[i])))),
             Line::None => None,
         }
     }

@@ -22,6 +22,20 @@
     return null;
   }
 
+  /** What a form field shows as its text, which innerText leaves out: a <textarea> or an
+   *  input shows its value (a script's .value = … is no child text), a drop-down its chosen
+   *  option. A password shows dots, a box or a radio no text, a file or hidden input nothing
+   *  readable: those, and other elements, are null (read as elements are). */
+  const SHOWS_NO_VALUE = makeSet('password checkbox radio file hidden image');
+  function fieldText(el) {
+    const tag = el.localName;
+    if (tag === 'textarea') return TA_value(el);
+    if (tag === 'select') return selectText(el);
+    if (tag !== 'input') return null;
+    const type = El_getAttribute(el, 'type');
+    return SHOWS_NO_VALUE[S_toLowerCase(type || 'text')] === true ? null : In_value(el);
+  }
+
   /** A row's cells and whether they are all header cells. */
   function cellsOf(row, html) {
     const cells = html ? row.cells : El_qsa(row, CELL_SELECTOR);
@@ -109,8 +123,9 @@
       const more = t.total > t.rows.length ? ' (the first ' + t.rows.length + ' of ' + t.total + ')' : '';
       return { ok: true, value: t.rows, description: t.total + ' rows of ' + describeEl(table) + more };
     }
-    if (read === 'lines') return { ok: true, value: linesOf(el), description: description };
-    return { ok: true, value: norm(innerTextOf(el)), description: description };
+    const field = fieldText(el);
+    if (read === 'lines') return { ok: true, value: linesOf(el, field), description: description };
+    return { ok: true, value: norm(field === null ? innerTextOf(el) : field), description: description };
   }
 
   // NBSP, the CR of a CRLF and the other spaces; tabs stay (they part a row's cells).
@@ -122,8 +137,8 @@
    *  rows with tabs between cells, <pre> as written): without the characters that show
    *  nothing, odd spaces as plain ones, no space at a line's end nor blank lines at the
    *  ends. The `text` read stays one line, as the workflows written for it expect. */
-  function linesOf(el) {
-    const t = RE_replace(ODD_SPACE_RE, shown(innerTextOf(el)), ' ');
+  function linesOf(el, field) {
+    const t = RE_replace(ODD_SPACE_RE, shown(field === null ? innerTextOf(el) : field), ' ');
     return RE_replace(OUTER_BLANK_LINES_RE, RE_replace(LINE_END_SPACE_RE, t, ''), '');
   }
 

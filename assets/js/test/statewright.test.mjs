@@ -183,6 +183,26 @@ describe('signals', () => {
     assert.equal(read.value, 'Zerowidth');
   });
 
+  test('a text read of a form field reads what it shows: its value, a drop-down its chosen option, a password nothing', async () => {
+    const page = await open({ html: `<textarea id="story">first text</textarea>
+      <input id="name" value="Ada"> <input id="go" type="submit" value="Send now"> <input id="pw" type="password" value="hunter2">
+      <input id="box" type="checkbox" value="yes" checked>
+      <select id="size"><option value="s">Small</option><option value="l" label="Large (+2)">L</option></select>
+      <script>
+        document.querySelector('#story').value = 'The quick brown fox.\\n\\n  Jumps   over.';
+        document.querySelector('#name').value = 'Grace  Hopper';
+        document.querySelector('#size').value = 'l';
+      </script>` });
+    const read = async (id, how = 'text') => (await sw(page, 'extract', { css: `#${id}` }, how, null, { timeoutMs: 200 })).value;
+    assert.equal(await read('story'), 'The quick brown fox. Jumps over.');
+    assert.equal(await read('story', 'lines'), 'The quick brown fox.\n\n  Jumps   over.');
+    assert.equal(await read('name'), 'Grace Hopper');
+    assert.equal(await read('go'), 'Send now');
+    assert.equal(await read('size'), 'Large (+2)');
+    assert.equal(await read('pw'), '', 'a password field shows no text');
+    assert.equal(await read('box'), '', 'a box shows no text');
+  });
+
   test('open shadow roots read as rendered: no hidden text, slotted content where its slot is, a drop-down its selected option', async () => {
     const page = await open({ html: `<x-card><span slot="title">Slotted title</span></x-card>
       <x-form></x-form><div hidden><x-card><span slot="title">Gone title</span></x-card></div>

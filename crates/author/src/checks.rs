@@ -4,6 +4,9 @@
 //! taken to hold only where the snapshot shows it does, and to be absent only where the
 //! page's text does not even mention it.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use statewright_workflow::{Check, SelectorKind, TextMatch, UrlMatch};
 
 use crate::trajectory::{Page, normalize};
@@ -51,8 +54,24 @@ fn url_matches(mode: UrlMatch, value: &str, url: &str) -> bool {
     match mode {
         UrlMatch::Exact => url == value,
         UrlMatch::Prefix => url.starts_with(value),
-        UrlMatch::Pattern => regex::Regex::new(value).is_ok_and(|r| r.is_match(url)),
+        UrlMatch::Pattern => pattern_matches(value, url),
     }
+}
+
+/// Whether `url` matches the pattern, compiled once for all the pages it is asked of:
+/// choosing each situation's checks asks them of every other situation's pages, and a
+/// pattern compiled at each asking made a session of 500 pages take two minutes.
+fn pattern_matches(pattern: &str, url: &str) -> bool {
+    thread_local! {
+        static COMPILED: RefCell<HashMap<String, Option<regex::Regex>>> = RefCell::new(HashMap::new());
+    }
+    COMPILED.with(|compiled| {
+        let mut compiled = compiled.borrow_mut();
+        if !compiled.contains_key(pattern) {
+            compiled.insert(pattern.to_owned(), regex::Regex::new(pattern).ok());
+        }
+        compiled[pattern].as_ref().is_some_and(|r| r.is_match(url))
+    })
 }
 
 /// The quoted strings of an XPath (`normalize-space()='Pan'`).

@@ -266,6 +266,30 @@ fn a_folder_whose_acts_make_no_valid_workflow_is_the_folders_to_fix() {
     assert!(!out.exists(), "nothing written");
 }
 
+/// A seed 003 session of 500 steps, each on a page of its own: each situation's URL
+/// pattern was compiled again for every other page it was asked of, and compile took two
+/// minutes.
+#[test]
+fn a_session_of_hundreds_of_pages_compiles_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let session = dir.path().join("session");
+    std::fs::create_dir(&session).unwrap();
+    let button = json!([{ "id": "e2", "tag": "button", "role": "button", "name": "Next", "selector": "#next" }]);
+    let mut acts = Vec::new();
+    for step in 1..=500 {
+        let page = json!({ "url": format!("https://shop.example/p/{step}"), "title": format!("Page {step}"),
+                           "text": format!("Page {step}"), "elements": button });
+        std::fs::write(session.join(format!("step-{step:03}.json")), page.to_string()).unwrap();
+        acts.push(json!({ "action_step": step, "action": "click", "element_label": "Next", "args": ["e2"] }));
+    }
+    std::fs::write(session.join("action_timeline.json"), json!({ "timeline": acts }).to_string()).unwrap();
+    let out = dir.path().join("draft.json");
+    let args = ["compile", session.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    let (code, stderr) = common::in_time(&args, &dir.path().join("runs"));
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("500 pages and 500 acts → 500 states and 500 actions"), "{stderr}");
+}
+
 #[test]
 fn convert_never_writes_into_a_pipe_or_a_folder_and_rewrites_in_place_whole() {
     use std::os::unix::fs::PermissionsExt;

@@ -153,6 +153,27 @@ fn data_with_hundreds_of_thousands_of_columns_is_refused_at_once() {
     }
 }
 
+/// A column's name of a megabyte, as data gone wrong has: the message quoted it whole, a
+/// megabyte on the terminal, where every other message cuts a value after 80 characters.
+#[test]
+fn a_columns_name_of_a_megabyte_is_cut_in_the_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let workflow = shown(dir.path());
+    let name = "k".repeat(1_000_000);
+    let csv = dir.path().join("long.csv");
+    std::fs::write(&csv, format!("{name}\n1\n")).unwrap();
+    let jsonl = dir.path().join("long.jsonl");
+    std::fs::write(&jsonl, format!("{{\"{name}\": \"1\", \"{name}\": \"2\"}}\n")).unwrap();
+    for (data, said) in [(csv, "is not a parameter of workflow `shown`"), (jsonl, "is given twice in the object")] {
+        let args = ["batch", workflow.to_str().unwrap(), "--data", data.to_str().unwrap(), "--no-review"];
+        let (code, stderr) = in_time(&args, &dir.path().join("runs"));
+        assert_eq!(code, Some(2), "{}", &stderr[..stderr.len().min(500)]);
+        assert!(stderr.len() < 2_000, "{} bytes: {}", stderr.len(), &stderr[..500]);
+        let cut = format!("`{}… (999920 more characters)` {said}", "k".repeat(80));
+        assert!(stderr.contains(&format!("{}:1: ", data.display())) && stderr.contains(&cut), "{stderr}");
+    }
+}
+
 #[test]
 fn a_batch_of_many_rows_stopped_with_ctrl_c_records_the_rows_not_started_at_once_and_the_next_go_goes_on() {
     let dir = tempfile::tempdir().unwrap();

@@ -29,6 +29,7 @@ use serde::{Deserialize, Serialize};
 use statewright_chrome::SharedBrowser;
 use statewright_engine::Cancel;
 use statewright_workflow::Workflow;
+use statewright_workflow::diagnostic::shorten;
 use statewright_workflow::params::MASK;
 use tokio::sync::{AcquireError, OwnedSemaphorePermit, Semaphore, mpsc};
 
@@ -490,11 +491,14 @@ pub fn check_columns(workflow: &Workflow, rows: &[Row]) -> Result<(), RunError> 
             return Err(RunError::invalid(
                 "data",
                 format!(
-                    "{}:{}: column `{column}` is not a parameter of workflow `{}` (it has: {})",
+                    "{}:{}: {}",
                     row.file.display(),
                     row.header_line,
-                    workflow.name,
-                    declared.join(", ")
+                    shorten(format!(
+                        "column `{column}` is not a parameter of workflow `{}` (it has: {})",
+                        workflow.name,
+                        declared.join(", ")
+                    ))
                 ),
             ));
         }

@@ -11,6 +11,8 @@ use indexmap::IndexMap;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
+use statewright_workflow::diagnostic::shorten;
+
 use crate::error::RunError;
 
 /// One row: where it is in the file (for messages) and its values by column. Held compactly,
@@ -132,8 +134,11 @@ struct Problem {
 }
 
 impl Problem {
+    /// A problem at `line`; a value `what` quotes (a column's name, a key) is cut after 80
+    /// characters, as every message's is: a name of megabytes is data gone wrong, not a
+    /// name to print whole.
     fn at(line: usize, what: impl Into<String>) -> Problem {
-        Problem { line, column: None, what: what.into() }
+        Problem { line, column: None, what: shorten(what.into()) }
     }
 
     fn column(self, column: usize) -> Problem {

@@ -265,6 +265,25 @@ fn a_demonstration_in_frames_from_another_site_is_heard_and_replays() {
 
 /// The order's page was left with the Back button, from a state of its own, and the draft
 /// replays with no model: through the order at `item` and back to the list at `list`.
+/// An `--out` that cannot take the draft (a folder, a device, a link to nothing) is refused
+/// before the browser opens: it was refused only when the person ended the demonstration,
+/// after all their acts.
+#[test]
+fn an_out_that_cannot_take_the_draft_is_refused_before_the_recording_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let link = dir.path().join("gone.json");
+    std::os::unix::fs::symlink(dir.path().join("nowhere.json"), &link).unwrap();
+    for out in [dir.path().to_path_buf(), "/dev/null".into(), link] {
+        let args = ["record", "about:blank", "--headless", "--out", out.to_str().unwrap()];
+        let (code, stderr) = common::in_time(&args, &runs);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(stderr.contains(out.to_str().unwrap()) && stderr.contains("nothing was written"), "{stderr}");
+        assert!(!stderr.contains("recording:"), "no recording started: {stderr}");
+    }
+    assert!(!runs.exists(), "no run was stored");
+}
+
 fn assert_goes_back_and_replays(recorded: &Recorded, list: &str, item: &str) {
     let workflow = &recorded.workflow;
     let opened = actions(workflow).iter().filter(|a| a["type"] == "navigate_to").count();

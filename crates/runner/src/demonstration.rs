@@ -93,6 +93,11 @@ pub async fn record(
             format!("`{url}`: a parameter in it has no value (give it with --param)"),
         ));
     }
+    // Where the draft goes, looked at before the person starts: a folder, a device or a link
+    // to nothing given as `--out` was refused only once the whole demonstration was done.
+    if let Some(out) = &request.out {
+        statewright_workflow::writable_file(out).map_err(unwritable_out)?;
+    }
     let db = request.db.clone().unwrap_or_else(|| Store::default_path(&request.runs_dir));
     let store = Store::open(&db).map_err(|e| RunError::environment("store", e.to_string()))?;
     let placeholder = Workflow {
@@ -365,12 +370,16 @@ fn write_draft(
     let draft = statewright_author::compile(&trajectory, &options);
     let (text, merged) = statewright_author::draft_text(&draft, Some(path), &options.parameters)
         .map_err(|d| RunError::invalid("out", format!("cannot merge into it:\n{d}")))?;
-    // A link to nothing or a folder is the person's `--out` to fix; a failed write is not.
-    write_workflow_text(path, &text).map_err(|e| match e {
+    write_workflow_text(path, &text).map_err(unwritable_out)?;
+    Ok((draft.report, merged))
+}
+
+/// A link to nothing or a folder is the person's `--out` to fix; a failed write is not.
+fn unwritable_out(e: Unwritable) -> RunError {
+    match e {
         Unwritable::Io { .. } => RunError::environment("out", e.to_string()),
         _ => RunError::invalid("out", e.to_string()),
-    })?;
-    Ok((draft.report, merged))
+    }
 }
 
 fn observation(page: &Value) -> Observation {

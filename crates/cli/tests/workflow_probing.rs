@@ -290,6 +290,19 @@ fn a_session_of_hundreds_of_pages_compiles_at_once() {
     assert!(stderr.contains("500 pages and 500 acts → 500 states and 500 actions"), "{stderr}");
 }
 
+/// Half a surrogate pair escaped alone (a name cut from JavaScript's UTF-16): serde says
+/// "unexpected end of hex escape", which reads as a typo in the four digits.
+#[test]
+fn a_lone_surrogate_escape_is_named_as_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("half.json");
+    std::fs::write(&path, "{\"version\": 1,\n \"name\": \"caf\\ud800\", \"states\": []}").unwrap();
+    let (code, stderr) = validate_in_time(&path, &dir.path().join("runs"));
+    assert_eq!(code, Some(2), "{stderr}");
+    let said = "half.json:2:20: error: invalid JSON: `\\ud800` is half of a UTF-16 surrogate pair";
+    assert!(stderr.contains(said), "{stderr}");
+}
+
 #[test]
 fn convert_never_writes_into_a_pipe_or_a_folder_and_rewrites_in_place_whole() {
     use std::os::unix::fs::PermissionsExt;

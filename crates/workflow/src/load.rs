@@ -69,14 +69,24 @@ pub fn load_str(source: &str, file: &str, fallback_name: &str) -> Result<Loaded,
 fn load_text(source: String, file: &str, fallback_name: &str) -> Result<Loaded, Diagnostics> {
     let src = without_bom(&source);
     let invalid = |e: serde_json::Error| {
+        let (message, help) = match lone_surrogate(src, &e) {
+            Some(escape) => (
+                format!("invalid JSON: `{escape}` is half of a UTF-16 surrogate pair, which text cannot hold alone"),
+                "write the character itself, or both halves of the pair (`\\ud83d\\ude00` for 😀)",
+            ),
+            None => (
+                format!("invalid JSON: {}", strip_position(&e.to_string())),
+                "a workflow file is a JSON document; check quotes, commas and brackets near here",
+            ),
+        };
         Diagnostics(vec![Diagnostic {
             severity: Severity::Error,
             file: file.to_owned(),
             line: e.line().max(1),
             column: e.column().max(1),
             path: String::new(),
-            message: format!("invalid JSON: {}", strip_position(&e.to_string())),
-            help: Some("a workflow file is a JSON document; check quotes, commas and brackets near here".into()),
+            message,
+            help: Some(help.into()),
         }])
     };
     serde_json::from_str::<Syntax>(src).map_err(invalid)?;
@@ -196,6 +206,23 @@ impl<'de> serde::de::Visitor<'de> for Syntax {
         while map.next_entry::<Syntax, Syntax>()?.is_some() {}
         Ok(Syntax)
     }
+}
+
+/// The escape of half a surrogate pair (`\ud800`) that `e` stopped at, if it did: serde
+/// says "unexpected end of hex escape" of a high half with no low half after it, which
+/// reads as a typo in the digits.
+fn lone_surrogate(src: &str, e: &serde_json::Error) -> Option<String> {
+    let message = e.to_string();
+    if !message.starts_with("unexpected end of hex escape") && !message.starts_with("lone leading surrogate") {
+        return None;
+    }
+    // serde's column counts the line's bytes up to the place.
+    let line = src.split('\n').nth(e.line().checked_sub(1)?)?;
+    let before = line.as_bytes().get(..e.column().min(line.len()))?;
+    let at = before.windows(2).rposition(|w| w == b"\\u")?;
+    let digits = std::str::from_utf8(line.as_bytes().get(at + 2..at + 6)?).ok()?;
+    let unit = u16::from_str_radix(digits, 16).ok()?;
+    (0xD800..=0xDFFF).contains(&unit).then(|| format!("\\u{digits}"))
 }
 
 fn strip_position(message: &str) -> &str {

@@ -176,3 +176,18 @@ async fn a_box_taken_away_for_a_moment_and_drawn_again_unchanged_is_not_said_che
     assert_eq!(common::text_of(&mut driver, "#status").await, "refused");
     driver.close().await;
 }
+
+/// A box whose click takes the page elsewhere (a filter that reloads the listing) is done
+/// once the page has gone: the document that held it no longer answers, which is no box
+/// taken away for a moment, and the new page is the engine's to recognise.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_box_whose_click_leaves_the_page_is_done_as_the_page_goes() {
+    let (mut driver, _, _held) = drive("check-filters.html").await;
+    let began = std::time::Instant::now();
+    let done = check(&mut driver, json!({"css": "#in-stock"}), true).await.expect("the click is done");
+    let took = began.elapsed();
+    assert!(done.detail.as_deref().is_some_and(|d| d.contains("the page changed")), "{done:?}");
+    // Not the second a box taken away for a moment is given to come back.
+    assert!(took < Duration::from_millis(950), "took {took:?}");
+    driver.close().await;
+}

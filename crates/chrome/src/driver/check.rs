@@ -50,6 +50,8 @@ impl ChromeDriver {
         }
         self.hold_for_capture().await;
         let at = self.pointed_at(target, &opts, at).await?;
+        // The document the box is in, told from the one a click may take the page to.
+        let world = self.world_in(&doc).await.ok();
         input::click(self.raw(), at.x, at.y, MouseButton::Left, 1).await.map_err(DriverError::Browser)?;
         let mut outcome = at.outcome();
         let deadline = tokio::time::Instant::now() + SETTLE;
@@ -57,11 +59,16 @@ impl ChromeDriver {
             // The click may have taken the page elsewhere (a filter that reloads): the state
             // is then the new page's to show, and the engine recognises it. A control gone only
             // for a moment (a spinner in its place while a server answers) is looked at again
-            // when it is back: it may be unchanged.
+            // when it is back: it may be unchanged. Only the same document answering without
+            // it is waited for; another one (or none) means the page was left.
             let after = match self.check_state(&doc, target).await {
                 Ok(after) => after,
                 Err(DriverError::Browser(e)) => return Err(DriverError::Browser(e)),
-                Err(_) if tokio::time::Instant::now() < deadline => {
+                Err(DriverError::Invalid(_))
+                    if tokio::time::Instant::now() < deadline
+                        && world.is_some()
+                        && self.world_in(&doc).await.ok() == world =>
+                {
                     tokio::time::sleep(Duration::from_millis(20)).await;
                     continue;
                 }

@@ -6,6 +6,7 @@ mod common;
 mod shop;
 
 use std::path::Path;
+use std::process::Output;
 
 use common::statewright;
 use common::text;
@@ -30,49 +31,26 @@ fn a_prompt_only_state_is_synthesised_from_a_past_runs_page() {
         shown["steps"].as_array().unwrap().iter().find(|s| s["state"] == "Login page").unwrap()["step"].to_string();
 
     let workflow = prompt_only_copy(dir.path());
-    let wf = workflow.to_str().unwrap();
     let url = model.url();
-    let synthesize = |extra: &[&str]| {
-        let mut args = vec![
-            "synthesize",
-            wf,
-            "Login page",
-            "--run",
-            &run_id[..8],
-            "--step",
-            &step,
-            "--llm-url",
-            &url,
-            "--llm-model",
-            "m",
-        ];
-        args.extend(extra);
-        statewright(&args, &runs)
-    };
-    let out = synthesize(&["--json"]);
+    let ask = |extra: &[&str]| synthesize(&runs, &workflow, "Login page", (&run_id[..8], &step), &url, extra);
+    let out = ask(&["--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let result: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(result["checks"][0]["value"], "{{site}}/login.html", "{result}");
     assert_eq!(result["saved_to"], Value::Null, "nothing is written without --save");
     assert!(!std::fs::read_to_string(&workflow).unwrap().contains("#username"));
 
-    let out = synthesize(&["--save"]);
+    let out = ask(&["--save"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("+"), "the diff is shown");
     let saved = std::fs::read_to_string(&workflow).unwrap();
     assert!(saved.contains("#username") && saved.contains("{{password}}"), "{saved}");
 
     // A state that has no prompt, a step that does not exist: clear errors, exit 2.
-    let out = statewright(
-        &["synthesize", wf, "Cart", "--run", &run_id, "--step", &step, "--llm-url", &url, "--llm-model", "m"],
-        &runs,
-    );
+    let out = synthesize(&runs, &workflow, "Cart", (&run_id, &step), &url, &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("has no prompt"), "{}", text(&out.stderr));
-    let out = statewright(
-        &["synthesize", wf, "Home page", "--run", &run_id, "--step", "999", "--llm-url", &url, "--llm-model", "m"],
-        &runs,
-    );
+    let out = synthesize(&runs, &workflow, "Home page", (&run_id, "999"), &url, &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("has no step 999"), "{}", text(&out.stderr));
 
@@ -88,26 +66,26 @@ fn a_prompt_only_state_is_synthesised_from_a_past_runs_page() {
         shown["steps"].as_array().unwrap().iter().find(|s| s["state"] == "Home page").unwrap()["step"].to_string();
     let before = std::fs::read_to_string(&workflow).unwrap();
     let leaky_url = leaky.url();
-    let out = statewright(
-        &[
-            "synthesize",
-            wf,
-            "Home page",
-            "--run",
-            &run_id,
-            "--step",
-            &home,
-            "--save",
-            "--llm-url",
-            &leaky_url,
-            "--llm-model",
-            "m",
-        ],
-        &runs,
-    );
+    let out = synthesize(&runs, &workflow, "Home page", (&run_id, &home), &leaky_url, &["--save"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("holds the value of the secret `password`"), "{}", text(&out.stderr));
     assert_eq!(std::fs::read_to_string(&workflow).unwrap(), before, "nothing is saved");
+}
+
+/// `statewright synthesize WORKFLOW STATE --run RUN --step STEP` with the model at `model`,
+/// and `extra`.
+fn synthesize(
+    runs: &Path,
+    workflow: &Path,
+    state: &str,
+    (run, step): (&str, &str),
+    model: &str,
+    extra: &[&str],
+) -> Output {
+    let mut args = vec!["synthesize", workflow.to_str().unwrap(), state, "--run", run, "--step", step];
+    args.extend(["--llm-url", model, "--llm-model", "m"]);
+    args.extend(extra);
+    statewright(&args, runs)
 }
 
 /// A run of the complete demo workflow, which keeps every page it saw: its id, and the step
@@ -150,29 +128,13 @@ fn checks_that_do_not_hold_on_the_stored_page_are_refused_and_the_model_asked_ag
     let (run_id, step) = past_run(dir.path(), &runs, "Login page");
     let workflow = prompt_only_copy(dir.path());
     let before = std::fs::read_to_string(&workflow).unwrap();
-    let synthesize = |model: &ScriptedModel, extra: &[&str]| {
-        let url = model.url();
-        let wf = workflow.to_str().unwrap();
-        let mut args = vec![
-            "synthesize",
-            wf,
-            "Login page",
-            "--run",
-            &run_id,
-            "--step",
-            &step,
-            "--llm-url",
-            &url,
-            "--llm-model",
-            "m",
-        ];
-        args.extend(extra);
-        statewright(&args, &runs)
+    let ask = |model: &ScriptedModel, extra: &[&str]| {
+        synthesize(&runs, &workflow, "Login page", (&run_id, &step), &model.url(), extra)
     };
 
     // Twice the cart: refused with the checks that do not hold, nothing saved, exit 1.
     let careless = runtime.block_on(ScriptedModel::start(vec![Rule::respond("synthesize", cart_claim)]));
-    let out = synthesize(&careless, &["--save"]);
+    let out = ask(&careless, &["--save"]);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("its checks do not hold on the page it was written from"), "{stderr}");
@@ -188,7 +150,7 @@ fn checks_that_do_not_hold_on_the_stored_page_are_refused_and_the_model_asked_ag
     // Told why, the model writes the sign-in page: that is what is saved.
     let rules = vec![Rule::respond(REFUSED, synthesis), Rule::respond("synthesize", cart_claim)];
     let corrected = runtime.block_on(ScriptedModel::start(rules));
-    let out = synthesize(&corrected, &["--save", "--json"]);
+    let out = ask(&corrected, &["--save", "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let result: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(result["model_calls"], 2, "{result}");
@@ -213,23 +175,7 @@ fn checks_the_stored_page_cannot_decide_are_named_and_the_state_accepted() {
                             {"type": "text", "match": "contains", "value": "Welcome back"}]);
         login_page_with(request, checks)
     })]));
-    let url = model.url();
-    let wf = workflow.to_str().unwrap();
-    let args = [
-        "synthesize",
-        wf,
-        "Login page",
-        "--run",
-        &run_id,
-        "--step",
-        &step,
-        "--json",
-        "--llm-url",
-        &url,
-        "--llm-model",
-        "m",
-    ];
-    let out = statewright(&args, &runs);
+    let out = synthesize(&runs, &workflow, "Login page", (&run_id, &step), &model.url(), &["--json"]);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     let result: Value = serde_json::from_slice(&out.stdout).unwrap();

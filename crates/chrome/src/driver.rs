@@ -215,8 +215,8 @@ impl ChromeDriver {
                 let opts = json!({"enabled": true, "hitTest": true, "position": position(pos)});
                 let (at, _) = self.actionable(target, opts.clone(), patience).await?;
                 self.hold_for_capture().await;
-                let at = self.pointed_at(target, &opts, at).await?;
-                input::click(self.raw(), at.x, at.y, *button, *count).await.map_err(DriverError::Browser)?;
+                let (at, there) = self.pointed_at(target, &opts, at).await?;
+                self.press((&at, there), *button, *count).await?;
                 Ok(at.outcome())
             }
             Action::Hover { target } => {

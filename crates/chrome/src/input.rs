@@ -90,11 +90,23 @@ pub async fn move_to(page: &Page, x: f64, y: f64) -> Result<()> {
 /// second has click count 2, as browsers report it).
 pub async fn click(page: &Page, x: f64, y: f64, button: MouseButton, count: u32) -> Result<()> {
     let mut events = vec![mouse(DispatchMouseEventType::MouseMoved, x, y, None, 0)?];
+    events.extend(presses(x, y, button, count)?);
+    send(page, events).await
+}
+
+/// As [`click`], with the pointer already at the point: a move there again is one more
+/// event the page waits a frame for (moves are dispatched with animation frames).
+pub async fn click_here(page: &Page, x: f64, y: f64, button: MouseButton, count: u32) -> Result<()> {
+    send(page, presses(x, y, button, count)?).await
+}
+
+fn presses(x: f64, y: f64, button: MouseButton, count: u32) -> Result<Vec<Event>> {
+    let mut events = Vec::new();
     for n in 1..=i64::from(count) {
         events.push(mouse(DispatchMouseEventType::MousePressed, x, y, Some(button), n)?);
         events.push(mouse(DispatchMouseEventType::MouseReleased, x, y, Some(button), n)?);
     }
-    send(page, events).await
+    Ok(events)
 }
 
 /// A drag's three parts, with the left button held between them: pressing at a point,

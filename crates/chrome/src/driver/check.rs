@@ -10,7 +10,6 @@ use statewright_engine::{DriverError, DriverResult, Outcome};
 use statewright_workflow::{MouseButton, Target};
 
 use super::{ChromeDriver, Doc};
-use crate::input;
 
 /// How long the page may take to show the click's effect: frameworks that keep the state
 /// themselves redraw the box a frame or two later.
@@ -49,10 +48,10 @@ impl ChromeDriver {
             )));
         }
         self.hold_for_capture().await;
-        let at = self.pointed_at(target, &opts, at).await?;
+        let (at, there) = self.pointed_at(target, &opts, at).await?;
         // The document the box is in, told from the one a click may take the page to.
         let world = self.world_in(&doc).await.ok();
-        input::click(self.raw(), at.x, at.y, MouseButton::Left, 1).await.map_err(DriverError::Browser)?;
+        self.press((&at, there), MouseButton::Left, 1).await?;
         let mut outcome = at.outcome();
         let deadline = tokio::time::Instant::now() + SETTLE;
         loop {

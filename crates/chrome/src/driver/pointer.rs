@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 use statewright_engine::{DriverError, DriverResult};
-use statewright_workflow::Target;
+use statewright_workflow::{MouseButton, Target};
 
 use super::{Actionable, ChromeDriver};
 use crate::input;
@@ -24,25 +24,41 @@ impl ChromeDriver {
     /// Moves the pointer onto `at`, where `target` was found under `opts`, and returns where
     /// to press: there, unless the pointer's arrival moved or hid the target; then where it
     /// shows once it has settled under the pointer. One that does not show again within
-    /// `SETTLE` is pressed at `at`, as without this look.
+    /// `SETTLE` is pressed at `at`, as without this look. Also whether the pointer is there
+    /// already (a press then needs no move of its own, which would cost the page a frame).
     pub(super) async fn pointed_at(
         &mut self,
         target: &Target,
         opts: &Value,
         at: Actionable,
-    ) -> DriverResult<Actionable> {
+    ) -> DriverResult<(Actionable, bool)> {
         let mut at = at;
         for _ in 0..ARRIVALS {
             input::move_to(self.raw(), at.x, at.y).await.map_err(DriverError::Browser)?;
             let Ok((again, _)) = self.actionable(target, opts.clone(), SETTLE).await else {
-                return Ok(at);
+                return Ok((at, true));
             };
             let stayed = (again.x - at.x).abs() < 0.5 && (again.y - at.y).abs() < 0.5;
             at = again;
             if stayed {
-                break;
+                return Ok((at, true));
             }
         }
-        Ok(at)
+        Ok((at, false))
+    }
+
+    /// Clicks `count` times where [`Self::pointed_at`] says, moving there first unless the
+    /// pointer is there.
+    pub(super) async fn press(
+        &self,
+        (at, there): (&Actionable, bool),
+        button: MouseButton,
+        count: u32,
+    ) -> DriverResult<()> {
+        let pressed = match there {
+            true => input::click_here(self.raw(), at.x, at.y, button, count).await,
+            false => input::click(self.raw(), at.x, at.y, button, count).await,
+        };
+        pressed.map_err(DriverError::Browser)
     }
 }

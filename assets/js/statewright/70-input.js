@@ -86,8 +86,23 @@
     return part.year + '-' + two(part.month) + '-' + two(part.day);
   }
 
+  // \s: Chromium's own 12-hour times part the hour and AM or PM with a narrow no-break space.
+  const SHOWN_TIME_RE = /^(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp])\.?\s*[Mm]\.?$/;
+
+  /** A time written on a 12-hour clock (2:35 PM, as en-US shows one and a page's
+   *  toLocaleTimeString writes it), as the field's value (14:35); null when it is not one.
+   *  It says which half of the day it is, so it reads the same in every locale. */
+  function shownTime(text) {
+    const m = RE_exec(SHOWN_TIME_RE, text);
+    if (!m) return null;
+    const h = _parseInt(m[1], 10);
+    if (h < 1 || h > 12) return null;
+    const h24 = (h % 12) + (lower(m[4]) === 'p' ? 12 : 0);
+    return (h24 < 10 ? '0' : '') + h24 + ':' + m[2] + (m[3] !== undefined ? ':' + m[3] : '');
+  }
+
   const VALUE_FORMAT = {
-    date: 'a date as 2026-11-27' + (SHOWN_DATE ? ' or as it shows one, ' + SHOWN_DATE.example : ''), time: 'a time as 14:30', 'datetime-local': 'a date and time as 2026-11-27T14:30',
+    date: 'a date as 2026-11-27' + (SHOWN_DATE ? ' or as it shows one, ' + SHOWN_DATE.example : ''), time: 'a time as 14:30 or 2:30 PM', 'datetime-local': 'a date and time as 2026-11-27T14:30',
     month: 'a month as 2026-11', week: 'a week as 2026-W48', color: 'a colour as #1e90ff', range: 'a number within its range',
   };
 
@@ -107,7 +122,7 @@
     let v = S_trim(_String(text));
     const before = el.value;
     In_setValue(el, v);
-    const shown = t === 'date' && el.value === '' && v !== '' ? shownDate(v) : null;
+    const shown = el.value !== '' || v === '' ? null : t === 'date' ? shownDate(v) : t === 'time' ? shownTime(v) : null;
     if (shown) {
       v = shown;
       In_setValue(el, v);

@@ -164,6 +164,18 @@ async fn fields_filled_through_a_picker_take_their_value_whole_or_say_what_they_
     let refused = driver.perform(&fill("#arrival", "02/30/2026"), PATIENCE).await;
     let takes = "takes a date as 2026-11-27 or as it shows one, 11/27/2026";
     assert!(matches!(&refused, Err(DriverError::Invalid(m)) if m.contains(takes)), "{refused:?}");
+
+    // A time on a 12-hour clock, as en-US shows one and a page's toLocaleTimeString writes it
+    // (Chromium parts the hour and PM with a narrow no-break space): an hour past 12 is none.
+    for (text, value) in [("2:35 PM", "14:35"), ("12:05 AM", "00:05"), ("12:40\u{202f}PM", "12:40")] {
+        let shown = driver.perform(&fill("#time", text), PATIENCE).await;
+        assert!(shown.is_ok(), "{text}: {shown:?}");
+        let said = status(&mut driver).await;
+        assert!(said.contains(&format!(" time={value} ")), "{text}: {said}");
+    }
+    let refused = driver.perform(&fill("#time", "13:10 PM"), PATIENCE).await;
+    let takes = "takes a time as 14:30 or 2:30 PM";
+    assert!(matches!(&refused, Err(DriverError::Invalid(m)) if m.contains(takes)), "{refused:?}");
     driver.close().await;
 }
 

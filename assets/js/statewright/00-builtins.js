@@ -30,6 +30,7 @@
  *                                                     | {ok:false, reason, message}>
  *       read: 'text' | 'attribute' | 'value' | 'count' | 'list' | 'table'; opts.timeoutMs as actionable
  *   prepareTyping(target, clear)           -> {ok, message?, description?}
+ *   typedValue()                           -> {ok, value}: what the focused field holds, null without one
  *   selectOption(target, {value?, label?}) -> {ok, message?, selected?, label?}
  *   scrollBy(target|null, dx, dy)          -> {ok, message?, ...scroll position}
  *   scrollIntoView(target)                 -> {ok, message?, rect?}

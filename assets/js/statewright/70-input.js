@@ -56,6 +56,14 @@
     return { ok: true, description: describeEl(el), whole: whole };
   }
 
+  /** What the focused field holds (a text box's or a textarea's value, an editable
+   *  element's text), null when no field has the focus: the engine types a few keys and
+   *  looks whether they went in as text, or whether the page takes keys itself. */
+  function typedValue() {
+    const el = deepActiveElement();
+    return { ok: true, value: el ? fieldValue(el) : null };
+  }
+
   /** How the browser's locale writes 27 November 2026 in a date field, and the order of the
    *  parts there (['month', 'day', 'year'] in en-US, which launched browsers use); null
    *  where the locale cannot say. */

@@ -38,6 +38,7 @@
     actionable: answering(actionable),
     extract: answering(extract),
     prepareTyping: answering(prepareTyping),
+    typedValue: answering(typedValue),
     setValue: answering(setValue),
     selectOption: answering(selectOption),
     checkState: answering(checkState),

@@ -30,8 +30,8 @@ describe('install', () => {
     assert.equal(r.same, true);
     assert.equal(r.frozen, true);
     assert.deepEqual(r.fns, ['actionable', 'checkState', 'describe', 'extract', 'fileInput', 'html', 'locate', 'prepareTyping',
-      'record', 'recorded', 'scrollBy', 'scrollIntoView', 'selectOption', 'setValue', 'signals', 'snapshot', 'version', 'waitForChange',
-      'watch', 'watched']);
+      'record', 'recorded', 'scrollBy', 'scrollIntoView', 'selectOption', 'setValue', 'signals', 'snapshot', 'typedValue', 'version',
+      'waitForChange', 'watch', 'watched']);
     assert.equal(r.html, before.html, 'library must not modify the DOM');
     const snap2 = await sw(page, 'snapshot', 100);
     assert.deepEqual(snap2.elements.map((e) => e.id), snap1.elements.map((e) => e.id));

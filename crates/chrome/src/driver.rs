@@ -29,6 +29,7 @@ mod pointer;
 mod saved_page;
 mod search;
 mod signals;
+mod typing;
 mod upload;
 
 use search::Doc;
@@ -248,7 +249,7 @@ impl ChromeDriver {
                     let backspace = parse_key_combo("Backspace").map_err(DriverError::Invalid)?;
                     input::press(self.raw(), &backspace).await.map_err(DriverError::Browser)?;
                 }
-                input::type_text(self.raw(), text).await.map_err(DriverError::Browser)?;
+                self.type_into(&doc, text).await?;
                 Ok(at.outcome())
             }
             Action::PressKey { key } => {

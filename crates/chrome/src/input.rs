@@ -178,13 +178,32 @@ pub async fn type_text(page: &Page, text: &str) -> Result<()> {
     if !head.is_empty() {
         events.push(Event::Text(InsertTextParams::new(head)));
     }
-    match key_for_char(last).filter(|(def, _)| def.text.is_some() && last != '\n' && last != '\r') {
-        Some((def, shift)) => {
-            let modifiers = Modifiers { shift, ..Modifiers::default() };
-            events.push(key(DispatchKeyEventType::KeyDown, &def, modifiers, true)?);
-            events.push(key(DispatchKeyEventType::KeyUp, &def, modifiers, false)?);
-        }
-        None => events.push(Event::Text(InsertTextParams::new(last.to_string()))),
+    events.extend(keystroke(last)?);
+    send(page, events).await
+}
+
+/// Types `text` a key press for each character, as a person does: for a page that takes
+/// keys itself (a terminal that adds each `keydown`'s key to its prompt and empties the
+/// field it listens on), which a text insertion never reaches.
+pub async fn press_each(page: &Page, text: &str) -> Result<()> {
+    let mut events = Vec::new();
+    for c in text.chars() {
+        events.extend(keystroke(c)?);
     }
     send(page, events).await
+}
+
+/// A character's key down and up; a character no key gives (or a line break, which as a
+/// key would be Enter and submit a form) goes in as text.
+fn keystroke(c: char) -> Result<Vec<Event>> {
+    Ok(match key_for_char(c).filter(|(def, _)| def.text.is_some() && c != '\n' && c != '\r') {
+        Some((def, shift)) => {
+            let modifiers = Modifiers { shift, ..Modifiers::default() };
+            vec![
+                key(DispatchKeyEventType::KeyDown, &def, modifiers, true)?,
+                key(DispatchKeyEventType::KeyUp, &def, modifiers, false)?,
+            ]
+        }
+        None => vec![Event::Text(InsertTextParams::new(c.to_string()))],
+    })
 }

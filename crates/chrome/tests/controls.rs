@@ -203,3 +203,28 @@ async fn a_box_whose_click_leaves_the_page_is_done_as_the_page_goes() {
     assert!(took < Duration::from_millis(950), "took {took:?}");
     driver.close().await;
 }
+
+/// A page that takes keys itself (a web terminal adding each keydown's key to its prompt and
+/// emptying the field it listens on) is typed into key by key, as a person types; a plain
+/// field still takes the text whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_prompt_that_takes_keys_itself_gets_every_key() {
+    let (mut driver, _, _held) = drive("key-prompt.html").await;
+    let type_into = |css: &str, text: &str, clear: bool| Action::Type {
+        target: target(json!({"css": css})),
+        text: text.into(),
+        clear,
+    };
+    let typed = driver.perform(&type_into("#keys", "rm notes.txt", true), PATIENCE).await;
+    assert!(typed.is_ok(), "{typed:?}");
+    assert_eq!(common::text_of(&mut driver, "#prompt").await, "rm notes.txt");
+    let more = driver.perform(&type_into("#keys", " -f", false), PATIENCE).await;
+    assert!(more.is_ok(), "{more:?}");
+    assert_eq!(common::text_of(&mut driver, "#prompt").await, "rm notes.txt -f");
+
+    let plain = driver.perform(&type_into("#plain", "Call Ada at 10 o'clock", true), PATIENCE).await;
+    assert!(plain.is_ok(), "{plain:?}");
+    // A text box reads as what it holds.
+    assert_eq!(common::text_of(&mut driver, "#plain").await, "Call Ada at 10 o'clock");
+    driver.close().await;
+}

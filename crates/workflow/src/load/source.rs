@@ -42,17 +42,21 @@ pub struct NotUtf8 {
 /// UTF-16 (PowerShell's `>` does) and spreadsheets their "CSV" in the system's code page
 /// (Windows-1252): one accented name deep in a file is otherwise hard to find.
 pub fn utf8_text(bytes: &[u8]) -> Result<&str, NotUtf8> {
+    std::str::from_utf8(bytes).map_err(|e| not_utf8(bytes, e))
+}
+
+/// Where `bytes`, which `e` says are not UTF-8, stop being so. A UTF-16 mark (FF FE, FE FF)
+/// is never UTF-8, so every UTF-16 file with one comes here.
+fn not_utf8(bytes: &[u8], e: std::str::Utf8Error) -> NotUtf8 {
     if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
-        return Err(NotUtf8 { line: 1, column: None, what: "UTF-16 text, not UTF-8".into() });
+        return NotUtf8 { line: 1, column: None, what: "UTF-16 text, not UTF-8".into() };
     }
-    std::str::from_utf8(bytes).map_err(|e| {
-        let read = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
-        // Lines end with `\n`, `\r\n` or a lone `\r`.
-        let breaks = read.matches('\n').count() + read.matches('\r').count() - read.matches("\r\n").count();
-        let column = read.rsplit(['\n', '\r']).next().unwrap_or_default().chars().count() + 1;
-        let what = format!("not UTF-8 text (the byte {:02X})", bytes[e.valid_up_to()]);
-        NotUtf8 { line: breaks + 1, column: Some(column), what }
-    })
+    let read = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
+    // Lines end with `\n`, `\r\n` or a lone `\r`.
+    let breaks = read.matches('\n').count() + read.matches('\r').count() - read.matches("\r\n").count();
+    let column = read.rsplit(['\n', '\r']).next().unwrap_or_default().chars().count() + 1;
+    let what = format!("not UTF-8 text (the byte {:02X})", bytes[e.valid_up_to()]);
+    NotUtf8 { line: breaks + 1, column: Some(column), what }
 }
 
 /// The text of the regular file at `path` (symbolic links followed), up to
@@ -67,16 +71,17 @@ pub fn read_workflow_text(path: &Path) -> Result<String, Unreadable> {
 /// file larger than the largest workflow is a wrong path, not data to read).
 pub fn read_input_text(path: &Path, what: &str) -> Result<String, Unreadable> {
     let bytes = read_input_bytes(path, what, MAX_INPUT_BYTES)?;
-    if let Err(e) = utf8_text(&bytes) {
+    // Checked once: the error keeps the bytes, for saying where they stop being UTF-8.
+    String::from_utf8(bytes).map_err(|e| {
+        let e = not_utf8(e.as_bytes(), e.utf8_error());
         let at = e.column.map(|column| format!(" at line {}, column {column}", e.line)).unwrap_or_default();
-        return Err(Unreadable {
+        Unreadable {
             message: format!("the {what} is {}{at}", e.what),
             help: "save the file as UTF-8".into(),
             missing: false,
             place: Some((e.line, e.column.unwrap_or(1))),
-        });
-    }
-    Ok(String::from_utf8(bytes).unwrap_or_default())
+        }
+    })
 }
 
 /// The bytes of an input file (a certificate may be binary), as [`read_input_text`] reads

@@ -296,6 +296,35 @@ fn a_base_url_or_timeout_that_cannot_work_is_exit_2_before_the_run_and_hides_cre
 }
 
 #[test]
+fn a_model_of_no_name_is_exit_2_naming_where_it_was_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let workflow = workflow_copy(dir.path());
+    let config = dir.path().join("config");
+    std::fs::create_dir_all(&config).unwrap();
+    for model in ["\"\"", "\"   \""] {
+        let settings = format!("{{\"url\": \"http://127.0.0.1:1/v1\", \"model\": {model}}}");
+        std::fs::write(config.join("llm.json"), settings).unwrap();
+        let out = command(&["run", workflow.to_str().unwrap()], &runs)
+            .env("STATEWRIGHT_CONFIG_DIR", &config)
+            .output()
+            .unwrap();
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{model}: {stderr}");
+        assert!(stderr.contains("llm.json") && stderr.contains("`model`"), "{model}: {stderr}");
+        assert!(stderr.contains("names no model"), "{model}: {stderr}");
+    }
+    let out = statewright(
+        &["run", workflow.to_str().unwrap(), "--llm-url", "http://127.0.0.1:1/v1", "--llm-model", " "],
+        &runs,
+    );
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("`--llm-model`") && stderr.contains("names no model"), "{stderr}");
+    assert!(!runs.join("statewright.db").exists(), "no run was started");
+}
+
+#[test]
 fn prompt_only_states_are_synthesised_once_and_then_replay_with_no_model() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let model = runtime.block_on(ScriptedModel::start(vec![Rule::respond("synthesize", synthesis)]));

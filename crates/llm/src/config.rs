@@ -134,6 +134,10 @@ impl LlmConfig {
         let env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
         let url = overrides.url.clone().or_else(|| env("STATEWRIGHT_LLM_URL")).or(file.url.clone());
         let Some(url) = url else { return Ok(None) };
+        // An empty flag is the person's to fix there, not the file's (an empty variable is unset).
+        if overrides.model.as_deref().is_some_and(is_blank) {
+            return Err(ConfigError::Setting { name: "--llm-model", reason: NO_MODEL_NAMED.into() });
+        }
         let model = overrides.model.clone().or_else(|| env("STATEWRIGHT_LLM_MODEL")).or(file.model.clone());
         let Some(model) = model else {
             return Err(ConfigError::NoModel { url, file: path.display().to_string() });
@@ -151,6 +155,11 @@ impl LlmConfig {
 
     pub fn new(url: &str, model: &str, api_key: Option<String>, settings: &Settings) -> Result<Self, ConfigError> {
         let url = check_url(url)?;
+        // Sent as it is, an empty name gets the server's own error (or its default model)
+        // at the first call, deep in a run.
+        if is_blank(model) {
+            return Err(ConfigError::Setting { name: "model", reason: NO_MODEL_NAMED.into() });
+        }
         let timeout = match settings.timeout {
             None => DEFAULT_TIMEOUT,
             // No time at all, or less than none, would fail every call before it is sent.
@@ -184,6 +193,13 @@ impl LlmConfig {
 }
 
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+const NO_MODEL_NAMED: &str =
+    "it names no model (it is empty or only spaces); give the model's name, e.g. `gpt-4o-mini`";
+
+fn is_blank(text: &str) -> bool {
+    text.trim().is_empty()
+}
 
 /// The certificates of a PEM file of authorities; an unreadable file, or one with none in
 /// it, is a configuration error (caught before a run, not at its first model call).
@@ -273,6 +289,14 @@ mod tests {
         }
         let settings = Settings { timeout: Some(0.5), ..Settings::default() };
         assert_eq!(LlmConfig::new("http://h/v1", "m", None, &settings).unwrap().timeout, Duration::from_millis(500));
+    }
+
+    #[test]
+    fn a_model_of_no_name_is_refused() {
+        for model in ["", "   ", "\t"] {
+            let e = LlmConfig::new("http://h/v1", model, None, &Settings::default()).unwrap_err().to_string();
+            assert!(e.contains("`model`") && e.contains("names no model"), "{model:?}: {e}");
+        }
     }
 
     #[test]

@@ -241,7 +241,7 @@ fn read_json(path: &Path, notes: &mut Vec<String>) -> Result<Value, ReadError> {
         Err(e) if e.is_eof() => {
             let salvaged = salvage_entries(&text);
             if salvaged.is_empty() {
-                return Err(json_error(path, &e));
+                return Err(json_error(path, &text, &e));
             }
             notes.push(format!(
                 "{} is cut short ({}:{}: {e}); the {} complete entries before the cut are used",
@@ -252,7 +252,7 @@ fn read_json(path: &Path, notes: &mut Vec<String>) -> Result<Value, ReadError> {
             ));
             Ok(Value::Array(salvaged))
         }
-        Err(e) => Err(json_error(path, &e)),
+        Err(e) => Err(json_error(path, &text, &e)),
     }
 }
 
@@ -299,8 +299,9 @@ fn file_error(path: &Path, e: std::io::Error) -> ReadError {
     ReadError::File { path: path.to_owned(), message: e.to_string() }
 }
 
-fn json_error(path: &Path, e: &serde_json::Error) -> ReadError {
-    ReadError::Json { path: path.to_owned(), line: e.line(), column: e.column(), message: e.to_string() }
+fn json_error(path: &Path, text: &str, e: &serde_json::Error) -> ReadError {
+    let message = statewright_workflow::json_problem(text, e);
+    ReadError::Json { path: path.to_owned(), line: e.line(), column: e.column(), message }
 }
 
 fn act(action: Action, alternatives: Vec<Target>) -> Act {

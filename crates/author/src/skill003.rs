@@ -94,8 +94,12 @@ fn import_one(folder: &Path) -> Result<Workflow, SkillError> {
 
     let path = folder.join("actions.json");
     let text = read_input_text(&path, "skill file").map_err(|e| error(&path, e.message))?;
-    let entries: Vec<Value> = serde_json::from_str(&text)
-        .map_err(|e| error(&path, format!("line {}, column {}: {e}", e.line(), e.column())))?;
+    let entries: Vec<Value> = serde_json::from_str(&text).map_err(|e| {
+        error(
+            &path,
+            format!("line {}, column {}: {}", e.line(), e.column(), statewright_workflow::json_problem(&text, &e)),
+        )
+    })?;
     let mut actions = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
         actions.push(action(entry, &variables).map_err(|m| error(&path, format!("entry {i}: {m}")))?);

@@ -342,7 +342,12 @@ fn parse_all<T: serde::de::DeserializeOwned>(texts: &[String], flag: &str) -> Re
     texts
         .iter()
         .enumerate()
-        .map(|(i, text)| serde_json::from_str(text).map_err(|e| format!("{flag} #{}: {e}", i + 1)))
+        .map(|(i, text)| {
+            serde_json::from_str(text).map_err(|e| {
+                let problem = statewright_workflow::json_problem(text, &e);
+                format!("{flag} #{}: {problem} (line {}, column {})", i + 1, e.line(), e.column())
+            })
+        })
         .collect()
 }
 

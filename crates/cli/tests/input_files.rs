@@ -118,3 +118,81 @@ fn a_drift_file_or_a_served_page_that_is_a_pipe_or_a_device_is_refused_at_once()
         format!("{}: the site file is a named pipe (FIFO), not a regular file", site.join("stuck.html").display());
     assert!(stderr.contains(&said), "{stderr}");
 }
+
+/// Half a UTF-16 surrogate pair escaped alone (`\ud800`, text cut from JavaScript) in each
+/// JSON file the CLI reads besides a workflow: each said serde's "unexpected end of hex
+/// escape" or "lone leading surrogate in hex escape", which reads as a typo in the digits.
+#[test]
+fn half_a_surrogate_pair_in_any_json_file_is_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let workflow = write_workflow(
+        dir.path(),
+        &json!({"version": 1, "name": "w", "parameters": {"q": {}},
+            "states": [{"name": "Start", "checks": [{"type": "url", "value": "about:blank"}],
+                        "terminal": {"outcome": "success"}}]}),
+    );
+    let workflow = workflow.to_str().unwrap();
+    let half = "is half of a UTF-16 surrogate pair";
+    let said = |stderr: &str, place: &str| {
+        assert!(stderr.contains(half) && stderr.contains("`\\ud800`"), "{stderr}");
+        assert!(stderr.contains(place), "{place}: {stderr}");
+        assert!(!stderr.contains("hex escape"), "{stderr}");
+    };
+
+    // Batch data: JSON Lines, a JSON array, a value cut in two (its line).
+    for (name, text, place) in [
+        ("rows.jsonl", "{\"q\": \"a\"}\n{\"q\": \"b\\ud800\"}\n", "rows.jsonl:2"),
+        ("rows.json", "[\n  {\"q\": \"\\ud800\"}\n]", "rows.json:2"),
+    ] {
+        let data = dir.path().join(name);
+        std::fs::write(&data, text).unwrap();
+        let (code, stderr) = in_time(&["batch", workflow, "--data", data.to_str().unwrap()], &runs);
+        assert_eq!(code, Some(2), "{name}: {stderr}");
+        said(&stderr, place);
+    }
+    let good = dir.path().join("good.csv");
+    std::fs::write(&good, "q\nA\n").unwrap();
+    let pool = dir.path().join("pool.json");
+    std::fs::write(&pool, "{\"endpoints\": [{\"cdp_url\": \"http://127.0.0.1:9/\\ud800\"}]}").unwrap();
+    let args = ["batch", workflow, "--data", good.to_str().unwrap(), "--pool", pool.to_str().unwrap()];
+    let (code, stderr) = in_time(&args, &runs);
+    assert_eq!(code, Some(2), "{stderr}");
+    said(&stderr, "pool.json:1:");
+
+    // LLM settings, read by every command that may ask a model.
+    let config = runs.join("no-config");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(config.join("llm.json"), "{\n  \"model\": \"m\\ud800\"\n}").unwrap();
+    let (code, stderr) = in_time(&["agent", "--goal", "x", "--url", "http://127.0.0.1:9/"], &runs);
+    assert_eq!(code, Some(2), "{stderr}");
+    said(&stderr, "llm.json: line 2, column");
+    std::fs::remove_file(config.join("llm.json")).unwrap();
+
+    // A seed 003 skill's actions.
+    let export = dir.path().join("export");
+    let skill = export.join("001-sign-in");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(skill.join("SKILL.md"), "---\nname: sign-in\ndescription: Sign in\n---\nSign in.\n").unwrap();
+    std::fs::write(skill.join("actions.json"), "[{\"action\": \"click\", \"text\": \"\\ud800\"}]").unwrap();
+    let skills = dir.path().join("skills");
+    let args = ["skills", "import", export.to_str().unwrap(), "--skills", skills.to_str().unwrap()];
+    let (code, stderr) = in_time(&args, &runs);
+    assert_eq!(code, Some(2), "{stderr}");
+    said(&stderr, "actions.json: line 1, column");
+
+    // A drift file.
+    let drift = dir.path().join("drift.json");
+    std::fs::write(&drift, "{\"rules\": [{\"from\": \"\\ud800\", \"to\": \"x\"}]}").unwrap();
+    let (code, stderr) = in_time(&["demo-site", "--port", "0", "--drift", drift.to_str().unwrap()], &runs);
+    assert_eq!(code, Some(2), "{stderr}");
+    said(&stderr, "line 1, column");
+
+    // A seed 003 session's timeline.
+    let session = dir.path().join("session");
+    std::fs::create_dir(&session).unwrap();
+    std::fs::write(session.join("action_timeline.json"), "[\n  {\"action\": \"\\ud800\"}\n]").unwrap();
+    let (code, stderr) = in_time(&["compile", session.to_str().unwrap()], &runs);
+    assert_eq!(code, Some(2), "{stderr}");
+    said(&stderr, "action_timeline.json:2:");
+}

@@ -50,8 +50,10 @@ pub enum SiteError {
 pub fn load_rules(path: &Path) -> Result<Vec<Rewrite>, SiteError> {
     let text = statewright_workflow::read_input_text(path, "drift file")
         .map_err(|e| SiteError::Read { path: path.to_owned(), message: e.message })?;
-    let file: DriftFile =
-        serde_json::from_str(&text).map_err(|e| SiteError::Parse { path: path.to_owned(), message: e.to_string() })?;
+    let file: DriftFile = serde_json::from_str(&text).map_err(|e| SiteError::Parse {
+        path: path.to_owned(),
+        message: format!("line {}, column {}: {}", e.line(), e.column(), statewright_workflow::json_problem(&text, &e)),
+    })?;
     Ok(file.rules)
 }
 

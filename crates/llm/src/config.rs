@@ -107,7 +107,7 @@ pub fn read_settings(path: &Path) -> Result<Settings, ConfigError> {
     };
     serde_json::from_str(&text).map_err(|e| ConfigError::File {
         path: path.display().to_string(),
-        message: format!("line {}, column {}: {e}", e.line(), e.column()),
+        message: format!("line {}, column {}: {}", e.line(), e.column(), statewright_workflow::json_problem(&text, &e)),
     })
 }
 

@@ -94,9 +94,7 @@ pub fn read_pool_file(path: &Path) -> Result<Vec<Endpoint>, RunError> {
     let text = statewright_workflow::read_input_text(path, "pool file")
         .map_err(|e| RunError::invalid("pool", format!("{shown}: {} ({})", e.message, e.help)))?;
     let file: PoolFile = serde_json::from_str(&text).map_err(|e| {
-        // serde_json's message ends with its own "at line L column C": say it the usual way.
-        let message = e.to_string();
-        let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
+        let message = statewright_workflow::json_problem(&text, &e);
         RunError::invalid("pool", format!("{shown}:{}:{}: {message}", e.line(), e.column()))
     })?;
     if file.endpoints.is_empty() {

@@ -191,8 +191,10 @@ fn json_lines(text: &str, nested: Nested) -> Parsed {
     let (mut rows, mut columns) = (Vec::new(), SharedColumns::default());
     for (i, line) in lines(statewright_workflow::without_bom(text)).enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let line_no = i + 1;
-        let object: Fields =
-            serde_json::from_str(line).map_err(|e| Problem::at(line_no, format!("not a JSON object: {e}")))?;
+        let object: Fields = serde_json::from_str(line).map_err(|e| {
+            Problem::at(line_no, format!("not a JSON object: {}", statewright_workflow::json_problem(line, &e)))
+                .column(e.column())
+        })?;
         rows.push(columns.row(line_no, plain_values(object, nested).map_err(|w| Problem::at(line_no, w))?));
     }
     Ok(rows)
@@ -201,8 +203,10 @@ fn json_lines(text: &str, nested: Nested) -> Parsed {
 /// A JSON array of objects, each row's line the one its object starts on.
 fn json_array(text: &str, nested: Nested) -> Parsed {
     let text = statewright_workflow::without_bom(text);
-    let items: Vec<&RawValue> =
-        serde_json::from_str(text).map_err(|e| Problem::at(e.line(), format!("not a JSON array of objects: {e}")))?;
+    let items: Vec<&RawValue> = serde_json::from_str(text).map_err(|e| {
+        let problem = statewright_workflow::json_problem(text, &e);
+        Problem::at(e.line(), format!("not a JSON array of objects: {problem}")).column(e.column())
+    })?;
     let spans = statewright_workflow::span::SpanIndex::new(text);
     let root = statewright_workflow::span::JsonPath::root();
     let (mut rows, mut columns) = (Vec::new(), SharedColumns::default());
@@ -256,7 +260,8 @@ fn plain_values(object: Fields, nested: Nested) -> Result<IndexMap<String, Strin
         }
         let raw = value.get();
         let text = match raw.as_bytes().first() {
-            Some(b'"') => serde_json::from_str::<String>(raw).map_err(|e| format!("`{key}`: {e}"))?,
+            Some(b'"') => serde_json::from_str::<String>(raw)
+                .map_err(|e| format!("`{key}`: {}", statewright_workflow::json_problem(raw, &e)))?,
             Some(b'n') => continue,
             Some(b'[' | b'{') if nested == Nested::Skipped => continue,
             Some(b'[' | b'{') => return Err(format!("`{key}` is not a plain value (text, number or true/false)")),

@@ -9,6 +9,7 @@ mod cligent;
 pub mod diagnostic;
 mod display;
 mod file_names;
+mod json_problem;
 pub mod keys;
 mod load;
 pub mod model;
@@ -24,6 +25,7 @@ pub mod variables;
 mod write;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};
+pub use json_problem::json_problem;
 pub use load::{
     Loaded, MAX_INPUT_BYTES, MAX_WRITTEN_BYTES, NotUtf8, SourceFormat, Unreadable, load_file, load_str, open_input,
     read_input_bytes, read_input_text, read_workflow_text, utf8_text, without_bom,

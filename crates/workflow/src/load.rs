@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::cligent;
 use crate::diagnostic::{Diagnostic, Diagnostics, Reporter, Severity};
+use crate::json_problem::{LONE_SURROGATE_HELP, half_pair, json_problem, lone_surrogate};
 use crate::model::{Action, Check, Workflow};
 use crate::span::{JsonPath, Seg, SpanIndex};
 use crate::validate::validate;
@@ -70,12 +71,9 @@ fn load_text(source: String, file: &str, fallback_name: &str) -> Result<Loaded, 
     let src = without_bom(&source);
     let invalid = |e: serde_json::Error| {
         let (message, help) = match lone_surrogate(src, &e) {
-            Some(escape) => (
-                format!("invalid JSON: `{escape}` is half of a UTF-16 surrogate pair, which text cannot hold alone"),
-                "write the character itself, or both halves of the pair (`\\ud83d\\ude00` for 😀)",
-            ),
+            Some(escape) => (format!("invalid JSON: {}", half_pair(&escape)), LONE_SURROGATE_HELP),
             None => (
-                format!("invalid JSON: {}", strip_position(&e.to_string())),
+                format!("invalid JSON: {}", json_problem(src, &e)),
                 "a workflow file is a JSON document; check quotes, commas and brackets near here",
             ),
         };
@@ -206,27 +204,6 @@ impl<'de> serde::de::Visitor<'de> for Syntax {
         while map.next_entry::<Syntax, Syntax>()?.is_some() {}
         Ok(Syntax)
     }
-}
-
-/// The escape of half a surrogate pair (`\ud800`) that `e` stopped at, if it did: serde
-/// says "unexpected end of hex escape" of a high half with no low half after it, which
-/// reads as a typo in the digits.
-fn lone_surrogate(src: &str, e: &serde_json::Error) -> Option<String> {
-    let message = e.to_string();
-    if !message.starts_with("unexpected end of hex escape") && !message.starts_with("lone leading surrogate") {
-        return None;
-    }
-    // serde's column counts the line's bytes up to the place.
-    let line = src.split('\n').nth(e.line().checked_sub(1)?)?;
-    let before = line.as_bytes().get(..e.column().min(line.len()))?;
-    let at = before.windows(2).rposition(|w| w == b"\\u")?;
-    let digits = std::str::from_utf8(line.as_bytes().get(at + 2..at + 6)?).ok()?;
-    let unit = u16::from_str_radix(digits, 16).ok()?;
-    (0xD800..=0xDFFF).contains(&unit).then(|| format!("\\u{digits}"))
-}
-
-fn strip_position(message: &str) -> &str {
-    message.rsplit_once(" at line ").map_or(message, |(m, _)| m)
 }
 
 /// Deserialises a native file. Checks and actions are deserialised one by one first, so

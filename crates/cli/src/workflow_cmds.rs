@@ -144,7 +144,10 @@ pub async fn demo_site(port: u16, dir: Option<PathBuf>, drift: Option<PathBuf>) 
 
 /// The bundled demo site (or a folder), drifted when a drift file is given.
 pub fn site(dir: Option<PathBuf>, drift: Option<&std::path::Path>) -> Result<Site, String> {
-    let site = dir.map_or(Site::Demo, Site::Dir);
+    let site = match dir {
+        Some(dir) => Site::folder(&dir).map_err(|e| e.to_string())?,
+        None => Site::Demo,
+    };
     match drift {
         Some(path) => Site::drifted(site, path).map_err(|e| format!("{}: {e}", path.display())),
         None => Ok(site),

@@ -196,3 +196,26 @@ fn half_a_surrogate_pair_in_any_json_file_is_said_so() {
     assert_eq!(code, Some(2), "{stderr}");
     said(&stderr, "action_timeline.json:2:");
 }
+
+/// `demo-site --dir` given a file, or a path with nothing at it, served it anyway: every
+/// page a 404, with "serving on …" as if all were well.
+#[test]
+fn a_folder_to_serve_that_is_no_folder_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let file = dir.path().join("index.html");
+    std::fs::write(&file, "<p>Hi</p>").unwrap();
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(&file, &link).unwrap();
+    let nothing = dir.path().join("no-such-folder");
+    for (path, said) in [
+        (&file, "is a file, not a folder to serve"),
+        (&link, "is a symbolic link to the file"),
+        (&nothing, "there is no folder here to serve"),
+    ] {
+        let (code, stderr) = in_time(&["demo-site", "--port", "0", "--dir", path.to_str().unwrap()], &runs);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(stderr.contains(&path.display().to_string()) && stderr.contains(said), "{stderr}");
+        assert!(!stderr.contains("serving on"), "{stderr}");
+    }
+}

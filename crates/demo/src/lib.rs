@@ -52,6 +52,20 @@ impl Site {
         Ok(Site::Rewritten(Rewritten { base: Box::new(base), rules }))
     }
 
+    /// The folder at `path` (links followed), served as it is: what is not a folder (a file
+    /// given by mistake, a path with nothing at it) is refused here, where it would
+    /// otherwise answer every page with 404.
+    pub fn folder(path: &Path) -> Result<Site, SiteError> {
+        if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+            return Ok(Site::Dir(path.to_owned()));
+        }
+        let message = match statewright_workflow::what_is_at(path) {
+            nothing if nothing == "nothing" => format!("{}: there is no folder here to serve", path.display()),
+            what => format!("{} is {what}, not a folder to serve", path.display()),
+        };
+        Err(SiteError::Read { path: path.to_owned(), message })
+    }
+
     /// `base` with the rules of the drift file at `path` applied.
     pub fn drifted(base: Site, path: &Path) -> Result<Site, SiteError> {
         Site::rewritten(base, load_rules(path)?)

@@ -117,7 +117,7 @@ pub fn review(args: ReviewArgs) -> u8 {
         Ok(store) => store,
         Err(e) => {
             errln!("statewright: {e}");
-            return exit::FAILED;
+            return if e.is_callers() { exit::INVALID } else { exit::FAILED };
         }
     };
     let result = match args.command {

@@ -72,14 +72,7 @@ enum RunsCommand {
 
 fn fail(e: &Error) -> u8 {
     errln!("statewright: {e}");
-    match e {
-        Error::UnknownRun(_)
-        | Error::AmbiguousRun { .. }
-        | Error::NotStatewright { .. }
-        | Error::Corrupt { .. }
-        | Error::TooNew { .. } => exit::INVALID,
-        _ => exit::FAILED,
-    }
+    if e.is_callers() { exit::INVALID } else { exit::FAILED }
 }
 
 pub fn runs(args: RunsArgs) -> u8 {

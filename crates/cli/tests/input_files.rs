@@ -219,3 +219,42 @@ fn a_folder_to_serve_that_is_no_folder_is_refused_at_once() {
         assert!(!stderr.contains("serving on"), "{stderr}");
     }
 }
+
+/// A file given as the runs folder was "File exists (os error 17)", and a folder given as the
+/// run store's database "cannot write to …: it is read-only", both exit 1 as if the machine
+/// had failed; each is now said as it is, exit 2, before anything runs.
+#[test]
+fn a_runs_folder_that_is_a_file_or_a_database_that_is_a_folder_is_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let workflow = write_workflow(
+        dir.path(),
+        &json!({"version": 1, "name": "w", "states": [{"name": "Start",
+            "checks": [{"type": "url", "value": "about:blank"}], "terminal": {"outcome": "success"}}]}),
+    );
+    let file = dir.path().join("runs-file");
+    std::fs::write(&file, "not a folder").unwrap();
+    let folder = dir.path().join("db-folder");
+    std::fs::create_dir(&folder).unwrap();
+    let workflow = workflow.to_str().unwrap();
+    let runs = dir.path().join("runs");
+    for (args, said) in [
+        (
+            vec!["run", workflow, "--runs-dir", file.to_str().unwrap()],
+            format!("{} is a file, not a folder to keep runs in", file.display()),
+        ),
+        (
+            vec!["run", workflow, "--db", folder.to_str().unwrap()],
+            format!("{} is a folder, not a run store's database file", folder.display()),
+        ),
+        (
+            vec!["runs", "list", "--db", folder.to_str().unwrap()],
+            format!("{} is a folder, not a run store's database file", folder.display()),
+        ),
+    ] {
+        let (code, stderr) = in_time(&args, &runs);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(&said), "{args:?}: {stderr}");
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "not a folder");
+    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0);
+}

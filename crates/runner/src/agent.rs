@@ -197,7 +197,7 @@ async fn drive(
     let model = AgentModel::new(client, workflow.clone(), params.clone());
 
     let db = request.db_path();
-    let store = Store::open(&db).map_err(|e| RunError::environment("store", e.to_string()))?;
+    let store = Store::open(&db).map_err(|e| RunError::store(&e))?;
     let masked = Value::Object(params.masked_values().into_iter().map(|(k, v)| (k, json!(v))).collect());
     let workflow_json = serde_json::to_string(&workflow.bound(&params, true)).unwrap_or_default();
     let label = match &request.browser {

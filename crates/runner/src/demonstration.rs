@@ -99,7 +99,7 @@ pub async fn record(
         statewright_workflow::writable_file(out).map_err(unwritable_out)?;
     }
     let db = request.db.clone().unwrap_or_else(|| Store::default_path(&request.runs_dir));
-    let store = Store::open(&db).map_err(|e| RunError::environment("store", e.to_string()))?;
+    let store = Store::open(&db).map_err(|e| RunError::store(&e))?;
     let placeholder = Workflow {
         version: statewright_workflow::FORMAT_VERSION,
         name: statewright_author::RECORDING.into(),

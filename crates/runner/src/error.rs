@@ -27,4 +27,10 @@ impl RunError {
     pub(crate) fn environment(code: &'static str, message: impl Into<String>) -> Self {
         Self { kind: RunErrorKind::Environment, code, message: message.into() }
     }
+
+    /// The store could not be opened or used: the caller's (a folder given as the database)
+    /// or the machine's (a full disk).
+    pub(crate) fn store(e: &statewright_store::Error) -> Self {
+        if e.is_callers() { Self::invalid("store", e.to_string()) } else { Self::environment("store", e.to_string()) }
+    }
 }

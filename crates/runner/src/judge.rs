@@ -191,7 +191,7 @@ fn open_store(db: &Path) -> Result<Store, RunError> {
             format!("{}: no run store here (give --runs-dir or --db)", db.display()),
         ));
     }
-    Store::open(db).map_err(|e| RunError::environment("store", e.to_string()))
+    Store::open(db).map_err(|e| RunError::store(&e))
 }
 
 /// A task the model is asked about: its row's index, run, goal and answer.

@@ -244,7 +244,7 @@ async fn open_store(db: &Path) -> Result<Store, RunError> {
     tokio::task::spawn_blocking(move || Store::open(&db))
         .await
         .map_err(|e| RunError::environment("store", e.to_string()))?
-        .map_err(|e| RunError::environment("store", e.to_string()))
+        .map_err(|e| RunError::store(&e))
 }
 
 /// A sortable, unique run id: `20261122-051233-3f9a`.

@@ -16,6 +16,10 @@ pub enum Error {
         path.display()
     )]
     TooNew { path: PathBuf, found: i64, known: i64 },
+    /// A folder given as the database, a file as the runs folder: SQLite said "unable to
+    /// open" (read as read-only) and making the folder "File exists".
+    #[error("{} is {what}, not {wanted}", path.display())]
+    NotWhatItShouldBe { path: PathBuf, what: String, wanted: &'static str },
     #[error("cannot write to {}: it is read-only (check the folder's permissions)", path.display())]
     ReadOnly { path: PathBuf },
     #[error("cannot write to {}: the disk is full (or the file-size limit is reached)", path.display())]
@@ -48,6 +52,21 @@ pub enum Error {
 }
 
 impl Error {
+    /// Whether the path given for the store is wrong (a folder, another program's file, a
+    /// newer Statewright's database) or a run asked for is not in it: the caller's to fix,
+    /// where a full disk or a read-only folder is the machine's.
+    pub fn is_callers(&self) -> bool {
+        matches!(
+            self,
+            Error::NotWhatItShouldBe { .. }
+                | Error::NotStatewright { .. }
+                | Error::Corrupt { .. }
+                | Error::TooNew { .. }
+                | Error::UnknownRun(_)
+                | Error::AmbiguousRun { .. }
+        )
+    }
+
     pub(crate) fn sqlite(path: &Path, e: rusqlite::Error) -> Error {
         let path = path.to_path_buf();
         match e.sqlite_error_code() {

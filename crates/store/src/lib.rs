@@ -113,7 +113,18 @@ impl Store {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
+        let misplaced = |path: &Path, wanted| Error::NotWhatItShouldBe {
+            path: path.to_owned(),
+            what: statewright_workflow::what_is_at(path),
+            wanted,
+        };
+        if std::fs::metadata(&root).is_ok_and(|m| !m.is_dir()) {
+            return Err(misplaced(&root, "a folder to keep runs in"));
+        }
         std::fs::create_dir_all(&root).map_err(|e| Error::io(&root, e))?;
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            return Err(misplaced(path, "a run store's database file"));
+        }
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags).map_err(|e| Error::sqlite(path, e))?;
         let store = Store { conn, root: Some(root), path: path.to_path_buf(), blobs: Mutex::default() };

@@ -401,3 +401,37 @@ fn an_endless_config_timeout_is_refused_and_says_why_in_full() {
     );
     assert!(stderr.contains("error: 1e308 is not a sensible number of seconds"), "{stderr}");
 }
+
+/// A click's or drag's `position` is numbers only; `{{px}}` there was "invalid type: string
+/// \"{{px}}\", expected f64" at the action, which neither says where nor why.
+#[test]
+fn a_reference_where_a_number_goes_is_said_so_at_its_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    for (action, field) in [
+        (
+            json!({"type": "drag", "target": {"css": "#a"}, "to": {"css": "#b"}, "position": {"x": 0.5, "y": "{{py}}"}}),
+            "position.y",
+        ),
+        (json!({"type": "click", "target": {"css": "#a"}, "position": {"x": "{{py}}", "y": 0.5}}), "position.x"),
+    ] {
+        let workflow = json!({"version": 1, "name": "w", "parameters": {"py": {"default": "0.5"}}, "states": [
+            {"name": "Start", "checks": [{"type": "url", "value": "about:blank"}], "actions": [action], "next": ["Done"]},
+            {"name": "Done", "checks": [{"type": "url", "value": "https://x.example/"}], "terminal": {"outcome": "success"}}]});
+        let path = write_workflow(dir.path(), &workflow);
+        let (code, stderr) = validate_in_time(&path, &runs);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(stderr.contains("error: `{{py}}` where a number goes: `{{…}}` fills in text only"), "{stderr}");
+        assert!(stderr.contains(&format!("at states[0].actions[0].{field}\n")), "{stderr}");
+    }
+    // Text that is a number is not a number either.
+    let action = json!({"type": "click", "target": {"css": "#a"}, "position": {"x": "0.5", "y": 0.5}});
+    let workflow = json!({"version": 1, "name": "w", "states": [
+        {"name": "Start", "checks": [{"type": "url", "value": "about:blank"}], "actions": [action], "terminal": {"outcome": "success"}}]});
+    let (code, stderr) = validate_in_time(&write_workflow(dir.path(), &workflow), &runs);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("expected a number (f64), not the text `0.5`") && stderr.contains("position.x\n"),
+        "{stderr}"
+    );
+}

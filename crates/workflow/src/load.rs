@@ -309,6 +309,22 @@ fn report_serde_error(message: &str, path: &JsonPath, value: Option<&Value>, rep
         report.error(&at, format!("unknown {} `{variant}`", variant_kind(path)), Some(help));
         return;
     }
+    if let Some((text, expected)) = text_for_number(message) {
+        // Inside a tagged check or action serde names the object, not the field (a click's
+        // `position.x`): find the text in it.
+        let at = value.and_then(|v| path_to_text(v, text, path)).unwrap_or_else(|| path.clone());
+        let (message, help) = if text.contains("{{") {
+            (
+                format!("`{text}` where a number goes: `{{{{…}}}}` fills in text only"),
+                "write the number itself: parameters and variables fill in text (addresses, typed text, selectors), \
+                 not numbers such as a position's fractions",
+            )
+        } else {
+            (format!("expected a number ({expected}), not the text `{text}`"), "write the number without quotes")
+        };
+        report.error(&at, message, Some(help.into()));
+        return;
+    }
     if let Some(field) = quoted_after(message, "missing field `") {
         report.error(path, format!("missing field `{field}`"), Some(format!("add \"{field}\": … here")));
         return;
@@ -325,6 +341,26 @@ fn variant_kind(path: &JsonPath) -> &'static str {
         Some("actions") => "action",
         Some("checks") => "check type",
         _ => "value",
+    }
+}
+
+/// The text and the number type of serde's "invalid type: string \"…\", expected f64".
+fn text_for_number(message: &str) -> Option<(&str, &str)> {
+    let (text, expected) = message.strip_prefix("invalid type: string \"")?.rsplit_once("\", expected ")?;
+    let number =
+        matches!(expected, "f32" | "f64" | "u8" | "u16" | "u32" | "u64" | "usize" | "i8" | "i16" | "i32" | "i64")
+            || expected.contains("number")
+            || expected.contains("integer");
+    number.then_some((text, expected))
+}
+
+/// Where in `value` (at `base`) the string `text` is (the first found).
+fn path_to_text(value: &Value, text: &str, base: &JsonPath) -> Option<JsonPath> {
+    match value {
+        Value::String(s) if s == text => Some(base.clone()),
+        Value::Object(map) => map.iter().find_map(|(k, v)| path_to_text(v, text, &base.key(k))),
+        Value::Array(items) => items.iter().enumerate().find_map(|(i, v)| path_to_text(v, text, &base.index(i))),
+        _ => None,
     }
 }
 

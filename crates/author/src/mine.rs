@@ -232,7 +232,8 @@ fn segment_name(segment: &Segment) -> String {
         }
     }
     let name: String = name.trim_matches('-').chars().take(40).collect();
-    if name.is_empty() { "skill".into() } else { name.trim_end_matches('-').to_owned() }
+    // The name is the skill's file's stem: `con.html`'s skill is `con_`, a file on Windows too.
+    if name.is_empty() { "skill".into() } else { statewright_workflow::portable_stem(name.trim_end_matches('-')) }
 }
 
 fn skill(name: String, segment: Segment, runs: &[String]) -> Workflow {

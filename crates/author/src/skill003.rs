@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use statewright_workflow::params::names_a_secret;
 use statewright_workflow::{
     Action, Check, FORMAT_VERSION, Outcome, Parameter, SelectorKind, Skill, State, Target, Terminal, UrlMatch,
-    Workflow, is_skill_name, load_str, read_input_text,
+    Workflow, is_skill_name, load_str, portable_stem, read_input_text,
 };
 
 use crate::frontmatter::{self, Yaml};
@@ -84,7 +84,9 @@ fn import_one(folder: &Path) -> Result<Workflow, SkillError> {
     let yaml = frontmatter::parse(front).map_err(|e| error(&md, e))?;
     let written =
         yaml.str("name").filter(|n| !n.is_empty()).ok_or_else(|| error(&md, "the front matter has no `name`"))?;
-    let name = slug(written);
+    // The name is the skill's file's stem (`skills/NAME.json`): a device name on Windows
+    // (`CON`) is given a `_`, so the folder can be shared with Windows.
+    let name = portable_stem(&slug(written));
     if !is_skill_name(&name) {
         return Err(error(&md, format!("`{written}` cannot be made a skill name")));
     }

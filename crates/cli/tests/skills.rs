@@ -252,3 +252,47 @@ fn mining_where_there_is_no_run_store_creates_none() {
     assert!(text(&out.stderr).contains("no run store at"), "{}", text(&out.stderr));
     assert!(!runs.exists(), "{} was created", runs.display());
 }
+
+/// A seed 003 skill named after a Windows device (`CON`, `nul`, `COM1`, `LPT1.`) was written
+/// as `skills/con.json`, a file Windows cannot make (or opens the console for): a skills
+/// folder shared with Windows through git broke there.
+#[test]
+fn a_skill_named_after_a_windows_device_gets_a_file_windows_can_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let export = dir.path().join("export");
+    for (i, name) in ["CON", "nul", "COM1", "LPT1.", "Sign in. "].iter().enumerate() {
+        let folder = export.join(format!("00{i}-skill"));
+        std::fs::create_dir_all(&folder).unwrap();
+        let md = format!("---\nname: \"{name}\"\ndescription: A skill\n---\nA skill.\n");
+        std::fs::write(folder.join("SKILL.md"), md).unwrap();
+        std::fs::write(
+            folder.join("actions.json"),
+            r#"[{"action": "click", "element_label": "Go", "element_role": "button", "args": ["e1"]}]"#,
+        )
+        .unwrap();
+    }
+    let skills = dir.path().join("skills");
+    let args = ["skills", "import", export.to_str().unwrap(), "--skills", skills.to_str().unwrap(), "--json"];
+    let out = statewright(&args, &runs);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mut files: Vec<String> =
+        std::fs::read_dir(&skills).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    files.sort();
+    assert_eq!(files, ["com1_.json", "con_.json", "lpt1_.json", "nul_.json", "sign-in.json"]);
+    for file in &files {
+        assert!(!statewright_workflow::is_device_name(file.trim_end_matches(".json")), "{file}");
+    }
+    // Each skill is named as its file, so `use_skill` finds it; a device name is not a skill's.
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = report.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["con_", "nul_", "com1_", "lpt1_", "sign-in"]);
+    let workflow = json!({"version": 1, "name": "w", "states": [{"name": "A",
+        "checks": [{"type": "url", "value": "about:blank"}],
+        "actions": [{"type": "use_skill", "skill": "con"}], "terminal": {"outcome": "success"}}]});
+    let path = dir.path().join("w.json");
+    std::fs::write(&path, workflow.to_string()).unwrap();
+    let (code, stderr) = in_time(&["validate", path.to_str().unwrap()], &runs);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("`con` is not a skill name") && stderr.contains("Windows device name"), "{stderr}");
+}

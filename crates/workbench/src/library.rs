@@ -47,7 +47,8 @@ pub(crate) fn file_name_for(name: &str) -> Result<String> {
         return Err(Error::BadName(name.to_owned()));
     }
     let slug: String = trimmed.chars().map(|c| if c == ' ' { '-' } else { c.to_ascii_lowercase() }).collect();
-    let file = format!("{slug}.json");
+    // `CON` is named so and kept in `con_.json`: `con.json` is the console on Windows.
+    let file = format!("{}.json", statewright_workflow::portable_stem(&slug));
     if file.len() > MAX_FILE_NAME_BYTES {
         return Err(Error::LongName(file.len()));
     }

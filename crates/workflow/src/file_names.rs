@@ -12,6 +12,33 @@ pub fn is_plain_file_name(name: &str) -> bool {
         && run_folder_file(name).is_none()
 }
 
+/// Whether `stem`, a file name without its extension, names a device on Windows there
+/// (`CON`, `NUL`, `COM1`, …, in any case, with or without an extension: `con.json` opens the
+/// console): a file so named cannot be made, or is the device. The app and the CLI run on
+/// Windows too, and a workflows folder is shared through git.
+pub fn is_device_name(stem: &str) -> bool {
+    // Windows drops trailing dots and spaces, and reads only up to the first dot.
+    let base = stem.split('.').next().unwrap_or_default().trim_end_matches([' ', '.']).to_ascii_lowercase();
+    matches!(base.as_str(), "con" | "prn" | "aux" | "nul" | "conin$" | "conout$")
+        || (base.len() == 4
+            && (base.starts_with("com") || base.starts_with("lpt"))
+            && base.as_bytes()[3].is_ascii_digit())
+        || ["com", "lpt"].iter().any(|p| base.strip_prefix(p).is_some_and(|n| matches!(n, "¹" | "²" | "³")))
+}
+
+/// `stem` as a file name's stem that is a file on every system: without the trailing dots
+/// and spaces Windows drops (`notes.` and `notes` would be one file), and with `_` after a
+/// Windows device name (`con` is `con_`, `con.tar` is `con_.tar`). Empty when nothing is
+/// left.
+pub fn portable_stem(stem: &str) -> String {
+    let kept = stem.trim_end_matches([' ', '.']);
+    if !is_device_name(kept) {
+        return kept.to_owned();
+    }
+    let (base, rest) = kept.split_at(kept.find('.').unwrap_or(kept.len()));
+    format!("{base}_{rest}")
+}
+
 /// What the run folder itself keeps under `name`, if anything: the export writes these
 /// after the actions' files (`crates/runner/src/export.rs`), so an action's file of that name
 /// would be overwritten, or would overwrite a step's record. Compared without case, as
@@ -62,6 +89,24 @@ mod tests {
             assert_eq!(run_folder_file(name), None, "{name}");
             assert!(is_plain_file_name(name), "{name}");
         }
+    }
+
+    #[test]
+    fn windows_device_names_get_a_stem_of_their_own() {
+        for stem in
+            ["CON", "con", "Nul", "aux", "PRN", "COM1", "com9", "LPT1", "lpt0", "con.tar", "NUL ", "CON.", "COM²"]
+        {
+            assert!(is_device_name(stem), "{stem}");
+            assert!(!is_device_name(&portable_stem(stem)), "{stem}: {}", portable_stem(stem));
+        }
+        for stem in ["console", "com", "com10", "lpt", "nully", "a-con", "conf", "auxiliary"] {
+            assert!(!is_device_name(stem), "{stem}");
+            assert_eq!(portable_stem(stem), stem);
+        }
+        assert_eq!(portable_stem("con"), "con_");
+        assert_eq!(portable_stem("con.tar"), "con_.tar");
+        assert_eq!(portable_stem("Sign in. "), "Sign in");
+        assert_eq!(portable_stem("..."), "");
     }
 
     #[test]

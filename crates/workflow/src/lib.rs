@@ -25,6 +25,7 @@ pub mod variables;
 mod write;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};
+pub use file_names::{is_device_name, portable_stem};
 pub use json_problem::json_problem;
 pub use load::{
     Loaded, MAX_INPUT_BYTES, MAX_WRITTEN_BYTES, NotUtf8, SourceFormat, Unreadable, load_file, load_str, open_input,

@@ -79,7 +79,8 @@ describe('fake validation of skills and use_skill', () => {
 
   it('knows a skill name as the Rust validator does', () => {
     expect(['demo-sign-in', 'a_b', 'x9'].every(isSkillName)).toBe(true);
-    expect(['', '-x', '.x', 'sign in', 'a/b', 'ä'].some(isSkillName)).toBe(false);
+    expect(['', '-x', '.x', 'sign in', 'a/b', 'ä', 'con', 'NUL', 'com1', 'Lpt9'].some(isSkillName)).toBe(false);
+    expect(['con_', 'console', 'com10'].every(isSkillName)).toBe(true);
   });
 
   it('wants a skill name, parameter names as arguments and variable names as outputs', () => {

@@ -28,7 +28,13 @@ export function workflowVariables(wf: Workflow): string[] {
 
 /** A skill's name, which is also its file's (`skills/NAME.json`), as the Rust `is_skill_name`. */
 export function isSkillName(name: string): boolean {
-  return name.length > 0 && name.length <= 100 && !/^[-.]/.test(name) && /^[A-Za-z0-9_-]+$/.test(name);
+  return (
+    name.length > 0 &&
+    name.length <= 100 &&
+    !/^[-.]/.test(name) &&
+    /^[A-Za-z0-9_-]+$/.test(name) &&
+    !/^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i.test(name)
+  );
 }
 
 /** The skills the fake knows, by name; a file of the skills folder without a `skill`
@@ -102,7 +108,7 @@ function variableRules(c: Extract<Check, { type: 'variable' }>, at: string, know
 
 /** A `use_skill` names a skill, and its arguments and outputs are names. */
 function useSkillRules(a: Extract<Action, { type: 'use_skill' }>, at: string, params: Set<string>, out: Diagnostic[]) {
-  if (!isSkillName(a.skill)) out.push(diag(`${at}.skill`, `\`${a.skill}\` is not a skill name`, 'skills are files skills/NAME.json: letters, digits, `-` and `_`'));
+  if (!isSkillName(a.skill)) out.push(diag(`${at}.skill`, `\`${a.skill}\` is not a skill name`, 'skills are files skills/NAME.json: letters, digits, `-` and `_`, not a Windows device name (CON, NUL, COM1…)'));
   for (const name of Object.keys(a.args ?? {})) if (!IDENTIFIER.test(name)) out.push(diag(`${at}.args.${name}`, `\`${name}\` is not a parameter name`));
   for (const [here, there] of Object.entries(a.outputs ?? {})) {
     if (!IDENTIFIER.test(here)) out.push(diag(`${at}.outputs.${here}`, `\`${here}\` is not a valid variable name`));

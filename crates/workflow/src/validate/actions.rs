@@ -21,7 +21,7 @@ fn use_skill(
         report.error(
             &path.key("skill"),
             format!("`{skill}` is not a skill name"),
-            Some("skills are files skills/NAME.json: letters, digits, `-` and `_`".into()),
+            Some("skills are files skills/NAME.json: letters, digits, `-` and `_`, not a Windows device name (CON, NUL, COM1…)".into()),
         );
     }
     for name in args.keys().filter(|n| !is_identifier(n)) {

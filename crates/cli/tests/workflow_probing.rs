@@ -435,3 +435,58 @@ fn a_reference_where_a_number_goes_is_said_so_at_its_field() {
         "{stderr}"
     );
 }
+
+/// State names that are easy to mistake for one another were taken silently: `Café` written
+/// precomposed and decomposed, `Cart` and `cart` (and full-width `ＣＡＲＴ`), a zero-width space
+/// inside a name, a right-to-left override showing a name reversed. Each is now a warning
+/// (the file still runs: exit 0), at the name.
+#[test]
+fn state_names_that_read_alike_or_hide_characters_are_warned_of() {
+    let dir = tempfile::tempdir().unwrap();
+    let names = [
+        "Start",
+        "Caf\u{e9}",
+        "Cafe\u{301}",
+        "Cart",
+        "cart",
+        "\u{ff23}\u{ff21}\u{ff32}\u{ff34}",
+        "Pay\u{200b}ment",
+        "\u{202e}tuokcehC",
+    ];
+    let states: Vec<Value> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let mut state =
+                json!({"name": name, "checks": [{"type": "url", "value": format!("https://x.example/{i}")}]});
+            if i == 0 {
+                state["actions"] = json!([{"type": "navigate_to", "url": "https://x.example/1"}]);
+                state["next"] = json!(names[1..]);
+            } else {
+                state["terminal"] = json!({"outcome": "success"});
+            }
+            state
+        })
+        .collect();
+    let path = write_workflow(dir.path(), &json!({"version": 1, "name": "alike", "states": states}));
+    let out = statewright(&["validate", "--json", path.to_str().unwrap()], &dir.path().join("runs"));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let found: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let warned = |at: usize, said: &str| {
+        let path = format!("states[{at}].name");
+        found.as_array().unwrap().iter().any(|d| {
+            d["path"] == path.as_str() && d["severity"] == "warning" && d["message"].as_str().unwrap().contains(said)
+        })
+    };
+    assert!(warned(2, "reads as `Caf\u{e9}` (states[1])"), "{found:#}");
+    assert!(warned(4, "reads as `Cart` (states[3])"), "{found:#}");
+    assert!(warned(5, "reads as `Cart` (states[3])"), "{found:#}");
+    assert!(warned(6, "shows nothing"), "{found:#}");
+    assert!(warned(7, "bidirectional control"), "{found:#}");
+    for at in [0, 1, 3] {
+        assert!(
+            !found.as_array().unwrap().iter().any(|d| d["path"] == format!("states[{at}].name").as_str()),
+            "{found:#}"
+        );
+    }
+}

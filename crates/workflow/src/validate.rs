@@ -16,6 +16,7 @@ use crate::selector::{validate_css, validate_xpath};
 use crate::span::JsonPath;
 
 mod actions;
+mod lookalike;
 use actions::check_action;
 pub use actions::is_script_address;
 
@@ -164,6 +165,7 @@ fn states(workflow: &Workflow, report: &mut Reporter) {
             );
         }
     }
+    lookalike::lookalike_state_names(workflow, &states_path, report);
     // Suggestions cost an edit distance per state: offered for the first few mistakes only,
     // so a file full of them still validates in linear time.
     let mut suggestions = MAX_SUGGESTIONS;

@@ -296,3 +296,40 @@ fn a_skill_named_after_a_windows_device_gets_a_file_windows_can_hold() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("`con` is not a skill name") && stderr.contains("Windows device name"), "{stderr}");
 }
+
+/// Skills that use each other in a loop (`a` uses `b`, `b` uses `a`) validated "ok", and a
+/// run nested them eight deep, failing each level in turn, or waited for a person to review
+/// the loop. Now `validate` and `run` refuse them where each `use_skill` is written, exit 2.
+#[test]
+fn skills_that_use_each_other_in_a_loop_are_refused_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    for folder in ["workflows", "skills"] {
+        std::fs::create_dir_all(dir.path().join(folder)).unwrap();
+    }
+    let state = |uses: &str| {
+        json!([{"name": "S", "checks": [{"type": "url", "value": "about:blank"}],
+                "actions": [{"type": "use_skill", "skill": uses}], "terminal": {"outcome": "success"}}])
+    };
+    let skill = |name: &str, uses: &str| json!({"version": 1, "name": name, "skill": {"pre": [], "post": []}, "states": state(uses)});
+    for (name, uses) in [("a", "b"), ("b", "a"), ("self", "self")] {
+        let text = serde_json::to_string_pretty(&skill(name, uses)).unwrap();
+        std::fs::write(dir.path().join(format!("skills/{name}.json")), text).unwrap();
+    }
+    for (first, said) in [
+        ("a", ["a.json", "skill `a` comes back to itself: a → b → a"]),
+        ("self", ["self.json", "skill `self` comes back to itself: self → self"]),
+    ] {
+        let workflow = json!({"version": 1, "name": "w", "states": state(first)});
+        let file = dir.path().join("workflows/w.json");
+        std::fs::write(&file, serde_json::to_string_pretty(&workflow).unwrap()).unwrap();
+        for command in [vec!["validate", file.to_str().unwrap()], vec!["run", file.to_str().unwrap()]] {
+            let (code, stderr) = in_time(&command, &runs);
+            assert_eq!(code, Some(2), "{command:?}: {stderr}");
+            for said in said {
+                assert!(stderr.contains(said), "{command:?}: {stderr}");
+            }
+        }
+    }
+    assert!(!runs.join("statewright.db").exists() || states_is_empty(&runs), "no run was started");
+}

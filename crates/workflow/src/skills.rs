@@ -4,7 +4,7 @@
 //! parameters and the required ones are given, the outputs are its variables), and the
 //! skills' own skills likewise; problems point into the file that holds the action.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Diagnostics, Reporter};
@@ -32,9 +32,10 @@ pub fn load_skills(
     dir: Option<&Path>,
 ) -> Result<HashMap<String, Workflow>, Diagnostics> {
     let mut skills = HashMap::new();
-    let mut pending = vec![(workflow.clone(), file.to_path_buf())];
+    let mut pending = vec![(None::<String>, workflow.clone(), file.to_path_buf())];
     let mut problems = Diagnostics::default();
-    while let Some((user, user_file)) = pending.pop() {
+    let mut uses = Vec::new();
+    while let Some((user_name, user, user_file)) = pending.pop() {
         let source = crate::load::read_workflow_text(&user_file).unwrap_or_default();
         let index = SpanIndex::new(&source);
         let shown = user_file.display().to_string();
@@ -43,11 +44,19 @@ pub fn load_skills(
             for (ai, action) in state.actions.iter().enumerate() {
                 let Action::UseSkill { skill, args, outputs } = action else { continue };
                 let path = JsonPath::root().key("states").index(si).key("actions").index(ai);
+                if let Some(user) = &user_name {
+                    uses.push(Use {
+                        user: user.clone(),
+                        skill: skill.clone(),
+                        file: user_file.clone(),
+                        path: path.clone(),
+                    });
+                }
                 if !skills.contains_key(skill) {
                     match load_one(skill, dir, &path, &mut report, &mut problems) {
                         Some((loaded, loaded_file)) => {
                             skills.insert(skill.clone(), loaded.clone());
-                            pending.push((loaded, loaded_file));
+                            pending.push((Some(skill.clone()), loaded, loaded_file));
                         }
                         None => continue,
                     }
@@ -82,7 +91,67 @@ pub fn load_skills(
         }
         problems.0.extend(report.found);
     }
+    report_cycles(&uses, &mut problems);
     if problems.has_errors() { Err(problems) } else { Ok(skills) }
+}
+
+/// A skill's `use_skill` of another, where it is written.
+struct Use {
+    user: String,
+    skill: String,
+    file: PathBuf,
+    path: JsonPath,
+}
+
+/// The `use_skill`s by which a skill comes back to itself (`a` uses `b`, which uses `a`): a
+/// run would nest them until it gave up, and with a person to review it, wait on them.
+/// Each is an error where it is written.
+fn report_cycles(uses: &[Use], problems: &mut Diagnostics) {
+    let mut by_user: HashMap<&str, Vec<&str>> = HashMap::new();
+    for u in uses {
+        by_user.entry(u.user.as_str()).or_default().push(u.skill.as_str());
+    }
+    for u in uses {
+        let Some(route) = route(&by_user, &u.skill, &u.user) else { continue };
+        let source = crate::load::read_workflow_text(&u.file).unwrap_or_default();
+        let index = SpanIndex::new(&source);
+        let shown = u.file.display().to_string();
+        let mut report = Reporter::new(&shown, &index);
+        report.error(
+            &u.path.key("skill"),
+            format!("skill `{}` comes back to itself: {} → {}", u.user, u.user, route.join(" → ")),
+            Some(
+                "a skill that uses itself, directly or through others, never ends; take a `use_skill` out of the loop"
+                    .into(),
+            ),
+        );
+        problems.0.extend(report.found);
+    }
+}
+
+/// The skills from `from` to `to` along `uses`, both included, if `to` is reached (the
+/// shortest way).
+fn route<'a>(uses: &HashMap<&'a str, Vec<&'a str>>, from: &'a str, to: &str) -> Option<Vec<&'a str>> {
+    let mut came_from: HashMap<&str, &str> = HashMap::new();
+    let mut seen = HashSet::from([from]);
+    let mut queue = VecDeque::from([from]);
+    while let Some(at) = queue.pop_front() {
+        if at == to {
+            let mut way = vec![at];
+            while let Some(before) = came_from.get(way[way.len() - 1]) {
+                way.push(*before);
+            }
+            way.reverse();
+            return Some(way);
+        }
+        for next in uses.get(at).into_iter().flatten() {
+            if seen.insert(*next) {
+                came_from.insert(*next, at);
+                queue.push_back(*next);
+            }
+        }
+    }
+    None
 }
 
 /// Loads skill `name` for the `use_skill` at `path`, reporting why it cannot be used.

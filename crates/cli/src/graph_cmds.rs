@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde::Serialize;
-use statewright_graph::{Coverage, Graph, Trajectory, cover};
-use statewright_runner::graph::{GraphReport, evidence, report};
+use statewright_graph::{Coverage, Graph, Trajectory, analyze, cover};
+use statewright_runner::graph::evidence;
 use statewright_store::Store;
 use statewright_workflow::span::{JsonPath, SpanIndex};
 use statewright_workflow::{
@@ -27,8 +27,9 @@ pub fn runs_of(store: Option<&Store>, workflow: &Workflow) -> Vec<Trajectory> {
 /// state it names (or the file's start) in the text it was loaded from, errors with `strict`.
 pub fn graph_diagnostics(file: &Path, loaded: &Loaded, runs: &[Trajectory], strict: bool) -> Vec<Diagnostic> {
     let (src, workflow) = (&loaded.source, &loaded.workflow);
-    let report: GraphReport = report(workflow, runs);
-    if report.findings.is_empty() {
+    // The findings only: the edge list a front end draws is not needed here.
+    let findings = analyze(workflow, runs);
+    if findings.is_empty() {
         return Vec::new();
     }
     let index = SpanIndex::new(src);
@@ -38,8 +39,7 @@ pub fn graph_diagnostics(file: &Path, loaded: &Loaded, runs: &[Trajectory], stri
         workflow.states.iter().enumerate().rev().map(|(i, s)| (s.name.as_str(), i)).collect();
     // A CliGent file may be a bare array of states.
     let states = if src.trim_start().starts_with('[') { JsonPath::root() } else { JsonPath::root().key("states") };
-    report
-        .findings
+    findings
         .into_iter()
         .map(|finding| {
             let at = finding.states.first().and_then(|n| at_of.get(n.as_str()).copied());

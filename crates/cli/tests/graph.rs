@@ -276,3 +276,39 @@ fn a_path_never_ends_at_a_state_it_passed_before() {
     let out = statewright(&["paths", file.to_str().unwrap()], dir.path());
     assert!(text(&out.stderr).contains("no test path can end after `B` → `A`"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn validate_of_a_workflow_whose_states_all_lead_to_each_other_stays_small() {
+    // 1,000 states, each declaring all 1,000 as next: a million edges. The graph named each
+    // edge's two ends and was built twice, in a map: ~550 MB at its peak; ~140 MB now.
+    let dir = tempfile::tempdir().unwrap();
+    let names: Vec<String> = (0..1000).map(|i| format!("State {i:04}")).collect();
+    let mut states: Vec<Value> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            serde_json::json!({"name": name, "checks": [{"type": "url", "value": format!("http://127.0.0.1:9/{i}")}],
+                "actions": [{"type": "wait", "seconds": 0.1}], "next": names})
+        })
+        .collect();
+    states.push(serde_json::json!({"name": "Done", "checks": [{"type": "text", "value": "Done"}], "terminal": {"outcome": "success"}}));
+    let file =
+        common::write_workflow(dir.path(), &serde_json::json!({"version": 1, "name": "dense", "states": states}));
+    let stderr = std::fs::File::create(dir.path().join("stderr")).unwrap();
+    #[expect(clippy::zombie_processes, reason = "reaped by wait4 below, which std cannot do")]
+    let child = common::command(&["validate", file.to_str().unwrap()], dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .unwrap();
+    // wait4 gives this child's own peak resident set, whatever else the tests run.
+    let (mut status, mut usage) = (0, unsafe { std::mem::zeroed::<libc::rusage>() });
+    let pid = child.id() as libc::pid_t;
+    assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut usage) }, pid);
+    let said = std::fs::read_to_string(dir.path().join("stderr")).unwrap();
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "{said}");
+    assert!(said.contains("state `State 0999` cannot be reached"), "{}", &said[..said.len().min(2000)]);
+    assert!(said.contains("(native, 1001 states)"), "{}", &said[said.len().saturating_sub(2000)..]);
+    let peak_mb = usage.ru_maxrss / 1024;
+    assert!(peak_mb < 300, "validate peaked at {peak_mb} MB");
+}

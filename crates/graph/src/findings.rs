@@ -60,12 +60,16 @@ impl FindingKind {
 
 /// Every finding about `workflow`, given the stored runs of it (possibly none).
 pub fn analyze(workflow: &Workflow, runs: &[Trajectory]) -> Vec<Finding> {
-    let graph = Graph::new(workflow, runs);
+    analyze_graph(workflow, &Graph::new(workflow, runs), runs)
+}
+
+/// Every finding about `workflow`, whose graph with the stored `runs` is `graph`.
+pub(crate) fn analyze_graph(workflow: &Workflow, graph: &Graph, runs: &[Trajectory]) -> Vec<Finding> {
     let mut found = Vec::new();
-    structure(workflow, &graph, &mut found);
+    structure(workflow, graph, &mut found);
     shadowed(workflow, &mut found);
-    never_won(workflow, &graph, runs, &mut found);
-    evidence(workflow, &graph, &mut found);
+    never_won(workflow, graph, runs, &mut found);
+    evidence(workflow, graph, &mut found);
     // The words quote state names, which may be any length; `states` keeps them whole.
     for f in &mut found {
         f.message = shorten(std::mem::take(&mut f.message));
@@ -180,7 +184,7 @@ fn never_won(workflow: &Workflow, graph: &Graph, runs: &[Trajectory], found: &mu
 /// Where the declared graph and the stored runs disagree.
 fn evidence(workflow: &Workflow, graph: &Graph, found: &mut Vec<Finding>) {
     for (from, to, edge) in &graph.edges {
-        let (from_name, to_name) = (&edge.from, &edge.to);
+        let (from_name, to_name) = (&graph.names[*from], &graph.names[*to]);
         if edge.declared && edge.taken == 0 && graph.entered[*from] > 0 && !graph.interrupt[*to] {
             let runs = graph.entered[*from];
             found.push(Finding {

@@ -32,6 +32,13 @@ pub struct Visit {
 pub struct Edge {
     pub from: String,
     pub to: String,
+    #[serde(flatten)]
+    pub evidence: Evidence,
+}
+
+/// What is known of an edge: whether the workflow declares it, and what stored runs did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, JsonSchema)]
+pub struct Evidence {
     /// Listed in `from`'s `next`.
     pub declared: bool,
     /// How many times stored runs took it.
@@ -52,8 +59,9 @@ pub struct Graph {
     pub open: Vec<bool>,
     /// States a run can begin in (see [`Graph::starts`]).
     pub start: Vec<bool>,
-    /// Declared and observed edges, sorted by (from, to); no implicit ones.
-    pub edges: Vec<(usize, usize, Edge)>,
+    /// Declared and observed edges, sorted by (from, to); no implicit ones. Named only
+    /// when listed ([`Graph::edge_list`]): a dense workflow has a million of them.
+    pub edges: Vec<(usize, usize, Evidence)>,
     /// How many stored runs entered each state.
     pub entered: Vec<u32>,
     /// The runs of this workflow the evidence came from.
@@ -65,14 +73,18 @@ impl Graph {
         let names: Vec<String> = workflow.states.iter().map(|s| s.name.clone()).collect();
         let index: BTreeMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (n.as_str(), i)).collect();
         let interrupt: Vec<bool> = workflow.states.iter().map(|s| s.interrupt).collect();
-        let mut edges: BTreeMap<(usize, usize), Edge> = BTreeMap::new();
+        // Declared edges gathered in a list and sorted, not a map: a dense workflow declares
+        // a million of them, and a map's nodes would take three times the memory.
+        let mut edges: Vec<(usize, usize, Evidence)> = Vec::new();
         for (from, state) in workflow.states.iter().enumerate() {
-            for to in state.next.iter().filter_map(|n| index.get(n.as_str())) {
-                edges.insert((from, *to), edge(&names, from, *to, true));
-            }
+            let declared = Evidence { declared: true, ..Evidence::default() };
+            edges.extend(state.next.iter().filter_map(|n| index.get(n.as_str())).map(|&to| (from, to, declared)));
         }
+        edges.sort_unstable_by_key(|&(from, to, _)| (from, to));
+        edges.dedup_by_key(|&mut (from, to, _)| (from, to));
         let mut entered = vec![0; names.len()];
-        let mut totals: BTreeMap<(usize, usize), u64> = BTreeMap::new();
+        // Each transition the runs took: how often, and the time it took in all.
+        let mut observed: BTreeMap<(usize, usize), (u32, u64)> = BTreeMap::new();
         for run in runs {
             let mut seen = vec![false; names.len()];
             // Interrupts are detours: the transition is from the state before to the state
@@ -93,17 +105,23 @@ impl Graph {
                 if let Some((from, since)) = previous
                     && from != at
                 {
-                    let e = edges.entry((from, at)).or_insert_with(|| edge(&names, from, at, false));
-                    e.taken += 1;
-                    *totals.entry((from, at)).or_default() += visit.elapsed_ms.saturating_sub(since);
+                    let (taken, total) = observed.entry((from, at)).or_default();
+                    *taken += 1;
+                    *total += visit.elapsed_ms.saturating_sub(since);
                 }
                 previous = Some((at, visit.elapsed_ms));
             }
         }
-        for (key, e) in &mut edges {
-            if e.taken > 0 {
-                e.mean_ms = Some(totals.get(key).copied().unwrap_or_default() / u64::from(e.taken));
+        let declared = edges.len();
+        for ((from, to), (taken, total)) in observed {
+            let seen = Evidence { taken, mean_ms: Some(total / u64::from(taken)), ..Evidence::default() };
+            match edges[..declared].binary_search_by_key(&(from, to), |&(f, t, _)| (f, t)) {
+                Ok(i) => edges[i].2 = Evidence { declared: true, ..seen },
+                Err(_) => edges.push((from, to, seen)),
             }
+        }
+        if edges.len() > declared {
+            edges.sort_unstable_by_key(|&(from, to, _)| (from, to));
         }
         let open = workflow.states.iter().map(|s| s.next.is_empty() && s.terminal.is_none() && !s.interrupt).collect();
         let mut graph = Self {
@@ -112,7 +130,7 @@ impl Graph {
             terminal: workflow.states.iter().map(|s| s.terminal.as_ref().map(|t| t.outcome)).collect(),
             open,
             start: Vec::new(),
-            edges: edges.into_iter().map(|((f, t), e)| (f, t, e)).collect(),
+            edges,
             entered,
             runs: runs.len(),
         };
@@ -142,7 +160,7 @@ impl Graph {
     }
 
     /// The explicit (declared or observed) edges out of `from`.
-    pub fn out_edges(&self, from: usize) -> impl Iterator<Item = (usize, usize, &Edge)> {
+    pub fn out_edges(&self, from: usize) -> impl Iterator<Item = (usize, usize, &Evidence)> {
         let start = self.edges.partition_point(|(f, _, _)| *f < from);
         self.edges[start..].iter().take_while(move |(f, _, _)| *f == from).map(|(f, t, e)| (*f, *t, e))
     }
@@ -230,7 +248,8 @@ impl Graph {
 
     /// All edges for display: declared and observed ones, with the evidence.
     pub fn edge_list(&self) -> Vec<Edge> {
-        self.edges.iter().map(|(_, _, e)| e.clone()).collect()
+        let name = |i: usize| self.names[i].clone();
+        self.edges.iter().map(|&(from, to, evidence)| Edge { from: name(from), to: name(to), evidence }).collect()
     }
 }
 
@@ -242,10 +261,6 @@ fn followed(n: usize) {
 
 #[cfg(not(test))]
 fn followed(_: usize) {}
-
-fn edge(names: &[String], from: usize, to: usize, declared: bool) -> Edge {
-    Edge { from: names[from].clone(), to: names[to].clone(), declared, taken: 0, mean_ms: None }
-}
 
 /// Whether `check` can hold on a fresh, empty tab.
 fn holds_on_blank_page(check: &Check) -> bool {

@@ -17,7 +17,7 @@ mod testing;
 
 pub use cover::{Coverage, cover};
 pub use findings::{Finding, FindingKind, analyze};
-pub use graph::{BLANK_PAGE, Edge, Graph, Trajectory, Visit};
+pub use graph::{BLANK_PAGE, Edge, Evidence, Graph, Trajectory, Visit};
 pub use implies::{all_implied, implies};
 pub use plan::{IMPLICIT_MS, Planner, Route, UNSEEN_MS};
 pub use report::{GraphReport, report, route_from_start};

@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use statewright_workflow::Workflow;
 
-use crate::findings::{Finding, analyze};
+use crate::findings::{Finding, analyze_graph};
 use crate::graph::{Edge, Graph, Trajectory};
 use crate::plan::{Planner, Route};
 
@@ -19,7 +19,7 @@ pub struct GraphReport {
 
 pub fn report(workflow: &Workflow, runs: &[Trajectory]) -> GraphReport {
     let graph = Graph::new(workflow, runs);
-    GraphReport { findings: analyze(workflow, runs), edges: graph.edge_list(), runs: graph.runs }
+    GraphReport { findings: analyze_graph(workflow, &graph, runs), edges: graph.edge_list(), runs: graph.runs }
 }
 
 /// The cheapest route to `to` from any state a run can start in: what a run from the start

@@ -177,7 +177,7 @@ fn evidence_from_stored_runs() {
 
     let graph = Graph::new(&w, &runs);
     let edge = graph.edge_list().into_iter().find(|e| e.from == "Home" && e.to == "Form").unwrap();
-    assert_eq!((edge.taken, edge.mean_ms, edge.declared), (2, Some(350), true));
+    assert_eq!((edge.evidence.taken, edge.evidence.mean_ms, edge.evidence.declared), (2, Some(350), true));
 }
 
 #[test]

@@ -299,9 +299,9 @@ pub fn is_skill_name(name: &str) -> bool {
         && name.len() <= 100
         && !name.starts_with(['-', '.'])
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        && !crate::is_device_name(name)
 }
 
-        && !crate::is_device_name(name)
 fn pattern(value: &str, path: &JsonPath, workflow: &Workflow, report: &mut Reporter) {
     if let Some(s) = sample(value, workflow)
         && let Err(e) = Regex::new(&s)

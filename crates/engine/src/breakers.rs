@@ -176,8 +176,13 @@ impl PageWatch {
         }
     }
 
-    /// An action was performed on the page last read; returns whether the page changed
-    /// since the action before it.
+    /// A value read off the page is not the one read before.
+    pub fn read_anew(&self) {
+        self.changed.store(true, Ordering::Relaxed);
+    }
+
+    /// An action on an element was performed on the page last read; returns whether the
+    /// page changed since the action on an element before it.
     pub fn acted(&self) -> bool {
         self.at_action.store(self.last.load(Ordering::Relaxed), Ordering::Relaxed);
         self.changed.swap(false, Ordering::Relaxed)

@@ -170,8 +170,8 @@ pub(crate) struct Run {
     pub visits: Vec<u32>,
     pub breakers: Breakers,
     /// Whether the page was seen to change since the last action (see `Breakers::acted`):
-    /// set by every read, which takes `&self`.
-    page: PageWatch,
+    /// set by every read, which takes `&self`, and by a variable read anew.
+    pub(crate) page: PageWatch,
     observations: JoinSet<()>,
     /// The recording of the step entered last: the one a reader of the run needs most.
     last_observation: Option<tokio::task::Id>,
@@ -440,7 +440,9 @@ impl Run {
         let (outcome, performed) = self.action_run(Some(state), from).execute(driver, self.matcher()).await;
         for crate::act::Performed { index, element } in performed {
             let targeted = self.bound.states[state].actions[index].target().is_some();
-            let page_changed = self.page.acted();
+            // Only actions on elements are compared, so only they take the page's change:
+            // a key pressed between two reads of a value must not hide that it moved.
+            let page_changed = targeted && self.page.acted();
             if let Some(trip) = self.breakers.acted(state, index, targeted.then_some(element.as_deref()), page_changed)
             {
                 return Ok(self.trip(trip, state));

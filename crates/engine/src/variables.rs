@@ -11,7 +11,13 @@ use crate::matcher::Matcher;
 impl Run {
     /// Stores what an `extract` read and binds the workflow again with it.
     pub(crate) fn set_variable(&mut self, name: &str, value: Value) -> Result<(), End> {
-        self.params.set_variable(name, variables::as_text(&value));
+        let text = variables::as_text(&value);
+        if self.params.value(name) != Some(text.as_str()) {
+            // What the page shows changed, though maybe nowhere recognition looks (a
+            // slider's value read after each key): acting again is progress, not a loop.
+            self.page.read_anew();
+        }
+        self.params.set_variable(name, text);
         let shown = crate::act::shown_value(&self.params, value);
         self.outputs.insert(name.to_owned(), shown);
         self.rebind(self.template.clone()).map_err(|error| End::Failed(Failure::Setup { error }))

@@ -9,7 +9,7 @@ use common::*;
 use serde_json::{Value, json};
 use statewright_engine::scripted::{Change, ScriptedDriver};
 use statewright_engine::{Advisor, Failure, LocatorMemory, Resolution, RunOptions, RunStatus};
-use statewright_workflow::{Action, Check, State, Target, TargetField};
+use statewright_workflow::{Action, Check, State, Target, TargetField, Workflow};
 
 fn css(selector: &str) -> Target {
     Target { css: Some(selector.into()), ..Target::default() }
@@ -462,6 +462,41 @@ async fn a_continuous_state_whose_page_keeps_changing_is_progress_not_a_loop() {
     let clicks = log(&driver).iter().filter(|a| a.as_str() == "click #spin").count();
     assert!(clicks >= 10, "the rounds were played: {clicks} clicks");
     assert!(ran.tagged("breaker_tripped").is_empty());
+}
+
+/// A continuous state pressing a key and reading a value back, as a slider is moved to a
+/// number: what moves is the value read, which no check looks at.
+fn slide(same_target: u32) -> Workflow {
+    let read = json!({ "type": "extract", "target": { "css": "#val" }, "into": "at" });
+    let reached = json!({ "type": "variable", "name": "at", "match": "at_least", "value": "12" });
+    workflow(
+        json!({ "breakers": { "same_target": same_target }, "transition_period": 0.1 }),
+        vec![
+            success("Done", json!([el("#val"), reached])),
+            continuous("Slide", json!([el("#val")]), json!([press("ArrowRight"), read])),
+        ],
+    )
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_value_read_anew_each_pass_is_progress_not_a_loop() {
+    // The value goes up every 150 ms; the state passes every ~100 ms, so a value is read at
+    // most twice. Twelve values: far past `same_target` 3.
+    let mut driver = ScriptedDriver::new(URL).with([Change::Content("#val".into(), "0".into())]);
+    for n in 1..=12 {
+        driver = driver.at(ms(150 * n), [Change::Content("#val".into(), n.to_string())]);
+    }
+    let ran = run_to_end(&slide(3), &mut driver).await;
+    assert_eq!(ran.report.status, RunStatus::Succeeded, "{:?}", ran.report.failure);
+    assert!(ran.tagged("breaker_tripped").is_empty());
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_value_read_the_same_each_pass_is_a_loop() {
+    let mut driver = ScriptedDriver::new(URL).with([Change::Content("#val".into(), "3".into())]);
+    let ran = run_to_end(&slide(3), &mut driver).await;
+    let Failure::Breaker { breaker, count, .. } = ran.failure() else { panic!("{:?}", ran.failure()) };
+    assert_eq!((breaker.as_str(), *count), ("same_target", 4));
 }
 
 #[tokio::test(start_paused = true)]

@@ -46,8 +46,8 @@ export type Action = {
 } | {
   type: "select_option";
   target: Target;
-  value?: string | null;
-  label?: string | null;
+  value?: Choices | null;
+  label?: Choices | null;
 } | {
   type: "check";
   target: Target;
@@ -325,6 +325,9 @@ export type CheckResult = {
   check: string;
   passed: boolean;
 };
+
+/** One string, or a list of them. */
+export type Choices = string | string[];
 
 /** Executor knobs. Durations are in seconds, as in CliGent. */
 export type Config = {

@@ -32,6 +32,8 @@
  *   prepareTyping(target, clear)           -> {ok, message?, description?}
  *   typedValue()                           -> {ok, value}: what the focused field holds, null without one
  *   selectOption(target, {value?, label?}) -> {ok, message?, selected?, label?}
+ *       value or label: one string, or a list of them (a <select multiple>'s options), then
+ *       selected and label are lists
  *   scrollBy(target|null, dx, dy)          -> {ok, message?, ...scroll position}
  *   scrollIntoView(target)                 -> {ok, message?, rect?}
  *   snapshot(maxTextChars, opts?)          -> {url, title, text, elements: [...], truncated?, unexamined?}

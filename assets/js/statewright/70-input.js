@@ -188,6 +188,26 @@
     return only;
   }
 
+  /** The entries `given` names: one string, or a list of strings; null for anything else. */
+  function choiceEntries(given) {
+    if (typeof given === 'string') return [given];
+    if (!A_isArray(given)) return null;
+    for (let i = 0; i < given.length; i++) if (typeof given[i] !== 'string') return null;
+    return given;
+  }
+
+  /** The first options of `el`, quoted, for a message: at most 10 and how many there are. */
+  function availableOptions(options) {
+    let avail = '';
+    const n = M_min(options.length, 10);
+    for (let i = 0; i < n; i++) avail += (i ? ', ' : '') + '"' + norm(options[i].label || options[i].text) + '"';
+    if (options.length > n) avail += ', \u2026 (' + options.length + ' options)';
+    return avail || '(none)';
+  }
+
+  /** Chooses the options `choice.value` or `choice.label` names (one string, or a list: then
+   *  exactly those of a `<select multiple>`, every other one deselected, as Playwright's
+   *  selectOption([...])), firing input and change once. A list answers with lists. */
   function selectOption(target, choice) {
     const r = resolveOne(target);
     if (r.error) return { ok: false, message: r.error };
@@ -195,28 +215,45 @@
     if (el.localName !== 'select') return { ok: false, reason: 'not_a_select', message: describeEl(el) + ' is not a <select> element' };
     if (isDisabled(el)) return { ok: false, message: describeEl(el) + ' is disabled' };
     choice = choice && typeof choice === 'object' ? choice : {};
-    const byValue = typeof choice.value === 'string' ? choice.value : null;
-    const byLabel = typeof choice.label === 'string' ? norm(choice.label) : null;
-    if (byValue === null && byLabel === null) return { ok: false, message: 'selectOption needs a value or a label' };
-    const options = el.options;
-    const found = optionFor(options, byValue, byLabel);
-    if (!found) {
-      let avail = '';
-      const n = M_min(options.length, 10);
-      for (let i = 0; i < n; i++) avail += (i ? ', ' : '') + '"' + norm(options[i].label || options[i].text) + '"';
-      if (options.length > n) avail += ', \u2026 (' + options.length + ' options)';
-      const what = byValue !== null ? 'value "' + byValue + '"' : 'label "' + byLabel + '"';
-      return { ok: false, message: 'no option with ' + what + ' in ' + describeEl(el) + '; available: ' + (avail || '(none)') };
+    const byValue = choice.value !== undefined && choice.value !== null;
+    const wanted = choiceEntries(byValue ? choice.value : choice.label);
+    if (!wanted || !wanted.length) return { ok: false, message: 'selectOption needs a value or a label' };
+    const several = typeof (byValue ? choice.value : choice.label) !== 'string';
+    if (wanted.length > 1 && !el.multiple) {
+      let listed = '';
+      for (let w = 0; w < wanted.length; w++) listed += (w ? ', ' : '') + '"' + wanted[w] + '"';
+      return { ok: false, message: describeEl(el) + ' takes one option, not ' + wanted.length + ' (' + listed + '): it is no <select multiple>' };
     }
-    if (found.disabled || isDisabled(found)) return { ok: false, message: 'option "' + norm(found.label) + '" is disabled' };
+    const options = el.options;
+    // Each option once, in the order the entries name them.
+    const found = [];
+    const chosen = new _Set();
+    for (let w = 0; w < wanted.length; w++) {
+      const entry = byValue ? wanted[w] : norm(wanted[w]);
+      const o = optionFor(options, byValue ? entry : null, byValue ? null : entry);
+      if (!o) {
+        const what = byValue ? 'value "' + entry + '"' : 'label "' + entry + '"';
+        return { ok: false, message: 'no option with ' + what + ' in ' + describeEl(el) + '; available: ' + availableOptions(options) };
+      }
+      if (o.disabled || isDisabled(o)) return { ok: false, message: 'option "' + norm(o.label) + '" is disabled' };
+      if (!Set_has(chosen, o)) found[found.length] = o;
+      Set_add(chosen, o);
+    }
     if (el.multiple) {
-      for (let i = 0; i < options.length; i++) options[i].selected = options[i] === found;
+      for (let i = 0; i < options.length; i++) options[i].selected = Set_has(chosen, options[i]);
     } else {
-      found.selected = true;
+      found[0].selected = true;
     }
     ET_dispatch(el, new _Event('input', { bubbles: true, composed: true }));
     ET_dispatch(el, new _Event('change', { bubbles: true }));
-    return { ok: true, selected: found.value, label: norm(found.label || found.text) };
+    if (!several) return { ok: true, selected: found[0].value, label: norm(found[0].label || found[0].text) };
+    const values = [];
+    const labels = [];
+    for (let i = 0; i < found.length; i++) {
+      values[i] = found[i].value;
+      labels[i] = norm(found[i].label || found[i].text);
+    }
+    return { ok: true, selected: values, label: labels };
   }
 
   // ---------------------------------------------------------------------------

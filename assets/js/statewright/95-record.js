@@ -61,9 +61,24 @@
     const t = recorder.typing;
     if (!t) return;
     recorder.typing = null;
+    if (t.el.localName === 'select') return reportChoices(t);
     const secret = t.el.localName === 'input' && inputType(t.el) === 'password';
     const value = t.el.isContentEditable ? norm(innerTextOf(t.el)) : _String(t.el.value || '');
     const msg = { kind: 'type', page: t.page, secret: secret, text: secret ? '' : value };
+    const loc = t.loc;
+    msg.target = loc.target; msg.alternatives = loc.alternatives; msg.description = loc.description;
+    if (loc.dialog) msg.dialog = loc.dialog;
+    report(msg);
+  }
+
+  /** A `<select multiple>`'s choice: the labels of every option selected when the person
+   *  left it (none: nothing a `select_option` can say, so no act). */
+  function reportChoices(t) {
+    const labels = [];
+    const options = t.el.options;
+    for (let i = 0; i < options.length; i++) if (options[i].selected) push(labels, norm(options[i].text));
+    if (!labels.length) return;
+    const msg = { kind: 'select', page: t.page, label: labels };
     const loc = t.loc;
     msg.target = loc.target; msg.alternatives = loc.alternatives; msg.description = loc.description;
     if (loc.dialog) msg.dialog = loc.dialog;
@@ -195,6 +210,15 @@
     // A colour chosen in the browser's picker: `type` gives such a field its value whole.
     if (el && el.localName === 'input' && inputType(el) === 'color') return act('type', el, { text: el.value, secret: false });
     if (!el || el.localName !== 'select') return;
+    // Each ctrl-click on a <select multiple> changes it: it is held as typing is, and the set
+    // the person leaves it with is reported once.
+    if (el.multiple) {
+      if (recorder.typing && recorder.typing.el === el) return;
+      flushScroll();
+      flushTyping();
+      recorder.typing = { el: el, page: snapshot(20000), loc: located(el) };
+      return;
+    }
     const opt = el.selectedIndex >= 0 ? el.options[el.selectedIndex] : null;
     act('select', el, { value: _String(el.value), label: opt ? norm(opt.text) : '' });
   }

@@ -455,6 +455,45 @@ describe('typing, options, scrolling', () => {
     assert.deepEqual(notSel, { ok: false, reason: 'not_a_select', message: 'div#notsel is not a <select> element' });
   });
 
+  test('selectOption with a list chooses exactly those options of a <select multiple>', async () => {
+    const page = await open({ html: `
+      <select id="people" multiple><option value="l">Leia</option><option value="o" selected>Obi-Wan</option>
+        <option value="y">Yoda</option><option value="c">Leia, Yoda</option></select>
+      <select id="fruit"><option value="a">Apple</option><option value="b">Banana</option></select>` });
+    await page.evaluate(() => {
+      window.events = [];
+      const picked = (e) => [...e.target.selectedOptions].map((o) => o.value).join('+');
+      document.addEventListener('input', (e) => window.events.push(`input:${e.target.id}:${picked(e)}`));
+      document.addEventListener('change', (e) => window.events.push(`change:${e.target.id}:${picked(e)}`));
+    });
+    const selected = () => page.evaluate(() => [...document.querySelector('#people').selectedOptions].map((o) => o.value));
+    const both = await sw(page, 'selectOption', { css: '#people' }, { label: ['Leia', 'yoda'] });
+    assert.deepEqual(both, { ok: true, selected: ['l', 'y'], label: ['Leia', 'Yoda'] });
+    assert.deepEqual(await selected(), ['l', 'y'], 'Obi-Wan, selected before, is deselected');
+    assert.deepEqual(await page.evaluate(() => window.events), ['input:people:l+y', 'change:people:l+y']);
+    // By value; a label holding a comma is one entry.
+    assert.deepEqual((await sw(page, 'selectOption', { css: '#people' }, { value: ['c', 'o'] })).selected, ['c', 'o']);
+    assert.deepEqual(await selected(), ['o', 'c']);
+    assert.deepEqual((await sw(page, 'selectOption', { css: '#people' }, { label: ['Leia, Yoda'] })).label, ['Leia, Yoda']);
+    assert.deepEqual(await selected(), ['c']);
+    // One string on a <select multiple> is that option alone, answered as before.
+    assert.deepEqual(await sw(page, 'selectOption', { css: '#people' }, { label: 'Yoda' }), { ok: true, selected: 'y', label: 'Yoda' });
+    assert.deepEqual(await selected(), ['y']);
+
+    await page.evaluate(() => { window.events = []; });
+    const missing = await sw(page, 'selectOption', { css: '#people' }, { label: ['Leia', 'Luke'] });
+    assert.deepEqual(missing, { ok: false,
+      message: 'no option with label "Luke" in select#people; available: "Leia", "Obi-Wan", "Yoda", "Leia, Yoda"' });
+    assert.deepEqual(await selected(), ['y'], 'a refused list changes nothing');
+    const single = await sw(page, 'selectOption', { css: '#fruit' }, { label: ['Apple', 'Banana'] });
+    assert.deepEqual(single, { ok: false,
+      message: 'select#fruit takes one option, not 2 ("Apple", "Banana"): it is no <select multiple>' });
+    assert.deepEqual(await page.evaluate(() => window.events), [], 'nothing fired for a refused choice');
+    // A list of one on a single select is that option.
+    assert.deepEqual(await sw(page, 'selectOption', { css: '#fruit' }, { value: ['b'] }), { ok: true, selected: ['b'], label: ['Banana'] });
+    assert.equal(await page.evaluate(() => document.querySelector('#fruit').value), 'b');
+  });
+
   test('scrollBy and scrollIntoView', async () => {
     const page = await open({ html: `<div id="box" style="height:100px;overflow:auto"><div style="height:1000px">
       <p id="inner">inside</p></div></div><div style="height:3000px"></div><p id="bottom">Bottom</p>` });

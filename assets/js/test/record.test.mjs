@@ -86,6 +86,24 @@ describe('record', () => {
     assert.deepEqual([reports[2].text, reports[2].description], ['#ff8800', 'input#tint "Tint"']);
   });
 
+  test('a <select multiple> is one choice of every option selected when the person leaves it', async () => {
+    const { page, reports } = await recording(`
+      <select id="people" multiple size="4" aria-label="People"><option value="l">Leia</option>
+        <option value="o">Obi-Wan</option><option value="y">Yoda</option><option value="c">Leia, Yoda</option></select>
+      <button type="button">Submit</button>`);
+    // As a person chooses: a click, then a click with Control held for each other one.
+    await page.locator('#people option[value=l]').click();
+    await page.locator('#people option[value=y]').click({ modifiers: ['Control'] });
+    await page.locator('#people option[value=c]').click({ modifiers: ['Control'] });
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await arrived(reports, 2);
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(reports.map((r) => r.kind), ['select', 'click'], JSON.stringify(reports.map((r) => r.kind)));
+    assert.deepEqual(reports[0].label, ['Leia', 'Yoda', 'Leia, Yoda']);
+    assert.equal(reports[0].value, undefined, 'by labels, as a person reads them');
+    assert.equal(reports[0].description, 'select#people "People"');
+  });
+
   test('an option of a list a page draws is a choice through the control that opened it', async () => {
     const { page, reports } = await recording(`
       <button id="size" aria-haspopup="listbox" aria-label="Size">Choose</button>

@@ -435,7 +435,8 @@ fn action_of(
         Action::Type { text, .. } if act.secret => *text = secret_text(text, &secret_name(page, act), secrets),
         Action::Type { text, .. } => *text = literals.whole(text),
         Action::SelectOption { value, label, .. } => {
-            for v in [value, label].into_iter().flatten() {
+            // Each option of a list on its own: one parameter stands for one option.
+            for v in [value, label].into_iter().flatten().flat_map(statewright_workflow::Choices::iter_mut) {
                 *v = literals.whole(v);
             }
         }

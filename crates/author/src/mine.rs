@@ -173,7 +173,7 @@ fn segment(place: String, next: Option<&str>, acts: &[(&Page, usize)], literals:
                 *text = format!("{{{{{name}}}}}");
             }
             Action::SelectOption { value, label, .. } => {
-                for chosen in [value, label].into_iter().flatten() {
+                for chosen in [value, label].into_iter().flatten().flat_map(statewright_workflow::Choices::iter_mut) {
                     *chosen = literals.whole(chosen);
                 }
             }

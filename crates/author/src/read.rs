@@ -344,7 +344,16 @@ pub(crate) fn seed_action(kind: &str, args: &[Value], label: Option<&str>, page:
         "press" | "press_key" | "key" => Action::PressKey { key: last? },
         "enter" => Action::PressKey { key: "Enter".into() },
         "select" | "select_option" => {
-            Action::SelectOption { target: target()?, value: last.filter(|_| strings.len() > 1), label: None }
+            // The value after the element: one, or a list of them for a `<select multiple>`.
+            let value = match args {
+                [_, .., Value::Array(list)] => list
+                    .iter()
+                    .map(|v| v.as_str().map(str::to_owned))
+                    .collect::<Option<Vec<_>>>()
+                    .map(statewright_workflow::Choices::Many),
+                _ => last.filter(|_| strings.len() > 1).map(statewright_workflow::Choices::One),
+            };
+            Action::SelectOption { target: target()?, value, label: None }
         }
         "navigate" | "goto" | "navigate_to" | "open" => Action::NavigateTo { url: last? },
         "back" | "go_back" | "goback" => Action::GoBack {},

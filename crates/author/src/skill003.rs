@@ -322,9 +322,14 @@ fn entry(action: &Action) -> Result<Value, String> {
     match action {
         Action::Click { .. } => element("click", vec![json!("")]),
         Action::Type { text, .. } => element("type", vec![json!(""), json!(text)]),
-        Action::SelectOption { value, label, .. } => {
-            element("select", vec![json!(""), json!(value.as_ref().or(label.as_ref()))])
-        }
+        // Several options as a list in the argument's place; a variable is placed at an
+        // argument (`arg_position`), never inside one.
+        Action::SelectOption { value, label, .. } => match value.as_ref().or(label.as_ref()) {
+            Some(chosen) if chosen.is_list() && chosen.as_slice().iter().any(|o| o.contains("{{")) => {
+                Err("seed 003 places a variable at an argument, not inside a list of options".into())
+            }
+            chosen => element("select", vec![json!(""), json!(chosen)]),
+        },
         Action::Hover { .. } => element("hover", vec![json!("")]),
         Action::Check { checked: true, .. } => element("check", vec![json!("")]),
         Action::Check { checked: false, .. } => element("uncheck", vec![json!("")]),

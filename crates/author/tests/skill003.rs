@@ -83,6 +83,31 @@ fn a_skill_written_back_reads_as_the_same_skill() {
 }
 
 #[test]
+fn several_options_of_a_select_are_a_list_there_and_back() {
+    let root = tempfile::tempdir().unwrap();
+    let actions = r#"[
+  {"action_step": 1, "action": "select", "element_label": "People", "args": ["e7", ["Leia", "Leia, Yoda"]]},
+  {"action_step": 2, "action": "select", "element_label": "Fruit", "args": ["e8", "Apple"]}
+]"#;
+    folder(root.path(), "001-choose-people", "name: choose-people\n", actions);
+    let first = import(root.path()).unwrap().remove(0).skill;
+    let chosen: Vec<String> = first.states[0].actions.iter().map(|a| serde_json::to_string(a).unwrap()).collect();
+    assert_eq!(
+        chosen,
+        [
+            r#"{"type":"select_option","target":{"css":"[aria-label=\"People\"]"},"value":["Leia","Leia, Yoda"]}"#,
+            r#"{"type":"select_option","target":{"css":"[aria-label=\"Fruit\"]"},"value":"Apple"}"#,
+        ]
+    );
+    let out = tempfile::tempdir().unwrap();
+    let written = export(&first, 1, out.path()).unwrap();
+    let entries = std::fs::read_to_string(written.join("actions.json")).unwrap();
+    assert!(entries.contains(r#""Leia, Yoda""#), "{entries}");
+    let again = import(out.path()).unwrap().remove(0).skill;
+    assert_eq!(again.states, first.states);
+}
+
+#[test]
 fn what_cannot_be_read_is_an_error_naming_the_file_and_entry() {
     let root = tempfile::tempdir().unwrap();
     let dir = folder(root.path(), "002-bad", FRONT, r#"[{"action": "teleport", "args": []}]"#);

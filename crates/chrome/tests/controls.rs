@@ -1,8 +1,9 @@
 //! Controls a person sets, against real headless Chromium. `check`: native boxes, a styled
 //! one whose input hides behind its label, an ARIA switch its page redraws late, a to-do
 //! item holding its box, radio buttons, and the boxes that cannot be set. `select_option` on
-//! a component library's select, a button that opens a list of options. `type` into fields a
-//! person fills through a picker (dates, times, a colour, a range).
+//! a component library's select, a button that opens a list of options, several options of a
+//! `<select multiple>`. `type` into fields a person fills through a picker (dates, times, a
+//! colour, a range).
 
 mod common;
 
@@ -102,8 +103,8 @@ async fn a_select_drawn_by_the_page_is_opened_and_its_option_clicked() {
     let (mut driver, _, _held) = drive("listbox.html").await;
     let choose = |css: &str, label: Option<&str>, value: Option<&str>| Action::SelectOption {
         target: target(json!({"css": css})),
-        label: label.map(str::to_owned),
-        value: value.map(str::to_owned),
+        label: label.map(Into::into),
+        value: value.map(Into::into),
     };
     let chosen = driver.perform(&choose("#size", Some("Medium"), None), PATIENCE).await.expect("a size is chosen");
     assert!(chosen.detail.as_deref().is_some_and(|d| d.ends_with("→ li \"Medium\"")), "{chosen:?}");
@@ -120,6 +121,39 @@ async fn a_select_drawn_by_the_page_is_opened_and_its_option_clicked() {
         matches!(&never, Err(DriverError::NotActionable { reason, message }) if reason == "no_option" && message.contains("showed no option \"Red\"")),
         "{never:?}"
     );
+    driver.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_list_chooses_exactly_those_options_of_a_select_multiple() {
+    let (mut driver, _, _held) = drive("multiselect.html").await;
+    let choose = |css: &str, label: Value| Action::SelectOption {
+        target: target(json!({"css": css})),
+        label: Some(serde_json::from_value(label).expect("a choice")),
+        value: None,
+    };
+    let chosen = driver.perform(&choose("#people", json!(["Leia", "Yoda"])), PATIENCE).await.expect("two are chosen");
+    assert_eq!(chosen.detail.as_deref(), Some(r#"2 options: "Leia", "Yoda""#), "{chosen:?}");
+    // Obi-Wan, chosen when the page loaded, is not any more; the page heard one change.
+    assert_eq!(common::text_of(&mut driver, "#status").await, "people=l+y changes=1");
+    // A label holding a comma is one option.
+    driver.perform(&choose("#people", json!(["Leia, Yoda"])), PATIENCE).await.expect("one is chosen");
+    assert_eq!(common::text_of(&mut driver, "#status").await, "people=c changes=2");
+
+    let missing = driver.perform(&choose("#people", json!(["Leia", "Luke"])), PATIENCE).await;
+    assert!(
+        matches!(&missing, Err(DriverError::Invalid(m)) if m.starts_with(r#"no option with label "Luke" in select#people"#)),
+        "{missing:?}"
+    );
+    let single = driver.perform(&choose("#ship", json!(["Falcon", "X-wing"])), PATIENCE).await;
+    assert!(matches!(&single, Err(DriverError::Invalid(m)) if m.contains("takes one option, not 2")), "{single:?}");
+    // A list drawn by the page takes one option a click: several are refused before any.
+    let drawn = driver.perform(&choose("#drawn", json!(["Small", "Large"])), PATIENCE).await;
+    assert!(
+        matches!(&drawn, Err(DriverError::Invalid(m)) if m.contains("is no <select multiple>: it takes one option, not 2")),
+        "{drawn:?}"
+    );
+    assert_eq!(common::text_of(&mut driver, "#status").await, "people=c changes=2", "nothing refused changed it");
     driver.close().await;
 }
 

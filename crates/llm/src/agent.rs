@@ -47,8 +47,9 @@ pub fn system() -> String {
          {{\"kind\": one of {kinds}, \"element\": the number of the element (for click, check, drag, \
          hover, type, select; for scroll, the element to scroll inside, if not the page), \"direction\": \
          up, down, left or right (scroll), \"text\": text to type (or, with finish, the answer the goal \
-         asks for), \"option\": the option to select, \"to\": where to drag it (drag): an element's \
-         number, or the text shown where it goes, \"checked\": false to uncheck a box (check sets a \
+         asks for), \"option\": the option to select (a list of them for a list that takes several), \
+         \"to\": where to drag it (drag): an element's number, or the text shown where it goes, \
+         \"checked\": false to uncheck a box (check sets a \
          checkbox, radio button or switch), \"key\": a key such as Enter, \"url\": an address to open, \
          \"tab\": the number of a tab (switch_tab), \"close\": true to close the tab you leave \
          (switch_tab), \"note\": anything to remember for later steps, such as a code you read here (your \

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 use statewright_engine::{EscalationRequest, Resolution};
-use statewright_workflow::{Action, Check, Direction, Params, TabSelector, Target, UrlMatch, Workflow};
+use statewright_workflow::{Action, Check, Choices, Direction, Params, TabSelector, Target, UrlMatch, Workflow};
 
 /// The steps on the page a model may answer with, whether it helps a stuck run or drives.
 pub const STEPS: &[&str] = &[
@@ -37,7 +37,7 @@ pub fn schema() -> Value {
             "kind": { "type": "string", "enum": answer_kinds() },
             "element": { "type": "integer" },
             "text": { "type": "string" },
-            "option": { "type": "string" },
+            "option": { "type": ["string", "array"], "items": { "type": "string" } },
             "checked": { "type": "boolean" },
             "to": { "type": ["integer", "string"] },
             "direction": { "type": "string", "enum": ["up", "down", "left", "right"] },
@@ -116,8 +116,7 @@ fn action(
         }
         "select" => {
             let (target, _) = target(answer, request)?;
-            let label = field(answer, "option").or_else(|| field(answer, "text")).ok_or("`select` needs `option`")?;
-            Action::SelectOption { target, value: None, label: Some(label) }
+            Action::SelectOption { target, value: None, label: Some(options(answer)?) }
         }
         "press_key" => {
             let key = field(answer, "key").ok_or("`press_key` needs `key`")?;
@@ -291,6 +290,21 @@ fn field(answer: &Map<String, Value>, key: &str) -> Option<String> {
         Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_owned()),
         Value::Number(n) => Some(n.to_string()),
         _ => None,
+    }
+}
+
+/// The option a `select` names (`option`, else `text`), or the options of a list that takes
+/// several: a list stays a list, each entry as the model wrote it.
+fn options(answer: &Map<String, Value>) -> Result<Choices, String> {
+    let Some(Value::Array(list)) = answer.get("option") else {
+        let one = field(answer, "option").or_else(|| field(answer, "text")).ok_or("`select` needs `option`")?;
+        return Ok(Choices::One(one));
+    };
+    let entries: Option<Vec<String>> =
+        list.iter().map(|v| v.as_str().map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned)).collect();
+    match entries {
+        Some(entries) if !entries.is_empty() => Ok(Choices::Many(entries)),
+        _ => Err("`option` is an option's label, or a list of them (none empty)".into()),
     }
 }
 

@@ -46,7 +46,8 @@ pub fn system() -> String {
          Answer with ONE JSON object and nothing else:\n\
          {{\"kind\": one of {kinds}, \"element\": the number of the element (for click, check, drag, \
          hover, type, select; for scroll, the element to scroll inside, if not the page), \"direction\": \
-         up, down, left or right (scroll), \"text\": text to type, \"option\": the option to select, \
+         up, down, left or right (scroll), \"text\": text to type, \"option\": the option to select \
+         (a list of them for a list that takes several), \
          \"to\": where to drag it (drag): an element's number, or the text shown where it goes, \
          \"checked\": false to uncheck a box (check sets a checkbox, radio button or switch), \"key\": a \
          key such as Enter, \"url\": an address to open, \"tab\": the number of a tab (switch_tab), \

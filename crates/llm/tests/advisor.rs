@@ -8,7 +8,7 @@ use serde_json::json;
 use statewright_engine::{Advisor, EscalationRequest, Failure, Observation, OpenTab, Resolution};
 use statewright_llm::testing::{Reply, Rule, ScriptedModel, request_text};
 use statewright_llm::{Client, LlmAdvisor, LlmConfig, Settings};
-use statewright_workflow::{Action, Params, TabSelector, Target, Workflow};
+use statewright_workflow::{Action, Choices, Params, TabSelector, Target, Workflow};
 
 fn workflow() -> Workflow {
     let text = json!({
@@ -361,6 +361,25 @@ fn keys_that_act_on_the_browser_are_refused() {
     }
     for key in ["Enter", "Tab", "Shift+Tab", "Escape", "Control+a", "Control+c", "Control+v", "Control+z", "w", "F5"] {
         assert!(checked(json!({"kind": "press_key", "key": key})).is_ok(), "{key}");
+    }
+}
+
+#[test]
+fn a_select_names_one_option_or_a_list_of_them() {
+    let select = |options: serde_json::Value| checked(json!({"kind": "select", "element": 1, "option": options}));
+    let label = |r: Result<Resolution, String>| match r {
+        Ok(Resolution::Actions { actions }) => match &actions[..] {
+            [Action::SelectOption { label: Some(label), value: None, .. }] => label.clone(),
+            other => panic!("{other:?}"),
+        },
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(label(select(json!("Leia"))), Choices::One("Leia".into()));
+    assert_eq!(label(select(json!(["Leia", "Yoda"]))), Choices::Many(vec!["Leia".into(), "Yoda".into()]));
+    // A label holding a comma is one option: the list is what the model wrote.
+    assert_eq!(label(select(json!(["Leia, Yoda"]))), Choices::Many(vec!["Leia, Yoda".into()]));
+    for bad in [json!([]), json!(["Leia", 3]), json!(["Leia", " "])] {
+        assert!(select(bad.clone()).unwrap_err().contains("a list of them"), "{bad}");
     }
 }
 

@@ -15,7 +15,9 @@ use statewright_demo::{Site, SiteServer};
 use statewright_engine::{Cancel, Event, Observation, RunStatus};
 use statewright_store::Store;
 use statewright_workflow::params::{MASK, names_a_secret};
-use statewright_workflow::{Action, Direction, MouseButton, Params, Target, Unwritable, Workflow, write_workflow_text};
+use statewright_workflow::{
+    Action, Choices, Direction, MouseButton, Params, Target, Unwritable, Workflow, write_workflow_text,
+};
 
 use crate::book::Book;
 use crate::error::RunError;
@@ -425,10 +427,19 @@ fn action_of(report: &Value) -> Option<(Action, Vec<Target>)> {
             to: serde_json::from_value(report.get("to")?.clone()).ok()?,
             position: report.get("position").and_then(|p| serde_json::from_value(p.clone()).ok()),
         },
-        // A native select's choice by its value; a drawn list's by the option's name.
-        "select" => match s("value") {
-            Some(value) => Action::SelectOption { target: target()?, value: Some(value), label: None },
-            None => Action::SelectOption { target: target()?, value: None, label: Some(s("label")?) },
+        // A native select's choice by its value; a drawn list's by the option's name; a
+        // `<select multiple>`'s by the labels of every option chosen, a list even of one.
+        "select" => match (s("value"), report.get("label").unwrap_or(&Value::Null)) {
+            (Some(value), _) => Action::SelectOption { target: target()?, value: Some(value.into()), label: None },
+            (None, Value::String(label)) => {
+                Action::SelectOption { target: target()?, value: None, label: Some(label.as_str().into()) }
+            }
+            (None, Value::Array(labels)) => {
+                let labels: Option<Vec<String>> = labels.iter().map(|l| l.as_str().map(str::to_owned)).collect();
+                let labels = labels.filter(|l| !l.is_empty())?;
+                Action::SelectOption { target: target()?, value: None, label: Some(Choices::Many(labels)) }
+            }
+            (None, _) => return None,
         },
         // The files by name only (a page never knows where they were): compile asks for them.
         "upload" => {
@@ -470,8 +481,32 @@ fn secret_values(params: &[(String, String)]) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::download_name;
-    use statewright_workflow::Params;
+    use super::{action_of, download_name};
+    use serde_json::json;
+    use statewright_workflow::{Action, Choices, Params};
+
+    #[test]
+    fn a_select_multiples_report_is_a_choice_of_its_labels_as_a_list() {
+        let chose = |extra: serde_json::Value| {
+            let mut report = json!({"kind": "select", "target": {"css": "#people"}});
+            report.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            action_of(&report).map(|(action, _)| action)
+        };
+        let label = |action: Option<Action>| match action {
+            Some(Action::SelectOption { value: None, label, .. }) => label,
+            other => panic!("{other:?}"),
+        };
+        let several = label(chose(json!({"label": ["Leia", "Leia, Yoda"]})));
+        assert_eq!(several, Some(Choices::Many(vec!["Leia".into(), "Leia, Yoda".into()])));
+        assert_eq!(label(chose(json!({"label": ["Yoda"]}))), Some(Choices::Many(vec!["Yoda".into()])));
+        assert_eq!(label(chose(json!({"label": "Medium"}))), Some(Choices::One("Medium".into())));
+        match chose(json!({"value": "2", "label": "Two"})) {
+            Some(Action::SelectOption { value: Some(Choices::One(v)), label: None, .. }) => assert_eq!(v, "2"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(chose(json!({"label": []})), None, "no option chosen is no act");
+        assert_eq!(chose(json!({"label": ["Leia", 3]})), None);
+    }
 
     #[test]
     fn a_downloads_name_is_a_plain_file_name_without_parameters_or_secrets() {

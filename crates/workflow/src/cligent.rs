@@ -9,7 +9,7 @@ use crate::call::{Arg, Call, Literal, parse_call};
 use crate::diagnostic::Reporter;
 use crate::load::deserialize;
 use crate::model::{
-    Action, Check, Config, Direction, ExtractRead, FORMAT_VERSION, MouseButton, Outcome, Parameter, Position,
+    Action, Check, Choices, Config, Direction, ExtractRead, FORMAT_VERSION, MouseButton, Outcome, Parameter, Position,
     SelectorKind, State, Target, Terminal, TextMatch, TitleMatch, UrlMatch, Workflow,
 };
 use crate::span::JsonPath;
@@ -314,8 +314,8 @@ fn bind(b: &mut Binder, state_index: usize, index: usize) -> Option<Action> {
         }
         "select_option" => {
             let [by, sel, value, label] = b.args(&["by", "selector", "value", "label"], &["selector"])?;
-            let value = b.opt(value, |b, a| b.string(a, "value"))?;
-            let label = b.opt(label, |b, a| b.string(a, "label"))?;
+            let value = b.opt(value, |b, a| b.choices(a, "value"))?;
+            let label = b.opt(label, |b, a| b.choices(a, "label"))?;
             Action::SelectOption { target: b.target(by, sel?)?, value, label }
         }
         "wait" => {
@@ -482,6 +482,26 @@ impl<'c> Binder<'c, '_, '_> {
         match &arg.value {
             Literal::Str(s) => Some(s.clone()),
             other => self.fail(arg, format!("`{what}` must be a string, not {}", other.type_name())),
+        }
+    }
+
+    /// One string, or a list (or tuple) of them: the options a `select_option` chooses.
+    fn choices(&mut self, arg: &Arg, what: &str) -> Option<Choices> {
+        match &arg.value {
+            Literal::Str(s) => Some(Choices::One(s.clone())),
+            Literal::List(items) | Literal::Tuple(items) => {
+                let strings = items.iter().map(|item| match item {
+                    Literal::Str(s) => Some(s.clone()),
+                    _ => None,
+                });
+                match strings.collect() {
+                    Some(many) => Some(Choices::Many(many)),
+                    None => self.fail(arg, format!("`{what}` must be a string or a list of strings")),
+                }
+            }
+            other => {
+                self.fail(arg, format!("`{what}` must be a string or a list of strings, not {}", other.type_name()))
+            }
         }
     }
 

@@ -50,10 +50,10 @@ impl fmt::Display for Action {
                     None => Ok(()),
                 }
             }
-            Action::SelectOption { target, value, label } => {
-                let choice = value.as_ref().or(label.as_ref()).map(String::as_str).unwrap_or_default();
-                write!(f, "{kind} {choice:?} in {target}")
-            }
+            Action::SelectOption { target, value, label } => match value.as_ref().or(label.as_ref()) {
+                Some(choices) => write!(f, "{kind} {choices} in {target}"),
+                None => write!(f, "{kind} \"\" in {target}"),
+            },
             Action::Drag { target, to, .. } => write!(f, "{kind} {target} to {to}"),
             Action::Check { target, checked: true } => write!(f, "{kind} {target}"),
             Action::Check { target, checked: false } => write!(f, "un{kind} {target}"),

@@ -373,6 +373,9 @@ fn quoted_after(message: &str, prefix: &str) -> Option<String> {
 mod tests;
 
 #[cfg(test)]
+mod choice_tests;
+
+#[cfg(test)]
 mod desktop_tests;
 
 #[cfg(test)]

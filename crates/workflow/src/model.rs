@@ -5,6 +5,7 @@
 //! written, so saved files diff cleanly.
 
 mod action;
+mod choices;
 mod config;
 mod target;
 
@@ -13,6 +14,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use action::{Action, Direction, ExtractRead, MouseButton, Position, TabSelector};
+pub use choices::Choices;
 pub use config::{Breakers, Config, EscalationStage, ModelFixes, Viewport};
 pub use target::{Target, TargetField};
 

@@ -125,14 +125,20 @@ fn state_strings<'a>(
             Action::SaveHtml { filename } | Action::Screenshot { filename } => (None, vec![("filename", filename)]),
             Action::Download { target, filename, .. } => (Some(target), vec![("filename", filename)]),
             Action::SelectOption { target, value, label } => {
-                let mut v = Vec::new();
-                if let Some(value) = value {
-                    v.push(("value", value));
+                // Each entry of a list on its own: a variable holding "Leia, Yoda" fills one
+                // entry, never several (a label may hold a comma).
+                for (key, choices) in [("value", value), ("label", label)] {
+                    match choices {
+                        Some(crate::model::Choices::One(one)) => out.push((path.key(key), one)),
+                        Some(crate::model::Choices::Many(many)) => {
+                            for (i, entry) in many.iter_mut().enumerate() {
+                                out.push((path.key(key).index(i), entry));
+                            }
+                        }
+                        None => {}
+                    }
                 }
-                if let Some(label) = label {
-                    v.push(("label", label));
-                }
-                (Some(target), v)
+                (Some(target), vec![])
             }
             Action::UseSkill { args, .. } => {
                 for (name, value) in args.iter_mut() {

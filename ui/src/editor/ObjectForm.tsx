@@ -2,7 +2,7 @@
 //! shows the validator's messages for its own JSON path.
 
 import type { Diagnostic } from '../bindings';
-import { applies, ROW_KINDS, type FieldSpec } from './fields';
+import { applies, choicesOf, ROW_KINDS, type FieldSpec } from './fields';
 import { Problems, problemsAt } from './Problems';
 import { SkillArgumentsField, SkillNameField, SkillOutputsField } from './UseSkillFields';
 
@@ -111,6 +111,12 @@ function Field({ spec, value, set, obj, path, diagnostics }: { spec: FieldSpec; 
       // Paths may hold spaces: one a line. An empty line stays while it is being written
       // (the validator names it), or the next line could not be begun.
       return <textarea aria-label={label} rows={2} placeholder="one per line" value={((value as string[]) ?? []).join('\n')} onChange={(e) => set(e.target.value === '' ? [] : e.target.value.split('\n'))} />;
+    case 'choices': {
+      // One entry a line: one line is one string (as files before lists were allowed have
+      // it), several a list; a label may hold a comma, so nothing else splits it.
+      const entries = value == null ? [] : typeof value === 'string' ? [value] : (value as string[]);
+      return <textarea aria-label={label} rows={2} placeholder="one per line" value={entries.join('\n')} onChange={(e) => set(choicesOf(e.target.value, spec.optional))} />;
+    }
     case 'strings':
       return <input aria-label={label} placeholder="space-separated" value={((value as string[]) ?? []).join(' ')} onChange={(e) => set(e.target.value.trim() ? e.target.value.split(/\s+/) : undefined)} />;
     default:

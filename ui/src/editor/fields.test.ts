@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Action, Check } from '../bindings';
-import { ACTION_FIELDS, CHECK_FIELDS, ROW_KINDS, applies, newAction, newCheck, retype } from './fields';
+import { ACTION_FIELDS, CHECK_FIELDS, ROW_KINDS, applies, choicesOf, newAction, newCheck, retype } from './fields';
 import { actionShort, checkShort } from './summary';
 
 const shown = (a: Action) => ACTION_FIELDS[a.type].filter((f) => applies(f, a as unknown as Record<string, unknown>, ACTION_FIELDS[a.type])).map((f) => f.key);
@@ -142,6 +142,19 @@ describe('the upload action', () => {
     const one = { type: 'upload' as const, target: { css: '#cv' }, files: ['/home/ada/My CV.pdf'] };
     expect(actionShort(one)).toBe('upload “My CV.pdf” into #cv');
     expect(actionShort({ ...one, files: ['C:\\Users\\ada\\a.png', 'b.png'] })).toBe('upload 2 files into #cv');
+  });
+});
+
+describe('the select_option action', () => {
+  it('takes one option a line, several as a list, and says which it chooses', () => {
+    expect(ACTION_FIELDS.select_option.map((f) => [f.key, f.kind])).toEqual([['target', 'target'], ['value', 'choices'], ['label', 'choices']]);
+    expect(choicesOf('Leia', true)).toBe('Leia');
+    expect(choicesOf('Leia\nLeia, Yoda', true)).toEqual(['Leia', 'Leia, Yoda']);
+    expect(choicesOf('Leia\n', true)).toEqual(['Leia', '']);
+    expect(choicesOf('', true)).toBeUndefined();
+    const one = { type: 'select_option' as const, target: { css: '#people' }, label: 'Leia' };
+    expect(actionShort(one)).toBe('select “Leia” in #people');
+    expect(actionShort({ ...one, label: ['Leia', 'Yoda'] })).toBe('select “Leia”, “Yoda” in #people');
   });
 });
 

@@ -3,7 +3,7 @@
 
 import type { Action, Check, ExtractRead, VariableMatch } from '../bindings';
 
-export type FieldKind = 'string' | 'number' | 'bool' | 'enum' | 'target' | 'window' | 'tab' | 'point' | 'strings' | 'lines' | 'skill' | 'arguments' | 'outputs';
+export type FieldKind = 'string' | 'number' | 'bool' | 'enum' | 'target' | 'window' | 'tab' | 'point' | 'strings' | 'lines' | 'choices' | 'skill' | 'arguments' | 'outputs';
 
 /** Kinds edited as rows of their own, each row with its own problems. */
 export const ROW_KINDS: FieldKind[] = ['arguments', 'outputs'];
@@ -28,6 +28,14 @@ export function applies(spec: FieldSpec, obj: Record<string, unknown>, fields: F
   const { key, is } = spec.when;
   const current = obj[key] ?? fields.find((f) => f.key === key)?.fallback;
   return is.includes(String(current)) || obj[spec.key] != null;
+}
+
+/** A `choices` field's text as the workflow holds it: one line is one string, several a
+ * list (an empty line stays while the next is being begun, as in `lines`). */
+export function choicesOf(text: string, optional?: boolean): string | string[] | undefined {
+  if (text === '') return optional ? undefined : '';
+  const lines = text.split('\n');
+  return lines.length === 1 ? lines[0] : lines;
 }
 
 const TITLE_MODES = ['exact', 'contains', 'pattern'];
@@ -85,7 +93,11 @@ export const ACTION_FIELDS: Record<Action['type'], FieldSpec[]> = {
     { ...target, help: 'what to press on and carry (a card, a slider\'s handle)' },
     { ...target, key: 'to', help: 'where to let it go (a column, a place on the track)' },
   ],
-  select_option: [target, { key: 'value', kind: 'string', optional: true }, { key: 'label', kind: 'string', optional: true }],
+  select_option: [
+    target,
+    { key: 'value', kind: 'choices', optional: true, help: 'the option\'s value, or one a line to choose several of a list that takes several' },
+    { key: 'label', kind: 'choices', optional: true, help: 'the label people see, or one a line to choose several of a list that takes several' },
+  ],
   check: [
     { ...target, help: 'the checkbox, radio button or switch, its label, or what holds it (a to-do item)' },
     { key: 'checked', kind: 'bool', optional: true, fallback: true, help: 'checked (off: unchecked); clicked only when it is not so already' },

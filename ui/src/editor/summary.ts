@@ -106,8 +106,10 @@ export function actionShort(a: Action): string {
       return `drag ${targetShort(a.target)} to ${targetShort(a.to)}`;
     case 'check':
       return `${a.checked === false ? 'uncheck' : 'check'} ${targetShort(a.target)}`;
-    case 'select_option':
-      return `select ${q(a.label ?? a.value ?? '')} in ${targetShort(a.target)}`;
+    case 'select_option': {
+      const chosen = a.label ?? a.value ?? '';
+      return `select ${typeof chosen === 'string' ? q(chosen) : chosen.map(q).join(', ')} in ${targetShort(a.target)}`;
+    }
     case 'upload':
       return `upload ${a.files.length === 1 ? q(a.files[0].split(/[\\/]/).pop() ?? '') : `${a.files.length} files`} into ${targetShort(a.target)}`;
     case 'download':

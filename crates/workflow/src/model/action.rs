@@ -5,7 +5,7 @@ use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Point, Target, TargetField, TitleMatch, WindowSelector, is_default, is_false};
+use super::{Choices, Point, Target, TargetField, TitleMatch, WindowSelector, is_default, is_false};
 
 /// What an `extract` action reads from the page.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -167,13 +167,15 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         position: Option<Position>,
     },
-    /// Choose an option of a `<select>` by its value or its visible label (one of them).
+    /// Choose an option of a `<select>` by its value or its visible label (one of them). A
+    /// list chooses exactly those options of a `<select multiple>`, every other one
+    /// deselected; a single `<select>` takes a list of one only.
     SelectOption {
         target: Target,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        value: Option<String>,
+        value: Option<Choices>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        label: Option<String>,
+        label: Option<Choices>,
     },
     /// Make a checkbox, radio button or switch (a native one, or an ARIA `checkbox`, `radio`,
     /// `switch`, `menuitemcheckbox` or `menuitemradio`) checked, or with `checked: false`

@@ -188,6 +188,18 @@ pub(super) fn check_action(action: &Action, path: &JsonPath, workflow: &Workflow
         Action::SelectOption { value, label, .. } if value.is_some() == label.is_some() => {
             report.error(path, "select_option needs exactly one of `value` or `label`", None);
         }
+        Action::SelectOption { value, label, .. } => {
+            let given = value.as_ref().map(|v| ("value", v)).or(label.as_ref().map(|l| ("label", l)));
+            if let Some((key, choices)) = given
+                && choices.as_slice().is_empty()
+            {
+                report.error(
+                    &path.key(key),
+                    format!("an empty `{key}` list chooses no option"),
+                    Some(format!("name one option (\"{key}\": \"Leia\") or several (\"{key}\": [\"Leia\", \"Yoda\"])")),
+                );
+            }
+        }
         Action::Wait { seconds } => seconds_field(*seconds, &path.key("seconds"), report),
         Action::WaitFor { timeout: Some(t), .. } | Action::WaitForWindow { timeout: Some(t), .. } => {
             seconds_field(*t, &path.key("timeout"), report)

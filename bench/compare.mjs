@@ -6,7 +6,7 @@
 // own waits (drawn from the seed) are printed beside, as a share of Playwright's time: the
 // ratio no client could go below.
 //
-//   node bench/compare.mjs [--seeds 1-10] [--bin target/release/statewright]
+//   node bench/compare.mjs [--seeds 1-10] [--bin target/release/statewright] [--site assets/demo-site]
 import { spawn, spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { parseArgs, seedList } from './args.mjs';
@@ -36,9 +36,13 @@ function playwright(url, seed) {
 }
 
 async function main() {
-  const args = parseArgs(process.argv.slice(2), { seeds: '1-10', bin: 'target/release/statewright', port: 8941 });
+  const defaults = { seeds: '1-10', bin: 'target/release/statewright', port: 8941, site: '' };
+  const args = parseArgs(process.argv.slice(2), defaults);
   const url = `http://127.0.0.1:${args.port}`;
-  const server = spawn(args.bin, ['demo-site', '--port', String(args.port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // --site serves the demo site from a folder (assets/demo-site) instead of the copy built
+  // into the binary: two builds compared on one and the same site.
+  const site = args.site ? ['--dir', args.site] : [];
+  const server = spawn(args.bin, ['demo-site', '--port', String(args.port), ...site], { stdio: ['ignore', 'ignore', 'pipe'] });
   await new Promise((resolve, reject) => {
     server.stderr.on('data', (d) => String(d).includes('serving on') && resolve());
     server.on('exit', (code) => reject(new Error(`demo-site exited with ${code}`)));

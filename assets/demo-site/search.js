@@ -12,7 +12,6 @@
   const status = document.getElementById('results-status');
   const results = document.getElementById('results');
 
-  const suggestRng = rng('suggest');
   const resultsRng = rng('results');
   const log = { suggestDelaysMs: [], staleDiscarded: 0, searches: [] };
   demo.search = log;
@@ -33,7 +32,10 @@
       close();
       return;
     }
-    const delay = suggestRng.int(300, 1200);
+    // Drawn for the query, not in the order of the input events: a client that types key by
+    // key waits for the same answer to the same text as one that fills the field at once.
+    const answer = rng('suggest:' + text);
+    const delay = answer.int(300, 1200);
     if (log.suggestDelaysMs.length < 100) log.suggestDelaysMs.push(delay);
     loadProducts()
       .then((all) => new Promise((resolve) => setTimeout(() => resolve(all), delay)))
@@ -44,7 +46,7 @@
         }
         const needle = text.toLowerCase();
         const matches = all.filter((p) => p.name.toLowerCase().includes(needle));
-        open(suggestRng.shuffle(matches).slice(0, 6), needle);
+        open(answer.shuffle(matches).slice(0, 6), needle);
       });
   });
 

@@ -8,16 +8,21 @@ mod common;
 use common::{fifo, in_time, write_workflow};
 use serde_json::json;
 
+/// A workflow of one parameter, `q`, done at once: what batch data and pool files feed.
+fn one_parameter_workflow(dir: &std::path::Path) -> std::path::PathBuf {
+    write_workflow(
+        dir,
+        &json!({"version": 1, "name": "w", "parameters": {"q": {}},
+            "states": [{"name": "Start", "checks": [{"type": "url", "value": "about:blank"}],
+                        "terminal": {"outcome": "success"}}]}),
+    )
+}
+
 #[test]
 fn batch_data_and_pool_files_that_are_no_regular_file_are_refused_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let runs = dir.path().join("runs");
-    let workflow = write_workflow(
-        dir.path(),
-        &json!({"version": 1, "name": "w", "parameters": {"q": {}},
-            "states": [{"name": "Start", "checks": [{"type": "url", "value": "about:blank"}],
-                        "terminal": {"outcome": "success"}}]}),
-    );
+    let workflow = one_parameter_workflow(dir.path());
     let pipe = dir.path().join("rows.csv");
     fifo(&pipe);
     let zero = dir.path().join("zero.csv");
@@ -126,12 +131,7 @@ fn a_drift_file_or_a_served_page_that_is_a_pipe_or_a_device_is_refused_at_once()
 fn half_a_surrogate_pair_in_any_json_file_is_said_so() {
     let dir = tempfile::tempdir().unwrap();
     let runs = dir.path().join("runs");
-    let workflow = write_workflow(
-        dir.path(),
-        &json!({"version": 1, "name": "w", "parameters": {"q": {}},
-            "states": [{"name": "Start", "checks": [{"type": "url", "value": "about:blank"}],
-                        "terminal": {"outcome": "success"}}]}),
-    );
+    let workflow = one_parameter_workflow(dir.path());
     let workflow = workflow.to_str().unwrap();
     let half = "is half of a UTF-16 surrogate pair";
     let said = |stderr: &str, place: &str| {

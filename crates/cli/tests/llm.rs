@@ -284,15 +284,18 @@ fn a_base_url_or_timeout_that_cannot_work_is_exit_2_before_the_run_and_hides_cre
     std::fs::create_dir_all(&config).unwrap();
     for timeout in ["0", "-5"] {
         let settings = format!("{{\"url\": \"http://127.0.0.1:1/v1\", \"model\": \"m\", \"timeout\": {timeout}}}");
-        std::fs::write(config.join("llm.json"), settings).unwrap();
-        let out = command(&["run", workflow.to_str().unwrap()], &runs)
-            .env("STATEWRIGHT_CONFIG_DIR", &config)
-            .output()
-            .unwrap();
-        let stderr = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{timeout}: {stderr}");
+        let (code, stderr) = run_with_settings(&workflow, &runs, &config, &settings);
+        assert_eq!(code, Some(2), "{timeout}: {stderr}");
         assert!(stderr.contains("llm.json") && stderr.contains("`timeout`"), "{timeout}: {stderr}");
     }
+}
+
+/// `run workflow` with `settings` as the LLM settings file in `config`: its exit code and stderr.
+fn run_with_settings(workflow: &Path, runs: &Path, config: &Path, settings: &str) -> (Option<i32>, String) {
+    std::fs::write(config.join("llm.json"), settings).unwrap();
+    let out =
+        command(&["run", workflow.to_str().unwrap()], runs).env("STATEWRIGHT_CONFIG_DIR", config).output().unwrap();
+    (out.status.code(), text(&out.stderr))
 }
 
 #[test]
@@ -304,13 +307,8 @@ fn a_model_of_no_name_is_exit_2_naming_where_it_was_given() {
     std::fs::create_dir_all(&config).unwrap();
     for model in ["\"\"", "\"   \""] {
         let settings = format!("{{\"url\": \"http://127.0.0.1:1/v1\", \"model\": {model}}}");
-        std::fs::write(config.join("llm.json"), settings).unwrap();
-        let out = command(&["run", workflow.to_str().unwrap()], &runs)
-            .env("STATEWRIGHT_CONFIG_DIR", &config)
-            .output()
-            .unwrap();
-        let stderr = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{model}: {stderr}");
+        let (code, stderr) = run_with_settings(&workflow, &runs, &config, &settings);
+        assert_eq!(code, Some(2), "{model}: {stderr}");
         assert!(stderr.contains("llm.json") && stderr.contains("`model`"), "{model}: {stderr}");
         assert!(stderr.contains("names no model"), "{model}: {stderr}");
     }

@@ -114,8 +114,9 @@ async fn each_look_at_a_page_that_never_answers_lasts_no_longer_than_no_states_t
     );
     // Each look (verifying `open`, looking for a state, then each escalation stage's) gave
     // the page the 10 s a call may take, 12 s with its grace: 40 s and more, for a run
-    // that lets a page show no state for 2 s. Now each gives it 2 s.
-    assert!(began.elapsed() < std::time::Duration::from_secs(25), "it took {:?}", began.elapsed());
+    // that lets a page show no state for 2 s. Now each gives it 2 s: 13-19 s alone, and
+    // seen at 25.3 s beside this file's other browsers on two cores, hence the margin.
+    assert!(began.elapsed() < std::time::Duration::from_secs(35), "it took {:?}", began.elapsed());
 }
 
 /// The renderer processes under `browser` (its pid): killed, as the kernel kills one that
